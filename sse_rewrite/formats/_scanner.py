@@ -1,0 +1,104 @@
+"""MarkerScanner: the growing buffer every format parser scans with a kept cursor.
+
+Text is stored as UTF-8 in a `bytearray`, so appending is amortized O(1) and
+`find(needle, cursor)` searches only what has not been looked at yet. Three offsets
+index the buffer, always `start <= mark <= cursor <= len(buffer)` in spirit:
+
+- `start`: first byte not yet handed back to the caller (as text or as a call);
+- `mark`: where the field being accumulated begins (a call header, its arguments);
+- `cursor`: how far scanning has got; nothing before it is searched again.
+
+All markers of all formats are ASCII-led, so cutting the buffer at a marker position
+never splits a UTF-8 sequence, and `take()` always decodes cleanly.
+"""
+
+from __future__ import annotations
+
+from typing import Final, TypeVar
+
+K = TypeVar("K")
+
+DEFAULT_MAX_SECTION_BYTES: Final = 1 << 20
+"""An open tool section larger than this is released as plain text (`--max-section-bytes`)."""
+
+ANGLE_SNIFF: Final = (b"<", b"\\u003c", b"\\u003C")
+"""Sniff bytes for `<`-led markers; `<` may arrive JSON-escaped (Go escapes it as \\u003c)."""
+
+NEED_MORE: Final = "need-more"
+"""Returned by `match` when the buffer ends inside what may still become a marker."""
+
+# Compact once the consumed front is this large and at least half the buffer, so the
+# cost of moving the tail is amortized over what was consumed (linear overall).
+_COMPACT_AT: Final = 4096
+
+
+class MarkerScanner:
+    """A UTF-8 byte buffer with a release point (`start`), a `mark` and a search `cursor`."""
+
+    __slots__ = ("_buf", "cursor", "mark", "start")
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self.start = 0
+        self.mark = 0
+        self.cursor = 0
+
+    def append(self, text: str) -> None:
+        """Add text at the end of the buffer."""
+        self._buf += text.encode("utf-8", "surrogatepass")
+
+    @property
+    def end(self) -> int:
+        """Length of the buffer: one past the last byte."""
+        return len(self._buf)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held back from the caller (from `start` to the end)."""
+        return len(self._buf) - self.start
+
+    @property
+    def view(self) -> bytearray:
+        """The underlying buffer, for searches with compiled patterns (read only!)."""
+        return self._buf
+
+    def find(self, needle: bytes, pos: int, end: int | None = None) -> int:
+        """Position of `needle` at or after `pos` (before `end`), or -1."""
+        return self._buf.find(needle, pos, len(self._buf) if end is None else end)
+
+    def match(self, pos: int, table: dict[bytes, K]) -> tuple[K, int] | str | None:
+        """Which marker of `table` starts at `pos`: `(value, length)`, NEED_MORE or None."""
+        buf = self._buf
+        tail_len = len(buf) - pos
+        need_more = False
+        for marker, value in table.items():
+            if buf.startswith(marker, pos):
+                return value, len(marker)
+            if tail_len < len(marker) and marker.startswith(buf[pos:]):
+                need_more = True
+        return NEED_MORE if need_more else None
+
+    def text(self, begin: int, end: int) -> str:
+        """Decode `buffer[begin:end]` without consuming it."""
+        return self._buf[begin:end].decode("utf-8", "surrogatepass")
+
+    def take(self, end: int) -> str:
+        """Hand back `buffer[start:end]` as text and move `start` (and lagging offsets) to `end`."""
+        out = self._buf[self.start : end].decode("utf-8", "surrogatepass")
+        self.start = end
+        self.mark = max(self.mark, end)
+        self.cursor = max(self.cursor, end)
+        return out
+
+    def compact(self) -> None:
+        """Drop the consumed front when that is cheap relative to what was consumed."""
+        start = self.start
+        if start == len(self._buf):
+            self._buf.clear()
+        elif start < _COMPACT_AT or start < len(self._buf) - start:
+            return
+        else:
+            del self._buf[:start]
+        self.start = 0
+        self.mark -= start
+        self.cursor -= start
