@@ -14,7 +14,8 @@ never splits a UTF-8 sequence, and `take()` always decodes cleanly.
 
 from __future__ import annotations
 
-from typing import Final, TypeVar
+import enum
+from typing import Final, Literal, TypeVar
 
 K = TypeVar("K")
 
@@ -24,7 +25,13 @@ DEFAULT_MAX_SECTION_BYTES: Final = 1 << 20
 ANGLE_SNIFF: Final = (b"<", b"\\u003c", b"\\u003C")
 """Sniff bytes for `<`-led markers; `<` may arrive JSON-escaped (Go escapes it as \\u003c)."""
 
-NEED_MORE: Final = "need-more"
+class Partial(enum.Enum):
+    """Sentinel type of `NEED_MORE`."""
+
+    NEED_MORE = "need-more"
+
+
+NEED_MORE: Final = Partial.NEED_MORE
 """Returned by `match` when the buffer ends inside what may still become a marker."""
 
 # Compact once the consumed front is this large and at least half the buffer, so the
@@ -66,7 +73,7 @@ class MarkerScanner:
         """Position of `needle` at or after `pos` (before `end`), or -1."""
         return self._buf.find(needle, pos, len(self._buf) if end is None else end)
 
-    def match(self, pos: int, table: dict[bytes, K]) -> tuple[K, int] | str | None:
+    def match(self, pos: int, table: dict[bytes, K]) -> tuple[K, int] | Literal[Partial.NEED_MORE] | None:
         """Which marker of `table` starts at `pos`: `(value, length)`, NEED_MORE or None."""
         buf = self._buf
         tail_len = len(buf) - pos

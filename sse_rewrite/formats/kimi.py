@@ -168,15 +168,15 @@ class KimiParser:
         if found == NEED_MORE:
             scan.cursor = pos
             return False
-        token = found[0] if isinstance(found, tuple) else None
+        token, length = found if found is not None else (None, 0)
         if token is Token.CALL_BEGIN:
-            scan.cursor = pos + found[1]  # type: ignore[index]
+            scan.cursor = pos + length
             self._begin_header()
         elif token is Token.SECTION_END:
-            out.append(Markup(scan.take(pos + found[1])))  # type: ignore[index]
+            out.append(Markup(scan.take(pos + length)))
             self._state = State.TEXT
         elif token is Token.CALL_END:
-            out.append(Markup(scan.take(pos + found[1])))  # type: ignore[index]
+            out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", "dropped <|tool_call_end|> with no call open"))
         else:  # prose after an opener: it was never a section
             out.append(Text(scan.take(pos)))
@@ -197,11 +197,11 @@ class KimiParser:
         if found == NEED_MORE:
             scan.cursor = pos
             return False
-        token = found[0] if isinstance(found, tuple) else None
+        token, length = found if found is not None else (None, 0)
         if not header or token not in (Token.ARGUMENT_BEGIN, Token.CALL_END):
             return self._release_prose(out)
         self._header = header
-        end = pos + found[1]  # type: ignore[index]
+        end = pos + length
         if token is Token.CALL_END:  # a call with no arguments at all
             self._emit_call(out, "", end)
             return True
@@ -340,7 +340,8 @@ class KimiParser:
         try:
             orjson.loads(arguments)
         except orjson.JSONDecodeError:
-            out.append(Notice("truncated-call", f"stream ended inside call {self._header}: passed through as text"))
+            message = f"stream ended inside call {self._header}: passed through as text"
+            out.append(Notice("truncated-call", message))
             self._release_all(out)
             return
         out.append(Notice("recovered-call", f"stream ended inside call {self._header}: call recovered"))

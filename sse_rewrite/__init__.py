@@ -1,0 +1,31 @@
+"""sse-rewrite: turn tool-call syntax leaked into streamed LLM text into OpenAI tool_calls.
+
+The core is sans-IO: `StreamRewriter.feed(bytes)` / `flush()` return bytes to write and
+`Notice`s; `rewrite_completion` handles one non-streaming body. The CLI is `cli.main`.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .events import Markup, Notice, SSEEvent, Text, ToolCall
+from .rewrite import RewriteOptions, Stats, StreamRewriter, rewrite_completion
+from .sse import SSEDecoder, encode_event
+
+try:
+    __version__ = version("sse-rewrite")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0.0.0"
+
+__all__ = [
+    "Markup",
+    "Notice",
+    "RewriteOptions",
+    "SSEDecoder",
+    "SSEEvent",
+    "Stats",
+    "StreamRewriter",
+    "Text",
+    "ToolCall",
+    "__version__",
+    "encode_event",
+    "rewrite_completion",
+]

@@ -1,0 +1,50 @@
+"""Pure builders for OpenAI `chat.completion.chunk` pieces: envelopes, tool-call deltas, ids.
+
+Everything here is deterministic (golden files depend on it): ids derive from the
+stream id, the choice and the call index, never from a clock or a random source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Final
+
+Chunk = dict[str, Any]
+"""A decoded chat.completion.chunk (or chat.completion) JSON object."""
+
+_NOT_ENVELOPE: Final = frozenset({"choices", "usage", "error"})
+
+
+def envelope(chunk: Chunk) -> Chunk:
+    """The chunk's top-level fields that a synthesized chunk copies (id, model, provider...)."""
+    return {key: value for key, value in chunk.items() if key not in _NOT_ENVELOPE}
+
+
+def derived_call_id(stream_id: str, choice: int, index: int) -> str:
+    """A `call_`-prefixed id derived from the stream id, choice index and call index."""
+    digest = hashlib.blake2b(f"{stream_id}\0{choice}\0{index}".encode(), digest_size=12)
+    return "call_" + digest.hexdigest()
+
+
+def tool_call_delta(index: int, call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    """One complete call as a single OpenAI `tool_calls` delta entry."""
+    return {
+        "index": index,
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": arguments},
+    }
+
+
+def message_tool_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    """One call as a non-streaming `message.tool_calls` entry."""
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def synthesized_chunk(
+    base: Chunk, choice: int, delta: dict[str, Any], finish_reason: str | None = None
+) -> Chunk:
+    """A new chunk with `base`'s envelope and one choice carrying `delta`."""
+    chunk = dict(base)
+    chunk["choices"] = [{"index": choice, "delta": delta, "finish_reason": finish_reason}]
+    return chunk

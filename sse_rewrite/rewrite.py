@@ -1,0 +1,290 @@
+"""StreamRewriter: raw SSE bytes in; rewritten SSE bytes and notices out (sans-IO).
+
+The pipeline per block is: SSE decode -> fast path (raw bytes out when the block
+cannot hold leaked syntax and nothing is pending) -> JSON decode -> per-choice rewrite
+(`ChoiceRewriter`) -> encode. Unchanged blocks always leave as their original bytes.
+A body that starts with `{` is a non-streaming `chat.completion` and is rewritten
+whole at end of input (`rewrite_completion`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import orjson
+
+from .choice import ChoiceResult, ChoiceRewriter
+from .chunks import Chunk, derived_call_id, envelope, message_tool_call
+from .events import Notice, SSEEvent, ToolCall
+from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, ToolSyntax, select_format
+from .sse import BOM, SSEDecoder, encode_event
+
+Output = bytes | Notice
+"""What the rewriter produces: bytes to write, or a notice for stderr."""
+
+# Events holding these are always decoded: native calls move our indexes, legacy
+# function_call deltas are converted.
+_ALWAYS_SNIFF: Final = (b'"tool_calls"', b'"function_call"')
+_DONE: Final = "[DONE]"
+
+
+@dataclass(frozen=True, slots=True)
+class RewriteOptions:
+    """How to rewrite: `format` (a `--format` name), id style, section cap in bytes."""
+
+    format: str = "auto"
+    id_style: Literal["native", "openai"] = "native"
+    max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES
+
+
+@dataclass(slots=True)
+class Stats:
+    """Counters for `--stats` and `replay --view`."""
+
+    events_in: int = 0
+    events_out: int = 0
+    passed_through: int = 0
+    tool_calls: int = 0
+    notices: int = 0
+    format: str | None = None
+    format_reason: str = "no chunk seen"
+
+
+class StreamRewriter:
+    """Incremental rewriter for one stream: `feed(bytes)`, then `flush()` at end of input."""
+
+    def __init__(self, options: RewriteOptions | None = None) -> None:
+        self.options = options or RewriteOptions()
+        self.stats = Stats()
+        self._decoder = SSEDecoder()
+        self._mode: Literal["sse", "json"] | None = None
+        self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
+        self._choices: dict[int, ChoiceRewriter] = {}
+        self._parser_type: type[ToolSyntax] | None = None
+        self._resolved = False
+        self._sniff: tuple[bytes, ...] = ()
+        self._pending = False
+        self._watch_stop = False
+        self._stream_id = ""
+        self._base: Chunk = {}
+        self._flushed = False
+
+    def feed(self, data: bytes) -> list[Output]:
+        """Consume the next bytes of input; return what can be written now."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        if self._mode != "sse":
+            self._head.append(data)
+            if self._mode is None:
+                start = b"".join(self._head).removeprefix(BOM).lstrip()
+                if not start:
+                    return []
+                self._mode = "json" if start[:1] == b"{" else "sse"
+            if self._mode == "json":
+                return []
+            data = b"".join(self._head)
+            self._head = []
+        out: list[Output] = []
+        for event in self._decoder.feed(data):
+            out += self._on_event(event)
+        return self._count(out)
+
+    def flush(self) -> list[Output]:
+        """End of input: flush held-back text and calls; rewrite a non-streaming body."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        if self._mode == "json":
+            body, notices, calls = rewrite_completion(b"".join(self._head), self.options)
+            self.stats.tool_calls += calls
+            return self._count([*notices, body])
+        if self._mode is None:
+            return self._count([b"".join(self._head)] if self._head else [])
+        out: list[Output] = []
+        for event in self._decoder.flush():
+            out.append(Notice("truncated-event", "input ended inside an event (no blank line)"))
+            out += self._on_event(event)
+        out += self._flush_choices()
+        return self._count(out)
+
+    # -- per event
+
+    def _on_event(self, event: SSEEvent) -> list[Output]:
+        self.stats.events_in += 1
+        data = event.data
+        if data is None:
+            return self._passthrough(event)
+        if data == _DONE:
+            return [*self._flush_choices(), *self._passthrough(event)]
+        if self._resolved and not self._pending and not self._sniffed(event.raw):
+            return self._passthrough(event)
+        try:
+            chunk = orjson.loads(data)
+        except orjson.JSONDecodeError as error:
+            note = Notice("invalid-json", f"event {self.stats.events_in}: {error}; passed through")
+            return [note, *self._passthrough(event)]
+        if not isinstance(chunk, dict):
+            note = Notice("not-a-chunk", f"event {self.stats.events_in}: not a JSON object; passed through")
+            return [note, *self._passthrough(event)]
+        if not self._resolved:
+            self._resolve(chunk.get("model"))
+        return self._rewrite_chunk(event, chunk)
+
+    def _sniffed(self, raw: bytes) -> bool:
+        if self._watch_stop and b'"stop"' in raw:
+            return True
+        return any(needle in raw for needle in self._sniff)
+
+    def _rewrite_chunk(self, event: SSEEvent, chunk: Chunk) -> list[Output]:
+        choices = chunk.get("choices")
+        if not isinstance(choices, list):
+            return self._passthrough(event)
+        if not self._stream_id and isinstance(chunk.get("id"), str):
+            self._stream_id = chunk["id"]
+        self._base = envelope(chunk)
+        results: list[tuple[int, ChoiceResult]] = []
+        for position, choice in enumerate(choices):
+            if isinstance(choice, dict):
+                index = choice.get("index")
+                index = index if isinstance(index, int) else position
+                results.append((position, self._choice(index).rewrite(choice)))
+        self._pending = any(c.pending for c in self._choices.values())
+        self._watch_stop = any(c.calls for c in self._choices.values())
+        out: list[Output] = [note for _, result in results for note in result.notices]
+        if all(result.choice is None and not result.extras for _, result in results):
+            return out + self._passthrough(event)
+        new_choices = list(choices)
+        for position, result in results:
+            if result.choice is not None:
+                new_choices[position] = result.choice
+            self.stats.tool_calls += result.calls
+        head = {**chunk, "choices": new_choices}
+        extras = [{**self._base, "choices": [c]} for _, r in results for c in r.extras]
+        if extras and head.get("usage"):  # clients keep the last chunk's usage
+            extras[-1]["usage"] = head["usage"]
+            head["usage"] = None
+        droppable = all(r.droppable or (r.choice is None and not choices) for _, r in results)
+        if not (droppable and not head.get("usage") and "error" not in head):
+            out.append(self._encode(head))
+        out += [self._encode(extra) for extra in extras]
+        return out
+
+    def _flush_choices(self) -> list[Output]:
+        out: list[Output] = []
+        for choice in self._choices.values():
+            result = choice.flush()
+            out += result.notices
+            self.stats.tool_calls += result.calls
+            out += [self._encode({**self._base, "choices": [c]}) for c in result.extras]
+        self._pending = False
+        return out
+
+    # -- helpers
+
+    def _resolve(self, model: Any) -> None:
+        name, reason = select_format(model if isinstance(model, str) else None, self.options.format)
+        self._resolved = True
+        self.stats.format, self.stats.format_reason = name, reason
+        self._parser_type = FORMATS[name] if name else None
+        if self._parser_type is not None:
+            self._sniff = (*self._parser_type.sniff, *_ALWAYS_SNIFF)
+
+    def _choice(self, index: int) -> ChoiceRewriter:
+        choice = self._choices.get(index)
+        if choice is None:
+            choice = ChoiceRewriter(index, self._new_parser(), self._call_id_for(index))
+            self._choices[index] = choice
+        return choice
+
+    def _new_parser(self) -> Any:
+        parser_type, cap = self._parser_type, self.options.max_section_bytes
+        return None if parser_type is None else lambda: parser_type(cap)
+
+    def _call_id_for(self, choice: int) -> Any:
+        def call_id(index: int, call: ToolCall | None) -> str:
+            if self.options.id_style == "native" and call is not None and call.id:
+                return call.id
+            return derived_call_id(self._stream_id, choice, index)
+
+        return call_id
+
+    def _passthrough(self, event: SSEEvent) -> list[Output]:
+        self.stats.passed_through += 1
+        return [event.raw]
+
+    @staticmethod
+    def _encode(chunk: Chunk) -> bytes:
+        return encode_event(orjson.dumps(chunk))
+
+    def _count(self, out: list[Output]) -> list[Output]:
+        for item in out:
+            if isinstance(item, Notice):
+                self.stats.notices += 1
+            else:
+                self.stats.events_out += 1
+        return out
+
+
+def rewrite_completion(
+    body: bytes, options: RewriteOptions | None = None
+) -> tuple[bytes, list[Notice], int]:
+    """Rewrite a non-streaming `chat.completion` body: (new body, notices, calls recovered).
+
+    An unchanged body comes back byte for byte.
+    """
+    options = options or RewriteOptions()
+    try:
+        completion = orjson.loads(body)
+    except orjson.JSONDecodeError as error:
+        return body, [Notice("invalid-json", f"body is not JSON ({error}); passed through")], 0
+    choices = completion.get("choices") if isinstance(completion, dict) else None
+    if not isinstance(choices, list):
+        return body, [Notice("not-a-completion", "body has no choices list; passed through")], 0
+    model = completion.get("model")
+    name, _ = select_format(model if isinstance(model, str) else None, options.format)
+    parser_type = FORMATS[name] if name else None
+    stream_id = completion.get("id") if isinstance(completion.get("id"), str) else ""
+    notices: list[Notice] = []
+    changed = False
+    total_calls = 0
+    for position, choice in enumerate(choices):
+        if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
+            continue
+        index: int = choice["index"] if isinstance(choice.get("index"), int) else position
+
+        def call_id(i: int, call: ToolCall | None, index: int = index) -> str:
+            if options.id_style == "native" and call is not None and call.id:
+                return call.id
+            return derived_call_id(stream_id, index, i)
+
+        make = None if parser_type is None else (lambda t=parser_type: t(options.max_section_bytes))
+        rewriter = ChoiceRewriter(index, make, call_id)
+        message = choice["message"]
+        native = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
+        as_delta = {**message, "tool_calls": [{**c, "index": i} for i, c in enumerate(native)]}
+        finish = choice.get("finish_reason") or "stop"
+        result = rewriter.rewrite({**choice, "delta": as_delta, "finish_reason": finish})
+        notices += result.notices
+        total_calls += result.calls
+        if result.choice is None:
+            continue
+        changed = True
+        merged = dict(result.choice["delta"])
+        calls = list(native)
+        for extra in result.extras:
+            for key, value in extra["delta"].items():
+                if key == "tool_calls":
+                    calls += [message_tool_call(c["id"], **c["function"]) for c in value]
+                elif isinstance(value, str):
+                    merged[key] = (merged.get(key) or "") + value
+        if calls:
+            merged["tool_calls"] = calls
+        else:
+            merged.pop("tool_calls", None)
+        choice["message"] = merged
+        finishes = [e["finish_reason"] for e in result.extras if e["finish_reason"]]
+        choice["finish_reason"] = finishes[-1] if finishes else result.choice["finish_reason"]
+    if not changed:
+        return body, notices, total_calls
+    return orjson.dumps(completion) + b"\n", notices, total_calls

@@ -1,0 +1,122 @@
+"""SSE line codec: incremental bytes -> `SSEEvent` blocks, and one small encoder.
+
+Decoding follows the WHATWG rules (HTML section 9.2.6): lines end in CRLF, LF or a
+lone CR; one leading UTF-8 BOM is dropped; `:` starts a comment; `data` lines are
+joined with LF; one space after the colon is not part of the value; a blank line ends
+the event. Unlike a browser, every block is handed back, comment-only blocks too, with
+its exact raw bytes, so a block nobody changes is re-emitted byte for byte.
+
+The decoder is sans-IO: `feed(bytes) -> list[SSEEvent]`, `flush()` at end of input.
+Memory is bounded by the longest line; time is linear in the input, whatever the
+read sizes (a long line is kept as a list of parts and joined once).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .events import SSEEvent
+
+BOM: Final = b"\xef\xbb\xbf"
+_LINE_END: Final = re.compile(rb"\r\n|\r|\n")
+
+
+class SSEDecoder:
+    """Incremental SSE parser that keeps each block's raw bytes."""
+
+    def __init__(self) -> None:
+        self._partial: list[bytes] = []  # the current line, not yet terminated
+        self._block: list[bytes] = []  # raw bytes of the current block's finished lines
+        self._data: list[bytes] | None = None
+        self._event: bytes | None = None
+        self._after_cr = False  # the last read ended in CR: a leading LF belongs to it
+        self._at_start = True  # a BOM may still come
+        self._flushed = False
+
+    def feed(self, data: bytes) -> list[SSEEvent]:
+        """Consume the next bytes of the stream; return the blocks they complete."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        if not data:
+            return []
+        if self._at_start:
+            head = b"".join(self._partial) + data
+            if len(head) < len(BOM) and BOM.startswith(head):
+                self._partial = [head]
+                return []
+            self._partial = []
+            self._at_start = False
+            data = head.removeprefix(BOM)
+        if self._after_cr and data[:1] == b"\n":
+            # The CR already ended its line; its LF is just carried as raw bytes.
+            self._block.append(b"\n")
+            data = data[1:]
+        self._after_cr = data[-1:] == b"\r"
+        out: list[SSEEvent] = []
+        pos = 0
+        for match in _LINE_END.finditer(data):
+            start, end = match.span()
+            line = data[pos:start]
+            if self._partial:
+                self._partial.append(line)
+                line = b"".join(self._partial)
+                self._partial = []
+            event = self._line(line, line + data[start:end])
+            if event is not None:
+                out.append(event)
+            pos = end
+        if pos < len(data):
+            self._partial.append(data[pos:])
+        return out
+
+    def flush(self) -> list[SSEEvent]:
+        """End of input: return a final block the stream did not terminate, if any."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        if self._partial:
+            line = b"".join(self._partial)
+            self._partial = []
+            self._line(line, line)
+        if not self._block:
+            return []
+        return [self._dispatch(complete=False)]
+
+    def _line(self, line: bytes, raw: bytes) -> SSEEvent | None:
+        self._block.append(raw)
+        if not line:
+            return self._dispatch(complete=True)
+        if line[0] == 0x3A:  # ':' comment
+            return None
+        field, _, value = line.partition(b":")
+        if value[:1] == b" ":
+            value = value[1:]
+        if field == b"data":
+            if self._data is None:
+                self._data = []
+            self._data.append(value)
+        elif field == b"event":
+            self._event = value
+        # `id` and `retry` stay in the raw bytes; nothing here needs their values.
+        return None
+
+    def _dispatch(self, *, complete: bool) -> SSEEvent:
+        data = self._data
+        event = SSEEvent(
+            raw=b"".join(self._block),
+            data=None if data is None else b"\n".join(data).decode("utf-8", "replace"),
+            event=None if self._event is None else self._event.decode("utf-8", "replace"),
+            complete=complete,
+        )
+        self._block, self._data, self._event = [], None, None
+        return event
+
+
+def encode_event(data: bytes, event: str | None = None) -> bytes:
+    """Serialize one SSE event: an optional `event:` line, `data:` lines, a blank line."""
+    head = b"" if event is None else b"event: " + event.encode() + b"\n"
+    if b"\n" not in data and b"\r" not in data:
+        return head + b"data: " + data + b"\n\n"
+    lines = _LINE_END.split(data)
+    return head + b"".join(b"data: " + line + b"\n" for line in lines) + b"\n"
