@@ -70,11 +70,10 @@ class ChoiceRewriter:
         changed = self._remap_native(new_delta) | self._convert_legacy(new_delta, result)
         role_seen, self._role_seen = self._role_seen, self._role_seen or "role" in delta
 
-        scanned = _scanned_fields(delta)
+        scanned = _scanned_fields(delta) if self._make_parser is not None else []
         items: list[tuple[str, Piece]] = []
-        if self._make_parser is not None:
-            for name, value in scanned:
-                items += [(name, piece) for piece in self._parser(name).feed(value)]
+        for name, value in scanned:
+            items += [(name, piece) for piece in self._parser(name).feed(value)]
         finish = choice.get("finish_reason")
         if finish is not None:
             items += self._flush_parsers()

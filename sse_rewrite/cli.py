@@ -28,6 +28,19 @@ class DefaultGroup(click.Group):
             args = ["filter", *args]
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a reader that went away (`| head`) ends the run with exit 0.
+
+        click itself turns EPIPE into exit 1, so it is caught here, before click sees it.
+        """
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # Python docs, "Note on SIGPIPE": point stdout at devnull so the final flush is quiet.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise click.exceptions.Exit(0) from None
+
 
 class Diagnostics:
     """Writes notices and summaries to stderr through rich (colour only on a terminal)."""
@@ -130,11 +143,6 @@ def main() -> None:
     """Console-script entry point: run the CLI; a closed stdout pipe ends it quietly."""
     try:
         code = cli.main(prog_name="sse-rewrite", standalone_mode=False)
-    except BrokenPipeError:
-        # Python docs, "Note on SIGPIPE": point stdout at devnull so the final flush is quiet.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)

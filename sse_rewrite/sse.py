@@ -81,7 +81,9 @@ class SSEDecoder:
             self._line(line, line)
         if not self._block:
             return []
-        return [self._dispatch(complete=False)]
+        # Bare line ends (an LF carried over from a CR at a read boundary) end nothing.
+        only_line_ends = not b"".join(self._block).strip(b"\r\n")
+        return [self._dispatch(complete=only_line_ends)]
 
     def _line(self, line: bytes, raw: bytes) -> SSEEvent | None:
         self._block.append(raw)

@@ -1,0 +1,107 @@
+"""Helpers for chunking-invariance tests: feed input in pieces, normalize the output."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+import orjson
+
+from sse_rewrite.events import Markup, Notice, Piece, Text, ToolCall
+from sse_rewrite.formats import ToolSyntax
+
+
+def normalize(pieces: Iterable[Piece]) -> list[Piece]:
+    """Merge adjacent Text and adjacent Markup, drop empty text (chunking-independent form)."""
+    out: list[Piece] = []
+    for piece in pieces:
+        if isinstance(piece, Text) and not piece.text:
+            continue
+        if out and isinstance(piece, Text) and isinstance(out[-1], Text):
+            out[-1] = Text(out[-1].text + piece.text)
+        elif out and isinstance(piece, Markup) and isinstance(out[-1], Markup):
+            out[-1] = Markup(out[-1].raw + piece.raw)
+        else:
+            out.append(piece)
+    return out
+
+
+def split(text: str, size: int) -> Iterator[str]:
+    """`text` in consecutive pieces of `size` characters."""
+    return (text[i : i + size] for i in range(0, len(text), size))
+
+
+def feed_pieces(parser: ToolSyntax, pieces: Iterable[str]) -> list[Piece]:
+    """Feed each piece, then flush; return everything the parser produced."""
+    out: list[Piece] = []
+    for piece in pieces:
+        out += parser.feed(piece)
+    return out + parser.flush()
+
+
+def feed_in_pieces(factory: Callable[[], ToolSyntax], text: str, size: int | None) -> list[Piece]:
+    """Feed `text` whole (`size` None) or in pieces of `size` characters to a fresh parser."""
+    return feed_pieces(factory(), [text] if size is None else split(text, size))
+
+
+def rejoin(pieces: Iterable[Piece]) -> str:
+    """Text, call and markup spans re-joined: must equal the parser's input."""
+    return "".join(
+        p.text if isinstance(p, Text) else p.raw for p in pieces if isinstance(p, Text | ToolCall | Markup)
+    )
+
+
+def without_notices(pieces: Iterable[Piece]) -> list[Piece]:
+    """The pieces minus notices (notices may move with chunking)."""
+    return [p for p in pieces if not isinstance(p, Notice)]
+
+
+SIZES = (None, 1, 2, 3, 7)
+"""Chunk sizes every example goes through: whole, one character, and a few odd cuts."""
+
+
+def chunkings(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
+    """Parse `text` at every size in SIZES; assert they agree and are lossless; return one."""
+    results = [normalize(feed_in_pieces(factory, text, size)) for size in SIZES]
+    for result in results:
+        assert rejoin(result) == text
+        assert without_notices(result) == without_notices(results[0])
+    return results[0]
+
+
+def chunk_event(
+    delta: dict[str, object] | None = None,
+    finish: str | None = None,
+    *,
+    choice: int = 0,
+    model: str = "moonshotai/kimi-k2.5",
+    stream_id: str = "gen-1",
+    **extra: object,
+) -> bytes:
+    """One OpenRouter-shaped `chat.completion.chunk` SSE event."""
+    chunk: dict[str, object] = {
+        "id": stream_id,
+        "object": "chat.completion.chunk",
+        "created": 1773932889,
+        "model": model,
+        "provider": "Chutes",
+        "choices": [
+            {"index": choice, "delta": delta or {}, "finish_reason": finish, "native_finish_reason": finish}
+        ],
+        **extra,
+    }
+    return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+
+def token_stream(tokens: Iterable[str], field: str = "content", finish: str = "stop", **kw: object) -> bytes:
+    """A whole stream: one chunk per token in `field` (role repeated, as OpenRouter does), finish, DONE."""
+    events = [b": OPENROUTER PROCESSING\n\n"]
+    for token in tokens:
+        delta: dict[str, object] = {"role": "assistant", "content": ""}
+        delta[field] = token
+        if field == "reasoning":
+            delta["reasoning_details"] = [
+                {"type": "reasoning.text", "text": token, "format": "unknown", "index": 0}
+            ]
+        events.append(chunk_event(delta, **kw))  # type: ignore[arg-type]
+    events.append(chunk_event({"role": "assistant", "content": ""}, finish, **kw))  # type: ignore[arg-type]
+    return b"".join(events) + b"data: [DONE]\n\n"
