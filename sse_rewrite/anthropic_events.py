@@ -184,12 +184,14 @@ def completion_to_message(completion: Chunk) -> tuple[dict[str, Any], list[Notic
         function = _dict_field(call, "function")
         call_input, note = _tool_input(function.get("arguments"), index)
         notices += note
-        content.append({
-            "type": "tool_use",
-            "id": tool_use_id(stream_id, index, call.get("id")),
-            "name": _text_field(function, "name"),
-            "input": call_input,
-        })
+        content.append(
+            {
+                "type": "tool_use",
+                "id": tool_use_id(stream_id, index, call.get("id")),
+                "name": _text_field(function, "name"),
+                "input": call_input,
+            }
+        )
     reason, note = stop_reason(_text_field(choice, "finish_reason") or None, bool(calls))
     usage = anthropic_usage(completion.get("usage"))
     return {
@@ -291,11 +293,15 @@ class AnthropicEmitter:
         reason, notices = stop_reason(self._finish, bool(self._calls_seen))
         usage = {"output_tokens": 0, **self._usage}
         out += notices
-        out.append(_event({
-            "type": "message_delta",
-            "delta": {"stop_reason": reason, "stop_sequence": None},
-            "usage": usage,
-        }))
+        out.append(
+            _event(
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": reason, "stop_sequence": None},
+                    "usage": usage,
+                }
+            )
+        )
         out.append(_event({"type": "message_stop"}))
         self._ended = True
         return out
