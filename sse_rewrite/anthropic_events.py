@@ -20,6 +20,13 @@ an `error` event and ends the output. Every event has an `event:` line equal to 
 JSON `type` (the SDK drops events without one).
 
 Thinking blocks carry an empty `signature`: OpenAI-compatible providers have none to give.
+
+Ids must match `^[a-zA-Z0-9_-]+$`. The call's own id (or, lacking one, the `call_` id
+derived from stream id and index) is escaped by `anthropic_id`: letters, digits and `_`
+stay, `-` is doubled, any other character becomes `-XX` per UTF-8 byte, and `toolu_` goes
+in front (`functions.bash:15` -> `toolu_functions-2Ebash-3A15`). The escape is reversible,
+so distinct ids never collide and a proxy can recover the original. The message id is
+`msg_` + the escaped stream id.
 """
 
 from __future__ import annotations
@@ -94,7 +101,10 @@ def anthropic_id(prefix: str, native: str) -> str:
 
 
 def message_id(stream_id: str) -> str:
-    """The Anthropic message id for an OpenAI stream or completion id (`msg_` + escaped id)."""
+    """The Anthropic message id for an OpenAI stream or completion id (`msg_` + escaped id).
+
+    A stream without an id gets `msg_unknown`.
+    """
     return anthropic_id("msg_", stream_id or "unknown")
 
 

@@ -239,14 +239,14 @@ class StreamRewriter:
         if self._emitter_closed():
             return []
         if chunk is not None:
-            return list(self._emitter.feed(chunk))
+            return self._emitter.feed(chunk)
         comments = [line for line in event.raw.splitlines() if line.startswith(b":")]
         return [b"".join(line + b"\n" for line in comments) + b"\n"] if comments else []
 
     def _encode(self, chunk: Chunk) -> list[Output]:
         if self._emitter is None:
             return [encode_event(orjson.dumps(chunk))]
-        return [] if self._emitter_closed() else list(self._emitter.feed(chunk))
+        return [] if self._emitter_closed() else self._emitter.feed(chunk)
 
     def _emitter_closed(self) -> bool:
         return self._emitter is not None and self._emitter.flushed
