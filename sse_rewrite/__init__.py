@@ -7,7 +7,8 @@ The core is sans-IO: `StreamRewriter.feed(bytes)` / `flush()` return bytes to wr
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .anthropic_events import AnthropicEmitter, completion_to_message
+from .anthropic_events import AnthropicEmitter
+from .anthropic_mapping import completion_to_message
 from .events import Markup, Notice, SSEEvent, Text, ToolCall
 from .rewrite import RewriteOptions, Stats, StreamRewriter, rewrite_completion
 from .sse import SSEDecoder, encode_event

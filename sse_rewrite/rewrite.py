@@ -18,7 +18,8 @@ from typing import Any, Final, Literal
 
 import orjson
 
-from .anthropic_events import AnthropicEmitter, completion_to_message
+from .anthropic_events import AnthropicEmitter
+from .anthropic_mapping import completion_to_message
 from .choice import ChoiceResult, ChoiceRewriter
 from .chunks import Chunk, derived_call_id, envelope, message_tool_call
 from .events import Notice, SSEEvent, ToolCall

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.anthropic_events import (
-    AnthropicEmitter,
+from sse_rewrite.anthropic_events import AnthropicEmitter
+from sse_rewrite.anthropic_mapping import (
     anthropic_id,
     anthropic_usage,
     completion_to_message,
