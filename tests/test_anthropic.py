@@ -180,6 +180,38 @@ def test_plain_text_stream_is_translated_not_copied() -> None:
     assert b"chat.completion" not in body
 
 
+def test_events_go_out_as_soon_as_their_chunk_arrives() -> None:
+    rewriter = StreamRewriter(RewriteOptions(to="anthropic"))
+    out = rewriter.feed(chunk_event({"role": "assistant", "content": "Hel"}))
+    assert [name for name, _ in events(b"".join(o for o in out if isinstance(o, bytes)))] == [
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+    ]
+
+
+def test_invalid_json_and_data_after_done_are_dropped() -> None:
+    stream = b"data: {broken\n\n" + field_stream([{"content": "ok"}]) + chunk_event({"content": "late"})
+    body, notices = to_anthropic(stream)
+    assert b"broken" not in body and b"late" not in body
+    assert [n.code for n in notices] == ["invalid-json"]
+    assert "dropped" in notices[0].message
+    assert blocks(anthropic_final(body)) == [("text", "ok")]
+
+
+def test_legacy_function_call_becomes_a_tool_use_block() -> None:
+    deltas: list[dict[str, object]] = [
+        {"function_call": {"name": "lookup", "arguments": ""}},
+        {"function_call": {"arguments": '{"q": '}},
+        {"function_call": {"arguments": '"x"}'}},
+    ]
+    body, _ = to_anthropic(field_stream(deltas, "function_call"))
+    message = anthropic_final(body)
+    [(kind, (name, call_input, call_id))] = blocks(message)
+    assert (kind, name, call_input, message.stop_reason) == ("tool_use", "lookup", {"q": "x"}, "tool_use")
+    assert ID_PATTERN.match(call_id)
+
+
 # -- ids
 
 
