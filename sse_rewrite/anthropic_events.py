@@ -20,6 +20,10 @@ an `error` event and ends the output. Every event has an `event:` line equal to 
 JSON `type` (the SDK drops events without one).
 
 Thinking blocks carry an empty `signature`: OpenAI-compatible providers have none to give.
+A text or thinking block opens at its first non-whitespace character (whitespace before
+it is held and sent with it); a whitespace-only run between blocks is dropped, because
+the Anthropic API rejects a whitespace-only text block when a client sends the message
+back ("text content blocks must contain non-whitespace text").
 Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`.
 """
 
@@ -46,7 +50,8 @@ from .sse import encode_event
 Emitted = bytes | Notice
 """What the emitter produces: SSE bytes to write, or a notice for stderr."""
 
-BlockKind = Literal["thinking", "text", "tool_use"]
+TextKind = Literal["thinking", "text"]
+BlockKind = TextKind | Literal["tool_use"]
 
 _EMPTY_BLOCKS: Final = {
     "thinking": {"type": "thinking", "thinking": "", "signature": ""},
@@ -65,6 +70,7 @@ class AnthropicEmitter:
         self._finish: str | None = None
         self._usage: dict[str, int] = {}
         self._ended = False  # message_stop or error sent: nothing more goes out
+        self._held: tuple[TextKind, str] | None = None  # whitespace that may start a block
         self._flushed = False
         self._other_choices_noted = False
 
@@ -182,9 +188,15 @@ class AnthropicEmitter:
                 out += self._tool_call(call, position)
         return out
 
-    def _text(self, kind: Literal["thinking", "text"], text: str) -> list[Emitted]:
+    def _text(self, kind: TextKind, text: str) -> list[Emitted]:
         out: list[Emitted] = []
         if self._open != (kind, None):
+            if self._held is not None and self._held[0] == kind:
+                text = self._held[1] + text
+            self._held = None
+            if not text.strip():
+                self._held = (kind, text)
+                return []
             out += self._open_block(kind, None, dict(_EMPTY_BLOCKS[kind]))
         return [*out, self._block_delta({"type": f"{kind}_delta", kind: text})]
 
@@ -212,7 +224,7 @@ class AnthropicEmitter:
 
     def _open_block(self, kind: BlockKind, call: int | None, block: dict[str, Any]) -> list[Emitted]:
         out = self._close_block()
-        self._open = (kind, call)
+        self._open, self._held = (kind, call), None
         self._blocks += 1
         start = {"type": "content_block_start", "index": self._blocks - 1, "content_block": block}
         return [*out, _event(start)]

@@ -156,10 +156,10 @@ def completion_to_message(completion: Chunk) -> tuple[dict[str, Any], list[Notic
     notices: list[Notice] = []
     content: list[dict[str, Any]] = []
     thinking = reasoning_text(message)
-    if thinking:
+    if thinking.strip():  # whitespace-only blocks are dropped, as in the stream (AnthropicEmitter)
         content.append({"type": "thinking", "thinking": thinking, "signature": ""})
     for name in ("content", "refusal"):
-        if text := string_field(message, name):
+        if (text := string_field(message, name)).strip():
             content.append({"type": "text", "text": text})
     calls = message.get("tool_calls")
     calls = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []

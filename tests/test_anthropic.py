@@ -172,6 +172,25 @@ def test_every_event_is_named_after_its_type_and_nothing_openai_is_left() -> Non
     assert started == stopped == list(range(len(KIMI_BLOCKS)))
 
 
+def test_whitespace_only_runs_between_blocks_are_dropped_and_leading_whitespace_kept() -> None:
+    call = {"index": 0, "id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    deltas: list[dict[str, object]] = [
+        {"reasoning": "Think."},
+        {"content": "  "},
+        {"tool_calls": [call]},
+        {"content": "\n"},
+        {"content": " "},
+        {"content": "Done."},
+        {"reasoning": " "},
+    ]
+    body, _ = to_anthropic(field_stream(deltas, "tool_calls"))
+    assert blocks(anthropic_final(body)) == [
+        ("thinking", "Think."),
+        ("tool_use", ("f", {}, "toolu_c")),
+        ("text", "\n Done."),
+    ]
+
+
 def test_plain_text_stream_is_translated_not_copied() -> None:
     body, _ = to_anthropic(field_stream([{"content": "Hello"}, {"content": ", world"}]))
     message = anthropic_final(body)
@@ -476,7 +495,9 @@ def test_non_streaming_body_becomes_one_message() -> None:
 
 def test_non_streaming_arguments_that_are_no_object_give_empty_input() -> None:
     call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "[1, 2"}}
-    message, notices = completion_to_message(orjson.loads(completion({"tool_calls": [call]}, "tool_calls")))
+    calls = {"content": " ", "tool_calls": [call]}
+    message, notices = completion_to_message(orjson.loads(completion(calls, "tool_calls")))
+    assert [block["type"] for block in message["content"]] == ["tool_use"]
     assert message["content"][0]["input"] == {}
     assert [n.code for n in notices] == ["tool-input-not-object"]
 
