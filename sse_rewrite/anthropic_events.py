@@ -145,20 +145,15 @@ class AnthropicEmitter:
     def _stop(self) -> list[Emitted]:
         out = self._close_block()
         reason, notices = stop_reason(self._finish, bool(self._calls_seen))
-        usage = {"output_tokens": 0, **self._usage}
-        out += notices
-        out.append(
-            _event(
-                {
-                    "type": "message_delta",
-                    "delta": {"stop_reason": reason, "stop_sequence": None},
-                    "usage": usage,
-                }
-            )
-        )
-        out.append(_event({"type": "message_stop"}))
+        delta = {"stop_reason": reason, "stop_sequence": None}
+        usage = {"output_tokens": 0, **self._usage}  # the SDK requires output_tokens
         self._ended = True
-        return out
+        return [
+            *out,
+            *notices,
+            _event({"type": "message_delta", "delta": delta, "usage": usage}),
+            _event({"type": "message_stop"}),
+        ]
 
     def _error(self, error: Any) -> list[Emitted]:
         self._ended = True
