@@ -120,18 +120,21 @@ def cli() -> None:
               help="native keeps the model's call ids; openai derives call_ ids from the stream id.")
 @click.option("--max-section-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_SECTION_BYTES,
               show_default=True, help="An open tool section larger than this passes through as text.")
+@click.option("--to", "to", type=click.Choice(["openai", "anthropic"]), default="openai", show_default=True,
+              help="Output protocol: OpenAI chunks, or Anthropic Messages stream events.")
 @click.option("--stats", is_flag=True, help="Print a short summary on stderr at the end.")
 def filter_command(source: IO[bytes], output: IO[bytes], format_name: str, id_style: str,
-                   max_section_bytes: int, stats: bool) -> None:
+                   max_section_bytes: int, to: str, stats: bool) -> None:
     """Rewrite one stream (FILE or stdin) to stdout.
 
     \b
     Examples:
       curl -N ... | sse-rewrite
       sse-rewrite --stats sse_logs/kimi-one-token-per-chunk.sse > clean.sse
+      curl -N ... | sse-rewrite --to anthropic
     """
     options = RewriteOptions(format=format_name, id_style=id_style,  # type: ignore[arg-type]
-                             max_section_bytes=max_section_bytes)
+                             max_section_bytes=max_section_bytes, to=to)  # type: ignore[arg-type]
     rewriter = StreamRewriter(options)
     diag = Diagnostics()
     pump(rewriter, source, output, diag)

@@ -5,6 +5,10 @@ cannot hold leaked syntax and nothing is pending) -> JSON decode -> per-choice r
 (`ChoiceRewriter`) -> encode. Unchanged blocks always leave as their original bytes.
 A body that starts with `{` is a non-streaming `chat.completion` and is rewritten
 whole at end of input (`rewrite_completion`).
+
+With `to="anthropic"` every chunk that would go out (rewritten or not) goes to an
+`AnthropicEmitter` instead, so no original OpenAI bytes reach the output: only
+Anthropic events, and comments (keep-alives) re-encoded as comments.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from typing import Any, Final, Literal
 
 import orjson
 
+from .anthropic_events import AnthropicEmitter
+from .anthropic_mapping import completion_to_message
 from .choice import ChoiceResult, ChoiceRewriter
 from .chunks import Chunk, derived_call_id, envelope, message_tool_call
 from .events import Notice, SSEEvent, ToolCall
@@ -31,11 +37,12 @@ _DONE: Final = "[DONE]"
 
 @dataclass(frozen=True, slots=True)
 class RewriteOptions:
-    """How to rewrite: `format` (a `--format` name), id style, section cap in bytes."""
+    """How to rewrite: `format` (a `--format` name), id style, section cap, output protocol."""
 
     format: str = "auto"
     id_style: Literal["native", "openai"] = "native"
     max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES
+    to: Literal["openai", "anthropic"] = "openai"
 
 
 @dataclass(slots=True)
@@ -69,6 +76,8 @@ class StreamRewriter:
         self._stream_id = ""
         self._base: Chunk = {}
         self._flushed = False
+        self._emitter = AnthropicEmitter() if self.options.to == "anthropic" else None
+        self._unchanged = "passed through" if self._emitter is None else "dropped"
 
     def feed(self, data: bytes) -> list[Output]:
         """Consume the next bytes of input; return what can be written now."""
@@ -98,6 +107,9 @@ class StreamRewriter:
         if self._mode == "json":
             body, notices, calls = rewrite_completion(b"".join(self._head), self.options)
             self.stats.tool_calls += calls
+            if self._emitter is not None:
+                body, more = _completion_to_anthropic(body)  # it judges the body's shape itself
+                notices = [n for n in notices if n.code != "not-a-completion"] + more
             return self._count([*notices, body])
         if self._mode is None:
             return self._count([b"".join(self._head)] if self._head else [])
@@ -106,6 +118,8 @@ class StreamRewriter:
             out.append(Notice("truncated-event", "input ended inside an event (no blank line)"))
             out += self._on_event(event)
         out += self._flush_choices()
+        if self._emitter is not None:
+            out += self._emitter.flush()
         return self._count(out)
 
     # -- per event
@@ -116,16 +130,20 @@ class StreamRewriter:
         if data is None:
             return self._passthrough(event)
         if data == _DONE:
+            if self._emitter is not None:  # Anthropic streams have no [DONE]: the message ends
+                return [*self._flush_choices(), *self._emitter.flush()]
             return [*self._flush_choices(), *self._passthrough(event)]
-        if self._resolved and not self._pending and not self._sniffed(event.raw):
+        fast = self._emitter is None and self._resolved and not self._pending
+        if fast and not self._sniffed(event.raw):
             return self._passthrough(event)
         try:
             chunk = orjson.loads(data)
         except orjson.JSONDecodeError as error:
-            note = Notice("invalid-json", f"event {self.stats.events_in}: {error}; passed through")
+            note = Notice("invalid-json", f"event {self.stats.events_in}: {error}; {self._unchanged}")
             return [note, *self._passthrough(event)]
         if not isinstance(chunk, dict):
-            note = Notice("not-a-chunk", f"event {self.stats.events_in}: not a JSON object; passed through")
+            message = f"event {self.stats.events_in}: not a JSON object; {self._unchanged}"
+            note = Notice("not-a-chunk", message)
             return [note, *self._passthrough(event)]
         if not self._resolved:
             self._resolve(chunk.get("model"))
@@ -139,7 +157,7 @@ class StreamRewriter:
     def _rewrite_chunk(self, event: SSEEvent, chunk: Chunk) -> list[Output]:
         choices = chunk.get("choices")
         if not isinstance(choices, list):
-            return self._passthrough(event)
+            return self._passthrough(event, chunk)
         if not self._stream_id and isinstance(chunk.get("id"), str):
             self._stream_id = chunk["id"]
         self._base = envelope(chunk)
@@ -153,7 +171,7 @@ class StreamRewriter:
         self._watch_stop = any(c.calls for c in self._choices.values())
         out: list[Output] = [note for _, result in results for note in result.notices]
         if all(result.choice is None and not result.extras for _, result in results):
-            return out + self._passthrough(event)
+            return out + self._passthrough(event, chunk)
         new_choices = list(choices)
         for position, result in results:
             if result.choice is not None:
@@ -166,8 +184,9 @@ class StreamRewriter:
             head["usage"] = None
         droppable = all(r.droppable or (r.choice is None and not choices) for _, r in results)
         if not (droppable and not head.get("usage") and "error" not in head):
-            out.append(self._encode(head))
-        out += [self._encode(extra) for extra in extras]
+            out += self._encode(head)
+        for extra in extras:
+            out += self._encode(extra)
         return out
 
     def _flush_choices(self) -> list[Output]:
@@ -176,7 +195,8 @@ class StreamRewriter:
             result = choice.flush()
             out += result.notices
             self.stats.tool_calls += result.calls
-            out += [self._encode({**self._base, "choices": [c]}) for c in result.extras]
+            for choice_object in result.extras:
+                out += self._encode({**self._base, "choices": [choice_object]})
         self._pending = False
         return out
 
@@ -209,13 +229,28 @@ class StreamRewriter:
 
         return call_id
 
-    def _passthrough(self, event: SSEEvent) -> list[Output]:
-        self.stats.passed_through += 1
-        return [event.raw]
+    def _passthrough(self, event: SSEEvent, chunk: Chunk | None = None) -> list[Output]:
+        """An event needing no rewrite: its raw bytes, or (to Anthropic) its translation.
 
-    @staticmethod
-    def _encode(chunk: Chunk) -> bytes:
-        return encode_event(orjson.dumps(chunk))
+        Without a decoded `chunk` an Anthropic stream keeps only the event's comments.
+        """
+        if self._emitter is None:
+            self.stats.passed_through += 1
+            return [event.raw]
+        if self._emitter_closed():
+            return []
+        if chunk is not None:
+            return self._emitter.feed(chunk)
+        comments = [line for line in event.raw.splitlines() if line.startswith(b":")]
+        return [b"".join(line + b"\n" for line in comments) + b"\n"] if comments else []
+
+    def _encode(self, chunk: Chunk) -> list[Output]:
+        if self._emitter is None:
+            return [encode_event(orjson.dumps(chunk))]
+        return [] if self._emitter_closed() else self._emitter.feed(chunk)
+
+    def _emitter_closed(self) -> bool:
+        return self._emitter is not None and self._emitter.flushed
 
     def _count(self, out: list[Output]) -> list[Output]:
         for item in out:
@@ -224,6 +259,18 @@ class StreamRewriter:
             else:
                 self.stats.events_out += 1
         return out
+
+
+def _completion_to_anthropic(body: bytes) -> tuple[bytes, list[Notice]]:
+    """A (rewritten) completion body as an Anthropic message body; other bodies unchanged."""
+    try:
+        completion = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return body, []  # rewrite_completion has already said so
+    if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
+        return body, [Notice("not-a-completion", "body is no chat.completion: not converted")]
+    message, notices = completion_to_message(completion)
+    return orjson.dumps(message) + b"\n", notices
 
 
 def rewrite_completion(

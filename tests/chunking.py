@@ -105,3 +105,20 @@ def token_stream(tokens: Iterable[str], field: str = "content", finish: str = "s
         events.append(chunk_event(delta, **kw))  # type: ignore[arg-type]
     events.append(chunk_event({"role": "assistant", "content": ""}, finish, **kw))  # type: ignore[arg-type]
     return b"".join(events) + b"data: [DONE]\n\n"
+
+
+def field_stream(
+    deltas: Iterable[dict[str, object]], finish: str | None = "stop", usage: object = None, **kw: object
+) -> bytes:
+    """A whole stream of one chunk per delta (role repeated), a finish chunk, a usage chunk, DONE.
+
+    `finish` None leaves the finish chunk out; `usage` None leaves the usage chunk out.
+    """
+    events = [b": OPENROUTER PROCESSING\n\n"]
+    events += [chunk_event({"role": "assistant", **delta}, **kw) for delta in deltas]  # type: ignore[arg-type]
+    if finish is not None:
+        events.append(chunk_event({"role": "assistant", "content": ""}, finish, **kw))  # type: ignore[arg-type]
+    if usage is not None:
+        chunk = {"id": "gen-1", "object": "chat.completion.chunk", "choices": [], "usage": usage}
+        events.append(b"data: " + orjson.dumps(chunk) + b"\n\n")
+    return b"".join(events) + b"data: [DONE]\n\n"

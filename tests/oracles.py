@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx2
+from anthropic import Anthropic
 from openai import OpenAI
 from openai.lib.streaming.chat import ChatCompletionStreamState
 from openai.types.chat import ChatCompletionChunk
@@ -42,3 +43,15 @@ def openai_state(body: bytes) -> Any:
     for chunk in stream:
         state.handle_chunk(chunk)
     return state.get_final_completion()
+
+
+def anthropic_final(body: bytes, chunk: int | None = None) -> Any:
+    """`ParsedMessage` the anthropic SDK's `MessageStream` assembles from SSE `body`."""
+    client = Anthropic(
+        api_key="x", base_url="http://oracle.invalid", max_retries=0, http_client=_client(body, chunk)
+    )
+    messages: Any = [{"role": "user", "content": "x"}]
+    with client.messages.stream(model="m", max_tokens=16, messages=messages) as stream:
+        for _ in stream:
+            pass
+        return stream.get_final_message()

@@ -1,0 +1,238 @@
+"""AnthropicEmitter: rewritten OpenAI chunks in, Anthropic Messages stream events out (sans-IO).
+
+The input is the decoded `chat.completion.chunk` objects the rewriter would otherwise
+encode, leaked calls already turned into `tool_calls`. The output is SSE bytes in the
+Anthropic Messages streaming protocol, plus `Notice`s. One stream is one message, built
+from choice 0 (Anthropic has no `n`). The order the official SDK's MessageStream
+accepts (PROTOCOL.md sections 5-6) is:
+
+    message_start
+    (content_block_start content_block_delta* content_block_stop)*    blocks 0, 1, 2 ...
+    message_delta     stop_reason, and usage with output_tokens always present
+    message_stop
+
+`reasoning` / `reasoning_content` become a `thinking` block, `content` (and `refusal`)
+a `text` block, each tool call a `tool_use` block whose arguments stream on as
+`input_json_delta` exactly as written. A block closes when a delta of another kind,
+or of another call, arrives. The message closes once a finish_reason has been seen and
+usage arrives, or at end of stream (`[DONE]` or EOF). A chunk carrying `error` becomes
+an `error` event and ends the output. Every event has an `event:` line equal to its
+JSON `type` (the SDK drops events without one).
+
+Thinking blocks carry an empty `signature`: OpenAI-compatible providers have none to give.
+A text or thinking block opens at its first non-whitespace character (whitespace before
+it is held and sent with it); a whitespace-only run between blocks is dropped, because
+the Anthropic API rejects a whitespace-only text block when a client sends the message
+back ("text content blocks must contain non-whitespace text").
+Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+import orjson
+
+from .anthropic_mapping import (
+    anthropic_usage,
+    error_object,
+    message_id,
+    object_field,
+    reasoning_text,
+    stop_reason,
+    string_field,
+    tool_use_id,
+)
+from .chunks import Chunk
+from .events import Notice
+from .sse import encode_event
+
+Emitted = bytes | Notice
+"""What the emitter produces: SSE bytes to write, or a notice for stderr."""
+
+TextKind = Literal["thinking", "text"]
+BlockKind = TextKind | Literal["tool_use"]
+
+_EMPTY_BLOCKS: Final = {
+    "thinking": {"type": "thinking", "thinking": "", "signature": ""},
+    "text": {"type": "text", "text": ""},
+}
+
+
+class AnthropicEmitter:
+    """Turns one stream's rewritten OpenAI chunks into Anthropic events: `feed(chunk)`, `flush()`."""
+
+    def __init__(self) -> None:
+        self._stream_id: str | None = None  # set by the first chunk, with message_start
+        self._blocks = 0  # blocks started so far; the open one, if any, is the last
+        self._open: tuple[BlockKind, int | None] | None = None  # kind and call index
+        self._calls_seen: set[int] = set()
+        self._finish: str | None = None
+        self._usage: dict[str, int] = {}
+        self._ended = False  # message_stop or error sent: nothing more goes out
+        self._held: tuple[TextKind, str] | None = None  # whitespace that may start a block
+        self._flushed = False
+        self._other_choices_noted = False
+
+    @property
+    def flushed(self) -> bool:
+        """True once `flush()` ran: the stream has ended and `feed` may not be called."""
+        return self._flushed
+
+    def feed(self, chunk: Chunk) -> list[Emitted]:
+        """Consume one rewritten chunk; return the events it completes."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        if self._ended:
+            return []
+        if chunk.get("error"):  # OpenAI `{"error": ...}`; OpenRouter adds finish_reason "error"
+            return self._error(chunk["error"])
+        out: list[Emitted] = []
+        if self._stream_id is None:
+            out += self._start(chunk)
+        has_usage = isinstance(chunk.get("usage"), dict)
+        if has_usage:
+            self._usage = anthropic_usage(chunk["usage"])
+        choices = chunk.get("choices")
+        for position, choice in enumerate(choices if isinstance(choices, list) else []):
+            if not isinstance(choice, dict):
+                continue
+            if choice.get("index", position) != 0:
+                out += self._note_other_choice()
+                continue
+            out += self._delta(object_field(choice, "delta"))
+            finish = choice.get("finish_reason")
+            if finish == "error":
+                return out + self._error({"message": "the provider ended the stream with an error"})
+            if isinstance(finish, str):
+                out += self._close_block()
+                self._finish = finish
+        if self._finish is not None and has_usage:  # usage comes last: the message is complete
+            out += self._stop()
+        return out
+
+    def flush(self) -> list[Emitted]:
+        """End of stream (`[DONE]` or EOF): close the open block and the message."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        if self._ended:
+            return []
+        if self._stream_id is None:
+            return [Notice("empty-stream", "the stream held no chunk: no Anthropic message to send")]
+        out: list[Emitted] = []
+        if self._finish is None:
+            out.append(Notice("no-finish", "the stream ended without a finish_reason; message closed"))
+        return out + self._stop()
+
+    # -- message
+
+    def _start(self, chunk: Chunk) -> list[Emitted]:
+        self._stream_id = string_field(chunk, "id")
+        usage = {"input_tokens": 0, "output_tokens": 0, **anthropic_usage(chunk.get("usage"))}
+        message: dict[str, Any] = {
+            "id": message_id(self._stream_id),
+            "type": "message",
+            "role": "assistant",
+            "model": string_field(chunk, "model"),
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": usage,
+        }
+        return [_event({"type": "message_start", "message": message})]
+
+    def _stop(self) -> list[Emitted]:
+        out = self._close_block()
+        reason, notices = stop_reason(self._finish, bool(self._calls_seen))
+        delta = {"stop_reason": reason, "stop_sequence": None}
+        usage = {"output_tokens": 0, **self._usage}  # the SDK requires output_tokens
+        self._ended = True
+        return [
+            *out,
+            *notices,
+            _event({"type": "message_delta", "delta": delta, "usage": usage}),
+            _event({"type": "message_stop"}),
+        ]
+
+    def _error(self, error: Any) -> list[Emitted]:
+        self._ended = True
+        body = error_object(error)
+        notice = Notice("stream-error", f"{body['error']['type']}: {body['error']['message']}")
+        return [notice, _event(body)]
+
+    def _note_other_choice(self) -> list[Emitted]:
+        if self._other_choices_noted:
+            return []
+        self._other_choices_noted = True
+        return [Notice("extra-choices", "only choice 0 becomes the Anthropic message; others dropped")]
+
+    # -- content blocks
+
+    def _delta(self, delta: dict[str, Any]) -> list[Emitted]:
+        out: list[Emitted] = []
+        thinking = reasoning_text(delta)
+        if thinking:
+            out += self._text("thinking", thinking)
+        for name in ("content", "refusal"):
+            if text := string_field(delta, name):
+                out += self._text("text", text)
+        calls = delta.get("tool_calls")
+        for position, call in enumerate(calls if isinstance(calls, list) else []):
+            if isinstance(call, dict):
+                out += self._tool_call(call, position)
+        return out
+
+    def _text(self, kind: TextKind, text: str) -> list[Emitted]:
+        out: list[Emitted] = []
+        if self._open != (kind, None):
+            if self._held is not None and self._held[0] == kind:
+                text = self._held[1] + text
+            self._held = None
+            if not text.strip():
+                self._held = (kind, text)
+                return []
+            out += self._open_block(kind, None, dict(_EMPTY_BLOCKS[kind]))
+        return [*out, self._block_delta({"type": f"{kind}_delta", kind: text})]
+
+    def _tool_call(self, call: dict[str, Any], position: int) -> list[Emitted]:
+        index = call["index"] if isinstance(call.get("index"), int) else position
+        function = object_field(call, "function")
+        arguments = string_field(function, "arguments")
+        out: list[Emitted] = []
+        if self._open != ("tool_use", index):
+            if index in self._calls_seen:  # its block is closed: Anthropic blocks cannot reopen
+                note = f"arguments for tool call {index} came after its block closed; dropped"
+                return [Notice("late-tool-arguments", note)] if arguments else []
+            self._calls_seen.add(index)
+            assert self._stream_id is not None
+            block = {
+                "type": "tool_use",
+                "id": tool_use_id(self._stream_id, index, call.get("id")),
+                "name": string_field(function, "name"),
+                "input": {},
+            }
+            out += self._open_block("tool_use", index, block)
+        if arguments:
+            out.append(self._block_delta({"type": "input_json_delta", "partial_json": arguments}))
+        return out
+
+    def _open_block(self, kind: BlockKind, call: int | None, block: dict[str, Any]) -> list[Emitted]:
+        out = self._close_block()
+        self._open, self._held = (kind, call), None
+        self._blocks += 1
+        start = {"type": "content_block_start", "index": self._blocks - 1, "content_block": block}
+        return [*out, _event(start)]
+
+    def _block_delta(self, delta: dict[str, Any]) -> bytes:
+        return _event({"type": "content_block_delta", "index": self._blocks - 1, "delta": delta})
+
+    def _close_block(self) -> list[Emitted]:
+        if self._open is None:
+            return []
+        self._open = None
+        return [_event({"type": "content_block_stop", "index": self._blocks - 1})]
+
+
+def _event(body: dict[str, Any]) -> bytes:
+    return encode_event(orjson.dumps(body), event=body["type"])
