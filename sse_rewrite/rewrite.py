@@ -96,9 +96,7 @@ class StreamRewriter:
             return []
         self._flushed = True
         if self._mode == "json":
-            body, notices, calls = rewrite_completion(b"".join(self._head), self.options)
-            self.stats.tool_calls += calls
-            return self._count([*notices, body])
+            return self._flush_body(b"".join(self._head))
         if self._mode is None:
             return self._count([b"".join(self._head)] if self._head else [])
         out: list[Output] = []
@@ -107,6 +105,19 @@ class StreamRewriter:
             out += self._on_event(event)
         out += self._flush_choices()
         return self._count(out)
+
+    def _flush_body(self, raw: bytes) -> list[Output]:
+        body, notices, calls = rewrite_completion(raw, self.options)
+        self.stats.events_in += 1
+        self.stats.tool_calls += calls
+        if body == raw:
+            self.stats.passed_through += 1
+        try:
+            completion = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            completion = None
+        self._resolve(completion.get("model") if isinstance(completion, dict) else None)
+        return self._count([*notices, body])
 
     # -- per event
 
@@ -129,6 +140,10 @@ class StreamRewriter:
             return [note, *self._passthrough(event)]
         if not self._resolved:
             self._resolve(chunk.get("model"))
+        if "error" in chunk:
+            # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
+            # stream: held-back text goes out in chunks of its own, the error chunk unchanged.
+            return [*self._flush_choices(), *self._passthrough(event)]
         return self._rewrite_chunk(event, chunk)
 
     def _sniffed(self, raw: bytes) -> bool:
