@@ -100,11 +100,15 @@ class StreamRewriter:
         if self._mode is None:
             return self._count([b"".join(self._head)] if self._head else [])
         out: list[Output] = []
+        tail: list[Output] = []
         for event in self._decoder.flush():
             out.append(Notice("truncated-event", "input ended inside an event (no blank line)"))
-            out += self._on_event(event)
+            for item in self._on_event(event):
+                # Its raw bytes lack the blank line: anything written after them would join
+                # their last line, so the unterminated event goes out last.
+                (tail if item is event.raw else out).append(item)
         out += self._flush_choices()
-        return self._count(out)
+        return self._count(out + tail)
 
     def _flush_body(self, raw: bytes) -> list[Output]:
         body, notices, calls = rewrite_completion(raw, self.options)

@@ -305,6 +305,17 @@ def test_stream_ending_mid_event_is_still_rewritten() -> None:
     assert "truncated-event" in [n.code for n in notices]
 
 
+def test_an_unterminated_last_event_goes_out_after_the_flushed_text() -> None:
+    partial = chunk_event({"content": "more"})[:40]
+    body, notices = run(chunk_event({"content": f"Go.{SB}{CB}functions.a:0{AB}{{\"x\": 1"}) + partial)
+    assert body.endswith(b"\n\n" + partial)
+    assert [c["choices"][0]["delta"]["content"] for c in chunks(body[: -len(partial)])] == [
+        "Go.",
+        f'{SB}{CB}functions.a:0{AB}{{"x": 1',
+    ]
+    assert [n.code for n in notices] == ["truncated-event", "invalid-json", "truncated-call"]
+
+
 def test_format_none_changes_nothing() -> None:
     stream = token_stream(ONE_CALL)
     assert run(stream, format="none")[0] == stream
