@@ -163,8 +163,9 @@ def replay_command(captures: tuple[Path, ...], mode: str | None, **params: Any) 
         if mode == "json":
             views.append(view.view_json(str(capture), result))
             continue
-        for notice in result.notices:
-            diag.notice(notice)
+        if mode is None:  # the view lists the warnings itself
+            for notice in result.notices:
+                diag.notice(notice)
         if mode == "view" and stdout.isatty():
             _rich_view(view.view_lines(str(capture), result))
         else:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+import re
+from typing import Any, Final
 
 import orjson
 
 from .assemble import Assembled, assemble, to_json
 from .goldens import Replay
+
+_LINE_END: Final = re.compile(r"\r\n|\r|\n")
 
 Line = tuple[str, str]
 """One output line and its rich style ("" for none)."""
@@ -28,7 +31,7 @@ def view_lines(name: str, replay: Replay) -> list[Line]:
         lines.append((f"choice {choice.index}  finish_reason: {choice.finish_reason}", "bold cyan"))
         for field, text in choice.text.items():
             lines.append((f"  {field} ({len(text)} chars):", "cyan"))
-            lines += [(f"    | {line}", "") for line in text.split("\n")]
+            lines += [(f"    | {line}", "") for line in _LINE_END.split(text)]
         for call in sorted(choice.calls.values(), key=lambda c: c.index):
             lines.append((f"  tool call {call.index}: {call.name}  id {call.id}", "green"))
             lines += [(f"    {line}", "") for line in _pretty(call.arguments).split("\n")]
