@@ -159,7 +159,7 @@ def replay_command(captures: tuple[Path, ...], mode: str | None, **params: Any) 
         try:
             result = goldens.replay(capture, explicit)
         except (OSError, OptionsError) as error:
-            raise click.FileError(str(capture), str(error)) from None
+            raise click.BadParameter(str(error), param_hint="CAPTURES") from None
         if mode == "json":
             views.append(view.view_json(str(capture), result))
             continue

@@ -284,3 +284,11 @@ def test_capture_file_is_opened_before_any_input(tmp_path: Path) -> None:
         child.stdin.close()
         child.wait(timeout=20)
         child.stdout.close()
+
+
+def test_replay_with_a_bad_sidecar_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "x.sse").write_bytes(b"")
+    (tmp_path / "x.sse.args").write_text("--bogus")
+    result = invoke(["replay", str(tmp_path / "x.sse")])
+    assert result.exit_code == 2
+    assert "x.sse.args: No such option '--bogus'" in result.stderr

@@ -9,6 +9,7 @@ import pytest
 
 from sse_rewrite import goldens
 from sse_rewrite.assemble import assemble
+from sse_rewrite.rewrite import StreamRewriter
 from tests.oracles import openai_state
 
 SSE_LOGS = Path(__file__).resolve().parent.parent / "sse_logs"
@@ -155,6 +156,13 @@ def test_same_assembled_result_is_said_so() -> None:
     assert diff.startswith("--- golden (golden)\n+++ golden (now)\n")
 
 
+def test_output_without_openai_choices_points_at_the_diff() -> None:
+    before = b'event: message_start\ndata: {"type": "message_start"}\n\n'
+    assert goldens.compare(before, before.replace(b"start", b"stop"))[1] == (
+        "output differs; it holds no OpenAI choices to compare (see the diff)"
+    )
+
+
 def test_report_and_exit_codes(library: Path) -> None:
     capture = library / "kimi-format-none.sse"
     outcomes = [goldens.check(capture), goldens.Outcome(capture, "fail", "x", "diff text\n")]
@@ -164,3 +172,14 @@ def test_report_and_exit_codes(library: Path) -> None:
     assert goldens.exit_code(outcomes[:1]) == 0
     assert goldens.exit_code(outcomes) == 1
     assert goldens.exit_code([*outcomes, goldens.Outcome(capture, "missing")]) == 2
+
+
+@pytest.mark.parametrize("read_size", [1, 7, 4096])
+@pytest.mark.parametrize("capture", CAPTURES, ids=[capture.name for capture in CAPTURES])
+def test_goldens_do_not_depend_on_read_sizes(capture: Path, read_size: int) -> None:
+    data = capture.read_bytes()
+    rewriter = StreamRewriter(goldens.load_options(capture))
+    out = [item for i in range(0, len(data), read_size) for item in rewriter.feed(data[i : i + read_size])]
+    out += rewriter.flush()
+    output = b"".join(item for item in out if isinstance(item, bytes))
+    assert output == goldens.golden_path(capture).read_bytes()
