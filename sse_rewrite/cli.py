@@ -13,6 +13,7 @@ from typing import IO, Any
 
 import click
 import orjson
+from click.core import ParameterSource
 
 from . import goldens, view
 from .events import Notice
@@ -143,7 +144,10 @@ def filter_command(source: IO[bytes], output: IO[bytes], capture: IO[bytes] | No
 @click.option("--json", "mode", flag_value="json", help="The assembled result as JSON.")
 @rewrite_options
 def replay_command(captures: tuple[Path, ...], mode: str | None, **params: Any) -> None:
-    """Run the filter over captures with their sidecar options (options given here win).
+    """Replay captures through the filter, or show the assembled result.
+
+    Each capture runs with the options in its NAME.sse.args sidecar; options given
+    here (or in the environment) win.
 
     \b
     Examples:
@@ -152,8 +156,8 @@ def replay_command(captures: tuple[Path, ...], mode: str | None, **params: Any) 
       sse-rewrite replay --json sse_logs/*.sse | jq '.[].choices'
     """
     ctx = click.get_current_context()
-    explicit = {k: v for k, v in params.items()
-                if ctx.get_parameter_source(k) is click.core.ParameterSource.COMMANDLINE}
+    given = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    explicit = {k: v for k, v in params.items() if ctx.get_parameter_source(k) in given}
     stdout, diag, views = sys.stdout.buffer, Diagnostics(), []
     for capture in goldens.find_captures(captures):
         try:
@@ -187,7 +191,7 @@ def _rich_view(lines: list[tuple[str, str]]) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--update", is_flag=True, help="(Re)write the goldens instead of comparing.")
 def diff_command(paths: tuple[Path, ...], update: bool) -> None:
-    """Re-run captures (default sse_logs/) and compare each with its golden.
+    """Compare captures (default sse_logs/) with their goldens.
 
     Exit 0 when all match, 1 on a mismatch, 2 when a capture, sidecar or golden cannot be read.
 
@@ -202,7 +206,10 @@ def diff_command(paths: tuple[Path, ...], update: bool) -> None:
         if not default.is_dir():
             raise click.UsageError("no PATH given and no sse_logs/ directory here")
         paths = (default,)
-    outcomes = [goldens.check(capture, update=update) for capture in goldens.find_captures(paths)]
+    captures = goldens.find_captures(paths)
+    if not captures:
+        raise click.UsageError(f"no captures (*.sse, *.json) in {', '.join(map(str, paths))}")
+    outcomes = [goldens.check(capture, update=update) for capture in captures]
     stdout = sys.stdout.buffer
     stdout.write(goldens.report(outcomes).encode())
     stdout.flush()

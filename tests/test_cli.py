@@ -201,6 +201,8 @@ def test_diff_reports_a_capture_without_golden(logs: Path) -> None:
 
 def test_diff_usage_errors_exit_2(tmp_path: Path) -> None:
     assert invoke(["diff", str(tmp_path / "absent")]).exit_code == 2
+    empty = invoke(["diff", str(tmp_path)])
+    assert empty.exit_code == 2 and "no captures" in empty.stderr
     (tmp_path / "x.sse").write_bytes(b"")
     (tmp_path / "x.sse.args").write_text("--bogus")
     result = invoke(["diff", str(tmp_path)])
