@@ -22,10 +22,14 @@ from .options import OptionsError, parse_option_args
 from .rewrite import RewriteOptions, Stats, StreamRewriter
 
 CAPTURE_SUFFIXES: Final = (".sse", ".json")
+"""A file with one of these suffixes in a capture directory is a capture."""
 GOLDEN_SUFFIX: Final = ".golden"
+"""Appended to a capture's name for its golden."""
 ARGS_SUFFIX: Final = ".args"
+"""Appended to a capture's name for its options sidecar."""
 
 Status = Literal["pass", "fail", "missing", "error", "created", "updated", "unchanged"]
+"""What `check` found: the first four when comparing, the last three with `update`."""
 
 
 @dataclass(frozen=True, slots=True)

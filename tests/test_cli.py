@@ -210,8 +210,7 @@ def test_diff_usage_errors_exit_2(tmp_path: Path) -> None:
     assert "ERROR     x.sse" in result.stdout and "No such option '--bogus'" in result.stdout
 
 
-@pytest.mark.parametrize("capture", sorted(SSE_LOGS.glob("*.sse")) + sorted(SSE_LOGS.glob("*.json")),
-                         ids=lambda path: path.name)
+@pytest.mark.parametrize("capture", goldens.find_captures([SSE_LOGS]), ids=lambda path: path.name)
 def test_replay_writes_what_the_filter_writes(capture: Path) -> None:
     args_file = capture.with_name(capture.name + ".args")
     args = shlex.split(args_file.read_text(), comments=True) if args_file.exists() else []
