@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import IO, Any
 
 import click
+import orjson
+from click.core import ParameterSource
 
+from . import goldens, view
 from .events import Notice
-from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
-from .rewrite import Output, RewriteOptions, Stats, StreamRewriter
+from .options import OptionsError, rewrite_options, take_options
+from .rewrite import Output, Stats, StreamRewriter
 
 READ_SIZE = 65536
 
@@ -113,33 +117,106 @@ def cli() -> None:
 @cli.command("filter")
 @click.argument("source", type=click.File("rb"), default="-")
 @click.option("-o", "--output", type=click.File("wb"), default="-", help="Write here (default stdout).")
-@click.option("--format", "format_name", type=click.Choice(FORMAT_CHOICES), default="auto",
-              envvar="SSE_REWRITE_FORMAT", show_default=True, show_envvar=True,
-              help="Leaked syntax to rewrite; auto picks from the stream's model.")
-@click.option("--id-style", type=click.Choice(["native", "openai"]), default="native", show_default=True,
-              help="native keeps the model's call ids; openai derives call_ ids from the stream id.")
-@click.option("--max-section-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_SECTION_BYTES,
-              show_default=True, help="An open tool section larger than this passes through as text.")
-@click.option("--to", "to", type=click.Choice(["openai", "anthropic"]), default="openai", show_default=True,
-              help="Output protocol: OpenAI chunks, or Anthropic Messages stream events.")
+@rewrite_options
+@click.option("--capture", type=click.File("wb", lazy=False),
+              help="Also save the raw input bytes to this file as they arrive (a new fixture).")
 @click.option("--stats", is_flag=True, help="Print a short summary on stderr at the end.")
-def filter_command(source: IO[bytes], output: IO[bytes], format_name: str, id_style: str,
-                   max_section_bytes: int, to: str, stats: bool) -> None:
+def filter_command(source: IO[bytes], output: IO[bytes], capture: IO[bytes] | None, stats: bool,
+                   **params: Any) -> None:
     """Rewrite one stream (FILE or stdin) to stdout.
 
     \b
     Examples:
       curl -N ... | sse-rewrite
+      curl -N ... | sse-rewrite --capture sse_logs/new.sse
       sse-rewrite --stats sse_logs/kimi-one-token-per-chunk.sse > clean.sse
       curl -N ... | sse-rewrite --to anthropic
     """
-    options = RewriteOptions(format=format_name, id_style=id_style,  # type: ignore[arg-type]
-                             max_section_bytes=max_section_bytes, to=to)  # type: ignore[arg-type]
-    rewriter = StreamRewriter(options)
+    rewriter = StreamRewriter(take_options(params))
     diag = Diagnostics()
-    pump(rewriter, source, output, diag)
+    pump(rewriter, source, output, diag, capture)
     if stats:
         diag.say(format_stats(rewriter.stats), style="cyan")
+
+
+@cli.command("replay")
+@click.argument("captures", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--view", "mode", flag_value="view", help="Show the assembled result instead of the output.")
+@click.option("--json", "mode", flag_value="json", help="The assembled result as JSON.")
+@rewrite_options
+def replay_command(captures: tuple[Path, ...], mode: str | None, **params: Any) -> None:
+    """Replay captures through the filter, or show the assembled result.
+
+    Each capture runs with the options in its NAME.sse.args sidecar; options given
+    here (or in the environment) win.
+
+    \b
+    Examples:
+      sse-rewrite replay sse_logs/kimi-one-token-per-chunk.sse | less
+      sse-rewrite replay --view sse_logs/kimi-two-sections.sse
+      sse-rewrite replay --json sse_logs/*.sse | jq '.[].choices'
+    """
+    ctx = click.get_current_context()
+    given = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    explicit = {k: v for k, v in params.items() if ctx.get_parameter_source(k) in given}
+    stdout, diag, views = sys.stdout.buffer, Diagnostics(), []
+    for capture in goldens.find_captures(captures):
+        try:
+            result = goldens.replay(capture, explicit)
+        except (OSError, OptionsError) as error:
+            raise click.BadParameter(str(error), param_hint="CAPTURES") from None
+        if mode == "json":
+            views.append(view.view_json(str(capture), result))
+            continue
+        if mode is None:  # the view lists the warnings itself
+            for notice in result.notices:
+                diag.notice(notice)
+        if mode == "view" and stdout.isatty():
+            _rich_view(view.view_lines(str(capture), result))
+        else:
+            stdout.write(view.view_text(str(capture), result).encode() if mode else result.output)
+            stdout.flush()
+    if mode == "json":
+        stdout.write(orjson.dumps(views, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def _rich_view(lines: list[tuple[str, str]]) -> None:
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=True)
+    for text, style in lines:
+        console.print(text, style=style or None, markup=False)
+
+
+@cli.command("diff")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--update", is_flag=True, help="(Re)write the goldens instead of comparing.")
+def diff_command(paths: tuple[Path, ...], update: bool) -> None:
+    """Compare captures (default sse_logs/) with their goldens.
+
+    Exit 0 when all match, 1 on a mismatch, 2 when a capture, sidecar or golden cannot be read.
+
+    \b
+    Examples:
+      sse-rewrite diff
+      sse-rewrite diff sse_logs/kimi-crlf.sse
+      sse-rewrite diff --update
+    """
+    if not paths:
+        default = Path("sse_logs")
+        if not default.is_dir():
+            raise click.UsageError("no PATH given and no sse_logs/ directory here")
+        paths = (default,)
+    captures = goldens.find_captures(paths)
+    if not captures:
+        raise click.UsageError(f"no captures (*.sse, *.json) in {', '.join(map(str, paths))}")
+    outcomes = [goldens.check(capture, update=update) for capture in captures]
+    stdout = sys.stdout.buffer
+    stdout.write(goldens.report(outcomes).encode())
+    stdout.flush()
+    code = goldens.exit_code(outcomes)
+    if code:
+        raise click.exceptions.Exit(code)
 
 
 def main() -> None:

@@ -105,22 +105,37 @@ class StreamRewriter:
             return []
         self._flushed = True
         if self._mode == "json":
-            body, notices, calls = rewrite_completion(b"".join(self._head), self.options)
-            self.stats.tool_calls += calls
-            if self._emitter is not None:
-                body, more = _completion_to_anthropic(body)  # it judges the body's shape itself
-                notices = [n for n in notices if n.code != "not-a-completion"] + more
-            return self._count([*notices, body])
+            return self._flush_body(b"".join(self._head))
         if self._mode is None:
             return self._count([b"".join(self._head)] if self._head else [])
         out: list[Output] = []
+        tail: list[Output] = []
         for event in self._decoder.flush():
             out.append(Notice("truncated-event", "input ended inside an event (no blank line)"))
-            out += self._on_event(event)
+            for item in self._on_event(event):
+                # Its raw bytes lack the blank line: anything written after them would join
+                # their last line, so the unterminated event goes out last.
+                (tail if item is event.raw else out).append(item)
         out += self._flush_choices()
         if self._emitter is not None:
             out += self._emitter.flush()
-        return self._count(out)
+        return self._count(out + tail)
+
+    def _flush_body(self, raw: bytes) -> list[Output]:
+        body, notices, calls = rewrite_completion(raw, self.options)
+        self.stats.events_in += 1
+        self.stats.tool_calls += calls
+        if self._emitter is not None:
+            body, more = _completion_to_anthropic(body)  # it judges the body's shape itself
+            notices = [n for n in notices if n.code != "not-a-completion"] + more
+        if body == raw:
+            self.stats.passed_through += 1
+        try:
+            completion = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            completion = None
+        self._resolve(completion.get("model") if isinstance(completion, dict) else None)
+        return self._count([*notices, body])
 
     # -- per event
 
@@ -147,6 +162,10 @@ class StreamRewriter:
             return [note, *self._passthrough(event)]
         if not self._resolved:
             self._resolve(chunk.get("model"))
+        if "error" in chunk:
+            # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
+            # stream: held-back text goes out in chunks of its own, the error chunk unchanged.
+            return [*self._flush_choices(), *self._passthrough(event, chunk)]
         return self._rewrite_chunk(event, chunk)
 
     def _sniffed(self, raw: bytes) -> bool:

@@ -30,7 +30,7 @@ class SSEDecoder:
         self._block: list[bytes] = []  # raw bytes of the current block's finished lines
         self._data: list[bytes] | None = None
         self._event: bytes | None = None
-        self._after_cr = False  # the last read ended in CR: a leading LF belongs to it
+        self._held_cr = False  # the last read ended in CR: it ends a line only once we see what follows
         self._at_start = True  # a BOM may still come
         self._flushed = False
 
@@ -48,11 +48,16 @@ class SSEDecoder:
             self._partial = []
             self._at_start = False
             data = head.removeprefix(BOM)
-        if self._after_cr and data[:1] == b"\n":
-            # The CR already ended its line; its LF is just carried as raw bytes.
-            self._block.append(b"\n")
-            data = data[1:]
-        self._after_cr = data[-1:] == b"\r"
+        if self._held_cr:
+            data = b"\r" + data
+        # WHATWG: a CR at the end of a read may be the first half of a CRLF; hold it back so
+        # that an event and its raw bytes are the same whatever the read sizes.
+        self._held_cr = data[-1:] == b"\r"
+        if self._held_cr:
+            data = data[:-1]
+        return self._lines(data)
+
+    def _lines(self, data: bytes) -> list[SSEEvent]:
         out: list[SSEEvent] = []
         pos = 0
         for match in _LINE_END.finditer(data):
@@ -75,15 +80,14 @@ class SSEDecoder:
         if self._flushed:
             return []
         self._flushed = True
+        out = self._lines(b"\r") if self._held_cr else []
         if self._partial:
             line = b"".join(self._partial)
             self._partial = []
             self._line(line, line)
         if not self._block:
-            return []
-        # Bare line ends (an LF carried over from a CR at a read boundary) end nothing.
-        only_line_ends = not b"".join(self._block).strip(b"\r\n")
-        return [self._dispatch(complete=only_line_ends)]
+            return out
+        return [*out, self._dispatch(complete=False)]
 
     def _line(self, line: bytes, raw: bytes) -> SSEEvent | None:
         self._block.append(raw)

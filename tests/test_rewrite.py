@@ -192,6 +192,19 @@ def test_error_chunk_passes_through() -> None:
     assert run(error)[0] == error
 
 
+def test_error_chunk_after_held_back_text_flushes_it_first_and_passes_unchanged() -> None:
+    error = chunk_event(
+        {"role": "assistant", "content": ""}, "error", error={"code": 502, "message": "provider died"}
+    )
+    body, notices = run(chunk_event({"content": f"Let me look.{SB}{CB}functions.ls"}) + error)
+    assert body.endswith(error)
+    assert [c["choices"][0]["delta"].get("content") for c in chunks(body)[:-1]] == [
+        "Let me look.",
+        f"{SB}{CB}functions.ls",
+    ]
+    assert [n.code for n in notices] == ["truncated-call"]
+
+
 def test_native_tool_calls_pass_through_untouched() -> None:
     first = {
         "role": "assistant",
@@ -292,6 +305,17 @@ def test_stream_ending_mid_event_is_still_rewritten() -> None:
     assert "truncated-event" in [n.code for n in notices]
 
 
+def test_an_unterminated_last_event_goes_out_after_the_flushed_text() -> None:
+    partial = chunk_event({"content": "more"})[:40]
+    body, notices = run(chunk_event({"content": f"Go.{SB}{CB}functions.a:0{AB}{{\"x\": 1"}) + partial)
+    assert body.endswith(b"\n\n" + partial)
+    assert [c["choices"][0]["delta"]["content"] for c in chunks(body[: -len(partial)])] == [
+        "Go.",
+        f'{SB}{CB}functions.a:0{AB}{{"x": 1',
+    ]
+    assert [n.code for n in notices] == ["truncated-event", "invalid-json", "truncated-call"]
+
+
 def test_format_none_changes_nothing() -> None:
     stream = token_stream(ONE_CALL)
     assert run(stream, format="none")[0] == stream
@@ -331,6 +355,15 @@ def test_non_streaming_body_is_rewritten_whole() -> None:
     assert choice["finish_reason"] == "tool_calls"
     assert (notices, calls) == ([], 1)
     assert run(orjson.dumps(completion))[0] == body
+
+
+def test_stats_count_a_non_streaming_body() -> None:
+    rewriter = StreamRewriter()
+    rewriter.feed(b'{"model": "moonshotai/kimi-k2", "choices": []}')
+    rewriter.flush()
+    stats = rewriter.stats
+    assert (stats.events_in, stats.events_out, stats.passed_through) == (1, 1, 1)
+    assert stats.format == "kimi"
 
 
 def test_non_streaming_body_without_syntax_is_returned_byte_for_byte() -> None:

@@ -78,11 +78,19 @@ def test_line_ends(stream: bytes) -> None:
 
 def test_crlf_split_across_reads_at_an_event_boundary() -> None:
     decoder = SSEDecoder()
-    first = decoder.feed(b"data: a\r\n\r")
-    assert datas(first) == ["a"]  # dispatched at once: the CR already ends the line
-    second = decoder.feed(b"\ndata: b\r\n\r\n") + decoder.flush()
-    assert datas(second) == ["b"]
-    assert b"".join(e.raw for e in first + second) == b"data: a\r\n\r\ndata: b\r\n\r\n"
+    assert decoder.feed(b"data: a\r\n\r") == []  # the CR may be half a CRLF: wait
+    events = decoder.feed(b"\ndata: b\r\n\r\n") + decoder.flush()
+    assert datas(events) == ["a", "b"]
+    assert [e.raw for e in events] == [b"data: a\r\n\r\n", b"data: b\r\n\r\n"]
+
+
+def test_a_final_cr_is_a_line_end_at_flush() -> None:
+    decoder = SSEDecoder()
+    assert decoder.feed(b"data: a\r\r") == []
+    events = decoder.flush()
+    assert datas(events) == ["a"]
+    assert events[0].raw == b"data: a\r\r"
+    assert events[0].complete
 
 
 def test_one_leading_bom_is_dropped_even_split() -> None:
@@ -160,4 +168,5 @@ def test_any_read_sizes_give_the_same_events_and_bytes(
     split += decoder.flush()
     whole = decode(stream)
     assert fields(split) == fields(whole)
+    assert [e.raw for e in split] == [e.raw for e in whole]
     assert b"".join(e.raw for e in split) == stream

@@ -1,0 +1,140 @@
+"""Assemble what a client would see from OpenAI output: SSE chunks or one JSON body (sans-IO).
+
+`assemble(bytes)` concatenates each choice's text fields and tool-call fragments the way
+the openai SDK does (strings appended, calls merged by `index`) and keeps the finish
+reason, top-level errors, the last usage, and whether `[DONE]` arrived. It is for people
+and golden summaries: it reads the output, never changes it, and skips what it cannot
+decode (counted in `undecoded`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import orjson
+
+from .sse import BOM, SSEDecoder
+
+TEXT_FIELDS: Final = ("content", "reasoning", "reasoning_content")
+
+
+@dataclass(slots=True)
+class AssembledCall:
+    """One tool call: fragments merged by index."""
+
+    index: int
+    id: str = ""
+    name: str = ""
+    arguments: str = ""
+
+
+@dataclass(slots=True)
+class AssembledChoice:
+    """One choice: text per field, tool calls in index order, the finish reason."""
+
+    index: int
+    text: dict[str, str] = field(default_factory=dict)
+    calls: dict[int, AssembledCall] = field(default_factory=dict)
+    finish_reason: str | None = None
+
+
+@dataclass(slots=True)
+class Assembled:
+    """The whole output: choices by index, errors, usage, event counts; `body` for a JSON body."""
+
+    choices: dict[int, AssembledChoice] = field(default_factory=dict)
+    errors: list[Any] = field(default_factory=list)
+    usage: Any = None
+    events: int = 0
+    done: bool = False
+    undecoded: int = 0
+    body: bool = False
+
+
+def assemble(output: bytes) -> Assembled:
+    """Assemble SSE output, or a `chat.completion` JSON body (starts with `{`)."""
+    result = Assembled()
+    if output.removeprefix(BOM).lstrip()[:1] == b"{":
+        result.events, result.body = 1, True
+        _add(result, output, "message")
+        return result
+    decoder = SSEDecoder()
+    for event in decoder.feed(output) + decoder.flush():
+        if event.data is None:
+            continue
+        result.events += 1
+        if event.data.startswith("[DONE]"):
+            result.done = True
+        else:
+            _add(result, event.data.encode(), "delta")
+    return result
+
+
+def _add(result: Assembled, data: bytes, key: str) -> None:
+    try:
+        chunk = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        result.undecoded += 1
+        return
+    if not isinstance(chunk, dict):
+        result.undecoded += 1
+        return
+    if chunk.get("error"):
+        result.errors.append(chunk["error"])
+    if chunk.get("usage"):
+        result.usage = chunk["usage"]
+    choices = chunk.get("choices")
+    for position, choice in enumerate(choices if isinstance(choices, list) else []):
+        if not isinstance(choice, dict):
+            continue
+        index = choice["index"] if isinstance(choice.get("index"), int) else position
+        target = result.choices.setdefault(index, AssembledChoice(index))
+        delta = choice.get(key)
+        if isinstance(delta, dict):
+            _add_delta(target, delta)
+        if isinstance(choice.get("finish_reason"), str):
+            target.finish_reason = choice["finish_reason"]
+
+
+def _add_delta(target: AssembledChoice, delta: dict[str, Any]) -> None:
+    for name in TEXT_FIELDS:
+        value = delta.get(name)
+        if isinstance(value, str) and value:
+            target.text[name] = target.text.get(name, "") + value
+    calls = delta.get("tool_calls")
+    for position, entry in enumerate(calls if isinstance(calls, list) else []):
+        if not isinstance(entry, dict):
+            continue
+        index = entry["index"] if isinstance(entry.get("index"), int) else position
+        call = target.calls.setdefault(index, AssembledCall(index))
+        if isinstance(entry.get("id"), str):
+            call.id += entry["id"]
+        function = entry.get("function")
+        if isinstance(function, dict):
+            call.name += function.get("name") or ""
+            call.arguments += function.get("arguments") or ""
+
+
+def to_json(result: Assembled) -> dict[str, Any]:
+    """A JSON-ready dict of the assembled result."""
+    return {
+        "choices": [
+            {
+                "index": choice.index,
+                "text": dict(choice.text),
+                "tool_calls": [
+                    {"index": c.index, "id": c.id, "name": c.name, "arguments": c.arguments}
+                    for c in sorted(choice.calls.values(), key=lambda c: c.index)
+                ],
+                "finish_reason": choice.finish_reason,
+            }
+            for choice in sorted(result.choices.values(), key=lambda c: c.index)
+        ],
+        "errors": result.errors,
+        "usage": result.usage,
+        "events": result.events,
+        "done": result.done,
+        "undecoded": result.undecoded,
+        "body": result.body,
+    }

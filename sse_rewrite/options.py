@@ -1,0 +1,82 @@
+"""The rewrite options, defined once for the command line and for capture sidecars.
+
+Each entry of `REWRITE_OPTIONS` is a click option whose parameter name is a field of
+`RewriteOptions`. `filter` and `replay` take them through `rewrite_options`; a capture's
+`NAME.sse.args` file (e.g. `--format kimi --id-style openai`) is parsed by
+`parse_option_args` with the very same definitions. Adding an option means adding a field
+to `RewriteOptions` and one entry here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import click
+
+from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
+from .rewrite import RewriteOptions
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
+    click.option("--format", "format", type=click.Choice(FORMAT_CHOICES), default="auto",
+                 envvar="SSE_REWRITE_FORMAT", show_default=True, show_envvar=True,
+                 help="Leaked syntax to rewrite; auto picks from the stream's model."),
+    click.option("--id-style", "id_style", type=click.Choice(["native", "openai"]), default="native",
+                 show_default=True,
+                 help="native keeps the model's call ids; openai derives call_ ids from the stream id."),
+    click.option("--max-section-bytes", "max_section_bytes", type=click.IntRange(min=1),
+                 default=DEFAULT_MAX_SECTION_BYTES, show_default=True,
+                 help="An open tool section larger than this passes through as text."),
+    click.option("--to", "to", type=click.Choice(["openai", "anthropic"]), default="openai",
+                 show_default=True, help="Output protocol: OpenAI chunks, or Anthropic Messages events."),
+)
+"""Click options that map one to one onto `RewriteOptions` fields."""
+
+_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(RewriteOptions))
+
+
+class OptionsError(ValueError):
+    """A sidecar's option text is not valid; the message says why."""
+
+
+def rewrite_options(func: F) -> F:
+    """Decorate a click command with every rewrite option."""
+    for option in reversed(REWRITE_OPTIONS):
+        func = option(func)
+    return func
+
+
+def take_options(params: dict[str, Any]) -> RewriteOptions:
+    """Pop the rewrite options out of a command's keyword arguments."""
+    return RewriteOptions(**{name: params.pop(name) for name in _FIELDS if name in params})
+
+
+def _sidecar_command() -> click.Command:
+    command = click.Command("args", params=[], add_help_option=False)
+    for option in REWRITE_OPTIONS:
+        option(command)
+    for param in command.params:
+        param.envvar = None  # a fixture must run the same in every environment
+    return command
+
+
+def parse_option_args(text: str, source: str = "args") -> RewriteOptions:
+    """Parse option text such as `--format kimi --id-style openai` into `RewriteOptions`.
+
+    `#` starts a comment; environment variables play no part. Raises `OptionsError`
+    naming `source` on any mistake.
+    """
+    try:
+        args = shlex.split(text, comments=True)
+    except ValueError as error:
+        raise OptionsError(f"{source}: {error}") from None
+    command = _sidecar_command()
+    try:
+        ctx = command.make_context(source, args)
+    except click.UsageError as error:
+        raise OptionsError(f"{source}: {error.format_message()}") from None
+    return take_options(dict(ctx.params))
