@@ -2,7 +2,10 @@
 
 `assemble(bytes)` concatenates each choice's text fields and tool-call fragments the way
 the openai SDK does (strings appended, calls merged by `index`) and keeps the finish
-reason, top-level errors, the last usage, and whether `[DONE]` arrived. It is for people
+reason, top-level errors, the last usage, and whether `[DONE]` arrived. Anthropic
+Messages output (`--to anthropic`: events or one `message` body) is read into choice 0,
+with `thinking` and `text` blocks as fields of those names and `stop_reason` as the
+finish reason. It is for people
 and golden summaries: it reads the output, never changes it, and skips what it cannot
 decode (counted in `undecoded`).
 """
@@ -80,6 +83,9 @@ def _add(result: Assembled, data: bytes, key: str) -> None:
     if not isinstance(chunk, dict):
         result.undecoded += 1
         return
+    if isinstance(chunk.get("type"), str) and "choices" not in chunk:
+        _add_anthropic(result, chunk)
+        return
     if chunk.get("error"):
         result.errors.append(chunk["error"])
     if chunk.get("usage"):
@@ -114,6 +120,54 @@ def _add_delta(target: AssembledChoice, delta: dict[str, Any]) -> None:
         if isinstance(function, dict):
             call.name += function.get("name") or ""
             call.arguments += function.get("arguments") or ""
+
+
+def _add_anthropic(result: Assembled, event: dict[str, Any]) -> None:
+    target = result.choices.get(0) or AssembledChoice(0)
+    _add_event(result, target, event)
+    if target.text or target.calls or target.finish_reason:
+        result.choices[0] = target
+
+
+def _add_event(result: Assembled, target: AssembledChoice, event: dict[str, Any]) -> None:
+    kind = event["type"]
+    message = event.get("message") if kind == "message_start" else event
+    if kind in ("message_start", "message") and isinstance(message, dict):
+        for block in message.get("content") or []:
+            if isinstance(block, dict):
+                _add_block(target, block, whole=True)
+    elif kind == "content_block_start" and isinstance(event.get("content_block"), dict):
+        _add_block(target, event["content_block"], whole=False)
+    elif kind == "content_block_delta" and isinstance(event.get("delta"), dict):
+        delta = event["delta"]
+        for key, name in (("text", "text"), ("thinking", "thinking")):
+            if isinstance(delta.get(key), str):
+                target.text[name] = target.text.get(name, "") + delta[key]
+        if isinstance(delta.get("partial_json"), str) and target.calls:
+            target.calls[len(target.calls) - 1].arguments += delta["partial_json"]
+    elif kind == "error":
+        result.errors.append(event.get("error"))
+    if not isinstance(message, dict):
+        return
+    if message.get("usage"):
+        result.usage = message["usage"]
+    delta = event.get("delta") if kind == "message_delta" else message
+    if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
+        target.finish_reason = delta["stop_reason"]
+
+
+def _add_block(target: AssembledChoice, block: dict[str, Any], whole: bool) -> None:
+    """One Anthropic content block; `whole` when it carries its full text or input."""
+    if block.get("type") == "tool_use":
+        call = AssembledCall(len(target.calls), str(block.get("id", "")), str(block.get("name", "")))
+        if whole:
+            call.arguments = orjson.dumps(block.get("input", {})).decode()
+        target.calls[call.index] = call
+    elif block.get("type") in ("text", "thinking"):
+        name = block["type"]
+        text = block.get(name)
+        if isinstance(text, str) and text:
+            target.text[name] = target.text.get(name, "") + text
 
 
 def to_json(result: Assembled) -> dict[str, Any]:

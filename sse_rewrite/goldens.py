@@ -176,7 +176,7 @@ def summarize(expected: Assembled, actual: Assembled) -> str:
     if changes:
         return "; ".join(changes)
     if not (expected.choices or actual.choices):
-        return "output differs; it holds no OpenAI choices to compare (see the diff)"
+        return "output differs; it holds no choices or content blocks to compare (see the diff)"
     return "same assembled result; only the bytes differ"
 
 

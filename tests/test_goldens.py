@@ -159,8 +159,14 @@ def test_same_assembled_result_is_said_so() -> None:
 def test_output_without_openai_choices_points_at_the_diff() -> None:
     before = b'event: message_start\ndata: {"type": "message_start"}\n\n'
     assert goldens.compare(before, before.replace(b"start", b"stop"))[1] == (
-        "output differs; it holds no OpenAI choices to compare (see the diff)"
+        "output differs; it holds no choices or content blocks to compare (see the diff)"
     )
+
+
+def test_anthropic_output_is_compared_by_its_blocks() -> None:
+    golden = goldens.golden_path(SSE_LOGS / "anthropic-kimi-reasoning-tool.sse").read_bytes()
+    changed = golden.replace(b"ls -la", b"ls -l", 1).replace(b'"thinking":" user"', b'"thinking":" "', 1)
+    assert goldens.compare(golden, changed)[1] == "thinking lost 4 chars; call 0 arguments differ"
 
 
 def test_report_and_exit_codes(library: Path) -> None:
