@@ -117,7 +117,7 @@ class StreamRewriter:
             return self._passthrough(event)
         if data == _DONE:
             return [*self._flush_choices(), *self._passthrough(event)]
-        if self._resolved and not self._pending and not self._sniffed(event.raw):
+        if self._resolved and (self._parser_type is None or not (self._pending or self._sniffed(event.raw))):
             return self._passthrough(event)
         try:
             chunk = orjson.loads(data)
@@ -129,6 +129,8 @@ class StreamRewriter:
             return [note, *self._passthrough(event)]
         if not self._resolved:
             self._resolve(chunk.get("model"))
+        if self._parser_type is None:  # --format none, or a model with native tool_calls
+            return self._passthrough(event)
         return self._rewrite_chunk(event, chunk)
 
     def _sniffed(self, raw: bytes) -> bool:
@@ -243,7 +245,9 @@ def rewrite_completion(
         return body, [Notice("not-a-completion", "body has no choices list; passed through")], 0
     model = completion.get("model")
     name, _ = select_format(model if isinstance(model, str) else None, options.format)
-    parser_type = FORMATS[name] if name else None
+    if name is None:  # --format none, or a model with native tool_calls
+        return body, [], 0
+    parser_type = FORMATS[name]
     stream_id = completion.get("id") if isinstance(completion.get("id"), str) else ""
     notices: list[Notice] = []
     changed = False
