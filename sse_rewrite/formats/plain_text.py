@@ -40,7 +40,9 @@ class State(enum.Enum):
 class PlainTextParser:
     """Streaming parser for `TOOL: name` / `ARGUMENTS: {json}` line pairs."""
 
-    sniff: ClassVar[tuple[bytes, ...]] = (TOOL,)
+    # Whether `TOOL:` starts a line depends on every character before it, so every
+    # event must reach the parser: the empty needle matches all (no fast path).
+    sniff: ClassVar[tuple[bytes, ...]] = (b"",)
 
     def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
         self._scan = MarkerScanner()
@@ -66,6 +68,7 @@ class PlainTextParser:
             pass
         if self._state is not State.TEXT and self._scan.buffered > self._max:
             self._emit_text(out, self._scan.end)
+            self._state = State.TEXT
             out.append(Notice("section-cap", f"tool call over {self._max} bytes: passed through as text"))
         if self._state is State.TEXT:
             self._scan.compact()
@@ -80,6 +83,7 @@ class PlainTextParser:
         if self._state is not State.TEXT:
             out.append(Notice("truncated-call", "stream ended inside a TOOL: call: passed through as text"))
         self._emit_text(out, self._scan.end)
+        self._state = State.TEXT
         return out
 
     # -- state handlers: each returns True when it made progress and should run again
