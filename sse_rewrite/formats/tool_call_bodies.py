@@ -11,6 +11,8 @@ arrays keep that type (their text is copied as written); anything else is a stri
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Final
 
 import orjson
@@ -24,6 +26,8 @@ _PARAMETER: Final = ("<parameter=", ">", "</parameter>")
 _GLM_KEY: Final = ("<arg_key>", "</arg_key>")
 _GLM_VALUE: Final = ("<arg_value>", "</arg_value>")
 _MAX_NAME: Final = 256
+_DECODER: Final = json.JSONDecoder()
+_SPACE: Final = re.compile(r"[ \t\r\n]*")
 
 
 def is_name(text: str) -> bool:
@@ -32,17 +36,56 @@ def is_name(text: str) -> bool:
 
 
 def hermes_call(body: str) -> Call | None:
-    """`{"name": ..., "arguments": {...} or "..."}` (`parameters` is accepted for `arguments`)."""
+    """`{"name": ..., "arguments": {...} or "..."}` (`parameters` is accepted for `arguments`).
+
+    Object arguments are passed on as the model wrote them, byte for byte.
+    """
+    members = json_members(body)
+    if members is None or "name" not in members:
+        return None
+    name = json.loads(members["name"])
+    if not isinstance(name, str) or not is_name(name):
+        return None
+    arguments = members.get("arguments", members.get("parameters", "{}"))
+    if arguments.startswith('"'):  # already JSON text inside a string, as some servers send it
+        arguments = json.loads(arguments).strip()
+    return name, arguments or "{}"
+
+
+def json_members(text: str) -> dict[str, str] | None:
+    """The raw text of each member value of the JSON object `text`, or None if it is not one."""
     try:
-        call = orjson.loads(body)
+        orjson.loads(text)  # strict JSON (no NaN) with a depth limit, before the stdlib walk
     except orjson.JSONDecodeError:
         return None
-    if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not is_name(call["name"]):
+    members: dict[str, str] = {}
+    pos = _skip_space(text, 0)
+    if not text.startswith("{", pos):
         return None
-    arguments = call.get("arguments", call.get("parameters", {}))
-    if isinstance(arguments, str):  # already JSON text, as some servers send it
-        return call["name"], arguments.strip() or "{}"
-    return call["name"], orjson.dumps(arguments).decode()
+    pos = _skip_space(text, pos + 1)
+    try:
+        while not text.startswith("}", pos):
+            if members and not text.startswith(",", pos):
+                return None
+            pos = _skip_space(text, pos + 1) if members else pos
+            if not text.startswith('"', pos):
+                return None
+            key, pos = _DECODER.raw_decode(text, pos)
+            pos = _skip_space(text, pos)
+            if not text.startswith(":", pos):
+                return None
+            start = _skip_space(text, pos + 1)
+            _, pos = _DECODER.raw_decode(text, start)
+            members[key] = text[start:pos]
+            pos = _skip_space(text, pos)
+    except (json.JSONDecodeError, RecursionError):  # orjson allows more nesting than the stdlib
+        return None
+    return members if not text[pos + 1 :].strip() else None
+
+
+def _skip_space(text: str, pos: int) -> int:
+    match = _SPACE.match(text, pos)
+    return match.end() if match else pos
 
 
 def qwen_xml_call(body: str) -> Call | None:

@@ -31,6 +31,7 @@ import orjson
 from ..events import Notice, Piece, Text, ToolCall
 from ._json import JsonScanner
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ._sections import is_json
 from .tool_call_bodies import FUNCTION, Call, glm_call, hermes_call, is_name, qwen_xml_call
 
 OPEN: Final = b"<tool_call>"
@@ -100,7 +101,7 @@ class ToolCallTagParser:
             self._emit_text(out, scan.end)
         elif call is not None and self._value_end is None:
             out.append(Notice("recovered-call", f"stream ended before </tool_call>: {call[0]} recovered"))
-            out.append(ToolCall(None, *call, scan.take(scan.end)))
+            self._emit_call(out, call, scan.end)
         else:
             self._release(out, scan.end, "truncated-call", "stream ended inside <tool_call>")
         self._state = State.TEXT
@@ -182,7 +183,7 @@ class ToolCallTagParser:
             if call is None:
                 return self._release(out, scan.cursor, "malformed-call", "<tool_call> body is not a call")
             out.append(Notice("missing-close", f"call {call[0]} has no </tool_call>"))
-            out.append(ToolCall(None, *call, scan.take(scan.cursor)))
+            self._emit_call(out, call, scan.cursor)
             self._state = State.TEXT
             return True
         return self._close(out, scan.cursor, after.start() + len(CLOSE))
@@ -227,9 +228,15 @@ class ToolCallTagParser:
         call = self._parse(self._scan.text(self._scan.mark, body_end))
         if call is None:
             return self._release(out, end, "malformed-call", "<tool_call> body is not a call")
-        out.append(ToolCall(None, *call, self._scan.take(end)))
+        self._emit_call(out, call, end)
         self._state = State.TEXT
         return True
+
+    def _emit_call(self, out: list[Piece], call: Call, end: int) -> None:
+        name, arguments = call
+        if not is_json(arguments):  # passed on as written: the client decides
+            out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
+        out.append(ToolCall(None, name, arguments, self._scan.take(end)))
 
     def _emit_text(self, out: list[Piece], end: int) -> None:
         if end > self._scan.start:

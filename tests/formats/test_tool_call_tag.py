@@ -48,7 +48,7 @@ def glm(name: str, **args: str) -> str:
 
 def test_hermes_single_call() -> None:
     out = parse(hermes("get_weather", {"city": "Tokyo"}))
-    assert calls(out) == [(None, "get_weather", '{"city":"Tokyo"}')]
+    assert calls(out) == [(None, "get_weather", '{"city": "Tokyo"}')]
     assert texts(out) == ""
     assert codes(out) == set()
 
@@ -56,7 +56,7 @@ def test_hermes_single_call() -> None:
 def test_hermes_several_calls_in_a_row_with_text_around() -> None:
     text = f"Checking.\n{hermes('a', {'x': 1})}\n{hermes('b', {})}\nDone."
     out = parse(text)
-    assert calls(out) == [(None, "a", '{"x":1}'), (None, "b", "{}")]
+    assert calls(out) == [(None, "a", '{"x": 1}'), (None, "b", "{}")]
     assert texts(out) == "Checking.\n\n\nDone."
 
 
@@ -73,11 +73,19 @@ def test_hermes_nested_unicode_and_look_alikes_inside_strings() -> None:
         pytest.param('{"name": "now"}', "{}", id="no-arguments-key"),
         pytest.param('{"name": "f", "arguments": "{\\"x\\": 1}"}', '{"x": 1}', id="arguments-as-string"),
         pytest.param('{"name": "f", "arguments": ""}', "{}", id="empty-string"),
-        pytest.param('{"name": "f", "parameters": {"x": 1}}', '{"x":1}', id="parameters-key"),
+        pytest.param('{"name": "f", "parameters": {"x": 1}}', '{"x": 1}', id="parameters-key"),
+        pytest.param('{"arguments": {"x":1.50,  "y": "\\u00e9"}, "name": "f"}', '{"x":1.50,  "y": "\\u00e9"}',
+                     id="byte-for-byte"),
     ],
 )
 def test_hermes_argument_shapes(body: str, arguments: str) -> None:
     assert calls(parse(f"<tool_call>{body}</tool_call>"))[0][2] == arguments
+
+
+def test_hermes_string_arguments_that_are_not_json_are_kept_with_a_notice() -> None:
+    out = parse('<tool_call>{"name": "f", "arguments": "not json"}</tool_call>')
+    assert calls(out) == [(None, "f", "not json")]
+    assert "invalid-arguments" in codes(out)
 
 
 # -- Qwen3-Coder XML
@@ -179,7 +187,7 @@ def test_truncated_call_comes_out_raw_with_a_notice(text: str) -> None:
 
 def test_complete_call_missing_only_its_close_is_recovered() -> None:
     out = parse('<tool_call>{"name": "f", "arguments": {"a": 1}}\n</tool_')
-    assert calls(out) == [(None, "f", '{"a":1}')]
+    assert calls(out) == [(None, "f", '{"a": 1}')]
     assert "recovered-call" in codes(out)
 
 
