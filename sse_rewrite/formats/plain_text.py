@@ -131,9 +131,10 @@ class PlainTextParser:
         found = scan.match(pos, {ARGUMENTS: True})
         if found == NEED_MORE:
             return False
-        brace = _NON_SPACE.search(scan.view, pos + len(ARGUMENTS)) if found else None
+        after_label = pos + len(ARGUMENTS)
+        brace = _NON_SPACE.search(scan.view, after_label, after_label + _MAX_LINE) if found else None
         if brace is None and found is not None:
-            return False
+            return scan.end - after_label >= _MAX_LINE and self._release_prose(out)
         if brace is None or scan.view[brace.start()] != 0x7B:  # no `ARGUMENTS: {`: prose
             return self._release_prose(out)
         scan.mark = brace.start()

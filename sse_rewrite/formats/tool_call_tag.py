@@ -67,6 +67,7 @@ class ToolCallTagParser:
         self._json = JsonScanner()
         self._body: Callable[[str], Call | None] = hermes_call
         self._value_end: bytes | None = None  # inside a TAGGED value: the closer that ends it
+        self._json_end: int | None = None  # JSON: where the object ended, once it has
         self._flushed = False
 
     @property
@@ -95,8 +96,9 @@ class ToolCallTagParser:
             return out
         self._flushed = True
         scan = self._scan
-        complete = self._state is State.TAGGED or (self._state is State.JSON and scan.cursor > scan.mark)
-        call = self._parse(scan.text(scan.mark, scan.cursor)) if complete else None
+        body_end = self._json_end if self._state is State.JSON else scan.cursor
+        in_body = self._state in (State.JSON, State.TAGGED) and body_end is not None
+        call = self._parse(scan.text(scan.mark, body_end)) if in_body and body_end is not None else None
         if self._state is State.TEXT:
             self._emit_text(out, scan.end)
         elif call is not None and self._value_end is None:
@@ -140,6 +142,7 @@ class ToolCallTagParser:
             if scan.view[after.start()] not in b'"}':
                 return self._release_prose(out)
             self._json.reset(pos)
+            self._json_end = None
             scan.mark, scan.cursor, self._body, self._state = pos, pos, hermes_call, State.JSON
             return True
         if scan.view[pos] == 0x3C:  # '<': XML, or prose
@@ -167,26 +170,29 @@ class ToolCallTagParser:
 
     def _step_json(self, out: list[Piece]) -> bool:
         scan = self._scan
-        if scan.cursor == scan.mark:  # still inside the object
-            end = self._json.advance(scan.view, scan.end)
-            if end is None:
+        if self._json_end is None:  # still inside the object
+            self._json_end = self._json.advance(scan.view, scan.end)
+            if self._json_end is None:
                 return False
-            scan.cursor = end
+            scan.cursor = self._json_end
+        body_end = self._json_end
         after = _NON_SPACE.search(scan.view, scan.cursor)
         if after is None:
+            scan.cursor = scan.end
             return False
+        scan.cursor = after.start()
         found = scan.match(after.start(), {CLOSE: True})
         if found == NEED_MORE:
             return False
         if found is None:  # no close after the object: keep a complete call, else release it
-            call = self._parse(scan.text(scan.mark, scan.cursor))
+            call = self._parse(scan.text(scan.mark, body_end))
             if call is None:
-                return self._release(out, scan.cursor, "malformed-call", "<tool_call> body is not a call")
+                return self._release(out, body_end, "malformed-call", "<tool_call> body is not a call")
             out.append(Notice("missing-close", f"call {call[0]} has no </tool_call>"))
-            self._emit_call(out, call, scan.cursor)
+            self._emit_call(out, call, body_end)
             self._state = State.TEXT
             return True
-        return self._close(out, scan.cursor, after.start() + len(CLOSE))
+        return self._close(out, body_end, after.start() + len(CLOSE))
 
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan = self._scan
