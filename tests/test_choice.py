@@ -6,6 +6,7 @@ import orjson
 import pytest
 
 from sse_rewrite.chunks import derived_call_id
+from sse_rewrite.rewrite import rewrite_completion
 from tests.chunking import chunk_event, rewrite_stream, token_stream
 from tests.oracles import openai_final, openai_state
 
@@ -57,3 +58,33 @@ def test_calls_without_a_native_id_get_a_derived_one_in_every_id_style(
     body = rewrite_stream(token_stream([text, text], model=model), id_style=id_style, format=fmt)
     ids = [c.id for c in openai_final(body).choices[0].message.tool_calls]
     assert ids == [derived_call_id("gen-1", 0, 0), derived_call_id("gen-1", 0, 1)]
+
+
+@pytest.mark.parametrize(
+    ("model", "content"),
+    [
+        pytest.param("qwen/qwen3-coder", "Ok.<tool_call>\n<function=ls>\n<parameter=d>\n/\n</parameter>\n"
+                     "</function>\n</tool_call>", id="qwen3-coder"),
+        pytest.param("deepseek/deepseek-chat-v3.1",
+                     'Ok.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>ls<｜tool▁sep｜>{"d": "/"}'
+                     "<｜tool▁call▁end｜><｜tool▁calls▁end｜>", id="deepseek"),
+    ],
+)
+def test_non_streaming_body_of_a_new_format_is_rewritten(model: str, content: str) -> None:
+    completion = {"id": "gen-9", "object": "chat.completion", "model": model, "choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}]}
+    body, notices, calls = rewrite_completion(orjson.dumps(completion))
+    choice = orjson.loads(body)["choices"][0]
+    assert choice["message"]["content"] == "Ok."
+    [tool_call] = choice["message"]["tool_calls"]
+    assert tool_call["id"] == derived_call_id("gen-9", 0, 0)
+    function = tool_call["function"]
+    assert (function["name"], orjson.loads(function["arguments"])) == ("ls", {"d": "/"})
+    assert (choice["finish_reason"], notices, calls) == ("tool_calls", [], 1)
+
+
+def test_non_streaming_body_of_a_native_model_is_returned_byte_for_byte() -> None:
+    completion = {"id": "x", "model": "openai/gpt-4o", "choices": [
+        {"index": 0, "finish_reason": "function_call", "message": {"function_call": {"name": "f"}}}]}
+    body = orjson.dumps(completion)
+    assert rewrite_completion(body) == (body, [], 0)
