@@ -1,6 +1,7 @@
-"""JsonScanner: incremental JSON string and bracket tracking over a growing byte buffer.
+"""JSON helpers for format parsers: `is_json`, and `JsonScanner`, which tracks JSON string
+and bracket state incrementally over a growing byte buffer.
 
-Format parsers use it to tell markup from data: a closing tag inside a JSON string is
+Format parsers use the scanner to tell markup from data: a closing tag inside a JSON string is
 data, and a JSON object ends where its brackets balance. It only looks at quotes,
 backslashes and brackets, resumes where it stopped, and never reads a byte twice.
 """
@@ -10,8 +11,19 @@ from __future__ import annotations
 import re
 from typing import Final
 
+import orjson
+
 _IN_STRING: Final = re.compile(rb'["\\]')
 _OUTSIDE_STRING: Final = re.compile(rb'["{}\[\]]')
+
+
+def is_json(text: str) -> bool:
+    """True when `text` is one complete JSON value."""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 class JsonScanner:

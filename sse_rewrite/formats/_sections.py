@@ -34,10 +34,8 @@ import enum
 import re
 from typing import ClassVar, Final
 
-import orjson
-
 from ..events import Markup, Notice, Piece, Text, ToolCall
-from ._json import JsonScanner
+from ._json import JsonScanner, is_json
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
 
 
@@ -53,15 +51,6 @@ class Token(enum.Enum):
 
 _MAX_HEADER: Final = 256  # bytes of header before the opener is taken for prose
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
-
-
-def is_json(text: str) -> bool:
-    """True when `text` is one complete JSON value."""
-    try:
-        orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return False
-    return True
 
 
 class State(enum.Enum):

@@ -24,6 +24,7 @@ MARKERS: Final[dict[bytes, Token]] = {
     "<｜tool▁sep｜>".encode(): Token.ARGUMENT_BEGIN,
     "<｜tool▁call▁end｜>".encode(): Token.CALL_END,
 }
+"""DeepSeek's special tokens (UTF-8), mapped to their roles."""
 
 _V3_CALL_TYPE: Final = "function"
 _FENCE: Final = "```"

@@ -25,6 +25,7 @@ MARKERS: Final[dict[bytes, Token]] = {
     b"<|tool_call_argument_begin|>": Token.ARGUMENT_BEGIN,
     b"<|tool_call_end|>": Token.CALL_END,
 }
+"""Every spelling of Kimi's special tokens, mapped to its role."""
 
 _HEADER_INDEX: Final = re.compile(r":\d+$")
 

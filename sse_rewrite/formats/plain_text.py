@@ -16,13 +16,14 @@ import re
 from typing import ClassVar, Final
 
 from ..events import Notice, Piece, Text, ToolCall
-from ._json import JsonScanner
+from ._json import JsonScanner, is_json
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
-from ._sections import is_json
 from .tool_call_bodies import is_name
 
 TOOL: Final = b"TOOL:"
+"""Starts a call, at the start of a line; the tool name follows on the same line."""
 ARGUMENTS: Final = b"ARGUMENTS:"
+"""Leads the JSON object of arguments, after the `TOOL:` line."""
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _LINE_END: Final = re.compile(rb"\r\n?|\n")
 _MAX_LINE: Final = 300  # bytes of a `TOOL:` line before it is taken for prose

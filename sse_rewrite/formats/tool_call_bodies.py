@@ -21,6 +21,7 @@ Call = tuple[str, str]
 """A parsed body: `(name, arguments JSON text)`."""
 
 FUNCTION: Final = "<function="
+"""How a Qwen3-Coder XML body begins."""
 _FUNCTION_END: Final = "</function>"
 _PARAMETER: Final = ("<parameter=", ">", "</parameter>")
 _GLM_KEY: Final = ("<arg_key>", "</arg_key>")

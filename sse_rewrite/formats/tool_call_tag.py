@@ -29,13 +29,14 @@ from typing import ClassVar, Final
 import orjson
 
 from ..events import Notice, Piece, Text, ToolCall
-from ._json import JsonScanner
+from ._json import JsonScanner, is_json
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
-from ._sections import is_json
 from .tool_call_bodies import FUNCTION, Call, glm_call, hermes_call, is_name, qwen_xml_call
 
 OPEN: Final = b"<tool_call>"
+"""Opens one call."""
 CLOSE: Final = b"</tool_call>"
+"""Closes one call."""
 # Inside a body: marker -> the closer that ends the value it opens (None: the call's close).
 _BODY_MARKERS: Final[dict[bytes, bytes | None]] = {
     b"<parameter=": b"</parameter>",
