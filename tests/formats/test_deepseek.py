@@ -170,6 +170,22 @@ def test_any_chunking_gives_the_same_result_and_loses_nothing(text: str, data: s
     assert_same_for_any_cut(SpecialTokensParser, text, points)
 
 
+KIMI_SECTION = (
+    '<|tool_calls_section_begin|><|tool_call_begin|>functions.k:0<|tool_call_argument_begin|>{"a": "}"}'
+    "<|tool_call_end|><|tool_calls_section_end|>"
+)
+
+
+@settings(max_examples=50, deadline=None)
+@given(texts=st.lists(deepseek_texts(), min_size=1, max_size=3), data=st.data())
+def test_special_tokens_mixing_both_families_in_any_chunking(texts: list[str], data: st.DataObject) -> None:
+    text = KIMI_SECTION.join(texts)
+    points = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
+    assert_same_for_any_cut(SpecialTokensParser, text, points)
+    kimi_calls = [c for c in calls(chunkings(SpecialTokensParser, text)) if c[0] == "functions.k:0"]
+    assert len(kimi_calls) == len(texts) - 1
+
+
 # -- end to end through StreamRewriter, assembled by the openai SDK
 
 
