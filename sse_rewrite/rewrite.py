@@ -148,8 +148,8 @@ class StreamRewriter:
             if self._emitter is not None:  # Anthropic streams have no [DONE]: the message ends
                 return [*self._flush_choices(), *self._emitter.flush()]
             return [*self._flush_choices(), *self._passthrough(event)]
-        fast = self._emitter is None and self._resolved and not self._pending
-        if fast and not self._sniffed(event.raw):
+        fast = self._emitter is None and self._resolved
+        if fast and (self._parser_type is None or not (self._pending or self._sniffed(event.raw))):
             return self._passthrough(event)
         try:
             chunk = orjson.loads(data)
@@ -166,6 +166,8 @@ class StreamRewriter:
             # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
             # stream: held-back text goes out in chunks of its own, the error chunk unchanged.
             return [*self._flush_choices(), *self._passthrough(event, chunk)]
+        if self._parser_type is None and self._emitter is None:  # --format none, or native tool_calls
+            return self._passthrough(event)
         return self._rewrite_chunk(event, chunk)
 
     def _sniffed(self, raw: bytes) -> bool:
@@ -309,7 +311,9 @@ def rewrite_completion(
         return body, [Notice("not-a-completion", "body has no choices list; passed through")], 0
     model = completion.get("model")
     name, _ = select_format(model if isinstance(model, str) else None, options.format)
-    parser_type = FORMATS[name] if name else None
+    if name is None:  # --format none, or a model with native tool_calls
+        return body, [], 0
+    parser_type = FORMATS[name]
     stream_id = completion.get("id") if isinstance(completion.get("id"), str) else ""
     notices: list[Notice] = []
     changed = False

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import orjson
 
 from sse_rewrite.events import Markup, Notice, Piece, Text, ToolCall
 from sse_rewrite.formats import ToolSyntax
+from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 
 
 def normalize(pieces: Iterable[Piece]) -> list[Piece]:
@@ -122,3 +124,39 @@ def field_stream(
         chunk = {"id": "gen-1", "object": "chat.completion.chunk", "choices": [], "usage": usage}
         events.append(b"data: " + orjson.dumps(chunk) + b"\n\n")
     return b"".join(events) + b"data: [DONE]\n\n"
+
+
+def texts(pieces: Iterable[Piece]) -> str:
+    """All kept text, joined."""
+    return "".join(p.text for p in pieces if isinstance(p, Text))
+
+
+def calls(pieces: Iterable[Piece]) -> list[tuple[str | None, str, str]]:
+    """`(id, name, arguments)` of every call."""
+    return [(p.id, p.name, p.arguments) for p in pieces if isinstance(p, ToolCall)]
+
+
+def codes(pieces: Iterable[Piece]) -> set[str]:
+    """The notice codes."""
+    return {p.code for p in pieces if isinstance(p, Notice)}
+
+
+def cut(text: str, points: Iterable[int]) -> list[str]:
+    """`text` cut at the given offsets (any order, repeats allowed)."""
+    bounds = sorted(points)
+    return [text[a:b] for a, b in zip([0, *bounds], [*bounds, len(text)], strict=True)]
+
+
+def assert_same_for_any_cut(factory: Callable[[], ToolSyntax], text: str, points: Iterable[int]) -> None:
+    """Split output equals whole output (notices aside), and re-joins to the input."""
+    split_out = normalize(feed_pieces(factory(), cut(text, points)))
+    whole_out = normalize(feed_pieces(factory(), [text]))
+    assert without_notices(split_out) == without_notices(whole_out)
+    assert rejoin(split_out) == text
+
+
+def rewrite_stream(data: bytes, **options: Any) -> bytes:
+    """SSE `data` through a StreamRewriter, fed whole; the output bytes."""
+    rewriter = StreamRewriter(RewriteOptions(**options))
+    out = rewriter.feed(data) + rewriter.flush()
+    return b"".join(item for item in out if isinstance(item, bytes))

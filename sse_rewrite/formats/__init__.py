@@ -13,9 +13,16 @@ from typing import ClassVar, Final, Protocol
 
 from ..events import Piece
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
+from .deepseek import DeepSeekParser
 from .kimi import KimiParser
+from .plain_text import PlainTextParser
+from .special_tokens import SpecialTokensParser
+from .tool_call_tag import ToolCallTagParser
 
-__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "ToolSyntax", "select_format"]
+__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "ToolSyntax", "select_format"]
+
+SPECIAL_TOKENS: Final = "special-tokens"
+"""Name of the fallback format: Kimi and DeepSeek special tokens only."""
 
 
 class ToolSyntax(Protocol):
@@ -42,12 +49,30 @@ class ToolSyntax(Protocol):
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "kimi": KimiParser,
+    # Hermes JSON, Qwen3-Coder XML and GLM bodies share the `<tool_call>` tag and one parser.
+    "hermes": ToolCallTagParser,
+    "qwen3-coder": ToolCallTagParser,
+    "glm": ToolCallTagParser,
+    "deepseek": DeepSeekParser,
+    "text": PlainTextParser,
+    SPECIAL_TOKENS: SpecialTokensParser,
 }
-"""Parser factory by `--format` name (`auto` and `none` are resolved by `select_format`)."""
+"""Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
-FORMAT_CHOICES: Final = ("auto", *FORMATS, "none")
+FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none")
+"""The `--format` values; the special-token fallback is what `auto` picks for unknown models."""
 
-_MODEL_FAMILIES: Final = (("kimi", ("kimi", "moonshot")),)
+# Family by substrings of the lowered model id, in order of precedence (first match wins).
+_MODEL_FAMILIES: Final = (
+    ("kimi", ("kimi", "moonshot")),
+    ("qwen3-coder", ("qwen", "qwq")),
+    ("deepseek", ("deepseek",)),
+    ("glm", ("glm", "z-ai", "zhipu")),
+    ("hermes", ("hermes", "nous")),
+)
+# Vendors and model-name prefixes whose APIs return native `tool_calls`: left untouched.
+_NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
+_NATIVE_MODELS: Final = ("gpt-", "chatgpt", "o1", "o3", "o4", "claude", "gemini")
 
 
 def select_format(model: str | None, requested: str) -> tuple[str | None, str]:
@@ -62,8 +87,12 @@ def select_format(model: str | None, requested: str) -> tuple[str | None, str]:
     if model:
         lowered = model.lower()
         for name, needles in _MODEL_FAMILIES:
-            if any(n in lowered for n in needles):
-                return name, f"model {model!r} is a {name} model"
-    # Kimi's special tokens cannot occur in ordinary prose, so they are safe to rewrite
-    # for any model.
-    return "kimi", "unambiguous Kimi tokens are recognized for any model"
+            needle = next((n for n in needles if n in lowered), None)
+            if needle:
+                return name, f"model {model!r} contains {needle!r}"
+        vendor, _, base = lowered.rpartition("/")
+        if vendor.split("/")[0] in _NATIVE_VENDORS or base.startswith(_NATIVE_MODELS):
+            return None, f"model {model!r} sends native tool_calls"
+    # Kimi's and DeepSeek's special tokens cannot occur in ordinary prose, so they are
+    # safe to rewrite for any model; `<tool_call>` tags or `TOOL:` lines might be prose.
+    return SPECIAL_TOKENS, "unknown model: only Kimi and DeepSeek special tokens are recognized"

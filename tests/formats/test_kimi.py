@@ -279,3 +279,18 @@ def test_any_chunking_gives_the_same_result_and_loses_nothing(text: str, data: s
     whole_out = normalize(feed_pieces(KimiParser(), [text]))
     assert without_notices(split_out) == without_notices(whole_out)
     assert rejoin(split_out) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(f"{SB}{call('functions.a:0', '{}')}", id="after-a-call"),
+        pytest.param(f'{SB}{CB}functions.a:0{AB}{{"k": 1}}', id="recovered-call"),
+        pytest.param(f"hi{SB} ", id="dangling-opener"),
+    ],
+)
+def test_nothing_is_pending_after_flush(text: str) -> None:
+    parser = KimiParser()
+    parser.feed(text)
+    parser.flush()
+    assert not parser.pending

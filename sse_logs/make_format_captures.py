@@ -1,0 +1,112 @@
+"""Write one raw SSE capture per leaked tool-call syntax (deterministic: same bytes every run).
+
+    python sse_logs/make_format_captures.py
+
+Each capture is shaped like an OpenRouter `chat.completion.chunk` stream: a keep-alive
+comment, one chunk per few characters of `delta.content` (so markers split mid-way),
+a closing chunk with `finish_reason`, a usage-only chunk and `data: [DONE]`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+CREATED = 1763900000
+TOKEN_SIZES = (3, 1, 4, 2, 5, 2, 3, 6)  # characters per chunk, cycled
+
+
+def tokens(text: str) -> list[str]:
+    """`text` cut into pieces of TOKEN_SIZES characters, in turn."""
+    out, pos = [], 0
+    for size in itertools.cycle(TOKEN_SIZES):
+        if pos >= len(text):
+            return out
+        out.append(text[pos : pos + size])
+        pos += size
+    raise AssertionError("unreachable")
+
+
+def event(chunk: dict[str, Any]) -> str:
+    return "data: " + json.dumps(chunk, ensure_ascii=False, separators=(",", ":")) + "\n\n"
+
+
+def stream(name: str, model: str, deltas: list[dict[str, Any]], finish: str) -> str:
+    """The whole capture: envelope per chunk, one choice, finish, usage, DONE."""
+    base = {"id": f"gen-{CREATED}-{name}", "object": "chat.completion.chunk", "created": CREATED,
+            "model": model, "provider": "Together"}
+
+    def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish_reason,
+                  "native_finish_reason": finish_reason, "logprobs": None}
+        return {**base, "choices": [choice]}
+
+    parts = [": OPENROUTER PROCESSING\n\n", event(chunk({"role": "assistant", "content": ""}))]
+    parts += [event(chunk({"role": "assistant", **delta})) for delta in deltas]
+    parts.append(event(chunk({"role": "assistant", "content": ""}, finish)))
+    usage = {"prompt_tokens": 212, "completion_tokens": 48, "total_tokens": 260}
+    parts.append(event({**base, "choices": [], "usage": usage}))
+    return "".join(parts) + "data: [DONE]\n\n"
+
+
+def content(text: str) -> list[dict[str, Any]]:
+    return [{"content": token} for token in tokens(text)]
+
+
+HERMES = (
+    "I'll check both cities.\n"
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n</tool_call>\n'
+    '<tool_call>\n{"name": "search", "arguments": {"query": "what does </tool_call> mean? {braces}"}}\n'
+    "</tool_call>"
+)
+QWEN_XML = (
+    "Let me write the file.\n\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.py\n"
+    '</parameter>\n<parameter=content>\ndef main():\n    print("hello, 世界")\n\n\nif __name__ == '
+    '"__main__":\n    main()\n</parameter>\n<parameter=overwrite>\ntrue\n</parameter>\n</function>\n'
+    "</tool_call>"
+)
+B, S, E = "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"
+DEEPSEEK_V3 = (
+    "I need the current weather.<｜tool▁calls▁begin｜>"
+    f'{B}function{S}get_weather\n```json\n{{"city": "Tokyo"}}\n```{E}\n'
+    f'{B}function{S}get_time\n```json\n{{"timezone": "Asia/Tokyo"}}\n```{E}<｜tool▁calls▁end｜>'
+)
+DEEPSEEK_V31 = (
+    "Looking it up.<｜tool▁calls▁begin｜>"
+    f'{B}get_weather{S}{{"city": "Berlin", "days": 3}}{E}'
+    f'{B}search{S}{{"query": "Berlin events", "filters": {{"free": true}}}}{E}<｜tool▁calls▁end｜>'
+)
+GLM = (
+    "I'll look up the weather.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Dallas"
+    "</arg_value>\n<arg_key>days</arg_key>\n<arg_value>2</arg_value>\n</tool_call>"
+)
+TEXT = (
+    "I will read the file first.\nTOOL: read\nARGUMENTS: {\"filePath\": \"test.txt\"}\n"
+    'TOOL: grep\nARGUMENTS: {\n  "pattern": "if (x) { return; }",\n  "path": "src"\n}\n'
+)
+LEGACY = [
+    {"function_call": {"name": "get_weather", "arguments": ""}},
+    *({"function_call": {"arguments": piece}} for piece in tokens('{"location": "Boston, MA", "unit": "f"}')),
+]
+
+CAPTURES = {
+    "hermes-qwen25": ("qwen/qwen-2.5-72b-instruct", content(HERMES), "stop"),
+    "qwen3-coder-xml": ("qwen/qwen3-coder", content(QWEN_XML), "stop"),
+    "deepseek-v3": ("deepseek/deepseek-chat", content(DEEPSEEK_V3), "stop"),
+    "deepseek-v31": ("deepseek/deepseek-chat-v3.1", content(DEEPSEEK_V31), "stop"),
+    "glm-45": ("z-ai/glm-4.5", content(GLM), "stop"),
+    "text-tool-arguments": ("mistralai/mistral-small-3.2-24b-instruct", content(TEXT), "stop"),
+    "legacy-function-call": ("qwen/qwen-2.5-72b-instruct", LEGACY, "function_call"),
+}
+
+
+def main() -> None:
+    for name, (model, deltas, finish) in CAPTURES.items():
+        (HERE / f"{name}.sse").write_text(stream(name, model, deltas, finish), encoding="utf-8", newline="")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""JSON helpers for format parsers: `is_json`, and `JsonScanner`, which tracks JSON string
+and bracket state incrementally over a growing byte buffer.
+
+Format parsers use the scanner to tell markup from data: a closing tag inside a JSON string is
+data, and a JSON object ends where its brackets balance. It only looks at quotes,
+backslashes and brackets, resumes where it stopped, and never reads a byte twice.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import orjson
+
+_IN_STRING: Final = re.compile(rb'["\\]')
+_OUTSIDE_STRING: Final = re.compile(rb'["{}\[\]]')
+
+
+def is_json(text: str) -> bool:
+    """True when `text` is one complete JSON value."""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+class JsonScanner:
+    """String state and bracket depth of JSON text, advanced by `advance(buffer, upto)`."""
+
+    __slots__ = ("depth", "in_string", "pos")
+
+    def __init__(self, pos: int = 0) -> None:
+        self.pos = pos
+        self.in_string = False
+        self.depth = 0
+
+    def reset(self, pos: int) -> None:
+        """Start tracking a new value at `pos`."""
+        self.pos, self.in_string, self.depth = pos, False, 0
+
+    def advance(self, view: bytes | bytearray, upto: int) -> int | None:
+        """Scan `view[pos:upto]`; return the offset just past the bracket that closes the
+        outermost object or array, or None while it is still open."""
+        pos, in_string, depth = self.pos, self.in_string, self.depth
+        closed: int | None = None
+        while pos < upto:
+            hit = (_IN_STRING if in_string else _OUTSIDE_STRING).search(view, pos, upto)
+            if hit is None:
+                pos = upto
+                break
+            at = hit.start()
+            byte = view[at]
+            if byte == 0x22:  # '"'
+                in_string = not in_string
+                pos = at + 1
+            elif byte == 0x5C:  # backslash (only searched inside strings): skip the escaped byte
+                pos = at + 2
+            elif byte in b"{[":
+                depth += 1
+                pos = at + 1
+            else:
+                depth -= 1
+                pos = at + 1
+                if depth <= 0:
+                    closed = pos
+                    depth = 0
+                    break
+        self.pos, self.in_string, self.depth = pos, in_string, depth
+        return closed

@@ -1,0 +1,326 @@
+"""SectionParser: the state machine shared by the special-token syntaxes (Kimi, DeepSeek).
+
+Both wrap calls in a section of special tokens, a header before an argument marker
+and a call-end marker; they differ only in the spellings (`MARKERS`) and in how a
+header and its argument text become a call (`_call_parts`).
+
+Theory of operation
+-------------------
+The parser is a four-state machine over a `MarkerScanner`; every state handler looks
+only at bytes after the cursor, so total work is linear in the input however it is cut.
+
+- TEXT: text is handed back as soon as it is known not to start a marker; only a
+  trailing `<`, `<|tool_ca`... is held back. `section_begin` enters SECTION;
+  `call_begin` without a section opens one implicitly (HEADER); orphan closers are
+  dropped with a notice.
+- SECTION: between calls. Whitespace is syntax. `call_begin` starts a call,
+  `section_end` returns to TEXT, and anything else means the opener was prose: all held
+  text is released unchanged and scanning goes on in TEXT.
+- HEADER: the text up to the argument marker. A header with inner whitespace, a `<`,
+  or over `_MAX_HEADER` bytes is prose, released as above.
+- ARGS: the argument text up to `call_end`. A JSON string state is kept while scanning
+  (`JsonScanner`), so a closing marker *inside* a JSON string is data, unless what
+  follows it is another marker or the end of input (then the arguments were malformed
+  and the marker is the close). A missing `call_end` is supplied by the next
+  `call_begin` or by `section_end`.
+
+A section that grows past `max_section_bytes` is released as plain text. `flush()`
+recovers a truncated call whose arguments are already one complete JSON value.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import ClassVar, Final
+
+from ..events import Markup, Notice, Piece, Text, ToolCall
+from ._json import JsonScanner, is_json
+from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+
+
+class Token(enum.Enum):
+    """The special tokens, by role."""
+
+    SECTION_BEGIN = enum.auto()
+    SECTION_END = enum.auto()
+    CALL_BEGIN = enum.auto()
+    ARGUMENT_BEGIN = enum.auto()
+    CALL_END = enum.auto()
+
+
+_MAX_HEADER: Final = 256  # bytes of header before the opener is taken for prose
+_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+
+
+class State(enum.Enum):
+    """Where the parser is in the section grammar."""
+
+    TEXT = enum.auto()
+    SECTION = enum.auto()
+    HEADER = enum.auto()
+    ARGS = enum.auto()
+
+
+class SectionParser:
+    """Section/call/arguments state machine; subclasses give `MARKERS` and `_call_parts`."""
+
+    MARKERS: ClassVar[dict[bytes, Token]]
+    """Every spelling of every token, mapped to its role."""
+
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
+        self._scan = MarkerScanner()
+        self._state = State.TEXT
+        self._max = max_section_bytes
+        self._header = ""
+        self._opener = b""  # the call-begin marker of the current call
+        self._json = JsonScanner()  # JSON string state of ARGS
+        self._calls_in_section = 0
+        self._flushed = False
+
+    @property
+    def pending(self) -> bool:
+        """True while any text is held back."""
+        return self._state is not State.TEXT or self._scan.buffered > 0
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        out: list[Piece] = []
+        self._scan.append(text)
+        while self._STEPS[self._state](self, out):
+            pass
+        if self._state is not State.TEXT and self._scan.buffered > self._max:
+            self._release_all(out)
+            out.append(Notice("section-cap", f"tool section over {self._max} bytes: passed through as text"))
+        if self._state is State.TEXT:
+            self._scan.compact()
+        return out
+
+    def flush(self) -> list[Piece]:
+        """End of the field: emit what is still held back (see DESIGN.md section 4)."""
+        out: list[Piece] = []
+        if not self._flushed:
+            self._flushed = True
+            self._flush_state(out)
+            self._state = State.TEXT
+        return out
+
+    # -- state handlers: each returns True when it made progress and should run again
+
+    def _step_text(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        while True:
+            pos = scan.find(b"<", scan.cursor)
+            if pos == -1:
+                self._emit_text(out, scan.end)
+                return False
+            found = scan.match(pos, self.MARKERS)
+            if found == NEED_MORE:
+                self._emit_text(out, pos)
+                scan.cursor = pos
+                return False
+            if not isinstance(found, tuple) or found[0] is Token.ARGUMENT_BEGIN:
+                scan.cursor = pos + 1
+                continue
+            token, length = found
+            self._emit_text(out, pos)
+            scan.cursor = pos + length
+            if token is Token.SECTION_BEGIN:
+                self._calls_in_section = 0
+                self._state = State.SECTION
+            elif token is Token.CALL_BEGIN:
+                self._calls_in_section = 0
+                self._begin_header(pos)
+            else:
+                out.append(Markup(scan.take(scan.cursor)))
+                out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with nothing open"))
+                continue
+            return True
+
+    def _step_section(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        found_space = _NON_SPACE.search(scan.view, scan.cursor)
+        if found_space is None:
+            scan.cursor = scan.end
+            return False
+        pos = found_space.start()
+        found = scan.match(pos, self.MARKERS)
+        if found == NEED_MORE:
+            scan.cursor = pos
+            return False
+        token, length = found if found is not None else (None, 0)
+        if token is Token.CALL_BEGIN:
+            scan.cursor = pos + length
+            self._begin_header(pos)
+        elif token is Token.SECTION_END:
+            out.append(Markup(scan.take(pos + length)))
+            self._state = State.TEXT
+        elif token is Token.CALL_END:
+            out.append(Markup(scan.take(pos + length)))
+            out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with no call open"))
+        else:  # prose after an opener: it was never a section
+            out.append(Text(scan.take(pos)))
+            self._state = State.TEXT
+        return True
+
+    def _step_header(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        pos = scan.find(b"<", scan.cursor)
+        limit = scan.end if pos == -1 else pos
+        header = scan.text(scan.mark, min(limit, scan.mark + _MAX_HEADER + 1)).strip()
+        if limit - scan.mark > _MAX_HEADER or any(c.isspace() for c in header):
+            return self._release_prose(out)
+        if pos == -1:
+            scan.cursor = scan.end
+            return False
+        found = scan.match(pos, self.MARKERS)
+        if found == NEED_MORE:
+            scan.cursor = pos
+            return False
+        token, length = found if found is not None else (None, 0)
+        if not header or token not in (Token.ARGUMENT_BEGIN, Token.CALL_END):
+            return self._release_prose(out)
+        self._header = header
+        end = pos + length
+        if token is Token.CALL_END:  # a call with no arguments at all
+            self._emit_call(out, "", end)
+            return True
+        scan.mark = scan.cursor = end
+        self._json.reset(end)
+        self._state = State.ARGS
+        return True
+
+    def _step_args(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        while True:
+            pos = scan.find(b"<", scan.cursor)
+            upto = scan.end if pos == -1 else pos
+            while self._json.advance(scan.view, upto) is not None:
+                pass  # only the string state matters here, not where a value ends
+            if pos == -1:
+                scan.cursor = scan.end
+                return False
+            found = scan.match(pos, self.MARKERS)
+            if found == NEED_MORE:
+                scan.cursor = pos
+                return False
+            if not isinstance(found, tuple):
+                scan.cursor = pos + 1
+                continue
+            token, length = found
+            if self._json.in_string:
+                if token is not Token.CALL_END:
+                    scan.cursor = pos + length
+                    continue
+                # A close marker inside a JSON string: data, unless a marker or EOF follows.
+                after = _NON_SPACE.search(scan.view, pos + length)
+                if after is None:
+                    scan.cursor = pos
+                    return False
+                follow = scan.match(after.start(), self.MARKERS)
+                if follow == NEED_MORE:
+                    scan.cursor = pos
+                    return False
+                if follow is None:
+                    scan.cursor = pos + length
+                    continue
+            if token is Token.CALL_END:
+                self._emit_call(out, scan.text(scan.mark, pos), pos + length)
+            elif token is Token.CALL_BEGIN:
+                self._emit_call(out, scan.text(scan.mark, pos), pos)
+                out.append(Notice("implicit-close", f"call {self._header} closed by the next call"))
+                scan.cursor = pos + length
+                self._begin_header(pos)
+            elif token is Token.SECTION_END:
+                self._emit_call(out, scan.text(scan.mark, pos), pos)
+                out.append(Markup(scan.take(pos + length)))
+                self._state = State.TEXT
+            else:
+                scan.cursor = pos + length
+                continue
+            return True
+
+    _STEPS: ClassVar = {
+        State.TEXT: _step_text,
+        State.SECTION: _step_section,
+        State.HEADER: _step_header,
+        State.ARGS: _step_args,
+    }
+
+    # -- helpers
+
+    def _begin_header(self, opener_at: int) -> None:
+        scan = self._scan
+        self._opener = bytes(scan.view[opener_at : scan.cursor])
+        scan.mark = scan.cursor
+        self._state = State.HEADER
+
+    def _spelling(self, token: Token) -> str:
+        return next(marker.decode() for marker, role in self.MARKERS.items() if role is token)
+
+    def _emit_text(self, out: list[Piece], end: int) -> None:
+        if end > self._scan.start:
+            out.append(Text(self._scan.take(end)))
+
+    def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
+        """`(id, name, arguments JSON text)` of a call from its header and argument text."""
+        raise NotImplementedError
+
+    def _emit_call(self, out: list[Piece], arguments: str, end: int) -> None:
+        call_id, name, arguments = self._call_parts(self._header, arguments)
+        if not is_json(arguments):
+            out.append(Notice("invalid-arguments", f"call {self._header}: arguments are not valid JSON"))
+        raw = self._scan.take(end)
+        out.append(ToolCall(call_id, name, arguments, raw))
+        self._calls_in_section += 1
+        self._state = State.SECTION
+
+    def _release_prose(self, out: list[Piece]) -> bool:
+        """The opener was prose: release everything held up to the opener's end, rescan the rest."""
+        scan = self._scan
+        out.append(Text(scan.take(scan.mark)))
+        self._state = State.TEXT
+        return True
+
+    def _release_all(self, out: list[Piece]) -> None:
+        self._emit_text(out, self._scan.end)
+        self._state = State.TEXT
+
+    def _flush_state(self, out: list[Piece]) -> None:
+        scan, state = self._scan, self._state
+        if state is State.TEXT:
+            self._emit_text(out, scan.end)
+        elif state is State.SECTION:
+            # Only whitespace or a cut-off marker can be held here.
+            if scan.buffered:
+                out.append(Markup(scan.take(scan.end)))
+            if self._calls_in_section == 0:
+                out.append(Notice("dangling-opener", "tool section opened but no call followed: dropped"))
+        elif state is State.HEADER:
+            out.append(Notice("truncated-call", "stream ended in a call header: passed through as text"))
+            self._release_all(out)
+        else:
+            self._flush_args(out)
+
+    def _flush_args(self, out: list[Piece]) -> None:
+        scan = self._scan
+        # The cursor rests at the end, on a cut-off marker, or on a close marker seen
+        # inside a JSON string and followed by nothing more: then it was the close.
+        at_cursor = scan.match(scan.cursor, self.MARKERS)
+        arguments = scan.text(scan.mark, scan.cursor)
+        if isinstance(at_cursor, tuple):
+            self._emit_call(out, arguments, scan.end)
+            return
+        if not arguments.strip() or not is_json(self._call_parts(self._header, arguments)[2]):
+            message = f"stream ended inside call {self._header}: passed through as text"
+            out.append(Notice("truncated-call", message))
+            self._release_all(out)
+            return
+        out.append(Notice("recovered-call", f"stream ended inside call {self._header}: call recovered"))
+        self._emit_call(out, arguments, scan.end)
+
+

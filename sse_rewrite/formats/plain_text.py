@@ -1,0 +1,186 @@
+"""The plain-text convention some agent prompts ask for, one call per pair of lines.
+
+    TOOL: read
+    ARGUMENTS: {"filePath": "test.txt"}
+
+`TOOL:` counts only at the start of a line. The JSON object may span lines and hold
+braces in strings: its end is found with a `JsonScanner`. A `TOOL:` line that is not
+followed by a name, an `ARGUMENTS:` label and a `{` is prose, and comes out as text
+as soon as that is clear. The convention gives no call id.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import ClassVar, Final
+
+from ..events import Notice, Piece, Text, ToolCall
+from ._json import JsonScanner, is_json
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from .tool_call_bodies import is_name
+
+TOOL: Final = b"TOOL:"
+"""Starts a call, at the start of a line; the tool name follows on the same line."""
+ARGUMENTS: Final = b"ARGUMENTS:"
+"""Leads the JSON object of arguments, after the `TOOL:` line."""
+_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+_LINE_END: Final = re.compile(rb"\r\n?|\n")
+_MAX_LINE: Final = 300  # bytes of a `TOOL:` line before it is taken for prose
+
+
+class State(enum.Enum):
+    """Plain text, the rest of a `TOOL:` line, before the JSON, inside the JSON."""
+
+    TEXT = enum.auto()
+    NAME = enum.auto()
+    LABEL = enum.auto()
+    JSON = enum.auto()
+
+
+class PlainTextParser:
+    """Streaming parser for `TOOL: name` / `ARGUMENTS: {json}` line pairs."""
+
+    # Whether `TOOL:` starts a line depends on every character before it, so every
+    # event must reach the parser: the empty needle matches all (no fast path).
+    sniff: ClassVar[tuple[bytes, ...]] = (b"",)
+
+    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
+        self._scan = MarkerScanner()
+        self._state = State.TEXT
+        self._max = max_section_bytes
+        self._json = JsonScanner()
+        self._name = ""
+        self._line_start = True  # whether `scan.start` is at the start of a line
+        self._flushed = False
+
+    @property
+    def pending(self) -> bool:
+        """True while any text is held back."""
+        return self._state is not State.TEXT or self._scan.buffered > 0
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        out: list[Piece] = []
+        self._scan.append(text)
+        while self._STEPS[self._state](self, out):
+            pass
+        if self._state is not State.TEXT and self._scan.buffered > self._max:
+            self._emit_text(out, self._scan.end)
+            self._state = State.TEXT
+            out.append(Notice("section-cap", f"tool call over {self._max} bytes: passed through as text"))
+        if self._state is State.TEXT:
+            self._scan.compact()
+        return out
+
+    def flush(self) -> list[Piece]:
+        """End of the field: text still held back comes out unchanged."""
+        out: list[Piece] = []
+        if self._flushed:
+            return out
+        self._flushed = True
+        if self._state is not State.TEXT:
+            out.append(Notice("truncated-call", "stream ended inside a TOOL: call: passed through as text"))
+        self._emit_text(out, self._scan.end)
+        self._state = State.TEXT
+        return out
+
+    # -- state handlers: each returns True when it made progress and should run again
+
+    def _step_text(self, out: list[Piece]) -> bool:
+        scan, view = self._scan, self._scan.view
+        pos = scan.cursor
+        while pos < scan.end:
+            at_line_start = view[pos - 1] in b"\r\n" if pos > scan.start else self._line_start
+            if at_line_start:
+                found = scan.match(pos, {TOOL: True})
+                if found == NEED_MORE:
+                    break
+                if found is not None:
+                    self._emit_text(out, pos)
+                    scan.mark = scan.cursor = pos + len(TOOL)
+                    self._state = State.NAME
+                    return True
+            newline = _LINE_END.search(view, pos)
+            pos = scan.end if newline is None else newline.end()
+        self._emit_text(out, pos)
+        scan.cursor = pos
+        return False
+
+    def _step_name(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        newline = _LINE_END.search(scan.view, scan.cursor, scan.mark + _MAX_LINE)
+        if newline is None:
+            scan.cursor = min(scan.end, scan.mark + _MAX_LINE)
+            return scan.end - scan.mark >= _MAX_LINE and self._release_prose(out)
+        self._name = scan.text(scan.mark, newline.start()).strip()
+        if not is_name(self._name):
+            return self._release_prose(out)
+        scan.cursor = newline.end()
+        self._state = State.LABEL
+        return True
+
+    def _step_label(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        first = _NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
+            scan.cursor = scan.end
+            return False
+        pos = first.start()
+        found = scan.match(pos, {ARGUMENTS: True})
+        if found == NEED_MORE:
+            return False
+        after_label = pos + len(ARGUMENTS)
+        brace = _NON_SPACE.search(scan.view, after_label, after_label + _MAX_LINE) if found else None
+        if brace is None and found is not None:
+            return scan.end - after_label >= _MAX_LINE and self._release_prose(out)
+        if brace is None or scan.view[brace.start()] != 0x7B:  # no `ARGUMENTS: {`: prose
+            return self._release_prose(out)
+        scan.mark = brace.start()
+        self._json.reset(scan.mark)
+        self._state = State.JSON
+        return True
+
+    def _step_json(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        end = self._json.advance(scan.view, scan.end)
+        if end is None:
+            scan.cursor = scan.end
+            return False
+        arguments = scan.text(scan.mark, end)
+        if not is_json(arguments):
+            out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
+        out.append(ToolCall(None, self._name, arguments, self._take(end)))
+        self._state = State.TEXT
+        return True
+
+    _STEPS: ClassVar = {
+        State.TEXT: _step_text,
+        State.NAME: _step_name,
+        State.LABEL: _step_label,
+        State.JSON: _step_json,
+    }
+
+    # -- helpers
+
+    def _take(self, end: int) -> str:
+        taken = self._scan.take(end)
+        if taken:
+            self._line_start = taken[-1] in "\r\n"
+        return taken
+
+    def _emit_text(self, out: list[Piece], end: int) -> None:
+        if end > self._scan.start:
+            out.append(Text(self._take(end)))
+
+    def _release_prose(self, out: list[Piece]) -> bool:
+        """The `TOOL:` line was prose: release it and rescan what followed it on the next line."""
+        scan = self._scan
+        newline = _LINE_END.search(scan.view, scan.start, scan.cursor)
+        self._emit_text(out, scan.start + len(TOOL) if newline is None else newline.start())
+        scan.cursor = scan.start
+        self._state = State.TEXT
+        return True
+

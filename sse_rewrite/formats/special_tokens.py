@@ -1,0 +1,25 @@
+"""The fallback for unknown models: only Kimi's and DeepSeek's special tokens.
+
+Those tokens cannot occur in ordinary prose, so recognizing them is safe for any
+model, while `<tool_call>` tags or `TOOL:` lines might be the answer's own words.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from . import deepseek, kimi
+from ._sections import SectionParser, Token
+
+_DEEPSEEK_OPENERS: Final = frozenset(m for m, t in deepseek.MARKERS.items() if t is Token.CALL_BEGIN)
+
+
+class SpecialTokensParser(SectionParser):
+    """Kimi and DeepSeek tokens in one parser; each call is read by its own opener's rules."""
+
+    MARKERS: ClassVar[dict[bytes, Token]] = {**kimi.MARKERS, **deepseek.MARKERS}
+
+    def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
+        if self._opener in _DEEPSEEK_OPENERS:
+            return deepseek.deepseek_call_parts(header, arguments)
+        return kimi.kimi_call_parts(header, arguments)

@@ -1,0 +1,146 @@
+"""Pure parsers for the three bodies a `<tool_call>` tag may hold, once it is complete.
+
+    Hermes, Qwen2.5:  {"name": "get_weather", "arguments": {"city": "Dallas"}}
+    Qwen3-Coder:      <function=get_weather>\n<parameter=city>\nDallas\n</parameter>\n</function>
+    GLM-4.5 / 4.6:    get_weather\n<arg_key>city</arg_key>\n<arg_value>Dallas</arg_value>
+
+Each returns `(name, arguments JSON text)`, or None when the body is malformed. XML
+and GLM values are raw text: those that are JSON numbers, booleans, null, objects or
+arrays keep that type (their text is copied as written); anything else is a string.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Final
+
+import orjson
+
+Call = tuple[str, str]
+"""A parsed body: `(name, arguments JSON text)`."""
+
+FUNCTION: Final = "<function="
+"""How a Qwen3-Coder XML body begins."""
+_FUNCTION_END: Final = "</function>"
+_PARAMETER: Final = ("<parameter=", ">", "</parameter>")
+_GLM_KEY: Final = ("<arg_key>", "</arg_key>")
+_GLM_VALUE: Final = ("<arg_value>", "</arg_value>")
+_MAX_NAME: Final = 256
+_DECODER: Final = json.JSONDecoder()
+_SPACE: Final = re.compile(r"[ \t\r\n]*")
+
+
+def is_name(text: str) -> bool:
+    """A plausible tool name: non-empty, no whitespace or `<`, not overly long."""
+    return 0 < len(text) <= _MAX_NAME and not any(c.isspace() or c == "<" for c in text)
+
+
+def hermes_call(body: str) -> Call | None:
+    """`{"name": ..., "arguments": {...} or "..."}` (`parameters` is accepted for `arguments`).
+
+    Object arguments are passed on as the model wrote them, byte for byte.
+    """
+    members = json_members(body)
+    if members is None or "name" not in members:
+        return None
+    name = json.loads(members["name"])
+    if not isinstance(name, str) or not is_name(name):
+        return None
+    arguments = members.get("arguments", members.get("parameters", "{}"))
+    if arguments.startswith('"'):  # already JSON text inside a string, as some servers send it
+        arguments = json.loads(arguments).strip()
+    return name, arguments or "{}"
+
+
+def json_members(text: str) -> dict[str, str] | None:
+    """The raw text of each member value of the JSON object `text`, or None if it is not one."""
+    try:
+        orjson.loads(text)  # strict JSON (no NaN) with a depth limit, before the stdlib walk
+    except orjson.JSONDecodeError:
+        return None
+    members: dict[str, str] = {}
+    pos = _skip_space(text, 0)
+    if not text.startswith("{", pos):
+        return None
+    pos = _skip_space(text, pos + 1)
+    try:
+        while not text.startswith("}", pos):
+            if members and not text.startswith(",", pos):
+                return None
+            pos = _skip_space(text, pos + 1) if members else pos
+            if not text.startswith('"', pos):
+                return None
+            key, pos = _DECODER.raw_decode(text, pos)
+            pos = _skip_space(text, pos)
+            if not text.startswith(":", pos):
+                return None
+            start = _skip_space(text, pos + 1)
+            _, pos = _DECODER.raw_decode(text, start)
+            members[key] = text[start:pos]
+            pos = _skip_space(text, pos)
+    except (json.JSONDecodeError, RecursionError):  # orjson allows more nesting than the stdlib
+        return None
+    return members if not text[pos + 1 :].strip() else None
+
+
+def _skip_space(text: str, pos: int) -> int:
+    match = _SPACE.match(text, pos)
+    return match.end() if match else pos
+
+
+def qwen_xml_call(body: str) -> Call | None:
+    """`<function=NAME>` with `<parameter=KEY>VALUE</parameter>` pairs, up to `</function>`."""
+    body = body.strip()
+    if not body.startswith(FUNCTION) or not body.endswith(_FUNCTION_END):
+        return None
+    name, _, rest = body[len(FUNCTION) : -len(_FUNCTION_END)].partition(">")
+    opener, key_end, closer = _PARAMETER
+    pairs = []
+    while (begin := rest.find(opener)) != -1:
+        key, found, rest = rest[begin + len(opener) :].partition(key_end)
+        value, closed, rest = rest.partition(closer)
+        if not (found and closed):
+            return None
+        pairs.append((key.strip(), value))
+    return (name.strip(), typed_object(pairs)) if is_name(name.strip()) else None
+
+
+def glm_call(body: str) -> Call | None:
+    """`NAME` then `<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>` pairs."""
+    name, _, rest = body.partition(_GLM_KEY[0])
+    rest = _GLM_KEY[0] + rest if rest else ""
+    pairs = []
+    while rest.strip():
+        key, rest = _between(rest, *_GLM_KEY)
+        value, rest = _between(rest, *_GLM_VALUE)
+        if key is None or value is None:
+            return None
+        pairs.append((key.strip(), value))
+    return (name.strip(), typed_object(pairs)) if is_name(name.strip()) else None
+
+
+def _between(text: str, opener: str, closer: str) -> tuple[str | None, str]:
+    """The text inside `opener...closer` when `text` starts with it (after spacing), and the rest."""
+    text = text.lstrip()
+    if not text.startswith(opener):
+        return None, text
+    inner, found, rest = text[len(opener) :].partition(closer)
+    return (inner, rest) if found else (None, text)
+
+
+def typed_object(pairs: list[tuple[str, str]]) -> str:
+    """A JSON object from raw `(key, value)` texts, typing each value (see the module docstring)."""
+    members = []
+    for key, raw in pairs:
+        value = raw.removeprefix("\n").removesuffix("\n")  # the newlines belong to the markup
+        members.append(f"{orjson.dumps(key).decode()}: {_typed(value)}")
+    return "{" + ", ".join(members) + "}"
+
+
+def _typed(value: str) -> str:
+    try:
+        parsed = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        parsed = value
+    return orjson.dumps(value).decode() if isinstance(parsed, str) else value.strip()

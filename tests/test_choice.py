@@ -1,0 +1,90 @@
+"""ChoiceRewriter through StreamRewriter: legacy `function_call` deltas and derived ids."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from sse_rewrite.chunks import derived_call_id
+from sse_rewrite.rewrite import rewrite_completion
+from tests.chunking import chunk_event, rewrite_stream, token_stream
+from tests.oracles import openai_final, openai_state
+
+
+def legacy_stream(model: str = "qwen/qwen-2.5-72b-instruct") -> bytes:
+    """A Qwen-Agent style stream: name first, then argument fragments, finish `function_call`."""
+    events = [
+        chunk_event({"role": "assistant", "function_call": {"name": "get_weather", "arguments": ""}},
+                    model=model),
+        chunk_event({"function_call": {"arguments": '{"city": '}}, model=model),
+        chunk_event({"function_call": {"arguments": '"Paris"}'}}, model=model),
+        chunk_event({}, "function_call", model=model),
+    ]
+    return b"".join(events) + b"data: [DONE]\n\n"
+
+
+@pytest.mark.parametrize("model", ["qwen/qwen-2.5-72b-instruct", "acme/unknown-model"])
+def test_legacy_function_call_becomes_one_tool_call(model: str) -> None:
+    body = rewrite_stream(legacy_stream(model))
+    for final in (openai_final(body), openai_state(body)):
+        choice = final.choices[0]
+        assert choice.finish_reason == "tool_calls"
+        [tool_call] = choice.message.tool_calls
+        assert tool_call.function.name == "get_weather"
+        assert orjson.loads(tool_call.function.arguments) == {"city": "Paris"}
+        assert tool_call.id == derived_call_id("gen-1", 0, 0)
+    assert b'"function_call":{' not in body  # native_finish_reason keeps the provider's word
+
+
+def test_legacy_function_call_of_a_native_model_passes_through_whole() -> None:
+    stream = legacy_stream("openai/gpt-4o")
+    assert rewrite_stream(stream) == stream
+
+
+@pytest.mark.parametrize("id_style", ["native", "openai"])
+@pytest.mark.parametrize(
+    ("model", "text"),
+    [
+        pytest.param("qwen/qwen3-coder", '<tool_call>{"name": "a"}</tool_call>', id="hermes"),
+        pytest.param("deepseek/deepseek-chat-v3.1",
+                     "<｜tool▁call▁begin｜>a<｜tool▁sep｜>{}<｜tool▁call▁end｜>", id="deepseek"),
+        pytest.param("acme/model", "TOOL: a\nARGUMENTS: {}\n", id="text"),
+    ],
+)
+def test_calls_without_a_native_id_get_a_derived_one_in_every_id_style(
+    model: str, text: str, id_style: str
+) -> None:
+    fmt = "text" if text.startswith("TOOL") else "auto"
+    body = rewrite_stream(token_stream([text, text], model=model), id_style=id_style, format=fmt)
+    ids = [c.id for c in openai_final(body).choices[0].message.tool_calls]
+    assert ids == [derived_call_id("gen-1", 0, 0), derived_call_id("gen-1", 0, 1)]
+
+
+@pytest.mark.parametrize(
+    ("model", "content"),
+    [
+        pytest.param("qwen/qwen3-coder", "Ok.<tool_call>\n<function=ls>\n<parameter=d>\n/\n</parameter>\n"
+                     "</function>\n</tool_call>", id="qwen3-coder"),
+        pytest.param("deepseek/deepseek-chat-v3.1",
+                     'Ok.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>ls<｜tool▁sep｜>{"d": "/"}'
+                     "<｜tool▁call▁end｜><｜tool▁calls▁end｜>", id="deepseek"),
+    ],
+)
+def test_non_streaming_body_of_a_new_format_is_rewritten(model: str, content: str) -> None:
+    completion = {"id": "gen-9", "object": "chat.completion", "model": model, "choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}]}
+    body, notices, calls = rewrite_completion(orjson.dumps(completion))
+    choice = orjson.loads(body)["choices"][0]
+    assert choice["message"]["content"] == "Ok."
+    [tool_call] = choice["message"]["tool_calls"]
+    assert tool_call["id"] == derived_call_id("gen-9", 0, 0)
+    function = tool_call["function"]
+    assert (function["name"], orjson.loads(function["arguments"])) == ("ls", {"d": "/"})
+    assert (choice["finish_reason"], notices, calls) == ("tool_calls", [], 1)
+
+
+def test_non_streaming_body_of_a_native_model_is_returned_byte_for_byte() -> None:
+    completion = {"id": "x", "model": "openai/gpt-4o", "choices": [
+        {"index": 0, "finish_reason": "function_call", "message": {"function_call": {"name": "f"}}}]}
+    body = orjson.dumps(completion)
+    assert rewrite_completion(body) == (body, [], 0)
