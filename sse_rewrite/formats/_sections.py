@@ -35,8 +35,9 @@ import re
 from typing import ClassVar, Final
 
 from ..events import Markup, Notice, Piece, Text, ToolCall
-from ._json import JsonScanner, is_json
-from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ._json import is_json
+from ._machine import ScanningParser
+from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE
 
 
 class Token(enum.Enum):
@@ -62,8 +63,11 @@ class State(enum.Enum):
     ARGS = enum.auto()
 
 
-class SectionParser:
+class SectionParser(ScanningParser):
     """Section/call/arguments state machine; subclasses give `MARKERS` and `_call_parts`."""
+
+    TEXT = State.TEXT
+    CAP_SUBJECT = "tool section"
 
     MARKERS: ClassVar[dict[bytes, Token]]
     """Every spelling of every token, mapped to its role."""
@@ -71,43 +75,10 @@ class SectionParser:
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        self._scan = MarkerScanner()
-        self._state = State.TEXT
-        self._max = max_section_bytes
+        super().__init__(max_section_bytes)
         self._header = ""
         self._opener = b""  # the call-begin marker of the current call
-        self._json = JsonScanner()  # JSON string state of ARGS
-        self._calls_in_section = 0
-        self._flushed = False
-
-    @property
-    def pending(self) -> bool:
-        """True while any text is held back."""
-        return self._state is not State.TEXT or self._scan.buffered > 0
-
-    def feed(self, text: str) -> list[Piece]:
-        """Consume more text; return the pieces decided so far."""
-        if self._flushed:
-            raise RuntimeError("feed() after flush()")
-        out: list[Piece] = []
-        self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
-        if self._state is not State.TEXT and self._scan.buffered > self._max:
-            self._release_all(out)
-            out.append(Notice("section-cap", f"tool section over {self._max} bytes: passed through as text"))
-        if self._state is State.TEXT:
-            self._scan.compact()
-        return out
-
-    def flush(self) -> list[Piece]:
-        """End of the field: emit what is still held back (see DESIGN.md section 4)."""
-        out: list[Piece] = []
-        if not self._flushed:
-            self._flushed = True
-            self._flush_state(out)
-            self._state = State.TEXT
-        return out
+        self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
 
     # -- state handlers: each returns True when it made progress and should run again
 
@@ -262,10 +233,6 @@ class SectionParser:
     def _spelling(self, token: Token) -> str:
         return next(marker.decode() for marker, role in self.MARKERS.items() if role is token)
 
-    def _emit_text(self, out: list[Piece], end: int) -> None:
-        if end > self._scan.start:
-            out.append(Text(self._scan.take(end)))
-
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         """`(id, name, arguments JSON text)` of a call from its header and argument text."""
         raise NotImplementedError
@@ -290,7 +257,7 @@ class SectionParser:
         self._emit_text(out, self._scan.end)
         self._state = State.TEXT
 
-    def _flush_state(self, out: list[Piece]) -> None:
+    def _finish(self, out: list[Piece]) -> None:
         scan, state = self._scan, self._state
         if state is State.TEXT:
             self._emit_text(out, scan.end)

@@ -15,9 +15,10 @@ import enum
 import re
 from typing import ClassVar, Final
 
-from ..events import Notice, Piece, Text, ToolCall
-from ._json import JsonScanner, is_json
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ..events import Notice, Piece, ToolCall
+from ._json import is_json
+from ._machine import ScanningParser
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE
 from .tool_call_bodies import is_name
 
 TOOL: Final = b"TOOL:"
@@ -38,54 +39,25 @@ class State(enum.Enum):
     JSON = enum.auto()
 
 
-class PlainTextParser:
+class PlainTextParser(ScanningParser):
     """Streaming parser for `TOOL: name` / `ARGUMENTS: {json}` line pairs."""
+
+    TEXT = State.TEXT
 
     # Whether `TOOL:` starts a line depends on every character before it, so every
     # event must reach the parser: the empty needle matches all (no fast path).
     sniff: ClassVar[tuple[bytes, ...]] = (b"",)
 
     def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        self._scan = MarkerScanner()
-        self._state = State.TEXT
-        self._max = max_section_bytes
-        self._json = JsonScanner()
+        super().__init__(max_section_bytes)
         self._name = ""
         self._line_start = True  # whether `scan.start` is at the start of a line
-        self._flushed = False
 
-    @property
-    def pending(self) -> bool:
-        """True while any text is held back."""
-        return self._state is not State.TEXT or self._scan.buffered > 0
-
-    def feed(self, text: str) -> list[Piece]:
-        """Consume more text; return the pieces decided so far."""
-        if self._flushed:
-            raise RuntimeError("feed() after flush()")
-        out: list[Piece] = []
-        self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
-        if self._state is not State.TEXT and self._scan.buffered > self._max:
-            self._emit_text(out, self._scan.end)
-            self._state = State.TEXT
-            out.append(Notice("section-cap", f"tool call over {self._max} bytes: passed through as text"))
-        if self._state is State.TEXT:
-            self._scan.compact()
-        return out
-
-    def flush(self) -> list[Piece]:
-        """End of the field: text still held back comes out unchanged."""
-        out: list[Piece] = []
-        if self._flushed:
-            return out
-        self._flushed = True
+    def _finish(self, out: list[Piece]) -> None:
+        """Text still held back comes out unchanged."""
         if self._state is not State.TEXT:
             out.append(Notice("truncated-call", "stream ended inside a TOOL: call: passed through as text"))
         self._emit_text(out, self._scan.end)
-        self._state = State.TEXT
-        return out
 
     # -- state handlers: each returns True when it made progress and should run again
 
@@ -170,10 +142,6 @@ class PlainTextParser:
         if taken:
             self._line_start = taken[-1] in "\r\n"
         return taken
-
-    def _emit_text(self, out: list[Piece], end: int) -> None:
-        if end > self._scan.start:
-            out.append(Text(self._take(end)))
 
     def _release_prose(self, out: list[Piece]) -> bool:
         """The `TOOL:` line was prose: release it and rescan what followed it on the next line."""

@@ -28,9 +28,10 @@ from typing import ClassVar, Final
 
 import orjson
 
-from ..events import Notice, Piece, Text, ToolCall
-from ._json import JsonScanner, is_json
-from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ..events import Notice, Piece, ToolCall
+from ._json import is_json
+from ._machine import ScanningParser
+from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE
 from .tool_call_bodies import FUNCTION, Call, glm_call, hermes_call, is_name, qwen_xml_call
 
 OPEN: Final = b"<tool_call>"
@@ -56,46 +57,21 @@ class State(enum.Enum):
     TAGGED = enum.auto()
 
 
-class ToolCallTagParser:
+class ToolCallTagParser(ScanningParser):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
+
+    TEXT = State.TEXT
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        self._scan = MarkerScanner()
-        self._state = State.TEXT
-        self._max = max_section_bytes
-        self._json = JsonScanner()
+        super().__init__(max_section_bytes)
         self._body: Callable[[str], Call | None] = hermes_call
         self._value_end: bytes | None = None  # inside a TAGGED value: the closer that ends it
         self._json_end: int | None = None  # JSON: where the object ended, once it has
-        self._flushed = False
 
-    @property
-    def pending(self) -> bool:
-        """True while any text is held back."""
-        return self._state is not State.TEXT or self._scan.buffered > 0
-
-    def feed(self, text: str) -> list[Piece]:
-        """Consume more text; return the pieces decided so far."""
-        if self._flushed:
-            raise RuntimeError("feed() after flush()")
-        out: list[Piece] = []
-        self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
-        if self._state is not State.TEXT and self._scan.buffered > self._max:
-            self._release(out, self._scan.end, "section-cap", f"tool call over {self._max} bytes")
-        if self._state is State.TEXT:
-            self._scan.compact()
-        return out
-
-    def flush(self) -> list[Piece]:
-        """End of the field: a complete call missing only its close is kept, else raw text."""
-        out: list[Piece] = []
-        if self._flushed:
-            return out
-        self._flushed = True
+    def _finish(self, out: list[Piece]) -> None:
+        """A complete call missing only its close is kept, else the raw text comes out."""
         scan = self._scan
         body_end = self._json_end if self._state is State.JSON else scan.cursor
         in_body = self._state in (State.JSON, State.TAGGED) and body_end is not None
@@ -107,8 +83,6 @@ class ToolCallTagParser:
             self._emit_call(out, call, scan.end)
         else:
             self._release(out, scan.end, "truncated-call", "stream ended inside <tool_call>")
-        self._state = State.TEXT
-        return out
 
     # -- state handlers: each returns True when it made progress and should run again
 
@@ -244,10 +218,6 @@ class ToolCallTagParser:
         if not is_json(arguments):  # passed on as written: the client decides
             out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
         out.append(ToolCall(None, name, arguments, self._scan.take(end)))
-
-    def _emit_text(self, out: list[Piece], end: int) -> None:
-        if end > self._scan.start:
-            out.append(Text(self._scan.take(end)))
 
     def _release_prose(self, out: list[Piece]) -> bool:
         """The opener was prose: release it as text and rescan what followed it."""

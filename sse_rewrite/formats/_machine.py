@@ -1,0 +1,86 @@
+"""ScanningParser: the feed/flush loop every format's state machine shares.
+
+A format is a small state machine over a `MarkerScanner`. What differs between formats
+is the states and their handlers; what stays the same is written once here: appending
+to the scanner, running handlers until none makes progress, the section cap (release
+the held text unchanged, with a notice), compacting the buffer, `pending`, and the
+feed-after-flush guard.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from ..events import Notice, Piece, Text
+from ._json import JsonScanner
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner
+
+
+class ScanningParser:
+    """Base of the format parsers (implements `ToolSyntax` with a subclass's states).
+
+    A subclass sets `TEXT` (its state in which nothing is held back), `_STEPS` (state ->
+    handler returning True when it made progress), `CAP_SUBJECT` (what the cap notice
+    names), and implements `_finish(out)`, which decides everything held at flush.
+    """
+
+    TEXT: ClassVar[enum.Enum]
+    """The subclass's state for plain text: only a possible partial marker is held back."""
+
+    CAP_SUBJECT: ClassVar[str] = "tool call"
+    """What grew past the cap, for its notice ("tool call", "tool section")."""
+
+    _STEPS: ClassVar[Mapping[Any, Callable[[Any, list[Piece]], bool]]]
+
+    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
+        self._scan = MarkerScanner()
+        self._state: enum.Enum = self.TEXT
+        self._max = max_section_bytes
+        self._json = JsonScanner()
+        self._flushed = False
+
+    @property
+    def pending(self) -> bool:
+        """True while any text is held back."""
+        return self._state is not self.TEXT or self._scan.buffered > 0
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        out: list[Piece] = []
+        self._scan.append(text)
+        while self._STEPS[self._state](self, out):
+            pass
+        if self._state is not self.TEXT and self._scan.buffered > self._max:
+            self._emit_text(out, self._scan.end)
+            self._state = self.TEXT
+            message = f"{self.CAP_SUBJECT} over {self._max} bytes: passed through as text"
+            out.append(Notice("section-cap", message))
+        if self._state is self.TEXT:
+            self._scan.compact()
+        return out
+
+    def flush(self) -> list[Piece]:
+        """End of the field: decide everything still held back (see DESIGN.md section 4)."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        out: list[Piece] = []
+        self._finish(out)
+        self._state = self.TEXT
+        return out
+
+    def _finish(self, out: list[Piece]) -> None:
+        """Decide what is held back at the end of the field (called once, by `flush`)."""
+        raise NotImplementedError
+
+    def _take(self, end: int) -> str:
+        """Hand back the buffered text up to `end`."""
+        return self._scan.take(end)
+
+    def _emit_text(self, out: list[Piece], end: int) -> None:
+        if end > self._scan.start:
+            out.append(Text(self._take(end)))
