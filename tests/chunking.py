@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import orjson
+from hypothesis import strategies as st
 
 from sse_rewrite.events import Markup, Notice, Piece, Text, ToolCall
 from sse_rewrite.formats import ToolSyntax
@@ -160,3 +161,14 @@ def rewrite_stream(data: bytes, **options: Any) -> bytes:
     rewriter = StreamRewriter(RewriteOptions(**options))
     out = rewriter.feed(data) + rewriter.flush()
     return b"".join(item for item in out if isinstance(item, bytes))
+
+
+def json_values(alphabet: str) -> st.SearchStrategy[object]:
+    """Small JSON values whose strings are drawn from `alphabet` (markers' look-alikes)."""
+    return st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(alphabet=alphabet, max_size=8),
+        lambda children: (
+            st.lists(children, max_size=3) | st.dictionaries(st.text("kz", max_size=2), children, max_size=3)
+        ),
+        max_leaves=6,
+    )

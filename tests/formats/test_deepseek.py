@@ -19,6 +19,7 @@ from tests.chunking import (
     chunkings,
     codes,
     feed_pieces,
+    json_values,
     rewrite_stream,
     texts,
     token_stream,
@@ -142,12 +143,7 @@ def test_special_tokens_parser_reads_both_families_by_their_own_rules() -> None:
 
 _prose = st.lists(st.sampled_from(["a", " ", "\n", "<", "｜", "▁", "{", '"', "`", SB, CE, "function"]),
                   max_size=8).map("".join)
-_value = st.recursive(
-    st.none() | st.integers() | st.text(alphabet='x"\\<｜▁>`', max_size=8),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text("k", max_size=2), children,
-                                                                        max_size=3),
-    max_leaves=6,
-)
+_value = json_values('x"\\<｜▁>`')
 
 
 @st.composite

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from sse_rewrite.events import Markup, Notice, Piece, Text, ToolCall
 from sse_rewrite.formats.kimi import KimiParser, name_from_header
-from tests.chunking import chunkings, feed_pieces, normalize, rejoin, without_notices
+from tests.chunking import chunkings, feed_pieces, json_values, normalize, rejoin, without_notices
 
 SB, SE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
 CB, AB, CE = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
@@ -247,13 +247,7 @@ def test_feed_after_flush_raises() -> None:
 # -- property: any chunking, same result; nothing lost
 
 _prose = st.text(alphabet=st.sampled_from('ab <|>{}"\\:\n_.é'), max_size=12)
-_json_value = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(alphabet='xy"\\<|>_', max_size=8),
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text("kz", max_size=2), children, max_size=3)
-    ),
-    max_leaves=6,
-)
+_json_value = json_values('xy"\\<|>_')
 
 
 @st.composite

@@ -17,6 +17,7 @@ from tests.chunking import (
     chunkings,
     codes,
     feed_pieces,
+    json_values,
     rewrite_stream,
     texts,
     token_stream,
@@ -130,12 +131,7 @@ _prose = st.lists(
     st.sampled_from(["a", "b c", " ", "\n", "\r", "{", "}", '"', "é", "TOOL:", "TOO", "ARGUMENTS:", "x"]),
     max_size=8,
 ).map("".join)
-_value = st.recursive(
-    st.none() | st.integers() | st.text(alphabet='x"\\{}\n', max_size=8),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text("k", max_size=2), children,
-                                                                        max_size=3),
-    max_leaves=6,
-)
+_value = json_values('x"\\{}\n')
 
 
 @st.composite

@@ -17,6 +17,7 @@ from tests.chunking import (
     chunkings,
     codes,
     feed_pieces,
+    json_values,
     rejoin,
     rewrite_stream,
     texts,
@@ -223,12 +224,7 @@ _prose = st.lists(
                      "<function=", "<arg_key>", "name"]),
     max_size=8,
 ).map("".join)
-_value = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(alphabet='xy"\\<>/{}_', max_size=8),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text("kz", max_size=2), children,
-                                                                        max_size=3),
-    max_leaves=6,
-)
+_value = json_values('xy"\\<>/{}_')
 _raw_value = st.text(alphabet=st.sampled_from('xy1 \n"{}[]<>/'), max_size=10)
 
 
