@@ -53,6 +53,8 @@ class SSEDecoder:
             self._block.append(b"\n")
             data = data[1:]
         self._after_cr = data[-1:] == b"\r"
+        if b"\r" not in data:
+            return self._feed_lf(data)
         out: list[SSEEvent] = []
         pos = 0
         for match in _LINE_END.finditer(data):
@@ -68,6 +70,41 @@ class SSEDecoder:
             pos = end
         if pos < len(data):
             self._partial.append(data[pos:])
+        return out
+
+    def _feed_lf(self, data: bytes) -> list[SSEEvent]:
+        """`feed` for reads with LF line ends only: the common case, without the regex.
+
+        An event that is one `data:` line plus its blank line (what every streaming LLM
+        API sends) is cut out in one step when no earlier line is pending; any other line
+        goes through `_line` as in the general path.
+        """
+        out: list[SSEEvent] = []
+        pos, size = 0, len(data)
+        while pos < size:
+            end = data.find(b"\n", pos)
+            if end == -1:
+                self._partial.append(data[pos:])
+                break
+            if (
+                data.startswith(b"data:", pos)
+                and data[end + 1 : end + 2] == b"\n"
+                and not self._partial
+                and not self._block
+            ):
+                value = data[pos + 6 if data[pos + 5 : pos + 6] == b" " else pos + 5 : end]
+                out.append(SSEEvent(raw=data[pos : end + 2], data=value.decode("utf-8", "replace")))
+                pos = end + 2
+                continue
+            line = data[pos:end]
+            if self._partial:
+                self._partial.append(line)
+                line = b"".join(self._partial)
+                self._partial = []
+            event = self._line(line, line + b"\n")
+            if event is not None:
+                out.append(event)
+            pos = end + 1
         return out
 
     def flush(self) -> list[SSEEvent]:
