@@ -12,6 +12,7 @@ from typing import IO, Any
 
 import click
 
+from . import __version__
 from .events import Notice
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
 from .rewrite import Output, RewriteOptions, Stats, StreamRewriter
@@ -94,7 +95,7 @@ def format_stats(stats: Stats) -> str:
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="sse-rewrite", prog_name="sse-rewrite")
+@click.version_option(__version__, prog_name="sse-rewrite")
 def cli() -> None:
     """Turn tool-call syntax leaked into streamed LLM text into OpenAI tool_calls.
 
