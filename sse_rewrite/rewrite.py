@@ -86,6 +86,17 @@ class StreamRewriter:
             data = b"".join(self._head)
             self._head = []
         out: list[Output] = []
+        if self._resolved and not self._pending:
+            # Finish the block the previous read left open; then whole plain blocks may be skipped.
+            end = data.find(b"\n\n") + 2
+            if end >= 2:
+                out += self._decode(data[:end])
+                skipped, data = self._skip_plain(data[end:])
+                out += skipped
+        return out + self._decode(data)
+
+    def _decode(self, data: bytes) -> list[Output]:
+        out: list[Output] = []
         for event in self._decoder.feed(data):
             out += self._on_event(event)
         return self._count(out)
@@ -107,6 +118,29 @@ class StreamRewriter:
             out += self._on_event(event)
         out += self._flush_choices()
         return self._count(out)
+
+    def _skip_plain(self, data: bytes) -> tuple[list[Output], bytes]:
+        """Pass a read's complete events through in one slice when none can need work.
+
+        With the format known and nothing pending, `_on_event` passes through every
+        event whose raw bytes hold no sniff needle (nor `[DONE]`, nor `"stop"` once
+        calls were made). When the whole read holds none, its complete events leave as
+        one slice and only the tail goes to the decoder. Restricted to LF-only reads
+        that start at a block boundary and have no run of three LFs, where every
+        `\n\n` ends exactly one block, so the event counts stay exact.
+        """
+        if self._pending or not self._decoder.at_boundary:
+            return [], data
+        if b"\r" in data or b"\n\n\n" in data or data[:1] == b"\n" or b"[DONE]" in data:
+            return [], data
+        cut = data.rfind(b"\n\n") + 2
+        if cut < 2 or self._sniffed(data):
+            return [], data
+        events = data.count(b"\n\n", 0, cut)
+        self.stats.events_in += events
+        self.stats.events_out += events
+        self.stats.passed_through += events
+        return [data[:cut]], data[cut:]
 
     # -- per event
 

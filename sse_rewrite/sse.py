@@ -34,6 +34,11 @@ class SSEDecoder:
         self._at_start = True  # a BOM may still come
         self._flushed = False
 
+    @property
+    def at_boundary(self) -> bool:
+        """True between blocks: no line or block is half read, no CR waits for its LF."""
+        return not (self._partial or self._block or self._after_cr or self._at_start)
+
     def feed(self, data: bytes) -> list[SSEEvent]:
         """Consume the next bytes of the stream; return the blocks they complete."""
         if self._flushed:
