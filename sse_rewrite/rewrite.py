@@ -67,7 +67,7 @@ class StreamRewriter:
         self._pending = False
         self._watch_stop = False
         self._stream_id = ""
-        self._base: Chunk = {}
+        self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
         self._flushed = False
 
     def feed(self, data: bytes) -> list[Output]:
@@ -176,25 +176,36 @@ class StreamRewriter:
             return self._passthrough(event)
         if not self._stream_id and isinstance(chunk.get("id"), str):
             self._stream_id = chunk["id"]
-        self._base = envelope(chunk)
+        self._last = chunk
         results: list[tuple[int, ChoiceResult]] = []
+        out: list[Output] = []
+        unchanged = dropped = True
         for position, choice in enumerate(choices):
             if isinstance(choice, dict):
                 index = choice.get("index")
-                index = index if isinstance(index, int) else position
-                results.append((position, self._choice(index).rewrite(choice)))
-        self._pending = any(c.pending for c in self._choices.values())
-        self._watch_stop = any(c.calls for c in self._choices.values())
-        out: list[Output] = [note for _, result in results for note in result.notices]
-        if all(result.choice is None and not result.extras for _, result in results):
+                result = self._choice(index if isinstance(index, int) else position).rewrite(choice)
+                results.append((position, result))
+                out += result.notices
+                self.stats.tool_calls += result.calls
+                unchanged = unchanged and result.choice is None and not result.extras
+                dropped = dropped and result.droppable and not result.extras
+        self._pending = False
+        for rewriter in self._choices.values():  # a loop, not any(): this runs once per chunk
+            if rewriter.pending:
+                self._pending = True
+                break
+        self._watch_stop = self._watch_stop or any(c.calls for c in self._choices.values())
+        if unchanged:
             return out + self._passthrough(event)
+        if dropped and not chunk.get("usage") and "error" not in chunk:
+            return out  # as below, without building the chunk that would be dropped
         new_choices = list(choices)
         for position, result in results:
             if result.choice is not None:
                 new_choices[position] = result.choice
-            self.stats.tool_calls += result.calls
         head = {**chunk, "choices": new_choices}
-        extras = [{**self._base, "choices": [c]} for _, r in results for c in r.extras]
+        base = envelope(chunk)
+        extras = [{**base, "choices": [c]} for _, r in results for c in r.extras]
         if extras and head.get("usage"):  # clients keep the last chunk's usage
             extras[-1]["usage"] = head["usage"]
             head["usage"] = None
@@ -210,7 +221,7 @@ class StreamRewriter:
             result = choice.flush()
             out += result.notices
             self.stats.tool_calls += result.calls
-            out += [self._encode({**self._base, "choices": [c]}) for c in result.extras]
+            out += [self._encode({**envelope(self._last), "choices": [c]}) for c in result.extras]
         self._pending = False
         return out
 

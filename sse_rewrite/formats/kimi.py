@@ -107,9 +107,17 @@ class KimiParser:
         if self._flushed:
             raise RuntimeError("feed() after flush()")
         out: list[Piece] = []
-        self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
+        scan = self._scan
+        if self._state is State.ARGS and scan.cursor == scan.end and "<" not in text:
+            # Argument text with nothing held back and no `<`: what `_step_args` would
+            # do, minus its search (most tokens of a tool-heavy stream come this way).
+            scan.append(text)
+            self._track_json(scan.end)
+            scan.cursor = scan.end
+        else:
+            scan.append(text)
+            while self._STEPS[self._state](self, out):
+                pass
         if self._state is not State.TEXT and self._scan.buffered > self._max:
             self._release_all(out)
             out.append(Notice("section-cap", f"tool section over {self._max} bytes: passed through as text"))
