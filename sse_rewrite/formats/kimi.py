@@ -131,6 +131,7 @@ class KimiParser:
         if not self._flushed:
             self._flushed = True
             self._flush_state(out)
+            self._state = State.TEXT  # everything is decided: nothing is pending any more
         return out
 
     # -- state handlers: each returns True when it made progress and should run again
