@@ -121,8 +121,7 @@ class KimiParser:
         if self._state is not State.TEXT and self._scan.buffered > self._max:
             self._release_all(out)
             out.append(Notice("section-cap", f"tool section over {self._max} bytes: passed through as text"))
-        if self._state is not State.ARGS:  # ARGS keeps an offset of its own (`_json_pos`)
-            self._scan.compact()
+        self._json_pos -= self._scan.compact()
         return out
 
     def flush(self) -> list[Piece]:
