@@ -91,16 +91,12 @@ class SSEDecoder:
             if end == -1:
                 self._partial.append(data[pos:])
                 break
-            if (
-                data.startswith(b"data:", pos)
-                and data[end + 1 : end + 2] == b"\n"
-                and not self._partial
-                and not self._block
-            ):
-                value = data[pos + 6 if data[pos + 5 : pos + 6] == b" " else pos + 5 : end]
-                out.append(SSEEvent(raw=data[pos : end + 2], data=value.decode("utf-8", "replace")))
-                pos = end + 2
-                continue
+            if data[end + 1 : end + 2] == b"\n" and not self._block:
+                event = self._one_line_event(data, pos, end)
+                if event is not None:
+                    out.append(event)
+                    pos = end + 2
+                    continue
             line = data[pos:end]
             if self._partial:
                 self._partial.append(line)
@@ -111,6 +107,26 @@ class SSEDecoder:
                 out.append(event)
             pos = end + 1
         return out
+
+    def _one_line_event(self, data: bytes, pos: int, end: int) -> SSEEvent | None:
+        """The block `data[pos:end]` + LF LF when it is one `data:` line, else None.
+
+        A line that began in earlier reads is joined once, straight into the raw bytes,
+        and its value decoded through a memoryview: a 50 MB line costs two copies, not five.
+        """
+        if not self._partial:
+            if not data.startswith(b"data:", pos):
+                return None
+            value = data[pos + 6 if data[pos + 5 : pos + 6] == b" " else pos + 5 : end]
+            return SSEEvent(raw=data[pos : end + 2], data=value.decode("utf-8", "replace"))
+        first = self._partial[0]
+        head = first[:6] if len(first) >= 6 else b"".join([*self._partial, data[pos:end]])[:6]
+        if not head.startswith(b"data:"):
+            return None
+        raw = b"".join([*self._partial, data[pos : end + 2]])
+        self._partial = []
+        view = memoryview(raw)[6 if head[5:6] == b" " else 5 : -2]
+        return SSEEvent(raw=raw, data=str(view, "utf-8", "replace"))
 
     def flush(self) -> list[SSEEvent]:
         """End of input: return a final block the stream did not terminate, if any."""
