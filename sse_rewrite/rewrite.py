@@ -74,6 +74,8 @@ class StreamRewriter:
         """Consume the next bytes of input; return what can be written now."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
+        if not data:
+            return []
         if self._mode != "sse":
             self._head.append(data)
             if self._mode is None:
