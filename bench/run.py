@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -211,7 +212,11 @@ def startup(tmp: Path, cli: list[str], repeats: int) -> list[Row]:
 
 
 def ping_pong(command: list[str], count: int) -> float:
-    """Mean seconds per event for one event in, its output back out, through pipes."""
+    """Median seconds for one event in and its output back out, through pipes.
+
+    The median, not the mean: a round trip is two wake-ups, and on a shared machine a
+    few of them take a scheduler tick, which would swamp the filter's own time.
+    """
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=ENV)
     assert child.stdin is not None and child.stdout is not None
     ping = streams.ping_event()
@@ -225,13 +230,14 @@ def ping_pong(command: list[str], count: int) -> float:
 
     for _ in range(20):  # warm up: format resolution, first allocations
         exchange()
-    started = time.perf_counter()
+    times = []
     for _ in range(count):
+        started = time.perf_counter()
         exchange()
-    elapsed = time.perf_counter() - started
+        times.append(time.perf_counter() - started)
     child.stdin.close()
     child.wait()
-    return elapsed / count
+    return statistics.median(times)
 
 
 def latency(cli: list[str], sizes: Sizes) -> list[Row]:
