@@ -289,3 +289,23 @@ def test_plain_reads_skipped_whole_count_like_event_by_event(
     assert b"".join(o for o in out if isinstance(o, bytes)) == stream
     assert b"".join(o for o in expected if isinstance(o, bytes)) == stream
     assert rewriter.stats == by_byte.stats
+
+
+@pytest.mark.parametrize("format_name", FORMAT_CHOICES)
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"[]", id="array"),
+        pytest.param(b'"x"', id="string"),
+        pytest.param(b"1", id="number"),
+        pytest.param(b"null", id="null"),
+        pytest.param(b'{"choices": {"0": {}}}', id="choices-not-a-list"),
+        pytest.param(b'{"choices": [1, "x", null]}', id="choice-entries-not-objects"),
+        pytest.param(b'{"choices": [{"delta": "<|tool_call_begin|>"}]}', id="delta-not-an-object"),
+        pytest.param(b'{"choices": [{"index": 0, "delta": {"content": ["<"]}}]}', id="content-not-a-string"),
+    ],
+)
+def test_events_that_are_not_chunks_pass_through(format_name: str, data: bytes) -> None:
+    stream = chunk_event({"content": "a"}) + b"data: " + data + b"\n\n" + chunk_event({"content": "b"})
+    body, _ = rewrite(stream, [], format=format_name)
+    assert body == stream
