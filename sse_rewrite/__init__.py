@@ -5,18 +5,15 @@ The core is sans-IO: `StreamRewriter.feed(bytes)` / `flush()` return bytes to wr
 `completion_to_message` turn the result into Anthropic Messages output. The CLI is `cli.main`.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .anthropic_events import AnthropicEmitter
 from .anthropic_mapping import completion_to_message
 from .events import Markup, Notice, SSEEvent, Text, ToolCall
 from .rewrite import RewriteOptions, Stats, StreamRewriter, rewrite_completion
 from .sse import SSEDecoder, encode_event
 
-try:
-    __version__ = version("sse-rewrite")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
+# A literal, read by setuptools for the package metadata: importlib.metadata would
+# cost more start-up time than the rest of the CLI.
+__version__ = "0.1.0"
 
 __all__ = [
     "AnthropicEmitter",

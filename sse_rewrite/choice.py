@@ -65,20 +65,25 @@ class ChoiceRewriter:
         """Rewrite one incoming choice object."""
         delta = choice.get("delta")
         delta = delta if isinstance(delta, dict) else {}
+        role_seen, self._role_seen = self._role_seen, self._role_seen or "role" in delta
+        scanned = _scanned_fields(delta) if self._make_parser is not None else {}
+        items: list[tuple[str, Piece]] = []
+        for name, value in scanned.items():
+            items += [(name, piece) for piece in self._parser(name).feed(value)]
+        finish = choice.get("finish_reason")
+        if not items and finish is None and _absorbed(choice, delta, scanned, role_seen):
+            # The fast path for tokens inside a tool section: what the general path
+            # below would conclude, without its bookkeeping.
+            blanked = {**delta, **dict.fromkeys(scanned, "")}
+            return ChoiceResult(choice={**choice, "delta": blanked}, droppable=True)
+
         new_delta = dict(delta)
         result = ChoiceResult()
         changed = self._remap_native(new_delta) | self._convert_legacy(new_delta, result)
-        role_seen, self._role_seen = self._role_seen, self._role_seen or "role" in delta
-
-        scanned = _scanned_fields(delta) if self._make_parser is not None else []
-        items: list[tuple[str, Piece]] = []
-        for name, value in scanned:
-            items += [(name, piece) for piece in self._parser(name).feed(value)]
-        finish = choice.get("finish_reason")
         if finish is not None:
             items += self._flush_parsers()
         head, tail = self._split(items, result)
-        for name, value in scanned:
+        for name, value in scanned.items():
             text = "".join(head.pop(name, []))
             if text != value:
                 changed = True
@@ -213,16 +218,36 @@ class ChoiceRewriter:
         return True
 
 
-def _scanned_fields(delta: dict[str, Any]) -> list[tuple[str, str]]:
+def _scanned_fields(delta: dict[str, Any]) -> dict[str, str]:
     """The text fields to parse: a reasoning field identical to the first is a mirror."""
-    fields: list[tuple[str, str]] = []
+    fields: dict[str, str] = {}
     for name in TEXT_FIELDS:
         value = delta.get(name)
         if isinstance(value, str) and value:
             if name == "reasoning_content" and delta.get("reasoning") == value:
                 continue
-            fields.append((name, value))
+            fields[name] = value
     return fields
+
+
+def _absorbed(
+    choice: dict[str, Any], delta: dict[str, Any], scanned: dict[str, str], role_seen: bool
+) -> bool:
+    """True when a delta whose scanned text all went into a parser leaves nothing to send.
+
+    That is: text was scanned, and every other key is a repeated role or an empty text
+    field (no mirrors to update, no tool calls, no logprobs). The caller has checked
+    that the parsers gave nothing back and that there is no finish_reason.
+    """
+    if not scanned or choice.get("logprobs"):
+        return False
+    for key, value in delta.items():
+        if key == "role":
+            if not role_seen:
+                return False
+        elif key not in scanned and not (key in TEXT_FIELDS and not value):
+            return False
+    return True
 
 
 def _set_text(target: dict[str, Any], source: dict[str, Any], name: str, text: str) -> None:

@@ -6,7 +6,6 @@ stream id, the choice and the call index, never from a clock or a random source.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Final
 
 Chunk = dict[str, Any]
@@ -22,6 +21,8 @@ def envelope(chunk: Chunk) -> Chunk:
 
 def derived_call_id(stream_id: str, choice: int, index: int) -> str:
     """A `call_`-prefixed id derived from the stream id, choice index and call index."""
+    import hashlib  # here, not at the top: most streams never need it, and start-up counts
+
     digest = hashlib.blake2b(f"{stream_id}\0{choice}\0{index}".encode(), digest_size=12)
     return "call_" + digest.hexdigest()
 

@@ -15,7 +15,7 @@ import click
 import orjson
 from click.core import ParameterSource
 
-from . import goldens, view
+from . import __version__, goldens, view
 from .events import Notice
 from .options import OptionsError, rewrite_options, take_options
 from .rewrite import Output, Stats, StreamRewriter
@@ -98,7 +98,7 @@ def format_stats(stats: Stats) -> str:
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="sse-rewrite", prog_name="sse-rewrite")
+@click.version_option(__version__, prog_name="sse-rewrite")
 def cli() -> None:
     """Turn tool-call syntax leaked into streamed LLM text into OpenAI tool_calls.
 

@@ -74,7 +74,7 @@ class StreamRewriter:
         self._pending = False
         self._watch_stop = False
         self._stream_id = ""
-        self._base: Chunk = {}
+        self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
         self._flushed = False
         self._emitter = AnthropicEmitter() if self.options.to == "anthropic" else None
         self._unchanged = "passed through" if self._emitter is None else "dropped"
@@ -83,6 +83,8 @@ class StreamRewriter:
         """Consume the next bytes of input; return what can be written now."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
+        if not data:
+            return []
         if self._mode != "sse":
             self._head.append(data)
             if self._mode is None:
@@ -94,6 +96,17 @@ class StreamRewriter:
                 return []
             data = b"".join(self._head)
             self._head = []
+        out: list[Output] = []
+        if self._emitter is None and self._resolved and not self._pending:
+            # Finish the block the previous read left open; then whole plain blocks may be skipped.
+            end = data.find(b"\n\n") + 2
+            if end >= 2:
+                out += self._decode(data[:end])
+                skipped, data = self._skip_plain(data[end:])
+                out += skipped
+        return out + self._decode(data)
+
+    def _decode(self, data: bytes) -> list[Output]:
         out: list[Output] = []
         for event in self._decoder.feed(data):
             out += self._on_event(event)
@@ -136,6 +149,29 @@ class StreamRewriter:
             completion = None
         self._resolve(completion.get("model") if isinstance(completion, dict) else None)
         return self._count([*notices, body])
+
+    def _skip_plain(self, data: bytes) -> tuple[list[Output], bytes]:
+        """Pass a read's complete events through in one slice when none can need work.
+
+        With the format known and nothing pending, `_on_event` passes through every
+        event whose raw bytes hold no sniff needle (nor `[DONE]`, nor `"stop"` once
+        calls were made). When the whole read holds none, its complete events leave as
+        one slice and only the tail goes to the decoder. Restricted to LF-only reads
+        that start at a block boundary and have no run of three LFs, where every
+        `\n\n` ends exactly one block, so the event counts stay exact.
+        """
+        if self._pending or not self._decoder.at_boundary:
+            return [], data
+        if b"\r" in data or b"\n\n\n" in data or data[:1] == b"\n" or b"[DONE]" in data:
+            return [], data
+        cut = data.rfind(b"\n\n") + 2
+        if cut < 2 or self._sniffed(data):
+            return [], data
+        events = data.count(b"\n\n", 0, cut)
+        self.stats.events_in += events
+        self.stats.events_out += events
+        self.stats.passed_through += events
+        return [data[:cut]], data[cut:]
 
     # -- per event
 
@@ -181,25 +217,36 @@ class StreamRewriter:
             return self._passthrough(event, chunk)
         if not self._stream_id and isinstance(chunk.get("id"), str):
             self._stream_id = chunk["id"]
-        self._base = envelope(chunk)
+        self._last = chunk
         results: list[tuple[int, ChoiceResult]] = []
+        out: list[Output] = []
+        unchanged = dropped = True
         for position, choice in enumerate(choices):
             if isinstance(choice, dict):
                 index = choice.get("index")
-                index = index if isinstance(index, int) else position
-                results.append((position, self._choice(index).rewrite(choice)))
-        self._pending = any(c.pending for c in self._choices.values())
-        self._watch_stop = any(c.calls for c in self._choices.values())
-        out: list[Output] = [note for _, result in results for note in result.notices]
-        if all(result.choice is None and not result.extras for _, result in results):
+                result = self._choice(index if isinstance(index, int) else position).rewrite(choice)
+                results.append((position, result))
+                out += result.notices
+                self.stats.tool_calls += result.calls
+                unchanged = unchanged and result.choice is None and not result.extras
+                dropped = dropped and result.droppable and not result.extras
+        self._pending = False
+        for rewriter in self._choices.values():  # a loop, not any(): this runs once per chunk
+            if rewriter.pending:
+                self._pending = True
+                break
+        self._watch_stop = self._watch_stop or any(c.calls for c in self._choices.values())
+        if unchanged:
             return out + self._passthrough(event, chunk)
+        if dropped and not chunk.get("usage") and "error" not in chunk:
+            return out  # as below, without building the chunk that would be dropped
         new_choices = list(choices)
         for position, result in results:
             if result.choice is not None:
                 new_choices[position] = result.choice
-            self.stats.tool_calls += result.calls
         head = {**chunk, "choices": new_choices}
-        extras = [{**self._base, "choices": [c]} for _, r in results for c in r.extras]
+        base = envelope(chunk)
+        extras = [{**base, "choices": [c]} for _, r in results for c in r.extras]
         if extras and head.get("usage"):  # clients keep the last chunk's usage
             extras[-1]["usage"] = head["usage"]
             head["usage"] = None
@@ -217,7 +264,7 @@ class StreamRewriter:
             out += result.notices
             self.stats.tool_calls += result.calls
             for choice_object in result.extras:
-                out += self._encode({**self._base, "choices": [choice_object]})
+                out += self._encode({**envelope(self._last), "choices": [choice_object]})
         self._pending = False
         return out
 

@@ -34,6 +34,11 @@ class SSEDecoder:
         self._at_start = True  # a BOM may still come
         self._flushed = False
 
+    @property
+    def at_boundary(self) -> bool:
+        """True between blocks: no line or block is half read, no CR waits for its LF."""
+        return not (self._partial or self._block or self._held_cr or self._at_start)
+
     def feed(self, data: bytes) -> list[SSEEvent]:
         """Consume the next bytes of the stream; return the blocks they complete."""
         if self._flushed:
@@ -58,6 +63,8 @@ class SSEDecoder:
         return self._lines(data)
 
     def _lines(self, data: bytes) -> list[SSEEvent]:
+        if b"\r" not in data:
+            return self._feed_lf(data)
         out: list[SSEEvent] = []
         pos = 0
         for match in _LINE_END.finditer(data):
@@ -74,6 +81,57 @@ class SSEDecoder:
         if pos < len(data):
             self._partial.append(data[pos:])
         return out
+
+    def _feed_lf(self, data: bytes) -> list[SSEEvent]:
+        """`feed` for reads with LF line ends only: the common case, without the regex.
+
+        An event that is one `data:` line plus its blank line (what every streaming LLM
+        API sends) is cut out in one step when no earlier line is pending; any other line
+        goes through `_line` as in the general path.
+        """
+        out: list[SSEEvent] = []
+        pos, size = 0, len(data)
+        while pos < size:
+            end = data.find(b"\n", pos)
+            if end == -1:
+                self._partial.append(data[pos:])
+                break
+            if data[end + 1 : end + 2] == b"\n" and not self._block:
+                event = self._one_line_event(data, pos, end)
+                if event is not None:
+                    out.append(event)
+                    pos = end + 2
+                    continue
+            line = data[pos:end]
+            if self._partial:
+                self._partial.append(line)
+                line = b"".join(self._partial)
+                self._partial = []
+            event = self._line(line, line + b"\n")
+            if event is not None:
+                out.append(event)
+            pos = end + 1
+        return out
+
+    def _one_line_event(self, data: bytes, pos: int, end: int) -> SSEEvent | None:
+        """The block `data[pos:end]` + LF LF when it is one `data:` line, else None.
+
+        A line that began in earlier reads is joined once, straight into the raw bytes,
+        and its value decoded through a memoryview: a 50 MB line costs two copies, not five.
+        """
+        if not self._partial:
+            if not data.startswith(b"data:", pos):
+                return None
+            value = data[pos + 6 if data[pos + 5 : pos + 6] == b" " else pos + 5 : end]
+            return SSEEvent(raw=data[pos : end + 2], data=value.decode("utf-8", "replace"))
+        first = self._partial[0]
+        head = first[:6] if len(first) >= 6 else b"".join([*self._partial, data[pos:end]])[:6]
+        if not head.startswith(b"data:"):
+            return None
+        raw = b"".join([*self._partial, data[pos : end + 2]])
+        self._partial = []
+        view = memoryview(raw)[6 if head[5:6] == b" " else 5 : -2]
+        return SSEEvent(raw=raw, data=str(view, "utf-8", "replace"))
 
     def flush(self) -> list[SSEEvent]:
         """End of input: return a final block the stream did not terminate, if any."""

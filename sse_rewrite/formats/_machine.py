@@ -51,16 +51,16 @@ class ScanningParser:
         if self._flushed:
             raise RuntimeError("feed() after flush()")
         out: list[Piece] = []
-        self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
+        if not self._append_quickly(text):
+            self._scan.append(text)
+            while self._STEPS[self._state](self, out):
+                pass
         if self._state is not self.TEXT and self._scan.buffered > self._max:
             self._emit_text(out, self._scan.end)
             self._state = self.TEXT
             message = f"{self.CAP_SUBJECT} over {self._max} bytes: passed through as text"
             out.append(Notice("section-cap", message))
-        if self._state is self.TEXT:
-            self._scan.compact()
+        self._compact()
         return out
 
     def flush(self) -> list[Piece]:
@@ -76,6 +76,19 @@ class ScanningParser:
     def _finish(self, out: list[Piece]) -> None:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
         raise NotImplementedError
+
+    def _append_quickly(self, text: str) -> bool:
+        """Append `text` and do all its state handlers would, when that is cheap to tell.
+
+        A hook for the hot path (most tokens of a tool-heavy stream land inside an open
+        call); returns False, having done nothing, when the handlers must run.
+        """
+        return False
+
+    def _compact(self) -> None:
+        """Drop handed-back text from the buffer; only in TEXT, where no offsets are kept."""
+        if self._state is self.TEXT:
+            self._scan.compact()
 
     def _take(self, end: int) -> str:
         """Hand back the buffered text up to `end`."""

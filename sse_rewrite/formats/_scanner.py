@@ -97,15 +97,20 @@ class MarkerScanner:
         self.cursor = max(self.cursor, end)
         return out
 
-    def compact(self) -> None:
-        """Drop the consumed front when that is cheap relative to what was consumed."""
+    def compact(self) -> int:
+        """Drop the consumed front when that is cheap relative to what was consumed.
+
+        Returns how far every offset moved back (0 when nothing was dropped), so a
+        parser can move offsets of its own along.
+        """
         start = self.start
         if start == len(self._buf):
             self._buf.clear()
         elif start < _COMPACT_AT or start < len(self._buf) - start:
-            return
+            return 0
         else:
             del self._buf[:start]
         self.start = 0
         self.mark -= start
         self.cursor -= start
+        return start

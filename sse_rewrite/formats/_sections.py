@@ -80,6 +80,22 @@ class SectionParser(ScanningParser):
         self._opener = b""  # the call-begin marker of the current call
         self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
 
+    def _append_quickly(self, text: str) -> bool:
+        """Argument text with nothing held back and no `<`: `_step_args` minus its search."""
+        scan = self._scan
+        if self._state is not State.ARGS or scan.cursor != scan.end or "<" in text:
+            return False
+        scan.append(text)
+        while self._json.advance(scan.view, scan.end) is not None:
+            pass
+        scan.cursor = scan.end
+        return True
+
+    def _compact(self) -> None:
+        """Compact in every state (a flood of calls never returns to TEXT); the JSON
+        position moves with the buffer, the scanner's own offsets move themselves."""
+        self._json.pos -= self._scan.compact()
+
     # -- state handlers: each returns True when it made progress and should run again
 
     def _step_text(self, out: list[Piece]) -> bool:

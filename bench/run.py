@@ -1,0 +1,323 @@
+"""Benchmark sse-rewrite against baselines measured in the same run; exit 1 on a missed target.
+
+Usage: `python bench/run.py [--quick]` from the project root, with sse-rewrite installed
+in the running interpreter's environment. See bench/README.md for what each figure means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import streams
+
+HERE = Path(__file__).resolve().parent
+MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Stream sizes for one mode."""
+
+    throughput: int
+    section_chars: int
+    memory_small: int
+    memory_large: int
+    hostile: int
+    flood: int
+    long_line: int
+    pings: int
+    repeats: int
+
+
+FULL = Sizes(45 * MB, 100_000, 20 * MB, 200 * MB, 100 * MB, 1_000_000, 50 * MB, 2000, 3)
+QUICK = Sizes(15 * MB, 20_000, 2 * MB, 20 * MB, 20 * MB, 100_000, 5 * MB, 500, 2)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the report: a figure, its value, and the target it is held to."""
+
+    figure: str
+    value: float
+    limit: float
+    unit: str = "x"
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the target is met."""
+        return self.value <= self.limit
+
+
+def filter_command() -> list[str]:
+    """The installed `sse-rewrite` command beside this interpreter, else `python -m sse_rewrite`."""
+    script = Path(sys.executable).parent / "sse-rewrite"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("sse-rewrite")
+    return [found] if found else [sys.executable, "-m", "sse_rewrite"]
+
+
+def write(path: Path, chunks: Iterable[bytes]) -> Path:
+    """Write a generated stream to `path`."""
+    with path.open("wb") as sink:
+        for chunk in chunks:
+            sink.write(chunk)
+    return path
+
+
+# Measured children may write bytecode (into __pycache__, as usual): an installed
+# package has its .pyc files, and PYTHONDONTWRITEBYTECODE would make every start
+# recompile the package, measuring the compiler rather than the program.
+ENV: Final = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
+def run(command: list[str], stdin: Iterable[bytes] | None = None) -> tuple[float, int]:
+    """Run `command` with stdout to /dev/null; return (wall seconds, peak RSS in KiB).
+
+    With `stdin`, those chunks are written to the child's standard input as it runs.
+    """
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,  # hostile inputs draw notices by design
+        env=ENV,
+    )
+    if stdin is not None:
+        assert child.stdin is not None
+        for chunk in stdin:
+            child.stdin.write(chunk)
+        child.stdin.close()
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited with {child.returncode}")
+    return elapsed, usage.ru_maxrss
+
+
+def best(repeats: int, *commands: list[str]) -> list[float]:
+    """Minimum wall time of each command over `repeats` interleaved runs."""
+    times = [float("inf")] * len(commands)
+    for _ in range(repeats):
+        for i, command in enumerate(commands):
+            times[i] = min(times[i], run(command)[0])
+    return times
+
+
+def throughput(tmp: Path, sizes: Sizes, cli: list[str]) -> list[Row]:
+    """Filter time against the orjson round-trip baseline, and section scaling."""
+    baseline = [sys.executable, str(HERE / "baseline.py")]
+    rows = []
+    for name, make, limit in (("tool-heavy", streams.tool_heavy, 1.5), ("no-syntax", streams.plain, 1.0)):
+        path = write(tmp / f"{name}.sse", make(sizes.throughput))
+        ours, base = best(sizes.repeats, [*cli, str(path)], [*baseline, str(path)])
+        size = path.stat().st_size / MB
+        rows.append(Row(f"{name} stream vs baseline", ours / base, limit,
+                        note=f"{size:.0f} MB: {ours:.2f}s vs {base:.2f}s"))
+    one = write(tmp / "one.sse", [streams.ping_event()])
+    small = write(tmp / "section-1.sse", streams.one_char_section(sizes.section_chars))
+    large = write(tmp / "section-2.sse", streams.one_char_section(2 * sizes.section_chars))
+    start, t1, t2 = best(sizes.repeats, [*cli, str(one)], [*cli, str(small)], [*cli, str(large)])
+    rows.append(Row("1-char section, doubled", (t2 - start) / (t1 - start), 2.2,
+                    note=f"{sizes.section_chars} -> {2 * sizes.section_chars} chars, start-up subtracted"))
+    return rows
+
+
+def memory(sizes: Sizes, cli: list[str]) -> list[Row]:
+    """Peak RSS of the filter on a small and a large tool-heavy stream fed through a pipe."""
+    _, small = run(cli, streams.tool_heavy(sizes.memory_small))
+    _, large = run(cli, streams.tool_heavy(sizes.memory_large))
+    note = (f"{sizes.memory_small // MB} MB stream: {small / 1024:.1f} MB, "
+            f"{sizes.memory_large // MB} MB stream: {large / 1024:.1f} MB")
+    return [Row("peak RSS growth, 10x stream", (large - small) / 1024, 10, " MB", note)]
+
+
+def held_memory(chunks: Iterator[bytes]) -> tuple[float, float, int]:
+    """Rewrite `chunks` in-process: (MB the core holds between reads, MB peak inside a read, bytes out)."""
+    from sse_rewrite import StreamRewriter
+
+    rewriter = StreamRewriter()
+    written = held = peak = 0
+    tracemalloc.start()
+    for chunk in chunks:  # the read itself is traced too: leave it out
+        before = tracemalloc.get_traced_memory()[0] - len(chunk)
+        tracemalloc.reset_peak()
+        written += sum(len(o) for o in rewriter.feed(chunk) if isinstance(o, bytes))
+        current, top = tracemalloc.get_traced_memory()
+        held, peak = max(held, current - len(chunk)), max(peak, top - before)
+    written += sum(len(o) for o in rewriter.flush() if isinstance(o, bytes))
+    tracemalloc.stop()
+    return held / MB, peak / MB, written
+
+
+def reads(chunks: Iterable[bytes], size: int = 65536) -> Iterator[bytes]:
+    """Re-cut a stream into reads of `size` bytes, as the CLI's read1 would see it."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        while len(pending) >= size:
+            yield pending[:size]
+            pending = pending[size:]
+    if pending:
+        yield pending
+
+
+def hostile(sizes: Sizes, cli: list[str]) -> list[Row]:
+    """A huge unterminated section stays bounded; floods and a giant line run in linear time."""
+    held, peak, written = held_memory(reads(streams.hostile_section(sizes.hostile)))
+    _, rss = run(cli, streams.hostile_section(sizes.hostile))
+    rows = [Row("hostile section: text held", held, 3, " MB",
+                f"{sizes.hostile // MB} MB section, {written / MB:.0f} MB out; "
+                f"transient peak {peak:.0f} MB (orjson), CLI RSS {rss / 1024:.0f} MB")]
+    def piped(make: Callable[[int], Iterable[bytes]], size: int) -> tuple[float, int]:
+        """Best time (and its peak RSS) of the filter reading `make(size)` through a pipe."""
+        chunks = list(make(size))  # generated before the clock starts
+        return min(run(cli, chunks) for _ in range(sizes.repeats))
+
+    (half, _), (full, rss) = (piped(streams.marker_flood, n) for n in (sizes.flood // 2, sizes.flood))
+    rows.append(Row("marker flood, doubled", full / half, 2.2,
+                    note=f"{sizes.flood} markers: {full:.2f}s, RSS {rss / 1024:.0f} MB"))
+    (half, _), (full, rss) = (piped(streams.long_line, n) for n in (sizes.long_line // 2, sizes.long_line))
+    rows.append(Row("single long line, doubled", full / half, 2.2,
+                    note=f"{sizes.long_line // MB} MB line: {full:.2f}s, RSS {rss / 1024:.0f} MB"))
+    return rows
+
+
+def startup(tmp: Path, cli: list[str], repeats: int) -> list[Row]:
+    """Start-up of `--version` and of a one-event run against `python -c "import orjson"`."""
+    one = write(tmp / "one.sse", [streams.ping_event()])
+    python, version, one_event = best(
+        repeats, [sys.executable, "-c", "import orjson"], [*cli, "--version"], [*cli, str(one)]
+    )
+    return [
+        Row("start-up: --version", version / python, 1.5, note=f"{version * 1000:.0f} ms"),
+        Row("start-up: one-event run", one_event / python, 1.5,
+            note=f"{one_event * 1000:.0f} ms vs import orjson {python * 1000:.0f} ms"),
+    ]
+
+
+class Pinger:
+    """A filter child on pipes: `exchange()` writes one event and waits for its output."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.child = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=ENV
+        )
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.writer, self.reader = self.child.stdin.fileno(), self.child.stdout.fileno()
+        self.ping = streams.ping_event()
+        self.times: list[float] = []
+
+    def exchange(self) -> None:
+        """One round trip, timed."""
+        started = time.perf_counter()
+        os.write(self.writer, self.ping)
+        got = 0
+        while got < len(self.ping):
+            got += len(os.read(self.reader, 65536))
+        self.times.append(time.perf_counter() - started)
+
+    def close(self) -> float:
+        """End the child; return the median round trip after the warm-up."""
+        assert self.child.stdin is not None
+        self.child.stdin.close()
+        self.child.wait()
+        return statistics.median(self.times[20:])  # the first ones resolve the format, allocate
+
+
+def ping_pong(cli: list[str], count: int) -> tuple[float, float]:
+    """Median round trips (ours, echo's) with both children running, exchanges interleaved."""
+    echo, ours = Pinger([sys.executable, str(HERE / "echo.py")]), Pinger(cli)
+    for _ in range(20 + count):
+        echo.exchange()
+        ours.exchange()
+    return ours.close(), echo.close()
+
+
+def latency(cli: list[str], sizes: Sizes) -> list[Row]:
+    """Added latency per event against the trivial echo filter.
+
+    Both children run at once and take turns, so both see the same machine, and the
+    median keeps the odd scheduler tick out. The figure is taken with everything on one
+    CPU: unpinned, a round trip is dominated by waking the child on the other, idle,
+    core, and whether the scheduler does that depends on how long the child ran, not on
+    what it does. The unpinned medians are shown beside it.
+    """
+    free = ping_pong(cli, sizes.pings)
+    everywhere = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(everywhere)})  # children inherit it
+    try:
+        ours, base = ping_pong(cli, sizes.pings)
+    finally:
+        os.sched_setaffinity(0, everywhere)
+    return [Row("latency per event vs echo (1 CPU)", ours / base, 2.0,
+                note=f"median {ours * 1e6:.0f} us vs {base * 1e6:.0f} us; "
+                f"unpinned {free[0] * 1e6:.0f} us vs {free[1] * 1e6:.0f} us")]
+
+
+def report(rows: list[Row], quick: bool) -> None:
+    """Print the table: rich on a terminal, plain text otherwise."""
+    title = f"sse-rewrite bench ({'quick' if quick else 'full'})"
+    if sys.stdout.isatty():
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title)
+        for column in ("figure", "value", "target", "", "detail"):
+            table.add_column(column)
+        for row in rows:
+            mark = "[green]ok[/]" if row.ok else "[red]MISSED[/]"
+            value, target = f"{row.value:.2f}{row.unit}", f"<= {row.limit:g}{row.unit}"
+            table.add_row(row.figure, value, target, mark, row.note)
+        Console().print(table)
+        return
+    print(title)
+    for row in rows:
+        status = "ok" if row.ok else "MISSED"
+        value, target = f"{row.value:.2f}{row.unit}", f"<= {row.limit:g}{row.unit}"
+        print(f"{row.figure:<36} {value:>9} {target:>10}  {status:<6}  {row.note}")
+
+
+def main() -> None:
+    """Run every benchmark, print the table, exit 1 when a target is missed."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="smaller streams: runs in about a minute")
+    parser.add_argument("--only", help="run one group: throughput, memory, hostile, startup, latency")
+    args = parser.parse_args()
+    sizes = QUICK if args.quick else FULL
+    cli = filter_command()
+    groups: dict[str, Callable[[Path], list[Row]]] = {
+        "throughput": lambda tmp: throughput(tmp, sizes, cli),
+        "memory": lambda tmp: memory(sizes, cli),
+        "hostile": lambda tmp: hostile(sizes, cli),
+        "startup": lambda tmp: startup(tmp, cli, 5 * sizes.repeats),
+        "latency": lambda tmp: latency(cli, sizes),
+    }
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="sse-bench-") as tmp:
+        run([*cli, str(write(Path(tmp) / "one.sse", [streams.ping_event()]))])  # bytecode cache
+        for name, group in groups.items():
+            if args.only in (None, name):
+                rows += group(Path(tmp))
+    report(rows, args.quick)
+    sys.exit(0 if all(row.ok for row in rows) else 1)
+
+
+if __name__ == "__main__":
+    main()
