@@ -5,11 +5,28 @@ The core is sans-IO: `StreamRewriter.feed(bytes)` / `flush()` return bytes to wr
 `completion_to_message` turn the result into Anthropic Messages output. The CLI is `cli.main`.
 """
 
-from .anthropic_events import AnthropicEmitter
-from .anthropic_mapping import completion_to_message
-from .events import Markup, Notice, SSEEvent, Text, ToolCall
-from .rewrite import RewriteOptions, Stats, StreamRewriter, rewrite_completion
-from .sse import SSEDecoder, encode_event
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+# Names are imported on first use (PEP 562), so `sse-rewrite --version` and the filter
+# load only the modules they need.
+_EXPORTS = {
+    "AnthropicEmitter": "anthropic_events",
+    "completion_to_message": "anthropic_mapping",
+    "Markup": "events",
+    "Notice": "events",
+    "SSEEvent": "events",
+    "Text": "events",
+    "ToolCall": "events",
+    "RewriteOptions": "rewrite",
+    "Stats": "rewrite",
+    "StreamRewriter": "rewrite",
+    "rewrite_completion": "rewrite",
+    "SSEDecoder": "sse",
+    "encode_event": "sse",
+}
 
 # A literal, read by setuptools for the package metadata: importlib.metadata would
 # cost more start-up time than the rest of the CLI.
@@ -31,3 +48,11 @@ __all__ = [
     "encode_event",
     "rewrite_completion",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sse_rewrite' has no attribute {name!r}")
+    return getattr(import_module(f".{module}", __name__), name)

@@ -15,7 +15,7 @@ import click
 import orjson
 from click.core import ParameterSource
 
-from . import __version__, goldens, view
+from . import __version__
 from .events import Notice
 from .options import OptionsError, rewrite_options, take_options
 from .rewrite import Output, Stats, StreamRewriter
@@ -156,6 +156,8 @@ def replay_command(captures: tuple[Path, ...], mode: str | None, **params: Any) 
       sse-rewrite replay --view sse_logs/kimi-two-sections.sse
       sse-rewrite replay --json sse_logs/*.sse | jq '.[].choices'
     """
+    from . import goldens, view  # only replay and diff need them: kept off the filter's start-up
+
     ctx = click.get_current_context()
     given = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
     explicit = {k: v for k, v in params.items() if ctx.get_parameter_source(k) in given}
@@ -202,6 +204,8 @@ def diff_command(paths: tuple[Path, ...], update: bool) -> None:
       sse-rewrite diff sse_logs/kimi-crlf.sse
       sse-rewrite diff --update
     """
+    from . import goldens
+
     if not paths:
         default = Path("sse_logs")
         if not default.is_dir():

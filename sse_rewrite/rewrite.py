@@ -14,17 +14,18 @@ Anthropic events, and comments (keep-alives) re-encoded as comments.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
-from .anthropic_events import AnthropicEmitter
-from .anthropic_mapping import completion_to_message
 from .choice import ChoiceResult, ChoiceRewriter
 from .chunks import Chunk, derived_call_id, envelope, message_tool_call
 from .events import Notice, SSEEvent, ToolCall
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, ToolSyntax, select_format
 from .sse import BOM, SSEDecoder, encode_event
+
+if TYPE_CHECKING:
+    from .anthropic_events import AnthropicEmitter
 
 Output = bytes | Notice
 """What the rewriter produces: bytes to write, or a notice for stderr."""
@@ -76,7 +77,11 @@ class StreamRewriter:
         self._stream_id = ""
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
         self._flushed = False
-        self._emitter = AnthropicEmitter() if self.options.to == "anthropic" else None
+        self._emitter: AnthropicEmitter | None = None
+        if self.options.to == "anthropic":  # imported here: start-up pays only for what it uses
+            from .anthropic_events import AnthropicEmitter
+
+            self._emitter = AnthropicEmitter()
         self._unchanged = "passed through" if self._emitter is None else "dropped"
 
     def feed(self, data: bytes) -> list[Output]:
@@ -337,6 +342,8 @@ def _completion_to_anthropic(body: bytes) -> tuple[bytes, list[Notice]]:
         return body, []  # rewrite_completion has already said so
     if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
         return body, [Notice("not-a-completion", "body is no chat.completion: not converted")]
+    from .anthropic_mapping import completion_to_message
+
     message, notices = completion_to_message(completion)
     return orjson.dumps(message) + b"\n", notices
 
