@@ -61,6 +61,26 @@ class ChoiceRewriter:
         """True while any field's parser holds text back."""
         return any(parser.pending for parser in self._parsers.values())
 
+    def absorb(self, choice: dict[str, Any]) -> bool:
+        """Feed a choice whose only text lands inside an open call; True when it was taken.
+
+        Such a choice has nothing left to send (the caller drops its chunk): no finish,
+        no logprobs, and besides a repeated `role` exactly one key, a text field whose
+        parser takes the text whole (`ToolSyntax.absorb`). Otherwise nothing changes
+        and `rewrite` must run.
+        """
+        delta = choice.get("delta")
+        if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
+            return False
+        parser, text = None, ""
+        for key, value in delta.items():
+            if key == "role" and self._role_seen:
+                continue
+            if parser is not None or type(value) is not str or key not in self._parsers:
+                return False
+            parser, text = self._parsers[key], value
+        return parser is not None and parser.absorb(text)
+
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object."""
         delta = choice.get("delta")

@@ -209,7 +209,26 @@ class StreamRewriter:
             return [*self._flush_choices(), *self._passthrough(event, chunk)]
         if self._parser_type is None and self._emitter is None:  # --format none, or native tool_calls
             return self._passthrough(event)
+        if self._pending and self._absorbed(chunk):
+            return []  # a token inside an open call: nothing to send yet
         return self._rewrite_chunk(event, chunk)
+
+    def _absorbed(self, chunk: Chunk) -> bool:
+        """True when a one-choice chunk's text all went into an open call (the hot path).
+
+        See `ChoiceRewriter.absorb`; `_rewrite_chunk` would drop such a chunk too.
+        """
+        choices = chunk.get("choices")
+        if type(choices) is not list or len(choices) != 1 or chunk.get("usage"):
+            return False
+        if type(choices[0]) is not dict:
+            return False
+        index = choices[0].get("index")
+        rewriter = self._choices.get(index if isinstance(index, int) else 0)
+        if rewriter is None or not rewriter.absorb(choices[0]):
+            return False
+        self._last = chunk
+        return True
 
     def _sniffed(self, raw: bytes) -> bool:
         if self._watch_stop and b'"stop"' in raw:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.chunks import derived_call_id
+from sse_rewrite.formats.kimi import KimiParser
 from sse_rewrite.rewrite import rewrite_completion
 from tests.chunking import chunk_event, rewrite_stream, token_stream
 from tests.oracles import openai_final, openai_state
@@ -88,3 +90,48 @@ def test_non_streaming_body_of_a_native_model_is_returned_byte_for_byte() -> Non
         {"index": 0, "finish_reason": "function_call", "message": {"function_call": {"name": "f"}}}]}
     body = orjson.dumps(completion)
     assert rewrite_completion(body) == (body, [], 0)
+
+
+# -- the hot path: a token inside an open call is absorbed, and only then
+
+OPEN_CALL = "<|tool_calls_section_begin|><|tool_call_begin|>functions.bash:0<|tool_call_argument_begin|>{"
+
+
+def _in_open_call() -> ChoiceRewriter:
+    rewriter = ChoiceRewriter(0, lambda: KimiParser(200), lambda i, call: f"id{i}")
+    rewriter.rewrite({"index": 0, "delta": {"role": "assistant", "content": OPEN_CALL}})
+    assert rewriter.pending
+    return rewriter
+
+
+def test_a_token_inside_an_open_call_is_absorbed() -> None:
+    rewriter = _in_open_call()
+    assert rewriter.absorb({"index": 0, "delta": {"role": "assistant", "content": '"cmd": "ls"'}})
+    result = rewriter.rewrite({"index": 0, "delta": {"content": "}<|tool_call_end|>"}})
+    [extra] = result.extras
+    assert extra["delta"]["tool_calls"][0]["function"]["arguments"] == '{"cmd": "ls"}'
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        pytest.param({"index": 0, "delta": {"content": "x"}, "finish_reason": "stop"}, id="finish"),
+        pytest.param({"index": 0, "delta": {"content": "x"}, "logprobs": {"content": []}}, id="logprobs"),
+        pytest.param({"index": 0, "delta": {"content": "x", "reasoning": "y"}}, id="two-fields"),
+        pytest.param({"index": 0, "delta": {"reasoning": "x"}}, id="field-without-parser"),
+        pytest.param({"index": 0, "delta": {"content": "x<"}}, id="may-start-a-marker"),
+        pytest.param({"index": 0, "delta": {"content": "x" * 30}}, id="would-pass-the-cap"),
+        pytest.param({"index": 0, "delta": {"content": 1}}, id="not-text"),
+    ],
+)
+def test_anything_that_may_decide_something_is_not_absorbed(choice: dict[str, object]) -> None:
+    rewriter = _in_open_call()
+    before = rewriter._parsers["content"]._scan.end  # type: ignore[attr-defined]
+    assert not rewriter.absorb(choice)
+    assert rewriter._parsers["content"]._scan.end == before  # type: ignore[attr-defined]
+
+
+def test_first_role_is_not_absorbed() -> None:
+    rewriter = ChoiceRewriter(0, lambda: KimiParser(), lambda i, call: f"id{i}")
+    rewriter.rewrite({"index": 0, "delta": {"content": OPEN_CALL}})
+    assert not rewriter.absorb({"index": 0, "delta": {"role": "assistant", "content": "1"}})

@@ -37,6 +37,14 @@ class ToolSyntax(Protocol):
         """Consume more text of the field; return what can be decided now."""
         ...
 
+    def absorb(self, text: str) -> bool:
+        """Take `text` only if it certainly decides nothing (it lands inside an open call).
+
+        True when it was taken; False, having changed nothing, when `feed` must run. The
+        hot path of a tool-heavy stream: one token per chunk, most inside arguments.
+        """
+        ...
+
     def flush(self) -> list[Piece]:
         """End of the field's stream: decide everything still held back."""
         ...

@@ -51,7 +51,7 @@ class ScanningParser:
         if self._flushed:
             raise RuntimeError("feed() after flush()")
         out: list[Piece] = []
-        if not self._append_quickly(text):
+        if not self.absorb(text):
             self._scan.append(text)
             while self._STEPS[self._state](self, out):
                 pass
@@ -77,11 +77,10 @@ class ScanningParser:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
         raise NotImplementedError
 
-    def _append_quickly(self, text: str) -> bool:
-        """Append `text` and do all its state handlers would, when that is cheap to tell.
+    def absorb(self, text: str) -> bool:
+        """Take `text` when it certainly decides nothing; False (nothing done) otherwise.
 
-        A hook for the hot path (most tokens of a tool-heavy stream land inside an open
-        call); returns False, having done nothing, when the handlers must run.
+        The base takes nothing; a subclass whose hot state is cheap to recognize overrides it.
         """
         return False
 

@@ -80,11 +80,13 @@ class SectionParser(ScanningParser):
         self._opener = b""  # the call-begin marker of the current call
         self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
 
-    def _append_quickly(self, text: str) -> bool:
+    def absorb(self, text: str) -> bool:
         """Argument text with nothing held back and no `<`: `_step_args` minus its search."""
         scan = self._scan
         if self._state is not State.ARGS or scan.cursor != scan.end or "<" in text:
             return False
+        if scan.buffered + 4 * len(text) > self._max:  # 4: the most UTF-8 bytes per character
+            return False  # `feed` applies the cap
         scan.append(text)
         while self._json.advance(scan.view, scan.end) is not None:
             pass
