@@ -103,14 +103,17 @@ def cli() -> None:
     """Turn tool-call syntax leaked into streamed LLM text into OpenAI tool_calls.
 
     Reads raw SSE (or one chat.completion JSON body) from FILE or stdin and writes
-    clean OpenAI-format SSE to stdout, each event as soon as it is ready. Without a
-    subcommand, `filter` runs.
+    clean OpenAI-format SSE (or, with --to anthropic, Anthropic Messages events) to
+    stdout, each event as soon as it is ready. Without a subcommand, `filter` runs:
+    `sse-rewrite filter --help` lists its options.
 
     \b
     Examples:
       curl -N https://openrouter.ai/api/v1/chat/completions ... | sse-rewrite
       sse-rewrite sse_logs/kimi-one-token-per-chunk.sse
       sse-rewrite --format kimi --id-style openai capture.sse -o clean.sse
+      curl -N ... | sse-rewrite --to anthropic
+      sse-rewrite diff                  # every capture in sse_logs/ against its golden
     """
 
 
