@@ -7,6 +7,7 @@ import pytest
 
 from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.chunks import derived_call_id
+from sse_rewrite.events import Text
 from sse_rewrite.formats.kimi import KimiParser
 from sse_rewrite.rewrite import rewrite_completion
 from tests.chunking import chunk_event, rewrite_stream, token_stream
@@ -135,3 +136,16 @@ def test_first_role_is_not_absorbed() -> None:
     rewriter = ChoiceRewriter(0, lambda: KimiParser(), lambda i, call: f"id{i}")
     rewriter.rewrite({"index": 0, "delta": {"content": OPEN_CALL}})
     assert not rewriter.absorb({"index": 0, "delta": {"role": "assistant", "content": "1"}})
+
+
+def test_header_tokens_are_absorbed_until_spacing_could_make_the_header_prose() -> None:
+    parser = KimiParser()
+    parser.feed("<|tool_calls_section_begin|><|tool_call_begin|>")
+    assert parser.absorb("functions")
+    assert not parser.absorb(" ")  # spacing is decided by the step handlers
+    assert parser.feed(" ") == []
+    assert not parser.absorb(".bash")  # after spacing, more header would make it prose
+    released = parser.feed(".bash")
+    text = "".join(piece.text for piece in released if isinstance(piece, Text))
+    assert text.endswith("<|tool_call_begin|>functions .bash")
+    assert not parser.absorb("x" * 300)  # too long for a header

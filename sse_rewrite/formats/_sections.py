@@ -51,6 +51,7 @@ class Token(enum.Enum):
 
 
 _MAX_HEADER: Final = 256  # bytes of header before the opener is taken for prose
+_SPACE: Final = re.compile(r"\s")
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 
 
@@ -81,15 +82,28 @@ class SectionParser(ScanningParser):
         self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
 
     def absorb(self, text: str) -> bool:
-        """Argument text with nothing held back and no `<`: `_step_args` minus its search."""
+        """Text inside an open call that can decide nothing: what the step handlers would do,
+        minus their searches. That is text without `<` and with nothing held back, either
+        argument text, or header text without spacing (which would make the header prose)
+        that keeps the header short."""
         scan = self._scan
-        if self._state is not State.ARGS or scan.cursor != scan.end or "<" in text:
+        if scan.cursor != scan.end or "<" in text:
             return False
-        if scan.buffered + 4 * len(text) > self._max:  # 4: the most UTF-8 bytes per character
-            return False  # `feed` applies the cap
-        scan.append(text)
-        while self._json.advance(scan.view, scan.end) is not None:
-            pass
+        size = 4 * len(text)  # at most this many UTF-8 bytes
+        if self._state is State.ARGS:
+            if scan.buffered + size > self._max:
+                return False  # `feed` applies the cap
+            scan.append(text)
+            while self._json.advance(scan.view, scan.end) is not None:
+                pass
+        elif self._state is State.HEADER:
+            if scan.end - scan.mark + size > _MAX_HEADER or _SPACE.search(text):
+                return False
+            if scan.text(scan.mark, scan.end)[-1:].isspace():
+                return False  # spacing, then more header: inner spacing makes the header prose
+            scan.append(text)
+        else:
+            return False
         scan.cursor = scan.end
         return True
 
