@@ -387,6 +387,10 @@ def rewrite_completion(
     if name is None:  # --format none, or a model with native tool_calls
         return body, [], 0
     parser_type = FORMATS[name]
+
+    def make_parser() -> ToolSyntax:
+        return parser_type(options.max_section_bytes)
+
     stream_id = completion.get("id") if isinstance(completion.get("id"), str) else ""
     notices: list[Notice] = []
     changed = False
@@ -401,8 +405,7 @@ def rewrite_completion(
                 return call.id
             return derived_call_id(stream_id, index, i)
 
-        make = None if parser_type is None else (lambda t=parser_type: t(options.max_section_bytes))
-        rewriter = ChoiceRewriter(index, make, call_id)
+        rewriter = ChoiceRewriter(index, make_parser, call_id)
         message = choice["message"]
         native = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
         as_delta = {**message, "tool_calls": [{**c, "index": i} for i, c in enumerate(native)]}
