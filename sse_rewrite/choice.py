@@ -61,8 +61,9 @@ class ChoiceRewriter:
         """True while any field's parser holds text back."""
         return any(parser.pending for parser in self._parsers.values())
 
-    def absorb(self, choice: dict[str, Any]) -> bool:
-        """Feed a choice whose only text lands inside an open call; True when it was taken.
+    def absorb(self, choice: dict[str, Any]) -> tuple[str, ToolSyntax] | None:
+        """Feed a choice whose only text lands inside an open call; the field and parser
+        that took it, or None.
 
         Such a choice has nothing left to send (the caller drops its chunk): no finish,
         no logprobs, and besides a repeated `role` exactly one key, a text field whose
@@ -71,15 +72,17 @@ class ChoiceRewriter:
         """
         delta = choice.get("delta")
         if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
-            return False
-        parser, text = None, ""
+            return None
+        field, text = None, ""
         for key, value in delta.items():
             if key == "role" and self._role_seen:
                 continue
-            if parser is not None or type(value) is not str or key not in self._parsers:
-                return False
-            parser, text = self._parsers[key], value
-        return parser is not None and parser.absorb(text)
+            if field is not None or type(value) is not str or key not in self._parsers:
+                return None
+            field, text = key, value
+        if field is None or not self._parsers[field].absorb(text):
+            return None
+        return field, self._parsers[field]
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object."""

@@ -23,6 +23,7 @@ from .chunks import Chunk, derived_call_id, envelope, message_tool_call
 from .events import Notice, SSEEvent, ToolCall
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, ToolSyntax, select_format
 from .sse import BOM, SSEDecoder, encode_event
+from .token_template import TokenTemplate
 
 if TYPE_CHECKING:
     from .anthropic_events import AnthropicEmitter
@@ -34,6 +35,7 @@ Output = bytes | Notice
 # function_call deltas are converted.
 _ALWAYS_SNIFF: Final = (b'"tool_calls"', b'"function_call"')
 _DONE: Final = "[DONE]"
+_MAX_HOT_MISSES: Final = 8  # token templates that failed in a row before the stream stops learning them
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,8 @@ class StreamRewriter:
         self._watch_stop = False
         self._stream_id = ""
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
+        self._hot: tuple[TokenTemplate, ToolSyntax] | None = None  # see `_absorbed`
+        self._hot_misses = 0
         self._flushed = False
         self._emitter: AnthropicEmitter | None = None
         if self.options.to == "anthropic":  # imported here: start-up pays only for what it uses
@@ -189,6 +193,8 @@ class StreamRewriter:
             if self._emitter is not None:  # Anthropic streams have no [DONE]: the message ends
                 return [*self._flush_choices(), *self._emitter.flush()]
             return [*self._flush_choices(), *self._passthrough(event)]
+        if self._pending and self._hot is not None and self._hot_absorbed(event.raw):
+            return []  # a token inside an open call, read from the raw bytes alone
         fast = self._emitter is None and self._resolved
         if fast and (self._parser_type is None or not (self._pending or self._sniffed(event.raw))):
             return self._passthrough(event)
@@ -209,14 +215,17 @@ class StreamRewriter:
             return [*self._flush_choices(), *self._passthrough(event, chunk)]
         if self._parser_type is None and self._emitter is None:  # --format none, or native tool_calls
             return self._passthrough(event)
-        if self._pending and self._absorbed(chunk):
+        if self._pending and self._absorbed(event, chunk):
             return []  # a token inside an open call: nothing to send yet
         return self._rewrite_chunk(event, chunk)
 
-    def _absorbed(self, chunk: Chunk) -> bool:
+    def _absorbed(self, event: SSEEvent, chunk: Chunk) -> bool:
         """True when a one-choice chunk's text all went into an open call (the hot path).
 
-        See `ChoiceRewriter.absorb`; `_rewrite_chunk` would drop such a chunk too.
+        See `ChoiceRewriter.absorb`; `_rewrite_chunk` would drop such a chunk too. The
+        event also becomes the template for the next ones (`_hot_absorbed`), unless
+        templates keep failing to match (then the stream's chunks differ in more than
+        their token, and learning would cost more than it saves).
         """
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or chunk.get("usage"):
@@ -225,10 +234,26 @@ class StreamRewriter:
             return False
         index = choices[0].get("index")
         rewriter = self._choices.get(index if isinstance(index, int) else 0)
-        if rewriter is None or not rewriter.absorb(choices[0]):
+        taken = None if rewriter is None else rewriter.absorb(choices[0])
+        if taken is None:
             return False
         self._last = chunk
+        if self._hot_misses < _MAX_HOT_MISSES:
+            template = TokenTemplate.learn(event.raw, chunk, taken[0])
+            self._hot = None if template is None else (template, taken[1])
         return True
+
+    def _hot_absorbed(self, raw: bytes) -> bool:
+        """The same as `_absorbed`, for an event that is the template's with another token."""
+        assert self._hot is not None
+        template, parser = self._hot
+        token = template.token(raw)
+        if token is None:
+            self._hot_misses += 1
+            self._hot = None
+            return False
+        self._hot_misses = 0
+        return parser.absorb(token)
 
     def _sniffed(self, raw: bytes) -> bool:
         if self._watch_stop and b'"stop"' in raw:

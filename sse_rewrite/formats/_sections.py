@@ -87,24 +87,27 @@ class SectionParser(ScanningParser):
         argument text, or header text without spacing (which would make the header prose)
         that keeps the header short."""
         scan = self._scan
-        if scan.cursor != scan.end or "<" in text:
+        end = scan.end
+        if scan.cursor != end or "<" in text:
             return False
         size = 4 * len(text)  # at most this many UTF-8 bytes
         if self._state is State.ARGS:
-            if scan.buffered + size > self._max:
+            if end - scan.start + size > self._max:
                 return False  # `feed` applies the cap
             scan.append(text)
-            while self._json.advance(scan.view, scan.end) is not None:
+            end = scan.end
+            while self._json.advance(scan.view, end) is not None:
                 pass
         elif self._state is State.HEADER:
-            if scan.end - scan.mark + size > _MAX_HEADER or _SPACE.search(text):
+            if end - scan.mark + size > _MAX_HEADER or _SPACE.search(text):
                 return False
-            if scan.text(scan.mark, scan.end)[-1:].isspace():
+            if scan.text(scan.mark, end)[-1:].isspace():
                 return False  # spacing, then more header: inner spacing makes the header prose
             scan.append(text)
+            end = scan.end
         else:
             return False
-        scan.cursor = scan.end
+        scan.cursor = end
         return True
 
     def _compact(self) -> None:
