@@ -80,7 +80,7 @@ class ChoiceRewriter:
             if field is not None or type(value) is not str or key not in self._parsers:
                 return None
             field, text = key, value
-        if field is None or not self._parsers[field].absorb(text):
+        if field is None or not self._parsers[field].absorb((text,)):
             return None
         return field, self._parsers[field]
 

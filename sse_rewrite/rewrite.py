@@ -22,6 +22,7 @@ from .choice import ChoiceResult, ChoiceRewriter
 from .chunks import Chunk, derived_call_id, envelope, message_tool_call
 from .events import Notice, SSEEvent, ToolCall
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, ToolSyntax, select_format
+from .needles import NeedleIndex
 from .sse import BOM, SSEDecoder, encode_event
 from .token_template import TokenTemplate
 
@@ -31,10 +32,11 @@ if TYPE_CHECKING:
 Output = bytes | Notice
 """What the rewriter produces: bytes to write, or a notice for stderr."""
 
-# Events holding these are always decoded: native calls move our indexes, legacy
-# function_call deltas are converted.
-_ALWAYS_SNIFF: Final = (b'"tool_calls"', b'"function_call"')
+# Events holding this are always decoded: native calls (`"tool_calls"`) move our indexes,
+# legacy `"function_call"` deltas are converted. One needle for both: one search of a read.
+_ALWAYS_SNIFF: Final = (b"_call",)
 _DONE: Final = "[DONE]"
+_PLAIN_HAZARDS: Final = (b"[DONE]", b"\r", b"\n\n\n")  # see `_skip_plain`
 _MAX_HOT_MISSES: Final = 8  # token templates that failed in a row before the stream stops learning them
 
 
@@ -80,6 +82,7 @@ class StreamRewriter:
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
         self._hot: tuple[TokenTemplate, ToolSyntax] | None = None  # see `_absorbed`
         self._hot_misses = 0
+        self._needles: NeedleIndex | None = None  # of the current read, see `_skip_plain`
         self._flushed = False
         self._emitter: AnthropicEmitter | None = None
         if self.options.to == "anthropic":  # imported here: start-up pays only for what it uses
@@ -105,20 +108,31 @@ class StreamRewriter:
                 return []
             data = b"".join(self._head)
             self._head = []
-        out: list[Output] = []
-        if self._emitter is None and self._resolved and not self._pending:
-            # Finish the block the previous read left open; then whole plain blocks may be skipped.
-            end = data.find(b"\n\n") + 2
-            if end >= 2:
-                out += self._decode(data[:end])
-                skipped, data = self._skip_plain(data[end:])
-                out += skipped
-        return out + self._decode(data)
+        return self._decode(data)
 
     def _decode(self, data: bytes) -> list[Output]:
+        """Decode a read's events and rewrite them, skipping the decoder where it can.
+
+        Once the format is known, events go to the decoder one at a time, and at every
+        block boundary `_skip_ahead` may first take a run of events straight from the
+        raw bytes. The decoder is indifferent to how its input is cut, so the events it
+        sees are the same either way.
+        """
         out: list[Output] = []
-        for event in self._decoder.feed(data):
-            out += self._on_event(event)
+        pos, size = 0, len(data)
+        stop = data.rfind(b"\n\n") + 2  # just past the read's last blank line
+        while pos < stop and self._resolved:
+            if self._decoder.at_boundary:
+                pos = self._skip_ahead(data, pos, stop, out)
+            end = data.find(b"\n\n", pos) + 2
+            if end < 2:
+                break
+            for event in self._decoder.feed(data[pos:end]):
+                out += self._on_event(event)
+            pos = end
+        if pos < size:
+            for event in self._decoder.feed(data[pos:] if pos else data):
+                out += self._on_event(event)
         return self._count(out)
 
     def flush(self) -> list[Output]:
@@ -159,28 +173,47 @@ class StreamRewriter:
         self._resolve(completion.get("model") if isinstance(completion, dict) else None)
         return self._count([*notices, body])
 
-    def _skip_plain(self, data: bytes) -> tuple[list[Output], bytes]:
-        """Pass a read's complete events through in one slice when none can need work.
+    def _skip_ahead(self, data: bytes, pos: int, stop: int, out: list[Output]) -> int:
+        """Take the events from `pos` that need no decoding; return where they end.
+
+        With a call open, those are token events that the open call absorbs (read
+        through the token template, see `_absorbed`); otherwise, events that `_on_event`
+        would pass through unchanged. `stop` is just past the read's last blank line.
+        """
+        if self._pending:
+            if self._hot is None:
+                return pos
+            taken, end = self._hot_run(data, pos, stop)
+            self.stats.events_in += taken
+            return end
+        if self._emitter is None:
+            return self._skip_plain(data, pos, stop, out)
+        return pos
+
+    def _skip_plain(self, data: bytes, pos: int, stop: int, out: list[Output]) -> int:
+        """Pass the events from `pos` up to the first that may need work through in one slice.
 
         With the format known and nothing pending, `_on_event` passes through every
         event whose raw bytes hold no sniff needle (nor `[DONE]`, nor `"stop"` once
-        calls were made). When the whole read holds none, its complete events leave as
-        one slice and only the tail goes to the decoder. Restricted to LF-only reads
-        that start at a block boundary and have no run of three LFs, where every
-        `\n\n` ends exactly one block, so the event counts stay exact.
+        calls were made), so the slice ends before the first such needle. It also ends
+        before any CR or run of three LFs: without them every `\n\n` ends exactly one
+        block, so the event counts stay exact.
         """
-        if self._pending or not self._decoder.at_boundary:
-            return [], data
-        if b"\r" in data or b"\n\n\n" in data or data[:1] == b"\n" or b"[DONE]" in data:
-            return [], data
-        cut = data.rfind(b"\n\n") + 2
-        if cut < 2 or self._sniffed(data):
-            return [], data
-        events = data.count(b"\n\n", 0, cut)
+        if data[pos : pos + 1] == b"\n":
+            return pos
+        needles = (*self._sniff, *_PLAIN_HAZARDS, *((b'"stop"',) if self._watch_stop else ()))
+        index = self._needles
+        if index is None or index.data is not data or index.needles != needles:
+            index = self._needles = NeedleIndex(data, needles)
+        cut = data.rfind(b"\n\n", pos, min(stop, index.first(pos))) + 2
+        if cut < pos + 2:
+            return pos
+        events = data.count(b"\n\n", pos, cut)
         self.stats.events_in += events
-        self.stats.events_out += events
+        self.stats.events_out += events - 1  # `_count` counts the slice as one
         self.stats.passed_through += events
-        return [data[:cut]], data[cut:]
+        out.append(data[pos:cut])
+        return cut
 
     # -- per event
 
@@ -193,8 +226,6 @@ class StreamRewriter:
             if self._emitter is not None:  # Anthropic streams have no [DONE]: the message ends
                 return [*self._flush_choices(), *self._emitter.flush()]
             return [*self._flush_choices(), *self._passthrough(event)]
-        if self._pending and self._hot is not None and self._hot_absorbed(event.raw):
-            return []  # a token inside an open call, read from the raw bytes alone
         fast = self._emitter is None and self._resolved
         if fast and (self._parser_type is None or not (self._pending or self._sniffed(event.raw))):
             return self._passthrough(event)
@@ -223,7 +254,7 @@ class StreamRewriter:
         """True when a one-choice chunk's text all went into an open call (the hot path).
 
         See `ChoiceRewriter.absorb`; `_rewrite_chunk` would drop such a chunk too. The
-        event also becomes the template for the next ones (`_hot_absorbed`), unless
+        event also becomes the template for the next ones (`_hot_run`), unless
         templates keep failing to match (then the stream's chunks differ in more than
         their token, and learning would cost more than it saves).
         """
@@ -243,17 +274,34 @@ class StreamRewriter:
             self._hot = None if template is None else (template, taken[1])
         return True
 
-    def _hot_absorbed(self, raw: bytes) -> bool:
-        """The same as `_absorbed`, for an event that is the template's with another token."""
+    def _hot_run(self, data: bytes, start: int, stop: int) -> tuple[int, int]:
+        """What `_absorbed` does, for the events from `start` that are the template's with
+        another token: how many the open call took, and where they end.
+
+        Events are read in windows that start at one event and double while the call
+        takes them all, so the events read past the last one taken are at most as many
+        as were taken, plus one.
+        """
         assert self._hot is not None
         template, parser = self._hot
-        token = template.token(raw)
-        if token is None:
-            self._hot_misses += 1
-            self._hot = None
-            return False
-        self._hot_misses = 0
-        return parser.absorb(token)
+        taken, pos, window = 0, start, template.size
+        while pos < stop:
+            cut = data.rfind(b"\n\n", pos, min(stop, pos + window)) + 2
+            if cut < pos + 2:  # no event ends inside the window: take the next one whole
+                cut = data.find(b"\n\n", pos, stop) + 2
+            run = template.run(data, pos, cut)
+            if not run.tokens and pos == start:
+                self._hot_misses += 1
+                self._hot = None
+                return 0, start
+            self._hot_misses = 0
+            count = parser.absorb(run.tokens)
+            taken += count
+            if count < len(run.tokens) or not run.whole:
+                return taken, pos + run.span(count)
+            pos = cut
+            window *= 2
+        return taken, pos
 
     def _sniffed(self, raw: bytes) -> bool:
         if self._watch_stop and b'"stop"' in raw:

@@ -1,4 +1,5 @@
-"""TokenTemplate: a token read from raw bytes is exactly what parsing the event would give."""
+"""TokenTemplate: tokens read from raw bytes are exactly what parsing the events would give;
+and the fast paths built on it (and on `NeedleIndex`) change no output byte and no count."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMAT_CHOICES
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.needles import NeedleIndex
+from sse_rewrite.rewrite import RewriteOptions, Stats, StreamRewriter
 from sse_rewrite.token_template import TokenTemplate
 from tests.chunking import chunk_event, rewrite_stream
 from tests.oracles import openai_final
@@ -19,10 +21,15 @@ def template(delta: dict[str, object], field: str = "content") -> TokenTemplate 
     return TokenTemplate.learn(raw, orjson.loads(raw[6:]), field)
 
 
+def tokens(learned: TokenTemplate, raw: bytes) -> list[str]:
+    return learned.run(raw, 0, len(raw)).tokens
+
+
 def test_the_same_event_with_another_token_gives_that_token() -> None:
     learned = template({"role": "assistant", "content": "a"})
     assert learned is not None
-    assert learned.token(chunk_event({"role": "assistant", "content": '{"cmd": "ls"}'})) == '{"cmd": "ls"}'
+    raw = chunk_event({"role": "assistant", "content": '{"cmd": "ls"}'})
+    assert tokens(learned, raw) == ['{"cmd": "ls"}']
 
 
 @given(st.text())
@@ -30,7 +37,7 @@ def test_any_token_round_trips(token: str) -> None:
     learned = template({"role": "assistant", "content": "a"})
     assert learned is not None
     raw = chunk_event({"role": "assistant", "content": token})
-    assert learned.token(raw) == orjson.loads(raw[6:])["choices"][0]["delta"]["content"]
+    assert tokens(learned, raw) == [orjson.loads(raw[6:])["choices"][0]["delta"]["content"]]
 
 
 @pytest.mark.parametrize(
@@ -55,7 +62,51 @@ def test_any_token_round_trips(token: str) -> None:
 def test_anything_but_the_same_event_with_another_token_gives_none(raw: bytes) -> None:
     learned = template({"role": "assistant", "content": "a"})
     assert learned is not None
-    assert learned.token(raw) is None
+    assert tokens(learned, raw) == []
+
+
+def look_alike(token: str) -> bytes:
+    return chunk_event({"role": "assistant", "content": token})
+
+
+def test_a_run_reads_look_alikes_up_to_the_first_other_event() -> None:
+    learned = template({"role": "assistant", "content": "a"})
+    assert learned is not None
+    other = chunk_event({"role": "assistant", "content": "x"}, "stop")
+    data = look_alike("one") + look_alike(" two") + other + look_alike("three")
+    run = learned.run(data, 0, len(data))
+    assert (run.tokens, run.whole) == (["one", " two"], False)
+    assert run.span(2) == len(look_alike("one") + look_alike(" two"))
+    assert run.span(1) == len(look_alike("one"))
+    whole = learned.run(data, 0, len(look_alike("one")))
+    assert (whole.tokens, whole.whole) == (["one"], True)
+
+
+@pytest.mark.parametrize(
+    "middles",
+    [
+        # Each parses only with the other: as one JSON array they make two strings.
+        pytest.param([b'"ab\\"', b'","""'], id="literals-that-pair-up"),
+        pytest.param([b'"a" ', b'"b"'], id="space-after-the-literal"),
+        pytest.param([b'"a\nb"', b'"c"'], id="line-break-inside"),
+        pytest.param([b'"a"\r', b'"b"'], id="cr-after-the-literal"),
+    ],
+)
+def test_a_run_stops_at_a_middle_that_is_not_exactly_one_literal(middles: list[bytes]) -> None:
+    learned = template({"role": "assistant", "content": "a"})
+    assert learned is not None
+    before, after = look_alike("a").split(b'"a"')
+    data = look_alike("ok") + b"".join(before + middle + after for middle in middles)
+    assert learned.run(data, 0, len(data)).tokens == ["ok"]
+
+
+def test_a_lone_line_break_after_a_run_is_left_to_the_decoder() -> None:
+    learned = template({"role": "assistant", "content": "a"})
+    assert learned is not None
+    data = look_alike("one") + b"\n" + look_alike("two")
+    cut = len(look_alike("one")) + 1
+    run = learned.run(data, 0, cut)
+    assert (run.tokens, run.whole, run.span(1)) == (["one"], False, cut - 1)
 
 
 @pytest.mark.parametrize(
@@ -124,14 +175,14 @@ _PIECES = [
 ]
 
 
-def _rewrite(stream: bytes, format_name: str, reads: list[int]) -> bytes:
+def _rewrite(stream: bytes, format_name: str, reads: list[int]) -> tuple[bytes, Stats]:
     rewriter = StreamRewriter(RewriteOptions(format=format_name, max_section_bytes=200))
     out, pos = [], 0
     for size in reads:
         out += rewriter.feed(stream[pos : pos + size])
         pos += size
     out += rewriter.feed(stream[pos:]) + rewriter.flush()
-    return b"".join(item for item in out if isinstance(item, bytes))
+    return b"".join(item for item in out if isinstance(item, bytes)), rewriter.stats
 
 
 @settings(max_examples=200, deadline=None)
@@ -141,13 +192,16 @@ def _rewrite(stream: bytes, format_name: str, reads: list[int]) -> bytes:
     format_name=st.sampled_from(FORMAT_CHOICES),
     reads=st.lists(st.integers(1, 300), max_size=10),
     finish=st.sampled_from([None, "stop", "length"]),
+    extra=st.sampled_from([b"", b"\n", b": keep-alive\n\n", b"\r\n", b"data: [DONE]\n\n", b"data: {}\n\n"]),
 )
-def test_the_template_hot_path_changes_no_output_byte(
-    tokens: list[str], fields: list[str], format_name: str, reads: list[int], finish: str | None
+def test_the_fast_paths_change_no_output_byte_and_no_count(
+    tokens: list[str], fields: list[str], format_name: str, reads: list[int], finish: str | None, extra: bytes
 ) -> None:
     events = [chunk_event({"role": "assistant", fields[i % len(fields)]: t}) for i, t in enumerate(tokens)]
+    events.insert(len(events) // 2, extra)
     stream = b"".join(events) + chunk_event({}, finish) + b"data: [DONE]\n\n"
-    with_templates = _rewrite(stream, format_name, reads)
+    fast = _rewrite(stream, format_name, reads)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(TokenTemplate, "learn", classmethod(lambda cls, *args: None))
-        assert _rewrite(stream, format_name, reads) == with_templates
+        patch.setattr(TokenTemplate, "learn", classmethod(lambda cls, *args: None))  # no token runs
+        patch.setattr(NeedleIndex, "first", lambda self, pos: pos)  # no plain runs
+        assert _rewrite(stream, format_name, reads) == fast

@@ -9,6 +9,7 @@ picks one for a stream from its `model` id.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Final, Protocol
 
 from ..events import Piece
@@ -37,11 +38,12 @@ class ToolSyntax(Protocol):
         """Consume more text of the field; return what can be decided now."""
         ...
 
-    def absorb(self, text: str) -> bool:
-        """Take `text` only if it certainly decides nothing (it lands inside an open call).
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Take the leading texts that certainly decide nothing (they land inside an open call).
 
-        True when it was taken; False, having changed nothing, when `feed` must run. The
-        hot path of a tool-heavy stream: one token per chunk, most inside arguments.
+        Returns how many were taken, in order; the rest, untouched, must go through `feed`.
+        The hot path of a tool-heavy stream: one token per chunk, most inside arguments,
+        fed here a run of chunks at a time.
         """
         ...
 

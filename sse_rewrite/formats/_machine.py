@@ -10,7 +10,7 @@ feed-after-flush guard.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..events import Notice, Piece, Text
@@ -51,7 +51,7 @@ class ScanningParser:
         if self._flushed:
             raise RuntimeError("feed() after flush()")
         out: list[Piece] = []
-        if not self.absorb(text):
+        if not self.absorb((text,)):
             self._scan.append(text)
             while self._STEPS[self._state](self, out):
                 pass
@@ -77,12 +77,12 @@ class ScanningParser:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
         raise NotImplementedError
 
-    def absorb(self, text: str) -> bool:
-        """Take `text` when it certainly decides nothing; False (nothing done) otherwise.
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Take the leading texts that certainly decide nothing; return how many were taken.
 
-        The base takes nothing; a subclass whose hot state is cheap to recognize overrides it.
+        The base takes none; a subclass whose hot state is cheap to recognize overrides it.
         """
-        return False
+        return 0
 
     def _compact(self) -> None:
         """Drop handed-back text from the buffer; only in TEXT, where no offsets are kept."""

@@ -22,8 +22,11 @@ K = TypeVar("K")
 DEFAULT_MAX_SECTION_BYTES: Final = 1 << 20
 """An open tool section larger than this is released as plain text (`--max-section-bytes`)."""
 
-ANGLE_SNIFF: Final = (b"<", b"\\u003c", b"\\u003C")
-"""Sniff bytes for `<`-led markers; `<` may arrive JSON-escaped (Go escapes it as \\u003c)."""
+ANGLE_SNIFF: Final = (b"<", b"\\u003")
+"""Sniff bytes for `<`-led markers; `<` may arrive JSON-escaped (Go escapes it as \\u003c).
+
+`\\u003` covers both spellings of the escape in one search (and `\\u0030`-`\\u003f`, which
+only cost a decode)."""
 
 class Partial(enum.Enum):
     """Sentinel type of `NEED_MORE`."""

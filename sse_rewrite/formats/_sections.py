@@ -30,8 +30,11 @@ recovers a truncated call whose arguments are already one complete JSON value.
 
 from __future__ import annotations
 
+import bisect
 import enum
+import itertools
 import re
+from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from ..events import Markup, Notice, Piece, Text, ToolCall
@@ -81,11 +84,33 @@ class SectionParser(ScanningParser):
         self._opener = b""  # the call-begin marker of the current call
         self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
 
-    def absorb(self, text: str) -> bool:
-        """Text inside an open call that can decide nothing: what the step handlers would do,
-        minus their searches. That is text without `<` and with nothing held back, either
-        argument text, or header text without spacing (which would make the header prose)
-        that keeps the header short."""
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Take the leading texts that land inside an open call and can decide nothing.
+
+        That is what the step handlers would do with them, minus their searches: text
+        without `<` while nothing is held back, either argument text, or header text
+        without spacing (which would make the header prose) that keeps the header short.
+        A run of argument texts within the cap is taken in one step.
+        """
+        scan = self._scan
+        if self._state is State.ARGS and scan.cursor == scan.end:
+            joined = "".join(texts)
+            marker = joined.find("<")
+            if marker != -1:  # the texts that end before the first `<`
+                texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
+                joined = joined[: sum(map(len, texts))]
+            # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one
+            if scan.end - scan.start + 4 * len(joined) <= self._max:
+                self._take_arguments(joined)
+                return len(texts)
+        taken = 0
+        for text in texts:
+            if not self._absorb_one(text):
+                break
+            taken += 1
+        return taken
+
+    def _absorb_one(self, text: str) -> bool:
         scan = self._scan
         end = scan.end
         if scan.cursor != end or "<" in text:
@@ -94,21 +119,26 @@ class SectionParser(ScanningParser):
         if self._state is State.ARGS:
             if end - scan.start + size > self._max:
                 return False  # `feed` applies the cap
-            scan.append(text)
-            end = scan.end
-            while self._json.advance(scan.view, end) is not None:
-                pass
+            self._take_arguments(text)
         elif self._state is State.HEADER:
             if end - scan.mark + size > _MAX_HEADER or _SPACE.search(text):
                 return False
             if scan.text(scan.mark, end)[-1:].isspace():
                 return False  # spacing, then more header: inner spacing makes the header prose
             scan.append(text)
-            end = scan.end
+            scan.cursor = scan.end
         else:
             return False
-        scan.cursor = end
         return True
+
+    def _take_arguments(self, text: str) -> None:
+        """Append argument text, keeping the JSON string state, with nothing left to search."""
+        scan = self._scan
+        scan.append(text)
+        end = scan.end
+        while self._json.advance(scan.view, end) is not None:
+            pass
+        scan.cursor = end
 
     def _compact(self) -> None:
         """Compact in every state (a flood of calls never returns to TEXT); the JSON
