@@ -7,7 +7,7 @@ import pytest
 
 from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.chunks import derived_call_id
-from sse_rewrite.events import Text
+from sse_rewrite.events import Text, ToolCall
 from sse_rewrite.formats.kimi import KimiParser
 from sse_rewrite.rewrite import rewrite_completion
 from tests.chunking import chunk_event, rewrite_stream, token_stream
@@ -141,11 +141,21 @@ def test_first_role_is_not_absorbed() -> None:
 def test_header_tokens_are_absorbed_until_spacing_could_make_the_header_prose() -> None:
     parser = KimiParser()
     parser.feed("<|tool_calls_section_begin|><|tool_call_begin|>")
-    assert parser.absorb("functions")
-    assert not parser.absorb(" ")  # spacing is decided by the step handlers
-    assert parser.feed(" ") == []
-    assert not parser.absorb(".bash")  # after spacing, more header would make it prose
+    assert parser.absorb([" func", "tions"]) == 2  # leading spacing is stripped from a header
+    assert parser.absorb([" "]) == 1  # and so is trailing spacing, as long as nothing follows
+    assert parser.absorb([".bash", ":0"]) == 0  # inner spacing: the step handlers decide
     released = parser.feed(".bash")
     text = "".join(piece.text for piece in released if isinstance(piece, Text))
-    assert text.endswith("<|tool_call_begin|>functions .bash")
-    assert not parser.absorb("x" * 300)  # too long for a header
+    assert text.endswith("<|tool_call_begin|> functions .bash")
+    assert parser.absorb(["x" * 300]) == 0  # too long for a header
+
+
+def test_argument_tokens_are_absorbed_up_to_the_first_that_holds_a_marker_start() -> None:
+    parser = KimiParser()
+    parser.feed("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>")
+    assert parser.absorb(['{"a": ', '"x"', "}<|tool_call_end|>", "more"]) == 2
+    assert parser.absorb([]) == 0
+    [call] = [piece for piece in parser.feed("}<|tool_call_end|>") if isinstance(piece, ToolCall)]
+    assert call.arguments == '{"a": "x"}'
+
+

@@ -88,13 +88,16 @@ class SectionParser(ScanningParser):
         """Take the leading texts that land inside an open call and can decide nothing.
 
         That is what the step handlers would do with them, minus their searches: text
-        without `<` while nothing is held back, either argument text, or header text
-        without spacing (which would make the header prose) that keeps the header short.
-        A run of argument texts within the cap is taken in one step.
+        without `<` while nothing is held back, either argument text, or header text that
+        keeps the header short and without inner spacing (which would make it prose).
+        Texts are taken together when all qualify: a run of texts qualifies as a whole
+        exactly when it qualifies one text at a time.
         """
         scan = self._scan
-        if self._state is State.ARGS and scan.cursor == scan.end:
-            joined = "".join(texts)
+        if scan.cursor != scan.end:
+            return 0
+        joined = "".join(texts)
+        if self._state is State.ARGS:
             marker = joined.find("<")
             if marker != -1:  # the texts that end before the first `<`
                 texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
@@ -103,6 +106,8 @@ class SectionParser(ScanningParser):
             if scan.end - scan.start + 4 * len(joined) <= self._max:
                 self._take_arguments(joined)
                 return len(texts)
+        elif self._state is State.HEADER and self._absorb_one(joined):
+            return len(texts)
         taken = 0
         for text in texts:
             if not self._absorb_one(text):
@@ -121,10 +126,10 @@ class SectionParser(ScanningParser):
                 return False  # `feed` applies the cap
             self._take_arguments(text)
         elif self._state is State.HEADER:
-            if end - scan.mark + size > _MAX_HEADER or _SPACE.search(text):
+            if end - scan.mark + size > _MAX_HEADER:
                 return False
-            if scan.text(scan.mark, end)[-1:].isspace():
-                return False  # spacing, then more header: inner spacing makes the header prose
+            if _SPACE.search((scan.text(scan.mark, end) + text).strip()):
+                return False  # inner spacing makes the header prose: the step handler decides
             scan.append(text)
             scan.cursor = scan.end
         else:
