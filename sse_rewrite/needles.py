@@ -2,33 +2,42 @@
 
 The rewriter passes runs of events through untouched until the first byte that could
 need work. Asking "where is the next needle?" at every run would search the rest of
-the read again each time; the index remembers each needle's next position and only
-searches again once the caller has moved past it, so each needle is searched through
-the read about once, however many runs it is cut into.
+the read again each time; the index remembers, for each needle, the occurrence it found
+and how far it has searched in vain, and only searches bytes it has not searched yet.
+So each needle is searched through a read at most about once, and only as far as the
+caller asks, however many runs the read is cut into.
 """
 
 from __future__ import annotations
 
 
 class NeedleIndex:
-    """The next position of each of `needles` in `data`, searched lazily."""
+    """The next position of each of `needles` in `data`, searched lazily and never twice.
 
-    __slots__ = ("_next", "data", "needles")
+    Positions asked about must not go back: the index serves one left-to-right pass.
+    """
+
+    __slots__ = ("_clear", "_hit", "data", "needles")
 
     def __init__(self, data: bytes, needles: tuple[bytes, ...]) -> None:
         self.data = data
         self.needles = needles
-        self._next = [-1] * len(needles)  # a found position, or -1 before the first search
+        self._hit = [-1] * len(needles)  # an occurrence found, or -1
+        self._clear = [0] * len(needles)  # no occurrence starts between the last search's start and this
 
-    def first(self, pos: int) -> int:
-        """Where the first needle at or after `pos` starts; `len(data)` when none does."""
-        data, found = self.data, self._next
-        first = len(data)
+    def first(self, pos: int, end: int) -> int:
+        """Where the first needle lying wholly in `data[pos:end]` starts; `end` when none does."""
+        data, hits, clear = self.data, self._hit, self._clear
+        first = end
         for i, needle in enumerate(self.needles):
-            at = found[i]
+            at = hits[i]
             if at < pos:
-                at = data.find(needle, pos)
-                found[i] = at = len(data) if at == -1 else at
+                start = max(pos, clear[i])
+                at = data.find(needle, start, end)
+                if at == -1:
+                    clear[i] = max(start, end - len(needle) + 1)
+                    continue
+                hits[i] = at
             if at < first:
                 first = at
         return first

@@ -37,6 +37,7 @@ Output = bytes | Notice
 _ALWAYS_SNIFF: Final = (b"_call",)
 _DONE: Final = "[DONE]"
 _PLAIN_HAZARDS: Final = (b"[DONE]", b"\r", b"\n\n\n")  # see `_skip_plain`
+_FIRST_PLAIN_WINDOW: Final = 8192  # bytes searched for needles at first, see `_skip_plain`
 _MAX_HOT_MISSES: Final = 8  # token templates that failed in a row before the stream stops learning them
 
 
@@ -121,6 +122,7 @@ class StreamRewriter:
         out: list[Output] = []
         pos, size = 0, len(data)
         stop = data.rfind(b"\n\n") + 2  # just past the read's last blank line
+        self._needles = None  # (equal reads may be one object: small bytes objects are shared)
         while pos < stop and self._resolved:
             if self._decoder.at_boundary:
                 pos = self._skip_ahead(data, pos, stop, out)
@@ -197,23 +199,31 @@ class StreamRewriter:
         event whose raw bytes hold no sniff needle (nor `[DONE]`, nor `"stop"` once
         calls were made), so the slice ends before the first such needle. It also ends
         before any CR or run of three LFs: without them every `\n\n` ends exactly one
-        block, so the event counts stay exact.
+        block, so the event counts stay exact. Needles are looked for in windows that
+        double, so a short run does not pay for searching the whole read.
         """
-        if data[pos : pos + 1] == b"\n":
-            return pos
         needles = (*self._sniff, *_PLAIN_HAZARDS, *((b'"stop"',) if self._watch_stop else ()))
         index = self._needles
-        if index is None or index.data is not data or index.needles != needles:
+        if index is None or index.needles != needles:
             index = self._needles = NeedleIndex(data, needles)
-        cut = data.rfind(b"\n\n", pos, min(stop, index.first(pos))) + 2
-        if cut < pos + 2:
+        start, window = pos, _FIRST_PLAIN_WINDOW
+        while data[pos : pos + 1] != b"\n":  # a block that starts with a blank line
+            end = min(stop, pos + window)
+            hazard = index.first(pos, end)
+            cut = data.rfind(b"\n\n", pos, hazard)
+            if cut != -1:
+                pos = cut + 2
+            if hazard < end or end == stop:
+                break
+            window *= 2
+        if pos == start:
             return pos
-        events = data.count(b"\n\n", pos, cut)
+        events = data.count(b"\n\n", start, pos)
         self.stats.events_in += events
         self.stats.events_out += events - 1  # `_count` counts the slice as one
         self.stats.passed_through += events
-        out.append(data[pos:cut])
-        return cut
+        out.append(data[start:pos])
+        return pos
 
     # -- per event
 

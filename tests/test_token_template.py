@@ -3,11 +3,14 @@ and the fast paths built on it (and on `NeedleIndex`) change no output byte and 
 
 from __future__ import annotations
 
+import itertools
+
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite import rewrite
 from sse_rewrite.formats import FORMAT_CHOICES
 from sse_rewrite.needles import NeedleIndex
 from sse_rewrite.rewrite import RewriteOptions, Stats, StreamRewriter
@@ -175,14 +178,15 @@ _PIECES = [
 ]
 
 
-def _rewrite(stream: bytes, format_name: str, reads: list[int]) -> tuple[bytes, Stats]:
+def _rewrite(parts: list[bytes], format_name: str) -> tuple[bytes, Stats]:
     rewriter = StreamRewriter(RewriteOptions(format=format_name, max_section_bytes=200))
-    out, pos = [], 0
-    for size in reads:
-        out += rewriter.feed(stream[pos : pos + size])
-        pos += size
-    out += rewriter.feed(stream[pos:]) + rewriter.flush()
+    out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
     return b"".join(item for item in out if isinstance(item, bytes)), rewriter.stats
+
+
+def _cut(stream: bytes, reads: list[int]) -> list[bytes]:
+    ends = list(itertools.accumulate(reads))
+    return [stream[start:end] for start, end in zip([0, *ends], [*ends, len(stream)], strict=True)]
 
 
 @settings(max_examples=200, deadline=None)
@@ -190,18 +194,44 @@ def _rewrite(stream: bytes, format_name: str, reads: list[int]) -> tuple[bytes, 
     tokens=st.lists(st.sampled_from(_PIECES) | st.text(max_size=4), max_size=40),
     fields=st.lists(st.sampled_from(["content", "reasoning"]), min_size=1, max_size=3),
     format_name=st.sampled_from(FORMAT_CHOICES),
-    reads=st.lists(st.integers(1, 300), max_size=10),
+    reads=st.lists(st.integers(1, 300), max_size=10) | st.none(),  # None: a read per event
     finish=st.sampled_from([None, "stop", "length"]),
     extra=st.sampled_from([b"", b"\n", b": keep-alive\n\n", b"\r\n", b"data: [DONE]\n\n", b"data: {}\n\n"]),
+    window=st.sampled_from([1, 7, 64, 8192]),
 )
 def test_the_fast_paths_change_no_output_byte_and_no_count(
-    tokens: list[str], fields: list[str], format_name: str, reads: list[int], finish: str | None, extra: bytes
+    tokens: list[str],
+    fields: list[str],
+    format_name: str,
+    reads: list[int] | None,
+    finish: str | None,
+    extra: bytes,
+    window: int,
 ) -> None:
     events = [chunk_event({"role": "assistant", fields[i % len(fields)]: t}) for i, t in enumerate(tokens)]
     events.insert(len(events) // 2, extra)
-    stream = b"".join(events) + chunk_event({}, finish) + b"data: [DONE]\n\n"
-    fast = _rewrite(stream, format_name, reads)
+    events += [chunk_event({}, finish), b"data: [DONE]\n\n"]
+    parts = events if reads is None else _cut(b"".join(events), reads)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rewrite, "_FIRST_PLAIN_WINDOW", window)  # small ones: runs across windows
+        fast = _rewrite(parts, format_name)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(TokenTemplate, "learn", classmethod(lambda cls, *args: None))  # no token runs
-        patch.setattr(NeedleIndex, "first", lambda self, pos: pos)  # no plain runs
-        assert _rewrite(stream, format_name, reads) == fast
+        patch.setattr(StreamRewriter, "_skip_plain", lambda self, data, pos, *rest: pos)  # no plain runs
+        assert _rewrite(parts, format_name) == fast
+
+
+@given(
+    data=st.binary(max_size=300)
+    | st.lists(st.sampled_from([b"<", b"ab", b"\n", b"[DONE]", b"x"])).map(b"".join),
+    steps=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 80)), max_size=12),
+)
+def test_the_needle_index_answers_as_a_fresh_search_would(data: bytes, steps: list[tuple[int, int]]) -> None:
+    needles = (b"<", b"[DONE]", b"\n\n\n", b"ab")
+    index = NeedleIndex(data, needles)
+    pos = 0
+    for forward, width in steps:
+        pos = min(len(data), pos + forward)
+        end = min(len(data), pos + width)
+        found = [at for needle in needles if (at := data.find(needle, pos, end)) != -1]
+        assert index.first(pos, end) == min(found, default=end)
