@@ -1,5 +1,5 @@
 """`python -m sse_rewrite`: the same as the `sse-rewrite` command."""
 
-from .cli import main
+from .entry import main
 
 main()

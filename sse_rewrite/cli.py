@@ -1,12 +1,12 @@
-"""Command line shell: argument parsing, the read/feed/write loop, stderr diagnostics.
+"""Command line: the click commands (`filter`, `replay`, `diff`) over the sans-IO core.
 
-All parsing lives in the sans-IO core (`rewrite.py`); this module only moves bytes.
-rich is imported lazily, on the first diagnostic, to keep start-up fast.
+All parsing of streams lives in the core (`rewrite.py`); the read/feed/write loop and
+stderr diagnostics are in `shell.py`. `entry.main` is the console script: it runs the
+two start-up-critical invocations without importing click and hands the rest to `main`.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -16,11 +16,9 @@ import orjson
 from click.core import ParameterSource
 
 from . import __version__
-from .events import Notice
 from .options import OptionsError, rewrite_options, take_options
-from .rewrite import Output, Stats, StreamRewriter
-
-READ_SIZE = 65536
+from .rewrite import StreamRewriter
+from .shell import Diagnostics, format_stats, pump, quiet_broken_pipe
 
 
 class DefaultGroup(click.Group):
@@ -40,61 +38,8 @@ class DefaultGroup(click.Group):
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
-            # Python docs, "Note on SIGPIPE": point stdout at devnull so the final flush is quiet.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            quiet_broken_pipe()
             raise click.exceptions.Exit(0) from None
-
-
-class Diagnostics:
-    """Writes notices and summaries to stderr through rich (colour only on a terminal)."""
-
-    def __init__(self) -> None:
-        self._console: Any = None
-
-    def say(self, message: str, style: str = "yellow") -> None:
-        """Print one line on stderr."""
-        if self._console is None:
-            from rich.console import Console
-
-            self._console = Console(stderr=True, highlight=False, soft_wrap=True)
-        self._console.print(message, style=style, markup=False)
-
-    def notice(self, notice: Notice) -> None:
-        """Print one notice as `sse-rewrite: CODE: message`."""
-        self.say(f"sse-rewrite: {notice.code}: {notice.message}")
-
-
-def pump(rewriter: StreamRewriter, source: IO[bytes], sink: IO[bytes], diag: Diagnostics,
-         capture: IO[bytes] | None = None) -> None:
-    """Feed `source` through `rewriter` into `sink`, flushing after every read."""
-    read = getattr(source, "read1", source.read)
-    while chunk := read(READ_SIZE):
-        if capture is not None:
-            capture.write(chunk)
-            capture.flush()
-        _emit(rewriter.feed(chunk), sink, diag)
-    _emit(rewriter.flush(), sink, diag)
-
-
-def _emit(out: list[Output], sink: IO[bytes], diag: Diagnostics) -> None:
-    data = b"".join(item for item in out if isinstance(item, bytes))
-    for item in out:
-        if isinstance(item, Notice):
-            diag.notice(item)
-    if data:
-        sink.write(data)
-        sink.flush()
-
-
-def format_stats(stats: Stats) -> str:
-    """A one-line summary for `--stats`."""
-    return (
-        f"sse-rewrite: format {stats.format or 'none'} ({stats.format_reason}); "
-        f"events in {stats.events_in}, out {stats.events_out} "
-        f"({stats.passed_through} passed through unchanged); "
-        f"tool calls {stats.tool_calls}; notices {stats.notices}"
-    )
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -227,7 +172,7 @@ def diff_command(paths: tuple[Path, ...], update: bool) -> None:
 
 
 def main() -> None:
-    """Console-script entry point: run the CLI; a closed stdout pipe ends it quietly."""
+    """Run the click CLI on `sys.argv`; a closed stdout pipe ends it quietly."""
     try:
         code = cli.main(prog_name="sse-rewrite", standalone_mode=False)
     except click.ClickException as error:

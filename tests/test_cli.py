@@ -84,6 +84,46 @@ def test_version_and_help() -> None:
     assert "--max-section-bytes" in invoke(["filter", "--help"]).stdout
 
 
+_CLICK_MAIN = "from sse_rewrite.cli import main; main()"
+
+
+def _run(
+    command: list[str], stdin: bytes = b"", env: dict[str, str] | None = None
+) -> tuple[int, bytes, bytes]:
+    result = subprocess.run(command, input=stdin, capture_output=True, env=env, timeout=60, check=False)
+    return result.returncode, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["--version"], ["{capture}"], ["{broken}"], ["/no/such/file"], ["--format", "kimi"], ["-"]],
+    ids=["stdin", "version", "file", "bad-input", "missing-file", "option", "dash"],
+)
+def test_the_entry_point_runs_every_invocation_as_the_click_cli_does(args: list[str], tmp_path: Path) -> None:
+    capture, broken = tmp_path / "capture.sse", tmp_path / "broken.sse"
+    capture.write_bytes(token_stream([CALL]))
+    broken.write_bytes(b"data: {broken\n\n" + token_stream(["<|tool_call_end|>x"]))
+    args = [arg.format(capture=capture, broken=broken) for arg in args]
+    stdin = token_stream(["from stdin", CALL])
+    fast = _run([*_command(), *args], stdin)
+    assert fast == _run([sys.executable, "-c", _CLICK_MAIN, *args], stdin)
+    assert fast[0] == (2 if args == ["/no/such/file"] else 0)
+
+
+@pytest.mark.parametrize("args", [["--version"], [], ["{capture}"]], ids=["version", "stdin", "file"])
+def test_version_and_plain_filter_runs_do_not_import_click(args: list[str], tmp_path: Path) -> None:
+    capture = tmp_path / "capture.sse"
+    capture.write_bytes(token_stream([CALL]))
+    args = [arg.format(capture=capture) for arg in args]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SSE_REWRITE_")}
+    code, _, imports = _run([sys.executable, "-X", "importtime", "-m", "sse_rewrite", *args], env=env)
+    assert code == 0
+    assert b"| sse_rewrite.entry" in imports
+    assert b" click" not in imports
+    code, _, imports = _run([sys.executable, "-X", "importtime", "-m", "sse_rewrite", "--stats"], env=env)
+    assert code == 0 and b" click" in imports  # the check above can fail
+
+
 def _command() -> list[str]:
     return [sys.executable, "-m", "sse_rewrite"]
 

@@ -1,0 +1,63 @@
+"""The `sse-rewrite` console script: the start-up-critical invocations skip click.
+
+Importing click costs about a third of Python's own start-up. Two invocations sit in
+every pipeline's start-up path: `sse-rewrite --version` and a plain filter run,
+`sse-rewrite [FILE]` with no option and no `SSE_REWRITE_*` environment variable. They are
+recognized here and run without click, exactly as the `filter` command would run them.
+Everything else (options, subcommands, help, any error) goes to the click CLI in
+`cli.py`, which stays the one definition of the interface.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO
+
+from . import __version__
+
+_SUBCOMMANDS = ("filter", "replay", "diff")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    args = sys.argv[1:]
+    if args == ["--version"]:
+        sys.stdout.write(f"sse-rewrite, version {__version__}\n")
+        sys.exit(0)
+    source = _plain_filter_source(args)
+    if source is None:
+        from .cli import main as click_main
+
+        click_main()
+        return
+    with source:
+        _filter(source)
+
+
+def _plain_filter_source(args: list[str]) -> IO[bytes] | None:
+    """The input of a plain filter run, or None when click must parse the arguments."""
+    if any(name.startswith("SSE_REWRITE_") for name in os.environ):
+        return None
+    if not args:
+        return sys.stdin.buffer
+    path = args[0]
+    if len(args) > 1 or path.startswith("-") or path in _SUBCOMMANDS or not os.path.isfile(path):
+        return None
+    try:
+        return open(path, "rb")  # `main` closes it
+    except OSError:
+        return None  # click reports it
+
+
+def _filter(source: IO[bytes]) -> None:
+    from .rewrite import StreamRewriter
+    from .shell import Diagnostics, pump, quiet_broken_pipe
+
+    try:
+        pump(StreamRewriter(), source, sys.stdout.buffer, Diagnostics())
+    except BrokenPipeError:
+        quiet_broken_pipe()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.exit(0)
