@@ -37,6 +37,7 @@ Output = bytes | Notice
 _ALWAYS_SNIFF: Final = (b"_call",)
 _DONE: Final = "[DONE]"
 _PLAIN_HAZARDS: Final = (b"[DONE]", b"\r", b"\n\n\n")  # see `_skip_plain`
+_FIRST_HOT_WINDOW: Final = 4  # events, see `_hot_run`
 _FIRST_PLAIN_WINDOW: Final = 8192  # bytes searched for needles at first, see `_skip_plain`
 _MAX_HOT_MISSES: Final = 8  # token templates that failed in a row before the stream stops learning them
 
@@ -83,6 +84,7 @@ class StreamRewriter:
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
         self._hot: tuple[TokenTemplate, ToolSyntax] | None = None  # see `_absorbed`
         self._hot_misses = 0
+        self._declined = False  # the open call declined the event being decoded, see `_hot_run`
         self._needles: NeedleIndex | None = None  # of the current read, see `_skip_plain`
         self._flushed = False
         self._emitter: AnthropicEmitter | None = None
@@ -131,6 +133,7 @@ class StreamRewriter:
                 break
             for event in self._decoder.feed(data[pos:end]):
                 out += self._on_event(event)
+            self._declined = False
             pos = end
         if pos < size:
             for event in self._decoder.feed(data[pos:] if pos else data):
@@ -185,7 +188,7 @@ class StreamRewriter:
         if self._pending:
             if self._hot is None:
                 return pos
-            taken, end = self._hot_run(data, pos, stop)
+            taken, end, self._declined = self._hot_run(data, pos, stop)
             self.stats.events_in += taken
             return end
         if self._emitter is None:
@@ -256,7 +259,7 @@ class StreamRewriter:
             return [*self._flush_choices(), *self._passthrough(event, chunk)]
         if self._parser_type is None and self._emitter is None:  # --format none, or native tool_calls
             return self._passthrough(event)
-        if self._pending and self._absorbed(event, chunk):
+        if self._pending and not self._declined and self._absorbed(event, chunk):
             return []  # a token inside an open call: nothing to send yet
         return self._rewrite_chunk(event, chunk)
 
@@ -284,17 +287,17 @@ class StreamRewriter:
             self._hot = None if template is None else (template, taken[1])
         return True
 
-    def _hot_run(self, data: bytes, start: int, stop: int) -> tuple[int, int]:
+    def _hot_run(self, data: bytes, start: int, stop: int) -> tuple[int, int, bool]:
         """What `_absorbed` does, for the events from `start` that are the template's with
-        another token: how many the open call took, and where they end.
+        another token: how many the open call took, where they end, and whether the call
+        declined the event there (then `_absorbed` would decline it too).
 
-        Events are read in windows that start at one event and double while the call
-        takes them all, so the events read past the last one taken are at most as many
-        as were taken, plus one.
+        Events are read in windows that start at a few events and double while the call
+        takes them all, so the events read past the last one taken stay few.
         """
         assert self._hot is not None
         template, parser = self._hot
-        taken, pos, window = 0, start, template.size
+        taken, pos, window = 0, start, _FIRST_HOT_WINDOW * template.size
         while pos < stop:
             cut = data.rfind(b"\n\n", pos, min(stop, pos + window)) + 2
             if cut < pos + 2:  # no event ends inside the window: take the next one whole
@@ -303,15 +306,15 @@ class StreamRewriter:
             if not run.tokens and pos == start:
                 self._hot_misses += 1
                 self._hot = None
-                return 0, start
+                return 0, start, False
             self._hot_misses = 0
             count = parser.absorb(run.tokens)
             taken += count
             if count < len(run.tokens) or not run.whole:
-                return taken, pos + run.span(count)
+                return taken, pos + run.span(count), count < len(run.tokens)
             pos = cut
             window *= 2
-        return taken, pos
+        return taken, pos, False
 
     def _sniffed(self, raw: bytes) -> bool:
         if self._watch_stop and b'"stop"' in raw:
