@@ -42,7 +42,7 @@ class Sizes:
     repeats: int
 
 
-FULL = Sizes(45 * MB, 100_000, 20 * MB, 200 * MB, 100 * MB, 1_000_000, 50 * MB, 2000, 3)
+FULL = Sizes(45 * MB, 250_000, 20 * MB, 200 * MB, 100 * MB, 1_000_000, 50 * MB, 2000, 3)
 QUICK = Sizes(15 * MB, 20_000, 2 * MB, 20 * MB, 20 * MB, 100_000, 5 * MB, 500, 2)
 
 
