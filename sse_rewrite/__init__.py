@@ -8,7 +8,11 @@ The core is sans-IO: `StreamRewriter.feed(bytes)` / `flush()` return bytes to wr
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Names are imported on first use (PEP 562), so `sse-rewrite --version` and the filter
 # load only the modules they need.

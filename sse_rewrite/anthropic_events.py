@@ -29,8 +29,6 @@ Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
-
 import orjson
 
 from .anthropic_mapping import (
@@ -43,15 +41,21 @@ from .anthropic_mapping import (
     string_field,
     tool_use_id,
 )
-from .chunks import Chunk
 from .events import Notice
 from .sse import encode_event
 
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final, Literal
+
+    from .chunks import Chunk
+
+    TextKind = Literal["thinking", "text"]
+    BlockKind = TextKind | Literal["tool_use"]
+
 Emitted = bytes | Notice
 """What the emitter produces: SSE bytes to write, or a notice for stderr."""
-
-TextKind = Literal["thinking", "text"]
-BlockKind = TextKind | Literal["tool_use"]
 
 _EMPTY_BLOCKS: Final = {
     "thinking": {"type": "thinking", "thinking": "", "signature": ""},

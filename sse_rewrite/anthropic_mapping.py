@@ -15,12 +15,18 @@ so distinct ids never collide and a proxy can recover the original. The message 
 from __future__ import annotations
 
 import string
-from typing import Any, Final
 
 import orjson
 
-from .chunks import Chunk, derived_call_id
+from .chunks import derived_call_id
 from .events import Notice
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    from .chunks import Chunk
 
 _ID_KEPT: Final = frozenset(string.ascii_letters + string.digits + "_")
 _STOP_REASONS: Final = {

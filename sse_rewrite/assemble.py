@@ -13,11 +13,15 @@ decode (counted in `undecoded`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
 
 import orjson
 
 from .sse import BOM, SSEDecoder
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 TEXT_FIELDS: Final = ("content", "reasoning", "reasoning_content")
 

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
 
 from .chunks import tool_call_delta
 from .events import Markup, Notice, Piece, Text, ToolCall
-from .formats import ToolSyntax
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    from .formats import ToolSyntax
 
 TEXT_FIELDS: Final = ("reasoning", "reasoning_content", "content")
 _REASONING: Final = ("reasoning", "reasoning_content")

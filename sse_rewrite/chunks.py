@@ -6,10 +6,13 @@ stream id, the choice and the call index, never from a clock or a random source.
 
 from __future__ import annotations
 
-from typing import Any, Final
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
-Chunk = dict[str, Any]
-"""A decoded chat.completion.chunk (or chat.completion) JSON object."""
+    Chunk = dict[str, Any]
+    """A decoded chat.completion.chunk (or chat.completion) JSON object."""
 
 _NOT_ENVELOPE: Final = frozenset({"choices", "usage", "error"})
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO, Any
 
 import click
 import orjson
@@ -19,6 +18,11 @@ from . import __version__
 from .options import OptionsError, rewrite_options, take_options
 from .rewrite import StreamRewriter
 from .shell import Diagnostics, format_stats, pump, quiet_broken_pipe
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 class DefaultGroup(click.Group):

@@ -14,12 +14,19 @@ import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
 
 from .assemble import Assembled, assemble
 from .events import Notice
 from .options import OptionsError, parse_option_args
 from .rewrite import RewriteOptions, Stats, StreamRewriter
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final, Literal
+
+    Status = Literal["pass", "fail", "missing", "error", "created", "updated", "unchanged"]
+    """What `check` found: the first four when comparing, the last three with `update`."""
 
 CAPTURE_SUFFIXES: Final = (".sse", ".json")
 """A file with one of these suffixes in a capture directory is a capture."""
@@ -27,9 +34,6 @@ GOLDEN_SUFFIX: Final = ".golden"
 """Appended to a capture's name for its golden."""
 ARGS_SUFFIX: Final = ".args"
 """Appended to a capture's name for its options sidecar."""
-
-Status = Literal["pass", "fail", "missing", "error", "created", "updated", "unchanged"]
-"""What `check` found: the first four when comparing, the last three with `update`."""
 
 
 @dataclass(frozen=True, slots=True)

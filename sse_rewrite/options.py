@@ -12,14 +12,18 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
 
 import click
 
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
 from .rewrite import RewriteOptions
 
-F = TypeVar("F", bound=Callable[..., Any])
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final, TypeVar
+
+    F = TypeVar("F", bound=Callable[..., Any])
 
 REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--format", "format", type=click.Choice(FORMAT_CHOICES), default="auto",

@@ -14,20 +14,25 @@ Anthropic events, and comments (keep-alives) re-encoded as comments.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
 from .choice import ChoiceResult, ChoiceRewriter
-from .chunks import Chunk, derived_call_id, envelope, message_tool_call
+from .chunks import derived_call_id, envelope, message_tool_call
 from .events import Notice, SSEEvent, ToolCall
-from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, ToolSyntax, select_format
+from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, select_format
 from .needles import NeedleIndex
 from .sse import BOM, SSEDecoder, encode_event
 from .token_template import TokenTemplate
 
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Final, Literal
+
     from .anthropic_events import AnthropicEmitter
+    from .chunks import Chunk
+    from .formats import ToolSyntax
 
 Output = bytes | Notice
 """What the rewriter produces: bytes to write, or a notice for stderr."""

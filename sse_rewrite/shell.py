@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import IO, Any
 
 from .events import Notice
 from .rewrite import Output, Stats, StreamRewriter
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 READ_SIZE = 65536
 

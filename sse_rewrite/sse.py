@@ -14,9 +14,13 @@ read sizes (a long line is kept as a list of parts and joined once).
 from __future__ import annotations
 
 import re
-from typing import Final
 
 from .events import SSEEvent
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 BOM: Final = b"\xef\xbb\xbf"
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")

@@ -20,9 +20,12 @@ tool-heavy stream, and reads them a run of events at a time.
 
 from __future__ import annotations
 
-from typing import Any, Final
-
 import orjson
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 _PROBE: Final = "\x00probe"
 _DATA: Final = b"data: "

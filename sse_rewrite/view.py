@@ -9,12 +9,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Final
 
 import orjson
 
 from .assemble import Assembled, assemble, to_json
 from .goldens import Replay
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 

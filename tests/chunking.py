@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from hypothesis import strategies as st
 
 from sse_rewrite.events import Markup, Notice, Piece, Text, ToolCall
-from sse_rewrite.formats import ToolSyntax
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+
+if TYPE_CHECKING:
+    from sse_rewrite.formats import ToolSyntax
 
 
 def normalize(pieces: Iterable[Piece]) -> list[Piece]:

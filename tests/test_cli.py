@@ -111,7 +111,7 @@ def test_the_entry_point_runs_every_invocation_as_the_click_cli_does(args: list[
 
 
 @pytest.mark.parametrize("args", [["--version"], [], ["{capture}"]], ids=["version", "stdin", "file"])
-def test_version_and_plain_filter_runs_do_not_import_click(args: list[str], tmp_path: Path) -> None:
+def test_version_and_plain_filter_runs_do_not_import_click_or_typing(args: list[str], tmp_path: Path) -> None:
     capture = tmp_path / "capture.sse"
     capture.write_bytes(token_stream([CALL]))
     args = [arg.format(capture=capture) for arg in args]
@@ -120,8 +120,9 @@ def test_version_and_plain_filter_runs_do_not_import_click(args: list[str], tmp_
     assert code == 0
     assert b"| sse_rewrite.entry" in imports
     assert b" click" not in imports
+    assert b" typing\n" not in imports  # annotations import it under TYPE_CHECKING only
     code, _, imports = _run([sys.executable, "-X", "importtime", "-m", "sse_rewrite", "--stats"], env=env)
-    assert code == 0 and b" click" in imports  # the check above can fail
+    assert code == 0 and b" click" in imports and b" typing\n" in imports  # the checks above can fail
 
 
 def _command() -> list[str]:

@@ -4,15 +4,12 @@ Every parser implements `ToolSyntax`: feed it the text of one field as it stream
 get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (syntax that
 was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. The
 registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
-picks one for a stream from its `model` id.
+picks one for a stream from its `model` id. `ToolSyntax` exists for type checkers only:
+import it under `if TYPE_CHECKING:`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar, Final, Protocol
-
-from ..events import Piece
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 from .deepseek import DeepSeekParser
 from .kimi import KimiParser
@@ -20,41 +17,51 @@ from .plain_text import PlainTextParser
 from .special_tokens import SpecialTokensParser
 from .tool_call_tag import ToolCallTagParser
 
-__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "ToolSyntax", "select_format"]
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import ClassVar, Final, Protocol
+
+    from ..events import Piece
+
+__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "select_format"]
 
 SPECIAL_TOKENS: Final = "special-tokens"
 """Name of the fallback format: Kimi and DeepSeek special tokens only."""
 
 
-class ToolSyntax(Protocol):
-    """A streaming parser for one leaked tool-call syntax (sans-IO, linear time)."""
+if TYPE_CHECKING:
 
-    sniff: ClassVar[tuple[bytes, ...]]
-    """Raw SSE bytes without which an event cannot hold this syntax (the fast path)."""
+    class ToolSyntax(Protocol):
+        """A streaming parser for one leaked tool-call syntax (sans-IO, linear time)."""
 
-    def __init__(self, max_section_bytes: int = ...) -> None: ...
+        sniff: ClassVar[tuple[bytes, ...]]
+        """Raw SSE bytes without which an event cannot hold this syntax (the fast path)."""
 
-    def feed(self, text: str) -> list[Piece]:
-        """Consume more text of the field; return what can be decided now."""
-        ...
+        def __init__(self, max_section_bytes: int = ...) -> None: ...
 
-    def absorb(self, texts: Sequence[str]) -> int:
-        """Take the leading texts that certainly decide nothing (they land inside an open call).
+        def feed(self, text: str) -> list[Piece]:
+            """Consume more text of the field; return what can be decided now."""
+            ...
 
-        Returns how many were taken, in order; the rest, untouched, must go through `feed`.
-        The hot path of a tool-heavy stream: one token per chunk, most inside arguments,
-        fed here a run of chunks at a time.
-        """
-        ...
+        def absorb(self, texts: Sequence[str]) -> int:
+            """Take the leading texts that certainly decide nothing (they land inside an open call).
 
-    def flush(self) -> list[Piece]:
-        """End of the field's stream: decide everything still held back."""
-        ...
+            Returns how many were taken, in order; the rest, untouched, must go through `feed`.
+            The hot path of a tool-heavy stream: one token per chunk, most inside arguments,
+            fed here a run of chunks at a time.
+            """
+            ...
 
-    @property
-    def pending(self) -> bool:
-        """True while text is held back (inside a section, or a possible partial marker)."""
-        ...
+        def flush(self) -> list[Piece]:
+            """End of the field's stream: decide everything still held back."""
+            ...
+
+        @property
+        def pending(self) -> bool:
+            """True while text is held back (inside a section, or a possible partial marker)."""
+            ...
 
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {

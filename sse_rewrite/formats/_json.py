@@ -9,9 +9,13 @@ backslashes and brackets, resumes where it stopped, and never reads a byte twice
 from __future__ import annotations
 
 import re
-from typing import Final
 
 import orjson
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 _IN_STRING: Final = re.compile(rb'["\\]')
 _OUTSIDE_STRING: Final = re.compile(rb'["{}\[\]]')

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
 
 from ..events import Notice, Piece, Text
 from ._json import JsonScanner
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class ScanningParser:

@@ -15,9 +15,13 @@ never splits a UTF-8 sequence, and `take()` always decodes cleanly.
 from __future__ import annotations
 
 import enum
-from typing import Final, Literal, TypeVar
 
-K = TypeVar("K")
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, Literal, TypeVar
+
+    K = TypeVar("K")
 
 DEFAULT_MAX_SECTION_BYTES: Final = 1 << 20
 """An open tool section larger than this is released as plain text (`--max-section-bytes`)."""

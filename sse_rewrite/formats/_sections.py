@@ -35,12 +35,16 @@ import enum
 import itertools
 import re
 from collections.abc import Sequence
-from typing import ClassVar, Final
 
 from ..events import Markup, Notice, Piece, Text, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
 
 
 class Token(enum.Enum):

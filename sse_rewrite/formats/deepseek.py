@@ -13,9 +13,12 @@ the JSON sits in a Markdown fence. DeepSeek gives no call id.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
-
 from ._sections import SectionParser, Token
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
 
 MARKERS: Final[dict[bytes, Token]] = {
     "<｜tool▁calls▁begin｜>".encode(): Token.SECTION_BEGIN,

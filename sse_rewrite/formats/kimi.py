@@ -12,9 +12,13 @@ keeping the header as the call id (Kimi expects to see its own ids again).
 from __future__ import annotations
 
 import re
-from typing import ClassVar, Final
 
 from ._sections import SectionParser, Token
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
 
 MARKERS: Final[dict[bytes, Token]] = {
     b"<|tool_calls_section_begin|>": Token.SECTION_BEGIN,

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import ClassVar, Final
 
 from ..events import Notice, Piece, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE
 from .tool_call_bodies import is_name
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
 
 TOOL: Final = b"TOOL:"
 """Starts a call, at the start of a line; the tool name follows on the same line."""

@@ -6,10 +6,13 @@ model, while `<tool_call>` tags or `TOOL:` lines might be the answer's own words
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
-
 from . import deepseek, kimi
 from ._sections import SectionParser, Token
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
 
 _DEEPSEEK_OPENERS: Final = frozenset(m for m, t in deepseek.MARKERS.items() if t is Token.CALL_BEGIN)
 

@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Final
 
 import orjson
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 Call = tuple[str, str]
 """A parsed body: `(name, arguments JSON text)`."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable
-from typing import ClassVar, Final
 
 import orjson
 
@@ -33,6 +32,11 @@ from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE
 from .tool_call_bodies import FUNCTION, Call, glm_call, hermes_call, is_name, qwen_xml_call
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
 
 OPEN: Final = b"<tool_call>"
 """Opens one call."""
