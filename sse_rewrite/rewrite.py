@@ -44,6 +44,7 @@ _DONE: Final = "[DONE]"
 _PLAIN_HAZARDS: Final = (b"[DONE]", b"\r", b"\n\n\n")  # see `_skip_plain`
 _FIRST_HOT_WINDOW: Final = 4  # events, see `_hot_run`
 _FIRST_PLAIN_WINDOW: Final = 8192  # bytes searched for needles at first, see `_skip_plain`
+_MAX_DECODE_NEXT: Final = 128  # events decoded at most before `_skip_ahead` tries again
 _MAX_HOT_MISSES: Final = 8  # token templates that failed in a row before the stream stops learning them
 
 
@@ -90,6 +91,7 @@ class StreamRewriter:
         self._hot: tuple[TokenTemplate, ToolSyntax] | None = None  # see `_absorbed`
         self._hot_misses = 0
         self._declined = False  # the open call declined the event being decoded, see `_hot_run`
+        self._decode_next = 1  # events to decode before `_skip_ahead` tries again
         self._needles: NeedleIndex | None = None  # of the current read, see `_skip_plain`
         self._flushed = False
         self._emitter: AnthropicEmitter | None = None
@@ -121,10 +123,11 @@ class StreamRewriter:
     def _decode(self, data: bytes) -> list[Output]:
         """Decode a read's events and rewrite them, skipping the decoder where it can.
 
-        Once the format is known, events go to the decoder one at a time, and at every
+        Once the format is known, events go to the decoder a few at a time, and at every
         block boundary `_skip_ahead` may first take a run of events straight from the
-        raw bytes. The decoder is indifferent to how its input is cut, so the events it
-        sees are the same either way.
+        raw bytes (and says how many events to decode before it is worth trying again).
+        The decoder is indifferent to how its input is cut, so the events it sees are the
+        same either way.
         """
         out: list[Output] = []
         pos, size = 0, len(data)
@@ -133,7 +136,11 @@ class StreamRewriter:
         while pos < stop and self._resolved:
             if self._decoder.at_boundary:
                 pos = self._skip_ahead(data, pos, stop, out)
-            end = data.find(b"\n\n", pos) + 2
+            end = pos
+            for _ in range(self._decode_next):
+                end = data.find(b"\n\n", end) + 2
+                if end < 2:
+                    break
             if end < 2:
                 break
             for event in self._decoder.feed(data[pos:end]):
@@ -190,15 +197,18 @@ class StreamRewriter:
         through the token template, see `_absorbed`); otherwise, events that `_on_event`
         would pass through unchanged. `stop` is just past the read's last blank line.
         """
-        if self._pending:
-            if self._hot is None:
-                return pos
+        if self._pending and self._hot is not None:
             taken, end, self._declined = self._hot_run(data, pos, stop)
             self.stats.events_in += taken
+            self._decode_next = 1
             return end
-        if self._emitter is None:
-            return self._skip_plain(data, pos, stop, out)
-        return pos
+        end = pos
+        if not self._pending and self._emitter is None:
+            end = self._skip_plain(data, pos, stop, out)
+        # Backing off while nothing can be skipped keeps the cost of trying low where the
+        # general path takes every event (prose full of `<`, a long `<tool_call>` body).
+        self._decode_next = 1 if end > pos else min(2 * self._decode_next, _MAX_DECODE_NEXT)
+        return end
 
     def _skip_plain(self, data: bytes, pos: int, stop: int, out: list[Output]) -> int:
         """Pass the events from `pos` up to the first that may need work through in one slice.

@@ -71,6 +71,9 @@ class State(enum.Enum):
     ARGS = enum.auto()
 
 
+_ABSORBING: Final = (State.ARGS, State.HEADER)  # where text can land inside an open call
+
+
 class SectionParser(ScanningParser):
     """Section/call/arguments state machine; subclasses give `MARKERS` and `_call_parts`."""
 
@@ -98,7 +101,7 @@ class SectionParser(ScanningParser):
         exactly when it qualifies one text at a time.
         """
         scan = self._scan
-        if scan.cursor != scan.end:
+        if scan.cursor != scan.end or self._state not in _ABSORBING:
             return 0
         joined = "".join(texts)
         if self._state is State.ARGS:
