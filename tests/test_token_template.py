@@ -189,6 +189,12 @@ def _cut(stream: bytes, reads: list[int]) -> list[bytes]:
     return [stream[start:end] for start, end in zip([0, *ends], [*ends, len(stream)], strict=True)]
 
 
+def _look_alike_with_raw_token(token: bytes) -> bytes:
+    """A content event whose token's bytes (between its quotes) are `token`, valid JSON or not."""
+    before, after = look_alike("a").split(b'"a"')
+    return before + b'"' + token + b'"' + after
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     tokens=st.lists(st.sampled_from(_PIECES) | st.text(max_size=4), max_size=40),
@@ -196,7 +202,8 @@ def _cut(stream: bytes, reads: list[int]) -> list[bytes]:
     format_name=st.sampled_from(FORMAT_CHOICES),
     reads=st.lists(st.integers(1, 300), max_size=10) | st.none(),  # None: a read per event
     finish=st.sampled_from([None, "stop", "length"]),
-    extra=st.sampled_from([b"", b"\n", b": keep-alive\n\n", b"\r\n", b"data: [DONE]\n\n", b"data: {}\n\n"]),
+    extra=st.sampled_from([b"", b"\n", b": keep-alive\n\n", b"\r\n", b"data: [DONE]\n\n", b"data: {}\n\n"])
+    | st.binary(max_size=8).map(_look_alike_with_raw_token),
     window=st.sampled_from([1, 7, 64, 8192]),
 )
 def test_the_fast_paths_change_no_output_byte_and_no_count(
