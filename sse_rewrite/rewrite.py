@@ -137,11 +137,12 @@ class StreamRewriter:
             if self._decoder.at_boundary:
                 pos = self._skip_ahead(data, pos, stop, out)
             end = pos
-            for _ in range(self._decode_next):
-                end = data.find(b"\n\n", end) + 2
-                if end < 2:
+            for _ in range(self._decode_next):  # the next events' blank lines
+                found = data.find(b"\n\n", end, stop)
+                if found == -1:
                     break
-            if end < 2:
+                end = found + 2
+            if end == pos:
                 break
             for event in self._decoder.feed(data[pos:end]):
                 out += self._on_event(event)
