@@ -1,0 +1,132 @@
+"""ThinkSplitter: `<think>…</think>` reasoning leaked into `content`, split out of the answer.
+
+Models served without a reasoning parser (DeepSeek-R1, Qwen3, QwQ, GLM-4.5+, Kimi-Thinking)
+write their reasoning into `content` between `<think>` and `</think>`. R1-style chat templates
+open the tag in the prompt, so the output may begin inside the reasoning with only `</think>`
+to come (`starts_inside`).
+
+The splitter is fed one choice's `content` text as it streams and returns `Text` (the answer,
+stays in `content`), `Thought` (reasoning, moves to the stream's reasoning field) and `Markup`
+(the tags themselves), in order; the three re-join to the input exactly. A tag split across
+chunks is held back until the next text settles it; nothing else is held. Every `<think>`
+opens and every `</think>` closes; a tag that cannot apply (`</think>` outside, `<think>`
+inside) is text. Time is linear: the only text scanned twice is a held tag prefix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .events import Markup, Text
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, Literal
+
+OPEN: Final = "<think>"
+CLOSE: Final = "</think>"
+
+THINK_CHOICES: Final = ("auto", "on", "off")
+"""The `--think` values."""
+
+# Model families that write `<think>` tags into content when served without a reasoning
+# parser (lowered substrings of the model id), and those whose templates open the tag in the
+# prompt so the answer starts inside it.
+_THINKING_MODELS: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwen3", "qwq", "glm-4.", "glm-z1",
+                           "thinking")
+_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507")
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """Reasoning text found in `content`, to go out in the stream's reasoning field."""
+
+    text: str
+
+
+def think_mode(model: str | None, requested: Literal["auto", "on", "off"]) -> tuple[bool, bool, str]:
+    """Decide `--think` for a stream of `model`: (split tags?, starts inside?, reason)."""
+    lowered = (model or "").lower()
+    starts_inside = any(needle in lowered for needle in _STARTS_INSIDE)
+    if requested == "off":
+        return False, False, "--think off"
+    if requested == "on":
+        return True, starts_inside, "--think on"
+    needle = next((n for n in _THINKING_MODELS if n in lowered), None)
+    if needle is None:
+        return False, False, "model writes no <think> tags"
+    return True, starts_inside, f"model {model!r} contains {needle!r}"
+
+
+class ThinkSplitter:
+    """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
+
+    __slots__ = ("_held", "_implicit", "_inside")
+
+    def __init__(self, starts_inside: bool = False) -> None:
+        self._inside = starts_inside
+        self._implicit = starts_inside  # inside without having seen `<think>`; nothing moved yet
+        self._held = ""
+
+    @property
+    def inside(self) -> bool:
+        """True while content is being moved to reasoning."""
+        return self._inside
+
+    @property
+    def pending(self) -> bool:
+        """True while a possible tag prefix is held back."""
+        return bool(self._held)
+
+    def provider_reasons(self) -> None:
+        """The stream sent a reasoning field of its own: the answer did not start inside.
+
+        A provider that splits reasoning itself sends the answer alone in `content`, which
+        must stay there; only an implicit start (no `<think>` seen, nothing moved) is undone.
+        """
+        if self._implicit:
+            self._inside = self._implicit = False
+
+    def feed(self, text: str) -> list[Text | Thought | Markup]:
+        """Consume more content text; return what can be decided now."""
+        if not text:
+            return []
+        if self._implicit:
+            self._implicit = False  # content has arrived before any reasoning field
+        buf = self._held + text
+        self._held = ""
+        out: list[Text | Thought | Markup] = []
+        pos = 0
+        while True:
+            tag = CLOSE if self._inside else OPEN
+            found = buf.find(tag, pos)
+            if found < 0:
+                break
+            self._emit(out, buf[pos:found])
+            out.append(Markup(tag))
+            self._inside = not self._inside
+            pos = found + len(tag)
+        keep = _partial_suffix(buf, pos, CLOSE if self._inside else OPEN)
+        self._emit(out, buf[pos : len(buf) - keep])
+        self._held = buf[len(buf) - keep :]
+        return out
+
+    def flush(self) -> list[Text | Thought | Markup]:
+        """End of the content stream: a held tag prefix was text after all."""
+        out: list[Text | Thought | Markup] = []
+        self._emit(out, self._held)
+        self._held = ""
+        return out
+
+    def _emit(self, out: list[Text | Thought | Markup], text: str) -> None:
+        if text:
+            out.append(Thought(text) if self._inside else Text(text))
+
+
+def _partial_suffix(buf: str, pos: int, tag: str) -> int:
+    """Length of the longest end of `buf[pos:]` that is a proper prefix of `tag`."""
+    for length in range(min(len(tag) - 1, len(buf) - pos), 0, -1):
+        if tag.startswith(buf[len(buf) - length :]):
+            return length
+    return 0

@@ -1,0 +1,127 @@
+"""ThinkSplitter: `<think>` reasoning in content, split out of the answer at any cut."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sse_rewrite.events import Markup, Text
+from sse_rewrite.think import CLOSE, OPEN, ThinkSplitter, Thought, think_mode
+
+from .chunking import cut
+
+Out = list[Text | Thought | Markup]
+
+
+def run(pieces: list[str], starts_inside: bool = False) -> Out:
+    """Feed each piece, flush; merge neighbours of one kind (the chunking-free form)."""
+    splitter = ThinkSplitter(starts_inside)
+    raw: Out = []
+    for piece in pieces:
+        raw += splitter.feed(piece)
+    raw += splitter.flush()
+    out: Out = []
+    for item in raw:
+        if out and type(out[-1]) is type(item):
+            out[-1] = type(item)(span(out[-1]) + span(item))
+        else:
+            out.append(item)
+    return out
+
+
+def span(item: Text | Thought | Markup) -> str:
+    return item.raw if isinstance(item, Markup) else item.text
+
+
+def rejoined(out: Out) -> str:
+    return "".join(map(span, out))
+
+
+def every_cut(text: str, starts_inside: bool = False) -> Out:
+    """The result whole, one character at a time and cut at every single offset: all equal."""
+    whole = run([text], starts_inside)
+    assert run(list(text), starts_inside) == whole
+    for point in range(1, len(text)):
+        assert run(cut(text, [point]), starts_inside) == whole
+    assert rejoined(whole) == text
+    return whole
+
+
+@pytest.mark.parametrize(
+    ("text", "starts_inside", "expected"),
+    [
+        pytest.param("<think>plan</think>answer", False,
+                     [Markup(OPEN), Thought("plan"), Markup(CLOSE), Text("answer")], id="tags"),
+        pytest.param("plan</think>\n\nanswer", True,
+                     [Thought("plan"), Markup(CLOSE), Text("\n\nanswer")], id="r1-starts-inside"),
+        pytest.param("no tags at all", False, [Text("no tags at all")], id="plain"),
+        pytest.param("a</think>b", False, [Text("a</think>b")], id="close-outside-is-text"),
+        pytest.param("<think>x<think>y</think>z", False,
+                     [Markup(OPEN), Thought("x<think>y"), Markup(CLOSE), Text("z")],
+                     id="open-inside-is-text"),
+        pytest.param("<think>a</think>b<think>c</think>d", False,
+                     [Markup(OPEN), Thought("a"), Markup(CLOSE), Text("b"), Markup(OPEN), Thought("c"),
+                      Markup(CLOSE), Text("d")], id="interleaved"),
+        pytest.param("<think>never closed", False, [Markup(OPEN), Thought("never closed")], id="unclosed"),
+        pytest.param("ends in <thi", False, [Text("ends in <thi")], id="partial-open-at-end"),
+        pytest.param("<think>ends in </thin", False, [Markup(OPEN), Thought("ends in </thin")],
+                     id="partial-close-at-end"),
+        pytest.param("a << <t <think>é😀</think>", False,
+                     [Text("a << <t "), Markup(OPEN), Thought("é😀"), Markup(CLOSE)],
+                     id="lookalikes-unicode"),
+    ],
+)
+def test_examples(text: str, starts_inside: bool, expected: Out) -> None:
+    assert every_cut(text, starts_inside) == expected
+
+
+def test_held_prefix_is_released_by_the_next_text() -> None:
+    splitter = ThinkSplitter()
+    assert splitter.feed("x <th") == [Text("x ")]
+    assert splitter.pending
+    assert splitter.feed("e end") == [Text("<the end")]
+    assert not splitter.pending
+
+
+def test_provider_reasoning_before_content_keeps_the_answer_in_content() -> None:
+    splitter = ThinkSplitter(starts_inside=True)
+    splitter.provider_reasons()
+    assert splitter.feed("the answer") == [Text("the answer")]
+
+
+def test_provider_reasoning_after_content_started_changes_nothing() -> None:
+    splitter = ThinkSplitter(starts_inside=True)
+    assert splitter.feed("plan") == [Thought("plan")]
+    splitter.provider_reasons()
+    assert splitter.feed(" more</think>x") == [Thought(" more"), Markup(CLOSE), Text("x")]
+
+
+@pytest.mark.parametrize(
+    ("model", "requested", "split", "inside"),
+    [
+        pytest.param("deepseek/deepseek-r1-0528", "auto", True, True, id="r1"),
+        pytest.param("Qwen/QwQ-32B", "auto", True, True, id="qwq"),
+        pytest.param("qwen/qwen3-235b-a22b", "auto", True, False, id="qwen3"),
+        pytest.param("z-ai/glm-4.6", "auto", True, False, id="glm"),
+        pytest.param("moonshotai/kimi-k2-thinking", "auto", True, False, id="kimi-thinking"),
+        pytest.param("moonshotai/kimi-k2.5", "auto", False, False, id="kimi-not-thinking"),
+        pytest.param("gpt-4o", "auto", False, False, id="other"),
+        pytest.param("gpt-4o", "on", True, False, id="forced-on"),
+        pytest.param("deepseek-r1", "off", False, False, id="forced-off"),
+    ],
+)
+def test_think_mode(model: str, requested: str, split: bool, inside: bool) -> None:
+    assert think_mode(model, requested)[:2] == (split, inside)  # type: ignore[arg-type]
+
+
+@given(
+    st.lists(st.sampled_from(["<think>", "</think>", "<", "</", "<th", "think>", "a", "é", " ", "\n"]),
+             max_size=20).map("".join),
+    st.lists(st.integers(0, 200), max_size=6),
+    st.booleans(),
+)
+def test_any_cut_equals_whole_and_is_lossless(text: str, points: list[int], starts_inside: bool) -> None:
+    whole = run([text], starts_inside)
+    assert run(cut(text, [min(p, len(text)) for p in points]), starts_inside) == whole
+    assert rejoined(whole) == text
