@@ -1,0 +1,1 @@
+"""`sse-rewrite serve`: an HTTP proxy shell around the sans-IO rewriter."""
