@@ -1,0 +1,157 @@
+"""The `serve` application: routes, the guard around every request, start-up and shutdown.
+
+Routes: `GET /healthz` (answered here, the upstream untouched), each front's routes
+(`FRONTS`: a front is a module with `register(app)`), and everything else forwarded
+untouched (`Upstream.forward`). The guard (a middleware) checks the access token, turns
+any unexpected exception into a JSON 500 (the traceback never reaches a client; the log
+gets one line) and writes the request's log line however the request ended.
+
+The server runs with handler cancellation on, so a client that hangs up cancels its
+handler and with it the upstream request. SIGTERM (or Ctrl-C) stops accepting, gives open
+requests `drain_timeout` seconds to finish, then cuts what is left and exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import itertools
+import signal
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from aiohttp import web
+
+from . import openai_front
+from .errors import json_error
+from .request_log import RequestRecord
+from .settings import ServeSettings
+from .state import LOG, RECORD, UPSTREAM, ServerLog
+from .upstream import Upstream, UpstreamFailure
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Final
+
+    Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+FRONTS: Final[tuple[ModuleType, ...]] = (openai_front,)
+"""The fronts, each a module with `register(app)` that adds its routes."""
+HEALTH_PATH: Final = "/healthz"
+MAX_REQUEST_BYTES: Final = 64 << 20  # long agent conversations exceed aiohttp's 1 MiB default
+
+_numbers = itertools.count(1)
+
+
+def build_app(settings: ServeSettings, log: ServerLog | None = None) -> web.Application:
+    """The application for `settings` (its upstream session opens when it starts)."""
+    app = web.Application(middlewares=[_guard], client_max_size=MAX_REQUEST_BYTES)
+    app[UPSTREAM] = Upstream(settings)
+    app[LOG] = log or ServerLog()
+    app.cleanup_ctx.append(_upstream_session)
+    app.router.add_get(HEALTH_PATH, _health)
+    for front in FRONTS:
+        front.register(app)
+    app.router.add_route("*", "/{tail:.*}", _forward)
+    return app
+
+
+async def _upstream_session(app: web.Application) -> AsyncIterator[None]:
+    await app[UPSTREAM].start()
+    yield
+    await app[UPSTREAM].close()
+
+
+async def _health(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok"})
+
+
+async def _forward(request: web.Request) -> web.StreamResponse:
+    try:
+        return await request.app[UPSTREAM].forward(request)
+    except UpstreamFailure as failure:
+        RECORD.get().outcome = failure.reason
+        return failure.response()
+
+
+@web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    loop = asyncio.get_running_loop()
+    record = RequestRecord(next(_numbers), request.method, request.path, loop.time())
+    token = RECORD.set(record)
+    log = request.app[LOG]
+    response: web.StreamResponse | None = None
+    try:
+        if request.path == HEALTH_PATH or _authorized(request):
+            response = await handler(request)
+        else:
+            response = json_error(401, "missing or wrong access token for this proxy",
+                                  "authentication_error", "invalid_access_token")
+    except web.HTTPException as error:  # raised by aiohttp itself, e.g. a body over the size limit
+        response = json_error(error.status, error.reason)
+    except asyncio.CancelledError:
+        record.outcome = "client gone"
+        raise
+    except ConnectionResetError:
+        record.outcome = "client gone"
+        response = web.Response()
+    except Exception as error:  # the guard's whole job: log it, answer JSON, never a traceback
+        log.say(f"#{record.number} internal error: {type(error).__name__}: {error}", style="red")
+        response = json_error(500, "internal error in sse-rewrite serve (see its log)", "server_error")
+    finally:
+        RECORD.reset(token)
+        record.status = response.status if response is not None else None
+        log.request(record, loop.time())
+    return response
+
+
+def _authorized(request: web.Request) -> bool:
+    """Whether the request presents the access token (always true without one)."""
+    expected = request.app[UPSTREAM].settings.access_token
+    if not expected:
+        return True
+    presented = request.headers.get("x-api-key", "")
+    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer":
+        presented = presented or credentials.strip()
+    return hmac.compare_digest(presented.encode(), expected.encode())
+
+
+async def start(settings: ServeSettings, log: ServerLog | None = None) -> web.AppRunner:
+    """Start serving `settings` in the running loop; return the runner (`cleanup()` stops it)."""
+    runner = web.AppRunner(build_app(settings, log), handler_cancellation=True, access_log=None,
+                           shutdown_timeout=settings.drain_timeout)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, settings.host, settings.port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner
+
+
+def bound_port(runner: web.AppRunner) -> int:
+    """The port the runner listens on (useful with port 0)."""
+    address = runner.addresses[0]
+    return int(address[1])
+
+
+async def serve(settings: ServeSettings) -> None:
+    """Serve until SIGTERM or SIGINT, then drain open requests and stop."""
+    log = ServerLog()
+    runner = await start(settings, log)
+    log.say(f"listening on http://{settings.host}:{bound_port(runner)}/v1 (upstream {settings.upstream})")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+    log.say(f"stopping: open requests get up to {settings.drain_timeout:g}s to finish")
+    await runner.cleanup()
+    log.say("stopped")
+
+
+def run(settings: ServeSettings) -> None:
+    """Run the server in a new event loop until it is stopped."""
+    asyncio.run(serve(settings))

@@ -1,0 +1,44 @@
+"""What the app shares with its fronts: the app keys, the current request's record, the log.
+
+`RECORD` is a context variable rather than a request key: the guard in `app.py` sets it
+in the task that then runs the handler, and it works the same on every aiohttp ≥ 3.10.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from aiohttp import web
+
+from ..events import Notice
+from ..shell import Diagnostics
+from .request_log import RequestRecord, log_line
+from .upstream import Upstream
+
+
+class ServerLog:
+    """stderr for the server: one line per request, one per notice; rich on a terminal only."""
+
+    def __init__(self) -> None:
+        self._diagnostics = Diagnostics()
+
+    def say(self, message: str, style: str = "cyan") -> None:
+        """One line about the server itself."""
+        self._diagnostics.say(f"sse-rewrite serve: {message}", style=style)
+
+    def notice(self, record: RequestRecord, notice: Notice) -> None:
+        """One line for a notice about request `record`'s stream."""
+        self._diagnostics.say(f"sse-rewrite: #{record.number} {notice.code}: {notice.message}")
+
+    def request(self, record: RequestRecord, now: float) -> None:
+        """The request's closing line: green when it succeeded, red otherwise."""
+        ok = record.status is not None and record.status < 400 and not record.outcome
+        self._diagnostics.say(log_line(record, now), style="green" if ok else "red")
+
+
+UPSTREAM: web.AppKey[Upstream] = web.AppKey("upstream", Upstream)
+"""The app's one `Upstream` (its session opens at start-up)."""
+LOG: web.AppKey[ServerLog] = web.AppKey("log", ServerLog)
+"""The app's log."""
+RECORD: ContextVar[RequestRecord] = ContextVar("sse_rewrite_serve_record")
+"""The record of the request the current task is handling."""

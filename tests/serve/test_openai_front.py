@@ -1,0 +1,47 @@
+"""Through serve with the official openai SDK: leaked Kimi calls come out as tool_calls."""
+
+from __future__ import annotations
+
+import openai
+import pytest
+
+from tests.serve.servers import Servers, eventually
+
+TOOLS = [{"type": "function", "function": {"name": "bash", "parameters": {
+    "type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}}]
+MODEL = "moonshotai/kimi-k2.5"
+
+
+def client(base_url: str, **kw: object) -> openai.OpenAI:
+    return openai.OpenAI(base_url=base_url, api_key="client-key", max_retries=0, timeout=10, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning"])
+def test_streaming_sdk_gets_the_leaked_call_as_a_tool_call(servers: Servers, field: str) -> None:
+    base_url, log = servers.serve()
+    messages = [{"role": "user", "content": "please run $ echo hi"}]
+    with client(base_url).chat.completions.stream(
+        model=MODEL, messages=messages, tools=TOOLS, extra_headers={"x-fake": f"field={field}"},  # type: ignore[arg-type]
+    ) as stream:
+        completion = stream.get_final_completion()
+    choice = completion.choices[0]
+    assert choice.finish_reason == "tool_calls"
+    [call] = choice.message.tool_calls or []
+    assert (call.id, call.function.name, call.function.arguments) == ("functions.bash:0", "bash",
+                                                                      '{"command": "echo hi"}')
+    text = choice.message.content if field == "content" else choice.message.reasoning  # type: ignore[attr-defined]
+    assert text == " I will run it. "
+    assert "<|" not in (choice.message.content or "") + str(getattr(choice.message, "reasoning", ""))
+    assert eventually(lambda: any("POST /v1/chat/completions moonshotai/kimi-k2.5 200" in line
+                                  and "calls 1" in line for line in log))
+
+
+def test_non_streaming_sdk_gets_the_call(servers: Servers) -> None:
+    base_url, _ = servers.serve()
+    completion = client(base_url).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": "$ ls -l"}], tools=TOOLS)  # type: ignore[arg-type]
+    message = completion.choices[0].message
+    assert completion.choices[0].finish_reason == "tool_calls"
+    [call] = message.tool_calls or []
+    assert call.function.name == "bash" and call.function.arguments == '{"command": "ls -l"}'
+    assert message.content == " I will run it. "
