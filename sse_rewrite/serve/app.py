@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
 
-from . import openai_front
+from . import anthropic_front, openai_front
 from .errors import json_error
 from .request_log import RequestRecord
 from .settings import ServeSettings
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
-FRONTS: Final[tuple[ModuleType, ...]] = (openai_front,)
+FRONTS: Final[tuple[ModuleType, ...]] = (openai_front, anthropic_front)
 """The fronts, each a module with `register(app)` that adds its routes."""
 HEALTH_PATH: Final = "/healthz"
 MAX_REQUEST_BYTES: Final = 64 << 20  # long agent conversations exceed aiohttp's 1 MiB default

@@ -11,7 +11,8 @@ client at once (the filter's `pump`, in asyncio). Around that loop:
   answered with a 504 (`UpstreamFailure`) instead of an empty stream.
 - **An upstream that dies mid-stream** ends the client's stream cleanly: the rewriter's
   flush (what was repaired so far, held text released) goes out, then the end of the
-  body; the log gets a notice.
+  body; the log gets a notice. A front can have `on_break` bytes fed to the rewriter
+  first (the Anthropic front's error chunk, which its clients see as `event: error`).
 - **A client that hangs up** makes writes fail or cancels the handler (the server runs
   with handler cancellation); either way the caller's `post_json` closes the upstream.
 """
@@ -43,10 +44,11 @@ class StreamRelay:
 
     def __init__(self, request: web.Request, upstream: aiohttp.ClientResponse, rewriter: StreamRewriter,
                  record: RequestRecord, on_notice: Callable[[Notice], None], *, interval: float,
-                 keepalive: bytes = SSE_KEEPALIVE, capture: BinaryIO | None = None) -> None:
+                 keepalive: bytes = SSE_KEEPALIVE, capture: BinaryIO | None = None,
+                 on_break: bytes = b"") -> None:
         self._request, self._upstream, self._rewriter = request, upstream, rewriter
         self._record, self._on_notice, self._capture = record, on_notice, capture
-        self._interval, self._keepalive = interval, keepalive
+        self._interval, self._keepalive, self._on_break = interval, keepalive, on_break
         self._loop = asyncio.get_running_loop()
         self._last_write = self._loop.time()
         self._response: web.StreamResponse | None = None
@@ -54,6 +56,7 @@ class StreamRelay:
     async def run(self) -> web.StreamResponse:
         """Relay to the end; raise `UpstreamFailure` if the upstream broke off before any byte."""
         received = False
+        tail = b""  # fed to the rewriter before its flush: `on_break` if the upstream broke off
         try:
             while True:
                 chunk = await self._next_read()
@@ -72,11 +75,12 @@ class StreamRelay:
             self._record.outcome = "upstream ended early"
             self._on_notice(Notice("upstream-ended", f"the upstream stream broke off ({describe(error)}); "
                                    "ending the client's stream with what was repaired so far"))
+            tail = self._on_break
         except ConnectionResetError:
             self._record.outcome = "client gone"
             return self._response or web.StreamResponse()
         try:
-            await self._emit(self._rewriter.flush())
+            await self._emit(self._rewriter.feed(tail) + self._rewriter.flush())
             response = await self._start()
             await response.write_eof()
         except ConnectionResetError:

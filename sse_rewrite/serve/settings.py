@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from ..rewrite import RewriteOptions
+from .anthropic_models import ModelChoice, parse_model_map
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -50,6 +51,8 @@ class ServeSettings:
     """A comment goes to a streaming client after this long without a byte."""
     drain_timeout: float = 30.0
     """On SIGTERM or Ctrl-C, open requests get this long to finish before they are cut."""
+    models: ModelChoice = field(default_factory=ModelChoice)
+    """The upstream model for each Anthropic request (`--model`, `--model-map`)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -70,6 +73,14 @@ def exposure_error(settings: ServeSettings) -> str | None:
             "proxy a key: set --access-token too (clients then present it), or bind 127.0.0.1"
         )
     return None
+
+
+def _model_map(ctx: click.Context, param: click.Parameter,
+               values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    try:
+        return tuple(parse_model_map(value) for value in values)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
@@ -93,6 +104,11 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  show_default=True, help="Seconds without a byte to a streaming client before a comment."),
     click.option("--drain-timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
                  help="On SIGTERM, seconds open requests get to finish."),
+    click.option("--model", metavar="NAME",
+                 help="/v1/messages: send every request to this upstream model."),
+    click.option("--model-map", multiple=True, metavar="PATTERN=NAME", callback=_model_map,
+                 help="/v1/messages: requested models matching PATTERN (shell-style: *, ?, [..]) "
+                      "go to NAME; repeatable, first match wins."),
 )
 """The `serve` options besides the rewrite options."""
 
@@ -116,7 +132,8 @@ def settings_from(params: dict[str, Any], options: RewriteOptions) -> ServeSetti
     upstream = params.pop("upstream").rstrip("/")
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter(f"{upstream!r} is not an http:// or https:// URL", param_hint="--upstream")
-    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, **params)
+    models = ModelChoice(params.pop("model"), params.pop("model_map"))
+    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models, **params)
     problem = exposure_error(settings)
     if problem:
         raise click.UsageError(problem)

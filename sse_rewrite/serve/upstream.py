@@ -110,14 +110,17 @@ class Upstream:
         return self._session
 
     @asynccontextmanager
-    async def post_json(self, path: str, body: bytes, request: web.Request) -> AsyncIterator[
-            aiohttp.ClientResponse]:
+    async def post_json(self, path: str, body: bytes, request: web.Request,
+                        headers: CIMultiDict[str] | None = None) -> AsyncIterator[aiohttp.ClientResponse]:
         """POST `body` (JSON) to the upstream `path`; yield a successful response, else raise.
+
+        `headers` replace `headers_for(request, rewritten=True)` (a front that speaks
+        another protocol to its clients adapts them).
 
         The response is released on the way out, whatever happens inside (a client that
         hangs up cancels the handler: its upstream connection closes at once).
         """
-        headers = self.headers_for(request, rewritten=True)
+        headers = self.headers_for(request, rewritten=True) if headers is None else headers
         headers["Content-Type"] = "application/json"
         response = await self._send("POST", self.url(path), body, headers, decompress=True)
         try:
