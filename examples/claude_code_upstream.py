@@ -44,8 +44,10 @@ def reply_text(body: dict[str, Any]) -> str:
 async def chat_completions(request: web.Request) -> web.StreamResponse:
     """Answer one chat request, streamed or whole."""
     body = await request.json()
+    messages = body.get("messages") or [{}]
+    tool_ids = [m.get("tool_call_id") for m in messages if "tool_call_id" in m]
     log = {"model": body.get("model"), "tools": len(body.get("tools") or []),
-           "last": (body.get("messages") or [{}])[-1].get("role"), "stream": body.get("stream")}
+           "last": messages[-1].get("role"), "stream": body.get("stream"), "tool_ids": tool_ids}
     print("upstream got", json.dumps(log), flush=True)
     model, text = body.get("model") or leaky_upstream.MODEL, reply_text(body)
     if not body.get("stream"):
@@ -68,7 +70,8 @@ async def _main(port: int, lifetime: float) -> None:
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", port).start()
-    print(f"Claude Code fake upstream on http://127.0.0.1:{port}/v1 for {lifetime:g}s", flush=True)
+    bound = runner.addresses[0][1]
+    print(f"Claude Code fake upstream on http://127.0.0.1:{bound}/v1 for {lifetime:g}s", flush=True)
     await asyncio.sleep(lifetime)
     await runner.cleanup()
 
