@@ -14,7 +14,7 @@ JSON body without `stream`). When the last message is a tool result, the answer 
 quoting it; otherwise it is one call, leaked as Kimi tokens into `content`, of the first
 tool the request offers, whose first parameter gets the text after the last `$ ` of the
 last user message (a shell command), or `ls`. `GET /v1/models` lists one model;
-`/echo/...` answers what it received (method, path, query, headers, body).
+`/echo/...` answers what it received (method, raw path and query, headers, body).
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
 status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-after` (N
@@ -170,7 +170,7 @@ async def models(request: web.Request) -> web.Response:
 async def echo(request: web.Request) -> web.Response:
     """What this request looked like on arrival."""
     body = await request.read()
-    return web.json_response({"method": request.method, "path": request.path, "query": request.query_string,
+    return web.json_response({"method": request.method, "raw_path": request.raw_path,
                               "headers": dict(request.headers), "body": body.decode(errors="replace")},
                              headers={"X-Echo": "yes"})
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import openai
 import pytest
 
@@ -45,3 +47,20 @@ def test_non_streaming_sdk_gets_the_call(servers: Servers) -> None:
     [call] = message.tool_calls or []
     assert call.function.name == "bash" and call.function.arguments == '{"command": "ls -l"}'
     assert message.content == " I will run it. "
+
+
+def test_concurrent_streams_each_get_exactly_their_own_calls(servers: Servers) -> None:
+    base_url, _ = servers.serve()
+    sdk = client(base_url)
+
+    def one(number: int) -> tuple[int, list[tuple[str, str]]]:
+        with sdk.chat.completions.stream(
+            model=MODEL, messages=[{"role": "user", "content": f"$ echo stream-{number}"}], tools=TOOLS,  # type: ignore[arg-type]
+            extra_headers={"x-fake": "delay=0.002"},
+        ) as stream:
+            message = stream.get_final_completion().choices[0].message
+        return number, [(c.function.name, c.function.arguments) for c in message.tool_calls or []]
+
+    with ThreadPoolExecutor(24) as pool:
+        results = list(pool.map(one, range(24)))
+    assert results == [(n, [("bash", f'{{"command": "echo stream-{n}"}}')]) for n in range(24)]
