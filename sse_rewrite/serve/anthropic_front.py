@@ -33,10 +33,11 @@ from ..rewrite import RewriteOptions, StreamRewriter, rewrite_completion
 from ..sse import encode_event
 from . import state
 from .anthropic_models import models_list
-from .anthropic_request import RequestError, estimate_tokens, translate_request
+from .anthropic_request import RequestError, translate_request
 from .capture import open_capture
 from .relay import StreamRelay
 from .request_log import RequestRecord
+from .token_estimate import estimate_tokens
 from .upstream import Upstream, UpstreamFailure, broken_off, describe
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)

@@ -24,13 +24,16 @@ Anthropic-only fields, which get a notice) never reaches the upstream. The rules
   are copied, `stop_sequences` becomes `stop`, `metadata.user_id` becomes `user`.
 - `thinking.budget_tokens` becomes `reasoning_effort` (OpenAI's field; OpenRouter reads
   it as `reasoning.effort`): below 4,096 `low`, below 16,384 `medium`, else `high`, so
-  Claude Code's "think" (4,000), "think hard" (10,000) and "ultrathink" (31,999) land
-  on the three levels in order.
+  "think" (4,000), "think hard" (10,000) and "ultrathink" (31,999) land on the three
+  levels in order. Without a budget (Claude Code 2 sends `thinking: adaptive`),
+  `output_config.effort` is used: low, medium, high as they are, `max` as `high`.
+- `context_management` is dropped without a notice: its edits clear thinking blocks,
+  which never reach the upstream anyway.
 - `stream: true` is kept and asks for `stream_options.include_usage`, so usage arrives.
 - The model is chosen by `anthropic_models.upstream_model`.
 
 A request that cannot be translated raises `RequestError`, whose message names the
-place (`messages.2.content.0: …`). `estimate_tokens` answers `count_tokens` locally.
+place (`messages.2.content.0: …`).
 """
 
 from __future__ import annotations
@@ -49,15 +52,13 @@ if TYPE_CHECKING:
 ERROR_PREFIX: Final = "[tool error] "
 """Put in front of a tool result's text when the client marked it `is_error`."""
 
-IMAGE_TOKENS: Final = 1600
-"""`estimate_tokens` counts an image as this many tokens (Anthropic's cost of a ~1.15 MP image)."""
-
 _JOINER: Final = "\n"
 _EFFORT_BY_BUDGET: Final = ((4096, "low"), (16384, "medium"))  # below the bound: that effort
+_EFFORTS: Final = {"low": "low", "medium": "medium", "high": "high", "max": "high"}
 _TOOL_CHOICES: Final = {"auto": "auto", "any": "required", "none": "none"}
 _COPIED: Final = ("max_tokens", "temperature", "top_p", "top_k")
 _KNOWN: Final = {*_COPIED, "model", "messages", "system", "stop_sequences", "metadata", "thinking",
-                 "tools", "tool_choice", "stream"}
+                 "tools", "tool_choice", "stream", "output_config", "context_management"}
 _IMAGE_MOVED: Final = "(image: attached to the next user message)"
 
 
@@ -80,9 +81,8 @@ def translate_request(body: Any, choice: ModelChoice | None = None) -> tuple[dic
         out["stop"] = stop
     if isinstance(user := _object(body, "metadata").get("user_id"), str):
         out["user"] = user
-    thinking = _object(body, "thinking")
-    if thinking.get("type") == "enabled" and isinstance(budget := thinking.get("budget_tokens"), int):
-        out["reasoning_effort"] = next((e for bound, e in _EFFORT_BY_BUDGET if budget < bound), "high")
+    if effort := _reasoning_effort(body, notes):
+        out["reasoning_effort"] = effort
     if tools := _tools(body.get("tools"), notes):
         out["tools"] = tools
         out.update(_tool_choice(body.get("tool_choice")))
@@ -94,27 +94,15 @@ def translate_request(body: Any, choice: ModelChoice | None = None) -> tuple[dic
     return out, notes
 
 
-def estimate_tokens(request: dict[str, Any]) -> int:
-    """A local input-token estimate for a translated request, as `count_tokens` answers it.
-
-    Characters of every string value in `messages` and `tools` (texts, roles, ids, names,
-    arguments, schemas; not JSON keys) divided by 4 and rounded up, plus `IMAGE_TOKENS`
-    for each image, whose URL or data is not counted. The common rule of thumb, no tokenizer: it
-    errs in both directions by tens of percent, enough for a client's context budget.
-    """
-    characters, images = 0, 0
-    pending: list[Any] = [request.get("messages"), request.get("tools")]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, str):
-            characters += len(value)
-        elif isinstance(value, list):
-            pending += value
-        elif isinstance(value, dict) and value.get("type") == "image_url":
-            images += 1
-        elif isinstance(value, dict):
-            pending += value.values()
-    return -(-characters // 4) + IMAGE_TOKENS * images
+def _reasoning_effort(body: dict[str, Any], notes: list[Notice]) -> str | None:
+    thinking, output = _object(body, "thinking"), _object(body, "output_config")
+    if other := sorted(set(output) - {"effort"}):
+        note = f"no chat.completions form, not sent: output_config {other}"
+        notes.append(Notice("request-fields-dropped", note))
+    if thinking.get("type") == "enabled" and isinstance(budget := thinking.get("budget_tokens"), int):
+        return next((effort for bound, effort in _EFFORT_BY_BUDGET if budget < bound), "high")
+    effort = output.get("effort")
+    return _EFFORTS.get(effort) if isinstance(effort, str) else None
 
 
 def _messages(body: dict[str, Any], notes: list[Notice]) -> list[dict[str, Any]]:

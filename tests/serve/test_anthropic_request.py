@@ -11,11 +11,10 @@ from sse_rewrite.anthropic_mapping import status_error
 from sse_rewrite.serve.anthropic_models import ModelChoice, models_list, parse_model_map
 from sse_rewrite.serve.anthropic_request import (
     ERROR_PREFIX,
-    IMAGE_TOKENS,
     RequestError,
-    estimate_tokens,
     translate_request,
 )
+from sse_rewrite.serve.token_estimate import IMAGE_TOKENS, estimate_tokens
 
 HI = {"role": "user", "content": "hi"}
 BASH_TOOL = {"name": "bash", "description": "Run a command", "input_schema": {"type": "object"}}
@@ -153,6 +152,13 @@ RULES = [
     pytest.param(thinks(16384), {"messages": [HI], "reasoning_effort": "high"}, [], id="thinking-high"),
     pytest.param({"messages": [HI], "thinking": {"type": "disabled"}}, {"messages": [HI]}, [],
                  id="thinking-disabled"),
+    pytest.param({"messages": [HI], "thinking": {"type": "adaptive"}, "output_config": {"effort": "max"}},
+                 {"messages": [HI], "reasoning_effort": "high"}, [], id="output-config-effort"),
+    pytest.param({**thinks(1024), "output_config": {"effort": "high", "format": {}}},
+                 {"messages": [HI], "reasoning_effort": "low"}, ["request-fields-dropped"],
+                 id="budget-before-effort-and-format-noticed"),
+    pytest.param({"messages": [HI], "context_management": {"edits": []}}, {"messages": [HI]}, [],
+                 id="context-management-dropped-quietly"),
     pytest.param({"messages": [user(text("hi", cache_control=EPHEMERAL))]}, {"messages": [HI]}, [],
                  id="cache-control-removed"),
     pytest.param({"messages": [HI], "stream": True},
