@@ -12,8 +12,9 @@ For trying `sse-rewrite serve` with an agent without a provider key; the serve t
 comment, one token per chunk with `role` on every delta, a usage chunk, `[DONE]` (or one
 JSON body without `stream`). When the last message is a tool result, the answer is text
 quoting it; otherwise it is one call, leaked as Kimi tokens into `content`, of the first
-tool the request offers, whose first parameter gets the text after the last `$ ` of the
-last user message (a shell command), or `ls`. `GET /v1/models` lists one model;
+shell tool the request offers (a name with shell, bash, command or exec; else the first
+tool), whose `command` (or first) parameter gets the text after the last `$ ` of the last
+user message (a shell command), or `ls`. `GET /v1/models` lists one model;
 `/echo/...` answers what it received (method, raw path and query, headers, body).
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
@@ -21,7 +22,7 @@ status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-af
 events, then the connection is cut), `hang-after` (N events, then silence for `hang`
 seconds, default 30, then the rest), `field=reasoning` (the call leaks into `reasoning`,
 mirrored in `reasoning_details`), `prose` (N words before the call), `delay` (seconds
-between events).
+between events), `stamp` (each chunk gets `"t"`: its send time, `time.monotonic_ns()`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import itertools
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,12 +41,13 @@ from aiohttp import web
 
 MODEL = "moonshotai/kimi-k2.5"
 KEEPALIVE = b": OPENROUTER PROCESSING\n\n"
+_SHELL = re.compile(r"shell|bash|command|exec", re.IGNORECASE)  # a tool that runs commands
 _TOKEN = re.compile(r"<\|[a-z_]+\|>|\s*[A-Za-z0-9]+|\s*[^A-Za-z0-9\s<]+|\s*<|\s+")
 
 
 @dataclass
 class FakeUpstream:
-    """What the fake saw: every chat request, and each stream whose client hung up."""
+    """What the fake saw: every chat request (headers, body, peer address), and any hang-up."""
 
     requests: list[dict[str, Any]] = field(default_factory=list)
     hung_up: threading.Event = field(default_factory=threading.Event)
@@ -77,7 +80,8 @@ def answer(request: dict[str, Any], prose: int = 0) -> str:
         return f"The tool returned: {_text(messages[-1].get('content'))[:200].strip()}"
     users = [m for m in messages if m.get("role") == "user"]
     command = _text(users[-1].get("content")).rpartition("$ ")[2].strip() if users else ""
-    tool = next((t.get("function", {}) for t in request.get("tools") or []), {"name": "bash"})
+    offered = [t.get("function", {}) for t in request.get("tools") or []] or [{"name": "bash"}]
+    tool = next((t for t in offered if _SHELL.search(t.get("name", ""))), offered[0])
     parameters = tool.get("parameters", {}).get("properties") or {"command": {}}
     key = "command" if "command" in parameters else next(iter(parameters))
     counter = sum(len(m.get("tool_calls") or []) for m in messages)
@@ -128,7 +132,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     """Answer a chat request as a Kimi model behind OpenRouter would (knobs aside)."""
     fake, knobs = request.app[FAKE], _knobs(request)
     body = await request.json()
-    fake.requests.append({"headers": dict(request.headers), "body": body})
+    peer = request.transport.get_extra_info("peername") if request.transport else None
+    fake.requests.append({"headers": dict(request.headers), "body": body, "peer": peer})
     await asyncio.sleep(float(knobs.get("slow-headers", 0)))
     if "status" in knobs:
         error = {"error": {"code": int(knobs["status"]), "message": "Rate limit exceeded: try later"}}
@@ -143,7 +148,7 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
     await response.prepare(request)
     die_after, hang_after = int(knobs.get("die-after", -1)), int(knobs.get("hang-after", -1))
-    delay = float(knobs.get("delay", 0))
+    delay, stamp = float(knobs.get("delay", 0)), "stamp" in knobs
     try:
         for number, event in enumerate(stream_events(stream_id, model, text, knobs.get("field", "content"))):
             if number == die_after and request.transport is not None:
@@ -153,6 +158,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
                 await asyncio.sleep(min(float(knobs.get("hang", 30)), 30))
             if delay:
                 await asyncio.sleep(delay)
+            if stamp and event.startswith(b"data: {"):  # send time, for bench/serve.py's latency figures
+                event = event[:-3] + b',"t":%d}\n\n' % time.monotonic_ns()
             await response.write(event)
     except (asyncio.CancelledError, ConnectionResetError):
         fake.hung_up.set()

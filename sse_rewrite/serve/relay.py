@@ -69,6 +69,9 @@ class StreamRelay:
                 if self._capture is not None:
                     self._capture.write(chunk)
                 await self._emit(self._rewriter.feed(chunk))
+        except ConnectionResetError:  # first: aiohttp's own reset error is also a ClientError
+            self._record.outcome = "client gone"
+            return self._response or web.StreamResponse()
         except (aiohttp.ClientError, TimeoutError) as error:
             if self._response is None and not received:
                 raise broken_off(error) from None
@@ -76,9 +79,6 @@ class StreamRelay:
             self._on_notice(Notice("upstream-ended", f"the upstream stream broke off ({describe(error)}); "
                                    "ending the client's stream with what was repaired so far"))
             tail = self._on_break
-        except ConnectionResetError:
-            self._record.outcome = "client gone"
-            return self._response or web.StreamResponse()
         try:
             await self._emit(self._rewriter.feed(tail) + self._rewriter.flush())
             response = await self._start()

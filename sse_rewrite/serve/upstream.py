@@ -117,8 +117,9 @@ class Upstream:
         `headers` replace `headers_for(request, rewritten=True)` (a front that speaks
         another protocol to its clients adapts them).
 
-        The response is released on the way out, whatever happens inside (a client that
-        hangs up cancels the handler: its upstream connection closes at once).
+        On the way out, a response read to its end goes back to the pool (no new TLS
+        handshake for the next request); any other is closed, so a client that hangs up
+        (its handler is cancelled) closes its upstream connection at once.
         """
         headers = self.headers_for(request, rewritten=True) if headers is None else headers
         headers["Content-Type"] = "application/json"
@@ -127,8 +128,10 @@ class Upstream:
             if response.status >= 400:
                 raise await _http_failure(response)
             yield response
-        finally:
+        except BaseException:
             response.close()
+            raise
+        response.release()  # aiohttp closes the connection instead unless the body was read to its end
 
     async def _send(self, method: str, url: str, body: bytes, headers: CIMultiDict[str],
                     decompress: bool = False) -> aiohttp.ClientResponse:
@@ -158,9 +161,11 @@ class Upstream:
             while chunk := await response.content.read(_READ_SIZE):
                 await reply.write(chunk)
             await reply.write_eof()
-            return reply
-        finally:
+        except BaseException:
             response.close()
+            raise
+        response.release()
+        return reply
 
 
 async def _http_failure(response: aiohttp.ClientResponse) -> UpstreamFailure:

@@ -64,3 +64,30 @@ def test_concurrent_streams_each_get_exactly_their_own_calls(servers: Servers) -
     with ThreadPoolExecutor(24) as pool:
         results = list(pool.map(one, range(24)))
     assert results == [(n, [("bash", f'{{"command": "echo stream-{n}"}}')]) for n in range(24)]
+
+
+def test_a_two_turn_agent_loop_through_serve(servers: Servers) -> None:
+    """What an agent does: run the repaired call, send its result back, get the final text."""
+    base_url, _ = servers.serve()
+    search = {"name": "tool_search", "parameters": {"properties": {"q": {}}}}
+    shell = {"name": "run_shell_command", "parameters": {"properties": {"description": {}, "command": {}}}}
+    tools = [{"type": "function", "function": search}, {"type": "function", "function": shell}]
+    messages: list[dict[str, object]] = [{"role": "user", "content": "please run $ echo hello"}]
+    sdk = client(base_url)
+    first = sdk.chat.completions.create(model=MODEL, messages=messages, tools=tools, stream=True)  # type: ignore[call-overload]
+    calls = {}
+    for chunk in first:
+        for delta in chunk.choices[0].delta.tool_calls or [] if chunk.choices else []:
+            calls.setdefault(delta.index, []).append(delta)
+    [[head, *_]] = calls.values()
+    assert (head.id, head.function.name, head.function.arguments) == (
+        "functions.run_shell_command:0", "run_shell_command", '{"command": "echo hello"}')
+    function = {"name": head.function.name, "arguments": head.function.arguments}
+    messages += [{"role": "assistant", "content": None,
+                  "tool_calls": [{"id": head.id, "type": "function", "function": function}]},
+                 {"role": "tool", "tool_call_id": head.id, "content": "hello"}]
+    second = sdk.chat.completions.create(model=MODEL, messages=messages, tools=tools)  # type: ignore[call-overload]
+    assert second.choices[0].message.content == "The tool returned: hello"
+    assert second.choices[0].finish_reason == "stop" and not second.choices[0].message.tool_calls
+    sent_back = servers.fake.requests[-1]["body"]["messages"][1]["tool_calls"][0]["id"]
+    assert sent_back == "functions.run_shell_command:0"  # Kimi sees its own id again

@@ -82,3 +82,10 @@ def test_hop_by_hop_headers_and_those_connection_names_are_dropped() -> None:
 ])
 def test_client_paths_map_onto_the_upstream_base(path: str, url: str) -> None:
     assert Upstream(ServeSettings(upstream="http://up/api/v1")).url(path) == url
+
+
+def test_upstream_connections_are_reused_between_requests(servers: Servers) -> None:
+    base_url, _ = servers.serve()
+    for stream in (True, False, True):
+        httpx2.post(f"{base_url}/chat/completions", json={**REQUEST, "stream": stream}, timeout=10)
+    assert len({request["peer"] for request in servers.fake.requests}) == 1
