@@ -173,6 +173,21 @@ def test_every_event_is_named_after_its_type_and_nothing_openai_is_left() -> Non
     assert started == stopped == list(range(len(KIMI_BLOCKS)))
 
 
+def test_text_after_a_tool_call_opens_a_new_text_block_with_the_next_index() -> None:
+    # Claude Code rejects a text delta aimed at a closed block ("Content block is not a text block")
+    body, _ = to_anthropic(kimi_stream([], ["Before.", f"<|tool_calls_section_begin|>{BASH}", "  ",
+                                            "<|tool_calls_section_end|>", " After."]))
+    named = events(body)
+    starts = [(data["index"], data["content_block"]["type"]) for name, data in named
+              if name == "content_block_start"]
+    assert starts == [(0, "text"), (1, "tool_use"), (2, "text")]
+    texts = [(data["index"], data["delta"].get("text")) for name, data in named
+             if name == "content_block_delta"]
+    assert texts == [(0, "Before."), (1, None), (2, " After.")]
+    assert named[0][1]["message"]["usage"] == {"input_tokens": 0, "output_tokens": 0}
+    assert blocks(anthropic_final(body))[2] == ("text", " After.")
+
+
 def test_whitespace_only_runs_between_blocks_are_dropped_and_leading_whitespace_kept() -> None:
     call = {"index": 0, "id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
     deltas: list[dict[str, object]] = [
