@@ -9,8 +9,12 @@ import anthropic
 import httpx2
 import orjson
 import pytest
+from click.testing import CliRunner
 
+from sse_rewrite.cli import cli
+from sse_rewrite.options import take_options
 from sse_rewrite.serve.anthropic_models import ModelChoice
+from sse_rewrite.serve.settings import settings_from
 from sse_rewrite.sse import SSEDecoder
 from tests.serve.servers import Servers
 
@@ -273,3 +277,13 @@ def test_model_map_first_match_wins(servers: Servers) -> None:
     assert upstream_saw(servers)["model"] == "small-model"
     sdk.messages.create(model="claude-sonnet-test", max_tokens=8, messages=RUN)
     assert upstream_saw(servers)["model"] == KIMI
+
+
+def test_model_options_on_the_command_line() -> None:
+    args = ["--upstream", "http://127.0.0.1:9/v1", "--model-map", "claude-haiku-*=small",
+            "--model-map", "claude-*=big"]
+    params = dict(cli.commands["serve"].make_context("serve", args).params)
+    settings = settings_from(params, take_options(params))
+    assert settings.models == ModelChoice(None, (("claude-haiku-*", "small"), ("claude-*", "big")))
+    result = CliRunner().invoke(cli, ["serve", *args[:2], "--model-map", "claude"])
+    assert result.exit_code == 2 and "expected PATTERN=NAME" in result.stderr
