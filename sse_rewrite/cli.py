@@ -194,9 +194,10 @@ def serve_command(**params: Any) -> None:
     """
     from .serve.app import run  # aiohttp is imported by serve only
 
+    workers = params.pop("workers")
     settings = settings_from(params, take_options(params))
     try:
-        run(settings)
+        run(settings, workers)
     except OSError as error:
         raise click.ClickException(f"cannot listen on {settings.host}:{settings.port}: {error}") from None
 

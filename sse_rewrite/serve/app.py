@@ -8,15 +8,19 @@ gets one line) and writes the request's log line however the request ended.
 
 The server runs with handler cancellation on, so a client that hangs up cancels its
 handler and with it the upstream request. SIGTERM (or Ctrl-C) stops accepting, gives open
-requests `drain_timeout` seconds to finish, then cuts what is left and exits.
+requests `drain_timeout` seconds to finish, then cuts what is left and exits. `run` can
+fork several workers on one listening socket (`--workers`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import itertools
+import os
 import signal
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
@@ -118,13 +122,17 @@ def _authorized(request: web.Request) -> bool:
     return hmac.compare_digest(presented.encode(), expected.encode())
 
 
-async def start(settings: ServeSettings, log: ServerLog | None = None) -> web.AppRunner:
-    """Start serving `settings` in the running loop; return the runner (`cleanup()` stops it)."""
+async def start(settings: ServeSettings, log: ServerLog | None = None,
+                listener: socket.socket | None = None) -> web.AppRunner:
+    """Start serving `settings` (on `listener` if given) in the running loop; return the runner."""
     runner = web.AppRunner(build_app(settings, log), handler_cancellation=True, access_log=None,
                            shutdown_timeout=settings.drain_timeout)
     await runner.setup()
     try:
-        await web.TCPSite(runner, settings.host, settings.port).start()
+        if listener is None:
+            await web.TCPSite(runner, settings.host, settings.port).start()
+        else:
+            await web.SockSite(runner, listener).start()
     except BaseException:
         await runner.cleanup()
         raise
@@ -137,11 +145,15 @@ def bound_port(runner: web.AppRunner) -> int:
     return int(address[1])
 
 
-async def serve(settings: ServeSettings) -> None:
-    """Serve until SIGTERM or SIGINT, then drain open requests and stop."""
-    log = ServerLog()
-    runner = await start(settings, log)
-    log.say(f"listening on http://{settings.host}:{bound_port(runner)}/v1 (upstream {settings.upstream})")
+async def serve(settings: ServeSettings, listener: socket.socket | None = None) -> None:
+    """Serve until SIGTERM or SIGINT, then drain open requests and stop.
+
+    With a `listener` (a worker of several) the log's lines carry the process id.
+    """
+    log = ServerLog(f"[{os.getpid()}] " if listener is not None else "")
+    runner = await start(settings, log, listener)
+    if listener is None:
+        log.say(f"listening on http://{settings.host}:{bound_port(runner)}/v1 (upstream {settings.upstream})")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -152,6 +164,43 @@ async def serve(settings: ServeSettings) -> None:
     log.say("stopped")
 
 
-def run(settings: ServeSettings) -> None:
-    """Run the server in a new event loop until it is stopped."""
-    asyncio.run(serve(settings))
+def run(settings: ServeSettings, workers: int = 1) -> None:
+    """Run the server until it is stopped: in this process, or in `workers` forked ones.
+
+    Workers share one listening socket, bound here; the kernel hands each connection to
+    one of them. The proxy keeps no state between requests, so nothing else is shared.
+    SIGTERM and SIGINT are passed on to every worker, each of which drains and exits.
+    """
+    if workers == 1:
+        asyncio.run(serve(settings))
+        return
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    listener = socket.create_server((settings.host, settings.port), family=family, backlog=1024)
+    port = listener.getsockname()[1]
+    ServerLog().say(f"listening on http://{settings.host}:{port}/v1 (upstream {settings.upstream}), "
+                    f"{workers} workers")
+    children = []
+    for _ in range(workers):
+        child = os.fork()
+        if child == 0:  # a worker: serve, and never return into the parent's code
+            code = 0
+            try:
+                asyncio.run(serve(settings, listener))
+            except BaseException as error:
+                ServerLog().say(f"[{os.getpid()}] worker failed: {type(error).__name__}: {error}", "red")
+                code = 1
+            finally:
+                os._exit(code)
+        children.append(child)
+    listener.close()
+
+    def pass_on(signum: int, frame: object) -> None:
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, pass_on)
+    failed = [child for child in children if os.waitpid(child, 0)[1] != 0]
+    if failed:
+        raise SystemExit(1)

@@ -102,6 +102,8 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  help="Longest upstream silence in seconds: before its first byte a 504, later the end."),
     click.option("--keepalive-interval", type=click.FloatRange(min=0, min_open=True), default=15.0,
                  show_default=True, help="Seconds without a byte to a streaming client before a comment."),
+    click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+                 help="Processes serving the port (fork); the proxy keeps no state between requests."),
     click.option("--drain-timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
                  help="On SIGTERM, seconds open requests get to finish."),
     click.option("--model", metavar="NAME",

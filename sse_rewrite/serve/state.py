@@ -19,21 +19,22 @@ from .upstream import Upstream
 class ServerLog:
     """stderr for the server: one line per request, one per notice; rich on a terminal only."""
 
-    def __init__(self) -> None:
+    def __init__(self, tag: str = "") -> None:
         self._diagnostics = Diagnostics()
+        self._tag = tag  # in front of every line: the worker's process id, with several
 
     def say(self, message: str, style: str = "cyan") -> None:
         """One line about the server itself."""
-        self._diagnostics.say(f"sse-rewrite serve: {message}", style=style)
+        self._diagnostics.say(f"{self._tag}sse-rewrite serve: {message}", style=style)
 
     def notice(self, record: RequestRecord, notice: Notice) -> None:
         """One line for a notice about request `record`'s stream."""
-        self._diagnostics.say(f"sse-rewrite: #{record.number} {notice.code}: {notice.message}")
+        self._diagnostics.say(f"{self._tag}sse-rewrite: #{record.number} {notice.code}: {notice.message}")
 
     def request(self, record: RequestRecord, now: float) -> None:
         """The request's closing line: green when it succeeded, red otherwise."""
         ok = record.status is not None and record.status < 400 and not record.outcome
-        self._diagnostics.say(log_line(record, now), style="green" if ok else "red")
+        self._diagnostics.say(self._tag + log_line(record, now), style="green" if ok else "red")
 
 
 UPSTREAM: web.AppKey[Upstream] = web.AppKey("upstream", Upstream)

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx2
 import openai
@@ -129,3 +130,30 @@ def drain_on_sigterm(server: subprocess.Popen[bytes], servers: Servers) -> None:
     assert b"".join(received).endswith(b"data: [DONE]\n\n")
     assert server.wait(10) == 0
     assert b"stopped" in server.stderr.read()
+
+
+def test_workers_share_the_port_and_all_drain_on_sigterm(servers: Servers) -> None:
+    command = [sys.executable, "-m", "sse_rewrite", "serve", "--upstream", servers.upstream, "--port", "0",
+               "--workers", "2"]
+    with subprocess.Popen(command, stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"}) as server:
+        try:
+            assert server.stderr is not None
+            first = server.stderr.readline().decode()
+            assert first.rstrip().endswith("2 workers")
+            base_url = first.split("listening on ")[1].split()[0]
+            client = openai.OpenAI(base_url=base_url, api_key="k", max_retries=0, timeout=10)
+
+            def one(number: int) -> str:
+                message = client.chat.completions.create(
+                    model="moonshotai/kimi-k2.5", messages=[{"role": "user", "content": f"$ echo {number}"}],
+                ).choices[0].message
+                return (message.tool_calls or [])[0].function.arguments  # type: ignore[union-attr]
+
+            with ThreadPoolExecutor(8) as pool:
+                assert list(pool.map(one, range(8))) == [f'{{"command": "echo {n}"}}' for n in range(8)]
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(10) == 0
+            assert server.stderr.read().count(b"sse-rewrite serve: stopped") == 2
+        finally:
+            if server.poll() is None:
+                server.kill()
