@@ -16,7 +16,7 @@ from sse_rewrite.options import take_options
 from sse_rewrite.serve.anthropic_models import ModelChoice
 from sse_rewrite.serve.settings import settings_from
 from sse_rewrite.sse import SSEDecoder
-from tests.serve.servers import Servers
+from tests.serve.servers import Servers, eventually
 
 KIMI = "moonshotai/kimi-k2.5"
 SCHEMA = {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}
@@ -58,7 +58,9 @@ def test_streaming_sdk_gets_the_leaked_call_as_a_tool_use_block(servers: Servers
     sent = upstream_saw(servers)
     assert (sent["model"], sent["stream"], sent["stream_options"]) == (KIMI, True, {"include_usage": True})
     assert sent["tools"] == [BASH_FUNCTION]
-    assert any(f"POST /v1/messages {KIMI} 200" in line and "calls 1" in line for line in log)
+    # the log line is written once the handler is done, which may be just after the client is
+    done = f"POST /v1/messages {KIMI} 200"
+    assert eventually(lambda: any(done in line and "calls 1" in line for line in log))
 
 
 def test_stream_events_follow_the_rules_clients_depend_on(servers: Servers) -> None:
@@ -185,7 +187,7 @@ def test_upstream_dying_mid_stream_is_an_error_event(servers: Servers) -> None:
     with pytest.raises(anthropic.APIStatusError, match="broke off"), sdk.messages.stream(
             model="claude-x", max_tokens=64, messages=RUN, tools=[BASH]) as stream:
         stream.get_final_message()
-    assert any("upstream ended early" in line for line in log)
+    assert eventually(lambda: any("upstream ended early" in line for line in log))
 
 
 def test_unreachable_upstream_is_an_anthropic_502(servers: Servers) -> None:
@@ -283,6 +285,7 @@ def test_model_options_on_the_command_line() -> None:
     args = ["--upstream", "http://127.0.0.1:9/v1", "--model-map", "claude-haiku-*=small",
             "--model-map", "claude-*=big"]
     params = dict(cli.commands["serve"].make_context("serve", args).params)
+    params.pop("workers")  # the command runs the workers; the settings are one server's
     settings = settings_from(params, take_options(params))
     assert settings.models == ModelChoice(None, (("claude-haiku-*", "small"), ("claude-*", "big")))
     result = CliRunner().invoke(cli, ["serve", *args[:2], "--model-map", "claude"])
