@@ -184,6 +184,7 @@ def serve_command(**params: Any) -> None:
 
     Point an agent at http://HOST:PORT/v1: /v1/chat/completions is forwarded to
     URL/chat/completions and its answer rewritten; every other path is forwarded untouched.
+    Anthropic clients (Claude Code) get /v1/messages at http://HOST:PORT, translated.
 
     \b
     Examples:
@@ -191,6 +192,8 @@ def serve_command(**params: Any) -> None:
       OPENAI_BASE_URL=http://127.0.0.1:8787/v1 OPENAI_API_KEY=$OPENROUTER_API_KEY qwen
       sse-rewrite serve --upstream https://openrouter.ai/api/v1 --api-key-env OPENROUTER_API_KEY
       sse-rewrite serve --upstream http://gpu-box:8000/v1 --format kimi --capture captures/
+      sse-rewrite serve --upstream https://openrouter.ai/api/v1 --model moonshotai/kimi-k2.5
+      ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=$OPENROUTER_API_KEY claude
     """
     from .serve.app import run  # aiohttp is imported by serve only
 
