@@ -90,10 +90,10 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path == HEALTH_PATH or _authorized(request):
             response = await handler(request)
         else:
-            response = json_error(401, "missing or wrong access token for this proxy",
-                                  "authentication_error", "invalid_access_token")
+            response = _error(request, 401, "missing or wrong access token for this proxy",
+                              "authentication_error", "invalid_access_token")
     except web.HTTPException as error:  # raised by aiohttp itself, e.g. a body over the size limit
-        response = json_error(error.status, error.reason)
+        response = _error(request, error.status, error.reason)
     except asyncio.CancelledError:
         record.outcome = "client gone"
         raise
@@ -102,12 +102,20 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = web.Response()
     except Exception as error:  # the guard's whole job: log it, answer JSON, never a traceback
         log.say(f"#{record.number} internal error: {type(error).__name__}: {error}", style="red")
-        response = json_error(500, "internal error in sse-rewrite serve (see its log)", "server_error")
+        response = _error(request, 500, "internal error in sse-rewrite serve (see its log)", "server_error")
     finally:
         RECORD.reset(token)
         record.status = response.status if response is not None else None
         log.request(record, loop.time())
     return response
+
+
+def _error(request: web.Request, status: int, message: str, kind: str = "invalid_request_error",
+           code: str | None = None) -> web.Response:
+    """The guard's own error, in the shape of the front the path belongs to."""
+    if request.path.startswith(anthropic_front.MESSAGES_PATH):
+        return anthropic_front.anthropic_error(status, message)
+    return json_error(status, message, kind, code)
 
 
 def _authorized(request: web.Request) -> bool:

@@ -35,9 +35,9 @@ def start(servers: Servers, **settings: Any) -> tuple[str, list[str]]:
     return base_url.removesuffix("/v1"), log
 
 
-def client(base_url: str, **kw: Any) -> anthropic.Anthropic:
+def client(base_url: str, api_key: str = "client-key", **kw: Any) -> anthropic.Anthropic:
     """The official SDK, no retries, short timeout."""
-    return anthropic.Anthropic(base_url=base_url, api_key="client-key", max_retries=0, timeout=10, **kw)
+    return anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0, timeout=10, **kw)
 
 
 def upstream_saw(servers: Servers) -> dict[str, Any]:
@@ -290,3 +290,15 @@ def test_model_options_on_the_command_line() -> None:
     assert settings.models == ModelChoice(None, (("claude-haiku-*", "small"), ("claude-*", "big")))
     result = CliRunner().invoke(cli, ["serve", *args[:2], "--model-map", "claude"])
     assert result.exit_code == 2 and "expected PATTERN=NAME" in result.stderr
+
+
+def test_the_proxy_access_token_refusal_is_anthropic_shaped(servers: Servers) -> None:
+    base_url, _ = start(servers, access_token="proxy-token")
+    with pytest.raises(anthropic.AuthenticationError) as raised:
+        client(base_url).messages.create(model="claude-x", max_tokens=8, messages=RUN)
+    assert raised.value.body == {"type": "error", "error": {
+        "type": "authentication_error", "message": "missing or wrong access token for this proxy"}}
+    sdk = client(base_url, api_key="proxy-token")
+    message = sdk.messages.create(model="claude-x", max_tokens=8, messages=RUN)
+    assert message.stop_reason == "tool_use"
+    assert "authorization" not in {k.lower() for k in servers.fake.requests[-1]["headers"]}
