@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import anthropic
 import httpx2
 import orjson
 import pytest
-from click.testing import CliRunner
 
-from sse_rewrite.cli import cli
-from sse_rewrite.options import take_options
 from sse_rewrite.serve.anthropic_models import ModelChoice
-from sse_rewrite.serve.settings import settings_from
 from sse_rewrite.sse import SSEDecoder
 from tests.serve.servers import Servers, eventually
 
@@ -35,9 +32,21 @@ def start(servers: Servers, **settings: Any) -> tuple[str, list[str]]:
     return base_url.removesuffix("/v1"), log
 
 
-def client(base_url: str, api_key: str = "client-key", **kw: Any) -> anthropic.Anthropic:
-    """The official SDK, no retries, short timeout."""
-    return anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0, timeout=10, **kw)
+Client = Callable[..., anthropic.Anthropic]
+
+
+@pytest.fixture
+def client() -> Iterator[Client]:
+    """Makes official SDK clients (no retries, short timeout); closes them after the test."""
+    made: list[anthropic.Anthropic] = []
+
+    def make(base_url: str, api_key: str = "client-key", **kw: Any) -> anthropic.Anthropic:
+        made.append(anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0, timeout=10, **kw))
+        return made[-1]
+
+    yield make
+    for sdk in made:
+        sdk.close()
 
 
 def upstream_saw(servers: Servers) -> dict[str, Any]:
@@ -45,7 +54,7 @@ def upstream_saw(servers: Servers) -> dict[str, Any]:
     return servers.fake.requests[-1]["body"]  # type: ignore[no-any-return]
 
 
-def test_streaming_sdk_gets_the_leaked_call_as_a_tool_use_block(servers: Servers) -> None:
+def test_streaming_sdk_gets_the_leaked_call_as_a_tool_use_block(servers: Servers, client: Client) -> None:
     base_url, log = start(servers)
     with client(base_url).messages.stream(model="claude-sonnet-test", max_tokens=256, messages=RUN,
                                           tools=[BASH]) as stream:
@@ -83,7 +92,7 @@ def test_stream_events_follow_the_rules_clients_depend_on(servers: Servers) -> N
     assert [data["type"] for _, data in events[-2:]] == ["message_delta", "message_stop"]
 
 
-def test_non_streaming_sdk_gets_the_call(servers: Servers) -> None:
+def test_non_streaming_sdk_gets_the_call(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers)
     ls = [{"role": "user", "content": "$ ls -l"}]
     message = client(base_url).messages.create(model="claude-x", max_tokens=64, messages=ls, tools=[BASH])
@@ -95,7 +104,7 @@ def test_non_streaming_sdk_gets_the_call(servers: Servers) -> None:
     assert "stream" not in upstream_saw(servers)
 
 
-def test_multi_turn_gives_the_upstream_its_own_ids_back(servers: Servers) -> None:
+def test_multi_turn_gives_the_upstream_its_own_ids_back(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers)
     sdk = client(base_url)
     first = sdk.messages.create(model="claude-x", max_tokens=64, messages=RUN, tools=[BASH])
@@ -114,7 +123,7 @@ def test_multi_turn_gives_the_upstream_its_own_ids_back(servers: Servers) -> Non
     assert sent[2] == {"role": "tool", "tool_call_id": "functions.bash:0", "content": "hi"}
 
 
-def test_images_reach_the_upstream_as_image_url_parts(servers: Servers) -> None:
+def test_images_reach_the_upstream_as_image_url_parts(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers)
     content = [{"type": "image", "source": PNG},
                {"type": "image", "source": {"type": "url", "url": "https://example.test/cat.jpg"}},
@@ -140,7 +149,7 @@ def test_images_reach_the_upstream_as_image_url_parts(servers: Servers) -> None:
         pytest.param({"type": "none"}, "none", id="none"),
     ],
 )
-def test_tool_choice_reaches_the_upstream(servers: Servers, choice: Any, sent: Any) -> None:
+def test_tool_choice_reaches_the_upstream(servers: Servers, client: Client, choice: Any, sent: Any) -> None:
     base_url, _ = start(servers)
     client(base_url).messages.create(model="claude-x", max_tokens=64, messages=RUN, tools=[BASH],
                                      tool_choice=choice)
@@ -164,7 +173,7 @@ ERRORS = [
 @pytest.mark.parametrize("stream", [False, True], ids=["whole", "stream"])
 @pytest.mark.parametrize(("status", "error_class", "kind"), ERRORS, ids=[str(e[0]) for e in ERRORS])
 def test_upstream_errors_come_back_in_anthropic_shape(
-    servers: Servers, status: int, error_class: type[Exception], kind: str, stream: bool
+    servers: Servers, client: Client, status: int, error_class: type[Exception], kind: str, stream: bool
 ) -> None:
     base_url, _ = start(servers)
     sdk = client(base_url, default_headers={"x-fake": f"status={status}"})
@@ -181,7 +190,7 @@ def test_upstream_errors_come_back_in_anthropic_shape(
     assert error.response.headers["retry-after"] == "7"
 
 
-def test_upstream_dying_mid_stream_is_an_error_event(servers: Servers) -> None:
+def test_upstream_dying_mid_stream_is_an_error_event(servers: Servers, client: Client) -> None:
     base_url, log = start(servers)
     sdk = client(base_url, default_headers={"x-fake": "die-after=4"})
     with pytest.raises(anthropic.APIStatusError, match="broke off"), sdk.messages.stream(
@@ -190,7 +199,7 @@ def test_upstream_dying_mid_stream_is_an_error_event(servers: Servers) -> None:
     assert eventually(lambda: any("upstream ended early" in line for line in log))
 
 
-def test_unreachable_upstream_is_an_anthropic_502(servers: Servers) -> None:
+def test_unreachable_upstream_is_an_anthropic_502(servers: Servers, client: Client) -> None:
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
@@ -219,7 +228,7 @@ def test_bad_requests_are_400_invalid_request_error(servers: Servers, body: byte
     assert servers.fake.requests == []
 
 
-def test_client_key_becomes_the_upstream_bearer_and_anthropic_headers_stay(servers: Servers) -> None:
+def test_client_key_becomes_the_bearer_and_anthropic_headers_stay(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers)
     client(base_url).messages.create(model="claude-x", max_tokens=64, messages=RUN)
     headers = {k.lower(): v for k, v in servers.fake.requests[-1]["headers"].items()}
@@ -227,14 +236,14 @@ def test_client_key_becomes_the_upstream_bearer_and_anthropic_headers_stay(serve
     assert not {"x-api-key", "anthropic-version"} & set(headers)
 
 
-def test_proxy_key_replaces_the_client_key(servers: Servers) -> None:
+def test_proxy_key_replaces_the_client_key(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers, api_key="proxy-key")
     client(base_url).messages.create(model="claude-x", max_tokens=64, messages=RUN)
     headers = {k.lower(): v for k, v in servers.fake.requests[-1]["headers"].items()}
     assert headers["authorization"] == "Bearer proxy-key" and "x-api-key" not in headers
 
 
-def test_pings_go_out_while_the_upstream_is_quiet(servers: Servers) -> None:
+def test_pings_go_out_while_the_upstream_is_quiet(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers, keepalive_interval=0.05)
     response = httpx2.post(f"{base_url}/v1/messages", json={**STREAMED, "messages": RUN}, timeout=10,
                            headers={"x-api-key": "k", "x-fake": "hang-after=8,hang=0.3"})
@@ -255,7 +264,7 @@ def test_client_hanging_up_closes_the_upstream(servers: Servers) -> None:
     assert servers.fake.hung_up.wait(1.0)  # the proxy closed its upstream request within a second
 
 
-def test_count_tokens_is_a_local_estimate(servers: Servers) -> None:
+def test_count_tokens_is_a_local_estimate(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers)
     forty = [{"role": "user", "content": "x" * 40}]
     count = client(base_url).messages.count_tokens(model="claude-x", messages=forty)
@@ -263,7 +272,7 @@ def test_count_tokens_is_a_local_estimate(servers: Servers) -> None:
     assert servers.fake.requests == []
 
 
-def test_models_list_in_anthropic_shape_and_forwarded_for_others(servers: Servers) -> None:
+def test_models_list_in_anthropic_shape_and_forwarded_for_others(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers)
     page = client(base_url).models.list()
     assert [(m.id, m.type, m.display_name) for m in page.data] == [(KIMI, "model", KIMI)]
@@ -271,7 +280,7 @@ def test_models_list_in_anthropic_shape_and_forwarded_for_others(servers: Server
     assert openai_shape["object"] == "list" and openai_shape["data"][0]["owned_by"] == "fake"
 
 
-def test_model_map_first_match_wins(servers: Servers) -> None:
+def test_model_map_first_match_wins(servers: Servers, client: Client) -> None:
     mapping = (("claude-haiku-*", "small-model"), ("claude-*", KIMI))
     base_url, _ = start(servers, models=ModelChoice(model_map=mapping))
     sdk = client(base_url)
@@ -281,18 +290,7 @@ def test_model_map_first_match_wins(servers: Servers) -> None:
     assert upstream_saw(servers)["model"] == KIMI
 
 
-def test_model_options_on_the_command_line() -> None:
-    args = ["--upstream", "http://127.0.0.1:9/v1", "--model-map", "claude-haiku-*=small",
-            "--model-map", "claude-*=big"]
-    params = dict(cli.commands["serve"].make_context("serve", args).params)
-    params.pop("workers")  # the command runs the workers; the settings are one server's
-    settings = settings_from(params, take_options(params))
-    assert settings.models == ModelChoice(None, (("claude-haiku-*", "small"), ("claude-*", "big")))
-    result = CliRunner().invoke(cli, ["serve", *args[:2], "--model-map", "claude"])
-    assert result.exit_code == 2 and "expected PATTERN=NAME" in result.stderr
-
-
-def test_the_proxy_access_token_refusal_is_anthropic_shaped(servers: Servers) -> None:
+def test_the_proxy_access_token_refusal_is_anthropic_shaped(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers, access_token="proxy-token")
     with pytest.raises(anthropic.AuthenticationError) as raised:
         client(base_url).messages.create(model="claude-x", max_tokens=8, messages=RUN)

@@ -6,14 +6,18 @@ from typing import Any
 
 import orjson
 import pytest
+from click.testing import CliRunner
 
 from sse_rewrite.anthropic_mapping import status_error
+from sse_rewrite.cli import cli
+from sse_rewrite.options import take_options
 from sse_rewrite.serve.anthropic_models import ModelChoice, models_list, parse_model_map
 from sse_rewrite.serve.anthropic_request import (
     ERROR_PREFIX,
     RequestError,
     translate_request,
 )
+from sse_rewrite.serve.settings import settings_from
 from sse_rewrite.serve.token_estimate import IMAGE_TOKENS, estimate_tokens
 
 HI = {"role": "user", "content": "hi"}
@@ -204,6 +208,17 @@ def test_parse_model_map() -> None:
     for bad in ("claude", "=x", "x="):
         with pytest.raises(ValueError, match="PATTERN=NAME"):
             parse_model_map(bad)
+
+
+def test_model_options_on_the_command_line() -> None:
+    args = ["--upstream", "http://127.0.0.1:9/v1", "--model-map", "claude-haiku-*=small",
+            "--model-map", "claude-*=big"]
+    params = dict(cli.commands["serve"].make_context("serve", args).params)
+    params.pop("workers")  # the command runs the workers; the settings are one server's
+    settings = settings_from(params, take_options(params))
+    assert settings.models == ModelChoice(None, (("claude-haiku-*", "small"), ("claude-*", "big")))
+    result = CliRunner().invoke(cli, ["serve", *args[:2], "--model-map", "claude"])
+    assert result.exit_code == 2 and "expected PATTERN=NAME" in result.stderr
 
 
 @pytest.mark.parametrize(
