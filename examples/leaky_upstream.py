@@ -22,13 +22,15 @@ status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-af
 events, then the connection is cut), `hang-after` (N events, then silence for `hang`
 seconds, default 30, then the rest), `field=reasoning` (the call leaks into `reasoning`,
 mirrored in `reasoning_details`), `prose` (N words before the call), `delay` (seconds
-between events), `stamp` (each chunk gets `"t"`: its send time, `time.monotonic_ns()`).
+between events), `stamp` (each chunk gets `"t"`: its send time, `time.monotonic_ns()`),
+`gzip` (a whole body comes gzip-encoded, asked for or not).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import itertools
 import json
 import re
@@ -142,9 +144,13 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     text = answer(body, int(knobs.get("prose", 0)))
     if not body.get("stream"):
         message = {"role": "assistant", "content": text}
-        return web.json_response({"id": stream_id, "object": "chat.completion", "created": 1763900000,
-                                  "model": model, "provider": "Fake",
-                                  "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+        completion = json.dumps({"id": stream_id, "object": "chat.completion", "created": 1763900000,
+                                 "model": model, "provider": "Fake",
+                                 "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+        if "gzip" in knobs:  # whatever the request's Accept-Encoding said
+            return web.Response(body=gzip.compress(completion.encode()), content_type="application/json",
+                                headers={"Content-Encoding": "gzip"})
+        return web.Response(text=completion, content_type="application/json")
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
     await response.prepare(request)
     die_after, hang_after = int(knobs.get("die-after", -1)), int(knobs.get("hang-after", -1))
