@@ -81,13 +81,14 @@ def answer(request: dict[str, Any], prose: int = 0) -> str:
     if messages[-1].get("role") == "tool":
         return f"The tool returned: {_text(messages[-1].get('content'))[:200].strip()}"
     users = [m for m in messages if m.get("role") == "user"]
-    command = _text(users[-1].get("content")).rpartition("$ ")[2].strip() if users else ""
+    _, dollar, command = _text(users[-1].get("content") if users else "").rpartition("$ ")
     offered = [t.get("function", {}) for t in request.get("tools") or []] or [{"name": "bash"}]
     tool = next((t for t in offered if _SHELL.search(t.get("name", ""))), offered[0])
     parameters = tool.get("parameters", {}).get("properties") or {"command": {}}
     key = "command" if "command" in parameters else next(iter(parameters))
     counter = sum(len(m.get("tool_calls") or []) for m in messages)
     words = " ".join(f"word{i}" for i in range(prose))
+    command = command.strip() if dollar else ""
     return f"{words} I will run it. " + leaked_call(tool["name"], {key: command or "ls"}, counter)
 
 
