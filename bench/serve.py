@@ -11,6 +11,8 @@ interleaved so that a busy machine skews both alike. Exits 1 when a target is mi
   paced (`delay`); only prose events count (a held tool call waits for its end by design).
   First event: from sending the request to the first `data:` event.
 - throughput: N concurrent streams of `prose` words and a leaked call each, wall time.
+  The CPU time serve spent (`/proc/PID/stat`) per event it relayed is shown beside it: on a
+  shared machine it wobbles far less than wall time.
 - peak RSS of the serve process (`VmHWM`) after the largest run.
 """
 
@@ -63,11 +65,13 @@ def start(command: list[str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
     return process, found.group()
 
 
-async def one_stream(session: aiohttp.ClientSession, base_url: str, knobs: str) -> tuple[float, list[float]]:
-    """Read one stream; return (seconds to the first data event, per-event latencies in ms)."""
+async def one_stream(session: aiohttp.ClientSession, base_url: str,
+                     knobs: str) -> tuple[float, list[float], int]:
+    """Read one stream: (ms to the first data event, per-event latencies in ms, data events)."""
     started = time.monotonic_ns()
     first = 0.0
     latencies: list[float] = []
+    count = 0
     buffer = b""
     url, headers = f"{base_url}/chat/completions", {"x-fake": knobs}
     async with session.post(url, json=REQUEST, headers=headers) as response:
@@ -78,10 +82,11 @@ async def one_stream(session: aiohttp.ClientSession, base_url: str, knobs: str) 
             for event in events:
                 if not event.startswith(b"data: {"):
                     continue
+                count += 1
                 first = first or (now - started) / 1e6
                 if b"word" in event and b'"t":' in event:
                     latencies.append((now - orjson.loads(event[6:])["t"]) / 1e6)
-    return first, latencies
+    return first, latencies, count
 
 
 async def paced(base_url: str, events: int, requests: int) -> tuple[list[float], list[float]]:
@@ -91,19 +96,26 @@ async def paced(base_url: str, events: int, requests: int) -> tuple[list[float],
     async with aiohttp.ClientSession() as session:
         for _ in range(requests):
             knobs = f"prose={events // requests},delay=0.001,stamp=1"
-            first, more = await one_stream(session, base_url, knobs)
+            first, more, _ = await one_stream(session, base_url, knobs)
             firsts.append(first)
             latencies += more
     return firsts, latencies
 
 
-async def concurrent(base_url: str, count: int, prose: int) -> float:
-    """Wall time of `count` concurrent unpaced streams."""
+async def concurrent(base_url: str, count: int, prose: int) -> tuple[float, int]:
+    """`count` concurrent unpaced streams: (wall time, data events received)."""
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         started = time.perf_counter()
-        await asyncio.gather(*(one_stream(session, base_url, f"prose={prose}") for _ in range(count)))
-        return time.perf_counter() - started
+        streams = (one_stream(session, base_url, f"prose={prose}") for _ in range(count))
+        results = await asyncio.gather(*streams)
+        return time.perf_counter() - started, sum(events for _, _, events in results)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process `pid` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -153,13 +165,21 @@ def main() -> None:
         rss_idle = peak_rss_mb(serve.pid)
         for count in sizes.concurrency:
             times: dict[str, list[float]] = {"straight": [], "serve": []}
+            cpu_per_event: list[float] = []
             for _ in range(sizes.repeats):
                 for name, url in (("straight", upstream), ("serve", through)):
-                    times[name].append(asyncio.run(concurrent(url, count, sizes.prose)))
+                    cpu = cpu_seconds(serve.pid)
+                    wall, received = asyncio.run(concurrent(url, count, sizes.prose))
+                    times[name].append(wall)
+                    if name == "serve":
+                        cpu_per_event.append((cpu_seconds(serve.pid) - cpu) / received * 1e6)
             ratio = min(times["serve"]) / min(times["straight"])
             rows.append((f"{count} concurrent streams of {sizes.prose} words",
                          f"{ratio:.2f}x ({min(times['straight']):.2f}s -> {min(times['serve']):.2f}s)"
                          "  target <= 1.5x", ratio <= 1.5))
+            if arguments.workers == 1:  # the workers' CPU is not the parent's
+                rows.append((f"  serve CPU per event, {count} streams",
+                             f"{min(cpu_per_event):.1f}-{max(cpu_per_event):.1f} us", True))
         if arguments.workers == 1:  # with several, the figure would be the idle parent's
             rows.append(("serve peak RSS", f"{peak_rss_mb(serve.pid):.1f} MB after {max(sizes.concurrency)} "
                          f"concurrent streams ({rss_idle:.1f} MB before)", True))

@@ -22,13 +22,15 @@ status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-af
 events, then the connection is cut), `hang-after` (N events, then silence for `hang`
 seconds, default 30, then the rest), `field=reasoning` (the call leaks into `reasoning`,
 mirrored in `reasoning_details`), `prose` (N words before the call), `delay` (seconds
-between events), `stamp` (each chunk gets `"t"`: its send time, `time.monotonic_ns()`).
+between events), `stamp` (each chunk gets `"t"`: its send time, `time.monotonic_ns()`),
+`gzip` (a whole body comes gzip-encoded, asked for or not).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import itertools
 import json
 import re
@@ -79,13 +81,14 @@ def answer(request: dict[str, Any], prose: int = 0) -> str:
     if messages[-1].get("role") == "tool":
         return f"The tool returned: {_text(messages[-1].get('content'))[:200].strip()}"
     users = [m for m in messages if m.get("role") == "user"]
-    command = _text(users[-1].get("content")).rpartition("$ ")[2].strip() if users else ""
+    _, dollar, command = _text(users[-1].get("content") if users else "").rpartition("$ ")
     offered = [t.get("function", {}) for t in request.get("tools") or []] or [{"name": "bash"}]
     tool = next((t for t in offered if _SHELL.search(t.get("name", ""))), offered[0])
     parameters = tool.get("parameters", {}).get("properties") or {"command": {}}
     key = "command" if "command" in parameters else next(iter(parameters))
     counter = sum(len(m.get("tool_calls") or []) for m in messages)
     words = " ".join(f"word{i}" for i in range(prose))
+    command = command.strip() if dollar else ""
     return f"{words} I will run it. " + leaked_call(tool["name"], {key: command or "ls"}, counter)
 
 
@@ -142,9 +145,13 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     text = answer(body, int(knobs.get("prose", 0)))
     if not body.get("stream"):
         message = {"role": "assistant", "content": text}
-        return web.json_response({"id": stream_id, "object": "chat.completion", "created": 1763900000,
-                                  "model": model, "provider": "Fake",
-                                  "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+        completion = json.dumps({"id": stream_id, "object": "chat.completion", "created": 1763900000,
+                                 "model": model, "provider": "Fake",
+                                 "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+        if "gzip" in knobs:  # whatever the request's Accept-Encoding said
+            return web.Response(body=gzip.compress(completion.encode()), content_type="application/json",
+                                headers={"Content-Encoding": "gzip"})
+        return web.Response(text=completion, content_type="application/json")
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
     await response.prepare(request)
     die_after, hang_after = int(knobs.get("die-after", -1)), int(knobs.get("hang-after", -1))

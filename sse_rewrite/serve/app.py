@@ -123,11 +123,11 @@ def _authorized(request: web.Request) -> bool:
     expected = request.app[UPSTREAM].settings.access_token
     if not expected:
         return True
-    presented = request.headers.get("x-api-key", "")
     scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+    presented = [request.headers.get("x-api-key", "")]
     if scheme.lower() == "bearer":
-        presented = presented or credentials.strip()
-    return hmac.compare_digest(presented.encode(), expected.encode())
+        presented.append(credentials.strip())
+    return any(hmac.compare_digest(token.encode(), expected.encode()) for token in presented)
 
 
 async def start(settings: ServeSettings, log: ServerLog | None = None,

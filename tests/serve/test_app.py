@@ -65,7 +65,8 @@ def test_a_configured_key_replaces_the_clients(servers: Servers) -> None:
     ({"Authorization": "Basic token"}, 401),
     ({"Authorization": "Bearer token"}, 200),
     ({"x-api-key": "token"}, 200),
-], ids=["none", "wrong", "not-bearer", "bearer", "x-api-key"])
+    ({"x-api-key": "other", "Authorization": "Bearer token"}, 200),
+], ids=["none", "wrong", "not-bearer", "bearer", "x-api-key", "either"])
 def test_an_access_token_must_be_presented(servers: Servers, headers: dict[str, str], status: int) -> None:
     base_url, _ = servers.serve(api_key="proxy-key", access_token="token")
     models = httpx2.get(f"{base_url}/models", headers=headers, timeout=10)

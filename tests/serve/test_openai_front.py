@@ -91,3 +91,11 @@ def test_a_two_turn_agent_loop_through_serve(servers: Servers) -> None:
     assert second.choices[0].finish_reason == "stop" and not second.choices[0].message.tool_calls
     sent_back = servers.fake.requests[-1]["body"]["messages"][1]["tool_calls"][0]["id"]
     assert sent_back == "functions.run_shell_command:0"  # Kimi sees its own id again
+
+
+def test_a_gzip_body_is_decoded_before_it_is_rewritten(servers: Servers) -> None:
+    base_url, _ = servers.serve()
+    completion = client(base_url).chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": "$ ls"}], extra_headers={"x-fake": "gzip"})  # type: ignore[arg-type]
+    assert completion.choices[0].message.tool_calls[0].function.name == "bash"  # type: ignore[index]
+    assert servers.fake.requests[-1]["headers"]["Accept-Encoding"] == "identity"

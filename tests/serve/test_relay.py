@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx2
 import orjson
+import pytest
 
 from examples.leaky_upstream import answer, kimi_tokens
 from tests.serve.servers import Servers, eventually
@@ -64,6 +65,15 @@ def test_an_upstream_that_dies_mid_call_ends_the_stream_with_what_was_repaired(s
     assert eventually(lambda: any("(upstream ended early)" in line for line in log))
 
 
+def test_an_upstream_silent_past_the_read_timeout_mid_stream_ends_the_stream(servers: Servers) -> None:
+    base_url, log = servers.serve(read_timeout=0.3, keepalive_interval=0.05)
+    body = post(base_url, f"hang-after={event_number('<|tool_call_end|>')},hang=5").content
+    assert b": keep-alive" in body and b"[DONE]" not in body
+    [call] = tool_calls(body)
+    assert call["function"] == {"name": "bash", "arguments": '{"command": "echo hi"}'}
+    assert eventually(lambda: any("upstream-ended" in line for line in log))
+
+
 def test_an_upstream_that_dies_in_the_arguments_loses_no_text(servers: Servers) -> None:
     base_url, _ = servers.serve()
     body = post(base_url, f"die-after={event_number('<|tool_call_argument_begin|>') + 2}").content
@@ -80,9 +90,10 @@ def test_an_upstream_dead_before_any_byte_is_a_502(servers: Servers) -> None:
     assert response.json()["error"]["code"] == "upstream_broken"
 
 
-def test_a_client_that_hangs_up_closes_the_upstream_request(servers: Servers) -> None:
+@pytest.mark.parametrize("fake", ["hang-after=3", "prose=2000,delay=0.005"], ids=["silent", "streaming"])
+def test_a_client_that_hangs_up_closes_the_upstream_request(servers: Servers, fake: str) -> None:
     base_url, log = servers.serve()  # no keep-alive is due: only the hang-up can end it
-    url, knobs = f"{base_url}/chat/completions", {"x-fake": "hang-after=3"}
+    url, knobs = f"{base_url}/chat/completions", {"x-fake": fake}
     with httpx2.Client(timeout=10) as http, http.stream("POST", url, json=REQUEST, headers=knobs) as stream:
         for _ in stream.iter_bytes():
             break  # got the first bytes: hang up while the upstream is silent
