@@ -124,7 +124,8 @@ async def _whole_answer(response: aiohttp.ClientResponse, options: RewriteOption
     if message["type"] == "error":  # an error inside a 200 (OpenRouter does this)
         code = completion["error"].get("code") if isinstance(completion["error"], dict) else None
         status = code if isinstance(code, int) and 400 <= code <= 599 else 502
-    return web.Response(status=status, body=orjson.dumps(message), content_type="application/json")
+    # the body ends as the filter's does, so a capture's golden file equals what the client got
+    return web.Response(status=status, body=orjson.dumps(message) + b"\n", content_type="application/json")
 
 
 async def count_tokens(request: web.Request) -> web.Response:
