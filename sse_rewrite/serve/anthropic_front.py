@@ -38,7 +38,7 @@ from .capture import open_capture
 from .relay import StreamRelay
 from .request_log import RequestRecord
 from .token_estimate import estimate_tokens
-from .upstream import Upstream, UpstreamFailure, broken_off, describe
+from .upstream import Upstream, UpstreamFailure, broken_off, describe, end_to_end
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -153,7 +153,9 @@ async def models(request: web.Request) -> web.StreamResponse:
         except (aiohttp.ClientError, TimeoutError) as error:
             return anthropic_error(502, f"upstream unreachable: {describe(error)}")
         if response.status >= 400:
-            raise UpstreamFailure(response.status, body, CIMultiDict(response.headers))
+            headers = end_to_end(response.headers)
+            headers.popall("content-length", None)  # the Anthropic body is another length
+            raise UpstreamFailure(response.status, body, headers)
         try:
             listing = orjson.loads(body)
         except orjson.JSONDecodeError:
