@@ -4,7 +4,8 @@ A Messages request is translated (`anthropic_request.translate_request`) and POS
 `BASE/chat/completions`; the answer comes back through the `--to anthropic` path: a
 stream goes through a `StreamRewriter(to="anthropic")` event by event (`StreamRelay`,
 with `event: ping` as its keep-alive), a whole body through `rewrite_completion` and
-`completion_to_message`. Claude Code calls `/v1/messages?beta=true`; the query changes
+`completion_to_message` (then `message_events` if the client asked for a stream the
+upstream did not send). Claude Code calls `/v1/messages?beta=true`; the query changes
 nothing.
 
 Errors are Anthropic-shaped: before the first byte an HTTP status with
@@ -28,6 +29,7 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict
 
+from ..anthropic_events import message_events
 from ..anthropic_mapping import completion_to_message, error_object, status_error
 from ..rewrite import RewriteOptions, StreamRewriter, rewrite_completion
 from ..sse import encode_event
@@ -81,7 +83,8 @@ async def messages(request: web.Request) -> web.StreamResponse:
         async with upstream.post_json("/chat/completions", orjson.dumps(translated), request,
                                       headers=upstream_headers(upstream, request)) as response:
             if response.content_type != "text/event-stream":
-                return await _whole_answer(response, options, upstream, record, request)
+                return await _whole_answer(response, options, upstream, record, request,
+                                           stream=translated.get("stream") is True)
             rewriter = StreamRewriter(options)
             capture_dir = upstream.settings.capture_dir
             capture = open_capture(capture_dir, options, ".sse") if capture_dir is not None else None
@@ -101,8 +104,11 @@ async def messages(request: web.Request) -> web.StreamResponse:
 
 
 async def _whole_answer(response: aiohttp.ClientResponse, options: RewriteOptions, upstream: Upstream,
-                        record: RequestRecord, request: web.Request) -> web.Response:
-    """A non-streamed completion as one Anthropic message (or error) body."""
+                        record: RequestRecord, request: web.Request, *, stream: bool) -> web.Response:
+    """A non-streamed completion as one Anthropic message (or error) body; as events if `stream`.
+
+    (An upstream may answer a streaming request whole; the client still expects events.)
+    """
     try:
         whole = await response.read()
     except (aiohttp.ClientError, TimeoutError) as error:
@@ -124,6 +130,8 @@ async def _whole_answer(response: aiohttp.ClientResponse, options: RewriteOption
     if message["type"] == "error":  # an error inside a 200 (OpenRouter does this)
         code = completion["error"].get("code") if isinstance(completion["error"], dict) else None
         status = code if isinstance(code, int) and 400 <= code <= 599 else 502
+    if stream and status == 200:
+        return web.Response(body=message_events(message), content_type="text/event-stream")
     # the body ends as the filter's does, so a capture's golden file equals what the client got
     return web.Response(status=status, body=orjson.dumps(message) + b"\n", content_type="application/json")
 
