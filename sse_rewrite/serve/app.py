@@ -98,7 +98,7 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         record.outcome = "client gone"
         raise
     except ConnectionResetError:
-        record.outcome = "client gone"
+        record.outcome = record.outcome or "client gone"
         response = web.Response()
     except Exception as error:  # the guard's whole job: log it, answer JSON, never a traceback
         log.say(f"#{record.number} internal error: {type(error).__name__}: {error}", style="red")
