@@ -28,7 +28,7 @@ from aiohttp import web
 from . import openai_front
 from .errors import json_error
 from .request_log import RequestRecord
-from .settings import ServeSettings
+from .settings import ServeSettings, client_base_url
 from .state import LOG, RECORD, UPSTREAM, ServerLog
 from .upstream import Upstream, UpstreamFailure
 
@@ -153,7 +153,8 @@ async def serve(settings: ServeSettings, listener: socket.socket | None = None) 
     log = ServerLog(f"[{os.getpid()}] " if listener is not None else "")
     runner = await start(settings, log, listener)
     if listener is None:
-        log.say(f"listening on http://{settings.host}:{bound_port(runner)}/v1 (upstream {settings.upstream})")
+        url = client_base_url(settings.host, bound_port(runner))
+        log.say(f"listening on {url} (upstream {settings.upstream})")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -177,8 +178,8 @@ def run(settings: ServeSettings, workers: int = 1) -> None:
     family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
     listener = socket.create_server((settings.host, settings.port), family=family, backlog=1024)
     port = listener.getsockname()[1]
-    ServerLog().say(f"listening on http://{settings.host}:{port}/v1 (upstream {settings.upstream}), "
-                    f"{workers} workers")
+    url = client_base_url(settings.host, port)
+    ServerLog().say(f"listening on {url} (upstream {settings.upstream}), {workers} workers")
     children = []
     for _ in range(workers):
         child = os.fork()
