@@ -19,11 +19,11 @@ user message (a shell command), or `ls`. `GET /v1/models` lists one model;
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
 status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-after` (N
-events, then the connection is cut), `hang-after` (N events, then silence for `hang`
-seconds, default 30, then the rest), `field=reasoning` (the call leaks into `reasoning`,
-mirrored in `reasoning_details`), `prose` (N words before the call), `delay` (seconds
-between events), `stamp` (each chunk gets `"t"`: its send time, `time.monotonic_ns()`),
-`gzip` (a whole body comes gzip-encoded, asked for or not).
+events, then the connection is cut; `/echo` cuts it after a few bytes), `hang-after` (N
+events, then silence for `hang` seconds, default 30, then the rest), `field=reasoning`
+(the call leaks into `reasoning`, mirrored in `reasoning_details`), `prose` (N words before
+the call), `delay` (seconds between events), `stamp` (each chunk gets `"t"`: its send time,
+`time.monotonic_ns()`), `gzip` (a whole body comes gzip-encoded, asked for or not).
 """
 
 from __future__ import annotations
@@ -184,6 +184,13 @@ async def models(request: web.Request) -> web.Response:
 async def echo(request: web.Request) -> web.Response:
     """What this request looked like on arrival."""
     body = await request.read()
+    if "die-after" in _knobs(request):  # headers and a few bytes, then the connection is cut
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        await response.prepare(request)
+        await response.write(b'{"partial": ')
+        if request.transport is not None:
+            request.transport.abort()
+        return response
     return web.json_response({"method": request.method, "raw_path": request.raw_path,
                               "headers": dict(request.headers), "body": body.decode(errors="replace")},
                              headers={"X-Echo": "yes"})

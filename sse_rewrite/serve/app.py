@@ -28,7 +28,7 @@ from aiohttp import web
 from . import anthropic_front, openai_front
 from .errors import json_error
 from .request_log import RequestRecord
-from .settings import ServeSettings
+from .settings import ServeSettings, client_base_url
 from .state import LOG, RECORD, UPSTREAM, ServerLog
 from .upstream import Upstream, UpstreamFailure
 
@@ -98,7 +98,7 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         record.outcome = "client gone"
         raise
     except ConnectionResetError:
-        record.outcome = "client gone"
+        record.outcome = record.outcome or "client gone"
         response = web.Response()
     except Exception as error:  # the guard's whole job: log it, answer JSON, never a traceback
         log.say(f"#{record.number} internal error: {type(error).__name__}: {error}", style="red")
@@ -161,7 +161,8 @@ async def serve(settings: ServeSettings, listener: socket.socket | None = None) 
     log = ServerLog(f"[{os.getpid()}] " if listener is not None else "")
     runner = await start(settings, log, listener)
     if listener is None:
-        log.say(f"listening on http://{settings.host}:{bound_port(runner)}/v1 (upstream {settings.upstream})")
+        url = client_base_url(settings.host, bound_port(runner))
+        log.say(f"listening on {url} (upstream {settings.upstream})")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -185,8 +186,8 @@ def run(settings: ServeSettings, workers: int = 1) -> None:
     family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
     listener = socket.create_server((settings.host, settings.port), family=family, backlog=1024)
     port = listener.getsockname()[1]
-    ServerLog().say(f"listening on http://{settings.host}:{port}/v1 (upstream {settings.upstream}), "
-                    f"{workers} workers")
+    url = client_base_url(settings.host, port)
+    ServerLog().say(f"listening on {url} (upstream {settings.upstream}), {workers} workers")
     children = []
     for _ in range(workers):
         child = os.fork()

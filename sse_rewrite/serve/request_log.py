@@ -1,12 +1,14 @@
 """The per-request record behind `serve`'s one log line per request (pure).
 
-The guard in `app.py` opens a `RequestRecord` for each request; fronts fill in what they
-learn (model, counters from the rewriter's `Stats`, how the request ended) and the guard
-formats it with `log_line` when the request is over, however it ended.
+The guard in `app.py` opens a `RequestRecord` for each request and makes it the current
+`RECORD`; fronts fill in what they learn (model, counters from the rewriter's `Stats`, how
+the request ended) and the guard formats it with `log_line` when the request is over,
+however it ended.
 """
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ..rewrite import Stats
@@ -43,3 +45,11 @@ def log_line(record: RequestRecord, now: float) -> str:
     if record.outcome:
         parts.append(f"({record.outcome})")
     return " ".join(parts)
+
+
+RECORD: ContextVar[RequestRecord] = ContextVar("sse_rewrite_serve_record")
+"""The record of the request the current task is handling (set by the guard in `app.py`).
+
+A context variable rather than a request key: the guard sets it in the task that then runs
+the handler, and that works the same on every aiohttp >= 3.10.
+"""

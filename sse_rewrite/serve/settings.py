@@ -65,6 +65,11 @@ def is_loopback(host: str) -> bool:
         return False  # a host name may resolve to anything
 
 
+def client_base_url(host: str, port: int) -> str:
+    """The base URL clients use for a server on `host`:`port` (IPv6 addresses in brackets)."""
+    return f"http://[{host}]:{port}/v1" if ":" in host else f"http://{host}:{port}/v1"
+
+
 def exposure_error(settings: ServeSettings) -> str | None:
     """Why these settings would open the configured key to the network, or None."""
     if settings.api_key and not settings.access_token and not is_loopback(settings.host):

@@ -1,18 +1,12 @@
-"""What the app shares with its fronts: the app keys, the current request's record, the log.
-
-`RECORD` is a context variable rather than a request key: the guard in `app.py` sets it
-in the task that then runs the handler, and it works the same on every aiohttp ≥ 3.10.
-"""
+"""What the app shares with its fronts: the app keys, the current request's record, the log."""
 
 from __future__ import annotations
-
-from contextvars import ContextVar
 
 from aiohttp import web
 
 from ..events import Notice
 from ..shell import Diagnostics
-from .request_log import RequestRecord, log_line
+from .request_log import RECORD, RequestRecord, log_line
 from .upstream import Upstream
 
 
@@ -41,5 +35,4 @@ UPSTREAM: web.AppKey[Upstream] = web.AppKey("upstream", Upstream)
 """The app's one `Upstream` (its session opens at start-up)."""
 LOG: web.AppKey[ServerLog] = web.AppKey("log", ServerLog)
 """The app's log."""
-RECORD: ContextVar[RequestRecord] = ContextVar("sse_rewrite_serve_record")
-"""The record of the request the current task is handling."""
+__all__ = ["LOG", "RECORD", "UPSTREAM", "ServerLog"]

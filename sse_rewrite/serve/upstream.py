@@ -24,6 +24,7 @@ from multidict import CIMultiDict
 from yarl import URL
 
 from .errors import error_body
+from .request_log import RECORD
 from .settings import ServeSettings
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -158,8 +159,17 @@ class Upstream:
             headers.popall("content-length", None)  # aiohttp chunks what it does not know the end of
             reply = web.StreamResponse(status=response.status, reason=response.reason, headers=headers)
             await reply.prepare(request)
-            while chunk := await response.content.read(_READ_SIZE):
-                await reply.write(chunk)
+            try:
+                while chunk := await response.content.read(_READ_SIZE):
+                    await reply.write(chunk)
+            except ConnectionResetError:  # the client's (aiohttp's reset error is also a ClientError)
+                raise
+            except (aiohttp.ClientError, TimeoutError) as error:
+                # The status line is out: cutting the connection is how the client learns the body is short.
+                RECORD.get().outcome = f"upstream ended early ({describe(error)})"
+                if request.transport is not None:
+                    request.transport.close()
+                raise ConnectionResetError("upstream ended early") from None
             await reply.write_eof()
         except BaseException:
             response.close()

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from sse_rewrite.cli import cli
-from sse_rewrite.serve.settings import ServeSettings, exposure_error, is_loopback
+from sse_rewrite.serve.settings import ServeSettings, client_base_url, exposure_error, is_loopback
 
 
 @pytest.mark.parametrize(("host", "loopback"), [
@@ -51,3 +51,8 @@ def test_serve_help_lists_its_options_and_the_filter_options() -> None:
     for option in ("--upstream", "--host", "--port", "--api-key-env", "--access-token", "--capture",
                    "--format", "--id-style", "--max-section-bytes", "--keepalive-interval"):
         assert option in text
+
+
+def test_client_base_urls_bracket_ipv6() -> None:
+    assert client_base_url("127.0.0.1", 8787) == "http://127.0.0.1:8787/v1"
+    assert client_base_url("::1", 8787) == "http://[::1]:8787/v1"

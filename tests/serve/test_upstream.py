@@ -9,7 +9,7 @@ from multidict import CIMultiDict
 
 from sse_rewrite.serve.settings import ServeSettings
 from sse_rewrite.serve.upstream import Upstream, end_to_end
-from tests.serve.servers import Servers
+from tests.serve.servers import Servers, eventually
 
 REQUEST = {"model": "moonshotai/kimi-k2.5", "stream": True, "messages": [{"role": "user", "content": "$ ls"}]}
 
@@ -89,3 +89,10 @@ def test_upstream_connections_are_reused_between_requests(servers: Servers) -> N
     for stream in (True, False, True):
         httpx2.post(f"{base_url}/chat/completions", json={**REQUEST, "stream": stream}, timeout=10)
     assert len({request["peer"] for request in servers.fake.requests}) == 1
+
+
+def test_a_forwarded_body_cut_short_cuts_the_clients_connection(servers: Servers) -> None:
+    base_url, log = servers.serve()
+    with pytest.raises(httpx2.RemoteProtocolError):
+        httpx2.get(f"{base_url}/echo/x", headers={"x-fake": "die-after"}, timeout=10)
+    assert eventually(lambda: any("(upstream ended early" in line for line in log))
