@@ -24,7 +24,8 @@ A text or thinking block opens at its first non-whitespace character (whitespace
 it is held and sent with it); a whitespace-only run between blocks is dropped, because
 the Anthropic API rejects a whitespace-only text block when a client sends the message
 back ("text content blocks must contain non-whitespace text").
-Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`.
+Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`. `message_events`
+streams a whole message after the fact (for a proxy whose upstream answered whole).
 """
 
 from __future__ import annotations
@@ -236,6 +237,36 @@ class AnthropicEmitter:
             return []
         self._open = None
         return [_event({"type": "content_block_stop", "index": self._blocks - 1})]
+
+
+def message_events(message: dict[str, Any]) -> bytes:
+    """A whole Anthropic `message` (or error object) as the events that stream it.
+
+    For an upstream that answered a streaming request in one body: each block goes out
+    whole, as one start, one delta and one stop; the stop reason and usage close it.
+    """
+    if message.get("type") == "error":
+        return _event(message)
+    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None}
+    out = [_event({"type": "message_start", "message": start})]
+    for index, block in enumerate(message["content"]):
+        if block["type"] == "tool_use":
+            empty = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": orjson.dumps(block["input"]).decode()}
+        else:  # text or thinking
+            kind = block["type"]
+            empty, delta = dict(_EMPTY_BLOCKS[kind]), {"type": f"{kind}_delta", kind: block[kind]}
+        out += [
+            _event({"type": "content_block_start", "index": index, "content_block": empty}),
+            _event({"type": "content_block_delta", "index": index, "delta": delta}),
+            _event({"type": "content_block_stop", "index": index}),
+        ]
+    end = {"stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}
+    out += [
+        _event({"type": "message_delta", "delta": end, "usage": message["usage"]}),
+        _event({"type": "message_stop"}),
+    ]
+    return b"".join(out)
 
 
 def _event(body: dict[str, Any]) -> bytes:

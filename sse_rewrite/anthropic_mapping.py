@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .chunks import Chunk
 
 _ID_KEPT: Final = frozenset(string.ascii_letters + string.digits + "_")
+_HEX_DIGITS: Final = frozenset("0123456789ABCDEF")
 _STOP_REASONS: Final = {
     "stop": "end_turn",
     "tool_calls": "tool_use",
@@ -77,6 +78,37 @@ def anthropic_id(prefix: str, native: str) -> str:
         else:
             escaped += [f"-{byte:02X}" for byte in char.encode()]
     return prefix + "".join(escaped)
+
+
+def native_id(escaped: str, prefix: str = "toolu_") -> str:
+    """The id `anthropic_id(prefix, ...)` was given, read back; any other id unchanged.
+
+    Only an id that `anthropic_id` could have produced is read back (`prefix`, then the
+    escape exactly as written by it): `toolu_functions-2Ebash-3A15` -> `functions.bash:15`,
+    while `toolu_01A-x`, `call_abc` or an id with lower-case hex are returned as they are.
+    """
+    if not escaped.startswith(prefix):
+        return escaped
+    text, pos, raw = escaped, len(prefix), bytearray()
+    while pos < len(text):
+        char = text[pos]
+        if char != "-":
+            raw += char.encode()
+            pos += 1
+        elif text[pos + 1 : pos + 2] == "-":
+            raw += b"-"
+            pos += 2
+        elif len(hex_pair := text[pos + 1 : pos + 3]) == 2 and all(c in _HEX_DIGITS for c in hex_pair):
+            raw.append(int(hex_pair, 16))
+            pos += 3
+        else:
+            return escaped
+    try:
+        native = raw.decode()
+    except UnicodeDecodeError:
+        return escaped
+    # the round trip rejects what the escape never writes (`-41` for `A`, a kept char escaped)
+    return native if native and anthropic_id(prefix, native) == escaped else escaped
 
 
 def message_id(stream_id: str) -> str:
@@ -144,6 +176,13 @@ def error_object(error: Any) -> dict[str, Any]:
     message = error.get("message")
     message = message if isinstance(message, str) else orjson.dumps(error).decode()
     return {"type": "error", "error": {"type": kind or "api_error", "message": message}}
+
+
+def status_error(status: int, message: str) -> dict[str, Any]:
+    """The Anthropic error body for an HTTP status: 4xx without a type of its own is
+    `invalid_request_error`, 5xx `api_error` (529 and 503 `overloaded_error`)."""
+    kind = _ERROR_BY_STATUS.get(status) or ("api_error" if status >= 500 else "invalid_request_error")
+    return {"type": "error", "error": {"type": kind, "message": message}}
 
 
 def completion_to_message(completion: Chunk) -> tuple[dict[str, Any], list[Notice]]:

@@ -15,8 +15,9 @@ import orjson
 from click.core import ParameterSource
 
 from . import __version__
-from .options import OptionsError, rewrite_options, take_options
+from .options import OptionsError, rewrite_options, stream_rewrite_options, take_options
 from .rewrite import StreamRewriter
+from .serve.settings import serve_options, settings_from
 from .shell import Diagnostics, format_stats, pump, quiet_broken_pipe
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -173,6 +174,35 @@ def diff_command(paths: tuple[Path, ...], update: bool) -> None:
     code = goldens.exit_code(outcomes)
     if code:
         raise click.exceptions.Exit(code)
+
+
+@cli.command("serve")
+@serve_options
+@stream_rewrite_options
+def serve_command(**params: Any) -> None:
+    """Run a local OpenAI-compatible proxy that repairs leaked tool calls as they stream.
+
+    Point an agent at http://HOST:PORT/v1: /v1/chat/completions is forwarded to
+    URL/chat/completions and its answer rewritten; every other path is forwarded untouched.
+    Anthropic clients (Claude Code) get /v1/messages at http://HOST:PORT, translated.
+
+    \b
+    Examples:
+      sse-rewrite serve --upstream https://openrouter.ai/api/v1
+      OPENAI_BASE_URL=http://127.0.0.1:8787/v1 OPENAI_API_KEY=$OPENROUTER_API_KEY qwen
+      sse-rewrite serve --upstream https://openrouter.ai/api/v1 --api-key-env OPENROUTER_API_KEY
+      sse-rewrite serve --upstream http://gpu-box:8000/v1 --format kimi --capture captures/
+      sse-rewrite serve --upstream https://openrouter.ai/api/v1 --model moonshotai/kimi-k2.5
+      ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=$OPENROUTER_API_KEY claude
+    """
+    from .serve.app import run  # aiohttp is imported by serve only
+
+    workers = params.pop("workers")
+    settings = settings_from(params, take_options(params))
+    try:
+        run(settings, workers)
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {settings.host}:{settings.port}: {error}") from None
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO
 
-_SUBCOMMANDS = ("filter", "replay", "diff")
+_SUBCOMMANDS = ("filter", "replay", "diff", "serve")
 
 
 def main() -> None:

@@ -54,6 +54,15 @@ def rewrite_options(func: F) -> F:
     return func
 
 
+def stream_rewrite_options(func: F) -> F:
+    """Decorate with every rewrite option but `--to`: for `serve`, where each front picks its protocol."""
+    func = rewrite_options(func)
+    func.__click_params__ = [  # type: ignore[attr-defined]
+        param for param in func.__click_params__ if param.name != "to"  # type: ignore[attr-defined]
+    ]
+    return func
+
+
 def take_options(params: dict[str, Any]) -> RewriteOptions:
     """Pop the rewrite options out of a command's keyword arguments."""
     return RewriteOptions(**{name: params.pop(name) for name in _FIELDS if name in params})

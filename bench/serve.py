@@ -1,0 +1,197 @@
+"""Benchmark `sse-rewrite serve` against the same fake upstream reached straight, in the same run.
+
+Usage: `python bench/serve.py [--quick]` from the project root, with sse-rewrite installed in
+the running interpreter's environment. Three processes: the fake upstream
+(`examples/leaky_upstream.py`), `sse-rewrite serve` in front of it, and this client. Each
+figure compares the client reading the fake through serve with reading it straight, the two
+interleaved so that a busy machine skews both alike. Exits 1 when a target is missed.
+
+- added latency: the fake stamps each chunk with its send time (`time.monotonic_ns()`,
+  one clock for every process on Linux); the client subtracts it on arrival. Events are
+  paced (`delay`); only prose events count (a held tool call waits for its end by design).
+  First event: from sending the request to the first `data:` event.
+- throughput: N concurrent streams of `prose` words and a leaked call each, wall time.
+  The CPU time serve spent (`/proc/PID/stat`) per event it relayed is shown beside it: on a
+  shared machine it wobbles far less than wall time.
+- peak RSS of the serve process (`VmHWM`) after the largest run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+import orjson
+
+HERE = Path(__file__).resolve().parent
+UPSTREAM = HERE.parent / "examples" / "leaky_upstream.py"
+REQUEST = {"model": "moonshotai/kimi-k2.5", "stream": True, "messages": [{"role": "user", "content": "$ ls"}]}
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much to run."""
+
+    paced_events: int
+    concurrency: tuple[int, ...]
+    prose: int
+    repeats: int
+
+
+FULL = Sizes(paced_events=2000, concurrency=(20, 100), prose=3000, repeats=3)
+QUICK = Sizes(paced_events=300, concurrency=(20, 100), prose=500, repeats=2)
+
+
+def start(command: list[str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start a server writing to `log` (a pipe nobody reads would fill); return it and its URL."""
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, stdout=sink, stderr=sink, env={**os.environ, "NO_COLOR": "1"})
+    deadline = time.monotonic() + 20
+    while not (found := re.search(r"http://127\.0\.0\.1:\d+/v1", log.read_text())):
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit(f"{command} did not start: {log.read_text()}")
+        time.sleep(0.05)
+    return process, found.group()
+
+
+async def one_stream(session: aiohttp.ClientSession, base_url: str,
+                     knobs: str) -> tuple[float, list[float], int]:
+    """Read one stream: (ms to the first data event, per-event latencies in ms, data events)."""
+    started = time.monotonic_ns()
+    first = 0.0
+    latencies: list[float] = []
+    count = 0
+    buffer = b""
+    url, headers = f"{base_url}/chat/completions", {"x-fake": knobs}
+    async with session.post(url, json=REQUEST, headers=headers) as response:
+        async for chunk in response.content.iter_any():
+            now = time.monotonic_ns()
+            buffer += chunk
+            *events, buffer = buffer.split(b"\n\n")
+            for event in events:
+                if not event.startswith(b"data: {"):
+                    continue
+                count += 1
+                first = first or (now - started) / 1e6
+                if b"word" in event and b'"t":' in event:
+                    latencies.append((now - orjson.loads(event[6:])["t"]) / 1e6)
+    return first, latencies, count
+
+
+async def paced(base_url: str, events: int, requests: int) -> tuple[list[float], list[float]]:
+    """`requests` paced streams of `events` prose events in turn: first-event times, event latencies."""
+    firsts: list[float] = []
+    latencies: list[float] = []
+    async with aiohttp.ClientSession() as session:
+        for _ in range(requests):
+            knobs = f"prose={events // requests},delay=0.001,stamp=1"
+            first, more, _ = await one_stream(session, base_url, knobs)
+            firsts.append(first)
+            latencies += more
+    return firsts, latencies
+
+
+async def concurrent(base_url: str, count: int, prose: int) -> tuple[float, int]:
+    """`count` concurrent unpaced streams: (wall time, data events received)."""
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        started = time.perf_counter()
+        streams = (one_stream(session, base_url, f"prose={prose}") for _ in range(count))
+        results = await asyncio.gather(*streams)
+        return time.perf_counter() - started, sum(events for _, _, events in results)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process `pid` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which `fraction` of `values` lie."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def peak_rss_mb(pid: int) -> float:
+    """Peak resident set size of process `pid` so far (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> None:
+    """Run the figures and print them."""
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--workers", type=int, default=1, help="serve's --workers")
+    arguments = parser.parse_args()
+    sizes = QUICK if arguments.quick else FULL
+    logs = Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    fake, upstream = start([sys.executable, str(UPSTREAM), "--port", "0", "--lifetime", "900"], logs / "fake")
+    command = [sys.executable, "-m", "sse_rewrite", "serve", "--upstream", upstream, "--port", "0",
+               "--workers", str(arguments.workers)]
+    serve, through = start(command, logs / "serve")
+    rows: list[tuple[str, str, bool]] = []
+    try:
+        firsts: dict[str, list[float]] = {"straight": [], "serve": []}
+        events: dict[str, list[float]] = {"straight": [], "serve": []}
+        for _ in range(sizes.repeats):
+            for name, url in (("straight", upstream), ("serve", through)):
+                first, latencies = asyncio.run(paced(url, sizes.paced_events, 20))
+                firsts[name] += first
+                events[name] += latencies
+        for label, values in (("first event", firsts), ("per event", events)):
+            for cut, name in ((0.5, "p50"), (0.99, "p99")):
+                added = percentile(values["serve"], cut) - percentile(values["straight"], cut)
+                target = label == "per event" and name == "p50"
+                straight = percentile(values["straight"], cut)
+                through_serve = percentile(values["serve"], cut)
+                rows.append((f"added latency, {label}, {name}",
+                             f"{added:+.3f} ms ({straight:.3f} -> {through_serve:.3f})"
+                             + ("  target <= 1 ms" if target else ""), added <= 1.0 or not target))
+        rss_idle = peak_rss_mb(serve.pid)
+        for count in sizes.concurrency:
+            times: dict[str, list[float]] = {"straight": [], "serve": []}
+            cpu_per_event: list[float] = []
+            for _ in range(sizes.repeats):
+                for name, url in (("straight", upstream), ("serve", through)):
+                    cpu = cpu_seconds(serve.pid)
+                    wall, received = asyncio.run(concurrent(url, count, sizes.prose))
+                    times[name].append(wall)
+                    if name == "serve":
+                        cpu_per_event.append((cpu_seconds(serve.pid) - cpu) / received * 1e6)
+            ratio = min(times["serve"]) / min(times["straight"])
+            rows.append((f"{count} concurrent streams of {sizes.prose} words",
+                         f"{ratio:.2f}x ({min(times['straight']):.2f}s -> {min(times['serve']):.2f}s)"
+                         "  target <= 1.5x", ratio <= 1.5))
+            if arguments.workers == 1:  # the workers' CPU is not the parent's
+                rows.append((f"  serve CPU per event, {count} streams",
+                             f"{min(cpu_per_event):.1f}-{max(cpu_per_event):.1f} us", True))
+        if arguments.workers == 1:  # with several, the figure would be the idle parent's
+            rows.append(("serve peak RSS", f"{peak_rss_mb(serve.pid):.1f} MB after {max(sizes.concurrency)} "
+                         f"concurrent streams ({rss_idle:.1f} MB before)", True))
+    finally:
+        for process in (serve, fake):
+            process.terminate()
+            process.wait(30)
+        shutil.rmtree(logs)
+    for figure, value, ok in rows:
+        print(f"{'ok  ' if ok else 'MISS'} {figure:<42} {value}")
+    sys.exit(0 if all(ok for _, _, ok in rows) else 1)
+
+
+if __name__ == "__main__":
+    main()

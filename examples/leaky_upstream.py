@@ -1,0 +1,230 @@
+"""A fake OpenAI-compatible upstream that leaks Kimi K2 tool-call tokens the way OpenRouter does.
+
+For trying `sse-rewrite serve` with an agent without a provider key; the serve tests and
+`bench/serve.py` run it too. Loopback only; it exits by itself after `--lifetime` seconds.
+
+    python examples/leaky_upstream.py --port 9999 &
+    sse-rewrite serve --upstream http://127.0.0.1:9999/v1 &
+    OPENAI_BASE_URL=http://127.0.0.1:8787/v1 OPENAI_API_KEY=x OPENAI_MODEL=moonshotai/kimi-k2.5 \\
+        qwen -p 'run $ ls' --yolo
+
+`POST /v1/chat/completions` answers like Kimi K2 on OpenRouter: a `: OPENROUTER PROCESSING`
+comment, one token per chunk with `role` on every delta, a usage chunk, `[DONE]` (or one
+JSON body without `stream`). When the last message is a tool result, the answer is text
+quoting it; otherwise it is one call, leaked as Kimi tokens into `content`, of the first
+shell tool the request offers (a name with shell, bash, command or exec; else the first
+tool), whose `command` (or first) parameter gets the text after the last `$ ` of the last
+user message (a shell command), or `ls`. `GET /v1/models` lists one model;
+`/echo/...` answers what it received (method, raw path and query, headers, body).
+
+Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
+status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-after` (N
+events, then the connection is cut; `/echo` cuts it after a few bytes), `hang-after` (N
+events, then silence for `hang` seconds, default 30, then the rest), `field=reasoning`
+(the call leaks into `reasoning`, mirrored in `reasoning_details`), `prose` (N words before
+the call), `delay` (seconds between events), `stamp` (each chunk gets `"t"`: its send time,
+`time.monotonic_ns()`), `gzip` (a whole body comes gzip-encoded, asked for or not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import itertools
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+MODEL = "moonshotai/kimi-k2.5"
+KEEPALIVE = b": OPENROUTER PROCESSING\n\n"
+_SHELL = re.compile(r"shell|bash|command|exec", re.IGNORECASE)  # a tool that runs commands
+_TOKEN = re.compile(r"<\|[a-z_]+\|>|\s*[A-Za-z0-9]+|\s*[^A-Za-z0-9\s<]+|\s*<|\s+")
+
+
+@dataclass
+class FakeUpstream:
+    """What the fake saw: every chat request (headers, body, peer address), and any hang-up."""
+
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    hung_up: threading.Event = field(default_factory=threading.Event)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def stream_id(self) -> str:
+        """A fresh generation id."""
+        return f"gen-{next(self._ids)}"
+
+
+FAKE: web.AppKey[FakeUpstream] = web.AppKey("fake", FakeUpstream)
+
+
+def kimi_tokens(text: str) -> list[str]:
+    """`text` cut the way Kimi streams it: a marker per token, words and punctuation apart."""
+    return _TOKEN.findall(text)
+
+
+def leaked_call(name: str, arguments: dict[str, Any], counter: int) -> str:
+    """One Kimi tool-call section for `name`, as the model writes it."""
+    return ("<|tool_calls_section_begin|><|tool_call_begin|>"
+            f"functions.{name}:{counter}<|tool_call_argument_begin|>{json.dumps(arguments)}"
+            "<|tool_call_end|><|tool_calls_section_end|>")
+
+
+def answer(request: dict[str, Any], prose: int = 0) -> str:
+    """The model's text for a chat request (see the module docstring)."""
+    messages = request.get("messages") or [{}]
+    if messages[-1].get("role") == "tool":
+        return f"The tool returned: {_text(messages[-1].get('content'))[:200].strip()}"
+    users = [m for m in messages if m.get("role") == "user"]
+    _, dollar, command = _text(users[-1].get("content") if users else "").rpartition("$ ")
+    offered = [t.get("function", {}) for t in request.get("tools") or []] or [{"name": "bash"}]
+    tool = next((t for t in offered if _SHELL.search(t.get("name", ""))), offered[0])
+    parameters = tool.get("parameters", {}).get("properties") or {"command": {}}
+    key = "command" if "command" in parameters else next(iter(parameters))
+    counter = sum(len(m.get("tool_calls") or []) for m in messages)
+    words = " ".join(f"word{i}" for i in range(prose))
+    command = command.strip() if dollar else ""
+    return f"{words} I will run it. " + leaked_call(tool["name"], {key: command or "ls"}, counter)
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content if isinstance(content, str) else ""
+
+
+def chunk(stream_id: str, model: str, delta: dict[str, Any], finish: str | None = None,
+          **extra: Any) -> bytes:
+    """One OpenRouter-shaped chunk event."""
+    body = {"id": stream_id, "provider": "Fake", "model": model, "object": "chat.completion.chunk",
+            "created": 1763900000,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "native_finish_reason": finish,
+                         "logprobs": None}], **extra}
+    return b"data: " + json.dumps(body, separators=(",", ":")).encode() + b"\n\n"
+
+
+def stream_events(stream_id: str, model: str, text: str, field_name: str = "content") -> list[bytes]:
+    """The whole stream for `text`, one token per chunk, as OpenRouter sends it."""
+    events = [KEEPALIVE]
+    for token in kimi_tokens(text):
+        delta: dict[str, Any] = {"role": "assistant", "content": ""}
+        delta[field_name] = token
+        if field_name == "reasoning":
+            delta["reasoning_details"] = [{"type": "reasoning.text", "text": token, "format": "unknown",
+                                           "index": 0}]
+        events.append(chunk(stream_id, model, delta))
+    events.append(chunk(stream_id, model, {"role": "assistant", "content": ""}, "stop"))
+    usage = {"prompt_tokens": 10, "completion_tokens": len(events), "total_tokens": 10 + len(events)}
+    usage_chunk = {"id": stream_id, "provider": "Fake", "model": model, "object": "chat.completion.chunk",
+                   "created": 1763900000, "choices": [], "usage": usage}
+    events.append(b"data: " + json.dumps(usage_chunk, separators=(",", ":")).encode() + b"\n\n")
+    return [*events, b"data: [DONE]\n\n"]
+
+
+def _knobs(request: web.Request) -> dict[str, str]:
+    pairs = (item.partition("=") for item in request.headers.get("x-fake", "").split(",") if item)
+    return {key.strip(): value.strip() for key, _, value in pairs}
+
+
+async def chat_completions(request: web.Request) -> web.StreamResponse:
+    """Answer a chat request as a Kimi model behind OpenRouter would (knobs aside)."""
+    fake, knobs = request.app[FAKE], _knobs(request)
+    body = await request.json()
+    peer = request.transport.get_extra_info("peername") if request.transport else None
+    fake.requests.append({"headers": dict(request.headers), "body": body, "peer": peer})
+    await asyncio.sleep(float(knobs.get("slow-headers", 0)))
+    if "status" in knobs:
+        error = {"error": {"code": int(knobs["status"]), "message": "Rate limit exceeded: try later"}}
+        return web.json_response(error, status=int(knobs["status"]), headers={"Retry-After": "7"})
+    model, stream_id = body.get("model") or MODEL, fake.stream_id()
+    text = answer(body, int(knobs.get("prose", 0)))
+    if not body.get("stream"):
+        message = {"role": "assistant", "content": text}
+        completion = json.dumps({"id": stream_id, "object": "chat.completion", "created": 1763900000,
+                                 "model": model, "provider": "Fake",
+                                 "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+        if "gzip" in knobs:  # whatever the request's Accept-Encoding said
+            return web.Response(body=gzip.compress(completion.encode()), content_type="application/json",
+                                headers={"Content-Encoding": "gzip"})
+        return web.Response(text=completion, content_type="application/json")
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+    await response.prepare(request)
+    die_after, hang_after = int(knobs.get("die-after", -1)), int(knobs.get("hang-after", -1))
+    delay, stamp = float(knobs.get("delay", 0)), "stamp" in knobs
+    try:
+        for number, event in enumerate(stream_events(stream_id, model, text, knobs.get("field", "content"))):
+            if number == die_after and request.transport is not None:
+                request.transport.abort()
+                return response
+            if number == hang_after:
+                await asyncio.sleep(min(float(knobs.get("hang", 30)), 30))
+            if delay:
+                await asyncio.sleep(delay)
+            if stamp and event.startswith(b"data: {"):  # send time, for bench/serve.py's latency figures
+                event = event[:-3] + b',"t":%d}\n\n' % time.monotonic_ns()
+            await response.write(event)
+    except (asyncio.CancelledError, ConnectionResetError):
+        fake.hung_up.set()
+        raise
+    await response.write_eof()
+    return response
+
+
+async def models(request: web.Request) -> web.Response:
+    """The model list."""
+    model = {"id": MODEL, "object": "model", "owned_by": "fake"}
+    return web.json_response({"object": "list", "data": [model]})
+
+
+async def echo(request: web.Request) -> web.Response:
+    """What this request looked like on arrival."""
+    body = await request.read()
+    if "die-after" in _knobs(request):  # headers and a few bytes, then the connection is cut
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        await response.prepare(request)
+        await response.write(b'{"partial": ')
+        if request.transport is not None:
+            request.transport.abort()
+        return response
+    return web.json_response({"method": request.method, "raw_path": request.raw_path,
+                              "headers": dict(request.headers), "body": body.decode(errors="replace")},
+                             headers={"X-Echo": "yes"})
+
+
+def build_app(fake: FakeUpstream | None = None) -> web.Application:
+    """The fake upstream's application."""
+    app = web.Application()
+    app[FAKE] = fake or FakeUpstream()
+    for prefix in ("", "/v1"):
+        app.router.add_post(f"{prefix}/chat/completions", chat_completions)
+        app.router.add_get(f"{prefix}/models", models)
+    app.router.add_route("*", "/v1/echo/{tail:.*}", echo)
+    return app
+
+
+async def start(fake: FakeUpstream | None = None, port: int = 0) -> web.AppRunner:
+    """Start the fake on 127.0.0.1:`port` in the running loop; `cleanup()` stops it."""
+    runner = web.AppRunner(build_app(fake), handler_cancellation=True, access_log=None, shutdown_timeout=1)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    return runner
+
+
+async def _main(port: int, lifetime: float) -> None:
+    runner = await start(port=port)
+    print(f"leaky upstream on http://127.0.0.1:{runner.addresses[0][1]}/v1 for {lifetime:g}s", flush=True)
+    await asyncio.sleep(lifetime)
+    await runner.cleanup()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--port", type=int, default=9999)
+    parser.add_argument("--lifetime", type=float, default=600.0, help="seconds before it exits")
+    arguments = parser.parse_args()
+    asyncio.run(_main(arguments.port, arguments.lifetime))

@@ -1,0 +1,96 @@
+"""The OpenAI front: `POST /v1/chat/completions` (and `/chat/completions`), answers repaired.
+
+The request body goes upstream byte for byte, to `BASE/chat/completions`. A streamed
+answer (`text/event-stream`) goes through a `StreamRewriter` event by event
+(`StreamRelay`); any other successful answer is read whole and rewritten with
+`rewrite_completion`. Upstream errors come back as the upstream sent them; the proxy's own
+errors are OpenAI-shaped JSON (`errors.py`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import aiohttp
+import orjson
+from aiohttp import web
+
+from ..rewrite import RewriteOptions, StreamRewriter, rewrite_completion
+from . import state
+from .capture import open_capture
+from .errors import json_error
+from .relay import StreamRelay
+from .request_log import RequestRecord
+from .upstream import UpstreamFailure, broken_off
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+PATHS: Final = ("/v1/chat/completions", "/chat/completions")
+
+
+def register(app: web.Application) -> None:
+    """Add this front's routes to `app`."""
+    for path in PATHS:
+        app.router.add_post(path, chat_completions)
+
+
+async def chat_completions(request: web.Request) -> web.StreamResponse:
+    """Forward a chat completion request and repair its answer."""
+    body = await request.read()
+    try:
+        payload = orjson.loads(body)
+    except orjson.JSONDecodeError as error:
+        return json_error(400, f"the request body is not JSON: {error}", code="invalid_json")
+    if not isinstance(payload, dict):
+        return json_error(400, "the request body must be a JSON object", code="invalid_json")
+    record = state.RECORD.get()
+    model = payload.get("model")
+    record.model = model if isinstance(model, str) else None
+    upstream = request.app[state.UPSTREAM]
+    options = dataclasses.replace(upstream.settings.options, to="openai")
+    try:
+        async with upstream.post_json("/chat/completions", body, request) as response:
+            if response.content_type == "text/event-stream":
+                return await _stream(request, response, options, record)
+            return await _whole(request, response, options, record)
+    except UpstreamFailure as failure:
+        record.outcome = failure.reason
+        return failure.response()
+
+
+async def _stream(request: web.Request, response: aiohttp.ClientResponse, options: RewriteOptions,
+                  record: RequestRecord) -> web.StreamResponse:
+    """Relay a streamed answer through the rewriter, event by event."""
+    settings, log = request.app[state.UPSTREAM].settings, request.app[state.LOG]
+    rewriter = StreamRewriter(options)
+    capture = open_capture(settings.capture_dir, options, ".sse") if settings.capture_dir else None
+    try:
+        relay = StreamRelay(request, response, rewriter, record, lambda notice: log.notice(record, notice),
+                            interval=settings.keepalive_interval, capture=capture)
+        return await relay.run()
+    finally:
+        record.take_stats(rewriter.stats)
+        if capture is not None:
+            capture.close()
+
+
+async def _whole(request: web.Request, response: aiohttp.ClientResponse, options: RewriteOptions,
+                 record: RequestRecord) -> web.Response:
+    """Read a whole answer and rewrite it as one body."""
+    settings, log = request.app[state.UPSTREAM].settings, request.app[state.LOG]
+    try:
+        whole = await response.read()
+    except (aiohttp.ClientError, TimeoutError) as error:
+        raise broken_off(error) from None
+    if settings.capture_dir is not None:
+        with open_capture(settings.capture_dir, options, ".json") as capture:
+            capture.write(whole)
+    rewritten, notices, calls = rewrite_completion(whole, options)
+    for notice in notices:
+        log.notice(record, notice)
+    record.events_in, record.events_out, record.calls = 1, 1, calls
+    headers = {"Content-Type": response.headers.get("Content-Type", "application/json")}
+    return web.Response(status=response.status, body=rewritten, headers=headers)

@@ -1,0 +1,125 @@
+"""One upstream stream through a `StreamRewriter` to the client, read by read.
+
+Each upstream read is fed to the rewriter and whatever it returns is written to the
+client at once (the filter's `pump`, in asyncio). Around that loop:
+
+- **Keep-alives.** While nothing has gone to the client for `interval` seconds (a call is
+  being held back, or the upstream is quiet), `keepalive` goes out: an SSE comment for
+  OpenAI clients, whatever the front chooses for others.
+- **Late headers.** The client's response starts with the first bytes it gets (output or
+  a keep-alive), so an upstream that times out before sending anything can still be
+  answered with a 504 (`UpstreamFailure`) instead of an empty stream.
+- **An upstream that dies mid-stream** ends the client's stream cleanly: the rewriter's
+  flush (what was repaired so far, held text released) goes out, then the end of the
+  body; the log gets a notice. A front can have `on_break` bytes fed to the rewriter
+  first (the Anthropic front's error chunk, which its clients see as `event: error`).
+- **A client that hangs up** makes writes fail or cancels the handler (the server runs
+  with handler cancellation); either way the caller's `post_json` closes the upstream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import aiohttp
+from aiohttp import web
+
+from ..events import Notice
+from ..rewrite import Output, StreamRewriter
+from .request_log import RequestRecord
+from .upstream import broken_off, describe, end_to_end
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO, Final
+
+SSE_KEEPALIVE: Final = b": keep-alive\n\n"
+"""The OpenAI front's keep-alive: an SSE comment, which every SSE reader skips."""
+
+
+class StreamRelay:
+    """Relays one upstream response to one client through one rewriter."""
+
+    def __init__(self, request: web.Request, upstream: aiohttp.ClientResponse, rewriter: StreamRewriter,
+                 record: RequestRecord, on_notice: Callable[[Notice], None], *, interval: float,
+                 keepalive: bytes = SSE_KEEPALIVE, capture: BinaryIO | None = None,
+                 on_break: bytes = b"") -> None:
+        self._request, self._upstream, self._rewriter = request, upstream, rewriter
+        self._record, self._on_notice, self._capture = record, on_notice, capture
+        self._interval, self._keepalive, self._on_break = interval, keepalive, on_break
+        self._loop = asyncio.get_running_loop()
+        self._last_write = self._loop.time()
+        self._response: web.StreamResponse | None = None
+
+    async def run(self) -> web.StreamResponse:
+        """Relay to the end; raise `UpstreamFailure` if the upstream broke off before any byte."""
+        received = False
+        tail = b""  # fed to the rewriter before its flush: `on_break` if the upstream broke off
+        try:
+            while True:
+                chunk = await self._next_read()
+                if chunk is None:
+                    await self._write(self._keepalive)
+                    continue
+                if not chunk:
+                    break
+                received = True
+                if self._capture is not None:
+                    self._capture.write(chunk)
+                await self._emit(self._rewriter.feed(chunk))
+        except ConnectionResetError:  # first: aiohttp's own reset error is also a ClientError
+            self._record.outcome = "client gone"
+            return self._response or web.StreamResponse()
+        except (aiohttp.ClientError, TimeoutError) as error:
+            if self._response is None and not received:
+                raise broken_off(error) from None
+            self._record.outcome = "upstream ended early"
+            self._on_notice(Notice("upstream-ended", f"the upstream stream broke off ({describe(error)}); "
+                                   "ending the client's stream with what was repaired so far"))
+            tail = self._on_break
+        try:
+            await self._emit(self._rewriter.feed(tail) + self._rewriter.flush())
+            response = await self._start()
+            await response.write_eof()
+        except ConnectionResetError:
+            self._record.outcome = "client gone"
+        return self._response or web.StreamResponse()
+
+    async def _next_read(self) -> bytes | None:
+        """The next upstream bytes (b"" at the end), or None when a keep-alive is due first."""
+        wait = self._interval - (self._loop.time() - self._last_write)
+        deadline = asyncio.timeout(max(wait, 0.0))
+        try:
+            async with deadline:
+                return await self._upstream.content.readany()
+        except TimeoutError:
+            if deadline.expired():
+                return None
+            raise  # the upstream's own read timeout
+
+    async def _emit(self, out: list[Output]) -> None:
+        data = b"".join(item for item in out if isinstance(item, bytes))
+        for item in out:
+            if isinstance(item, Notice):
+                self._on_notice(item)
+        if data:
+            await self._write(data)
+
+    async def _write(self, data: bytes) -> None:
+        response = await self._start()
+        await response.write(data)
+        self._last_write = self._loop.time()
+
+    async def _start(self) -> web.StreamResponse:
+        if self._response is None:
+            headers = end_to_end(self._upstream.headers)
+            for name in ("content-length", "content-encoding"):
+                headers.popall(name, None)
+            headers["Cache-Control"] = "no-cache"
+            headers["X-Accel-Buffering"] = "no"  # nginx and friends: do not buffer the stream
+            response = web.StreamResponse(status=self._upstream.status, headers=headers)
+            await response.prepare(self._request)
+            self._response = response
+        return self._response

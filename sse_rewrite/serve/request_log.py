@@ -1,0 +1,55 @@
+"""The per-request record behind `serve`'s one log line per request (pure).
+
+The guard in `app.py` opens a `RequestRecord` for each request and makes it the current
+`RECORD`; fronts fill in what they learn (model, counters from the rewriter's `Stats`, how
+the request ended) and the guard formats it with `log_line` when the request is over,
+however it ended.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from ..rewrite import Stats
+
+
+@dataclass(slots=True)
+class RequestRecord:
+    """What one request did, for its log line."""
+
+    number: int
+    method: str
+    path: str
+    started: float
+    model: str | None = None
+    status: int | None = None
+    events_in: int = 0
+    events_out: int = 0
+    calls: int = 0
+    outcome: str = ""
+    """Set when the request did not end normally: `client gone`, `upstream ended early`, …"""
+
+    def take_stats(self, stats: Stats) -> None:
+        """Copy the rewriter's counters."""
+        self.events_in, self.events_out, self.calls = stats.events_in, stats.events_out, stats.tool_calls
+
+
+def log_line(record: RequestRecord, now: float) -> str:
+    """`#3 POST /v1/chat/completions moonshotai/kimi-k2.5 200 events 57>12 calls 2 0.84s`."""
+    parts = [f"#{record.number}", record.method, record.path, record.model or "-",
+             str(record.status) if record.status is not None else "-"]
+    if record.events_in or record.events_out:
+        parts.append(f"events {record.events_in}>{record.events_out} calls {record.calls}")
+    parts.append(f"{now - record.started:.2f}s")
+    if record.outcome:
+        parts.append(f"({record.outcome})")
+    return " ".join(parts)
+
+
+RECORD: ContextVar[RequestRecord] = ContextVar("sse_rewrite_serve_record")
+"""The record of the request the current task is handling (set by the guard in `app.py`).
+
+A context variable rather than a request key: the guard sets it in the task that then runs
+the handler, and that works the same on every aiohttp >= 3.10.
+"""

@@ -1,0 +1,92 @@
+"""Helpers for the serve tests: an event loop on a thread, the fake upstream and serve on it.
+
+Tests stay synchronous (the official SDKs' sync clients); the servers run on one loop in
+a background thread, on 127.0.0.1 and ephemeral ports only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from examples import leaky_upstream
+from sse_rewrite.serve import app
+from sse_rewrite.serve.settings import ServeSettings
+from sse_rewrite.serve.state import ServerLog
+
+T = TypeVar("T")
+
+
+class LoopThread:
+    """An asyncio loop running on a daemon thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 10) -> T:
+        """Run `coro` on the loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        """Stop the loop and its thread."""
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+        self.loop.close()
+
+
+class LogLines:
+    """Stands in for `Diagnostics`: keeps the server's stderr lines."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, message: str, style: str = "") -> None:
+        """Keep one line."""
+        self.lines.append(message)
+
+
+def recording_log() -> tuple[ServerLog, list[str]]:
+    """A server log whose lines land in the returned list."""
+    log, lines = ServerLog(), LogLines()
+    log._diagnostics = lines  # type: ignore[assignment]
+    return log, lines.lines
+
+
+def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Whether `condition` holds within `timeout` seconds (the server thread may lag the client)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+class Servers:
+    """The fake upstream and any number of serve instances on one loop, stopped together."""
+
+    def __init__(self, loop: LoopThread) -> None:
+        self.loop = loop
+        self.fake = leaky_upstream.FakeUpstream()
+        self._runners: list[web.AppRunner] = [loop.run(leaky_upstream.start(self.fake))]
+        self.upstream = f"http://127.0.0.1:{app.bound_port(self._runners[0])}/v1"
+
+    def serve(self, **settings: Any) -> tuple[str, list[str]]:
+        """Start serve in front of the fake; return its base URL (`…/v1`) and its log lines."""
+        settings.setdefault("upstream", self.upstream)
+        log, lines = recording_log()
+        runner = self.loop.run(app.start(ServeSettings(host="127.0.0.1", port=0, **settings), log))
+        self._runners.append(runner)
+        return f"http://127.0.0.1:{app.bound_port(runner)}/v1", lines
+
+    def close(self) -> None:
+        """Stop every server, newest first."""
+        for runner in reversed(self._runners):
+            self.loop.run(runner.cleanup())
