@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from ..events import Markup, Notice, Piece, Text, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
-from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -60,6 +60,9 @@ class Token(enum.Enum):
 _MAX_HEADER: Final = 256  # bytes of header before the opener is taken for prose
 _SPACE: Final = re.compile(r"\s")
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+# A header whose call-begin marker is missing must look like one (`functions.bash:15`, `get_weather`).
+_HEADER_START: Final = re.compile(rb"[A-Za-z0-9_]")
+_NOT_IN_NAME: Final = re.compile(r"[^A-Za-z0-9_.:\-]")
 
 
 class State(enum.Enum):
@@ -83,12 +86,17 @@ class SectionParser(ScanningParser):
     MARKERS: ClassVar[dict[bytes, Token]]
     """Every spelling of every token, mapped to its role."""
 
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "MARKERS" in cls.__dict__:  # an argument marker in plain text is just text
+            cls.OPENERS = {m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN}
 
-    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        super().__init__(max_section_bytes)
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, scanner: MarkerScanner | None = None
+    ) -> None:
+        super().__init__(max_section_bytes, scanner)
         self._header = ""
-        self._opener = b""  # the call-begin marker of the current call
+        self._opener = b""  # the call-begin marker of the current call (else its argument marker)
         self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
 
     def absorb(self, texts: Sequence[str]) -> int:
@@ -159,35 +167,17 @@ class SectionParser(ScanningParser):
 
     # -- state handlers: each returns True when it made progress and should run again
 
-    def _step_text(self, out: list[Piece]) -> bool:
+    def _open(self, token: Token, pos: int, length: int, out: list[Piece]) -> None:
         scan = self._scan
-        while True:
-            pos = scan.find(b"<", scan.cursor)
-            if pos == -1:
-                self._emit_text(out, scan.end)
-                return False
-            found = scan.match(pos, self.MARKERS)
-            if found == NEED_MORE:
-                self._emit_text(out, pos)
-                scan.cursor = pos
-                return False
-            if not isinstance(found, tuple) or found[0] is Token.ARGUMENT_BEGIN:
-                scan.cursor = pos + 1
-                continue
-            token, length = found
-            self._emit_text(out, pos)
-            scan.cursor = pos + length
-            if token is Token.SECTION_BEGIN:
-                self._calls_in_section = 0
-                self._state = State.SECTION
-            elif token is Token.CALL_BEGIN:
-                self._calls_in_section = 0
-                self._begin_header(pos)
-            else:
-                out.append(Markup(scan.take(scan.cursor)))
-                out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with nothing open"))
-                continue
-            return True
+        scan.cursor = pos + length
+        self._calls_in_section = 0
+        if token is Token.SECTION_BEGIN:
+            self._state = State.SECTION
+        elif token is Token.CALL_BEGIN:
+            self._begin_header(pos)
+        else:  # a closer with nothing open: it carries no text
+            out.append(Markup(scan.take(scan.cursor)))
+            out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with nothing open"))
 
     def _step_section(self, out: list[Piece]) -> bool:
         scan = self._scan
@@ -210,7 +200,12 @@ class SectionParser(ScanningParser):
         elif token is Token.CALL_END:
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with no call open"))
-        else:  # prose after an opener: it was never a section
+        elif token is None and _HEADER_START.match(scan.view, pos):
+            # A header whose call-begin marker is missing, or prose: the header step tells.
+            scan.mark = scan.cursor = pos
+            self._opener = b""
+            self._state = State.HEADER
+        else:  # markup after an opener: it was never a section
             out.append(Text(scan.take(pos)))
             self._state = State.TEXT
         return True
@@ -220,7 +215,10 @@ class SectionParser(ScanningParser):
         pos = scan.find(b"<", scan.cursor)
         limit = scan.end if pos == -1 else pos
         header = scan.text(scan.mark, min(limit, scan.mark + _MAX_HEADER + 1)).strip()
+        explicit = bool(self._opener)
         if limit - scan.mark > _MAX_HEADER or any(c.isspace() for c in header):
+            return self._release_prose(out)
+        if not explicit and _NOT_IN_NAME.search(header):
             return self._release_prose(out)
         if pos == -1:
             scan.cursor = scan.end
@@ -230,16 +228,27 @@ class SectionParser(ScanningParser):
             scan.cursor = pos
             return False
         token, length = found if found is not None else (None, 0)
-        if not header or token not in (Token.ARGUMENT_BEGIN, Token.CALL_END):
+        if token is Token.ARGUMENT_BEGIN and header:
+            self._header = header
+            if not explicit:  # the argument marker tells whose syntax the call is
+                self._opener = bytes(scan.view[pos : pos + length])
+            scan.mark = scan.cursor = pos + length
+            self._json.reset(scan.cursor)
+            self._state = State.ARGS
+        elif token is Token.CALL_END and header and explicit:  # a call with no arguments at all
+            self._header = header
+            self._emit_call(out, "", pos + length)
+        elif token in (Token.CALL_BEGIN, Token.SECTION_END, Token.CALL_END) and header:
+            # A header with no argument marker: an orphan, syntax rather than text.
+            end = pos if token is Token.CALL_BEGIN else pos + length
+            out.append(Markup(scan.take(end)))
+            out.append(Notice("orphan-header", f"call header {header!r} has no arguments: dropped"))
+            self._state = State.SECTION if token is Token.CALL_END else State.TEXT
+            if token is Token.CALL_BEGIN:
+                scan.cursor = pos + length
+                self._begin_header(pos)
+        else:
             return self._release_prose(out)
-        self._header = header
-        end = pos + length
-        if token is Token.CALL_END:  # a call with no arguments at all
-            self._emit_call(out, "", end)
-            return True
-        scan.mark = scan.cursor = end
-        self._json.reset(end)
-        self._state = State.ARGS
         return True
 
     def _step_args(self, out: list[Piece]) -> bool:
@@ -293,7 +302,7 @@ class SectionParser(ScanningParser):
             return True
 
     _STEPS: ClassVar = {
-        State.TEXT: _step_text,
+        State.TEXT: ScanningParser._step_text,
         State.SECTION: _step_section,
         State.HEADER: _step_header,
         State.ARGS: _step_args,
@@ -344,8 +353,12 @@ class SectionParser(ScanningParser):
                 out.append(Markup(scan.take(scan.end)))
             if self._calls_in_section == 0:
                 out.append(Notice("dangling-opener", "tool section opened but no call followed: dropped"))
+        elif state is State.HEADER and not scan.text(scan.mark, scan.end).strip():
+            out.append(Markup(scan.take(scan.end)))  # a dangling call opener
+            out.append(Notice("dangling-opener", "tool call opened but nothing followed: dropped"))
         elif state is State.HEADER:
-            out.append(Notice("truncated-call", "stream ended in a call header: passed through as text"))
+            if self._opener:  # without a call-begin marker the held text was only ever text
+                out.append(Notice("truncated-call", "stream ended in a call header: passed through as text"))
             self._release_all(out)
         else:
             self._flush_args(out)

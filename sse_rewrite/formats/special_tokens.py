@@ -1,7 +1,8 @@
 """The fallback for unknown models: only Kimi's and DeepSeek's special tokens.
 
-Those tokens cannot occur in ordinary prose, so recognizing them is safe for any
-model, while `<tool_call>` tags or `TOOL:` lines might be the answer's own words.
+Those tokens cannot occur in ordinary prose, so `auto` recognizes them in every
+stream whatever its model id (gateways answer with aliases such as `gpt-4o` for a Kimi
+backend), while `<tool_call>` tags or `TOOL:` lines might be the answer's own words.
 """
 
 from __future__ import annotations
@@ -14,15 +15,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-_DEEPSEEK_OPENERS: Final = frozenset(m for m, t in deepseek.MARKERS.items() if t is Token.CALL_BEGIN)
+_DEEPSEEK_MARKERS: Final = frozenset(deepseek.MARKERS)
 
 
 class SpecialTokensParser(SectionParser):
     """Kimi and DeepSeek tokens in one parser; each call is read by its own opener's rules."""
 
     MARKERS: ClassVar[dict[bytes, Token]] = {**kimi.MARKERS, **deepseek.MARKERS}
+    sniff: ClassVar[tuple[bytes, ...]] = (*kimi.KimiParser.sniff, *deepseek.DeepSeekParser.sniff[:2])
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
-        if self._opener in _DEEPSEEK_OPENERS:
+        if self._opener in _DEEPSEEK_MARKERS:  # the call-begin or argument marker
             return deepseek.deepseek_call_parts(header, arguments)
         return kimi.kimi_call_parts(header, arguments)
