@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from ..events import Markup, Notice, Piece, Text, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -85,6 +85,11 @@ class SectionParser(ScanningParser):
 
     MARKERS: ClassVar[dict[bytes, Token]]
     """Every spelling of every token, mapped to its role."""
+
+    # Every token starts with `<`. A narrower needle (`<|`) would let more events with a
+    # `<` skip the parser, but a one-byte needle is searched with memchr, several times
+    # faster than any longer one, and the plain fast path searches every read for it.
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()

@@ -48,9 +48,6 @@ class DeepSeekParser(SectionParser):
     """Streaming parser for DeepSeek tool-call tokens."""
 
     MARKERS: ClassVar[dict[bytes, Token]] = MARKERS
-    # Every token starts `<｜` (`<\\uff5c` from an ASCII-only encoder); a text ending in `<`
-    # shows as `<"`; Go escapes `<` as \u003c.
-    sniff: ClassVar[tuple[bytes, ...]] = ("<｜".encode(), b"<\\u", b'<"', b"\\u003")
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         return deepseek_call_parts(header, arguments)

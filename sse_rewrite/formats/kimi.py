@@ -49,8 +49,6 @@ class KimiParser(SectionParser):
     """Streaming parser for Kimi K2 tool-call tokens."""
 
     MARKERS: ClassVar[dict[bytes, Token]] = MARKERS
-    # Every token starts `<|`; a text ending in `<` shows as `<"`; Go escapes `<` as \u003c.
-    sniff: ClassVar[tuple[bytes, ...]] = (b"<|", b'<"', b"\\u003")
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         return kimi_call_parts(header, arguments)

@@ -22,7 +22,6 @@ class SpecialTokensParser(SectionParser):
     """Kimi and DeepSeek tokens in one parser; each call is read by its own opener's rules."""
 
     MARKERS: ClassVar[dict[bytes, Token]] = {**kimi.MARKERS, **deepseek.MARKERS}
-    sniff: ClassVar[tuple[bytes, ...]] = (*kimi.KimiParser.sniff, *deepseek.DeepSeekParser.sniff[:2])
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         if self._opener in _DEEPSEEK_MARKERS:  # the call-begin or argument marker
