@@ -34,7 +34,7 @@ import re
 
 import orjson
 
-from ..events import Markup, Notice, Piece, ToolCall
+from ..events import Markup, Notice, Piece, Text, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
@@ -90,8 +90,9 @@ class ToolCallTagParser(ScanningParser):
     TEXT = State.TEXT
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
-    OPENERS: ClassVar[dict[bytes, bool]] = {OPEN: False}
-    """`<tool_call>` (False), and for Qwen3-Coder also a bare `<function=` (True)."""
+    OPENERS: ClassVar[dict[bytes, bool | None]] = {OPEN: False, CLOSE: None}
+    """`<tool_call>` (False), for Qwen3-Coder also a bare `<function=` (True); `</tool_call>`
+    (None) with nothing open is an orphan, dropped with a notice (it carries no text)."""
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
@@ -100,6 +101,7 @@ class ToolCallTagParser(ScanningParser):
     ) -> None:
         super().__init__(max_section_bytes, scanner)
         self._reset_call(bare=False)
+        self._prose_openers = 0  # openers released as prose: as many closers are prose too
 
     def _reset_call(self, bare: bool) -> None:
         self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
@@ -107,9 +109,17 @@ class ToolCallTagParser(ScanningParser):
         self._value_end: bytes | None = None  # inside a TAGGED value: the closer that ends it
         self._body_end = 0  # JSON and CLOSING: where the body ended
 
-    def _open(self, bare: bool, pos: int, length: int, out: list[Piece]) -> None:
-        self._reset_call(bare)
+    def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
         scan = self._scan
+        if bare is None and self._prose_openers:
+            self._prose_openers -= 1
+            out.append(Text(scan.take(pos + length)))
+            return
+        if bare is None:
+            out.append(Markup(scan.take(pos + length)))
+            out.append(Notice("orphan-marker", "dropped </tool_call> with nothing open"))
+            return
+        self._reset_call(bare)
         scan.mark = scan.cursor = pos if bare else pos + length
         self._state = State.OPENED
 
@@ -151,9 +161,13 @@ class ToolCallTagParser(ScanningParser):
             self._json.reset(pos)
             self._body, self._state = Body.JSON, State.JSON
         elif scan.view[pos] == 0x3C:  # '<': XML, or prose
-            found = scan.match(pos, {_FUNCTION: True})
+            found = scan.match(pos, {_FUNCTION: True, CLOSE: False})
             if found == NEED_MORE:
                 return False
+            if found is not None and not found[0]:  # `<tool_call></tool_call>`: empty, prose
+                self._emit_text(out, pos + len(CLOSE))
+                self._state = State.TEXT
+                return True
             if found is None or Body.XML not in self.BODIES:
                 return self._release_prose(out)
             if self._bare and not self._bare_name_ends(pos, out):
@@ -284,6 +298,7 @@ class ToolCallTagParser(ScanningParser):
         """The opener was prose: release it as text and rescan what followed it."""
         scan = self._scan
         self._emit_text(out, scan.start + len(_FUNCTION if self._bare else OPEN))
+        self._prose_openers += not self._bare
         scan.cursor = scan.start
         self._state = State.TEXT
         return True
