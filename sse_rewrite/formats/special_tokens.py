@@ -8,7 +8,8 @@ backend), while `<tool_call>` tags or `TOOL:` lines might be the answer's own wo
 from __future__ import annotations
 
 from . import deepseek, kimi
-from ._sections import SectionParser, Token
+from ._section_base import Token
+from ._sections import SectionParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -247,24 +247,8 @@ class ToolCallTagParser(ScanningParser):
     # -- helpers
 
     def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
-        """Whether a bare `<function=NAME>` at `pos` is complete and followed by markup.
-
-        A name cut by spacing or `<` before its `>` is no call (text, notice); prose
-        after the `>` is no call either (text). Otherwise wait for more input.
-        """
-        scan = self._scan
-        name_end = scan.find(b">", pos, pos + _LOOKAHEAD)
-        name = scan.text(pos + len(_FUNCTION), scan.end if name_end == -1 else name_end)
-        if name_end == -1 and scan.end - pos < _LOOKAHEAD and (not name or is_name(name)):
-            return False
-        if name_end == -1 or not is_name(name):
-            out.append(Notice("malformed-call", "<function= without a name and '>': kept as text"))
-            self._release_prose(out)
-            return False
-        after = _NON_SPACE.search(scan.view, name_end + 1)
-        if after is not None and scan.view[after.start()] != 0x3C:  # '<'
-            self._release_prose(out)
-        return after is not None and self._state is not State.TEXT
+        """Whether a bare `<function=NAME>` at `pos` is complete (see `qwen_xml`)."""
+        raise NotImplementedError
 
     def _body_markers(self) -> dict[bytes, bytes | None]:
         """Outside a value, a wrapped body ends at `</tool_call>`; a bare one at `</function>`."""

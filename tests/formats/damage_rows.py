@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from sse_rewrite.formats import deepseek, kimi
-from sse_rewrite.formats._sections import Token
+from sse_rewrite.formats._section_base import Token
 
 ROLES = {
     "sb": Token.SECTION_BEGIN,
