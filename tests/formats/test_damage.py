@@ -11,7 +11,17 @@ from __future__ import annotations
 import pytest
 
 from sse_rewrite.formats import FORMATS
-from tests.chunking import calls, codes, every_cut, feed_pieces, rejoin, rewrite_stream, texts, token_stream
+from tests.chunking import (
+    calls,
+    chunk_event,
+    codes,
+    every_cut,
+    feed_pieces,
+    rejoin,
+    rewrite_stream,
+    texts,
+    token_stream,
+)
 from tests.formats.damage_rows import DEEPSEEK, KIMI, PARSERS, ROWS, glm, hermes, qwen
 from tests.oracles import openai_final
 
@@ -103,3 +113,18 @@ def test_ids_without_index_or_prefix_are_still_calls(header: str, name: str) -> 
         assert calls(every_cut(FORMATS[parser], text)) == [(header, name, "{}")]
     final = openai_final(rewrite_stream(token_stream([text]))).choices[0]
     assert [(c.id, c.function.name) for c in final.message.tool_calls] == [(header, name)]
+
+
+ONE_CALL = {"kimi": LATER_CALL["kimi"], "deepseek": LATER_CALL["deepseek"], "hermes": hermes("b", {}),
+            "qwen3-coder": qwen("b"), "glm": glm("b"), "text": "TOOL: b\nARGUMENTS: {}"}  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", list(PARSERS))
+def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
+    plain = chunk_event({"content": "plain @@ text\n"}).replace(b"@@", b"\xff")
+    rewritten = chunk_event({"content": ONE_CALL[fmt] + "\n@@ after"}).replace(b"@@", b"\xfe")
+    body = rewrite_stream(plain + rewritten + b"data: [DONE]\n\n", format=fmt)
+    assert body.startswith(plain)  # passed through byte for byte
+    assert "\ufffd after".encode() in body  # replaced inside the rewritten text
+    final = openai_final(body.removeprefix(plain)).choices[0]  # the SDK rejects the invalid bytes
+    assert [c.function.name for c in final.message.tool_calls] == ["b"]
