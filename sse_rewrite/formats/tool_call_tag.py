@@ -1,9 +1,8 @@
 """The `<tool_call>...</tool_call>` machine shared by Hermes JSON, Qwen3-Coder XML and GLM bodies.
 
-The three syntaxes share the tag and differ in the body right after the opener (`{`,
-`<function=`, or a bare name); each format module (`hermes`, `qwen_xml`, `glm`) names
-the bodies it accepts, so `--format hermes` never reads a GLM body. The bodies
-themselves are parsed by `tool_call_bodies`. `ToolCallTagParser` accepts all three.
+The syntaxes differ in the body after the opener (`{`, `<function=`, a bare name); each
+format module (`hermes`, `qwen_xml`, `glm`) names the bodies it accepts, read by
+`tool_call_bodies`. `ToolCallTagParser` itself accepts all three.
 
 Theory of operation
 -------------------
@@ -18,13 +17,13 @@ Theory of operation
 - TAGGED (XML and GLM): scan `<`-led markers; inside a GLM value only `</arg_value>`
   counts, inside a Qwen parameter `</parameter>`, the next `<parameter=` or
   `</function>` (a parameter left open), so a `</tool_call>` in a value is data. A bare
-  call's body ends at `</function>`; then CLOSING.
+  call's body ends at `</function>`; then CLOSING. Outside a value the next
+  `<tool_call>` closes a call that lost its `</tool_call>`.
 - CLOSING: only spacing may come before `</tool_call>` (a bare call's stray closer,
   dropped with it); anything else ends the call where its body ended.
-A finished body that does not parse comes out as its raw text with a notice, as does
-anything held past `max_section_bytes`. At the end of input a call whose body is
-complete so far (a whole JSON object, complete parameters) is recovered; an opener
-followed only by spacing is dropped; anything else comes out as raw text.
+A body that does not parse comes out as raw text with a notice, as does anything held
+past `max_section_bytes`. At the end of input a call complete so far (a whole JSON
+object, complete parameters) is recovered, a bare opener dropped, the rest is text.
 """
 
 from __future__ import annotations
@@ -213,6 +212,12 @@ class ToolCallTagParser(ScanningParser):
             scan.cursor = pos + found[1]
             if marker == CLOSE:
                 return self._close(out, self._parse(pos), scan.cursor)
+            if marker == OPEN:  # the next call begins: this one lost its close
+                scan.cursor = pos
+                call = self._parse(pos, complete=False)
+                if call is not None:
+                    out.append(Notice("implicit-close", f"call {call[0]} closed by the next <tool_call>"))
+                return self._close(out, call, pos)
             if marker == _FUNCTION_END and self._bare:
                 self._body_end, self._state = scan.cursor, State.CLOSING
                 return True
@@ -251,8 +256,9 @@ class ToolCallTagParser(ScanningParser):
         raise NotImplementedError
 
     def _body_markers(self) -> dict[bytes, bytes | None]:
-        """Outside a value, a wrapped body ends at `</tool_call>`; a bare one at `</function>`."""
-        return {**_BODY_MARKERS, (_FUNCTION_END if self._bare else CLOSE): None}
+        """Outside a value, a wrapped body ends at `</tool_call>`, a bare one at `</function>`,
+        either at the next `<tool_call>`."""
+        return {**_BODY_MARKERS, (_FUNCTION_END if self._bare else CLOSE): None, OPEN: None}
 
     def _parse(self, body_end: int, complete: bool = True) -> Call | None:
         body = self._scan.text(self._scan.mark, body_end)

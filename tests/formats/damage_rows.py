@@ -195,6 +195,13 @@ def tag_rows(fmt: str) -> dict[str, Expected]:
         "eof-dangling-opener": ("text <tool_call>  \n", [], "text ", {"dangling-opener"}),
         "another-formats-body-is-text": (OTHER_BODY[fmt], [], OTHER_BODY[fmt], set()),
     }
+    if fmt != "hermes":  # (a JSON body ends where its object does: see the hermes row)
+        rows["unclosed-call-closed-by-next-call"] = (
+            call("a", "x").removesuffix("</tool_call>") + call("b", "y"),
+            [("a", '{"k": "x"}'), ("b", '{"k": "y"}')],
+            "",
+            {"implicit-close"},
+        )
     if fmt == "hermes":
         rows["unclosed-call-closed-by-next-call"] = (
             f'<tool_call>{{"name": "a"}}\n{hermes("b", {})}',
