@@ -90,8 +90,7 @@ class ToolCallTagParser(ScanningParser):
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
     OPENERS: ClassVar[dict[bytes, bool | None]] = {OPEN: False, CLOSE: None}
-    """`<tool_call>` (False), for Qwen3-Coder also a bare `<function=` (True); `</tool_call>`
-    (None) with nothing open is an orphan, dropped with a notice (it carries no text)."""
+    """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), an orphan closer (None)."""
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
@@ -110,17 +109,16 @@ class ToolCallTagParser(ScanningParser):
 
     def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
         scan = self._scan
-        if bare is None and self._prose_openers:
+        if bare is None and self._prose_openers:  # the closer of a tag released as prose
             self._prose_openers -= 1
             out.append(Text(scan.take(pos + length)))
-            return
-        if bare is None:
+        elif bare is None:
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", "dropped </tool_call> with nothing open"))
-            return
-        self._reset_call(bare)
-        scan.mark = scan.cursor = pos if bare else pos + length
-        self._state = State.OPENED
+        else:
+            self._reset_call(bare)
+            scan.mark = scan.cursor = pos if bare else pos + length
+            self._state = State.OPENED
 
     def _finish(self, out: list[Piece]) -> None:
         """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
