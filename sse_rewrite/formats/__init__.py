@@ -72,14 +72,20 @@ if TYPE_CHECKING:
 
 
 class _QwenAndTokens(ComposedParser):
+    """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
+
     PARTS = (QwenParser, SpecialTokensParser)
 
 
 class _GlmAndTokens(ComposedParser):
+    """`auto` for GLM ids: GLM bodies and the special tokens."""
+
     PARTS = (GlmParser, SpecialTokensParser)
 
 
 class _HermesAndTokens(ComposedParser):
+    """`auto` for Hermes ids: Hermes JSON and the special tokens."""
+
     PARTS = (HermesParser, SpecialTokensParser)
 
 
