@@ -9,6 +9,8 @@ model ids, comes out exactly as under the Kimi or DeepSeek id (its `model` field
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import orjson
 import pytest
@@ -109,3 +111,27 @@ def test_stats_say_why_each_parser_is_on(model: str, why: str) -> None:
     assert "Kimi and DeepSeek special tokens: recognized in every stream" in result.stderr
     assert why in result.stderr
     assert "tool calls 2" in result.stderr
+
+
+SSE_LOGS = Path(__file__).parents[2] / "sse_logs"
+LEAKING_CAPTURES = sorted(
+    p
+    for p in [*SSE_LOGS.glob("kimi-*.sse"), *SSE_LOGS.glob("deepseek-*.sse")]
+    if not p.with_suffix(".sse.args").exists()
+)
+
+
+@pytest.mark.parametrize("capture", LEAKING_CAPTURES, ids=lambda p: p.stem)
+def test_every_bundled_kimi_and_deepseek_capture_is_restored_under_other_ids(capture: Path) -> None:
+    raw = capture.read_bytes()
+    original = re.search(rb'"model": ?("[^"]*")', raw)  # compact or spaced JSON
+    assert original is not None
+    expected = rewrite_stream(raw)
+    for model in ("gpt-4o", "anthropic/claude-sonnet-4", "z-ai/glm-4.6", "my-agent"):
+        label = original.group(0).replace(original.group(1), orjson.dumps(model))
+        out = rewrite_stream(raw.replace(original.group(0), label))
+        restored = out.replace(label, original.group(0))  # passed through as it came
+        restored = restored.replace(
+            b'"model":' + orjson.dumps(model), b'"model":' + original.group(1)
+        )  # rebuilt
+        assert restored == expected, model
