@@ -87,6 +87,24 @@ TEXT = (
     "I will read the file first.\nTOOL: read\nARGUMENTS: {\"filePath\": \"test.txt\"}\n"
     'TOOL: grep\nARGUMENTS: {\n  "pattern": "if (x) { return; }",\n  "path": "src"\n}\n'
 )
+# A router serving Kimi under a Claude name: the tokens are recognized whatever the id says.
+KIMI_AS_CLAUDE = (
+    "Let me list the files.<|tool_calls_section_begin|><|tool_call_begin|>functions.bash:0"
+    '<|tool_call_argument_begin|>{"command": "ls -la"}<|tool_call_end|><|tool_calls_section_end|>'
+)
+# Qwen3-Coder without its wrapper: a bare function (a parameter left open, a stray closer
+# after it), then a `<function=` missing its `>` (text), then a wrapped call.
+QWEN_BARE = (
+    "Reading it.\n<function=read_file>\n<parameter=path>\nsrc/app.py\n<parameter=limit>\n50\n"
+    "</function>\n</tool_call>\nThe tag <function=read_file is cut.\n<tool_call>\n<function=list_dir>\n"
+    "<parameter=path>\nsrc\n</parameter>\n</function>\n</tool_call>"
+)
+# DeepSeek V3.1 tokens under an alias: a call whose call-begin token is missing, and a
+# header with no separator (an orphan, dropped) before the last call.
+DEEPSEEK_DAMAGED = (
+    f'On it.<｜tool▁calls▁begin｜>{B}get_weather{S}{{"city": "Oslo"}}{E}\nget_time{S}{{"tz": "CET"}}{E}'
+    f'{B}get_news{B}search{S}{{"q": "Oslo"}}{E}<｜tool▁calls▁end｜> Done.'
+)
 LEGACY = [
     {"function_call": {"name": "get_weather", "arguments": ""}},
     *({"function_call": {"arguments": piece}} for piece in tokens('{"location": "Boston, MA", "unit": "f"}')),
@@ -100,6 +118,9 @@ CAPTURES = {
     "glm-45": ("z-ai/glm-4.5", content(GLM), "stop"),
     "text-tool-arguments": ("mistralai/mistral-small-3.2-24b-instruct", content(TEXT), "stop"),
     "legacy-function-call": ("qwen/qwen-2.5-72b-instruct", LEGACY, "function_call"),
+    "kimi-relabelled-claude": ("anthropic/claude-sonnet-4", content(KIMI_AS_CLAUDE), "stop"),
+    "qwen3-coder-bare-function": ("qwen/qwen3-coder", content(QWEN_BARE), "stop"),
+    "deepseek-v31-damaged": ("my-agent", content(DEEPSEEK_DAMAGED), "stop"),
 }
 
 

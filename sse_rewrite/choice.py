@@ -50,7 +50,9 @@ class ChoiceResult:
 class ChoiceRewriter:
     """Per-choice state: parsers by field, tool-call indexes, role and finish handling."""
 
-    def __init__(self, index: int, make_parser: Callable[[], ToolSyntax] | None, call_id: CallId):
+    def __init__(
+        self, index: int, make_parser: Callable[[], ToolSyntax] | None, call_id: CallId, legacy: bool = True
+    ):
         self.index = index
         self.calls = 0
         self._make_parser = make_parser
@@ -59,6 +61,7 @@ class ChoiceRewriter:
         self._next_index = 0
         self._native_offset: int | None = None
         self._legacy_index: int | None = None
+        self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
         self._role_seen = False
 
     @property
@@ -123,7 +126,7 @@ class ChoiceRewriter:
 
         new_finish = finish
         if isinstance(finish, str):
-            new_finish = _FINISH_REWRITES.get(finish, finish)
+            new_finish = _FINISH_REWRITES.get(finish, finish) if self._legacy else finish
             if finish == "stop" and self.calls:
                 new_finish = "tool_calls"
         if not (changed or result.extras or new_finish != finish):
@@ -231,9 +234,10 @@ class ChoiceRewriter:
 
     def _convert_legacy(self, delta: dict[str, Any], result: ChoiceResult) -> bool:
         """A legacy `function_call` delta becomes a `tool_calls` delta."""
-        call = delta.pop("function_call", None)
+        call = delta.get("function_call") if self._legacy else None
         if not isinstance(call, dict):
             return False
+        del delta["function_call"]
         name, arguments = call.get("name"), call.get("arguments")
         arguments = arguments if isinstance(arguments, str) else ""
         if (isinstance(name, str) and name) or self._legacy_index is None:

@@ -20,7 +20,7 @@ import orjson
 from .choice import ChoiceResult, ChoiceRewriter
 from .chunks import derived_call_id, envelope, message_tool_call
 from .events import Notice, SSEEvent, ToolCall
-from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, select_format
+from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, NATIVE_TOOL_CALLS, select_format
 from .needles import NeedleIndex
 from .sse import BOM, SSEDecoder, encode_event
 from .token_template import TokenTemplate
@@ -407,7 +407,8 @@ class StreamRewriter:
     def _choice(self, index: int) -> ChoiceRewriter:
         choice = self._choices.get(index)
         if choice is None:
-            choice = ChoiceRewriter(index, self._new_parser(), self._call_id_for(index))
+            legacy = self.stats.format != NATIVE_TOOL_CALLS
+            choice = ChoiceRewriter(index, self._new_parser(), self._call_id_for(index), legacy)
             self._choices[index] = choice
         return choice
 
@@ -507,7 +508,7 @@ def rewrite_completion(
                 return call.id
             return derived_call_id(stream_id, index, i)
 
-        rewriter = ChoiceRewriter(index, make_parser, call_id)
+        rewriter = ChoiceRewriter(index, make_parser, call_id, name != NATIVE_TOOL_CALLS)
         message = choice["message"]
         native = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
         as_delta = {**message, "tool_calls": [{**c, "index": i} for i, c in enumerate(native)]}

@@ -174,3 +174,13 @@ def json_values(alphabet: str) -> st.SearchStrategy[object]:
         ),
         max_leaves=6,
     )
+
+
+def every_cut(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
+    """`chunkings`, plus `text` cut in two at every point: all agree and lose nothing."""
+    whole = chunkings(factory, text)
+    for point in range(1, len(text)):
+        split_out = normalize(feed_pieces(factory(), [text[:point], text[point:]]))
+        assert without_notices(split_out) == without_notices(whole), point
+        assert rejoin(split_out) == text
+    return whole

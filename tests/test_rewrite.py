@@ -363,7 +363,7 @@ def test_stats_count_a_non_streaming_body() -> None:
     rewriter.flush()
     stats = rewriter.stats
     assert (stats.events_in, stats.events_out, stats.passed_through) == (1, 1, 1)
-    assert stats.format == "kimi"
+    assert stats.format == "kimi+deepseek"
 
 
 def test_non_streaming_body_without_syntax_is_returned_byte_for_byte() -> None:

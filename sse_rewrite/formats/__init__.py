@@ -4,18 +4,22 @@ Every parser implements `ToolSyntax`: feed it the text of one field as it stream
 get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (syntax that
 was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. The
 registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
-picks one for a stream from its `model` id. `ToolSyntax` exists for type checkers only:
-import it under `if TYPE_CHECKING:`.
+picks one for a stream from its `model` id: under `auto`, the model's own syntax
+composed (`ComposedParser`) with the Kimi and DeepSeek special tokens. `ToolSyntax`
+exists for type checkers only: import it under `if TYPE_CHECKING:`.
 """
 
 from __future__ import annotations
 
+from ._compose import ComposedParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 from .deepseek import DeepSeekParser
+from .glm import GlmParser
+from .hermes import HermesParser
 from .kimi import KimiParser
 from .plain_text import PlainTextParser
+from .qwen_xml import QwenParser, QwenXmlParser
 from .special_tokens import SpecialTokensParser
-from .tool_call_tag import ToolCallTagParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -25,10 +29,13 @@ if TYPE_CHECKING:
 
     from ..events import Piece
 
-__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "select_format"]
+__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "NATIVE_TOOL_CALLS", "select_format"]
 
 SPECIAL_TOKENS: Final = "special-tokens"
-"""Name of the fallback format: Kimi and DeepSeek special tokens only."""
+"""Name of the format of unknown models: Kimi and DeepSeek special tokens only."""
+NATIVE_TOOL_CALLS: Final = "native+special-tokens"
+"""The same for models whose APIs send native `tool_calls`: a legacy `function_call` of
+theirs is the client's own (deprecated) API, so it is left as it is."""
 
 
 if TYPE_CHECKING:
@@ -64,30 +71,56 @@ if TYPE_CHECKING:
             ...
 
 
+class _QwenAndTokens(ComposedParser):
+    """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
+
+    PARTS = (QwenParser, SpecialTokensParser)
+
+
+class _GlmAndTokens(ComposedParser):
+    """`auto` for GLM ids: GLM bodies and the special tokens."""
+
+    PARTS = (GlmParser, SpecialTokensParser)
+
+
+class _HermesAndTokens(ComposedParser):
+    """`auto` for Hermes ids: Hermes JSON and the special tokens."""
+
+    PARTS = (HermesParser, SpecialTokensParser)
+
+
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "kimi": KimiParser,
-    # Hermes JSON, Qwen3-Coder XML and GLM bodies share the `<tool_call>` tag and one parser.
-    "hermes": ToolCallTagParser,
-    "qwen3-coder": ToolCallTagParser,
-    "glm": ToolCallTagParser,
+    "hermes": HermesParser,
+    "qwen3-coder": QwenXmlParser,
+    "glm": GlmParser,
     "deepseek": DeepSeekParser,
     "text": PlainTextParser,
+    # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
     SPECIAL_TOKENS: SpecialTokensParser,
+    NATIVE_TOOL_CALLS: SpecialTokensParser,
+    "kimi+deepseek": SpecialTokensParser,
+    "deepseek+kimi": SpecialTokensParser,
+    "qwen+special-tokens": _QwenAndTokens,
+    "glm+special-tokens": _GlmAndTokens,
+    "hermes+special-tokens": _HermesAndTokens,
 }
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
 FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none")
-"""The `--format` values; the special-token fallback is what `auto` picks for unknown models."""
+"""The `--format` values; the names with a `+` are what `auto` picks."""
 
-# Family by substrings of the lowered model id, in order of precedence (first match wins).
+_TOKENS_EVERYWHERE: Final = "Kimi and DeepSeek special tokens: recognized in every stream"
+# Family by substrings of the lowered model id, in order of precedence (first match wins):
+# (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
-    ("kimi", ("kimi", "moonshot")),
-    ("qwen3-coder", ("qwen", "qwq")),
-    ("deepseek", ("deepseek",)),
-    ("glm", ("glm", "z-ai", "zhipu")),
-    ("hermes", ("hermes", "nous")),
+    (("kimi", "moonshot"), "kimi+deepseek", "Kimi tokens"),
+    (("qwen", "qwq"), "qwen+special-tokens", "Hermes JSON and Qwen3-Coder XML tool-call tags"),
+    (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
+    (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
+    (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
 )
-# Vendors and model-name prefixes whose APIs return native `tool_calls`: left untouched.
+# Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
 _NATIVE_MODELS: Final = ("gpt-", "chatgpt", "o1", "o3", "o4", "claude", "gemini")
 
@@ -95,21 +128,23 @@ _NATIVE_MODELS: Final = ("gpt-", "chatgpt", "o1", "o3", "o4", "claude", "gemini"
 def select_format(model: str | None, requested: str) -> tuple[str | None, str]:
     """Resolve `requested` (a `--format` value) for a stream of `model`.
 
-    Returns the format name (None for no rewriting) and a short human reason.
+    Returns the format name (None for no rewriting) and why each of its parsers is on.
+    `auto` always includes Kimi's and DeepSeek's special tokens: they cannot occur in
+    ordinary prose, and gateways relabel Kimi backends (`gpt-4o`, `claude-sonnet-4`,
+    `my-agent`). Tag syntaxes (`<tool_call>`, which prose may mention) need the model id.
     """
     if requested == "none":
         return None, "--format none"
     if requested != "auto":
         return requested, f"--format {requested}"
-    if model:
-        lowered = model.lower()
-        for name, needles in _MODEL_FAMILIES:
-            needle = next((n for n in needles if n in lowered), None)
-            if needle:
-                return name, f"model {model!r} contains {needle!r}"
-        vendor, _, base = lowered.rpartition("/")
-        if vendor.split("/")[0] in _NATIVE_VENDORS or base.startswith(_NATIVE_MODELS):
-            return None, f"model {model!r} sends native tool_calls"
-    # Kimi's and DeepSeek's special tokens cannot occur in ordinary prose, so they are
-    # safe to rewrite for any model; `<tool_call>` tags or `TOOL:` lines might be prose.
-    return SPECIAL_TOKENS, "unknown model: only Kimi and DeepSeek special tokens are recognized"
+    lowered = (model or "").lower()
+    for needles, name, adds in _MODEL_FAMILIES:
+        needle = next((n for n in needles if n in lowered), None)
+        if needle:
+            return name, f"{adds}: model {model!r} contains {needle!r}; {_TOKENS_EVERYWHERE}"
+    vendor, _, base = lowered.rpartition("/")
+    if model and (vendor.split("/")[0] in _NATIVE_VENDORS or base.startswith(_NATIVE_MODELS)):
+        why = f"model {model!r} sends native tool_calls, so no tag syntax or legacy function_call"
+        return NATIVE_TOOL_CALLS, f"{_TOKENS_EVERYWHERE} ({why})"
+    why = f"model {model!r} names no known family" if model else "no model id"
+    return SPECIAL_TOKENS, f"{_TOKENS_EVERYWHERE} ({why}, so no tag syntax)"

@@ -4,7 +4,9 @@ A format is a small state machine over a `MarkerScanner`. What differs between f
 is the states and their handlers; what stays the same is written once here: appending
 to the scanner, running handlers until none makes progress, the section cap (release
 the held text unchanged, with a notice), compacting the buffer, `pending`, and the
-feed-after-flush guard.
+feed-after-flush guard. So is plain-text scanning: outside a call, text is handed back
+up to the first marker of the subclass's `OPENERS`, and `_open` takes it from there.
+A `ComposedParser` (see `_compose.py`) runs several machines over one shared scanner.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..events import Notice, Piece, Text
 from ._json import JsonScanner
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -38,8 +40,16 @@ class ScanningParser:
 
     _STEPS: ClassVar[Mapping[Any, Callable[[Any, list[Piece]], bool]]]
 
-    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        self._scan = MarkerScanner()
+    OPENERS: ClassVar[dict[bytes, Any]] = {}
+    """Markers that mean something in plain text (openers, orphan closers), with a value for `_open`."""
+
+    sniff: ClassVar[tuple[bytes, ...]]
+    """Raw SSE bytes without which an event cannot hold this syntax (see `ToolSyntax`)."""
+
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, scanner: MarkerScanner | None = None
+    ) -> None:
+        self._scan = scanner or MarkerScanner()
         self._state: enum.Enum = self.TEXT
         self._max = max_section_bytes
         self._json = JsonScanner()
@@ -77,6 +87,17 @@ class ScanningParser:
         self._state = self.TEXT
         return out
 
+    def _step_text(self, out: list[Piece]) -> bool:
+        found = scan_text(self._scan, self.OPENERS, out)
+        if found is None:
+            return False
+        self._open(*found, out)
+        return True
+
+    def _open(self, value: Any, pos: int, length: int, out: list[Piece]) -> None:
+        """Handle the `OPENERS` marker found at `pos` in plain text (text before it is out)."""
+        raise NotImplementedError
+
     def _finish(self, out: list[Piece]) -> None:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
         raise NotImplementedError
@@ -100,3 +121,24 @@ class ScanningParser:
     def _emit_text(self, out: list[Piece], end: int) -> None:
         if end > self._scan.start:
             out.append(Text(self._take(end)))
+
+
+def scan_text(scan: MarkerScanner, table: dict[bytes, Any], out: list[Piece]) -> tuple[Any, int, int] | None:
+    """Hand back plain text up to the first marker of `table`: `(value, position, length)`.
+
+    None when the text ran out, holding back only a suffix that may still become a marker.
+    """
+    while (pos := scan.find(b"<", scan.cursor)) != -1:
+        found = scan.match(pos, table)
+        if found is None:
+            scan.cursor = pos + 1
+            continue
+        if pos > scan.start:
+            out.append(Text(scan.take(pos)))
+        if found is NEED_MORE:
+            scan.cursor = pos
+            return None
+        return found[0], pos, found[1]
+    if scan.end > scan.start:
+        out.append(Text(scan.take(scan.end)))
+    return None

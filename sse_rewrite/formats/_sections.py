@@ -14,10 +14,14 @@ only at bytes after the cursor, so total work is linear in the input however it 
   `call_begin` without a section opens one implicitly (HEADER); orphan closers are
   dropped with a notice.
 - SECTION: between calls. Whitespace is syntax. `call_begin` starts a call,
-  `section_end` returns to TEXT, and anything else means the opener was prose: all held
-  text is released unchanged and scanning goes on in TEXT.
+  `section_end` returns to TEXT, a word that may be a header starts one whose
+  `call_begin` was lost (HEADER), and anything else means the opener was prose: all
+  held text is released unchanged and scanning goes on in TEXT.
 - HEADER: the text up to the argument marker. A header with inner whitespace, a `<`,
-  or over `_MAX_HEADER` bytes is prose, released as above.
+  or over `MAX_HEADER` bytes is prose, released as above (without `call_begin`, so is
+  one with other than name characters). A header closed by `call_begin`, `call_end` or
+  `section_end` instead has no arguments: an orphan, dropped with a notice (a header
+  after `call_begin` closed by `call_end` is a call with no arguments).
 - ARGS: the argument text up to `call_end`. A JSON string state is kept while scanning
   (`JsonScanner`), so a closing marker *inside* a JSON string is data, unless what
   follows it is another marker or the end of input (then the arguments were malformed
@@ -25,21 +29,19 @@ only at bytes after the cursor, so total work is linear in the input however it 
   `call_begin` or by `section_end`.
 
 A section that grows past `max_section_bytes` is released as plain text. `flush()`
-recovers a truncated call whose arguments are already one complete JSON value.
+recovers a truncated call whose arguments are already one complete JSON value and
+drops an opener followed only by whitespace. The hot path (`absorb`) is in `SectionBase`.
 """
 
 from __future__ import annotations
 
-import bisect
-import enum
-import itertools
 import re
-from collections.abc import Sequence
 
 from ..events import Markup, Notice, Piece, Text, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
-from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ._section_base import MAX_HEADER, SectionBase, State, Token
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -47,110 +49,22 @@ if TYPE_CHECKING:
     from typing import ClassVar, Final
 
 
-class Token(enum.Enum):
-    """The special tokens, by role."""
-
-    SECTION_BEGIN = enum.auto()
-    SECTION_END = enum.auto()
-    CALL_BEGIN = enum.auto()
-    ARGUMENT_BEGIN = enum.auto()
-    CALL_END = enum.auto()
-
-
-_MAX_HEADER: Final = 256  # bytes of header before the opener is taken for prose
-_SPACE: Final = re.compile(r"\s")
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+# A header whose call-begin marker is missing must look like one (`functions.bash:15`, `get_weather`).
+_HEADER_START: Final = re.compile(rb"[A-Za-z0-9_]")
+_NOT_IN_NAME: Final = re.compile(r"[^A-Za-z0-9_.:\-]")
 
 
-class State(enum.Enum):
-    """Where the parser is in the section grammar."""
-
-    TEXT = enum.auto()
-    SECTION = enum.auto()
-    HEADER = enum.auto()
-    ARGS = enum.auto()
-
-
-_ABSORBING: Final = (State.ARGS, State.HEADER)  # where text can land inside an open call
-
-
-class SectionParser(ScanningParser):
+class SectionParser(SectionBase):
     """Section/call/arguments state machine; subclasses give `MARKERS` and `_call_parts`."""
 
-    TEXT = State.TEXT
-    CAP_SUBJECT = "tool section"
-
-    MARKERS: ClassVar[dict[bytes, Token]]
-    """Every spelling of every token, mapped to its role."""
-
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
-
-    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        super().__init__(max_section_bytes)
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, scanner: MarkerScanner | None = None
+    ) -> None:
+        super().__init__(max_section_bytes, scanner)
         self._header = ""
-        self._opener = b""  # the call-begin marker of the current call
+        self._opener = b""  # the call-begin marker of the current call (else its argument marker)
         self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
-
-    def absorb(self, texts: Sequence[str]) -> int:
-        """Take the leading texts that land inside an open call and can decide nothing.
-
-        That is what the step handlers would do with them, minus their searches: text
-        without `<` while nothing is held back, either argument text, or header text that
-        keeps the header short and without inner spacing (which would make it prose).
-        Texts are taken together when all qualify: a run of texts qualifies as a whole
-        exactly when it qualifies one text at a time.
-        """
-        scan = self._scan
-        if scan.cursor != scan.end or self._state not in _ABSORBING:
-            return 0
-        joined = "".join(texts)
-        if self._state is State.ARGS:
-            marker = joined.find("<")
-            if marker != -1:  # the texts that end before the first `<`
-                texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
-                joined = joined[: sum(map(len, texts))]
-            # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one
-            if scan.end - scan.start + 4 * len(joined) <= self._max:
-                self._take_arguments(joined)
-                return len(texts)
-        elif self._state is State.HEADER and self._absorb_one(joined):
-            return len(texts)
-        taken = 0
-        for text in texts:
-            if not self._absorb_one(text):
-                break
-            taken += 1
-        return taken
-
-    def _absorb_one(self, text: str) -> bool:
-        scan = self._scan
-        end = scan.end
-        if scan.cursor != end or "<" in text:
-            return False
-        size = 4 * len(text)  # at most this many UTF-8 bytes
-        if self._state is State.ARGS:
-            if end - scan.start + size > self._max:
-                return False  # `feed` applies the cap
-            self._take_arguments(text)
-        elif self._state is State.HEADER:
-            if end - scan.mark + size > _MAX_HEADER:
-                return False
-            if _SPACE.search((scan.text(scan.mark, end) + text).strip()):
-                return False  # inner spacing makes the header prose: the step handler decides
-            scan.append(text)
-            scan.cursor = scan.end
-        else:
-            return False
-        return True
-
-    def _take_arguments(self, text: str) -> None:
-        """Append argument text, keeping the JSON string state, with nothing left to search."""
-        scan = self._scan
-        scan.append(text)
-        end = scan.end
-        while self._json.advance(scan.view, end) is not None:
-            pass
-        scan.cursor = end
 
     def _compact(self) -> None:
         """Compact in every state (a flood of calls never returns to TEXT); the JSON
@@ -159,35 +73,17 @@ class SectionParser(ScanningParser):
 
     # -- state handlers: each returns True when it made progress and should run again
 
-    def _step_text(self, out: list[Piece]) -> bool:
+    def _open(self, token: Token, pos: int, length: int, out: list[Piece]) -> None:
         scan = self._scan
-        while True:
-            pos = scan.find(b"<", scan.cursor)
-            if pos == -1:
-                self._emit_text(out, scan.end)
-                return False
-            found = scan.match(pos, self.MARKERS)
-            if found == NEED_MORE:
-                self._emit_text(out, pos)
-                scan.cursor = pos
-                return False
-            if not isinstance(found, tuple) or found[0] is Token.ARGUMENT_BEGIN:
-                scan.cursor = pos + 1
-                continue
-            token, length = found
-            self._emit_text(out, pos)
-            scan.cursor = pos + length
-            if token is Token.SECTION_BEGIN:
-                self._calls_in_section = 0
-                self._state = State.SECTION
-            elif token is Token.CALL_BEGIN:
-                self._calls_in_section = 0
-                self._begin_header(pos)
-            else:
-                out.append(Markup(scan.take(scan.cursor)))
-                out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with nothing open"))
-                continue
-            return True
+        scan.cursor = pos + length
+        self._calls_in_section = 0
+        if token is Token.SECTION_BEGIN:
+            self._state = State.SECTION
+        elif token is Token.CALL_BEGIN:
+            self._begin_header(pos)
+        else:  # a closer with nothing open: it carries no text
+            out.append(Markup(scan.take(scan.cursor)))
+            out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with nothing open"))
 
     def _step_section(self, out: list[Piece]) -> bool:
         scan = self._scan
@@ -210,7 +106,12 @@ class SectionParser(ScanningParser):
         elif token is Token.CALL_END:
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with no call open"))
-        else:  # prose after an opener: it was never a section
+        elif token is None and _HEADER_START.match(scan.view, pos):
+            # A header whose call-begin marker is missing, or prose: the header step tells.
+            scan.mark = scan.cursor = pos
+            self._opener = b""
+            self._state = State.HEADER
+        else:  # markup after an opener: it was never a section
             out.append(Text(scan.take(pos)))
             self._state = State.TEXT
         return True
@@ -219,8 +120,11 @@ class SectionParser(ScanningParser):
         scan = self._scan
         pos = scan.find(b"<", scan.cursor)
         limit = scan.end if pos == -1 else pos
-        header = scan.text(scan.mark, min(limit, scan.mark + _MAX_HEADER + 1)).strip()
-        if limit - scan.mark > _MAX_HEADER or any(c.isspace() for c in header):
+        header = scan.text(scan.mark, min(limit, scan.mark + MAX_HEADER + 1)).strip()
+        explicit = bool(self._opener)
+        if limit - scan.mark > MAX_HEADER or any(c.isspace() for c in header):
+            return self._release_prose(out)
+        if not explicit and _NOT_IN_NAME.search(header):
             return self._release_prose(out)
         if pos == -1:
             scan.cursor = scan.end
@@ -230,16 +134,27 @@ class SectionParser(ScanningParser):
             scan.cursor = pos
             return False
         token, length = found if found is not None else (None, 0)
-        if not header or token not in (Token.ARGUMENT_BEGIN, Token.CALL_END):
+        if token is Token.ARGUMENT_BEGIN and header:
+            self._header = header
+            if not explicit:  # the argument marker tells whose syntax the call is
+                self._opener = bytes(scan.view[pos : pos + length])
+            scan.mark = scan.cursor = pos + length
+            self._json.reset(scan.cursor)
+            self._state = State.ARGS
+        elif token is Token.CALL_END and header and explicit:  # a call with no arguments at all
+            self._header = header
+            self._emit_call(out, "", pos + length)
+        elif token in (Token.CALL_BEGIN, Token.SECTION_END, Token.CALL_END) and header:
+            # A header with no argument marker: an orphan, syntax rather than text.
+            end = pos if token is Token.CALL_BEGIN else pos + length
+            out.append(Markup(scan.take(end)))
+            out.append(Notice("orphan-header", f"call header {header!r} has no arguments: dropped"))
+            self._state = State.SECTION if token is Token.CALL_END else State.TEXT
+            if token is Token.CALL_BEGIN:
+                scan.cursor = pos + length
+                self._begin_header(pos)
+        else:
             return self._release_prose(out)
-        self._header = header
-        end = pos + length
-        if token is Token.CALL_END:  # a call with no arguments at all
-            self._emit_call(out, "", end)
-            return True
-        scan.mark = scan.cursor = end
-        self._json.reset(end)
-        self._state = State.ARGS
         return True
 
     def _step_args(self, out: list[Piece]) -> bool:
@@ -293,7 +208,7 @@ class SectionParser(ScanningParser):
             return True
 
     _STEPS: ClassVar = {
-        State.TEXT: _step_text,
+        State.TEXT: ScanningParser._step_text,
         State.SECTION: _step_section,
         State.HEADER: _step_header,
         State.ARGS: _step_args,
@@ -344,8 +259,12 @@ class SectionParser(ScanningParser):
                 out.append(Markup(scan.take(scan.end)))
             if self._calls_in_section == 0:
                 out.append(Notice("dangling-opener", "tool section opened but no call followed: dropped"))
+        elif state is State.HEADER and not scan.text(scan.mark, scan.end).strip():
+            out.append(Markup(scan.take(scan.end)))  # a dangling call opener
+            out.append(Notice("dangling-opener", "tool call opened but nothing followed: dropped"))
         elif state is State.HEADER:
-            out.append(Notice("truncated-call", "stream ended in a call header: passed through as text"))
+            if self._opener:  # without a call-begin marker the held text was only ever text
+                out.append(Notice("truncated-call", "stream ended in a call header: passed through as text"))
             self._release_all(out)
         else:
             self._flush_args(out)

@@ -13,7 +13,8 @@ the JSON sits in a Markdown fence. DeepSeek gives no call id.
 
 from __future__ import annotations
 
-from ._sections import SectionParser, Token
+from ._section_base import Token
+from ._sections import SectionParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

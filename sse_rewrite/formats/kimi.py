@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ._sections import SectionParser, Token
+from ._section_base import Token
+from ._sections import SectionParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

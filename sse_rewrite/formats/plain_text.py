@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Notice, Piece, ToolCall
+from ..events import Markup, Notice, Piece, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE
@@ -58,7 +58,12 @@ class PlainTextParser(ScanningParser):
         self._line_start = True  # whether `scan.start` is at the start of a line
 
     def _finish(self, out: list[Piece]) -> None:
-        """Text still held back comes out unchanged."""
+        """Text still held back comes out unchanged; a `TOOL:` with nothing after it is dropped."""
+        scan = self._scan
+        if self._state is State.NAME and not scan.text(scan.mark, scan.end).strip():
+            out.append(Markup(scan.take(scan.end)))
+            out.append(Notice("dangling-opener", "TOOL: with nothing after it at the end: dropped"))
+            return
         if self._state is not State.TEXT:
             out.append(Notice("truncated-call", "stream ended inside a TOOL: call: passed through as text"))
         self._emit_text(out, self._scan.end)
@@ -88,10 +93,13 @@ class PlainTextParser(ScanningParser):
     def _step_name(self, out: list[Piece]) -> bool:
         scan = self._scan
         newline = _LINE_END.search(scan.view, scan.cursor, scan.mark + _MAX_LINE)
-        if newline is None:
-            scan.cursor = min(scan.end, scan.mark + _MAX_LINE)
-            return scan.end - scan.mark >= _MAX_LINE and self._release_prose(out)
-        self._name = scan.text(scan.mark, newline.start()).strip()
+        end = min(scan.end, scan.mark + _MAX_LINE) if newline is None else newline.start()
+        self._name = scan.text(scan.mark, end).strip()
+        if newline is None:  # a name cannot hold spacing: words after `TOOL:` are prose at once
+            scan.cursor = end
+            if scan.end - scan.mark >= _MAX_LINE or not is_name(self._name or "x"):
+                return self._release_prose(out)
+            return False
         if not is_name(self._name):
             return self._release_prose(out)
         scan.cursor = newline.end()

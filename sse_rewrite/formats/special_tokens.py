@@ -1,20 +1,22 @@
 """The fallback for unknown models: only Kimi's and DeepSeek's special tokens.
 
-Those tokens cannot occur in ordinary prose, so recognizing them is safe for any
-model, while `<tool_call>` tags or `TOOL:` lines might be the answer's own words.
+Those tokens cannot occur in ordinary prose, so `auto` recognizes them in every
+stream whatever its model id (gateways answer with aliases such as `gpt-4o` for a Kimi
+backend), while `<tool_call>` tags or `TOOL:` lines might be the answer's own words.
 """
 
 from __future__ import annotations
 
 from . import deepseek, kimi
-from ._sections import SectionParser, Token
+from ._section_base import Token
+from ._sections import SectionParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-_DEEPSEEK_OPENERS: Final = frozenset(m for m, t in deepseek.MARKERS.items() if t is Token.CALL_BEGIN)
+_DEEPSEEK_MARKERS: Final = frozenset(deepseek.MARKERS)
 
 
 class SpecialTokensParser(SectionParser):
@@ -23,6 +25,6 @@ class SpecialTokensParser(SectionParser):
     MARKERS: ClassVar[dict[bytes, Token]] = {**kimi.MARKERS, **deepseek.MARKERS}
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
-        if self._opener in _DEEPSEEK_OPENERS:
+        if self._opener in _DEEPSEEK_MARKERS:  # the call-begin or argument marker
             return deepseek.deepseek_call_parts(header, arguments)
         return kimi.kimi_call_parts(header, arguments)

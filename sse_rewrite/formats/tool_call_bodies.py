@@ -11,6 +11,7 @@ arrays keep that type (their text is copied as written); anything else is a stri
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 
@@ -24,9 +25,19 @@ if TYPE_CHECKING:
 Call = tuple[str, str]
 """A parsed body: `(name, arguments JSON text)`."""
 
+
+class Body(enum.Enum):
+    """The three bodies a `<tool_call>` tag may hold."""
+
+    JSON = "hermes"
+    XML = "qwen3-coder"
+    GLM = "glm"
+
+
 FUNCTION: Final = "<function="
 """How a Qwen3-Coder XML body begins."""
-_FUNCTION_END: Final = "</function>"
+FUNCTION_END: Final = "</function>"
+"""How a Qwen3-Coder XML body ends."""
 _PARAMETER: Final = ("<parameter=", ">", "</parameter>")
 _GLM_KEY: Final = ("<arg_key>", "</arg_key>")
 _GLM_VALUE: Final = ("<arg_value>", "</arg_value>")
@@ -93,21 +104,24 @@ def _skip_space(text: str, pos: int) -> int:
     return match.end() if match else pos
 
 
-def qwen_xml_call(body: str) -> Call | None:
-    """`<function=NAME>` with `<parameter=KEY>VALUE</parameter>` pairs, up to `</function>`."""
+def qwen_xml_call(body: str, complete: bool = True) -> Call | None:
+    """`<function=NAME>` with `<parameter=KEY>VALUE</parameter>` pairs, up to `</function>`.
+
+    A parameter left open ends at the next `<parameter=` or at `</function>`. With
+    `complete` False (the input ended) `</function>` may be missing.
+    """
     body = body.strip()
-    if not body.startswith(FUNCTION) or not body.endswith(_FUNCTION_END):
+    if not body.startswith(FUNCTION) or not (body.endswith(FUNCTION_END) or not complete):
         return None
-    name, _, rest = body[len(FUNCTION) : -len(_FUNCTION_END)].partition(">")
+    name, found, rest = body[len(FUNCTION) :].removesuffix(FUNCTION_END).partition(">")
     opener, key_end, closer = _PARAMETER
     pairs = []
-    while (begin := rest.find(opener)) != -1:
-        key, found, rest = rest[begin + len(opener) :].partition(key_end)
-        value, closed, rest = rest.partition(closer)
-        if not (found and closed):
+    for part in rest.split(opener)[1:]:
+        key, found_key, value = part.partition(key_end)
+        if not found_key:
             return None
-        pairs.append((key.strip(), value))
-    return (name.strip(), typed_object(pairs)) if is_name(name.strip()) else None
+        pairs.append((key.strip(), value.partition(closer)[0]))
+    return (name.strip(), typed_object(pairs)) if found and is_name(name.strip()) else None
 
 
 def glm_call(body: str) -> Call | None:

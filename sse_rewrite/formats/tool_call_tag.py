@@ -1,37 +1,52 @@
-"""The `<tool_call>...</tool_call>` family: Hermes / Qwen2.5 JSON, Qwen3-Coder XML, GLM-4.5.
+"""The `<tool_call>...</tool_call>` machine shared by Hermes JSON, Qwen3-Coder XML and GLM bodies.
 
-All three share the tag and differ in the body right after the opener (`{`, `<function=`,
-or a bare name); see `tool_call_bodies` for the bodies themselves.
+The syntaxes differ in the body after the opener (`{`, `<function=`, a bare name); each
+format module (`hermes`, `qwen_xml`, `glm`) names the bodies it accepts, read by
+`tool_call_bodies`. `ToolCallTagParser` itself accepts all three.
 
 Theory of operation
 -------------------
-- TEXT: hand text back at once; hold only a trailing prefix of `<tool_call>`.
+- TEXT: hand text back at once; hold only a trailing prefix of an opener. Qwen3-Coder
+  also opens a call with a bare `<function=` (no `<tool_call>` wrapper).
 - OPENED: after the opener, the first non-space byte picks the body: `{` (followed by
-  `"` or `}`) is JSON, `<function=` XML, a name GLM. Anything else, or a GLM "name"
-  with spaces in it, means the tag was prose: the opener is released as text and
-  scanning resumes after it.
+  `"` or `}`) is JSON, `<function=NAME>` XML, a name GLM. A body the format does not
+  accept, anything else, or a GLM "name" with spaces in it, means the tag was prose:
+  the opener is released as text and scanning resumes after it.
 - JSON: a `JsonScanner` finds the end of the object (string- and escape-aware, so a
-  `</tool_call>` inside a string is data); then only spacing may come before the close.
-- TAGGED (XML and GLM): scan `<`-led markers; inside a parameter or argument value
-  only the value's own closer counts, so a `</tool_call>` in a value is data.
-A finished body that does not parse comes out as its raw text with a notice, as does
-anything held past `max_section_bytes` or at the end of input (unless the call there
-is already complete and only its closing tag is missing).
+  `</tool_call>` inside a string is data); then CLOSING.
+- TAGGED (XML and GLM): scan `<`-led markers; inside a GLM value only `</arg_value>`
+  counts, inside a Qwen parameter `</parameter>`, the next `<parameter=` or
+  `</function>` (a parameter left open), so a `</tool_call>` in a value is data. A bare
+  call's body ends at `</function>`; then CLOSING. Outside a value the next
+  `<tool_call>` closes a call that lost its `</tool_call>`.
+- CLOSING: only spacing may come before `</tool_call>` (a bare call's stray closer,
+  dropped with it); anything else ends the call where its body ended.
+A body that does not parse comes out as raw text with a notice, as does anything held
+past `max_section_bytes`. At the end of input a call complete so far (a whole JSON
+object, complete parameters) is recovered, a bare opener dropped, the rest is text.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
 
 import orjson
 
-from ..events import Notice, Piece, ToolCall
+from ..events import Markup, Notice, Piece, Text, ToolCall
 from ._json import is_json
 from ._machine import ScanningParser
-from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE
-from .tool_call_bodies import FUNCTION, Call, glm_call, hermes_call, is_name, qwen_xml_call
+from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from .tool_call_bodies import (
+    FUNCTION,
+    FUNCTION_END,
+    Body,
+    Call,
+    glm_call,
+    hermes_call,
+    is_name,
+    qwen_xml_call,
+)
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -42,70 +57,90 @@ OPEN: Final = b"<tool_call>"
 """Opens one call."""
 CLOSE: Final = b"</tool_call>"
 """Closes one call."""
-# Inside a body: marker -> the closer that ends the value it opens (None: the call's close).
-_BODY_MARKERS: Final[dict[bytes, bytes | None]] = {
-    b"<parameter=": b"</parameter>",
-    b"<arg_value>": b"</arg_value>",
-    CLOSE: None,
+_FUNCTION: Final = FUNCTION.encode()
+_FUNCTION_END: Final = FUNCTION_END.encode()
+_PARAMETER: Final = b"<parameter="
+_PARAMETER_END: Final = b"</parameter>"
+_ARG_VALUE_END: Final = b"</arg_value>"
+# Outside a value: marker -> the closer of the value it opens (None: the body's end).
+_BODY_MARKERS: Final[dict[bytes, bytes | None]] = {_PARAMETER: _PARAMETER_END, b"<arg_value>": _ARG_VALUE_END}
+# Inside a value: marker -> what comes next (a new value's closer, or None: out of values).
+_VALUE_ENDS: Final[dict[bytes, dict[bytes, bytes | None]]] = {
+    _PARAMETER_END: {_PARAMETER_END: None, _PARAMETER: _PARAMETER_END, _FUNCTION_END: None},
+    _ARG_VALUE_END: {_ARG_VALUE_END: None},
 }
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
 
 
 class State(enum.Enum):
-    """Where the parser is: plain text, just after an opener, or inside a body."""
+    """Where the parser is: plain text, after an opener, inside a body, after a body."""
 
     TEXT = enum.auto()
     OPENED = enum.auto()
     JSON = enum.auto()
     TAGGED = enum.auto()
+    CLOSING = enum.auto()
 
 
 class ToolCallTagParser(ScanningParser):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     TEXT = State.TEXT
+    BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
+    """The bodies this format reads inside `<tool_call>`; any other is prose."""
+    OPENERS: ClassVar[dict[bytes, bool | None]] = {OPEN: False, CLOSE: None}
+    """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), an orphan closer (None)."""
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        super().__init__(max_section_bytes)
-        self._body: Callable[[str], Call | None] = hermes_call
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, scanner: MarkerScanner | None = None
+    ) -> None:
+        super().__init__(max_section_bytes, scanner)
+        self._reset_call(bare=False)
+        self._prose_openers = 0  # openers released as prose: as many closers are prose too
+
+    def _reset_call(self, bare: bool) -> None:
+        self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
+        self._body = Body.JSON
         self._value_end: bytes | None = None  # inside a TAGGED value: the closer that ends it
-        self._json_end: int | None = None  # JSON: where the object ended, once it has
+        self._body_end = 0  # JSON and CLOSING: where the body ended
+
+    def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
+        scan = self._scan
+        if bare is None and self._prose_openers:  # the closer of a tag released as prose
+            self._prose_openers -= 1
+            out.append(Text(scan.take(pos + length)))
+        elif bare is None:
+            out.append(Markup(scan.take(pos + length)))
+            out.append(Notice("orphan-marker", "dropped </tool_call> with nothing open"))
+        else:
+            self._reset_call(bare)
+            scan.mark = scan.cursor = pos if bare else pos + length
+            self._state = State.OPENED
 
     def _finish(self, out: list[Piece]) -> None:
-        """A complete call missing only its close is kept, else the raw text comes out."""
-        scan = self._scan
-        body_end = self._json_end if self._state is State.JSON else scan.cursor
-        in_body = self._state in (State.JSON, State.TAGGED) and body_end is not None
-        call = self._parse(scan.text(scan.mark, body_end)) if in_body and body_end is not None else None
-        if self._state is State.TEXT:
+        """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
+        scan, state = self._scan, self._state
+        if state is State.TEXT:
             self._emit_text(out, scan.end)
-        elif call is not None and self._value_end is None:
-            out.append(Notice("recovered-call", f"stream ended before </tool_call>: {call[0]} recovered"))
+        elif state is State.OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
+            out.append(Markup(scan.take(scan.end)))
+            out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
+        elif state is State.CLOSING or (state is State.TAGGED and self._value_end is None):
+            body_end = self._body_end if state is State.CLOSING else scan.cursor
+            call = self._parse(body_end, complete=state is State.CLOSING)
+            if call is None:
+                self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+                return
+            if not (self._bare and state is State.CLOSING):
+                out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
             self._emit_call(out, call, scan.end)
         else:
-            self._release(out, scan.end, "truncated-call", "stream ended inside <tool_call>")
+            self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
     # -- state handlers: each returns True when it made progress and should run again
-
-    def _step_text(self, out: list[Piece]) -> bool:
-        scan = self._scan
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
-            found = scan.match(pos, {OPEN: True})
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            self._emit_text(out, pos)
-            if found == NEED_MORE:
-                scan.cursor = pos
-                return False
-            scan.mark = scan.cursor = pos + len(OPEN)
-            self._state = State.OPENED
-            return True
-        self._emit_text(out, scan.end)
-        return False
 
     def _step_opened(self, out: list[Piece]) -> bool:
         scan = self._scan
@@ -118,23 +153,28 @@ class ToolCallTagParser(ScanningParser):
             after = _NON_SPACE.search(scan.view, pos + 1, pos + _LOOKAHEAD)
             if after is None:
                 return scan.end - pos >= _LOOKAHEAD and self._release_prose(out)
-            if scan.view[after.start()] not in b'"}':
+            if scan.view[after.start()] not in b'"}' or Body.JSON not in self.BODIES:
                 return self._release_prose(out)
             self._json.reset(pos)
-            self._json_end = None
-            scan.mark, scan.cursor, self._body, self._state = pos, pos, hermes_call, State.JSON
-            return True
-        if scan.view[pos] == 0x3C:  # '<': XML, or prose
-            found = scan.match(pos, {FUNCTION.encode(): True})
+            self._body, self._state = Body.JSON, State.JSON
+        elif scan.view[pos] == 0x3C:  # '<': XML, or prose
+            found = scan.match(pos, {_FUNCTION: True, CLOSE: False})
             if found == NEED_MORE:
                 return False
-            if found is None:
+            if found is not None and not found[0]:  # `<tool_call></tool_call>`: empty, prose
+                self._emit_text(out, pos + len(CLOSE))
+                self._state = State.TEXT
+                return True
+            if found is None or Body.XML not in self.BODIES:
                 return self._release_prose(out)
-            self._body = qwen_xml_call
+            if self._bare and not self._bare_name_ends(pos, out):
+                return self._state is State.TEXT
+            self._body, self._state = Body.XML, State.TAGGED
         else:  # GLM: a bare name, then `<arg_key>` or the close
             lt = scan.find(b"<", pos, pos + _LOOKAHEAD)
             name = scan.text(pos, min(scan.end, pos + _LOOKAHEAD) if lt == -1 else lt).strip()
-            if not is_name(name) or (lt == -1 and scan.end - pos >= _LOOKAHEAD):
+            cut = lt == -1 and scan.end - pos >= _LOOKAHEAD
+            if not is_name(name) or cut or Body.GLM not in self.BODIES:
                 return self._release_prose(out)
             if lt == -1:
                 return False
@@ -143,40 +183,22 @@ class ToolCallTagParser(ScanningParser):
                 return False
             if found is None:
                 return self._release_prose(out)
-            self._body = glm_call
-        scan.mark, scan.cursor, self._value_end, self._state = pos, pos, None, State.TAGGED
+            self._body, self._state = Body.GLM, State.TAGGED
+        scan.mark = scan.cursor = pos
         return True
 
     def _step_json(self, out: list[Piece]) -> bool:
-        scan = self._scan
-        if self._json_end is None:  # still inside the object
-            self._json_end = self._json.advance(scan.view, scan.end)
-            if self._json_end is None:
-                return False
-            scan.cursor = self._json_end
-        body_end = self._json_end
-        after = _NON_SPACE.search(scan.view, scan.cursor)
-        if after is None:
-            scan.cursor = scan.end
+        end = self._json.advance(self._scan.view, self._scan.end)
+        if end is None:
             return False
-        scan.cursor = after.start()
-        found = scan.match(after.start(), {CLOSE: True})
-        if found == NEED_MORE:
-            return False
-        if found is None:  # no close after the object: keep a complete call, else release it
-            call = self._parse(scan.text(scan.mark, body_end))
-            if call is None:
-                return self._release(out, body_end, "malformed-call", "<tool_call> body is not a call")
-            out.append(Notice("missing-close", f"call {call[0]} has no </tool_call>"))
-            self._emit_call(out, call, body_end)
-            self._state = State.TEXT
-            return True
-        return self._close(out, body_end, after.start() + len(CLOSE))
+        self._scan.cursor = self._body_end = end
+        self._state = State.CLOSING
+        return True
 
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan = self._scan
         while (pos := scan.find(b"<", scan.cursor)) != -1:
-            table: dict[bytes, bytes | None] = {self._value_end: None} if self._value_end else _BODY_MARKERS
+            table = _VALUE_ENDS[self._value_end] if self._value_end else self._body_markers()
             found = scan.match(pos, table)
             if found == NEED_MORE:
                 scan.cursor = pos
@@ -184,35 +206,72 @@ class ToolCallTagParser(ScanningParser):
             if found is None:
                 scan.cursor = pos + 1
                 continue
+            marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
             scan.cursor = pos + found[1]
-            if self._value_end:
-                self._value_end = None
-            elif found[0] is None:  # the call's close
-                return self._close(out, pos, scan.cursor)
-            else:
-                self._value_end = found[0]
+            if marker == CLOSE:
+                return self._close(out, self._parse(pos), scan.cursor)
+            if marker == OPEN:  # the next call begins: this one lost its close
+                scan.cursor = pos
+                call = self._parse(pos, complete=False)
+                if call is not None:
+                    out.append(Notice("implicit-close", f"call {call[0]} closed by the next <tool_call>"))
+                return self._close(out, call, pos)
+            if marker == _FUNCTION_END and self._bare:
+                self._body_end, self._state = scan.cursor, State.CLOSING
+                return True
         scan.cursor = scan.end
         return False
 
+    def _step_closing(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        after = _NON_SPACE.search(scan.view, scan.cursor)
+        if after is None:
+            scan.cursor = scan.end
+            return False
+        found = scan.match(after.start(), {CLOSE: True})
+        if found == NEED_MORE:
+            scan.cursor = after.start()
+            return False
+        if found is not None:
+            return self._close(out, self._parse(self._body_end), after.start() + len(CLOSE))
+        call = self._parse(self._body_end)  # no close after the body: keep a complete call
+        if call is not None and not self._bare:
+            out.append(Notice("missing-close", f"call {call[0]} has no </tool_call>"))
+        return self._close(out, call, self._body_end)
+
     _STEPS: ClassVar = {
-        State.TEXT: _step_text,
+        State.TEXT: ScanningParser._step_text,
         State.OPENED: _step_opened,
         State.JSON: _step_json,
         State.TAGGED: _step_tagged,
+        State.CLOSING: _step_closing,
     }
 
     # -- helpers
 
-    def _parse(self, body: str) -> Call | None:
+    def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
+        """Whether a bare `<function=NAME>` at `pos` is complete (see `qwen_xml`)."""
+        raise NotImplementedError
+
+    def _body_markers(self) -> dict[bytes, bytes | None]:
+        """Outside a value, a wrapped body ends at `</tool_call>`, a bare one at `</function>`,
+        either at the next `<tool_call>`."""
+        return {**_BODY_MARKERS, (_FUNCTION_END if self._bare else CLOSE): None, OPEN: None}
+
+    def _parse(self, body_end: int, complete: bool = True) -> Call | None:
+        body = self._scan.text(self._scan.mark, body_end)
         try:
-            return self._body(body) if body.strip() else None
+            if self._body is Body.JSON:
+                return hermes_call(body) if body.strip() else None
+            if self._body is Body.XML:
+                return qwen_xml_call(body, complete)
+            return glm_call(body) if body.strip() else None
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             return None
 
-    def _close(self, out: list[Piece], body_end: int, end: int) -> bool:
-        call = self._parse(self._scan.text(self._scan.mark, body_end))
+    def _close(self, out: list[Piece], call: Call | None, end: int) -> bool:
         if call is None:
-            return self._release(out, end, "malformed-call", "<tool_call> body is not a call")
+            return self._release(out, end, "malformed-call", "tool call body is not a call")
         self._emit_call(out, call, end)
         self._state = State.TEXT
         return True
@@ -226,7 +285,8 @@ class ToolCallTagParser(ScanningParser):
     def _release_prose(self, out: list[Piece]) -> bool:
         """The opener was prose: release it as text and rescan what followed it."""
         scan = self._scan
-        self._emit_text(out, scan.start + len(OPEN))
+        self._emit_text(out, scan.start + len(_FUNCTION if self._bare else OPEN))
+        self._prose_openers += not self._bare
         scan.cursor = scan.start
         self._state = State.TEXT
         return True

@@ -4,37 +4,38 @@ from __future__ import annotations
 
 import pytest
 
-from sse_rewrite.formats import FORMAT_CHOICES, FORMATS, SPECIAL_TOKENS, select_format
-from tests.chunking import chunk_event, rewrite_stream, token_stream
+from sse_rewrite.formats import FORMAT_CHOICES, FORMATS, NATIVE_TOOL_CALLS, SPECIAL_TOKENS, select_format
+from tests.chunking import chunk_event, field_stream, rewrite_stream, token_stream
 from tests.oracles import openai_final
 
 
 @pytest.mark.parametrize(
     ("model", "expected"),
     [
-        pytest.param("moonshotai/kimi-k2.5", "kimi", id="kimi"),
-        pytest.param("moonshotai/Kimi-K2-Thinking", "kimi", id="kimi-mixed-case"),
-        pytest.param("moonshot-v1-8k", "kimi", id="moonshot-bare"),
-        pytest.param("qwen/qwen3-coder", "qwen3-coder", id="qwen3-coder"),
-        pytest.param("Qwen/Qwen2.5-72B-Instruct", "qwen3-coder", id="qwen25-tag-parser"),
-        pytest.param("qwen/qwq-32b", "qwen3-coder", id="qwq"),
-        pytest.param("deepseek/deepseek-chat-v3.1", "deepseek", id="deepseek-v31"),
-        pytest.param("deepseek-ai/DeepSeek-R1", "deepseek", id="deepseek-r1"),
-        pytest.param("z-ai/glm-4.6", "glm", id="glm"),
-        pytest.param("zhipuai/chatglm3", "glm", id="zhipu"),
-        pytest.param("nousresearch/hermes-3-llama-3.1-70b", "hermes", id="hermes"),
-        pytest.param("NousResearch/Nous-Capybara", "hermes", id="nous"),
+        pytest.param("moonshotai/kimi-k2.5", "kimi+deepseek", id="kimi"),
+        pytest.param("moonshotai/Kimi-K2-Thinking", "kimi+deepseek", id="kimi-mixed-case"),
+        pytest.param("moonshot-v1-8k", "kimi+deepseek", id="moonshot-bare"),
+        pytest.param("qwen/qwen3-coder", "qwen+special-tokens", id="qwen3-coder"),
+        pytest.param("Qwen/Qwen2.5-72B-Instruct", "qwen+special-tokens", id="qwen25-tag-parser"),
+        pytest.param("qwen/qwq-32b", "qwen+special-tokens", id="qwq"),
+        pytest.param("deepseek/deepseek-chat-v3.1", "deepseek+kimi", id="deepseek-v31"),
+        pytest.param("deepseek-ai/DeepSeek-R1", "deepseek+kimi", id="deepseek-r1"),
+        pytest.param("z-ai/glm-4.6", "glm+special-tokens", id="glm"),
+        pytest.param("zhipuai/chatglm3", "glm+special-tokens", id="zhipu"),
+        pytest.param("nousresearch/hermes-3-llama-3.1-70b", "hermes+special-tokens", id="hermes"),
+        pytest.param("NousResearch/Nous-Capybara", "hermes+special-tokens", id="nous"),
         # ambiguous ids follow the precedence Kimi > Qwen > DeepSeek > GLM > Hermes
-        pytest.param("deepseek/deepseek-r1-distill-qwen-32b", "qwen3-coder", id="qwen-over-deepseek"),
-        pytest.param("someone/kimi-qwen-merge", "kimi", id="kimi-over-qwen"),
-        pytest.param("someone/glm-hermes-tune", "glm", id="glm-over-hermes"),
-        # native tool_calls: pass through untouched
-        pytest.param("openai/gpt-4o", None, id="openai"),
-        pytest.param("gpt-4.1-mini", None, id="gpt-bare"),
-        pytest.param("o3-mini", None, id="o-series"),
-        pytest.param("anthropic/claude-sonnet-4.5", None, id="anthropic"),
-        pytest.param("google/gemini-2.5-pro", None, id="google"),
+        pytest.param("deepseek/deepseek-r1-distill-qwen-32b", "qwen+special-tokens", id="qwen-over-deepseek"),
+        pytest.param("someone/kimi-qwen-merge", "kimi+deepseek", id="kimi-over-qwen"),
+        pytest.param("someone/glm-hermes-tune", "glm+special-tokens", id="glm-over-hermes"),
+        # native tool_calls: no tag syntax, but the special tokens all the same
+        pytest.param("openai/gpt-4o", NATIVE_TOOL_CALLS, id="openai"),
+        pytest.param("gpt-4.1-mini", NATIVE_TOOL_CALLS, id="gpt-bare"),
+        pytest.param("o3-mini", NATIVE_TOOL_CALLS, id="o-series"),
+        pytest.param("anthropic/claude-sonnet-4.5", NATIVE_TOOL_CALLS, id="anthropic"),
+        pytest.param("google/gemini-2.5-pro", NATIVE_TOOL_CALLS, id="google"),
         # unknown: only the unambiguous special tokens
+        pytest.param("my-agent", SPECIAL_TOKENS, id="alias"),
         pytest.param("mistralai/mistral-large", SPECIAL_TOKENS, id="unknown"),
         pytest.param("", SPECIAL_TOKENS, id="empty"),
         pytest.param(None, SPECIAL_TOKENS, id="missing"),
@@ -43,7 +44,7 @@ from tests.oracles import openai_final
 def test_auto_picks_the_format_from_the_model_id(model: str | None, expected: str | None) -> None:
     name, reason = select_format(model, "auto")
     assert name == expected
-    assert reason
+    assert "Kimi and DeepSeek special tokens: recognized in every stream" in reason
 
 
 @pytest.mark.parametrize("requested", [c for c in FORMAT_CHOICES if c not in ("auto", "none")])
@@ -79,9 +80,19 @@ def test_prose_mentioning_tool_call_tags_is_untouched_for_other_models(model: st
     assert message.tool_calls is None
 
 
-def test_native_tool_call_models_pass_through_byte_for_byte() -> None:
-    stream = token_stream([HERMES_IN_PROSE, "<|tool_call_begin|>"], model="openai/gpt-4o")
+def test_native_tool_call_stream_passes_through_byte_for_byte() -> None:
+    native = [{"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+    stream = field_stream([{"content": "a < b and <b>bold</b>"}, {"tool_calls": native}], finish="tool_calls",
+                          model="openai/gpt-4o")
     assert rewrite_stream(stream) == stream
+
+
+def test_kimi_tokens_are_recognized_under_a_native_model_id() -> None:
+    kimi = "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
+    stream = token_stream([HERMES_IN_PROSE, kimi], model="openai/gpt-4o")
+    message = openai_final(rewrite_stream(stream)).choices[0].message
+    assert message.content == HERMES_IN_PROSE
+    assert [(c.id, c.function.name) for c in message.tool_calls] == [("functions.f:0", "f")]
 
 
 def test_the_same_tags_are_rewritten_for_a_qwen_model() -> None:

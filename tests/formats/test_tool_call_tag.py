@@ -135,7 +135,6 @@ def test_glm_call_without_arguments_and_look_alike_in_a_value() -> None:
         pytest.param("Wrap calls in <tool_call> tags.", id="prose-after-opener"),
         pytest.param("Use <tool_call>{ and } like this", id="brace-then-prose"),
         pytest.param("<tool_call><b>bold</b>", id="markup-after-opener"),
-        pytest.param("the </tool_call> closer", id="orphan-closer"),
         pytest.param("<tool_call></tool_call>", id="empty-tag"),
         pytest.param(f"<tool_call>{'x' * 400}", id="name-too-long"),
     ],
@@ -176,7 +175,6 @@ def test_malformed_body_comes_out_raw_with_a_notice(body: str) -> None:
         pytest.param('<tool_call>\n{"name": "f", "arguments": {"a": [1, ', id="json-cut"),
         pytest.param("<tool_call>\n<function=f>\n<parameter=a>\nval", id="xml-cut"),
         pytest.param("<tool_call>f\n<arg_key>a</arg_key><arg_value>1", id="glm-cut"),
-        pytest.param("<tool_call>\n", id="opener-only"),
     ],
 )
 def test_truncated_call_comes_out_raw_with_a_notice(text: str) -> None:
@@ -204,8 +202,8 @@ def test_call_over_the_cap_is_released_and_scanning_resumes() -> None:
     pieces = [big, '"}}</tool_call> then ', hermes("g", {})]
     out = feed_pieces(ToolCallTagParser(max_section_bytes=100), pieces)
     assert calls(out) == [(None, "g", "{}")]
-    assert texts(out) == big + '"}}</tool_call> then '
-    assert "section-cap" in codes(out)
+    assert texts(out) == big + '"}} then '  # scanning resumed: the closer is an orphan, dropped
+    assert {"section-cap", "orphan-marker"} <= codes(out)
 
 
 def test_feed_after_flush_raises_and_nothing_is_pending() -> None:

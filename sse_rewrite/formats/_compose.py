@@ -1,0 +1,100 @@
+"""ComposedParser: several format machines in one pass over one shared buffer.
+
+`auto` reads the syntax a stream's model id picks plus Kimi's and DeepSeek's special
+tokens. Running two parsers one after the other would let the first one claim a marker
+that sits inside the other's call; instead the parts share one `MarkerScanner`. In
+plain text the composed parser looks for the first opener of any part; the part it
+belongs to then runs alone, on its own states, until it is back in plain text. So the
+first opener wins, every byte is scanned once, and output does not depend on chunking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..events import Notice, Piece
+from ._machine import ScanningParser, scan_text
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+
+class ComposedParser:
+    """Implements `ToolSyntax` with the `PARTS` a subclass names (earlier parts win ties)."""
+
+    PARTS: ClassVar[tuple[type[ScanningParser], ...]]
+    sniff: ClassVar[tuple[bytes, ...]]
+    """The union of the parts' sniff bytes: an event none of them needs is not read."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
+
+    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
+        self._scan = MarkerScanner()
+        self._max = max_section_bytes
+        self._parts = [part(max_section_bytes, self._scan) for part in self.PARTS]
+        self._openers: dict[bytes, tuple[ScanningParser, Any]] = {}
+        for parser in reversed(self._parts):
+            self._openers.update((marker, (parser, value)) for marker, value in parser.OPENERS.items())
+        self._active: ScanningParser | None = None  # the part whose call or section is open
+        self._flushed = False
+
+    @property
+    def pending(self) -> bool:
+        """True while any text is held back."""
+        return self._active is not None or self._scan.buffered > 0
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The open part's `absorb`; nothing is taken outside a call."""
+        return 0 if self._active is None else self._active.absorb(texts)
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        out: list[Piece] = []
+        if not self.absorb((text,)):
+            self._scan.append(text)
+            while self._step(out):
+                pass
+        active = self._active
+        if active is not None and self._scan.buffered > self._max:
+            active._emit_text(out, self._scan.end)
+            active._state = active.TEXT
+            self._active = None
+            message = f"{active.CAP_SUBJECT} over {self._max} bytes: passed through as text"
+            out.append(Notice("section-cap", message))
+        if self._active is None:
+            self._scan.compact()
+        else:
+            self._active._compact()
+        return out
+
+    def flush(self) -> list[Piece]:
+        """End of the field: the open part decides what it holds (see DESIGN.md section 4)."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        out: list[Piece] = []
+        (self._active or self._parts[0])._finish(out)
+        self._active = None
+        return out
+
+    def _step(self, out: list[Piece]) -> bool:
+        part = self._active
+        if part is None:
+            found = scan_text(self._scan, self._openers, out)
+            if found is None:
+                return False
+            (part, value), pos, length = found
+            self._active = part
+            part._open(value, pos, length, out)
+        elif part._state is part.TEXT:
+            self._active = None
+        else:
+            return part._STEPS[part._state](part, out)
+        return True

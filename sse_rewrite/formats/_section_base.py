@@ -1,0 +1,131 @@
+"""SectionBase: the tokens and states of `SectionParser`, and its hot path (`absorb`).
+
+A tool-heavy stream is mostly argument tokens, one per chunk. `absorb` takes such
+texts without the step handlers' searches, exactly when the handlers would only have
+appended them (see `ToolSyntax.absorb`); everything else is left to `feed`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import enum
+import itertools
+import re
+from collections.abc import Sequence
+
+from ._machine import ScanningParser
+from ._scanner import ANGLE_SNIFF
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+
+class Token(enum.Enum):
+    """The special tokens, by role."""
+
+    SECTION_BEGIN = enum.auto()
+    SECTION_END = enum.auto()
+    CALL_BEGIN = enum.auto()
+    ARGUMENT_BEGIN = enum.auto()
+    CALL_END = enum.auto()
+
+
+MAX_HEADER: Final = 256
+"""Bytes of header before the opener is taken for prose."""
+_SPACE: Final = re.compile(r"\s")
+
+
+class State(enum.Enum):
+    """Where the parser is in the section grammar."""
+
+    TEXT = enum.auto()
+    SECTION = enum.auto()
+    HEADER = enum.auto()
+    ARGS = enum.auto()
+
+
+_ABSORBING: Final = (State.ARGS, State.HEADER)  # where text can land inside an open call
+
+
+class SectionBase(ScanningParser):
+    """The `absorb` half of `SectionParser`: text that lands inside an open call."""
+
+    TEXT = State.TEXT
+    CAP_SUBJECT = "tool section"
+
+    MARKERS: ClassVar[dict[bytes, Token]]
+    """Every spelling of every token, mapped to its role."""
+
+    # Every token starts with `<`. A narrower needle (`<|`) would let more events with a
+    # `<` skip the parser, but a one-byte needle is searched with memchr, several times
+    # faster than any longer one, and the plain fast path searches every read for it.
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "MARKERS" in cls.__dict__:  # an argument marker in plain text is just text
+            cls.OPENERS = {m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN}
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Take the leading texts that land inside an open call and can decide nothing.
+
+        That is what the step handlers would do with them, minus their searches: text
+        without `<` while nothing is held back, either argument text, or header text that
+        keeps the header short and without inner spacing (which would make it prose).
+        Texts are taken together when all qualify: a run of texts qualifies as a whole
+        exactly when it qualifies one text at a time.
+        """
+        scan = self._scan
+        if scan.cursor != scan.end or self._state not in _ABSORBING:
+            return 0
+        joined = "".join(texts)
+        if self._state is State.ARGS:
+            marker = joined.find("<")
+            if marker != -1:  # the texts that end before the first `<`
+                texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
+                joined = joined[: sum(map(len, texts))]
+            # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one
+            if scan.end - scan.start + 4 * len(joined) <= self._max:
+                self._take_arguments(joined)
+                return len(texts)
+        elif self._state is State.HEADER and self._absorb_one(joined):
+            return len(texts)
+        taken = 0
+        for text in texts:
+            if not self._absorb_one(text):
+                break
+            taken += 1
+        return taken
+
+    def _absorb_one(self, text: str) -> bool:
+        scan = self._scan
+        end = scan.end
+        if scan.cursor != end or "<" in text:
+            return False
+        size = 4 * len(text)  # at most this many UTF-8 bytes
+        if self._state is State.ARGS:
+            if end - scan.start + size > self._max:
+                return False  # `feed` applies the cap
+            self._take_arguments(text)
+        elif self._state is State.HEADER:
+            if end - scan.mark + size > MAX_HEADER:
+                return False
+            if _SPACE.search((scan.text(scan.mark, end) + text).strip()):
+                return False  # inner spacing makes the header prose: the step handler decides
+            scan.append(text)
+            scan.cursor = scan.end
+        else:
+            return False
+        return True
+
+    def _take_arguments(self, text: str) -> None:
+        """Append argument text, keeping the JSON string state, with nothing left to search."""
+        scan = self._scan
+        scan.append(text)
+        end = scan.end
+        while self._json.advance(scan.view, end) is not None:
+            pass
+        scan.cursor = end
+
