@@ -11,8 +11,8 @@ interleaved so that a busy machine skews both alike. Exits 1 when a target is mi
   paced (`delay`); only prose events count (a held tool call waits for its end by design).
   First event: from sending the request to the first `data:` event.
 - throughput: N concurrent streams of `prose` words and a leaked call each, wall time.
-  The CPU time serve spent (`/proc/PID/stat`) per event it relayed is shown beside it: on a
-  shared machine it wobbles far less than wall time.
+  The CPU time serve spent (`/proc/PID/stat`) per event it relayed is shown beside it and
+  beside the paced runs (where each read carries one event, as from a live model).
 - peak RSS of the serve process (`VmHWM`) after the largest run.
 """
 
@@ -89,17 +89,20 @@ async def one_stream(session: aiohttp.ClientSession, base_url: str,
     return first, latencies, count
 
 
-async def paced(base_url: str, events: int, requests: int) -> tuple[list[float], list[float]]:
-    """`requests` paced streams of `events` prose events in turn: first-event times, event latencies."""
+async def paced(base_url: str, events: int, requests: int) -> tuple[list[float], list[float], int]:
+    """`requests` paced streams of `events` prose events in turn: first-event times, event
+    latencies, data events received."""
     firsts: list[float] = []
     latencies: list[float] = []
+    received = 0
     async with aiohttp.ClientSession() as session:
         for _ in range(requests):
             knobs = f"prose={events // requests},delay=0.001,stamp=1"
-            first, more, _ = await one_stream(session, base_url, knobs)
+            first, more, count = await one_stream(session, base_url, knobs)
             firsts.append(first)
             latencies += more
-    return firsts, latencies
+            received += count
+    return firsts, latencies, received
 
 
 async def concurrent(base_url: str, count: int, prose: int) -> tuple[float, int]:
@@ -148,11 +151,15 @@ def main() -> None:
     try:
         firsts: dict[str, list[float]] = {"straight": [], "serve": []}
         events: dict[str, list[float]] = {"straight": [], "serve": []}
+        paced_cpu: list[float] = []
         for _ in range(sizes.repeats):
             for name, url in (("straight", upstream), ("serve", through)):
-                first, latencies = asyncio.run(paced(url, sizes.paced_events, 20))
+                cpu = cpu_seconds(serve.pid)
+                first, latencies, received = asyncio.run(paced(url, sizes.paced_events, 20))
                 firsts[name] += first
                 events[name] += latencies
+                if name == "serve":
+                    paced_cpu.append((cpu_seconds(serve.pid) - cpu) / received * 1e6)
         for label, values in (("first event", firsts), ("per event", events)):
             for cut, name in ((0.5, "p50"), (0.99, "p99")):
                 added = percentile(values["serve"], cut) - percentile(values["straight"], cut)
@@ -162,6 +169,9 @@ def main() -> None:
                 rows.append((f"added latency, {label}, {name}",
                              f"{added:+.3f} ms ({straight:.3f} -> {through_serve:.3f})"
                              + ("  target <= 1 ms" if target else ""), added <= 1.0 or not target))
+        if arguments.workers == 1:  # the workers' CPU is not the parent's
+            rows.append(("  serve CPU per event, paced (1 event a read)",
+                         f"{min(paced_cpu):.0f}-{max(paced_cpu):.0f} us", True))
         rss_idle = peak_rss_mb(serve.pid)
         for count in sizes.concurrency:
             times: dict[str, list[float]] = {"straight": [], "serve": []}
