@@ -102,7 +102,12 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = web.Response()
     except Exception as error:  # the guard's whole job: log it, answer JSON, never a traceback
         log.say(f"#{record.number} internal error: {type(error).__name__}: {error}", style="red")
-        response = _error(request, 500, "internal error in sse-rewrite serve (see its log)", "server_error")
+        if record.response is not None:  # the stream has begun: a second response would corrupt it,
+            record.outcome = "internal error"  # so the stream just ends (aiohttp writes its end)
+            response = record.response
+        else:
+            response = _error(request, 500, "internal error in sse-rewrite serve (see its log)",
+                              "server_error")
     finally:
         RECORD.reset(token)
         record.status = response.status if response is not None else None

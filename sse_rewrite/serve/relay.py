@@ -121,5 +121,5 @@ class StreamRelay:
             headers["X-Accel-Buffering"] = "no"  # nginx and friends: do not buffer the stream
             response = web.StreamResponse(status=self._upstream.status, headers=headers)
             await response.prepare(self._request)
-            self._response = response
+            self._response = self._record.response = response
         return self._response

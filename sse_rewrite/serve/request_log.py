@@ -13,6 +13,11 @@ from dataclasses import dataclass
 
 from ..rewrite import Stats
 
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from aiohttp import web
+
 
 @dataclass(slots=True)
 class RequestRecord:
@@ -29,6 +34,8 @@ class RequestRecord:
     calls: int = 0
     outcome: str = ""
     """Set when the request did not end normally: `client gone`, `upstream ended early`, …"""
+    response: web.StreamResponse | None = None
+    """The streamed response once its headers went out: nothing else may be answered then."""
 
     def take_stats(self, stats: Stats) -> None:
         """Copy the rewriter's counters."""

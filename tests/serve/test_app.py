@@ -13,7 +13,7 @@ import httpx2
 import openai
 import pytest
 
-from sse_rewrite.rewrite import RewriteOptions
+from sse_rewrite.rewrite import Output, RewriteOptions, StreamRewriter
 from tests.serve.servers import Servers, eventually
 
 CHAT = {"model": "moonshotai/kimi-k2.5", "messages": [{"role": "user", "content": "$ ls"}]}
@@ -43,6 +43,30 @@ def test_an_internal_error_is_a_json_500_and_one_log_line(servers: Servers) -> N
     assert response.json()["error"]["type"] == "server_error"
     assert "Traceback" not in response.text
     assert eventually(lambda: any("internal error: KeyError" in line for line in log))
+
+
+def test_an_internal_error_mid_stream_ends_the_stream_and_serving_goes_on(
+    servers: Servers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base_url, log = servers.serve()
+    feed, reads = StreamRewriter.feed, []
+
+    def failing_third_read(self: StreamRewriter, data: bytes) -> list[Output]:
+        reads.append(data)
+        if len(reads) == 3:
+            raise RuntimeError("boom")
+        return feed(self, data)
+
+    monkeypatch.setattr(StreamRewriter, "feed", failing_third_read)
+    response = httpx2.post(f"{base_url}/chat/completions", json={**CHAT, "stream": True},
+                           headers={"x-fake": "delay=0.01"}, timeout=10)
+    assert response.status_code == 200  # the headers had gone out: the body just ends, well-formed
+    assert response.text.startswith(": OPENROUTER PROCESSING") and "HTTP/1.1" not in response.text
+    assert eventually(lambda: any("internal error: RuntimeError: boom" in line for line in log))
+    assert eventually(lambda: any(line.endswith("(internal error)") for line in log))
+    monkeypatch.setattr(StreamRewriter, "feed", feed)
+    again = httpx2.post(f"{base_url}/chat/completions", json={**CHAT, "stream": True}, timeout=10)
+    assert again.status_code == 200 and '"tool_calls"' in again.text
 
 
 def test_the_clients_authorization_goes_upstream_as_is(servers: Servers) -> None:
