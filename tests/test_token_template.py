@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite import rewrite
+from sse_rewrite.fast import plain_runs
+from sse_rewrite.fast.needles import NeedleIndex
+from sse_rewrite.fast.token_template import TokenTemplate
 from sse_rewrite.formats import FORMAT_CHOICES
-from sse_rewrite.needles import NeedleIndex
 from sse_rewrite.rewrite import RewriteOptions, Stats, StreamRewriter
-from sse_rewrite.token_template import TokenTemplate
 from tests.chunking import chunk_event, rewrite_stream
 from tests.oracles import openai_final
 
@@ -178,8 +178,8 @@ _PIECES = [
 ]
 
 
-def _rewrite(parts: list[bytes], format_name: str) -> tuple[bytes, Stats]:
-    rewriter = StreamRewriter(RewriteOptions(format=format_name, max_section_bytes=200))
+def _rewrite(parts: list[bytes], format_name: str, **switches: bool) -> tuple[bytes, Stats]:
+    rewriter = StreamRewriter(RewriteOptions(format=format_name, max_section_bytes=200, **switches))
     out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
     return b"".join(item for item in out if isinstance(item, bytes)), rewriter.stats
 
@@ -220,12 +220,9 @@ def test_the_fast_paths_change_no_output_byte_and_no_count(
     events += [chunk_event({}, finish), b"data: [DONE]\n\n"]
     parts = events if reads is None else _cut(b"".join(events), reads)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rewrite, "_FIRST_PLAIN_WINDOW", window)  # small ones: runs across windows
+        patch.setattr(plain_runs, "_FIRST_WINDOW", window)  # small ones: runs across windows
         fast = _rewrite(parts, format_name)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(TokenTemplate, "learn", classmethod(lambda cls, *args: None))  # no token runs
-        patch.setattr(StreamRewriter, "_skip_plain", lambda self, data, pos, *rest: pos)  # no plain runs
-        assert _rewrite(parts, format_name) == fast
+    assert _rewrite(parts, format_name, plain_runs=False, token_runs=False) == fast
 
 
 @given(

@@ -4,8 +4,8 @@ Every parser implements `ToolSyntax`: feed it the text of one field as it stream
 get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (syntax that
 was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. The
 registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
-picks one for a stream from its `model` id. `ToolSyntax` exists for type checkers only:
-import it under `if TYPE_CHECKING:`.
+picks one for a stream from its `model` id. `ToolSyntax` (in `syntax.py`) is loaded on
+first use, so that importing the parsers does not import `typing`.
 """
 
 from __future__ import annotations
@@ -20,48 +20,23 @@ from .tool_call_tag import ToolCallTagParser
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import ClassVar, Final, Protocol
+    from typing import Final
 
-    from ..events import Piece
+    from .syntax import ToolSyntax
 
-__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "select_format"]
+__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "ToolSyntax", "select_format"]
 
 SPECIAL_TOKENS: Final = "special-tokens"
 """Name of the fallback format: Kimi and DeepSeek special tokens only."""
 
 
-if TYPE_CHECKING:
+def __getattr__(name: str) -> object:
+    """`ToolSyntax` exists at run time, imported on first use (it costs `typing`'s start-up)."""
+    if name == "ToolSyntax":
+        from .syntax import ToolSyntax
 
-    class ToolSyntax(Protocol):
-        """A streaming parser for one leaked tool-call syntax (sans-IO, linear time)."""
-
-        sniff: ClassVar[tuple[bytes, ...]]
-        """Raw SSE bytes without which an event cannot hold this syntax (the fast path)."""
-
-        def __init__(self, max_section_bytes: int = ...) -> None: ...
-
-        def feed(self, text: str) -> list[Piece]:
-            """Consume more text of the field; return what can be decided now."""
-            ...
-
-        def absorb(self, texts: Sequence[str]) -> int:
-            """Take the leading texts that certainly decide nothing (they land inside an open call).
-
-            Returns how many were taken, in order; the rest, untouched, must go through `feed`.
-            The hot path of a tool-heavy stream: one token per chunk, most inside arguments,
-            fed here a run of chunks at a time.
-            """
-            ...
-
-        def flush(self) -> list[Piece]:
-            """End of the field's stream: decide everything still held back."""
-            ...
-
-        @property
-        def pending(self) -> bool:
-            """True while text is held back (inside a section, or a possible partial marker)."""
-            ...
+        return ToolSyntax
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
