@@ -85,8 +85,10 @@ def write(path: Path, chunks: Iterable[bytes]) -> Path:
 ENV: Final = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run(command: list[str], stdin: Iterable[bytes] | None = None) -> tuple[float, int]:
-    """Run `command` with stdout to /dev/null; return (wall seconds, peak RSS in KiB).
+def run(command: list[str], stdin: Iterable[bytes] | None = None, cpu: bool = False) -> tuple[float, int]:
+    """Run `command` with stdout to /dev/null; return (seconds, peak RSS in KiB): wall time,
+    or with `cpu` the child's CPU time (user + system), which other jobs on a busy
+    machine disturb much less.
 
     With `stdin`, those chunks are written to the child's standard input as it runs.
     """
@@ -104,38 +106,40 @@ def run(command: list[str], stdin: Iterable[bytes] | None = None) -> tuple[float
             child.stdin.write(chunk)
         child.stdin.close()
     _, status, usage = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - started
+    elapsed = usage.ru_utime + usage.ru_stime if cpu else time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited with {child.returncode}")
     return elapsed, usage.ru_maxrss
 
 
-def best(repeats: int, *commands: list[str]) -> list[float]:
-    """Minimum wall time of each command over `repeats` interleaved runs."""
+def best(repeats: int, *commands: list[str], cpu: bool = False) -> list[float]:
+    """Minimum time (wall, or CPU with `cpu`) of each command over `repeats` interleaved runs."""
     times = [float("inf")] * len(commands)
     for _ in range(repeats):
         for i, command in enumerate(commands):
-            times[i] = min(times[i], run(command)[0])
+            times[i] = min(times[i], run(command, cpu=cpu)[0])
     return times
 
 
-def throughput(tmp: Path, sizes: Sizes, cli: list[str]) -> list[Row]:
+def throughput(tmp: Path, sizes: Sizes, cli: list[str], only: str = "") -> list[Row]:
     """Filter time against the orjson round-trip baseline per stream shape, and section scaling.
 
     Every shape runs tool-heavy and plain, each with the accelerators on (the default)
-    and, where the filter has the switch, off (`ACCELERATORS_OFF`).
+    and, where the filter has the switch, off (`ACCELERATORS_OFF`). Shape ratios are of
+    CPU time (user + system, from `wait4`): on a shared machine wall time mostly
+    measures the other jobs.
     """
     baseline = [sys.executable, str(HERE / "baseline.py")]
     rows = []
     off = accelerators_off(cli, write(tmp / "one.sse", [streams.ping_event()]))
-    for shape in streams.SHAPES:
+    for shape in (s for s in streams.SHAPES if only in s.name):
         for kind, make, limit in (("tool-heavy", shape.heavy, 1.5), ("no-syntax", shape.plain, 1.0)):
             path = write(tmp / "shape.sse", make(sizes.throughput))
             commands = [[*cli, str(path)], [*baseline, str(path)]]
             if off:
                 commands.append([*cli, *off, str(path)])
-            ours, base, *rest = best(sizes.repeats, *commands)
+            ours, base, *rest = best(sizes.repeats, *commands, cpu=True)
             size = path.stat().st_size / MB
             rows.append(Row(f"{kind}: {shape.name}", ours / base, limit,
                             note=f"{size:.0f} MB: {ours:.2f}s vs {base:.2f}s"))
@@ -328,11 +332,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller streams: runs in about a minute")
     parser.add_argument("--only", help="run one group: throughput, memory, hostile, startup, latency")
+    parser.add_argument("--shape", help="throughput: only the shapes whose name contains this")
     args = parser.parse_args()
     sizes = QUICK if args.quick else FULL
     cli = filter_command()
     groups: dict[str, Callable[[Path], list[Row]]] = {
-        "throughput": lambda tmp: throughput(tmp, sizes, cli),
+        "throughput": lambda tmp: throughput(tmp, sizes, cli, args.shape or ""),
         "memory": lambda tmp: memory(sizes, cli),
         "hostile": lambda tmp: hostile(sizes, cli),
         "startup": lambda tmp: startup(tmp, cli, 5 * sizes.repeats),

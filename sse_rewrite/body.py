@@ -111,7 +111,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
         result = rewriter.rewrite({**choice, "delta": as_delta, "finish_reason": finish})
         notices += result.notices
         total_calls += result.calls
-        if result.choice is None and not result.before:
+        if not result.changed:
             continue
         changed = True
         choice["message"], choice["finish_reason"] = _message(result, as_delta, native)
@@ -123,7 +123,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
 def _message(result: ChoiceResult, as_delta: dict[str, Any], native: list[Any]) -> tuple[dict[str, Any], Any]:
     """The message and finish_reason of a rewritten choice: its delta with the text and calls
     of the choice objects around it folded in."""
-    rewritten: dict[str, Any] = result.choice or {"delta": as_delta, "finish_reason": None}
+    rewritten: dict[str, Any] = result.rewritten() or {"delta": as_delta, "finish_reason": None}
     merged = dict(rewritten["delta"])
     calls = list(native)
     for extra in [*result.before, *result.extras]:

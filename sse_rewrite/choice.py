@@ -16,7 +16,7 @@ continue the field decides them as text: that field's parser is flushed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .chunks import tool_call_delta
@@ -45,23 +45,39 @@ CallId = Callable[[int, ToolCall | None], str]
 class ChoiceResult:
     """What one chunk's choice became.
 
-    `choice` is the rewritten choice object, or None when it is unchanged (or held).
-    `before` and `extras` are further choice objects, each to go out in a chunk of its
-    own, before and after this one (`before`: text released into a field this delta
-    lacks; `extras`: complete calls and the text that followed them). `role_seen` says
-    the choice's role was sent before this chunk. A held result has `undecided`
-    characters; once none is left, `settle()` makes it unchanged or rebuilt.
+    `choice` is the rewritten choice object, or None when it is unchanged (or held, or
+    `emptied`). `emptied` names the text fields of `source` that went wholly into open
+    syntax, when nothing else changed: the rewritten choice is then made only if it must
+    go out (`rewritten()`). `blank` says the rewritten choice carries nothing
+    (`deltas.carries_nothing`). `before` and `extras` are further choice objects, each
+    to go out in a chunk of its own, before and after this one (`before`: text released
+    into a field this delta lacks; `extras`: complete calls and the text that followed
+    them). A held result has `undecided` characters; once none is left, `settle()` makes
+    it unchanged or rebuilt.
     """
 
     choice: dict[str, Any] | None = None
-    before: list[dict[str, Any]] = field(default_factory=list)
-    extras: list[dict[str, Any]] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)
+    emptied: tuple[str, ...] = ()
+    blank: bool = False
+    before: Sequence[dict[str, Any]] = ()
+    extras: Sequence[dict[str, Any]] = ()
+    notices: Sequence[Notice] = ()
     calls: int = 0
     role_seen: bool = False
     source: dict[str, Any] | None = None
     undecided: int = 0
-    syntax: dict[str, int] = field(default_factory=dict)
+    syntax: dict[str, int] | None = None
+
+    @property
+    def changed(self) -> bool:
+        """True when the chunk cannot go out unchanged because of this choice."""
+        return self.choice is not None or bool(self.emptied or self.extras or self.before)
+
+    def rewritten(self) -> dict[str, Any] | None:
+        """The rewritten choice object (made now if it was left to be made), or None."""
+        if self.choice is None and self.emptied and self.source is not None:
+            self.choice = with_texts(self.source, dict.fromkeys(self.emptied, ""))
+        return self.choice
 
     def settle(self) -> None:
         """A held result whose characters are all decided: rebuilt without those that were syntax."""
@@ -69,6 +85,7 @@ class ChoiceResult:
             delta = self.source["delta"]
             texts = {name: delta[name][: len(delta[name]) - count] for name, count in self.syntax.items()}
             self.choice = with_texts(self.source, texts)
+            self.blank = carries_nothing(self.choice, self.role_seen)
 
 
 class ChoiceRewriter:
@@ -106,7 +123,7 @@ class ChoiceRewriter:
         parser = self._parsers.get(name)
         if parser is None or NATIVE_CALLS in delta or LEGACY_CALL in delta:
             return None
-        if not carries_nothing(with_texts(choice, {name: ""}), self._role_seen) or not parser.absorb((text,)):
+        if not carries_nothing(choice, self._role_seen, (name,)) or not parser.absorb((text,)):
             return None
         return name
 
@@ -118,34 +135,42 @@ class ChoiceRewriter:
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object."""
         delta = choice.get("delta")
-        delta = delta if isinstance(delta, dict) else {}
-        result = ChoiceResult(role_seen=self._role_seen)
-        self._role_seen = self._role_seen or "role" in delta
+        if type(delta) is not dict:
+            delta = {}
+        role_seen = self._role_seen
+        if "role" in delta:
+            self._role_seen = True
         scanned = scanned_fields(delta) if self._make_parser is not None else {}
         finish = choice.get("finish_reason")
         items: list[tuple[str, Piece]] = []
         own: list[tuple[str, list[Any]]] = []  # this event's undecided characters, by field
         for name, value in scanned.items():
-            entry = self._account(name, self._parser(name).feed(value), items)
-            if entry is not None:
-                own.append((name, entry))
-        for name in [n for n in self._undecided.fields() if n not in scanned]:  # not continued: text
-            self._account(name, self._parsers.pop(name).flush(), items)
+            parser = self._parser(name)
+            pieces = parser.feed(value)
+            if pieces or self._undecided or parser.undecided:
+                entry = self._account(name, pieces, items)
+                if entry is not None:
+                    own.append((name, entry))
+        if self._undecided:
+            for name in [n for n in self._undecided.fields() if n not in scanned]:  # not continued: text
+                self._account(name, self._parsers.pop(name).flush(), items)
         if finish is not None:
             items += self._flush_parsers()
         plain = finish is None and NATIVE_CALLS not in delta and LEGACY_CALL not in delta
+        if plain and not items and not own and scanned:
+            # Every text went into open syntax: the choice is its texts emptied, made only if it goes out.
+            emptied = tuple(scanned)
+            blank = carries_nothing(choice, role_seen, emptied)
+            return ChoiceResult(emptied=emptied, blank=blank, role_seen=role_seen, source=choice)
+        result = ChoiceResult(role_seen=role_seen)
         if own and plain and self._holds(scanned, own, items):
             return self._hold(choice, result, own, items)
-        if plain and scanned and not items:
-            # Every text went into open syntax: what `_rebuild` would make, without its work.
-            result.choice = with_texts(choice, dict.fromkeys(scanned, ""))
-            return result
         return self._rebuild(choice, delta, scanned, items, result)
 
     def flush(self) -> ChoiceResult:
         """End of stream: everything the parsers still hold, as extra choice objects."""
         result = ChoiceResult()
-        head, tail = self._split(self._flush_parsers(), result)
+        head, tail, result.notices = _split(self._flush_parsers())
         segments: list[dict[str, str] | ToolCall] = [{k: "".join(v) for k, v in head.items()}] if head else []
         result.extras = [self._extra(segment, {}, result) for segment in segments + tail]
         return result
@@ -201,19 +226,21 @@ class ChoiceRewriter:
         if legacy is not None:
             changed = True
             result.calls += legacy >= 0
-        head, tail = self._split(items, result)
+        head, tail, result.notices = _split(items)
         for name, value in scanned.items():
             text = "".join(head.pop(name, []))
             if text != value:
                 changed = True
                 set_text(new_delta, delta, name, text)
+        before = []
         for name, texts in head.items():  # a field this delta has (empty), or one it lacks
             if name in delta:
                 changed = True
                 set_text(new_delta, delta, name, "".join(texts))
             else:
-                result.before.append(self._extra({name: "".join(texts)}, {}, result))
-        result.extras = [self._extra(segment, delta, result) for segment in tail]
+                before.append(self._extra({name: "".join(texts)}, {}, result))
+        result.before = before
+        extras = result.extras = [self._extra(segment, delta, result) for segment in tail]
         finish = choice.get("finish_reason")
         new_finish = finish
         if isinstance(finish, str):
@@ -223,13 +250,14 @@ class ChoiceRewriter:
         if not (changed or result.extras or new_finish != finish):
             return result
         new_choice = {**choice, "delta": new_delta}
-        if result.extras:
+        if extras:
             if "finish_reason" in choice:  # a rewritten chunk gains no key
                 new_choice["finish_reason"] = None
-            result.extras[-1]["finish_reason"] = new_finish
+            extras[-1]["finish_reason"] = new_finish
         elif new_finish != finish:
             new_choice["finish_reason"] = new_finish
         result.choice = new_choice
+        result.blank = carries_nothing(new_choice, result.role_seen)
         return result
 
     def _parser(self, name: str) -> ToolSyntax:
@@ -246,31 +274,6 @@ class ChoiceRewriter:
             self._account(name, parser.flush(), items)
         return items
 
-    @staticmethod
-    def _split(
-        items: list[tuple[str, Piece]], result: ChoiceResult
-    ) -> tuple[dict[str, list[str]], list[dict[str, str] | ToolCall]]:
-        """Text before the first call (by field), then calls and the text runs between them."""
-        head: dict[str, list[str]] = {}
-        tail: list[dict[str, str] | ToolCall] = []
-        for name, piece in items:
-            match piece:
-                case Text(text=text) if not tail:
-                    head.setdefault(name, []).append(text)
-                case Text(text=text):
-                    if not isinstance(tail[-1], dict):
-                        tail.append({})
-                    last = tail[-1]
-                    assert isinstance(last, dict)
-                    last[name] = last.get(name, "") + text
-                case ToolCall():
-                    tail.append(piece)
-                case Notice():
-                    result.notices.append(piece)
-                case Markup():
-                    pass
-        return head, tail
-
     def _extra(
         self, segment: dict[str, str] | ToolCall, source: dict[str, Any], result: ChoiceResult
     ) -> dict[str, Any]:
@@ -284,3 +287,29 @@ class ChoiceRewriter:
             for name, text in segment.items():
                 set_text(delta, source, name, text)
         return {"index": self.index, "delta": delta, "finish_reason": None}
+
+
+def _split(
+    items: list[tuple[str, Piece]],
+) -> tuple[dict[str, list[str]], list[dict[str, str] | ToolCall], list[Notice]]:
+    """Text before the first call (by field), then calls and the text runs between them; notices."""
+    head: dict[str, list[str]] = {}
+    tail: list[dict[str, str] | ToolCall] = []
+    notices: list[Notice] = []
+    for name, piece in items:
+        match piece:
+            case Text(text=text) if not tail:
+                head.setdefault(name, []).append(text)
+            case Text(text=text):
+                if not isinstance(tail[-1], dict):
+                    tail.append({})
+                last = tail[-1]
+                assert isinstance(last, dict)
+                last[name] = last.get(name, "") + text
+            case ToolCall():
+                tail.append(piece)
+            case Notice():
+                notices.append(piece)
+            case Markup():
+                pass
+    return head, tail, notices

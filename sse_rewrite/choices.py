@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from .choice import ChoiceResult, ChoiceRewriter
 from .chunks import derived_call_id, envelope
-from .deltas import carries_nothing
 from .events import Notice, SSEEvent, ToolCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -86,6 +85,8 @@ class StreamChoices:
 
     def rewrite(self, event: SSEEvent, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now."""
+        if self.pending and self.absorbed(chunk) is not None:
+            return []  # its text went into an open call, and nothing else is in it
         choices = chunk.get("choices")
         if not isinstance(choices, list):
             return self.after_held([(event, chunk)])
@@ -94,22 +95,29 @@ class StreamChoices:
         self._last = chunk
         results: list[tuple[int, ChoiceResult]] = []
         out: list[Planned] = []
+        undecided = False
         for position, choice in enumerate(choices):
             if isinstance(choice, dict):
                 index = choice.get("index")
                 result = self._choice(index if isinstance(index, int) else position).rewrite(choice)
                 results.append((position, result))
-                out += result.notices
-                self._stats.tool_calls += result.calls
-                self.calls_made = self.calls_made or result.calls > 0
+                if result.notices:
+                    out += result.notices
+                if result.calls:
+                    self._stats.tool_calls += result.calls
+                    self.calls_made = True
+                undecided = undecided or result.undecided > 0
         self.pending = False
         for rewriter in self._choices.values():  # a loop, not any(): this runs once per chunk
             if rewriter.pending:
                 self.pending = True
                 break
-        if any(result.undecided for _, result in results):
+        if undecided:
             return self.after_held([*out, _Held(event, chunk, results)])
-        return self.after_held(out + self._assemble(event, chunk, results))
+        planned = self._assemble(event, chunk, results)
+        if self._queue:
+            return self.after_held(out + planned)
+        return out + planned if out else planned
 
     def flush(self) -> list[Planned]:
         """End of the stream (`[DONE]`, an error chunk, EOF): everything held comes out."""
@@ -145,23 +153,33 @@ class StreamChoices:
     def _assemble(
         self, event: SSEEvent, chunk: Chunk, results: list[tuple[int, ChoiceResult]]
     ) -> list[Planned]:
-        if all(r.choice is None and not r.extras and not r.before for _, r in results):
+        changed, blank, more = False, True, False
+        for _, result in results:
+            if result.changed:
+                changed = True
+                blank = blank and result.blank
+                more = more or bool(result.extras or result.before)
+            else:
+                blank = False  # an unchanged choice: the chunk has something to send
+        if not changed:
             return [(event, chunk)]
+        if blank and not more and not chunk.get("usage") and "error" not in chunk:
+            return []  # what follows, without building the chunk it would drop
         new_choices = list(chunk["choices"])
         for position, result in results:
-            if result.choice is not None:
-                new_choices[position] = result.choice
-        head = {**chunk, "choices": new_choices}
+            rewritten = result.rewritten()
+            if rewritten is not None:
+                new_choices[position] = rewritten
         base = envelope(chunk)
         out: list[Planned] = [{**base, "choices": [c]} for _, r in results for c in r.before]
         extras = [{**base, "choices": [c]} for _, r in results for c in r.extras]
+        if new_choices == chunk["choices"] and not (extras and chunk.get("usage")):
+            return [*out, (event, chunk), *extras]  # only chunks around it: it keeps its bytes
+        head = {**chunk, "choices": new_choices}
         if extras and head.get("usage"):  # clients keep the last chunk's usage
             extras[-1]["usage"] = head["usage"]
             head["usage"] = None
-        blank = not head.get("usage") and "error" not in head and all(
-            r.choice is not None and carries_nothing(r.choice, r.role_seen) for _, r in results
-        )
-        if not blank:
+        if not (blank and not head.get("usage") and "error" not in head):
             out.append(head)
         return out + extras
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from typing import Any, Final
 
 TEXT_FIELDS: Final = ("reasoning", "reasoning_content", "content")
@@ -66,30 +67,52 @@ def with_texts(choice: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
     return {**choice, "delta": new_delta}
 
 
-def carries_nothing(choice: dict[str, Any], role_seen: bool) -> bool:
+def carries_nothing(choice: dict[str, Any], role_seen: bool, emptied: Collection[str] = ()) -> bool:
     """True when a rewritten choice holds nothing a client needs, so its chunk may be dropped.
 
     That is: no finish_reason, no logprobs, and every delta key blank: a role already
-    sent (`role_seen`), empty text, empty mirrors, an empty list, or null. This is the one
-    rule every path uses; it is asked only about choices that were rewritten (an event
-    nobody changed goes out byte for byte, blank or not).
+    sent (`role_seen`), empty text, empty mirrors, an empty list, or null. The text fields
+    `emptied`, and their mirrors, count as emptied (what `with_texts(choice, {name: ""})`
+    would make of them, without making it). This is the one rule every path uses; it is
+    asked only about choices that were rewritten (an event nobody changed goes out byte
+    for byte, blank or not).
     """
     delta = choice.get("delta")
-    if choice.get("finish_reason") is not None or choice.get("logprobs") or not isinstance(delta, dict):
+    if choice.get("finish_reason") is not None or choice.get("logprobs") or type(delta) is not dict:
         return False
     for key, value in delta.items():
+        if key in emptied:
+            continue
         if key == "role":
             if not role_seen:
                 return False
         elif key == "reasoning_details":
-            if not (isinstance(value, list) and all(_blank_detail(d) for d in value)):
+            if not _blank_details(value, delta, emptied):
                 return False
+        elif key == "reasoning_content" and "reasoning" in emptied and value == delta.get("reasoning"):
+            continue  # emptied with the reasoning it mirrors
         elif not (value is None or value == "" or value == []):
             return False
     return True
 
 
-def _blank_detail(detail: object) -> bool:
-    if not isinstance(detail, dict):
+def _blank_details(details: object, delta: dict[str, Any], emptied: Collection[str]) -> bool:
+    """Whether `reasoning_details` is blank once the emptied fields it mirrors are (see `set_text`)."""
+    if not isinstance(details, list):
         return False
-    return not (detail.get("text") or detail.get("summary") or detail.get("data"))
+    mirrored = False
+    if emptied:
+        joined = "".join(str(d.get("text", "")) for d in details if _is_text(d))
+        mirrored = any(name in emptied and delta.get(name) and delta[name] == joined for name in _REASONING)
+    for detail in details:
+        if not isinstance(detail, dict):
+            return False
+        if detail.get("summary") or detail.get("data"):
+            return False
+        if detail.get("text") and not (mirrored and detail.get("type") == "reasoning.text"):
+            return False
+    return True
+
+
+def _is_text(detail: object) -> bool:
+    return isinstance(detail, dict) and detail.get("type") == "reasoning.text"

@@ -189,6 +189,11 @@ class StreamRewriter:
             if self._output.keeps_bytes:
                 self.stats.passed_through += 1
             return out + self._count(self._output.done(event))
+        if (
+            self._choices is not None and self._output.keeps_bytes and looks_like_object(data)
+            and not (self._sniff and (self._choices.pending or _holds_any(event.raw, self.needles)))
+        ):
+            return self._send(self._after_held([event]))  # nothing in it can need work
         try:
             chunk = orjson.loads(data)
         except orjson.JSONDecodeError as error:
@@ -249,6 +254,13 @@ class StreamRewriter:
 def _parser_factory(parser_type: type[ToolSyntax], options: RewriteOptions) -> Callable[[], ToolSyntax]:
     cap = options.max_section_bytes
     return lambda: parser_type(cap)
+
+
+def looks_like_object(data: str) -> bool:
+    """Whether event data has the shape of one JSON object, `{...}`. While the stream is idle,
+    an event of that shape that holds no needle passes unchanged without being parsed;
+    any other data is parsed, and gets a notice when it is not one JSON object."""
+    return data[:1] == "{" and data[-1:] == "}"
 
 
 def _holds_any(raw: bytes, needles: tuple[bytes, ...]) -> bool:

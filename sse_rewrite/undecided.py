@@ -9,7 +9,7 @@ decides the oldest undecided characters: a `Text` piece as text, a call or marku
 as syntax. Characters of an event that was rebuilt anyway have no owner: decided as
 text, they simply go out with the piece that carries them.
 
-An owner is anything with an `undecided` count and a `syntax` dict (`ChoiceResult`).
+An owner is anything with an `undecided` count and a `syntax` dict or None (`ChoiceResult`).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class UndecidedText:
             for owner, count in runs:
                 if owner is not None:
                     owner.undecided -= count
-                    owner.syntax[name] = owner.syntax.get(name, 0) + count
+                    _add_syntax(owner, name, count)
             runs.clear()
         if not undecided:
             if not runs:
@@ -92,7 +92,7 @@ def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Pi
                 owner.undecided -= count
         elif owner is not None:
             owner.undecided -= count
-            owner.syntax[name] = owner.syntax.get(name, 0) + count
+            _add_syntax(owner, name, count)
         pos += count
         entry[1] -= count
         if not entry[1]:
@@ -101,3 +101,9 @@ def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Pi
         return piece
     text = "".join(kept) + piece.text[pos:]
     return Text(text) if text else None
+
+
+def _add_syntax(owner: Any, name: str, count: int) -> None:
+    if owner.syntax is None:
+        owner.syntax = {}
+    owner.syntax[name] = owner.syntax.get(name, 0) + count

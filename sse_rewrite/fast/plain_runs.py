@@ -1,10 +1,11 @@
 """PlainRuns: pass a run of events that cannot need work through as one slice.
 
 While the stream is idle (nothing held back), the general path sends every event whose
-raw bytes hold none of the stream's needles unchanged, once it has checked that its data
-is a JSON object (else it warns). So does this, without the decoder: it finds the first
-needle (`NeedleIndex`, which searches each needle through a read about once), checks
-the JSON of the whole events before it, and copies them out in one slice.
+raw bytes hold none of the stream's needles and whose data looks like one JSON object
+(`{...}`; anything else is parsed, and warned about if it is not one) unchanged. So does
+this, without the decoder: it finds the first needle (`NeedleIndex`, which searches each
+needle through a read about once), checks the shape of the whole events before it, and
+copies them out in one slice.
 
 A run also ends before any CR or run of three LFs, and before any event that is not one
 `data:` line or one comment line: without those, every blank line ends exactly one event
@@ -12,8 +13,6 @@ of one line, so the slice and the counts are exactly the general path's.
 """
 
 from __future__ import annotations
-
-import orjson
 
 from ..sse import DATA, EVENT_END
 from . import Taken
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
 
     from . import StreamView
 
+_OBJECT: Final = DATA + b"{"
 _FRAMING: Final = (b"\r", b"\n\n\n")  # where one blank line might not end one one-line event
 _FIRST_WINDOW: Final = 8192  # bytes searched for needles at first; the window doubles
 
@@ -60,25 +60,18 @@ class PlainRuns:
             window *= 2
         if pos == start:
             return None
-        events, end = _valid_events(data[start:pos].split(EVENT_END)[:-1])
+        events, end = _plain_events(data[start:pos].split(EVENT_END)[:-1])
         return Taken([data[start : start + end]], start + end, events, events) if events else None
 
 
-def _valid_events(events: list[bytes]) -> tuple[int, int]:
+def _plain_events(events: list[bytes]) -> tuple[int, int]:
     """How many of `events` (blank lines cut off) lead that are one comment line or one
-    `data:` line holding a JSON object, and how many bytes they span."""
-    loads, error = orjson.loads, orjson.JSONDecodeError
+    `data: {...}` line (see `rewrite.looks_like_object`), and how many bytes they span."""
     count = size = 0
     for event in events:
         if b"\n" in event:
             break
-        if event.startswith(DATA):
-            try:
-                if type(loads(event[6:])) is not dict:
-                    break
-            except error:
-                break
-        elif not event.startswith(b":"):
+        if not (event.startswith(_OBJECT) and event.endswith(b"}")) and not event.startswith(b":"):
             break
         count += 1
         size += len(event) + 2
