@@ -14,6 +14,8 @@ from sse_rewrite.sse import SSEDecoder
 from tests.chunking import chunk_event, token_stream
 from tests.oracles import openai_final, openai_state
 
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
 SB, SE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
 CB, AB, CE = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
 ONE_CALL = [SB, CB, " functions", ".bash", ":", "15", AB, '{"cmd"', ': "ls', ' -la"}', CE, SE]
