@@ -126,9 +126,7 @@ def throughput(tmp: Path, sizes: Sizes, cli: list[str], only: str = "") -> list[
     """Filter time against the orjson round-trip baseline per stream shape, and section scaling.
 
     Every shape runs tool-heavy and plain, each with the accelerators on (the default)
-    and, where the filter has the switch, off (`ACCELERATORS_OFF`). Shape ratios are of
-    CPU time (user + system, from `wait4`): on a shared machine wall time mostly
-    measures the other jobs.
+    and, where the filter has the switch, off (`ACCELERATORS_OFF`).
     """
     baseline = [sys.executable, str(HERE / "baseline.py")]
     rows = []
@@ -139,7 +137,7 @@ def throughput(tmp: Path, sizes: Sizes, cli: list[str], only: str = "") -> list[
             commands = [[*cli, str(path)], [*baseline, str(path)]]
             if off:
                 commands.append([*cli, *off, str(path)])
-            ours, base, *rest = best(sizes.repeats, *commands, cpu=True)
+            ours, base, *rest = best(sizes.repeats, *commands)
             size = path.stat().st_size / MB
             rows.append(Row(f"{kind}: {shape.name}", ours / base, limit,
                             note=f"{size:.0f} MB: {ours:.2f}s vs {base:.2f}s"))

@@ -5,7 +5,7 @@ A delta carries text in `content`, `reasoning` and `reasoning_content`. OpenRout
 mirrors reasoning: `reasoning_content` identical to `reasoning`, and the `text` of the
 `reasoning.text` entries of `reasoning_details`. A mirror is not a second text: it is
 not scanned, and whatever is set in the field it mirrors is set in it too
-(docs/behaviour.md, "Mirrored reasoning").
+(docs/behaviour.md, "What is rewritten": mirrored reasoning).
 """
 
 from __future__ import annotations

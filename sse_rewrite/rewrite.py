@@ -1,9 +1,10 @@
 """StreamRewriter: raw SSE bytes in; rewritten SSE bytes and notices out (sans-IO).
 
-One event's way through (docs/behaviour.md): `feed` -> `SSEDecoder` -> `_on_event`
-(`[DONE]`, comments, invalid JSON, the format chosen from the first chunk's `model`,
-error chunks) -> `StreamChoices.rewrite` -> one `ChoiceRewriter` per choice -> planned
-output -> `output.py` encodes it. An event nothing changes leaves as its raw bytes.
+One event's way through (docs/behaviour.md, "One event, from stdin to stdout"):
+`feed` -> `SSEDecoder` -> `_on_event` (`[DONE]`, comments, invalid JSON, the format
+chosen from the first chunk's `model`, error chunks) -> `StreamChoices.rewrite` -> one
+`ChoiceRewriter` per choice -> planned output -> `output.py` encodes it. An event
+nothing changes leaves as its raw bytes.
 
 A body that starts with `{` is a non-streaming `chat.completion`, rewritten whole at end
 of input (`body.py`). Accelerators (`fast/`, switched by `RewriteOptions`) may read a run

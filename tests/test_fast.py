@@ -66,7 +66,7 @@ def cut(stream: bytes, reads: list[int]) -> list[bytes]:
     return [stream[start:end] for start, end in zip([0, *ends], [*ends, len(stream)], strict=True)]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     tokens=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=40),
     fields=st.lists(st.sampled_from(["content", "reasoning", "reasoning_content"]), min_size=1, max_size=3),

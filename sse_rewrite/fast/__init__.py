@@ -8,7 +8,8 @@ land in. Each accelerator
 
 - is asked at an event boundary, `take(data, pos, stop)`, where `stop` is just past the
   read's last blank line, and answers `Taken` (what it emitted, how far it got, how
-  many events it took) or None;
+  many events it took; nothing taken means "this event is the general path's, but ask
+  again right after it") or None (nothing for it here: the general path takes a few);
 - holds no rewrite state of its own: it asks the stream (`StreamView`) and its choices;
 - is switched by one `RewriteOptions` field (`plain_runs`, `token_runs`).
 
@@ -97,15 +98,17 @@ class Reader:
         while pos < stop and stream.resolved:
             if stream.at_boundary:
                 taken = self._take(data, pos, stop)
-                if taken is not None:
+                if taken is None:
+                    self._decode_next = min(2 * self._decode_next, _MAX_DECODE_NEXT)
+                else:  # taken, or declined at `pos`: decode that event, then ask again
                     stream.stats.events_in += taken.events
                     stream.stats.events_out += taken.passed
                     stream.stats.passed_through += taken.passed
                     out += taken.out
-                    pos = taken.end
                     self._decode_next = 1
-                    continue
-                self._decode_next = min(2 * self._decode_next, _MAX_DECODE_NEXT)
+                    if taken.end > pos:
+                        pos = taken.end
+                        continue
             end = events_end(data, pos, stop, self._decode_next)
             if end == pos:
                 break
@@ -116,11 +119,14 @@ class Reader:
         return out
 
     def _take(self, data: bytes, pos: int, stop: int) -> Taken | None:
+        declined = None
         for accelerator in self._accelerators:
             taken = accelerator.take(data, pos, stop)
-            if taken is not None and taken.end > pos:
-                return taken
-        return None
+            if taken is not None:
+                if taken.end > pos:
+                    return taken
+                declined = taken
+        return declined
 
 
 def reader(stream: StreamView, options: RewriteOptions) -> Reader | None:

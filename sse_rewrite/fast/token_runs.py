@@ -72,7 +72,7 @@ class TokenRuns:
             count = rewriter.absorb_texts(self._field, run.tokens)
             taken += count
             if count < len(run.tokens) or not run.whole:
-                return Taken([], pos + run.span(count), taken, 0) if taken else None
+                return Taken([], pos + run.span(count), taken, 0)
             pos = cut
             window *= 2
         return Taken([], pos, taken, 0)

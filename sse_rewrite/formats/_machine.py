@@ -76,7 +76,7 @@ class ScanningParser:
         return out
 
     def flush(self) -> list[Piece]:
-        """End of the field: decide everything still held back (see DESIGN.md section 4)."""
+        """End of the field: decide everything still held back (docs/behaviour.md, "Damage")."""
         if self._flushed:
             return []
         self._flushed = True
