@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .chunks import tool_call_delta
-from .deltas import carries_nothing, scanned_fields, set_text, with_texts
+from .deltas import carries_nothing, scanned_fields, set_text, split_pieces, with_texts
 from .events import Markup, Notice, Piece, Text, ToolCall
 from .undecided import UndecidedText
 
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from .formats import ToolSyntax
 
 _FINISH_REWRITES: Final = {LEGACY_CALL: NATIVE_CALLS}
-REWRITTEN_WORDS: Final = (f'"{NATIVE_CALLS}"', f'"{LEGACY_CALL}"', *(f'"{w}"' for w in _FINISH_REWRITES))
+_ACTED_ON: Final = (NATIVE_CALLS, LEGACY_CALL, *_FINISH_REWRITES)
+REWRITTEN_WORDS: Final = tuple(dict.fromkeys(f'"{word}"' for word in _ACTED_ON))
 """JSON strings whose presence in a chunk this module acts on, whatever the format."""
 STOP_WORD: Final = '"stop"'
 """A finish this module rewrites once a choice has emitted calls (to `"tool_calls"`)."""
@@ -128,9 +129,16 @@ class ChoiceRewriter:
         return name
 
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
-        """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took."""
+        """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took.
+
+        It stops before an empty text: such an event carries no text to scan, so `rewrite`
+        sends it unchanged."""
         parser = self._parsers.get(name)
-        return 0 if parser is None or self._undecided else parser.absorb(texts)
+        if parser is None or self._undecided:
+            return 0
+        if "" in texts:
+            texts = texts[: list(texts).index("")]
+        return parser.absorb(texts)
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object."""
@@ -170,7 +178,7 @@ class ChoiceRewriter:
     def flush(self) -> ChoiceResult:
         """End of stream: everything the parsers still hold, as extra choice objects."""
         result = ChoiceResult()
-        head, tail, result.notices = _split(self._flush_parsers())
+        head, tail, result.notices = split_pieces(self._flush_parsers())
         segments: list[dict[str, str] | ToolCall] = [{k: "".join(v) for k, v in head.items()}] if head else []
         result.extras = [self._extra(segment, {}, result) for segment in segments + tail]
         return result
@@ -226,7 +234,7 @@ class ChoiceRewriter:
         if legacy is not None:
             changed = True
             result.calls += legacy >= 0
-        head, tail, result.notices = _split(items)
+        head, tail, result.notices = split_pieces(items)
         for name, value in scanned.items():
             text = "".join(head.pop(name, []))
             if text != value:
@@ -287,29 +295,3 @@ class ChoiceRewriter:
             for name, text in segment.items():
                 set_text(delta, source, name, text)
         return {"index": self.index, "delta": delta, "finish_reason": None}
-
-
-def _split(
-    items: list[tuple[str, Piece]],
-) -> tuple[dict[str, list[str]], list[dict[str, str] | ToolCall], list[Notice]]:
-    """Text before the first call (by field), then calls and the text runs between them; notices."""
-    head: dict[str, list[str]] = {}
-    tail: list[dict[str, str] | ToolCall] = []
-    notices: list[Notice] = []
-    for name, piece in items:
-        match piece:
-            case Text(text=text) if not tail:
-                head.setdefault(name, []).append(text)
-            case Text(text=text):
-                if not isinstance(tail[-1], dict):
-                    tail.append({})
-                last = tail[-1]
-                assert isinstance(last, dict)
-                last[name] = last.get(name, "") + text
-            case ToolCall():
-                tail.append(piece)
-            case Notice():
-                notices.append(piece)
-            case Markup():
-                pass
-    return head, tail, notices

@@ -1,5 +1,6 @@
 """The text fields of a choice's delta: which are scanned, how a new text is set, and
-the one rule for "this choice has nothing to send" (pure functions on decoded JSON).
+the one rule for "this choice has nothing to send", and how parser pieces become field
+texts (pure functions on decoded JSON).
 
 A delta carries text in `content`, `reasoning` and `reasoning_content`. OpenRouter
 mirrors reasoning: `reasoning_content` identical to `reasoning`, and the `text` of the
@@ -9,6 +10,8 @@ not scanned, and whatever is set in the field it mirrors is set in it too
 """
 
 from __future__ import annotations
+
+from .events import Markup, Notice, Piece, Text, ToolCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -116,3 +119,30 @@ def _blank_details(details: object, delta: dict[str, Any], emptied: Collection[s
 
 def _is_text(detail: object) -> bool:
     return isinstance(detail, dict) and detail.get("type") == "reasoning.text"
+
+
+def split_pieces(
+    items: list[tuple[str, Piece]],
+) -> tuple[dict[str, list[str]], list[dict[str, str] | ToolCall], list[Notice]]:
+    """A field-tagged run of parser pieces as deltas need it: the text before the first call
+    (by field), then the calls and the text runs between them; and the notices."""
+    head: dict[str, list[str]] = {}
+    tail: list[dict[str, str] | ToolCall] = []
+    notices: list[Notice] = []
+    for name, piece in items:
+        match piece:
+            case Text(text=text) if not tail:
+                head.setdefault(name, []).append(text)
+            case Text(text=text):
+                if not isinstance(tail[-1], dict):
+                    tail.append({})
+                last = tail[-1]
+                assert isinstance(last, dict)
+                last[name] = last.get(name, "") + text
+            case ToolCall():
+                tail.append(piece)
+            case Notice():
+                notices.append(piece)
+            case Markup():
+                pass
+    return head, tail, notices
