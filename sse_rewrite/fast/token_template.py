@@ -102,15 +102,14 @@ class TokenTemplate:
         tokens: list[str] = []
         lines = data[start:stop].split(EVENT_END)
         rest = lines.pop()  # what follows the last blank line: nothing, or a lone line break
-        if not middles:  # one slot: the literal is what lies between head and tail
+        if not middles:  # one slot: the literal is what lies between head and tail, quotes kept
             loads, error, last = orjson.loads, orjson.JSONDecodeError, len(tail)
+            head, tail = head + b'"', b'"' + tail
             for at, line in enumerate(lines):
-                literal = line[first : len(line) - last]
-                quoted = literal[:1] == literal[-1:] == b'"'
-                if not (quoted and line.startswith(head) and line.endswith(tail)):
+                if not (line.startswith(head) and line.endswith(tail)):
                     return TokenRun(tokens, lines[:at], False)
                 try:
-                    tokens.append(loads(literal))
+                    tokens.append(loads(line[first : len(line) - last]))
                 except error:
                     return TokenRun(tokens, lines[:at], False)
             return TokenRun(tokens, lines, not rest)
