@@ -48,6 +48,14 @@ class ComposedParser:
         """True while any text is held back."""
         return self._active is not None or self._scan.buffered > 0
 
+    @property
+    def undecided(self) -> int:
+        """Characters held back only because they may begin an opener; 0 inside a part's syntax."""
+        scan = self._scan
+        if self._active is not None or not scan.buffered:
+            return 0
+        return len(scan.text(scan.start, scan.end))
+
     def absorb(self, texts: Sequence[str]) -> int:
         """The open part's `absorb`; nothing is taken outside a call."""
         return 0 if self._active is None else self._active.absorb(texts)
