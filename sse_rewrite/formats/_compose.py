@@ -83,7 +83,7 @@ class ComposedParser:
         return out
 
     def flush(self) -> list[Piece]:
-        """End of the field: the open part decides what it holds (see DESIGN.md section 4)."""
+        """End of the field: the open part decides what it holds (docs/behaviour.md, "Damage")."""
         if self._flushed:
             return []
         self._flushed = True

@@ -1,4 +1,4 @@
-"""The damage table of DESIGN.md section 4 as data: per format, each row's input and outcome.
+"""The damage table of docs/behaviour.md ("Damage") as data: per format, each row's input and outcome.
 
 `ROWS[format][row]` is `(text in, calls as (name, arguments), text kept, notice codes that
 must be among the notices)`; `PARSERS[format]` names the parsers (the `auto` compositions

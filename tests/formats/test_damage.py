@@ -1,4 +1,4 @@
-"""DESIGN.md section 4, the damage table: every row, in every format it applies to.
+"""The damage table (docs/behaviour.md, "Damage"): every row, in every format it applies to.
 
 Each case runs (a) through the parser of its format and of the `auto` compositions
 that contain it, whole, at the sizes of `chunkings` and cut in two at every point

@@ -1,4 +1,4 @@
-"""KimiParser: the grammar, every row of DESIGN.md section 4, and chunking invariance."""
+"""KimiParser: the grammar, every damage row (docs/behaviour.md), and chunking invariance."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_arguments_are_kept_byte_for_byte_inside_their_trim() -> None:
     assert calls(parse(call("functions.f:0", f"\n {args} \n")))[0][2] == args
 
 
-# -- DESIGN.md section 4, one test per row
+# -- docs/behaviour.md "Damage", one test per row
 
 
 def test_call_begin_without_section_opens_one_implicitly() -> None:
