@@ -85,9 +85,10 @@ class StreamChoices:
         self._last = chunk
         return index, field
 
-    def rewrite(self, event: SSEEvent, chunk: Chunk) -> list[Planned]:
-        """What a decoded chunk becomes, as far as it can go out now."""
-        if self.pending and self.absorbed(chunk) is not None:
+    def rewrite(self, event: SSEEvent, chunk: Chunk, absorb: bool = True) -> list[Planned]:
+        """What a decoded chunk becomes, as far as it can go out now. With `absorb` false,
+        it is not offered to an open call first (`absorbed`): the answer is the same."""
+        if absorb and self.pending and self.absorbed(chunk) is not None:
             return []  # its text went into an open call, and nothing else is in it
         choices = chunk.get("choices")
         if not isinstance(choices, list):

@@ -78,6 +78,8 @@ class StreamRewriter:
         self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
         self._choices: StreamChoices | None = None  # once the format is known
         self._sniff: tuple[bytes, ...] = ()  # see `needles`; empty: no format parser, nothing to do
+        self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
+        self._markers: tuple[bytes, ...] = ()  # the format's own sniff bytes (`ToolSyntax.sniff`)
         self._flushed = False
         self._read = self.decode
         if options.plain_runs or options.token_runs:
@@ -169,7 +171,7 @@ class StreamRewriter:
         """Bytes without which an event needs no work while the stream is idle: the format's
         own (`ToolSyntax.sniff`) and the words the choices act on (`choice.py`)."""
         if self._choices is not None and self._choices.calls_made:
-            return (*self._sniff, STOP_WORD.encode())
+            return self._sniff_stop
         return self._sniff
 
     @property
@@ -190,30 +192,34 @@ class StreamRewriter:
             if self._output.keeps_bytes:
                 self.stats.passed_through += 1
             return out + self._count(self._output.done(event))
-        if (
-            self._choices is not None and self._output.keeps_bytes and looks_like_object(data)
-            and not (self._sniff and (self._choices.pending or _holds_any(event.raw, self.needles)))
-        ):
+        choices = self._choices
+        # Needles are looked for only where they decide something: while nothing is held.
+        idle_plain = (
+            choices is not None and self._output.keeps_bytes
+            and not (self._sniff and (choices.pending or _holds_any(event.raw, self.needles)))
+        )
+        if idle_plain and looks_like_object(data):
             return self._send(self._after_held([event]))  # nothing in it can need work
         try:
             chunk = orjson.loads(data)
         except orjson.JSONDecodeError as error:
             note = Notice("invalid-json", f"event {self.stats.events_in}: {error}; {self._output.unchanged}")
             return self._send(self._after_held([note, event]))
-        if not isinstance(chunk, dict):
+        if type(chunk) is not dict:
             message = f"event {self.stats.events_in}: not a JSON object; {self._output.unchanged}"
             return self._send(self._after_held([Notice("not-a-chunk", message), event]))
-        first = self._choices is None
-        choices = self._resolve(chunk.get("model")) if self._choices is None else self._choices
+        if choices is None:
+            choices = self._resolve(chunk.get("model"))
+            idle_plain = self._output.keeps_bytes and not self._sniff
         if "error" in chunk:
             # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
             # stream: held-back text goes out in chunks of its own, the error chunk unchanged.
             return self._send([*choices.flush(), (event, chunk)])
-        if self._output.keeps_bytes and (
-            not self._sniff or not (first or choices.pending or _holds_any(event.raw, self.needles))
-        ):
+        if idle_plain:
             return self._send([(event, chunk)])  # no parser (--format none, native calls), or no needle
-        return self._send(choices.rewrite(event, chunk))
+        # An event holding the format's own bytes (a marker, most likely) is not offered to
+        # an open call first: `rewrite` gives the same answer either way (`absorbed`).
+        return self._send(choices.rewrite(event, chunk, not _holds_any(event.raw, self._markers)))
 
     def _after_held(self, items: list[Planned]) -> list[Planned]:
         return items if self._choices is None else self._choices.after_held(items)
@@ -226,11 +232,15 @@ class StreamRewriter:
         self._choices = StreamChoices(make_parser, self.options.id_style == "native", self.stats,
                                       legacy=name != NATIVE_TOOL_CALLS)
         if parser_type is not None:
+            self._markers = parser_type.sniff
             self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
+            self._sniff_stop = (*self._sniff, STOP_WORD.encode())
         return self._choices
 
     def _send(self, items: list[Planned]) -> list[Output]:
         """Encode planned output (`choices.py`) in order, and count it."""
+        if not items:
+            return []
         out: list[Output] = []
         output = self._output
         for item in items:
@@ -266,4 +276,7 @@ def looks_like_object(data: str) -> bool:
 
 
 def _holds_any(raw: bytes, needles: tuple[bytes, ...]) -> bool:
-    return any(needle in raw for needle in needles)
+    for needle in needles:  # noqa: SIM110 (a loop, not any(): this runs once per event)
+        if needle in raw:
+            return True
+    return False

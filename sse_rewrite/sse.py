@@ -109,6 +109,11 @@ class SSEDecoder:
                 self._partial.append(data[pos:])
                 break
             if data[end + 1 : end + 2] == b"\n" and not self._block:
+                if not self._partial and data.startswith(b"data:", pos):  # `_one_line_event`, inlined
+                    value = data[pos + 6 if data[pos + 5 : pos + 6] == b" " else pos + 5 : end]
+                    out.append(SSEEvent(data[pos : end + 2], value.decode("utf-8", "replace")))
+                    pos = end + 2
+                    continue
                 event = self._one_line_event(data, pos, end)
                 if event is not None:
                     out.append(event)

@@ -39,16 +39,20 @@ class PlainRuns:
         self._stream = stream
         self._index: NeedleIndex | None = None
         self._pos = 0  # where the last run was asked for: a read restarts before it
+        self._needles: tuple[bytes, ...] | None = None  # the stream's, as last asked
+        self._searched: tuple[bytes, ...] = ()  # those and the framing hazards
 
     def take(self, data: bytes, pos: int, stop: int) -> Taken | None:
         """The run of plain events from `pos`, or None."""
         stream = self._stream
         if not (stream.idle and stream.keeps_bytes):
             return None
-        needles = (*stream.needles, *_FRAMING)
+        needles = stream.needles
+        if needles is not self._needles:  # the stream's needles change rarely: the tuple is kept
+            self._needles, self._searched = needles, (*needles, *_FRAMING)
         index = self._index
-        if index is None or index.data is not data or index.needles != needles or pos < self._pos:
-            index = self._index = NeedleIndex(data, needles)
+        if index is None or index.data is not data or index.needles is not self._searched or pos < self._pos:
+            index = self._index = NeedleIndex(data, self._searched)
         self._pos = start = pos
         window = _FIRST_WINDOW
         while data[pos : pos + 1] != b"\n":  # a block that starts with a blank line

@@ -113,18 +113,14 @@ class TokenTemplate:
                 except error:
                     return TokenRun(tokens, lines[:at], False)
             return TokenRun(tokens, lines, not rest)
+        parts = (head, *middles, tail)
         for at, line in enumerate(lines):
-            if not (line.startswith(head) and line.endswith(tail)):
-                return TokenRun(tokens, lines[:at], False)
             size, odd = divmod(len(line) - fixed, slots)
             literal = line[first : first + size]
             if odd or literal[:1] != b'"' or literal[-1:] != b'"':
                 return TokenRun(tokens, lines[:at], False)
-            pos = first + size
-            for middle in middles:  # the same literal in every slot, the same bytes between
-                if not line.startswith(middle, pos) or not line.startswith(literal, pos + len(middle)):
-                    return TokenRun(tokens, lines[:at], False)
-                pos += len(middle) + size
+            if literal.join(parts) != line:  # the same literal in every slot, the same bytes between
+                return TokenRun(tokens, lines[:at], False)
             try:  # a document between two quotes: exactly one string literal
                 tokens.append(orjson.loads(literal))
             except orjson.JSONDecodeError:

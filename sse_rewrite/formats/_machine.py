@@ -11,7 +11,9 @@ A `ComposedParser` (see `_compose.py`) runs several machines over one shared sca
 
 from __future__ import annotations
 
+import bisect
 import enum
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 
 from ..events import Notice, Piece, Text
@@ -110,12 +112,33 @@ class ScanningParser:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
         raise NotImplementedError
 
+    JSON_BODY: ClassVar[enum.Enum | None] = None
+    """The subclass's state whose step only advances `_json` until the body closes, if any."""
+
     def absorb(self, texts: Sequence[str]) -> int:
         """Take the leading texts that certainly decide nothing; return how many were taken.
 
-        The base takes none; a subclass whose hot state is cheap to recognize overrides it.
+        The base takes them in the `JSON_BODY` state up to the one that closes the body:
+        texts that together neither close it nor pass the cap decide nothing fed one at a
+        time either. A subclass whose hot state is another overrides it.
         """
-        return 0
+        scan, json = self._scan, self._json
+        if self._state is not self.JSON_BODY or self.JSON_BODY is None or json.pos < scan.end:
+            return 0
+        text = "".join(texts)
+        data = text.encode("utf-8", "surrogatepass")
+        if scan.buffered + len(data) > self._max:
+            return 0
+        probe = JsonScanner(json.pos - scan.end)  # the body's state, over the new bytes alone
+        probe.in_string, probe.depth = json.in_string, json.depth
+        closed = probe.advance(data, len(data))
+        if closed is not None:  # take the texts before the one holding the closing bracket
+            ends = itertools.accumulate(len(t.encode("utf-8", "surrogatepass")) for t in texts)
+            count = bisect.bisect_left(list(ends), closed)
+            return self.absorb(texts[:count]) if count else 0
+        json.pos, json.in_string, json.depth = scan.end + probe.pos, probe.in_string, probe.depth
+        scan.append(text)
+        return len(texts)
 
     def _compact(self) -> None:
         """Drop handed-back text from the buffer; only in TEXT, where no offsets are kept."""

@@ -87,6 +87,7 @@ class ToolCallTagParser(ScanningParser):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     TEXT = State.TEXT
+    JSON_BODY: ClassVar[enum.Enum | None] = State.JSON
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
     OPENERS: ClassVar[dict[bytes, bool | None]] = {OPEN: False, CLOSE: None}

@@ -1,0 +1,97 @@
+"""`ScanningParser.absorb` inside a `<tool_call>` JSON body: the texts it takes decide
+nothing, so the pieces, `pending` and `undecided` after every text are those of the same
+machine with `JSON_BODY` unset (which absorbs nothing and feeds every text)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.events import Piece, ToolCall
+from sse_rewrite.formats._compose import ComposedParser
+from sse_rewrite.formats.hermes import HermesParser
+from sse_rewrite.formats.qwen_xml import QwenParser
+from sse_rewrite.formats.special_tokens import SpecialTokensParser
+from sse_rewrite.formats.syntax import ToolSyntax
+
+
+class FeedOnly(HermesParser):
+    """The reference: the same machine, never absorbing."""
+
+    JSON_BODY = None
+
+
+class QwenFeedOnly(QwenParser):
+    """The same for Qwen's parser (JSON and XML bodies)."""
+
+    JSON_BODY = None
+
+
+class Composed(ComposedParser):
+    """What `auto` runs for Hermes and Qwen ids (a JSON-body part and the special tokens)."""
+
+    PARTS = (QwenParser, SpecialTokensParser)
+
+
+class ComposedFeedOnly(ComposedParser):
+    """Its reference."""
+
+    PARTS = (QwenFeedOnly, SpecialTokensParser)
+
+
+PIECES = [
+    "<tool_call>", "</tool_call>", "\n", " ", '{"name": "f", ', '"arguments": ', '{"a": "x}"}', "}", "{", "[",
+    "]", '"', "\\", '\\"', "é", "text", "<", '{"na', 'me": "g", "arguments": {}}', "x" * 40,
+    "<|tool_calls_section_begin|>",
+]
+
+
+ARGUMENTS = '{"a": "x}\\\\\\"]", "b": [1, {"c": "]"}], "é": "' + "y" * 30 + '"}'
+CALL = '<tool_call>\n{"name": "f", "arguments": ' + ARGUMENTS + '}\n</tool_call>'
+
+
+@st.composite
+def texts(draw: st.DrawFn) -> list[str]:
+    """Random pieces, or calls with prose around them cut at random points."""
+    if draw(st.booleans()):
+        return draw(st.lists(st.sampled_from(PIECES), max_size=30))
+    calls = CALL * draw(st.integers(1, 2))
+    whole = draw(st.sampled_from(["", "text "])) + calls + draw(st.sampled_from(["", "}"]))
+    cuts = sorted(draw(st.sets(st.integers(1, len(whole) - 1), max_size=40)))
+    return [whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)]
+
+
+def run(parser: ToolSyntax, texts: list[str], windows: list[int]) -> list[tuple[list[Piece], bool, int]]:
+    """Each text's pieces, `pending` and `undecided` after it. Runs of texts (sizes from
+    `windows`) are offered to `absorb` first, as the token-run accelerator does."""
+    out: list[tuple[list[Piece], bool, int]] = []
+    pos, sizes = 0, iter(windows)
+    while pos < len(texts):
+        taken = parser.absorb(texts[pos : pos + next(sizes, 1)]) if windows else 0
+        out += [([], parser.pending, parser.undecided)] * taken
+        pos += taken
+        if pos < len(texts):
+            out.append((parser.feed(texts[pos]), parser.pending, parser.undecided))
+            pos += 1
+    return [*out, (parser.flush(), False, 0)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts(), st.lists(st.integers(1, 6), min_size=1, max_size=30), st.sampled_from([60, 1 << 20]))
+def test_absorbed_texts_change_nothing(texts: list[str], windows: list[int], cap: int) -> None:
+    assert run(HermesParser(cap), texts, windows) == run(FeedOnly(cap), texts, [])
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts(), st.lists(st.integers(1, 6), min_size=1, max_size=30))
+def test_absorbed_texts_change_nothing_in_a_composed_parser(texts: list[str], windows: list[int]) -> None:
+    assert run(Composed(), texts, windows) == run(ComposedFeedOnly(), texts, [])
+
+
+def test_texts_are_absorbed_up_to_the_one_that_closes_the_body() -> None:
+    parser = HermesParser()
+    assert parser.feed("<tool_call>") == parser.feed('{"name": "f", "arguments": {"a": ') == []
+    assert parser.absorb(['"x}', '"', "}", "} trailing"]) == 3  # brackets in a string are data
+    assert parser.absorb(["} trailing"]) == 0
+    [call] = parser.feed("}</tool_call>")
+    assert call == ToolCall(None, "f", '{"a": "x}"}', call.raw)  # type: ignore[union-attr]
