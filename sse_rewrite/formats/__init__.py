@@ -46,7 +46,7 @@ if TYPE_CHECKING:
         sniff: ClassVar[tuple[bytes, ...]]
         """Raw SSE bytes without which an event cannot hold this syntax (the fast path)."""
 
-        def __init__(self, max_section_bytes: int = ...) -> None: ...
+        def __init__(self, max_section_bytes: int = ..., *, stream_arguments: bool = ...) -> None: ...
 
         def feed(self, text: str) -> list[Piece]:
             """Consume more text of the field; return what can be decided now."""
