@@ -85,8 +85,10 @@ def write(path: Path, chunks: Iterable[bytes]) -> Path:
 ENV: Final = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run(command: list[str], stdin: Iterable[bytes] | None = None) -> tuple[float, int]:
-    """Run `command` with stdout to /dev/null; return (wall seconds, peak RSS in KiB).
+def run(command: list[str], stdin: Iterable[bytes] | None = None, cpu: bool = False) -> tuple[float, int]:
+    """Run `command` with stdout to /dev/null; return (seconds, peak RSS in KiB): wall time,
+    or with `cpu` the child's CPU time (user + system), which other jobs on a busy
+    machine disturb much less.
 
     With `stdin`, those chunks are written to the child's standard input as it runs.
     """
@@ -104,32 +106,44 @@ def run(command: list[str], stdin: Iterable[bytes] | None = None) -> tuple[float
             child.stdin.write(chunk)
         child.stdin.close()
     _, status, usage = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - started
+    elapsed = usage.ru_utime + usage.ru_stime if cpu else time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited with {child.returncode}")
     return elapsed, usage.ru_maxrss
 
 
-def best(repeats: int, *commands: list[str]) -> list[float]:
-    """Minimum wall time of each command over `repeats` interleaved runs."""
+def best(repeats: int, *commands: list[str], cpu: bool = False) -> list[float]:
+    """Minimum time (wall, or CPU with `cpu`) of each command over `repeats` interleaved runs."""
     times = [float("inf")] * len(commands)
     for _ in range(repeats):
         for i, command in enumerate(commands):
-            times[i] = min(times[i], run(command)[0])
+            times[i] = min(times[i], run(command, cpu=cpu)[0])
     return times
 
 
-def throughput(tmp: Path, sizes: Sizes, cli: list[str]) -> list[Row]:
-    """Filter time against the orjson round-trip baseline, and section scaling."""
+def throughput(tmp: Path, sizes: Sizes, cli: list[str], only: str = "") -> list[Row]:
+    """Filter time against the orjson round-trip baseline per stream shape, and section scaling.
+
+    Every shape runs tool-heavy and plain, each with the accelerators on (the default)
+    and, where the filter has the switch, off (`ACCELERATORS_OFF`).
+    """
     baseline = [sys.executable, str(HERE / "baseline.py")]
     rows = []
-    for name, make, limit in (("tool-heavy", streams.tool_heavy, 1.5), ("no-syntax", streams.plain, 1.0)):
-        path = write(tmp / f"{name}.sse", make(sizes.throughput))
-        ours, base = best(sizes.repeats, [*cli, str(path)], [*baseline, str(path)])
-        size = path.stat().st_size / MB
-        rows.append(Row(f"{name} stream vs baseline", ours / base, limit,
-                        note=f"{size:.0f} MB: {ours:.2f}s vs {base:.2f}s"))
+    off = accelerators_off(cli, write(tmp / "one.sse", [streams.ping_event()]))
+    for shape in (s for s in streams.SHAPES if only in s.name):
+        for kind, make, limit in (("tool-heavy", shape.heavy, 1.5), ("no-syntax", shape.plain, 1.0)):
+            path = write(tmp / "shape.sse", make(sizes.throughput))
+            commands = [[*cli, str(path)], [*baseline, str(path)]]
+            if off:
+                commands.append([*cli, *off, str(path)])
+            ours, base, *rest = best(sizes.repeats, *commands)
+            size = path.stat().st_size / MB
+            rows.append(Row(f"{kind}: {shape.name}", ours / base, limit,
+                            note=f"{size:.0f} MB: {ours:.2f}s vs {base:.2f}s"))
+            for slow in rest:
+                rows.append(Row(f"  accelerators off, {kind}", slow / base, 2.0, note=f"{slow:.2f}s"))
+            path.unlink()
     one = write(tmp / "one.sse", [streams.ping_event()])
     small = write(tmp / "section-1.sse", streams.one_char_section(sizes.section_chars))
     large = write(tmp / "section-2.sse", streams.one_char_section(2 * sizes.section_chars))
@@ -137,6 +151,16 @@ def throughput(tmp: Path, sizes: Sizes, cli: list[str]) -> list[Row]:
     rows.append(Row("1-char section, doubled", (t2 - start) / (t1 - start), 2.2,
                     note=f"{sizes.section_chars} -> {2 * sizes.section_chars} chars, start-up subtracted"))
     return rows
+
+
+ACCELERATORS_OFF: Final = ("--no-token-runs", "--no-plain-runs")
+"""The filter's options that switch every accelerator off."""
+
+
+def accelerators_off(cli: list[str], one: Path) -> tuple[str, ...]:
+    """`ACCELERATORS_OFF` when the installed filter takes those options, else nothing."""
+    tried = subprocess.run([*cli, *ACCELERATORS_OFF, str(one)], capture_output=True, env=ENV)
+    return ACCELERATORS_OFF if tried.returncode == 0 else ()
 
 
 def memory(sizes: Sizes, cli: list[str]) -> list[Row]:
@@ -298,7 +322,7 @@ def report(rows: list[Row], quick: bool) -> None:
     for row in rows:
         status = "ok" if row.ok else "MISSED"
         value, target = f"{row.value:.2f}{row.unit}", f"<= {row.limit:g}{row.unit}"
-        print(f"{row.figure:<36} {value:>9} {target:>10}  {status:<6}  {row.note}")
+        print(f"{row.figure:<52} {value:>9} {target:>10}  {status:<6}  {row.note}")
 
 
 def main() -> None:
@@ -306,11 +330,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller streams: runs in about a minute")
     parser.add_argument("--only", help="run one group: throughput, memory, hostile, startup, latency")
+    parser.add_argument("--shape", help="throughput: only the shapes whose name contains this")
     args = parser.parse_args()
     sizes = QUICK if args.quick else FULL
     cli = filter_command()
     groups: dict[str, Callable[[Path], list[Row]]] = {
-        "throughput": lambda tmp: throughput(tmp, sizes, cli),
+        "throughput": lambda tmp: throughput(tmp, sizes, cli, args.shape or ""),
         "memory": lambda tmp: memory(sizes, cli),
         "hostile": lambda tmp: hostile(sizes, cli),
         "startup": lambda tmp: startup(tmp, cli, 5 * sizes.repeats),

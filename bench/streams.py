@@ -1,14 +1,19 @@
-"""Synthetic OpenRouter-shaped Kimi streams for the benchmarks (pure generators, no I/O).
+"""Synthetic provider-shaped streams for the benchmarks (pure generators, no I/O).
 
-Every stream is a sequence of `chat.completion.chunk` SSE events in the shape real
-OpenRouter + Kimi K2 streams have (role repeated on every delta, provider field,
-native_finish_reason). Large streams repeat one pre-encoded cycle of events, so
-generating 200 MB costs little more than copying it.
+Every stream is a sequence of `chat.completion.chunk` SSE events in the envelopes real
+streams have (role repeated on every delta, `provider`, `native_finish_reason`;
+reasoning mirrored in `reasoning_details` as OpenRouter sends it; `reasoning_content`
+with `", "`-spaced JSON as other OpenAI-compatible hosts send it). `SHAPES` lists the
+throughput shapes: where the leaked syntax sits and which syntax it is. Large streams
+repeat one pre-encoded cycle of events, so generating 200 MB costs little more than
+copying it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import orjson
 
@@ -138,3 +143,101 @@ def long_line(size: int) -> Iterator[bytes]:
 def ping_event() -> bytes:
     """One small content event for the latency ping-pong."""
     return token_event("pong")
+
+
+# -- the real stream shapes (`SHAPES`), each tool-heavy and plain
+
+HERMES_MODEL = "nousresearch/hermes-4-70b"
+DEEPSEEK_MODEL = "deepseek/deepseek-chat-v3.1"
+
+
+def openrouter_reasoning_event(token: str) -> bytes:
+    """A reasoning token as OpenRouter sends Kimi K2.5's: `reasoning`, mirrored in `reasoning_details`."""
+    detail = {"type": "reasoning.text", "text": token, "format": "unknown", "index": 0}
+    return event({"content": "", "role": "assistant", "reasoning": token, "reasoning_details": [detail]})
+
+
+def compat_reasoning_event(token: str) -> bytes:
+    """A reasoning token as an OpenAI-compatible host sends it: `reasoning_content` (and its
+    `reasoning_details` mirror), JSON spaced the way Python's json module writes it."""
+    detail = {"type": "reasoning.text", "text": token, "format": "unknown", "index": 0}
+    delta = {"content": "", "role": "assistant", "reasoning_details": [detail], "reasoning_content": token}
+    chunk = {
+        "id": "gen-1773932889-bench",
+        "object": "chat.completion.chunk",
+        "created": 1773932889,
+        "model": MODEL,
+        "choices": [{"index": 0, "delta": delta, "finish_reason": None, "native_finish_reason": None}],
+    }
+    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+
+
+def model_event(model: str) -> Callable[[str], bytes]:
+    """Content token events of `model` in the OpenRouter envelope."""
+    def make(token: str) -> bytes:
+        chunk = {
+            "id": "gen-1773932889-bench",
+            "object": "chat.completion.chunk",
+            "created": 1773932889,
+            "model": model,
+            "provider": "Chutes",
+            "choices": [{"index": 0, "delta": {"role": "assistant", "content": token},
+                         "finish_reason": None, "native_finish_reason": None}],
+        }
+        return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+    return make
+
+
+def hermes_turn_tokens() -> list[str]:
+    """One agent turn in Hermes tags: prose, then two `<tool_call>` JSON bodies, one per token."""
+    bash = orjson.dumps({"name": "bash", "arguments": {"command": SCRIPT, "timeout": 120}}).decode()
+    read = orjson.dumps({"name": "read_file", "arguments": {"path": "src/parser/stream.py"}}).decode()
+    return [*tokens(PROSE), "<tool_call>", "\n", *tokens(bash), "\n", "</tool_call>",
+            "<tool_call>", "\n", *tokens(read), "\n", "</tool_call>"]
+
+
+def deepseek_turn_tokens() -> list[str]:
+    """One agent turn in DeepSeek V3.1 tokens: prose, then a section with two calls."""
+    bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
+    read = orjson.dumps({"path": "src/parser/stream.py", "offset": 1, "limit": 200}).decode()
+    return [*tokens(PROSE), "<｜tool▁calls▁begin｜>",
+            "<｜tool▁call▁begin｜>", "bash", "<｜tool▁sep｜>", *tokens(bash), "<｜tool▁call▁end｜>",
+            "<｜tool▁call▁begin｜>", "read", "_file", "<｜tool▁sep｜>", *tokens(read), "<｜tool▁call▁end｜>",
+            "<｜tool▁calls▁end｜>"]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Where a stream's leaked syntax sits: how a token becomes an event, and one turn's tokens."""
+
+    name: str
+    event: Callable[[str], bytes]
+    turn: Callable[[], list[str]]
+
+    def heavy(self, size: int) -> Iterator[bytes]:
+        """About `size` bytes of this shape, mostly tool calls, one token per chunk."""
+        return self._repeat(self.turn(), size)
+
+    def plain(self, size: int) -> Iterator[bytes]:
+        """The same envelope and amount of text without any syntax."""
+        return self._repeat(tokens((PROSE * 8)[: sum(len(t) for t in self.turn())]), size)
+
+    def _repeat(self, turn: list[str], size: int) -> Iterator[bytes]:
+        cycle = b"".join(self.event(t) for t in turn)
+        yield self.event("")
+        for _ in range(max(1, size // len(cycle))):
+            yield cycle
+        yield self.event("").replace(b'"finish_reason":null', b'"finish_reason":"stop"').replace(
+            b'"finish_reason": null', b'"finish_reason": "stop"')
+        yield b"data: [DONE]\n\n"
+
+
+SHAPES: tuple[Shape, ...] = (
+    Shape("kimi in content", token_event, tool_turn_tokens),
+    Shape("kimi in reasoning + reasoning_details", openrouter_reasoning_event, tool_turn_tokens),
+    Shape("kimi in reasoning_content", compat_reasoning_event, tool_turn_tokens),
+    Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
+    Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
+)
+"""The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -44,11 +44,3 @@ def message_tool_call(call_id: str, name: str, arguments: str) -> dict[str, Any]
     """One call as a non-streaming `message.tool_calls` entry."""
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
-
-def synthesized_chunk(
-    base: Chunk, choice: int, delta: dict[str, Any], finish_reason: str | None = None
-) -> Chunk:
-    """A new chunk with `base`'s envelope and one choice carrying `delta`."""
-    chunk = dict(base)
-    chunk["choices"] = [{"index": choice, "delta": delta, "finish_reason": finish_reason}]
-    return chunk

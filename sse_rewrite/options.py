@@ -37,6 +37,12 @@ REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  help="An open tool section larger than this passes through as text."),
     click.option("--to", "to", type=click.Choice(["openai", "anthropic"]), default="openai",
                  show_default=True, help="Output protocol: OpenAI chunks, or Anthropic Messages events."),
+    # Accelerators (sse_rewrite/fast/): off, the output is the same, only slower. Hidden:
+    # they are for the bench and for checking that claim, not for everyday use.
+    click.option("--plain-runs/--no-plain-runs", "plain_runs", default=True, hidden=True,
+                 help="Pass runs of events that need no work through in one slice."),
+    click.option("--token-runs/--no-token-runs", "token_runs", default=True, hidden=True,
+                 help="Read tokens inside an open call from the raw bytes."),
 )
 """Click options that map one to one onto `RewriteOptions` fields."""
 

@@ -9,6 +9,10 @@ its exact raw bytes, so a block nobody changes is re-emitted byte for byte.
 The decoder is sans-IO: `feed(bytes) -> list[SSEEvent]`, `flush()` at end of input.
 Memory is bounded by the longest line; time is linear in the input, whatever the
 read sizes (a long line is kept as a list of parts and joined once).
+
+This module owns SSE framing: besides the decoder and `encode_event`, the few helpers
+that find event ends in raw bytes (`EVENT_END`, `complete_end`, `events_end`,
+`data_value`) live here, for whoever reads events without decoding them.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ if TYPE_CHECKING:
     from typing import Final
 
 BOM: Final = b"\xef\xbb\xbf"
+EVENT_END: Final = b"\n\n"
+"""The blank line that ends an event where lines end in LF (every LLM API's framing)."""
+DATA: Final = b"data: "
+"""The usual start of a `data` line (the space is optional in SSE, and not part of the value)."""
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
 
 
@@ -188,3 +196,30 @@ def encode_event(data: bytes, event: str | None = None) -> bytes:
         return head + b"data: " + data + b"\n\n"
     lines = _LINE_END.split(data)
     return head + b"".join(b"data: " + line + b"\n" for line in lines) + b"\n"
+
+
+def complete_end(data: bytes) -> int:
+    """Just past the last blank line of `data` (LF framing); 0 when it has none."""
+    return data.rfind(EVENT_END) + 2 if EVENT_END in data else 0
+
+
+def events_end(data: bytes, pos: int, stop: int, count: int) -> int:
+    """Just past the blank line of the `count`-th event from `pos` (fewer if `stop` comes first)."""
+    end = pos
+    for _ in range(count):
+        found = data.find(EVENT_END, end, stop)
+        if found == -1:
+            break
+        end = found + 2
+    return end
+
+
+def data_value(event: bytes) -> bytes | None:
+    """The value of an event that is exactly one `data:` line and its blank line, else None.
+
+    `event` holds no CR and no run of three LFs (the caller's framing); the value is
+    what the decoder would give, as bytes.
+    """
+    if not event.startswith(b"data:") or event.find(b"\n") != len(event) - 2:
+        return None
+    return event[6:-2] if event[5:6] == b" " else event[5:-2]

@@ -29,6 +29,8 @@ from sse_rewrite.sse import SSEDecoder
 from tests.chunking import chunk_event, field_stream, split
 from tests.oracles import anthropic_final
 
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
 ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")
 BASH = '<|tool_call_begin|>functions.bash:0<|tool_call_argument_begin|>{"cmd": "ls -la"}<|tool_call_end|>'
 READ = '<|tool_call_begin|>functions.read:1<|tool_call_argument_begin|>{"path": "a.txt"}<|tool_call_end|>'

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from sse_rewrite.assemble import assemble, to_json
 from tests.chunking import chunk_event
 from tests.oracles import openai_state
+
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
 
 
 def _call(index: int, **fields: object) -> dict[str, object]:

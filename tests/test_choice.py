@@ -13,6 +13,8 @@ from sse_rewrite.rewrite import rewrite_completion
 from tests.chunking import chunk_event, rewrite_stream, token_stream
 from tests.oracles import openai_final, openai_state
 
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
 
 def legacy_stream(model: str = "qwen/qwen-2.5-72b-instruct") -> bytes:
     """A Qwen-Agent style stream: name first, then argument fragments, finish `function_call`."""

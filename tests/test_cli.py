@@ -19,6 +19,8 @@ from sse_rewrite import goldens
 from sse_rewrite.cli import cli
 from tests.chunking import chunk_event, token_stream
 
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
 CALL = "<|tool_call_begin|>functions.bash:1<|tool_call_argument_begin|>{}<|tool_call_end|>"
 
 

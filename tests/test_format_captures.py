@@ -10,6 +10,8 @@ import pytest
 from tests.chunking import rewrite_stream
 from tests.oracles import openai_final
 
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
 SSE_LOGS = Path(__file__).parent.parent / "sse_logs"
 
 EXPECTED = {

@@ -150,6 +150,7 @@ hostile_events = st.one_of(
 )
 
 
+@pytest.mark.usefixtures("accelerators")
 @pytest.mark.parametrize("format_name", FORMAT_CHOICES)
 @FUZZ
 @given(events=st.lists(hostile_events, max_size=12), points=cut_points)
@@ -162,6 +163,7 @@ def test_rewriter_never_raises(format_name: str, events: list[bytes], points: li
         assert body == stream  # nothing to rewrite (legacy function_call is converted always)
 
 
+@pytest.mark.usefixtures("accelerators")
 @pytest.mark.parametrize("format_name", FORMAT_CHOICES)
 @FUZZ
 @given(tokens=st.lists(st.tuples(st.sampled_from(["content", "reasoning"]), plain_text), max_size=15),
@@ -184,6 +186,7 @@ kimi_calls = st.tuples(st.from_regex(r"[a-z][a-z0-9_.]{0,8}", fullmatch=True),
                        json_values.map(lambda v: orjson.dumps({"v": v}).decode()))
 
 
+@pytest.mark.usefixtures("accelerators")
 @pytest.mark.parametrize("format_name", ["auto", "kimi"])
 @FUZZ
 @given(segments=st.lists(st.one_of(plain_text, st.lists(kimi_calls, min_size=1, max_size=3)), max_size=8),
@@ -214,12 +217,14 @@ def content_of(body: bytes) -> str:
     return assemble(body)[0].get("content", "")
 
 
+@pytest.mark.usefixtures("accelerators")
 def test_marker_flood_is_released_as_text() -> None:
     flood = CB * 100_000
     body, _ = rewrite(chunk_event({"content": flood}) + b"data: [DONE]\n\n", [])
     assert content_of(body) == flood.removesuffix(CB)  # the last one dangles at the end: dropped
 
 
+@pytest.mark.usefixtures("accelerators")
 def test_marker_flood_one_marker_per_event() -> None:
     stream = b"".join(chunk_event({"content": CB}) for _ in range(2000)) + b"data: [DONE]\n\n"
     assert content_of(rewrite(stream, [])[0]) == CB * 1999  # the last one dangles at the end: dropped
@@ -241,6 +246,7 @@ def test_a_flood_of_feeds_keeps_memory_flat(token: str) -> None:
     assert parser._scan.end < 10_000  # white-box: the buffer itself, not just what is held
 
 
+@pytest.mark.usefixtures("accelerators")
 def test_a_long_line_passes_in_any_reads() -> None:
     text = "<" + "y" * (3 << 20)
     stream = chunk_event({"content": text})
@@ -248,6 +254,7 @@ def test_a_long_line_passes_in_any_reads() -> None:
     assert content_of(body) == text
 
 
+@pytest.mark.usefixtures("accelerators")
 def test_unterminated_section_comes_out_as_text() -> None:
     text = f'{SB}{CB}functions.f:0{AB}{{"a": [1, 2'
     body, notices = rewrite(chunk_event({"content": text}), [])
@@ -255,6 +262,7 @@ def test_unterminated_section_comes_out_as_text() -> None:
     assert [n.code for n in notices] == ["truncated-call"]
 
 
+@pytest.mark.usefixtures("accelerators")
 def test_deeply_nested_arguments_are_emitted_as_written() -> None:
     arguments = "[" * 5000 + "]" * 5000  # deeper than orjson parses: not valid JSON to it
     text = f"{SB}{CB}functions.f:0{AB}{arguments}{CE}{SE}"
@@ -263,6 +271,7 @@ def test_deeply_nested_arguments_are_emitted_as_written() -> None:
     assert "invalid-arguments" in [n.code for n in notices]
 
 
+@pytest.mark.usefixtures("accelerators")
 def test_nul_bytes_in_text_and_arguments_survive() -> None:
     text = f'a\x00b{SB}{CB}functions.f:0{AB}{{"a": "\\u0000"}}{CE}{SE}\x00'
     body, _ = rewrite(chunk_event({"content": text}) + b"data: [DONE]\n\n", [])
@@ -272,6 +281,7 @@ def test_nul_bytes_in_text_and_arguments_survive() -> None:
 # -- fast paths agree with the general path
 
 
+@pytest.mark.usefixtures("accelerators")
 @FUZZ
 @given(tokens=st.lists(plain_text, max_size=30), extras=st.lists(st.sampled_from(
     [b": keep-alive\n\n", b"\n", b"event: x\ndata: y\n\n", b"data: {\n\n", b"data: [1]\n\n"]), max_size=4),
@@ -291,6 +301,7 @@ def test_plain_reads_skipped_whole_count_like_event_by_event(
     assert rewriter.stats == by_byte.stats
 
 
+@pytest.mark.usefixtures("accelerators")
 @pytest.mark.parametrize("format_name", FORMAT_CHOICES)
 @pytest.mark.parametrize(
     "data",

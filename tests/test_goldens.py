@@ -12,6 +12,8 @@ from sse_rewrite.assemble import assemble
 from sse_rewrite.rewrite import StreamRewriter
 from tests.oracles import openai_state
 
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
 SSE_LOGS = Path(__file__).resolve().parent.parent / "sse_logs"
 CAPTURES = goldens.find_captures([SSE_LOGS])
 

@@ -1,20 +1,14 @@
-"""TokenTemplate: tokens read from raw bytes are exactly what parsing the events would give;
-and the fast paths built on it (and on `NeedleIndex`) change no output byte and no count."""
+"""TokenTemplate: tokens read from raw bytes are exactly what parsing the events would give,
+in one slot or in a token and its mirrors."""
 
 from __future__ import annotations
 
-import itertools
-
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from sse_rewrite import rewrite
-from sse_rewrite.formats import FORMAT_CHOICES
-from sse_rewrite.needles import NeedleIndex
-from sse_rewrite.rewrite import RewriteOptions, Stats, StreamRewriter
-from sse_rewrite.token_template import TokenTemplate
+from sse_rewrite.fast.token_template import TokenTemplate
 from tests.chunking import chunk_event, rewrite_stream
 from tests.oracles import openai_final
 
@@ -147,98 +141,23 @@ def test_a_stream_whose_chunks_differ_in_more_than_the_token_is_rewritten_the_sa
     assert (call.function.name, orjson.loads(call.function.arguments)) == ("bash", {"cmd": "ls -la"})
 
 
-_PIECES = [
-    "<|tool_calls_section_begin|>",
-    "<|tool_call_begin|>",
-    "functions.bash:1",
-    "functions",
-    ".x:2",
-    "<|tool_call_argument_begin|>",
-    '{"a":',
-    ' "x<|tool_call_end|>"',
-    "}",
-    "<|tool_call_end|>",
-    "<|tool_calls_section_end|>",
-    " ",
-    "\n",
-    "text",
-    '"',
-    "\\",
-    "<",
-    "é",
-    "<tool_call>",
-    "</tool_call>",
-    '{"name": "f", "arguments": {}}',
-    "<｜tool▁calls▁begin｜>",
-    "<｜tool▁call▁begin｜>",
-    "f<｜tool▁sep｜>",
-    "<｜tool▁call▁end｜>",
-    "TOOL: x\n",
-    "ARGUMENTS: {}\n",
-]
+def mirrored(token: str) -> bytes:
+    detail = {"type": "reasoning.text", "text": token, "format": "unknown", "index": 0}
+    delta = {"content": "", "role": "assistant", "reasoning": token, "reasoning_details": [detail]}
+    return chunk_event(delta)
 
 
-def _rewrite(parts: list[bytes], format_name: str) -> tuple[bytes, Stats]:
-    rewriter = StreamRewriter(RewriteOptions(format=format_name, max_section_bytes=200))
-    out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
-    return b"".join(item for item in out if isinstance(item, bytes)), rewriter.stats
+@given(st.text())
+def test_a_token_mirrored_in_reasoning_details_is_read_from_both_slots(token: str) -> None:
+    raw = mirrored("a")
+    learned = TokenTemplate.learn(raw, orjson.loads(raw[6:]), "reasoning")
+    assert learned is not None
+    assert tokens(learned, mirrored(token)) == [token]
 
 
-def _cut(stream: bytes, reads: list[int]) -> list[bytes]:
-    ends = list(itertools.accumulate(reads))
-    return [stream[start:end] for start, end in zip([0, *ends], [*ends, len(stream)], strict=True)]
-
-
-def _look_alike_with_raw_token(token: bytes) -> bytes:
-    """A content event whose token's bytes (between its quotes) are `token`, valid JSON or not."""
-    before, after = look_alike("a").split(b'"a"')
-    return before + b'"' + token + b'"' + after
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    tokens=st.lists(st.sampled_from(_PIECES) | st.text(max_size=4), max_size=40),
-    fields=st.lists(st.sampled_from(["content", "reasoning"]), min_size=1, max_size=3),
-    format_name=st.sampled_from(FORMAT_CHOICES),
-    reads=st.lists(st.integers(1, 300), max_size=10) | st.none(),  # None: a read per event
-    finish=st.sampled_from([None, "stop", "length"]),
-    extra=st.sampled_from([b"", b"\n", b": keep-alive\n\n", b"\r\n", b"data: [DONE]\n\n", b"data: {}\n\n"])
-    | st.binary(max_size=8).map(_look_alike_with_raw_token),
-    window=st.sampled_from([1, 7, 64, 8192]),
-)
-def test_the_fast_paths_change_no_output_byte_and_no_count(
-    tokens: list[str],
-    fields: list[str],
-    format_name: str,
-    reads: list[int] | None,
-    finish: str | None,
-    extra: bytes,
-    window: int,
-) -> None:
-    events = [chunk_event({"role": "assistant", fields[i % len(fields)]: t}) for i, t in enumerate(tokens)]
-    events.insert(len(events) // 2, extra)
-    events += [chunk_event({}, finish), b"data: [DONE]\n\n"]
-    parts = events if reads is None else _cut(b"".join(events), reads)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rewrite, "_FIRST_PLAIN_WINDOW", window)  # small ones: runs across windows
-        fast = _rewrite(parts, format_name)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(TokenTemplate, "learn", classmethod(lambda cls, *args: None))  # no token runs
-        patch.setattr(StreamRewriter, "_skip_plain", lambda self, data, pos, *rest: pos)  # no plain runs
-        assert _rewrite(parts, format_name) == fast
-
-
-@given(
-    data=st.binary(max_size=300)
-    | st.lists(st.sampled_from([b"<", b"ab", b"\n", b"[DONE]", b"x"])).map(b"".join),
-    steps=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 80)), max_size=12),
-)
-def test_the_needle_index_answers_as_a_fresh_search_would(data: bytes, steps: list[tuple[int, int]]) -> None:
-    needles = (b"<", b"[DONE]", b"\n\n\n", b"ab")
-    index = NeedleIndex(data, needles)
-    pos = 0
-    for forward, width in steps:
-        pos = min(len(data), pos + forward)
-        end = min(len(data), pos + width)
-        found = [at for needle in needles if (at := data.find(needle, pos, end)) != -1]
-        assert index.first(pos, end) == min(found, default=end)
+def test_a_mirror_that_differs_from_its_token_ends_the_run() -> None:
+    raw = mirrored("a")
+    learned = TokenTemplate.learn(raw, orjson.loads(raw[6:]), "reasoning")
+    assert learned is not None
+    odd = mirrored("bc").replace(b'"text":"bc"', b'"text":"xy"')
+    assert tokens(learned, mirrored("one") + odd + mirrored("two")) == ["one"]

@@ -6,7 +6,7 @@ was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. T
 registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
 picks one for a stream from its `model` id: under `auto`, the model's own syntax
 composed (`ComposedParser`) with the Kimi and DeepSeek special tokens. `ToolSyntax`
-exists for type checkers only: import it under `if TYPE_CHECKING:`.
+(in `syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
 """
 
 from __future__ import annotations
@@ -24,12 +24,18 @@ from .special_tokens import SpecialTokensParser
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import ClassVar, Final, Protocol
+    from typing import Final
 
-    from ..events import Piece
+    from .syntax import ToolSyntax
 
-__all__ = ["DEFAULT_MAX_SECTION_BYTES", "FORMATS", "FORMAT_CHOICES", "NATIVE_TOOL_CALLS", "select_format"]
+__all__ = [
+    "DEFAULT_MAX_SECTION_BYTES",
+    "FORMATS",
+    "FORMAT_CHOICES",
+    "NATIVE_TOOL_CALLS",
+    "ToolSyntax",
+    "select_format",
+]
 
 SPECIAL_TOKENS: Final = "special-tokens"
 """Name of the format of unknown models: Kimi and DeepSeek special tokens only."""
@@ -38,37 +44,13 @@ NATIVE_TOOL_CALLS: Final = "native+special-tokens"
 theirs is the client's own (deprecated) API, so it is left as it is."""
 
 
-if TYPE_CHECKING:
+def __getattr__(name: str) -> object:
+    """`ToolSyntax` exists at run time, imported on first use (it costs `typing`'s start-up)."""
+    if name == "ToolSyntax":
+        from .syntax import ToolSyntax
 
-    class ToolSyntax(Protocol):
-        """A streaming parser for one leaked tool-call syntax (sans-IO, linear time)."""
-
-        sniff: ClassVar[tuple[bytes, ...]]
-        """Raw SSE bytes without which an event cannot hold this syntax (the fast path)."""
-
-        def __init__(self, max_section_bytes: int = ..., *, stream_arguments: bool = ...) -> None: ...
-
-        def feed(self, text: str) -> list[Piece]:
-            """Consume more text of the field; return what can be decided now."""
-            ...
-
-        def absorb(self, texts: Sequence[str]) -> int:
-            """Take the leading texts that certainly decide nothing (they land inside an open call).
-
-            Returns how many were taken, in order; the rest, untouched, must go through `feed`.
-            The hot path of a tool-heavy stream: one token per chunk, most inside arguments,
-            fed here a run of chunks at a time.
-            """
-            ...
-
-        def flush(self) -> list[Piece]:
-            """End of the field's stream: decide everything still held back."""
-            ...
-
-        @property
-        def pending(self) -> bool:
-            """True while text is held back (inside a section, or a possible partial marker)."""
-            ...
+        return ToolSyntax
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _QwenAndTokens(ComposedParser):

@@ -50,6 +50,11 @@ class ComposedParser:
         """True while any text is held back."""
         return self._active is not None or self._scan.buffered > 0
 
+    @property
+    def undecided(self) -> int:
+        """Characters held back only because they may begin a marker; 0 inside syntax."""
+        return 0 if self._active is not None else self._parts[0].undecided
+
     def absorb(self, texts: Sequence[str]) -> int:
         """The open part's `absorb`; nothing is taken outside a call."""
         return 0 if self._active is None else self._active.absorb(texts)

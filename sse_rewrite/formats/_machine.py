@@ -68,6 +68,14 @@ class ScanningParser:
         """True while any text is held back."""
         return self._state is not self.TEXT or self._scan.buffered > 0
 
+    @property
+    def undecided(self) -> int:
+        """Characters held back only because they may begin a marker; 0 inside syntax."""
+        scan = self._scan
+        if self._state is not self.TEXT or not scan.buffered:
+            return 0
+        return len(scan.text(scan.start, scan.end))
+
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
@@ -91,7 +99,7 @@ class ScanningParser:
             out.append(Notice("section-cap", f"{message}: passed through as text"))
 
     def flush(self) -> list[Piece]:
-        """End of the field: decide everything still held back (see DESIGN.md section 4)."""
+        """End of the field: decide everything still held back (docs/behaviour.md, "Damage")."""
         if self._flushed:
             return []
         self._flushed = True

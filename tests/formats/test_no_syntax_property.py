@@ -3,7 +3,6 @@ in what may begin a marker (DESIGN.md section 3, "hold the event, not the bytes"
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +34,6 @@ def texts(draw: st.DrawFn) -> str:
     return draw(_prose) + marker[: draw(st.integers(1, len(marker) - 1))]
 
 
-@pytest.mark.xfail(reason="hold the event: issue 12 part 2, core branch", strict=False)
 @settings(max_examples=60, deadline=None)
 @given(
     events=st.lists(

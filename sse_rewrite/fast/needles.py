@@ -38,6 +38,6 @@ class NeedleIndex:
                     clear[i] = max(start, end - len(needle) + 1)
                     continue
                 hits[i] = at
-            if at < first:
+            if at < first and at + len(needle) <= end:  # a hit found further on may overrun `end`
                 first = at
         return first

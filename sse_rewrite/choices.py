@@ -1,0 +1,201 @@
+"""StreamChoices: every choice of one stream, and what each chunk becomes (sans-IO).
+
+It routes a decoded chunk's choices to their `ChoiceRewriter` (by `index`), and turns
+the results into what goes out, in order: the chunk unchanged, or the chunks before it,
+the rewritten chunk (unless it carries nothing: `deltas.carries_nothing`) and the
+chunks after it. A chunk with undecided text is held whole (see choice.py); whatever
+comes after it waits behind it in `_queue` until it is decided.
+
+What goes out is planned, not encoded: a `Planned` item is a notice, an event unchanged
+(with its decoded chunk when there is one), or a chunk to encode. The rewriter encodes
+them (`output.py`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from .choice import ChoiceResult, ChoiceRewriter
+from .chunks import derived_call_id, envelope
+from .events import Notice, SSEEvent, ToolCall
+from .formats import NATIVE_TOOL_CALLS
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from .chunks import Chunk
+    from .formats import ToolSyntax
+    from .rewrite import Stats
+
+    Unchanged = SSEEvent | tuple[SSEEvent, Chunk]
+    Planned = Notice | Unchanged | Chunk
+
+
+@dataclass(slots=True)
+class _Held:
+    """A chunk held whole while some of its choices' text is undecided."""
+
+    event: SSEEvent
+    chunk: Chunk
+    results: list[tuple[int, ChoiceResult]]
+
+
+class StreamChoices:
+    """The choices of one stream: `rewrite(event, chunk)`, `flush()`, and the held queue."""
+
+    def __init__(self, make_parser: Callable[[], ToolSyntax] | None, native_ids: bool, stats: Stats) -> None:
+        self.stream_id = ""
+        self.pending = False
+        """True while some choice's parser holds text back."""
+        self.calls_made = False
+        """True once some choice has emitted a call (its `"stop"` will become `"tool_calls"`)."""
+        self._make_parser = make_parser
+        self._native_ids = native_ids
+        self._stats = stats
+        self._choices: dict[int, ChoiceRewriter] = {}
+        self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
+        self._queue: deque[_Held | Planned] = deque()
+
+    def get(self, index: int) -> ChoiceRewriter | None:
+        """The rewriter of choice `index`, if the stream has had one."""
+        return self._choices.get(index)
+
+    def absorbed(self, chunk: Chunk) -> tuple[int, str] | None:
+        """Feed a one-choice chunk whose text lands inside an open call and leaves nothing to
+        send (`ChoiceRewriter.absorb`); the choice index and field that took it, or None
+        (then nothing changed). What `rewrite` would do with it, minus the work."""
+        choices = chunk.get("choices")
+        if type(choices) is not list or len(choices) != 1 or type(choices[0]) is not dict:
+            return None
+        if chunk.get("usage") or "error" in chunk or self._queue:
+            return None
+        index = choices[0].get("index")
+        index = index if isinstance(index, int) else 0
+        rewriter = self._choices.get(index)
+        field = None if rewriter is None else rewriter.absorb(choices[0])
+        if field is None:
+            return None
+        if not self.stream_id and isinstance(chunk.get("id"), str):
+            self.stream_id = chunk["id"]
+        self._last = chunk
+        return index, field
+
+    def rewrite(self, event: SSEEvent, chunk: Chunk) -> list[Planned]:
+        """What a decoded chunk becomes, as far as it can go out now."""
+        if self.pending and self.absorbed(chunk) is not None:
+            return []  # its text went into an open call, and nothing else is in it
+        choices = chunk.get("choices")
+        if not isinstance(choices, list):
+            return self.after_held([(event, chunk)])
+        if not self.stream_id and isinstance(chunk.get("id"), str):
+            self.stream_id = chunk["id"]
+        self._last = chunk
+        results: list[tuple[int, ChoiceResult]] = []
+        out: list[Planned] = []
+        undecided = False
+        for position, choice in enumerate(choices):
+            if isinstance(choice, dict):
+                index = choice.get("index")
+                result = self._choice(index if isinstance(index, int) else position).rewrite(choice)
+                results.append((position, result))
+                if result.notices:
+                    out += result.notices
+                if result.calls:
+                    self._stats.tool_calls += result.calls
+                    self.calls_made = True
+                undecided = undecided or result.undecided > 0
+        self.pending = False
+        for rewriter in self._choices.values():  # a loop, not any(): this runs once per chunk
+            if rewriter.pending:
+                self.pending = True
+                break
+        if undecided:
+            return self.after_held([*out, _Held(event, chunk, results)])
+        planned = self._assemble(event, chunk, results)
+        if self._queue:
+            return self.after_held(out + planned)
+        return out + planned if out else planned
+
+    def flush(self) -> list[Planned]:
+        """End of the stream (`[DONE]`, an error chunk, EOF): everything held comes out."""
+        out: list[Planned] = []
+        for choice in self._choices.values():
+            result = choice.flush()
+            out += result.notices
+            self._stats.tool_calls += result.calls
+            out += [{**envelope(self._last), "choices": [extra]} for extra in result.extras]
+        self.pending = False
+        return self.after_held(out)
+
+    def after_held(self, items: list[Any]) -> list[Planned]:
+        """`items` (notices aside) wait behind a held chunk, if any; what can go out now."""
+        if not self._queue and not any(type(item) is _Held for item in items):
+            return items
+        out: list[Planned] = [item for item in items if isinstance(item, Notice)]
+        self._queue.extend(item for item in items if not isinstance(item, Notice))
+        queue = self._queue
+        while queue:
+            front = queue[0]
+            if isinstance(front, _Held):
+                if any(result.undecided for _, result in front.results):
+                    break
+                for _, result in front.results:
+                    result.settle()
+                out += self._assemble(front.event, front.chunk, front.results)
+            else:
+                out.append(front)
+            queue.popleft()
+        return out
+
+    def _assemble(
+        self, event: SSEEvent, chunk: Chunk, results: list[tuple[int, ChoiceResult]]
+    ) -> list[Planned]:
+        changed, blank, more = False, True, False
+        for _, result in results:
+            if result.changed:
+                changed = True
+                blank = blank and result.blank
+                more = more or bool(result.extras or result.before)
+            else:
+                blank = False  # an unchanged choice: the chunk has something to send
+        if not changed:
+            return [(event, chunk)]
+        if blank and not more and not chunk.get("usage") and "error" not in chunk:
+            return []  # what follows, without building the chunk it would drop
+        new_choices = list(chunk["choices"])
+        for position, result in results:
+            rewritten = result.rewritten()
+            if rewritten is not None:
+                new_choices[position] = rewritten
+        base = envelope(chunk)
+        out: list[Planned] = [{**base, "choices": [c]} for _, r in results for c in r.before]
+        extras = [{**base, "choices": [c]} for _, r in results for c in r.extras]
+        if new_choices == chunk["choices"] and not (extras and chunk.get("usage")):
+            return [*out, (event, chunk), *extras]  # only chunks around it: it keeps its bytes
+        head = {**chunk, "choices": new_choices}
+        if extras and head.get("usage"):  # clients keep the last chunk's usage
+            extras[-1]["usage"] = head["usage"]
+            head["usage"] = None
+        if not (blank and not head.get("usage") and "error" not in head):
+            out.append(head)
+        return out + extras
+
+    def _choice(self, index: int) -> ChoiceRewriter:
+        choice = self._choices.get(index)
+        if choice is None:
+            legacy = self._stats.format != NATIVE_TOOL_CALLS
+            choice = ChoiceRewriter(index, self._make_parser, self._call_id_for(index), legacy)
+            self._choices[index] = choice
+        return choice
+
+    def _call_id_for(self, choice: int) -> Callable[[int, ToolCall | None], str]:
+        def call_id(index: int, call: ToolCall | None) -> str:
+            if self._native_ids and call is not None and call.id:
+                return call.id
+            return derived_call_id(self.stream_id, choice, index)
+
+        return call_id

@@ -1,0 +1,148 @@
+"""The text fields of a choice's delta: which are scanned, how a new text is set, and
+the one rule for "this choice has nothing to send", and how parser pieces become field
+texts (pure functions on decoded JSON).
+
+A delta carries text in `content`, `reasoning` and `reasoning_content`. OpenRouter
+mirrors reasoning: `reasoning_content` identical to `reasoning`, and the `text` of the
+`reasoning.text` entries of `reasoning_details`. A mirror is not a second text: it is
+not scanned, and whatever is set in the field it mirrors is set in it too
+(docs/behaviour.md, "What is rewritten": mirrored reasoning).
+"""
+
+from __future__ import annotations
+
+from .events import Markup, Notice, Piece, Text, ToolCall
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection
+    from typing import Any, Final
+
+TEXT_FIELDS: Final = ("reasoning", "reasoning_content", "content")
+"""The delta fields scanned for leaked syntax, in the order they are fed."""
+
+_REASONING: Final = ("reasoning", "reasoning_content")
+
+
+def scanned_fields(delta: dict[str, Any]) -> dict[str, str]:
+    """The non-empty text fields to parse; a `reasoning_content` identical to `reasoning` is a mirror."""
+    fields: dict[str, str] = {}
+    for name in TEXT_FIELDS:
+        value = delta.get(name)
+        if type(value) is str and value:
+            if name == "reasoning_content" and delta.get("reasoning") == value:
+                continue
+            fields[name] = value
+    return fields
+
+
+def set_text(target: dict[str, Any], source: dict[str, Any], name: str, text: str) -> None:
+    """Set field `name` of `target` to `text`, and its mirrors as they stood in `source`."""
+    original = source.get(name)
+    target[name] = text
+    if name not in _REASONING or not original:
+        return
+    if name == "reasoning" and source.get("reasoning_content") == original:
+        target["reasoning_content"] = text
+    details = source.get("reasoning_details")
+    if not isinstance(details, list):
+        return
+    mirrored = [d for d in details if isinstance(d, dict) and d.get("type") == "reasoning.text"]
+    if "".join(str(d.get("text", "")) for d in mirrored) != original:
+        return
+    first = True
+    new_details = []
+    for entry in details:
+        if any(entry is d for d in mirrored):
+            entry = {**entry, "text": text if first else ""}
+            first = False
+        new_details.append(entry)
+    target["reasoning_details"] = new_details
+
+
+def with_texts(choice: dict[str, Any], texts: dict[str, str]) -> dict[str, Any]:
+    """`choice` with these delta fields (and their mirrors) set; every other key as it was."""
+    delta = choice["delta"]
+    new_delta = dict(delta)
+    for name, text in texts.items():
+        set_text(new_delta, delta, name, text)
+    return {**choice, "delta": new_delta}
+
+
+def carries_nothing(choice: dict[str, Any], role_seen: bool, emptied: Collection[str] = ()) -> bool:
+    """True when a rewritten choice holds nothing a client needs, so its chunk may be dropped.
+
+    That is: no finish_reason, no logprobs, and every delta key blank: a role already
+    sent (`role_seen`), empty text, empty mirrors, an empty list, or null. The text fields
+    `emptied`, and their mirrors, count as emptied (what `with_texts(choice, {name: ""})`
+    would make of them, without making it). This is the one rule every path uses; it is
+    asked only about choices that were rewritten (an event nobody changed goes out byte
+    for byte, blank or not).
+    """
+    delta = choice.get("delta")
+    if choice.get("finish_reason") is not None or choice.get("logprobs") or type(delta) is not dict:
+        return False
+    for key, value in delta.items():
+        if key in emptied:
+            continue
+        if key == "role":
+            if not role_seen:
+                return False
+        elif key == "reasoning_details":
+            if not _blank_details(value, delta, emptied):
+                return False
+        elif key == "reasoning_content" and "reasoning" in emptied and value == delta.get("reasoning"):
+            continue  # emptied with the reasoning it mirrors
+        elif not (value is None or value == "" or value == []):
+            return False
+    return True
+
+
+def _blank_details(details: object, delta: dict[str, Any], emptied: Collection[str]) -> bool:
+    """Whether `reasoning_details` is blank once the emptied fields it mirrors are (see `set_text`)."""
+    if not isinstance(details, list):
+        return False
+    mirrored = False
+    if emptied:
+        joined = "".join(str(d.get("text", "")) for d in details if _is_text(d))
+        mirrored = any(name in emptied and delta.get(name) and delta[name] == joined for name in _REASONING)
+    for detail in details:
+        if not isinstance(detail, dict):
+            return False
+        if detail.get("summary") or detail.get("data"):
+            return False
+        if detail.get("text") and not (mirrored and detail.get("type") == "reasoning.text"):
+            return False
+    return True
+
+
+def _is_text(detail: object) -> bool:
+    return isinstance(detail, dict) and detail.get("type") == "reasoning.text"
+
+
+def split_pieces(
+    items: list[tuple[str, Piece]],
+) -> tuple[dict[str, list[str]], list[dict[str, str] | ToolCall], list[Notice]]:
+    """A field-tagged run of parser pieces as deltas need it: the text before the first call
+    (by field), then the calls and the text runs between them; and the notices."""
+    head: dict[str, list[str]] = {}
+    tail: list[dict[str, str] | ToolCall] = []
+    notices: list[Notice] = []
+    for name, piece in items:
+        match piece:
+            case Text(text=text) if not tail:
+                head.setdefault(name, []).append(text)
+            case Text(text=text):
+                if not isinstance(tail[-1], dict):
+                    tail.append({})
+                last = tail[-1]
+                assert isinstance(last, dict)
+                last[name] = last.get(name, "") + text
+            case ToolCall():
+                tail.append(piece)
+            case Notice():
+                notices.append(piece)
+            case Markup():
+                pass
+    return head, tail, notices

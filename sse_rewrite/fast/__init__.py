@@ -1,0 +1,143 @@
+"""Accelerators: take runs of events straight from a read's raw bytes (sans-IO).
+
+The general path (`rewrite.py`) decodes every event. Where it would give a known answer
+for a run of events, an accelerator gives the same answer without the SSE decoder, the
+chunk dicts or the routing: `PlainRuns` passes events that cannot need work through in
+one slice; `TokenRuns` feeds the tokens of look-alike chunks into the open call they
+land in. Each accelerator
+
+- is asked at an event boundary, `take(data, pos, stop)`, where `stop` is just past the
+  read's last blank line, and answers `Taken` (what it emitted, how far it got, how
+  many events it took; nothing taken means "this event is the general path's, but ask
+  again right after it") or None (nothing for it here: the general path takes a few);
+- holds no rewrite state of its own: it asks the stream (`StreamView`) and its choices;
+- is switched by one `RewriteOptions` field (`plain_runs`, `token_runs`).
+
+`Reader` is the loop that asks them and gives every other event to the general path.
+The tests run every stream test with accelerators on and off, and compare each one
+switched off alone with all on (tests/test_fast.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..sse import complete_end, events_end
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final, Protocol
+
+    from ..choices import StreamChoices
+    from ..output import Output
+    from ..rewrite import RewriteOptions, Stats
+
+    class StreamView(Protocol):
+        """What an accelerator may ask of the stream it reads for (`StreamRewriter`)."""
+
+        stats: Stats
+
+        @property
+        def resolved(self) -> bool: ...  # the format is known (a chunk was decoded)
+
+        @property
+        def at_boundary(self) -> bool: ...  # the decoder holds nothing
+
+        @property
+        def idle(self) -> bool: ...  # nothing held back: events without needles pass unchanged
+
+        @property
+        def keeps_bytes(self) -> bool: ...  # unchanged events go out as their raw bytes
+
+        @property
+        def needles(self) -> tuple[bytes, ...]: ...  # bytes without which an idle event needs no work
+
+        @property
+        def choices(self) -> StreamChoices: ...
+
+        def decode(self, data: bytes) -> list[Output]: ...  # the general path, for whole events
+
+    class Accelerator(Protocol):
+        """Takes a run of events at an event boundary, or None."""
+
+        def take(self, data: bytes, pos: int, stop: int) -> Taken | None: ...
+
+_MAX_DECODE_NEXT: Final = 128  # events decoded at most before the accelerators are asked again
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """A run an accelerator took: what it emitted, where it ends, how many events it took,
+    and how many of them went out unchanged (in `out`, as their raw bytes)."""
+
+    out: list[Output]
+    end: int
+    events: int
+    passed: int
+
+
+class Reader:
+    """The read loop with accelerators: `feed(data)` in place of the general path's."""
+
+    def __init__(self, stream: StreamView, accelerators: list[Accelerator]) -> None:
+        self._stream = stream
+        self._accelerators = accelerators
+        self._decode_next = 1  # events to decode before asking the accelerators again
+
+    def feed(self, data: bytes) -> list[Output]:
+        """Rewrite a read: runs the accelerators take, the general path for the rest.
+
+        The decoder is indifferent to how its input is cut, so the events it sees are the
+        same either way. Where no accelerator takes anything (prose full of `<`, a long
+        `<tool_call>` body), events go to the decoder in doubling batches between attempts,
+        so that trying costs little.
+        """
+        stream, out = self._stream, []
+        pos, stop = 0, complete_end(data)
+        while pos < stop and stream.resolved:
+            if stream.at_boundary:
+                taken = self._take(data, pos, stop)
+                if taken is None:
+                    self._decode_next = min(2 * self._decode_next, _MAX_DECODE_NEXT)
+                else:  # taken, or declined at `pos`: decode that event, then ask again
+                    stream.stats.events_in += taken.events
+                    stream.stats.events_out += taken.passed
+                    stream.stats.passed_through += taken.passed
+                    out += taken.out
+                    self._decode_next = 1
+                    if taken.end > pos:
+                        pos = taken.end
+                        continue
+            end = events_end(data, pos, stop, self._decode_next)
+            if end == pos:
+                break
+            out += stream.decode(data[pos:end])
+            pos = end
+        if pos < len(data):
+            out += stream.decode(data[pos:] if pos else data)
+        return out
+
+    def _take(self, data: bytes, pos: int, stop: int) -> Taken | None:
+        declined = None
+        for accelerator in self._accelerators:
+            taken = accelerator.take(data, pos, stop)
+            if taken is not None:
+                if taken.end > pos:
+                    return taken
+                declined = taken
+        return declined
+
+
+def reader(stream: StreamView, options: RewriteOptions) -> Reader | None:
+    """A `Reader` with the accelerators `options` switch on; None when none is."""
+    accelerators: list[Accelerator] = []
+    if options.token_runs:
+        from .token_runs import TokenRuns
+
+        accelerators.append(TokenRuns(stream))
+    if options.plain_runs:
+        from .plain_runs import PlainRuns
+
+        accelerators.append(PlainRuns(stream))
+    return Reader(stream, accelerators) if accelerators else None

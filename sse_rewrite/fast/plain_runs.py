@@ -1,0 +1,89 @@
+"""PlainRuns: pass a run of events that cannot need work through as one slice.
+
+While the stream is idle (nothing held back), the general path sends every event whose
+raw bytes hold none of the stream's needles and whose data looks like one JSON object
+(`{...}`; anything else is parsed, and warned about if it is not one) unchanged. So does
+this, without the decoder: it finds the first needle (`NeedleIndex`, which searches each
+needle through a read about once), checks the shape of the whole events before it, and
+copies them out in one slice.
+
+A run also ends before any CR or run of three LFs, and before any event that is not one
+`data:` line or one comment line: without those, every blank line ends exactly one event
+of one line, so the slice and the counts are exactly the general path's.
+"""
+
+from __future__ import annotations
+
+from ..sse import DATA, EVENT_END
+from . import Taken
+from .needles import NeedleIndex
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+    from . import StreamView
+
+_OBJECT: Final = DATA + b"{"
+_NEXT_OBJECT: Final = EVENT_END + _OBJECT
+_OBJECT_END: Final = b"}" + EVENT_END
+_FRAMING: Final = (b"\r", b"\n\n\n")  # where one blank line might not end one one-line event
+_FIRST_WINDOW: Final = 8192  # bytes searched for needles at first; the window doubles
+
+
+class PlainRuns:
+    """Accelerator for runs of events that pass through unchanged (see module docstring)."""
+
+    def __init__(self, stream: StreamView) -> None:
+        self._stream = stream
+        self._index: NeedleIndex | None = None
+        self._pos = 0  # where the last run was asked for: a read restarts before it
+
+    def take(self, data: bytes, pos: int, stop: int) -> Taken | None:
+        """The run of plain events from `pos`, or None."""
+        stream = self._stream
+        if not (stream.idle and stream.keeps_bytes):
+            return None
+        needles = (*stream.needles, *_FRAMING)
+        index = self._index
+        if index is None or index.data is not data or index.needles != needles or pos < self._pos:
+            index = self._index = NeedleIndex(data, needles)
+        self._pos = start = pos
+        window = _FIRST_WINDOW
+        while data[pos : pos + 1] != b"\n":  # a block that starts with a blank line
+            end = min(stop, pos + window)
+            hazard = index.first(pos, end)
+            cut = data.rfind(EVENT_END, pos, hazard)
+            if cut != -1:
+                pos = cut + 2
+            if hazard < end or end == stop:
+                break
+            window *= 2
+        if pos == start:
+            return None
+        events, end = _plain_events(data[start:pos])
+        return Taken([data[start : start + end]], start + end, events, events) if events else None
+
+
+def _plain_events(block: bytes) -> tuple[int, int]:
+    """How many of the whole events `block` holds lead that are one comment line or one
+    `data: {...}` line (see `rewrite.looks_like_object`), and how many bytes they span."""
+    events = block.count(EVENT_END)
+    # The common case, counted in C: every event one `data: {...}` line.
+    if (
+        block.count(b"\n") == 2 * events
+        and block.startswith(_OBJECT)
+        and block.count(_NEXT_OBJECT) == events - 1
+        and block.count(_OBJECT_END) == events
+    ):
+        return events, len(block)
+    count = size = 0
+    for event in block.split(EVENT_END)[:-1]:
+        if b"\n" in event:
+            break
+        if not (event.startswith(_OBJECT) and event.endswith(b"}")) and not event.startswith(b":"):
+            break
+        count += 1
+        size += len(event) + 2
+    return count, size

@@ -1,0 +1,100 @@
+"""TokenRuns: feed the tokens of look-alike chunks into the open call they land in.
+
+Most events of a tool-heavy stream are tokens of an open call's arguments, in chunks
+that differ only in their token. While a choice holds text back (`StreamChoices.pending`),
+this accelerator decodes one event itself and offers it to the stream's choices
+(`StreamChoices.absorbed`: the open call takes it and nothing is left to send, exactly
+what the general path would conclude). If it is taken, the event becomes the template
+(`TokenTemplate`) for the next ones: their tokens are read from the raw bytes, a run at
+a time, and offered to the same choice's field together (`ChoiceRewriter.absorb_texts`).
+The first event the call declines, or that is not a look-alike, is left to the general path.
+
+It keeps only the template (bytes) and the choice and field it names: no rewrite state.
+"""
+
+from __future__ import annotations
+
+import orjson
+
+from ..sse import EVENT_END, data_value
+from . import Taken
+from .token_template import TokenTemplate
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+    from . import StreamView
+
+_FIRST_WINDOW: Final = 4  # events read at first; the window doubles while the call takes them all
+_MAX_MISSES: Final = 8  # templates that failed in a row before the stream stops learning them
+
+
+class TokenRuns:
+    """Accelerator for runs of token events inside an open call (see module docstring)."""
+
+    def __init__(self, stream: StreamView) -> None:
+        self._stream = stream
+        self._template: TokenTemplate | None = None
+        self._choice = 0  # the choice index and field the template's token goes to
+        self._field = ""
+        self._misses = 0
+
+    def take(self, data: bytes, start: int, stop: int) -> Taken | None:
+        """The run of token events from `start` that the open call absorbs, or None."""
+        choices = self._stream.choices
+        if not choices.pending:
+            return None
+        taken, pos = 0, start
+        if self._template is None:
+            if self._misses >= _MAX_MISSES:
+                return None
+            pos = self._learn(data, pos, stop)
+            if pos == start:
+                return None
+            taken = 1
+        rewriter = choices.get(self._choice)
+        template = self._template
+        if rewriter is None or template is None:
+            return Taken([], pos, taken, 0) if taken else None
+        window = _FIRST_WINDOW * template.size
+        while pos < stop:
+            cut = data.rfind(EVENT_END, pos, min(stop, pos + window)) + 2
+            if cut < pos + 2:  # no event ends inside the window: take the next one whole
+                cut = data.find(EVENT_END, pos, stop) + 2
+            run = template.run(data, pos, cut)
+            if not run.tokens and pos == start:  # not even the first: the template is stale
+                self._template = None
+                self._misses += 1
+                return None
+            self._misses = 0
+            count = rewriter.absorb_texts(self._field, run.tokens)
+            taken += count
+            if count < len(run.tokens) or not run.whole:
+                return Taken([], pos + run.span(count), taken, 0)
+            pos = cut
+            window *= 2
+        return Taken([], pos, taken, 0)
+
+    def _learn(self, data: bytes, start: int, stop: int) -> int:
+        """Offer the event at `start` to the choices; past it if taken (and learn its
+        template), else `start`."""
+        end = data.find(EVENT_END, start, stop) + 2
+        raw = data[start:end] if end > 1 else b""
+        value = data_value(raw)
+        if value is None:
+            self._misses += 1
+            return start
+        try:
+            chunk = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            chunk = None
+        taken = self._stream.choices.absorbed(chunk) if type(chunk) is dict else None
+        if chunk is None or taken is None:
+            self._misses += 1
+            return start
+        self._choice, self._field = taken
+        self._template = TokenTemplate.learn(raw, chunk, self._field)
+        self._misses = 0 if self._template is not None else self._misses + 1
+        return end

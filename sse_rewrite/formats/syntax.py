@@ -1,0 +1,51 @@
+"""The `ToolSyntax` interface every format parser implements (a `typing.Protocol`).
+
+It lives in its own module so that it exists at run time without costing start-up:
+`formats.ToolSyntax` imports this module (and `typing`) on first use only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Protocol
+
+from ..events import Piece
+
+
+class ToolSyntax(Protocol):
+    """A streaming parser for one leaked tool-call syntax (sans-IO, linear time)."""
+
+    sniff: ClassVar[tuple[bytes, ...]]
+    """Raw SSE bytes without which an event cannot hold this syntax (what plain runs stop at)."""
+
+    def __init__(self, max_section_bytes: int = ..., *, stream_arguments: bool = ...) -> None: ...
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text of the field; return what can be decided now."""
+        ...
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Take the leading texts that certainly decide nothing (they land inside an open call).
+
+        Returns how many were taken, in order; the rest, untouched, must go through `feed`.
+        The hot path of a tool-heavy stream: one token per chunk, most inside arguments.
+        """
+        ...
+
+    def flush(self) -> list[Piece]:
+        """End of the field's stream: decide everything still held back."""
+        ...
+
+    @property
+    def pending(self) -> bool:
+        """True while text is held back (inside a section, or a possible partial marker)."""
+        ...
+
+    @property
+    def undecided(self) -> int:
+        """Characters held back only because they may begin a marker; 0 inside syntax.
+
+        The rewriter holds the events those characters came from until the parser
+        decides them (docs/behaviour.md, "Hold the event, not the bytes").
+        """
+        ...

@@ -1,0 +1,111 @@
+"""UndecidedText: which held events the characters a parser has not decided yet came from.
+
+A parser holds back the end of a field's text while it may begin a marker (`<`,
+`<|tool_ca`...). The event that text came from is held whole rather than sent without it
+(docs/behaviour.md, "Hold the event, not the bytes"), so the rewriter must learn later
+whether those characters were text or syntax. Parsers hand pieces back in input order,
+and text, call and markup pieces together cover the input exactly, so each later piece
+decides the oldest undecided characters: a `Text` piece as text, a call or markup piece
+as syntax. Characters of an event that was rebuilt anyway have no owner: decided as
+text, they simply go out with the piece that carries them.
+
+An owner is anything with an `undecided` count and a `syntax` dict or None (`ChoiceResult`).
+"""
+
+from __future__ import annotations
+
+from .events import Markup, Piece, Text, ToolCall
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Entry = list[Any]  # [owner or None, characters]
+
+
+class UndecidedText:
+    """Per field, the runs of undecided characters at the end of its parser's buffer, oldest first."""
+
+    __slots__ = ("_runs",)
+
+    def __init__(self) -> None:
+        self._runs: dict[str, list[Entry]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._runs)
+
+    def fields(self) -> list[str]:
+        """The fields with undecided characters."""
+        return list(self._runs)
+
+    def decide(self, name: str, pieces: list[Piece], undecided: int) -> tuple[list[Piece], Entry | None]:
+        """Settle the field's runs with `pieces`, given that the parser now holds `undecided`
+        characters as a possible marker start. Returns the pieces minus the text already in
+        held events' bytes, and the run of new characters left undecided (owner None), if any.
+        """
+        runs = self._runs.get(name)
+        if not runs:
+            if not undecided:
+                return pieces, None
+            entry: Entry = [None, undecided]
+            self._runs[name] = [entry]
+            return pieces, entry
+        kept: list[Piece] = []
+        for piece in pieces:
+            left: Piece | None = piece
+            if runs and isinstance(piece, Text | ToolCall | Markup):  # (notices, call starts and
+                left = _settle(runs, piece, name)  # argument parts cover no input: the call's raw does)
+            if left is not None:
+                kept.append(left)
+        if undecided:
+            undecided -= sum(entry[1] for entry in runs)
+        else:  # what is still undecided went into open syntax
+            for owner, count in runs:
+                if owner is not None:
+                    owner.undecided -= count
+                    _add_syntax(owner, name, count)
+            runs.clear()
+        if not undecided:
+            if not runs:
+                del self._runs[name]
+            return kept, None
+        entry = [None, undecided]
+        runs.append(entry)
+        return kept, entry
+
+    def first_owned(self, name: str, entry: Entry) -> bool:
+        """Whether every run of the field before `entry` belongs to a held event (else holding
+        `entry`'s event would send its bytes before those of the rebuilt event before it)."""
+        return all(run[0] is not None for run in self._runs[name] if run is not entry)
+
+
+def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Piece | None:
+    """Decide the oldest undecided characters with `piece`; the piece minus held events' text."""
+    size = len(piece.text) if isinstance(piece, Text) else len(piece.raw)
+    pos, kept = 0, []
+    while runs and pos < size:
+        entry = runs[0]
+        owner, count = entry[0], min(entry[1], size - pos)
+        if isinstance(piece, Text):
+            if owner is None:
+                kept.append(piece.text[pos : pos + count])
+            else:
+                owner.undecided -= count
+        elif owner is not None:
+            owner.undecided -= count
+            _add_syntax(owner, name, count)
+        pos += count
+        entry[1] -= count
+        if not entry[1]:
+            del runs[0]
+    if not isinstance(piece, Text):
+        return piece
+    text = "".join(kept) + piece.text[pos:]
+    return Text(text) if text else None
+
+
+def _add_syntax(owner: Any, name: str, count: int) -> None:
+    if owner.syntax is None:
+        owner.syntax = {}
+    owner.syntax[name] = owner.syntax.get(name, 0) + count

@@ -1,0 +1,141 @@
+"""The accelerators (`sse_rewrite/fast/`) change nothing but speed: switched off one at a time
+through `RewriteOptions`, every output byte, notice and count stays the same."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.events import Notice
+from sse_rewrite.fast import plain_runs
+from sse_rewrite.fast.needles import NeedleIndex
+from sse_rewrite.formats import FORMAT_CHOICES, FORMATS, ToolSyntax, select_format
+from sse_rewrite.rewrite import RewriteOptions, Stats, StreamRewriter
+from tests.chunking import chunk_event
+
+PIECES = [
+    "<|tool_calls_section_begin|>", "<|tool_call_begin|>", "functions.bash:1", "functions", ".x:2",
+    "<|tool_call_argument_begin|>", '{"a":', ' "x<|tool_call_end|>"', "}", "<|tool_call_end|>",
+    "<|tool_calls_section_end|>", " ", "\n", "text", '"', "\\", "<", "é", "<tool_call>", "</tool_call>",
+    '{"name": "f", "arguments": {}}', "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "f<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>", "TOOL: x\n", "ARGUMENTS: {}\n", "<function=f>", "<parameter=a>", "1",
+    "</parameter>", "</function>", "",
+]
+SWITCHES = [
+    pytest.param({}, id="all-on"),
+    pytest.param({"plain_runs": False}, id="plain-runs-off"),
+    pytest.param({"token_runs": False}, id="token-runs-off"),
+    pytest.param({"plain_runs": False, "token_runs": False}, id="all-off"),
+]
+
+
+def event(field: str, token: str, spaced: bool) -> bytes:
+    """A token event in `field` as providers send it: mirrors for reasoning, JSON spaced or not."""
+    delta: dict[str, object] = {"role": "assistant", "content": ""}
+    delta[field] = token
+    if field != "content":
+        detail = {"type": "reasoning.text", "text": token, "format": "unknown", "index": 0}
+        delta["reasoning_details"] = [detail]
+    if not spaced:
+        return chunk_event(delta)
+    chunk = {"id": "gen-1", "object": "chat.completion.chunk", "model": "moonshotai/kimi-k2.5",
+             "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+
+
+def look_alike_with_raw_token(token: bytes) -> bytes:
+    """A content event whose token's bytes (between its quotes) are `token`, valid JSON or not."""
+    before, after = chunk_event({"role": "assistant", "content": "a"}).split(b'"a"')
+    return before + b'"' + token + b'"' + after
+
+
+def rewrite(parts: list[bytes], format_name: str, **switches: bool) -> tuple[bytes, list[Notice], Stats]:
+    rewriter = StreamRewriter(RewriteOptions(format=format_name, max_section_bytes=200, **switches))
+    out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
+    body = b"".join(item for item in out if isinstance(item, bytes))
+    return body, [item for item in out if isinstance(item, Notice)], rewriter.stats
+
+
+def cut(stream: bytes, reads: list[int]) -> list[bytes]:
+    ends = list(itertools.accumulate(reads))
+    return [stream[start:end] for start, end in zip([0, *ends], [*ends, len(stream)], strict=True)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tokens=st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=40),
+    fields=st.lists(st.sampled_from(["content", "reasoning", "reasoning_content"]), min_size=1, max_size=3),
+    spaced=st.booleans(),
+    format_name=st.sampled_from(FORMAT_CHOICES),
+    reads=st.lists(st.integers(1, 300), max_size=10) | st.none(),  # None: a read per event
+    finish=st.sampled_from([None, "stop", "length"]),
+    extra=st.sampled_from([
+        b"", b"\n", b": keep-alive\n\n", b"\r\n", b"data: [DONE]\n\n", b"data: {}\n\n", b"data: {oops\n\n",
+        b"data: {oops}\n\n", b"data: 42\n\n", chunk_event({"role": "assistant", "content": ""}),
+        chunk_event({"role": "assistant", "content": "x"}, "stop"),
+    ]) | st.binary(max_size=8).map(look_alike_with_raw_token),
+    window=st.sampled_from([1, 7, 64, 8192]),
+)
+@pytest.mark.parametrize("switches", SWITCHES)
+def test_each_accelerator_off_changes_no_byte_no_notice_and_no_count(
+    switches: dict[str, bool], tokens: list[str], fields: list[str], spaced: bool, format_name: str,
+    reads: list[int] | None, finish: str | None, extra: bytes, window: int,
+) -> None:
+    events = [event(fields[i % len(fields)], token, spaced) for i, token in enumerate(tokens)]
+    events.insert(len(events) // 2, extra)
+    events += [chunk_event({}, finish), b"data: [DONE]\n\n"]
+    parts = events if reads is None else cut(b"".join(events), reads)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(plain_runs, "_FIRST_WINDOW", window)  # small ones: runs across windows
+        accelerated = rewrite(parts, format_name)
+    assert rewrite(parts, format_name, **switches) == accelerated
+
+
+@pytest.mark.parametrize("format_name", sorted(FORMATS))
+def test_plain_runs_stop_at_every_needle_the_format_and_the_choices_name(format_name: str) -> None:
+    stream = chunk_event({"content": "x"}, model="acme/model")
+    rewriter = StreamRewriter(RewriteOptions(format=format_name))
+    rewriter.feed(stream)
+    needles = set(rewriter.needles)
+    assert set(FORMATS[format_name].sniff) <= needles  # the format's own bytes
+    assert {b'"tool_calls"', b'"function_call"'} <= needles  # what choice.py acts on
+    assert select_format("acme/model", "none")[0] is None
+
+
+def test_the_tool_syntax_interface_exists_at_run_time() -> None:
+    assert all(hasattr(parser, name) for parser in FORMATS.values() for name in dir(ToolSyntax)
+               if not name.startswith("_"))
+
+
+@given(
+    data=st.binary(max_size=300)
+    | st.lists(st.sampled_from([b"<", b"ab", b"\n", b"[DONE]", b"x"])).map(b"".join),
+    steps=st.lists(st.tuples(st.integers(0, 40), st.integers(0, 80)), max_size=12),
+)
+def test_the_needle_index_answers_as_a_fresh_search_would(data: bytes, steps: list[tuple[int, int]]) -> None:
+    needles = (b"<", b"[DONE]", b"\n\n\n", b"ab")
+    index = NeedleIndex(data, needles)
+    pos = 0
+    for forward, width in steps:
+        pos = min(len(data), pos + forward)
+        end = min(len(data), pos + width)
+        found = [at for needle in needles if (at := data.find(needle, pos, end)) != -1]
+        assert index.first(pos, end) == min(found, default=end)
+
+
+def test_a_call_in_mirrored_reasoning_comes_out_once_with_or_without_token_runs() -> None:
+    call = ["<|tool_calls_section_begin|>", "<|tool_call_begin|>", "functions.f:0",
+            "<|tool_call_argument_begin|>", *'{"path": "a/long/path/to/read.txt"}', "<|tool_call_end|>"]
+    stream = b"".join(event("reasoning", token, False) for token in call) + b"data: [DONE]\n\n"
+    fast = StreamRewriter()
+    body = b"".join(o for o in fast.feed(stream) + fast.flush() if isinstance(o, bytes))
+    assert fast.stats.events_in == len(call) + 1
+    assert rewrite([stream], "auto", token_runs=False)[0] == body
+    decoded = [orjson.loads(line[6:]) for line in body.split(b"\n\n") if line.startswith(b"data: {")]
+    [tool_call] = [c for d in decoded for c in d["choices"][0]["delta"].get("tool_calls", [])]
+    assert tool_call["function"]["arguments"] == '{"path": "a/long/path/to/read.txt"}'
