@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import orjson
 
-from .choice import ChoiceResult, ChoiceRewriter
+from .choice import ChoiceRewriter
+from .choice_result import ChoiceResult
 from .chunks import derived_call_id, message_tool_call
 from .events import Notice, ToolCall
 from .formats import FORMATS, NATIVE_TOOL_CALLS, select_format

@@ -34,6 +34,8 @@ CLOSE: Final = "</think>"
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
+THINK_NEEDLES: Final = (b"think>",)
+"""Raw bytes without which an event holds no tag (`\u003c`-escaped tags included)."""
 
 # Model families that write `<think>` tags into content when served without a reasoning
 # parser (lowered substrings of the model id), and those whose templates open the tag in the

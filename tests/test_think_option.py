@@ -1,0 +1,73 @@
+"""`--think`: `<think>` reasoning leaked into content moves to the reasoning field, tool
+syntax inside it is still repaired, at every cut, with accelerators on and off; the openai
+SDK assembles `message.reasoning_content` and `message.content` from the result."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.chunking import chunk_event, cut, field_stream, rewrite_stream, token_stream
+from tests.oracles import openai_final
+
+pytestmark = pytest.mark.usefixtures("accelerators")
+
+K = "<|tool_call_begin|>functions.ls:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
+LEAK = f"Sure.<think>Let me look {K} first.</think>The answer."
+KIMI_THINKING = "moonshotai/kimi-k2-thinking"
+
+
+def final(stream: bytes) -> tuple[str, str, list[tuple[str, str]], str]:
+    choice = openai_final(stream, chunk=5).choices[0]
+    message = choice.message
+    calls = [(c.function.name, c.function.arguments) for c in message.tool_calls or []]
+    reasoning = (message.model_extra or {}).get("reasoning_content") or ""
+    return message.content or "", reasoning, calls, choice.finish_reason
+
+
+def stream_of(pieces: list[str], model: str, field: str = "content") -> bytes:
+    return token_stream(pieces, field=field, model=model)
+
+
+def test_think_tags_move_to_reasoning_and_calls_in_them_are_repaired_at_every_cut() -> None:
+    expected = ("Sure.The answer.", "Let me look  first.", [("ls", "{}")], "tool_calls")
+    for point in range(1, len(LEAK)):
+        assert final(rewrite_stream(stream_of(cut(LEAK, [point]), KIMI_THINKING))) == expected, point
+    for size in (1, 3):
+        pieces = [LEAK[i : i + size] for i in range(0, len(LEAK), size)]
+        for options in ({}, {"stream_arguments": True}):
+            assert final(rewrite_stream(stream_of(pieces, KIMI_THINKING), **options)) == expected
+
+
+def test_think_off_and_models_that_write_no_tags_leave_them_in_content() -> None:
+    text = "a <think>b</think> c"
+    for model, options in ((KIMI_THINKING, {"think": "off"}), ("moonshotai/kimi-k2.5", {})):
+        out = final(rewrite_stream(stream_of(cut(text, [3, 9]), model), **options))
+        assert out == (text, "", [], "stop")
+    assert final(rewrite_stream(stream_of([text], "any-model"), think="on"))[:2] == ("a  c", "b")
+
+
+def test_an_r1_answer_may_begin_inside_its_reasoning() -> None:
+    text = "First, the user asks.</think>\n\nHello!"
+    for point in range(1, len(text)):
+        out = final(rewrite_stream(stream_of(cut(text, [point]), "deepseek/deepseek-r1")))
+        assert out == ("\n\nHello!", "First, the user asks.", [], "stop"), point
+
+
+def test_a_provider_that_splits_reasoning_itself_keeps_its_answer_in_content() -> None:
+    stream = field_stream([{"reasoning_content": "thinking"}, {"content": "Hello"}, {"content": " there"}],
+                          model="deepseek/deepseek-r1")  # fmt: skip
+    assert final(rewrite_stream(stream)) == ("Hello there", "thinking", [], "stop")
+    assert rewrite_stream(stream) == stream
+
+
+def test_the_stream_s_own_reasoning_field_receives_the_moved_text() -> None:
+    stream = field_stream([{"reasoning": "a"}, {"content": "<think>b</think>c"}], model=KIMI_THINKING)
+    out = rewrite_stream(stream)
+    assert b'"reasoning":"b"' in out and b'"reasoning_content"' not in out
+
+
+def test_a_tag_prefix_held_at_the_end_comes_out_as_content() -> None:
+    held = chunk_event({"content": "x <thi"}, model=KIMI_THINKING)
+    finish = chunk_event({}, "stop", model=KIMI_THINKING) + b"data: [DONE]\n\n"
+    for stream in (held + finish, held):  # closed by a finish_reason, or by the end of input
+        assert final(rewrite_stream(stream))[:2] == ("x <thi", "")
