@@ -15,7 +15,7 @@ import pytest
 from sse_rewrite.sse import SSEDecoder
 from tests.chunking import chunk_event, rewrite_stream, token_stream
 from tests.formats.damage_rows import KIMI, ROWS
-from tests.oracles import openai_final
+from tests.oracles import anthropic_final, openai_final
 
 pytestmark = pytest.mark.usefixtures("accelerators")
 
@@ -101,3 +101,15 @@ def test_in_a_pipe_the_first_argument_delta_comes_out_before_the_end_marker_goes
         child.wait(timeout=20)
         child.stdout.close()
     assert child.returncode == 0
+
+
+def test_to_anthropic_the_parts_become_input_json_deltas_of_one_tool_use_block() -> None:
+    tokens = [LONG_CALL[i : i + 5] for i in range(0, len(LONG_CALL), 5)]
+    stream = token_stream(["Writing it. ", *tokens])
+    plain = rewrite_stream(stream, to="anthropic")
+    streamed = rewrite_stream(stream, to="anthropic", stream_arguments=True)
+    assert streamed.count(b'"input_json_delta"') > 10 > plain.count(b'"input_json_delta"')
+    message = anthropic_final(streamed, chunk=11)
+    assert [block.type for block in message.content] == ["text", "tool_use"]
+    assert message.content[1].input == json.loads(ARGS) and message.stop_reason == "tool_use"
+    assert anthropic_final(plain).content[1].input == json.loads(ARGS)

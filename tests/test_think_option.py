@@ -4,8 +4,10 @@ SDK assembles `message.reasoning_content` and `message.content` from the result.
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
+from sse_rewrite.rewrite import RewriteOptions, rewrite_completion
 from tests.chunking import chunk_event, cut, field_stream, rewrite_stream, token_stream
 from tests.oracles import openai_final
 
@@ -71,3 +73,16 @@ def test_a_tag_prefix_held_at_the_end_comes_out_as_content() -> None:
     finish = chunk_event({}, "stop", model=KIMI_THINKING) + b"data: [DONE]\n\n"
     for stream in (held + finish, held):  # closed by a finish_reason, or by the end of input
         assert final(rewrite_stream(stream))[:2] == ("x <thi", "")
+
+
+def test_a_whole_completion_body_is_split_too() -> None:
+    body = orjson.dumps({"id": "c", "object": "chat.completion", "model": KIMI_THINKING, "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": LEAK}, "finish_reason": "stop"}]})
+    out, _, calls = rewrite_completion(body)
+    message = orjson.loads(out)["choices"][0]["message"]
+    assert (message["content"], message["reasoning_content"]) == ("Sure.The answer.", "Let me look  first.")
+    assert calls == 1
+    assert message["tool_calls"][0]["function"]["name"] == "ls"
+    kept = orjson.loads(rewrite_completion(body, RewriteOptions(think="off"))[0])["choices"][0]["message"]
+    assert kept["content"] == "Sure.<think>Let me look  first.</think>The answer."
+    assert "reasoning_content" not in kept
