@@ -119,7 +119,8 @@ KIMI_WRITE = (
 # For `--think`: R1 begins inside its reasoning (the template opened the tag), then answers with a call.
 R1_INSIDE = (
     "The user wants Oslo's weather. I should call get_weather.\n</think>\n\nChecking now."
-    f'<｜tool▁calls▁begin｜>{B}function{S}get_weather\n```json\n{{"city": "Oslo"}}\n```{E}<｜tool▁calls▁end｜>'
+    f'<｜tool▁calls▁begin｜>{B}function{S}get_weather\n```json\n{{"city": "Oslo"}}\n```{E}'
+    "<｜tool▁calls▁end｜>"
 )
 # Qwen3 served without a reasoning parser: tags in content, a Hermes call after them.
 QWEN3_THINK = (
