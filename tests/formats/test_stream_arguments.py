@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from sse_rewrite.events import ArgumentsDelta, CallStart, ToolCall
+from sse_rewrite.events import ArgumentsDelta, CallStart, Notice, ToolCall
 from sse_rewrite.formats import FORMATS
-from tests.chunking import calls, codes, feed_pieces, texts
+from tests.chunking import calls, codes, feed_pieces, rejoin, texts
 from tests.formats.damage_rows import DEEPSEEK, KIMI, PARSERS, ROWS
 from tests.formats.streamed import checked, streamed_at_every_cut
 
@@ -126,3 +128,31 @@ def test_an_announced_call_takes_no_absorb() -> None:
     plain = FORMATS["kimi"]()
     plain.feed(f"{KIMI['cb']}functions.a:0{KIMI['ab']}{{")
     assert plain.absorb(['"x"']) == 1
+
+
+PIECES = [
+    "<|tool_calls_section_begin|>", "<|tool_call_begin|>", "functions.bash:1", "<|tool_call_argument_begin|>",
+    '{"a":', ' "x<|tool_call_end|>"', "}", "<|tool_call_end|>", "<|tool_calls_section_end|>", " ", "\n",
+    "text", '"', "\\", "<", "é", "<tool_call>", "</tool_call>", '{"name": "f", "arguments": {', '"k": [1]}}',
+    DEEPSEEK["sb"], DEEPSEEK["cb"], "f" + DEEPSEEK["ab"], DEEPSEEK["ce"],
+    "<function=f>", "<parameter=a>", "1", "</parameter>", "</function>", "g\n<arg_key>k</arg_key>",
+    "<arg_value>", "v", "</arg_value>",
+]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=30),
+    name=st.sampled_from(sorted(FORMATS)),
+    cap=st.sampled_from([40, 1 << 20]),
+)
+def test_any_input_streams_to_the_unstreamed_result_unless_an_announced_call_broke(
+    pieces: list[str], name: str, cap: int
+) -> None:
+    text = "".join(pieces)
+    out = feed_pieces(FORMATS[name](cap, stream_arguments=True), pieces)
+    got_calls, got_text, _ = checked(out)
+    assert rejoin(out) == text
+    reference = feed_pieces(FORMATS[name](cap), [text] if cap > 40 else pieces)
+    if not any(isinstance(p, Notice) and "already streamed" in p.message for p in out):
+        assert (got_calls, got_text) == (calls(reference), texts(reference))
