@@ -110,6 +110,30 @@ LEGACY = [
     *({"function_call": {"arguments": piece}} for piece in tokens('{"location": "Boston, MA", "unit": "f"}')),
 ]
 
+# For `--stream-arguments` (sidecars): a Kimi call writing a file, long enough to stream in parts.
+KIMI_WRITE = (
+    "Writing the file.<|tool_calls_section_begin|><|tool_call_begin|>functions.write_file:0"
+    '<|tool_call_argument_begin|> {"path": "notes.md", "content": "# Notes\\n\\n- one\\n- two '
+    '<|tool_call_end|> in a string\\n"} <|tool_call_end|><|tool_calls_section_end|> Done.'
+)
+# For `--think`: R1 begins inside its reasoning (the template opened the tag), then answers with a call.
+R1_INSIDE = (
+    "The user wants Oslo's weather. I should call get_weather.\n</think>\n\nChecking now."
+    f'<｜tool▁calls▁begin｜>{B}function{S}get_weather\n```json\n{{"city": "Oslo"}}\n```{E}'
+    "<｜tool▁calls▁end｜>"
+)
+# Qwen3 served without a reasoning parser: tags in content, a Hermes call after them.
+QWEN3_THINK = (
+    "<think>\nA listing needs ls. Maybe <tool_call> tags are right.\n</think>\n\nListing it.\n"
+    '<tool_call>\n{"name": "bash", "arguments": {"command": "ls -la"}}\n</tool_call>'
+)
+# Kimi-Thinking without a reasoning parser: its call leaks inside the think tags.
+KIMI_THINKING = (
+    "<think>I will list the files first.<|tool_calls_section_begin|><|tool_call_begin|>functions.bash:0"
+    '<|tool_call_argument_begin|>{"command": "ls"}<|tool_call_end|><|tool_calls_section_end|></think>'
+    "Listing."
+)
+
 CAPTURES = {
     "hermes-qwen25": ("qwen/qwen-2.5-72b-instruct", content(HERMES), "stop"),
     "qwen3-coder-xml": ("qwen/qwen3-coder", content(QWEN_XML), "stop"),
@@ -121,12 +145,29 @@ CAPTURES = {
     "kimi-relabelled-claude": ("anthropic/claude-sonnet-4", content(KIMI_AS_CLAUDE), "stop"),
     "qwen3-coder-bare-function": ("qwen/qwen3-coder", content(QWEN_BARE), "stop"),
     "deepseek-v31-damaged": ("my-agent", content(DEEPSEEK_DAMAGED), "stop"),
+    "kimi-stream-arguments": ("moonshotai/kimi-k2.5", content(KIMI_WRITE), "stop"),
+    "anthropic-kimi-stream-arguments": ("moonshotai/kimi-k2.5", content(KIMI_WRITE), "stop"),
+    "qwen3-coder-stream-arguments": ("qwen/qwen3-coder", content(QWEN_XML), "stop"),
+    "deepseek-r1-think-inside": ("deepseek/deepseek-r1", content(R1_INSIDE), "stop"),
+    "qwen3-think-stream-arguments": ("qwen/qwen3-235b-a22b", content(QWEN3_THINK), "stop"),
+    "kimi-thinking-think-tags": ("moonshotai/kimi-k2-thinking", content(KIMI_THINKING), "stop"),
+    "kimi-thinking-think-off": ("moonshotai/kimi-k2-thinking", content(KIMI_THINKING), "stop"),
+}
+# Options of the captures that run with some (their `.args` sidecars).
+SIDECARS = {
+    "kimi-stream-arguments": "--stream-arguments",
+    "anthropic-kimi-stream-arguments": "--stream-arguments --to anthropic",
+    "qwen3-coder-stream-arguments": "--stream-arguments",
+    "qwen3-think-stream-arguments": "--stream-arguments --think on",
+    "kimi-thinking-think-off": "--think off",
 }
 
 
 def main() -> None:
     for name, (model, deltas, finish) in CAPTURES.items():
         (HERE / f"{name}.sse").write_text(stream(name, model, deltas, finish), encoding="utf-8", newline="")
+    for name, args in SIDECARS.items():
+        (HERE / f"{name}.sse.args").write_text(args + "\n")
 
 
 if __name__ == "__main__":

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 import orjson
 
-from .choice import ChoiceResult, ChoiceRewriter
+from .choice import ChoiceRewriter
+from .choice_result import ChoiceResult
 from .chunks import derived_call_id, message_tool_call
 from .events import Notice, ToolCall
 from .formats import FORMATS, NATIVE_TOOL_CALLS, select_format
+from .think import ContentThinking, think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -85,6 +87,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
     if name is None:  # --format none, or a model with native tool_calls
         return body, [], 0
     parser_type = FORMATS[name]
+    thinks, starts_inside, _ = think_mode(model if isinstance(model, str) else None, options.think)
 
     def make_parser() -> ToolSyntax:
         return parser_type(options.max_section_bytes)
@@ -103,7 +106,8 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
                 return call.id
             return derived_call_id(stream_id, index, i)
 
-        rewriter = ChoiceRewriter(index, make_parser, call_id, name != NATIVE_TOOL_CALLS)
+        think = ContentThinking(starts_inside) if thinks else None
+        rewriter = ChoiceRewriter(index, make_parser, call_id, name != NATIVE_TOOL_CALLS, think=think)
         message = choice["message"]
         native = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
         as_delta = {**message, "tool_calls": [{**c, "index": i} for i, c in enumerate(native)]}

@@ -11,17 +11,22 @@ ends in characters that may begin a marker and nothing else in it would change, 
 result is held (`ChoiceResult.undecided > 0`) rather than rebuilt without them, until
 later pieces decide them (`undecided.py`). The next event of the choice that does not
 continue the field decides them as text: that field's parser is flushed.
+
+With `--stream-arguments` the parsers' call pieces become `tool_calls` deltas in parts
+(`streamed_calls.py`). With `--think`, content is split first (`think.ContentThinking`):
+the reasoning it held joins the reasoning field, where it is parsed like any reasoning.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
+from .choice_result import ChoiceResult
 from .chunks import tool_call_delta
-from .deltas import carries_nothing, scanned_fields, set_text, split_pieces, with_texts
+from .deltas import carries_nothing, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Text, ToolCall
+from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -30,6 +35,9 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
     from .formats import ToolSyntax
+    from .think import ContentThinking
+
+    Item = tuple[str, Piece | CallPart]
 
 _FINISH_REWRITES: Final = {LEGACY_CALL: NATIVE_CALLS}
 _ACTED_ON: Final = (NATIVE_CALLS, LEGACY_CALL, *_FINISH_REWRITES)
@@ -42,66 +50,22 @@ CallId = Callable[[int, ToolCall | None], str]
 """Gives the id of the call with this output index (the parsed call, or None if legacy)."""
 
 
-@dataclass(slots=True)
-class ChoiceResult:
-    """What one chunk's choice became.
-
-    `choice` is the rewritten choice object, or None when it is unchanged (or held, or
-    `emptied`). `emptied` names the text fields of `source` that went wholly into open
-    syntax, when nothing else changed: the rewritten choice is then made only if it must
-    go out (`rewritten()`). `blank` says the rewritten choice carries nothing
-    (`deltas.carries_nothing`). `before` and `extras` are further choice objects, each
-    to go out in a chunk of its own, before and after this one (`before`: text released
-    into a field this delta lacks; `extras`: complete calls and the text that followed
-    them). A held result has `undecided` characters; once none is left, `settle()` makes
-    it unchanged or rebuilt.
-    """
-
-    choice: dict[str, Any] | None = None
-    emptied: tuple[str, ...] = ()
-    blank: bool = False
-    before: Sequence[dict[str, Any]] = ()
-    extras: Sequence[dict[str, Any]] = ()
-    notices: Sequence[Notice] = ()
-    calls: int = 0
-    role_seen: bool = False
-    source: dict[str, Any] | None = None
-    undecided: int = 0
-    syntax: dict[str, int] | None = None
-
-    @property
-    def changed(self) -> bool:
-        """True when the chunk cannot go out unchanged because of this choice."""
-        return self.choice is not None or bool(self.emptied or self.extras or self.before)
-
-    def rewritten(self) -> dict[str, Any] | None:
-        """The rewritten choice object (made now if it was left to be made), or None."""
-        if self.choice is None and self.emptied and self.source is not None:
-            self.choice = with_texts(self.source, dict.fromkeys(self.emptied, ""))
-        return self.choice
-
-    def settle(self) -> None:
-        """A held result whose characters are all decided: rebuilt without those that were syntax."""
-        if self.source is not None and self.syntax:
-            delta = self.source["delta"]
-            texts = {name: delta[name][: len(delta[name]) - count] for name, count in self.syntax.items()}
-            self.choice = with_texts(self.source, texts)
-            self.blank = carries_nothing(self.choice, self.role_seen)
-
-
 class ChoiceRewriter:
     """Per-choice state: parsers by field, tool-call indexes, role and finish handling."""
 
     def __init__(
-        self, index: int, make_parser: Callable[[], ToolSyntax] | None, call_id: CallId, legacy: bool = True
-    ):
+        self, index: int, make_parser: Callable[[], ToolSyntax] | None, call_id: CallId, legacy: bool = True,
+        stream_arguments: bool = False, think: ContentThinking | None = None,
+    ):  # fmt: skip
         self.index = index
-        self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
         self._make_parser = make_parser
         self._call_id = call_id
         self._parsers: dict[str, ToolSyntax] = {}
         self._undecided = UndecidedText()
         self._indexes = CallIndexes()
+        self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
+        self._streamed = StreamedCalls(self._indexes) if stream_arguments else None
+        self._think = think
         self._role_seen = False
 
     @property
@@ -111,14 +75,16 @@ class ChoiceRewriter:
 
     @property
     def pending(self) -> bool:
-        """True while any field's parser holds text back."""
-        return any(parser.pending for parser in self._parsers.values())
+        """True while any field's parser holds text back, or `--think` must see all content."""
+        return any(parser.pending for parser in self._parsers.values()) or self._thinking
 
     def absorb(self, choice: dict[str, Any]) -> str | None:
         """Feed a choice whose one text lands inside an open call and leaves nothing to send;
         the field that took it, or None (then nothing changed and `rewrite` must run)."""
         delta = choice.get("delta")
         if type(delta) is not dict or choice.get("finish_reason") is not None or self._undecided:
+            return None
+        if self._thinking:
             return None
         scanned = scanned_fields(delta)
         if len(scanned) != 1 or choice.get("logprobs"):
@@ -137,14 +103,29 @@ class ChoiceRewriter:
         It stops before an empty text: such an event carries no text to scan, so `rewrite`
         sends it unchanged."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided:
+        if parser is None or self._undecided or self._thinking:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
         return parser.absorb(texts)
 
+    @property
+    def _thinking(self) -> bool:
+        """True while `--think` moves content or holds a tag prefix: content must reach it."""
+        return self._think is not None and self._think.busy
+
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
-        """Rewrite one incoming choice object."""
+        """Rewrite one incoming choice object (under `--think`, its content split first)."""
+        moved = None if self._think is None else self._think.split(choice)
+        if moved is None:
+            return self._rewrite(choice, False)
+        result = self._rewrite(moved, True)
+        if not result.changed:  # the split alone changed it
+            result.choice = moved
+            result.blank = carries_nothing(moved, result.role_seen)
+        return result
+
+    def _rewrite(self, choice: dict[str, Any], moved: bool) -> ChoiceResult:
         delta = choice.get("delta")
         if type(delta) is not dict:
             delta = {}
@@ -153,7 +134,7 @@ class ChoiceRewriter:
             self._role_seen = True
         scanned = scanned_fields(delta) if self._make_parser is not None else {}
         finish = choice.get("finish_reason")
-        items: list[tuple[str, Piece]] = []
+        items: list[Item] = []
         own: list[tuple[str, list[Any]]] = []  # this event's undecided characters, by field
         for name, value in scanned.items():
             parser = self._parser(name)
@@ -174,37 +155,45 @@ class ChoiceRewriter:
             blank = carries_nothing(choice, role_seen, emptied)
             return ChoiceResult(emptied=emptied, blank=blank, role_seen=role_seen, source=choice)
         result = ChoiceResult(role_seen=role_seen)
-        if own and plain and self._holds(scanned, own, items):
+        if own and plain and not moved and self._holds(scanned, own, items):
             return self._hold(choice, result, own, items)
         return self._rebuild(choice, delta, scanned, items, result)
 
     def flush(self) -> ChoiceResult:
         """End of stream: everything the parsers still hold, as extra choice objects."""
         result = ChoiceResult()
-        head, tail, result.notices = split_pieces(self._flush_parsers())
-        segments: list[dict[str, str] | ToolCall] = [{k: "".join(v) for k, v in head.items()}] if head else []
+        items: list[Item] = []
+        for name, text in (self._think.flush() if self._think is not None else {}).items():
+            if self._make_parser is None:
+                items.append((name, Text(text)))
+            else:
+                self._account(name, self._parser(name).feed(text), items)
+        head, tail, result.notices = split_pieces(items + self._flush_parsers())
+        texts = {k: "".join(v) for k, v in head.items()}
+        segments: list[dict[str, str] | ToolCall | CallPart] = [texts] if texts else []
         result.extras = [self._extra(segment, {}, result) for segment in segments + tail]
         return result
 
     # -- held characters
 
-    def _account(self, name: str, pieces: list[Piece], items: list[tuple[str, Piece]]) -> list[Any] | None:
+    def _account(self, name: str, pieces: list[Piece], items: list[Item]) -> list[Any] | None:
         """Add the field's pieces to `items`, minus text already in held events' bytes; the
         run of this feed's characters left undecided, if any."""
         parser = self._parsers.get(name)
         kept, entry = self._undecided.decide(name, pieces, 0 if parser is None else parser.undecided)
-        items += [(name, piece) for piece in kept]
+        parts = kept if self._streamed is None else self._streamed.parts(name, kept)
+        items += [(name, piece) for piece in parts]
         return entry
 
     def _holds(
-        self, scanned: dict[str, str], own: list[tuple[str, list[Any]]], items: list[tuple[str, Piece]]
+        self, scanned: dict[str, str], own: list[tuple[str, list[Any]]], items: list[Item]
     ) -> bool:
         """Whether the event may be held whole: its undecided characters are all that would
         change in it, and no character of a rebuilt event waits before them (holding would
         put its bytes out before theirs)."""
         if not all(self._undecided.first_owned(name, entry) for name, entry in own):
             return False
-        if any(isinstance(piece, ToolCall | Markup) for _, piece in items):
+        if any(isinstance(piece, ToolCall | Markup | CallPart) for _, piece in items):
             return False
         undecided = {name: entry[1] for name, entry in own}
         expected = {n: v[: len(v) - undecided.get(n, 0)] for n, v in scanned.items()}
@@ -216,7 +205,7 @@ class ChoiceRewriter:
 
     def _hold(
         self, choice: dict[str, Any], result: ChoiceResult, own: list[tuple[str, list[Any]]],
-        items: list[tuple[str, Piece]],
+        items: list[Item],
     ) -> ChoiceResult:
         result.notices = [piece for _, piece in items if isinstance(piece, Notice)]
         result.source = choice
@@ -229,14 +218,13 @@ class ChoiceRewriter:
 
     def _rebuild(
         self, choice: dict[str, Any], delta: dict[str, Any], scanned: dict[str, str],
-        items: list[tuple[str, Piece]], result: ChoiceResult,
+        items: list[Item], result: ChoiceResult,
     ) -> ChoiceResult:
         new_delta = dict(delta)
         changed = self._indexes.remap_native(new_delta)
-        legacy = (
-            self._indexes.convert_legacy(new_delta, lambda index: self._call_id(index, None))
-            if self._legacy else None
-        )
+        legacy = None
+        if self._legacy:
+            legacy = self._indexes.convert_legacy(new_delta, lambda index: self._call_id(index, None))
         if legacy is not None:
             changed = True
             result.calls += legacy >= 0
@@ -281,18 +269,21 @@ class ChoiceRewriter:
             parser = self._parsers[name] = self._make_parser()
         return parser
 
-    def _flush_parsers(self) -> list[tuple[str, Piece]]:
-        items: list[tuple[str, Piece]] = []
+    def _flush_parsers(self) -> list[Item]:
+        items: list[Item] = []
         for name, parser in list(self._parsers.items()):
             del self._parsers[name]
             self._account(name, parser.flush(), items)
         return items
 
     def _extra(
-        self, segment: dict[str, str] | ToolCall, source: dict[str, Any], result: ChoiceResult
+        self, segment: dict[str, str] | ToolCall | CallPart, source: dict[str, Any], result: ChoiceResult
     ) -> dict[str, Any]:
         delta: dict[str, Any] = {}
-        if isinstance(segment, ToolCall):
+        if isinstance(segment, CallPart):
+            result.calls += segment.call is not None
+            delta["tool_calls"] = [segment.delta(self._call_id)]
+        elif isinstance(segment, ToolCall):
             index = self._indexes.take()
             result.calls += 1
             call_id = self._call_id(index, segment)

@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .choice import ChoiceResult, ChoiceRewriter
+from .choice import ChoiceRewriter
+from .choice_result import ChoiceResult
 from .chunks import derived_call_id, envelope
 from .events import Notice, SSEEvent, ToolCall
+from .formats import NATIVE_TOOL_CALLS
+from .think import ContentThinking
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
 
     from .chunks import Chunk
     from .formats import ToolSyntax
-    from .rewrite import Stats
+    from .rewrite import RewriteOptions, Stats
 
     Unchanged = SSEEvent | tuple[SSEEvent, Chunk]
     Planned = Notice | Unchanged | Chunk
@@ -46,16 +49,20 @@ class _Held:
 class StreamChoices:
     """The choices of one stream: `rewrite(event, chunk)`, `flush()`, and the held queue."""
 
-    def __init__(self, make_parser: Callable[[], ToolSyntax] | None, native_ids: bool, stats: Stats,
-                 legacy: bool = True) -> None:
+    def __init__(
+        self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
+        think_starts_inside: bool | None = None,
+    ) -> None:  # fmt: skip
+        """`think_starts_inside`: None, `--think` is off; else how each choice's content begins."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
         self.calls_made = False
         """True once some choice has emitted a call (its `"stop"` will become `"tool_calls"`)."""
         self._make_parser = make_parser
-        self._native_ids = native_ids
-        self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
+        self._native_ids = options.id_style == "native"
+        self._stream_arguments = options.stream_arguments
+        self._think = think_starts_inside
         self._stats = stats
         self._choices: dict[int, ChoiceRewriter] = {}
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
@@ -189,7 +196,11 @@ class StreamChoices:
     def _choice(self, index: int) -> ChoiceRewriter:
         choice = self._choices.get(index)
         if choice is None:
-            choice = ChoiceRewriter(index, self._make_parser, self._call_id_for(index), self._legacy)
+            legacy = self._stats.format not in (NATIVE_TOOL_CALLS, None)
+            think = None if self._think is None else ContentThinking(self._think)
+            choice = ChoiceRewriter(
+                index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think
+            )
             self._choices[index] = choice
         return choice
 

@@ -11,7 +11,8 @@ not scanned, and whatever is set in the field it mirrors is set in it too
 
 from __future__ import annotations
 
-from .events import Markup, Notice, Piece, Text, ToolCall
+from .events import ArgumentsDelta, CallStart, Markup, Notice, Piece, Text, ToolCall
+from .streamed_calls import CallPart
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -122,12 +123,12 @@ def _is_text(detail: object) -> bool:
 
 
 def split_pieces(
-    items: list[tuple[str, Piece]],
-) -> tuple[dict[str, list[str]], list[dict[str, str] | ToolCall], list[Notice]]:
+    items: list[tuple[str, Piece | CallPart]],
+) -> tuple[dict[str, list[str]], list[dict[str, str] | ToolCall | CallPart], list[Notice]]:
     """A field-tagged run of parser pieces as deltas need it: the text before the first call
     (by field), then the calls and the text runs between them; and the notices."""
     head: dict[str, list[str]] = {}
-    tail: list[dict[str, str] | ToolCall] = []
+    tail: list[dict[str, str] | ToolCall | CallPart] = []
     notices: list[Notice] = []
     for name, piece in items:
         match piece:
@@ -139,10 +140,10 @@ def split_pieces(
                 last = tail[-1]
                 assert isinstance(last, dict)
                 last[name] = last.get(name, "") + text
-            case ToolCall():
+            case ToolCall() | CallPart():
                 tail.append(piece)
             case Notice():
                 notices.append(piece)
-            case Markup():
+            case Markup() | CallStart() | ArgumentsDelta():  # (the choice makes calls' parts of these)
                 pass
     return head, tail, notices

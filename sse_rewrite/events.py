@@ -1,7 +1,8 @@
 """Pure value types that flow through sse-rewrite.
 
 `SSEEvent` is one blank-line-terminated block of a server-sent-event stream, with the
-exact bytes it arrived as. `Text`, `ToolCall`, `Markup` and `Notice` are what a format
+exact bytes it arrived as. `Text`, `ToolCall`, `Markup` and `Notice` (with
+`--stream-arguments` also `CallStart` and `ArgumentsDelta`) are what a format
 parser hands back for the text it was fed. These are frozen values with no behaviour:
 which choice or field they belong to, and how they are written out, lives elsewhere.
 """
@@ -50,6 +51,27 @@ class ToolCall:
 
 
 @dataclass(frozen=True, slots=True)
+class CallStart:
+    """With `--stream-arguments`: a call's id and name, as soon as they are known.
+
+    Its `ArgumentsDelta` pieces follow, then the complete `ToolCall`, whose `arguments`
+    always begin with the deltas' text joined (only the rest is new) and whose id and
+    name are these. A call that breaks after its start is still completed, never
+    released as text: what was announced cannot be taken back.
+    """
+
+    id: str | None
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentsDelta:
+    """With `--stream-arguments`: the next settled piece of the open call's arguments."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Markup:
     """Source text consumed as syntax without producing a call (section markers, spacing)."""
 
@@ -64,5 +86,5 @@ class Notice:
     message: str
 
 
-Piece = Text | ToolCall | Markup | Notice
+Piece = Text | ToolCall | Markup | Notice | CallStart | ArgumentsDelta
 """What a format parser returns from `feed` and `flush`."""

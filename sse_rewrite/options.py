@@ -17,6 +17,7 @@ import click
 
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
 from .rewrite import RewriteOptions
+from .think import THINK_CHOICES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,6 +38,12 @@ REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  help="An open tool section larger than this passes through as text."),
     click.option("--to", "to", type=click.Choice(["openai", "anthropic"]), default="openai",
                  show_default=True, help="Output protocol: OpenAI chunks, or Anthropic Messages events."),
+    click.option("--stream-arguments", "stream_arguments", is_flag=True, default=False,
+                 help="Send a call's header as soon as its name is known, then its arguments as they "
+                      "arrive (default: each call whole, once complete)."),
+    click.option("--think", "think", type=click.Choice(THINK_CHOICES), default="auto", show_default=True,
+                 help="Move <think>...</think> in content to the reasoning field: on, off, or auto "
+                      "(for model ids of families that write such tags)."),
     # Accelerators (sse_rewrite/fast/): off, the output is the same, only slower. Hidden:
     # they are for the bench and for checking that claim, not for everyday use.
     click.option("--plain-runs/--no-plain-runs", "plain_runs", default=True, hidden=True,

@@ -22,9 +22,10 @@ from .body import rewrite_body, rewrite_completion
 from .choice import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice, SSEEvent
-from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, NATIVE_TOOL_CALLS, select_format
+from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, select_format
 from .output import AnthropicOutput, OpenAIOutput, Output
 from .sse import BOM, SSEDecoder
+from .think import THINK_NEEDLES, think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -43,7 +44,8 @@ _DONE: Final = "[DONE]"
 @dataclass(frozen=True, slots=True)
 class RewriteOptions:
     """How to rewrite: `format` (a `--format` name), id style, section cap, output protocol,
-    and which accelerators run (`fast/`; off, the general path alone gives the same output)."""
+    which accelerators run (`fast/`; off, the general path alone gives the same output),
+    whether call arguments stream as they arrive, and `<think>` handling (`think.py`)."""
 
     format: str = "auto"
     id_style: Literal["native", "openai"] = "native"
@@ -51,6 +53,8 @@ class RewriteOptions:
     to: Literal["openai", "anthropic"] = "openai"
     plain_runs: bool = True
     token_runs: bool = True
+    stream_arguments: bool = False
+    think: Literal["auto", "on", "off"] = "auto"
 
 
 @dataclass(slots=True)
@@ -229,11 +233,17 @@ class StreamRewriter:
         self.stats.format, self.stats.format_reason = name, reason
         parser_type = FORMATS[name] if name else None
         make_parser = None if parser_type is None else _parser_factory(parser_type, self.options)
-        self._choices = StreamChoices(make_parser, self.options.id_style == "native", self.stats,
-                                      legacy=name != NATIVE_TOOL_CALLS)
+        split, starts_inside, why = think_mode(model if isinstance(model, str) else None, self.options.think)
+        self._choices = StreamChoices(
+            make_parser, self.options, self.stats, starts_inside if split else None
+        )
         if parser_type is not None:
             self._markers = parser_type.sniff
             self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
+        if split:
+            self._sniff = (*self._sniff, *THINK_NEEDLES)
+            self.stats.format_reason += f"; <think> tags split ({why})"
+        if self._sniff:
             self._sniff_stop = (*self._sniff, STOP_WORD.encode())
         return self._choices
 
@@ -264,8 +274,8 @@ class StreamRewriter:
 
 
 def _parser_factory(parser_type: type[ToolSyntax], options: RewriteOptions) -> Callable[[], ToolSyntax]:
-    cap = options.max_section_bytes
-    return lambda: parser_type(cap)
+    cap, stream_arguments = options.max_section_bytes, options.stream_arguments
+    return lambda: parser_type(cap, stream_arguments=stream_arguments)
 
 
 def looks_like_object(data: str) -> bool:

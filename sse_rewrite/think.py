@@ -11,6 +11,11 @@ stays in `content`), `Thought` (reasoning, moves to the stream's reasoning field
 chunks is held back until the next text settles it; nothing else is held. Every `<think>`
 opens and every `</think>` closes; a tag that cannot apply (`</think>` outside, `<think>`
 inside) is text. Time is linear: the only text scanned twice is a held tag prefix.
+
+`ContentThinking` applies a splitter to one choice's deltas, before the tool parsers see
+them: the reasoning found in `content` joins the delta's reasoning field
+(`reasoning_content`, or `reasoning` once the stream has used that), where the tool
+parsers still look for leaked calls.
 """
 
 from __future__ import annotations
@@ -22,13 +27,15 @@ from .events import Markup, Text
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final, Literal
+    from typing import Any, Final, Literal
 
 OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
+THINK_NEEDLES: Final = (b"think>",)
+"""Raw bytes without which an event holds no tag (`\u003c`-escaped tags included)."""
 
 # Model families that write `<think>` tags into content when served without a reasoning
 # parser (lowered substrings of the model id), and those whose templates open the tag in the
@@ -130,3 +137,59 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
         if tag.startswith(buf[len(buf) - length :]):
             return length
     return 0
+
+
+_REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
+
+
+class ContentThinking:
+    """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
+
+    __slots__ = ("_field", "_splitter")
+
+    def __init__(self, starts_inside: bool) -> None:
+        self._splitter = ThinkSplitter(starts_inside)
+        self._field = "reasoning_content"
+
+    @property
+    def busy(self) -> bool:
+        """True while content is moved or a tag prefix is held: every content event must come here."""
+        return self._splitter.inside or self._splitter.pending
+
+    def split(self, choice: dict[str, Any]) -> dict[str, Any] | None:
+        """`choice` with its content's reasoning moved to the reasoning field; None if unchanged.
+
+        A finish_reason ends the content: a held tag prefix comes out then.
+        """
+        delta = choice.get("delta")
+        if type(delta) is not dict:
+            return None
+        for name in _REASONING_FIELDS:
+            if type(delta.get(name)) is str and delta[name]:
+                self._splitter.provider_reasons()
+                if name == "reasoning":
+                    self._field = name
+        content = delta.get("content")
+        pieces = self._splitter.feed(content) if type(content) is str else []
+        if choice.get("finish_reason") is not None:
+            pieces += self._splitter.flush()
+        text = content if type(content) is str else ""
+        if pieces == ([Text(text)] if text else []):
+            return None
+        answer, thought = self._texts(pieces)
+        new_delta = dict(delta)
+        if "content" in delta or answer:
+            new_delta["content"] = answer
+        if thought:
+            new_delta[self._field] = (delta.get(self._field) or "") + thought
+        return {**choice, "delta": new_delta}
+
+    def flush(self) -> dict[str, str]:
+        """End of stream: the held tag prefix, by the field it goes to."""
+        answer, thought = self._texts(self._splitter.flush())
+        return {name: text for name, text in ((self._field, thought), ("content", answer)) if text}
+
+    @staticmethod
+    def _texts(pieces: list[Text | Thought | Markup]) -> tuple[str, str]:
+        answer = "".join(p.text for p in pieces if isinstance(p, Text))
+        return answer, "".join(p.text for p in pieces if isinstance(p, Thought))

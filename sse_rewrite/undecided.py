@@ -14,7 +14,7 @@ An owner is anything with an `undecided` count and a `syntax` dict or None (`Cho
 
 from __future__ import annotations
 
-from .events import Markup, Notice, Piece, Text, ToolCall
+from .events import Markup, Piece, Text, ToolCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -53,7 +53,9 @@ class UndecidedText:
             return pieces, entry
         kept: list[Piece] = []
         for piece in pieces:
-            left = _settle(runs, piece, name) if runs and not isinstance(piece, Notice) else piece
+            left: Piece | None = piece
+            if runs and isinstance(piece, Text | ToolCall | Markup):  # (notices, call starts and
+                left = _settle(runs, piece, name)  # argument parts cover no input: the call's raw does)
             if left is not None:
                 kept.append(left)
         if undecided:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from typing import Any
 
 import orjson
 import pytest
@@ -24,7 +25,7 @@ PIECES = [
     "<|tool_calls_section_end|>", " ", "\n", "text", '"', "\\", "<", "é", "<tool_call>", "</tool_call>",
     '{"name": "f", "arguments": {}}', "<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>", "f<｜tool▁sep｜>",
     "<｜tool▁call▁end｜>", "TOOL: x\n", "ARGUMENTS: {}\n", "<function=f>", "<parameter=a>", "1",
-    "</parameter>", "</function>", "",
+    "</parameter>", "</function>", "", "<think>", "</think>",
 ]
 SWITCHES = [
     pytest.param({}, id="all-on"),
@@ -54,7 +55,7 @@ def look_alike_with_raw_token(token: bytes) -> bytes:
     return before + b'"' + token + b'"' + after
 
 
-def rewrite(parts: list[bytes], format_name: str, **switches: bool) -> tuple[bytes, list[Notice], Stats]:
+def rewrite(parts: list[bytes], format_name: str, **switches: Any) -> tuple[bytes, list[Notice], Stats]:
     rewriter = StreamRewriter(RewriteOptions(format=format_name, max_section_bytes=200, **switches))
     out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
     body = b"".join(item for item in out if isinstance(item, bytes))
@@ -80,11 +81,12 @@ def cut(stream: bytes, reads: list[int]) -> list[bytes]:
         chunk_event({"role": "assistant", "content": "x"}, "stop"),
     ]) | st.binary(max_size=8).map(look_alike_with_raw_token),
     window=st.sampled_from([1, 7, 64, 8192]),
+    options=st.sampled_from([{}, {"stream_arguments": True}, {"think": "on"}, {"think": "off"}]),
 )
 @pytest.mark.parametrize("switches", SWITCHES)
 def test_each_accelerator_off_changes_no_byte_no_notice_and_no_count(
     switches: dict[str, bool], tokens: list[str], fields: list[str], spaced: bool, format_name: str,
-    reads: list[int] | None, finish: str | None, extra: bytes, window: int,
+    reads: list[int] | None, finish: str | None, extra: bytes, window: int, options: dict[str, Any],
 ) -> None:
     events = [event(fields[i % len(fields)], token, spaced) for i, token in enumerate(tokens)]
     events.insert(len(events) // 2, extra)
@@ -92,8 +94,8 @@ def test_each_accelerator_off_changes_no_byte_no_notice_and_no_count(
     parts = events if reads is None else cut(b"".join(events), reads)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plain_runs, "_FIRST_WINDOW", window)  # small ones: runs across windows
-        accelerated = rewrite(parts, format_name)
-    assert rewrite(parts, format_name, **switches) == accelerated
+        accelerated = rewrite(parts, format_name, **options)
+    assert rewrite(parts, format_name, **switches, **options) == accelerated
 
 
 @pytest.mark.parametrize("format_name", sorted(FORMATS))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from sse_rewrite import goldens
 from sse_rewrite.assemble import assemble
 from sse_rewrite.rewrite import StreamRewriter
-from tests.oracles import openai_state
+from tests.oracles import anthropic_final, openai_state
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
 
@@ -191,3 +192,14 @@ def test_goldens_do_not_depend_on_read_sizes(capture: Path, read_size: int) -> N
     out += rewriter.flush()
     output = b"".join(item for item in out if isinstance(item, bytes))
     assert output == goldens.golden_path(capture).read_bytes()
+
+
+def test_the_streamed_arguments_goldens_assemble_to_whole_calls() -> None:
+    golden = goldens.golden_path(SSE_LOGS / "anthropic-kimi-stream-arguments.sse").read_bytes()
+    message = anthropic_final(golden)
+    assert [block.type for block in message.content] == ["text", "tool_use", "text"]
+    arguments = {"path": "notes.md", "content": "# Notes\n\n- one\n- two <|tool_call_end|> in a string\n"}
+    assert message.content[1].input == arguments
+    final = openai_state(goldens.golden_path(SSE_LOGS / "kimi-stream-arguments.sse").read_bytes())
+    [call] = final.choices[0].message.tool_calls
+    assert call.function.arguments == json.dumps(arguments)

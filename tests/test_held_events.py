@@ -81,7 +81,7 @@ def test_events_without_syntax_whose_texts_end_in_a_marker_prefix_come_out_byte_
     for i, extra in enumerate(extras):
         events.insert((i * 3) % (len(events) + 1), extra)
     stream = b"".join(events) + end
-    body, notices = run(stream, reads, format=format_name)
+    body, notices = run(stream, reads, format=format_name, think="off")  # tool syntax: think below
     assert body == stream
     assert [n for n in notices if n.code != "truncated-call"] == []
 
@@ -135,3 +135,11 @@ def test_invalid_json_gets_its_notice_on_every_path(before: bytes, reads: list[i
     body, notices = run(stream, reads, format="kimi")
     assert [n.code for n in notices if n.code == "invalid-json"] == ["invalid-json"]
     assert b"data: {oops\n\n" in body
+
+
+@pytest.mark.xfail(strict=True, reason="--think holds the bytes of a <think> prefix, not the event: open")
+def test_under_think_an_event_ending_in_a_think_tag_prefix_is_held_whole() -> None:
+    model = "qwen/qwen3-32b"
+    stream = text_event("content", "a <", model=model) + text_event("content", "b", model=model)
+    body, _ = run(stream + b"data: [DONE]\n\n", think="on")
+    assert body == stream + b"data: [DONE]\n\n"

@@ -5,8 +5,8 @@ get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (synta
 was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. The
 registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
 picks one for a stream from its `model` id: under `auto`, the model's own syntax
-composed (`ComposedParser`) with the Kimi and DeepSeek special tokens. `ToolSyntax` (in
-`syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
+composed (`ComposedParser`) with the Kimi and DeepSeek special tokens. `ToolSyntax`
+(in `syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
 """
 
 from __future__ import annotations

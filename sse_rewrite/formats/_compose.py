@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..events import Notice, Piece
+from ..events import Piece
 from ._machine import ScanningParser, scan_text
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner
 
@@ -33,10 +33,12 @@ class ComposedParser:
         super().__init_subclass__()
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
 
-    def __init__(self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES) -> None:
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False
+    ) -> None:
         self._scan = MarkerScanner()
         self._max = max_section_bytes
-        self._parts = [part(max_section_bytes, self._scan) for part in self.PARTS]
+        self._parts = [part(max_section_bytes, self._scan, stream_arguments) for part in self.PARTS]
         self._openers: dict[bytes, tuple[ScanningParser, Any]] = {}
         for parser in reversed(self._parts):
             self._openers.update((marker, (parser, value)) for marker, value in parser.OPENERS.items())
@@ -50,11 +52,8 @@ class ComposedParser:
 
     @property
     def undecided(self) -> int:
-        """Characters held back only because they may begin an opener; 0 inside a part's syntax."""
-        scan = self._scan
-        if self._active is not None or not scan.buffered:
-            return 0
-        return len(scan.text(scan.start, scan.end))
+        """Characters held back only because they may begin a marker; 0 inside syntax."""
+        return 0 if self._active is not None else self._parts[0].undecided
 
     def absorb(self, texts: Sequence[str]) -> int:
         """The open part's `absorb`; nothing is taken outside a call."""
@@ -71,11 +70,8 @@ class ComposedParser:
                 pass
         active = self._active
         if active is not None and self._scan.buffered > self._max:
-            active._emit_text(out, self._scan.end)
-            active._state = active.TEXT
+            active._cap(out)
             self._active = None
-            message = f"{active.CAP_SUBJECT} over {self._max} bytes: passed through as text"
-            out.append(Notice("section-cap", message))
         if self._active is None:
             self._scan.compact()
         else:

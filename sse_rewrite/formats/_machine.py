@@ -4,7 +4,9 @@ A format is a small state machine over a `MarkerScanner`. What differs between f
 is the states and their handlers; what stays the same is written once here: appending
 to the scanner, running handlers until none makes progress, the section cap (release
 the held text unchanged, with a notice), compacting the buffer, `pending`, and the
-feed-after-flush guard. So is plain-text scanning: outside a call, text is handed back
+feed-after-flush guard. So is `--stream-arguments` bookkeeping (`_announce`, `_stream`,
+`_call`, `_complete_broken`), which keeps a call's streamed argument text a prefix of
+its final arguments. So is plain-text scanning: outside a call, text is handed back
 up to the first marker of the subclass's `OPENERS`, and `_open` takes it from there.
 A `ComposedParser` (see `_compose.py`) runs several machines over one shared scanner.
 """
@@ -16,7 +18,7 @@ import enum
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 
-from ..events import Notice, Piece, Text
+from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
 from ._json import JsonScanner
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
 
@@ -49,13 +51,19 @@ class ScanningParser:
     """Raw SSE bytes without which an event cannot hold this syntax (see `ToolSyntax`)."""
 
     def __init__(
-        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, scanner: MarkerScanner | None = None
+        self,
+        max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
+        scanner: MarkerScanner | None = None,
+        stream_arguments: bool = False,
     ) -> None:
         self._scan = scanner or MarkerScanner()
         self._state: enum.Enum = self.TEXT
         self._max = max_section_bytes
         self._json = JsonScanner()
         self._flushed = False
+        self._streams = stream_arguments
+        self._announced: tuple[str | None, str] | None = None  # the open call's CallStart
+        self._sent: list[str] = []  # its argument text streamed so far
 
     @property
     def pending(self) -> bool:
@@ -80,12 +88,17 @@ class ScanningParser:
             while self._STEPS[self._state](self, out):
                 pass
         if self._state is not self.TEXT and self._scan.buffered > self._max:
-            self._emit_text(out, self._scan.end)
-            self._state = self.TEXT
-            message = f"{self.CAP_SUBJECT} over {self._max} bytes: passed through as text"
-            out.append(Notice("section-cap", message))
+            self._cap(out)
         self._compact()
         return out
+
+    def _cap(self, out: list[Piece]) -> None:
+        """The open section grew past the cap: its raw text comes out (an announced call is completed)."""
+        message = f"{self.CAP_SUBJECT} over {self._max} bytes"
+        if not self._complete_broken(out, self._scan.end, "section-cap", message):
+            self._emit_text(out, self._scan.end)
+            self._state = self.TEXT
+            out.append(Notice("section-cap", f"{message}: passed through as text"))
 
     def flush(self) -> list[Piece]:
         """End of the field: decide everything still held back (docs/behaviour.md, "Damage")."""
@@ -125,6 +138,8 @@ class ScanningParser:
         scan, json = self._scan, self._json
         if self._state is not self.JSON_BODY or self.JSON_BODY is None or json.pos < scan.end:
             return 0
+        if self._streams:  # the steps announce the call and stream its text as it comes
+            return 0
         text = "".join(texts)
         data = text.encode("utf-8", "surrogatepass")
         if scan.buffered + len(data) > self._max:
@@ -139,6 +154,46 @@ class ScanningParser:
         json.pos, json.in_string, json.depth = scan.end + probe.pos, probe.in_string, probe.depth
         scan.append(text)
         return len(texts)
+
+    # -- `--stream-arguments`
+
+    def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
+        """Start streaming a call whose name is known (only with `stream_arguments`)."""
+        self._announced, self._sent = (call_id, name), []
+        out.append(CallStart(call_id, name))
+
+    def _stream(self, out: list[Piece], text: str) -> None:
+        """Stream the next settled piece of the announced call's arguments."""
+        if text:
+            self._sent.append(text)
+            out.append(ArgumentsDelta(text))
+
+    def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
+        """Hand back a complete call; an announced one keeps its id, name and streamed prefix."""
+        if self._announced is not None:
+            (call_id, name), sent = self._announced, "".join(self._sent)
+            if not arguments.startswith(sent):
+                out.append(Notice("streamed-arguments", f"call {name}: arguments kept as streamed"))
+                arguments = sent
+            self._announced, self._sent = None, []
+        out.append(ToolCall(call_id, name, arguments, raw))
+
+    def _broken_arguments(self) -> str:
+        """The announced call's arguments as written so far (a subclass may add held text)."""
+        return "".join(self._sent)
+
+    def _complete_broken(self, out: list[Piece], end: int, code: str, message: str) -> bool:
+        """An announced call broke: complete it up to `end` with its arguments as written.
+
+        False when no call is announced (the caller then releases the raw text as usual).
+        """
+        if self._announced is None:
+            return False
+        name = self._announced[1]
+        out.append(Notice(code, f"{message}: call {name} was already streamed, completed as written"))
+        self._call(out, None, name, self._broken_arguments(), self._take(end))
+        self._state = self.TEXT
+        return True
 
     def _compact(self) -> None:
         """Drop handed-back text from the buffer; only in TEXT, where no offsets are kept."""

@@ -1,8 +1,16 @@
-"""SectionBase: the tokens and states of `SectionParser`, and its hot path (`absorb`).
+"""SectionBase: the tokens and states of `SectionParser`, its hot path (`absorb`), and
+the streaming of argument text (`--stream-arguments`).
 
 A tool-heavy stream is mostly argument tokens, one per chunk. `absorb` takes such
 texts without the step handlers' searches, exactly when the handlers would only have
 appended them (see `ToolSyntax.absorb`); everything else is left to `feed`.
+
+With `stream_arguments`, a call is announced when its argument marker follows its
+header, and the argument text before the scan cursor is streamed after every step:
+the cursor never passes what may still be a marker, or a close marker inside a JSON
+string whose meaning is not yet settled. Leading whitespace and a trailing run of it
+are held back, because the final arguments are trimmed. An announced call takes no
+`absorb` (its text must come out), so streaming costs the hot path.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from ..events import Piece
 from ._machine import ScanningParser
 from ._scanner import ANGLE_SNIFF
 
@@ -78,7 +87,7 @@ class SectionBase(ScanningParser):
         exactly when it qualifies one text at a time.
         """
         scan = self._scan
-        if scan.cursor != scan.end or self._state not in _ABSORBING:
+        if scan.cursor != scan.end or self._state not in _ABSORBING or self._announced is not None:
             return 0
         joined = "".join(texts)
         if self._state is State.ARGS:
@@ -129,3 +138,52 @@ class SectionBase(ScanningParser):
             pass
         scan.cursor = end
 
+
+    # -- `--stream-arguments`
+
+    _header: str
+    _seen: int  # where the argument text not yet looked at for streaming begins
+    _held: list[str]  # a trailing run of whitespace, held back
+
+    def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
+        """`(id, name, arguments JSON text)` of a call from its header and argument text."""
+        raise NotImplementedError
+
+    def _step_args(self, out: list[Piece]) -> bool:
+        raise NotImplementedError
+
+    def _announceable(self, header: str) -> bool:
+        """Whether the header alone names the call (DeepSeek V3's `function` does not)."""
+        return True
+
+    def _start_arguments(self, out: list[Piece]) -> None:
+        """The argument marker followed the header: announce the call when streaming."""
+        if self._streams and self._announceable(self._header):
+            call_id, name, _ = self._call_parts(self._header, "")
+            self._announce(out, call_id, name)
+            self._seen, self._held = self._scan.cursor, []
+
+    def _step_args_and_stream(self, out: list[Piece]) -> bool:
+        """The ARGS step; when it waits for more input, stream what it settled."""
+        if self._step_args(out):
+            return True
+        if self._announced is not None:
+            self._stream_settled(out)
+        return False
+
+    def _stream_settled(self, out: list[Piece]) -> None:
+        scan = self._scan
+        new = scan.text(self._seen, scan.cursor)
+        self._seen = scan.cursor
+        body = new.rstrip()
+        if not body:
+            if self._sent:  # (leading whitespace is trimmed away)
+                self._held.append(new)
+            return
+        text = "".join(self._held) + body if self._sent else body.lstrip()
+        self._held = [new[len(body) :]]
+        self._stream(out, text)
+
+    def _broken_arguments(self) -> str:
+        scan = self._scan
+        return self._call_parts(self._header, scan.text(scan.mark, scan.cursor))[2]

@@ -30,14 +30,15 @@ only at bytes after the cursor, so total work is linear in the input however it 
 
 A section that grows past `max_section_bytes` is released as plain text. `flush()`
 recovers a truncated call whose arguments are already one complete JSON value and
-drops an opener followed only by whitespace. The hot path (`absorb`) is in `SectionBase`.
+drops an opener followed only by whitespace. The hot path (`absorb`) and the
+streaming of argument text (`--stream-arguments`) are in `SectionBase`.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..events import Markup, Notice, Piece, Text, ToolCall
+from ..events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
@@ -59,17 +60,23 @@ class SectionParser(SectionBase):
     """Section/call/arguments state machine; subclasses give `MARKERS` and `_call_parts`."""
 
     def __init__(
-        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, scanner: MarkerScanner | None = None
+        self,
+        max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
+        scanner: MarkerScanner | None = None,
+        stream_arguments: bool = False,
     ) -> None:
-        super().__init__(max_section_bytes, scanner)
+        super().__init__(max_section_bytes, scanner, stream_arguments)
         self._header = ""
         self._opener = b""  # the call-begin marker of the current call (else its argument marker)
         self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
+        self._seen, self._held = 0, []
 
     def _compact(self) -> None:
         """Compact in every state (a flood of calls never returns to TEXT); the JSON
         position moves with the buffer, the scanner's own offsets move themselves."""
-        self._json.pos -= self._scan.compact()
+        shift = self._scan.compact()
+        self._json.pos -= shift
+        self._seen -= shift
 
     # -- state handlers: each returns True when it made progress and should run again
 
@@ -141,6 +148,7 @@ class SectionParser(SectionBase):
             scan.mark = scan.cursor = pos + length
             self._json.reset(scan.cursor)
             self._state = State.ARGS
+            self._start_arguments(out)
         elif token is Token.CALL_END and header and explicit:  # a call with no arguments at all
             self._header = header
             self._emit_call(out, "", pos + length)
@@ -211,7 +219,7 @@ class SectionParser(SectionBase):
         State.TEXT: ScanningParser._step_text,
         State.SECTION: _step_section,
         State.HEADER: _step_header,
-        State.ARGS: _step_args,
+        State.ARGS: SectionBase._step_args_and_stream,
     }
 
     # -- helpers
@@ -225,16 +233,11 @@ class SectionParser(SectionBase):
     def _spelling(self, token: Token) -> str:
         return next(marker.decode() for marker, role in self.MARKERS.items() if role is token)
 
-    def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
-        """`(id, name, arguments JSON text)` of a call from its header and argument text."""
-        raise NotImplementedError
-
     def _emit_call(self, out: list[Piece], arguments: str, end: int) -> None:
         call_id, name, arguments = self._call_parts(self._header, arguments)
         if not is_json(arguments):
             out.append(Notice("invalid-arguments", f"call {self._header}: arguments are not valid JSON"))
-        raw = self._scan.take(end)
-        out.append(ToolCall(call_id, name, arguments, raw))
+        self._call(out, call_id, name, arguments, self._scan.take(end))
         self._calls_in_section += 1
         self._state = State.SECTION
 
@@ -279,8 +282,10 @@ class SectionParser(SectionBase):
             self._emit_call(out, arguments, scan.end)
             return
         if not arguments.strip() or not is_json(self._call_parts(self._header, arguments)[2]):
-            message = f"stream ended inside call {self._header}: passed through as text"
-            out.append(Notice("truncated-call", message))
+            message = f"stream ended inside call {self._header}"
+            if self._complete_broken(out, scan.end, "truncated-call", message):
+                return
+            out.append(Notice("truncated-call", f"{message}: passed through as text"))
             self._release_all(out)
             return
         out.append(Notice("recovered-call", f"stream ended inside call {self._header}: call recovered"))

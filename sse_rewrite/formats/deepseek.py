@@ -52,3 +52,7 @@ class DeepSeekParser(SectionParser):
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         return deepseek_call_parts(header, arguments)
+
+    def _announceable(self, header: str) -> bool:
+        # A V3 call's name leads its fenced argument text: such a call comes out whole.
+        return header != _V3_CALL_TYPE

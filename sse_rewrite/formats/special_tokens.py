@@ -28,3 +28,7 @@ class SpecialTokensParser(SectionParser):
         if self._opener in _DEEPSEEK_MARKERS:  # the call-begin or argument marker
             return deepseek.deepseek_call_parts(header, arguments)
         return kimi.kimi_call_parts(header, arguments)
+
+    def _announceable(self, header: str) -> bool:
+        # A DeepSeek V3 call's name leads its fenced argument text: such a call comes out whole.
+        return self._opener not in _DEEPSEEK_MARKERS or header != "function"

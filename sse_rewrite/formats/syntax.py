@@ -18,7 +18,7 @@ class ToolSyntax(Protocol):
     sniff: ClassVar[tuple[bytes, ...]]
     """Raw SSE bytes without which an event cannot hold this syntax (what plain runs stop at)."""
 
-    def __init__(self, max_section_bytes: int = ...) -> None: ...
+    def __init__(self, max_section_bytes: int = ..., *, stream_arguments: bool = ...) -> None: ...
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text of the field; return what can be decided now."""

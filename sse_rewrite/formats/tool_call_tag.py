@@ -23,7 +23,8 @@ Theory of operation
   dropped with it); anything else ends the call where its body ended.
 A body that does not parse comes out as raw text with a notice, as does anything held
 past `max_section_bytes`. At the end of input a call complete so far (a whole JSON
-object, complete parameters) is recovered, a bare opener dropped, the rest is text.
+object, complete parameters) is recovered, a bare opener dropped, the rest is text
+(with `--stream-arguments` an announced call is completed instead: see `_tag_stream`).
 """
 
 from __future__ import annotations
@@ -33,25 +34,18 @@ import re
 
 import orjson
 
-from ..events import Markup, Notice, Piece, Text, ToolCall
+from ..events import Markup, Notice, Piece, Text
 from ._json import is_json
-from ._machine import ScanningParser
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
-from .tool_call_bodies import (
-    FUNCTION,
-    FUNCTION_END,
-    Body,
-    Call,
-    glm_call,
-    hermes_call,
-    is_name,
-    qwen_xml_call,
-)
+from ._tag_stream import TagStreaming
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, hermes_call, is_name, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
+
+    from .tool_call_bodies import Call
 
 OPEN: Final = b"<tool_call>"
 """Opens one call."""
@@ -83,7 +77,7 @@ class State(enum.Enum):
     CLOSING = enum.auto()
 
 
-class ToolCallTagParser(ScanningParser):
+class ToolCallTagParser(TagStreaming):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     TEXT = State.TEXT
@@ -96,17 +90,20 @@ class ToolCallTagParser(ScanningParser):
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def __init__(
-        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, scanner: MarkerScanner | None = None
+        self,
+        max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
+        scanner: MarkerScanner | None = None,
+        stream_arguments: bool = False,
     ) -> None:
-        super().__init__(max_section_bytes, scanner)
+        super().__init__(max_section_bytes, scanner, stream_arguments)
         self._reset_call(bare=False)
         self._prose_openers = 0  # openers released as prose: as many closers are prose too
 
     def _reset_call(self, bare: bool) -> None:
         self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
-        self._body = Body.JSON
         self._value_end: bytes | None = None  # inside a TAGGED value: the closer that ends it
-        self._body_end = 0  # JSON and CLOSING: where the body ended
+        self._body, self._body_end = Body.JSON, 0  # the body's kind; JSON, CLOSING: where it ended
+        self._reset_stream()  # (`--stream-arguments`)
 
     def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
         scan = self._scan
@@ -191,7 +188,7 @@ class ToolCallTagParser(ScanningParser):
     def _step_json(self, out: list[Piece]) -> bool:
         end = self._json.advance(self._scan.view, self._scan.end)
         if end is None:
-            return False
+            return self._streams and self._stream_json(out)
         self._scan.cursor = self._body_end = end
         self._state = State.CLOSING
         return True
@@ -207,8 +204,10 @@ class ToolCallTagParser(ScanningParser):
             if found is None:
                 scan.cursor = pos + 1
                 continue
+            inside = self._value_end is not None
             marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
             scan.cursor = pos + found[1]
+            self._track_value(out, pos, inside)
             if marker == CLOSE:
                 return self._close(out, self._parse(pos), scan.cursor)
             if marker == OPEN:  # the next call begins: this one lost its close
@@ -241,7 +240,7 @@ class ToolCallTagParser(ScanningParser):
         return self._close(out, call, self._body_end)
 
     _STEPS: ClassVar = {
-        State.TEXT: ScanningParser._step_text,
+        State.TEXT: TagStreaming._step_text,
         State.OPENED: _step_opened,
         State.JSON: _step_json,
         State.TAGGED: _step_tagged,
@@ -281,7 +280,7 @@ class ToolCallTagParser(ScanningParser):
         name, arguments = call
         if not is_json(arguments):  # passed on as written: the client decides
             out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
-        out.append(ToolCall(None, name, arguments, self._scan.take(end)))
+        self._call(out, None, name, arguments, self._scan.take(end))
 
     def _release_prose(self, out: list[Piece]) -> bool:
         """The opener was prose: release it as text and rescan what followed it."""
@@ -293,7 +292,9 @@ class ToolCallTagParser(ScanningParser):
         return True
 
     def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
-        """Hand back the raw text up to `end` unchanged, with a notice."""
+        """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
+        if self._complete_broken(out, end, code, message):
+            return True
         self._emit_text(out, end)
         out.append(Notice(code, f"{message}: passed through as text"))
         self._state = State.TEXT

@@ -37,3 +37,6 @@ def test_a_capture_round_trips_through_diff(servers: Servers, tmp_path: Path, st
 def test_the_sidecar_names_every_option() -> None:
     options = RewriteOptions(format="glm", id_style="openai", max_section_bytes=99, to="anthropic")
     assert parse_option_args(sidecar_text(options)) == options
+    for streams, think in ((True, "off"), (False, "on")):
+        options = RewriteOptions(stream_arguments=streams, think=think)
+        assert parse_option_args(sidecar_text(options)) == options

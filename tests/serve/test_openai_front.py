@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import openai
 import pytest
 
+from sse_rewrite.rewrite import RewriteOptions
 from tests.serve.servers import Servers, eventually
 
 TOOLS = [{"type": "function", "function": {"name": "bash", "parameters": {
@@ -99,3 +100,19 @@ def test_a_gzip_body_is_decoded_before_it_is_rewritten(servers: Servers) -> None
         model=MODEL, messages=[{"role": "user", "content": "$ ls"}], extra_headers={"x-fake": "gzip"})  # type: ignore[arg-type]
     assert completion.choices[0].message.tool_calls[0].function.name == "bash"  # type: ignore[index]
     assert servers.fake.requests[-1]["headers"]["Accept-Encoding"] == "identity"
+
+
+def test_serve_streams_arguments_when_asked(servers: Servers) -> None:
+    base_url, _ = servers.serve(options=RewriteOptions(stream_arguments=True))
+    messages = [{"role": "user", "content": "please run $ echo one two three"}]
+    parts = []
+    with client(base_url).chat.completions.stream(model=MODEL, messages=messages, tools=TOOLS) as stream:  # type: ignore[arg-type]
+        for event in stream:
+            if event.type == "chunk" and event.chunk.choices:  # (the usage chunk has none)
+                parts += [c for c in event.chunk.choices[0].delta.tool_calls or [] if c.id is None]
+        completion = stream.get_final_completion()
+    [call] = completion.choices[0].message.tool_calls or []
+    assert (call.id, call.function.name) == ("functions.bash:0", "bash")
+    assert call.function.arguments == '{"command": "echo one two three"}'
+    assert len(parts) > 1  # the arguments came in parts after the header, not whole
+    assert "".join(p.function.arguments or "" for p in parts if p.function) == call.function.arguments

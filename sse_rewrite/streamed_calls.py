@@ -1,0 +1,72 @@
+"""StreamedCalls: with `--stream-arguments`, one choice's calls as `tool_calls` deltas in parts.
+
+A parser streaming arguments hands back, per call, a `CallStart`, `ArgumentsDelta` pieces
+and the complete `ToolCall`, whose arguments begin with the deltas' text. Each becomes a
+`CallPart` when the choice takes the pieces: the header (index, id, type, name, empty
+arguments), then `{"index": i, "function": {"arguments": part}}` per delta, then what the
+complete call adds, if anything. A call never announced comes out whole, as one part.
+Indexes are taken as parts are made, so they follow the order calls begin in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .chunks import tool_call_delta
+from .events import ArgumentsDelta, CallStart, Piece, ToolCall
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from .call_indexes import CallIndexes
+
+
+@dataclass(frozen=True, slots=True)
+class CallPart:
+    """One `tool_calls` delta entry: a call's header (`call` given, for its id and name)
+    with the arguments so far, or (`call` None) more of the arguments of call `index`."""
+
+    index: int
+    call: ToolCall | None
+    arguments: str
+
+    def delta(self, call_id: Callable[[int, ToolCall | None], str]) -> dict[str, Any]:
+        """The `tool_calls` entry; `call_id` gives a header's id."""
+        if self.call is None:
+            return {"index": self.index, "function": {"arguments": self.arguments}}
+        return tool_call_delta(self.index, call_id(self.index, self.call), self.call.name, self.arguments)
+
+
+class StreamedCalls:
+    """The calls a choice's parsers have announced and not completed, by field."""
+
+    __slots__ = ("_indexes", "_open")
+
+    def __init__(self, indexes: CallIndexes) -> None:
+        self._indexes = indexes
+        self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
+
+    def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
+        """`pieces` of field `field` with its call pieces turned into parts."""
+        out: list[Piece | CallPart] = []
+        for piece in pieces:
+            if isinstance(piece, CallStart):
+                index = self._indexes.take()
+                self._open[field] = [index, 0]
+                out.append(CallPart(index, ToolCall(piece.id, piece.name, "", ""), ""))
+            elif isinstance(piece, ArgumentsDelta):
+                entry = self._open[field]
+                entry[1] += len(piece.text)
+                out.append(CallPart(entry[0], None, piece.text))
+            elif isinstance(piece, ToolCall):
+                opened = self._open.pop(field, None)
+                if opened is None:
+                    out.append(CallPart(self._indexes.take(), piece, piece.arguments))
+                elif len(piece.arguments) > opened[1]:
+                    out.append(CallPart(opened[0], None, piece.arguments[opened[1] :]))
+            else:
+                out.append(piece)
+        return out

@@ -1,0 +1,115 @@
+"""`--stream-arguments` end to end: the same assembled result as without it, call headers
+and argument deltas as they arrive, and a live pipe that answers before the call ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from sse_rewrite.sse import SSEDecoder
+from tests.chunking import chunk_event, rewrite_stream, token_stream
+from tests.formats.damage_rows import KIMI, ROWS
+from tests.oracles import anthropic_final, openai_final
+
+pytestmark = pytest.mark.usefixtures("accelerators")
+
+CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
+# Rows whose call is announced before it breaks: completed as written instead of released.
+COMPLETED = {(fmt, "eof-in-call-incomplete") for fmt in ("kimi", "deepseek", "hermes", "qwen3-coder", "glm")}
+
+
+def final(stream: bytes):  # type: ignore[no-untyped-def]
+    choice = openai_final(stream, chunk=7).choices[0]
+    calls = [(c.id, c.function.name, c.function.arguments) for c in choice.message.tool_calls or []]
+    return choice.message.content or "", calls, choice.finish_reason
+
+
+@pytest.mark.parametrize(("fmt", "row"), CASES)
+def test_the_openai_sdk_assembles_the_same_result_with_streamed_arguments(fmt: str, row: str) -> None:
+    text = ROWS[fmt][row][0]
+    for size in (1, 3):
+        tokens = [text[i : i + size] for i in range(0, len(text), size)]
+        plain = final(rewrite_stream(token_stream(tokens), format=fmt))
+        streamed = final(rewrite_stream(token_stream(tokens), format=fmt, stream_arguments=True))
+        if (fmt, row) in COMPLETED:
+            assert streamed[0] == "x " and [c[1] for c in streamed[1]] == ["f"]
+            assert plain[1] == [] and streamed[2] == "tool_calls"
+        else:
+            assert streamed == plain
+
+
+def tool_call_deltas(stream: bytes) -> list[dict[str, object]]:
+    decoder = SSEDecoder()
+    out = []
+    for event in decoder.feed(stream) + decoder.flush():
+        if event.data and event.data.startswith("{"):
+            for choice in orjson.loads(event.data).get("choices", []):
+                out += choice.get("delta", {}).get("tool_calls") or []
+    return out
+
+
+ARGS = json.dumps({"path": "a.txt", "content": "hello " * 20})
+LONG_CALL = f"{KIMI['sb']}{KIMI['cb']}functions.write:0{KIMI['ab']}{ARGS}{KIMI['ce']}{KIMI['se']}"
+
+
+def test_the_header_comes_first_then_argument_parts_then_only_the_rest() -> None:
+    tokens = [LONG_CALL[i : i + 5] for i in range(0, len(LONG_CALL), 5)]
+    deltas = tool_call_deltas(rewrite_stream(token_stream(tokens), stream_arguments=True))
+    header = {"index": 0, "id": "functions.write:0", "type": "function"}
+    assert deltas[0] == {**header, "function": {"name": "write", "arguments": ""}}
+    assert len(deltas) > 10 and all(set(d) == {"index", "function"} for d in deltas[1:])
+    assert "".join(d["function"]["arguments"] for d in deltas) == ARGS  # type: ignore[index]
+
+
+def _read_until(fd: int, want: bytes, got: bytes = b"") -> bytes:
+    while want not in got:
+        ready, _, _ = select.select([fd], [], [], 20)
+        assert ready, f"no output from the filter; got so far {got!r}"
+        data = os.read(fd, 65536)
+        assert data, f"filter closed stdout; got {got!r}"
+        got += data
+    return got
+
+
+def test_in_a_pipe_the_first_argument_delta_comes_out_before_the_end_marker_goes_in() -> None:
+    command = [sys.executable, "-m", "sse_rewrite", "--stream-arguments"]
+    child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    head, tail = LONG_CALL.split(KIMI["ce"])
+    tokens = [head[i : i + 4] for i in range(0, len(head), 4)]
+    try:
+        got = b""
+        for token in tokens:
+            child.stdin.write(chunk_event({"content": token}))
+            child.stdin.flush()
+        # Every argument token is in; the end marker is not: its header and first part must be out.
+        got = _read_until(child.stdout.fileno(), b'{"index":0,"function":{"arguments":"{', got)
+        assert b'"name":"write"' in got
+        child.stdin.write(chunk_event({"content": KIMI["ce"] + tail}) + chunk_event({}, "stop"))
+        child.stdin.write(b"data: [DONE]\n\n")
+        child.stdin.flush()
+        got = _read_until(child.stdout.fileno(), b"[DONE]", got)
+        assert b'"finish_reason":"tool_calls"' in got
+    finally:
+        child.stdin.close()
+        child.wait(timeout=20)
+        child.stdout.close()
+    assert child.returncode == 0
+
+
+def test_to_anthropic_the_parts_become_input_json_deltas_of_one_tool_use_block() -> None:
+    tokens = [LONG_CALL[i : i + 5] for i in range(0, len(LONG_CALL), 5)]
+    stream = token_stream(["Writing it. ", *tokens])
+    plain = rewrite_stream(stream, to="anthropic")
+    streamed = rewrite_stream(stream, to="anthropic", stream_arguments=True)
+    assert streamed.count(b'"input_json_delta"') > 10 > plain.count(b'"input_json_delta"')
+    message = anthropic_final(streamed, chunk=11)
+    assert [block.type for block in message.content] == ["text", "tool_use"]
+    assert message.content[1].input == json.loads(ARGS) and message.stop_reason == "tool_use"
+    assert anthropic_final(plain).content[1].input == json.loads(ARGS)
