@@ -27,6 +27,7 @@ from .chunks import tool_call_delta
 from .deltas import carries_nothing, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Text, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
+from .think import OPEN
 from .undecided import UndecidedText
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -116,16 +117,30 @@ class ChoiceRewriter:
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object (under `--think`, its content split first)."""
-        moved = None if self._think is None else self._think.split(choice)
-        if moved is None:
+        if self._think is None:
             return self._rewrite(choice, False)
-        result = self._rewrite(moved, True)
+        split = self._think.split(choice)
+        lead: list[Item] = []
+        if split.tag:  # held characters of earlier events were a tag: those events lose them
+            parser = self._parsers.get("content")
+            if parser is not None and parser.undecided:  # what it holds before the tag was text
+                self._account("content", self._parsers.pop("content").flush(), lead)
+            self._undecided.decide("content", [Markup(OPEN[: split.tag])], 0)
+        elif split.lead:  # they were text, which continues the content
+            self._account("content", self._parser("content").feed(split.lead), lead)
+        if split.choice is None or split.tail:  # unchanged, or changed only by a tag start at the end
+            return self._rewrite(choice, False, lead, split.tail)
+        result = self._rewrite(split.choice, True, lead)
         if not result.changed:  # the split alone changed it
-            result.choice = moved
-            result.blank = carries_nothing(moved, result.role_seen)
+            result.choice = split.choice
+            result.blank = carries_nothing(split.choice, result.role_seen)
         return result
 
-    def _rewrite(self, choice: dict[str, Any], moved: bool) -> ChoiceResult:
+    def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
+                 tail: int = 0) -> ChoiceResult:
+        """Rewrite `choice` (`moved`: its content was split by `--think`). `lead`: pieces of held
+        content decided as text; `tail`: characters at the end of the content that `--think`
+        holds as a tag start (kept from the parser; the event is held whole for them if it can)."""
         delta = choice.get("delta")
         if type(delta) is not dict:
             delta = {}
@@ -134,13 +149,15 @@ class ChoiceRewriter:
             self._role_seen = True
         scanned = scanned_fields(delta) if self._make_parser is not None else {}
         finish = choice.get("finish_reason")
-        items: list[Item] = []
+        items: list[Item] = lead or []
         own: list[tuple[str, list[Any]]] = []  # this event's undecided characters, by field
         for name, value in scanned.items():
             parser = self._parser(name)
-            pieces = parser.feed(value)
-            if pieces or self._undecided or parser.undecided:
-                entry = self._account(name, pieces, items)
+            held = tail if name == "content" else 0
+            pieces = parser.feed(value[: len(value) - held])
+            if pieces or self._undecided or parser.undecided or held:
+                after = self._think.held if held and self._think is not None else 0  # all it holds
+                entry = self._account(name, pieces, items, after)
                 if entry is not None:
                     own.append((name, entry))
         if self._undecided:
@@ -156,6 +173,8 @@ class ChoiceRewriter:
             return ChoiceResult(emptied=emptied, blank=blank, role_seen=role_seen, source=choice)
         result = ChoiceResult(role_seen=role_seen)
         if own and plain and not moved and self._holds(scanned, own, items):
+            if tail and self._think is not None:
+                self._think.held_whole(tail)
             return self._hold(choice, result, own, items)
         return self._rebuild(choice, delta, scanned, items, result)
 
@@ -176,11 +195,13 @@ class ChoiceRewriter:
 
     # -- held characters
 
-    def _account(self, name: str, pieces: list[Piece], items: list[Item]) -> list[Any] | None:
+    def _account(self, name: str, pieces: list[Piece], items: list[Item], after: int = 0) -> list[Any] | None:
         """Add the field's pieces to `items`, minus text already in held events' bytes; the
-        run of this feed's characters left undecided, if any."""
+        run of this feed's characters left undecided, if any (`after`: more of them, past
+        what the parser holds: a tag start `--think` holds)."""
         parser = self._parsers.get(name)
-        kept, entry = self._undecided.decide(name, pieces, 0 if parser is None else parser.undecided)
+        held = (0 if parser is None else parser.undecided) + after
+        kept, entry = self._undecided.decide(name, pieces, held)
         parts = kept if self._streamed is None else self._streamed.parts(name, kept)
         items += [(name, piece) for piece in parts]
         return entry

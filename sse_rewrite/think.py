@@ -86,6 +86,11 @@ class ThinkSplitter:
         """True while a possible tag prefix is held back."""
         return bool(self._held)
 
+    @property
+    def held(self) -> int:
+        """How many characters are held back as a possible tag start."""
+        return len(self._held)
+
     def provider_reasons(self) -> None:
         """The stream sent a reasoning field of its own: the answer did not start inside.
 
@@ -142,47 +147,87 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
 
 
+@dataclass(slots=True)
+class Split:
+    """What `ContentThinking.split` made of one choice.
+
+    `choice` is the choice with its content split (None when its content is unchanged). A
+    tag start at the end of an otherwise unchanged content is `tail` characters long: the
+    choice may hold the event whole for them (`held_whole`) instead of sending it without
+    them. Characters held that way by an earlier event are decided here: `lead` is their
+    text (it continues the content before this event's own), `tag` counts them as a tag.
+    """
+
+    choice: dict[str, Any] | None
+    lead: str = ""
+    tag: int = 0
+    tail: int = 0
+
+
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_field", "_splitter")
+    __slots__ = ("_field", "_owed", "_splitter")
 
     def __init__(self, starts_inside: bool) -> None:
         self._splitter = ThinkSplitter(starts_inside)
         self._field = "reasoning_content"
+        self._owed = 0  # held characters whose event was held whole for them (`held_whole`)
+
+    @property
+    def held(self) -> int:
+        """How many characters of content are held back as a possible tag start."""
+        return self._splitter.held
+
+    def held_whole(self, count: int) -> None:
+        """The choice held its event whole for the `tail` characters of the last split."""
+        self._owed += count
 
     @property
     def busy(self) -> bool:
         """True while content is moved or a tag prefix is held: every content event must come here."""
         return self._splitter.inside or self._splitter.pending
 
-    def split(self, choice: dict[str, Any]) -> dict[str, Any] | None:
-        """`choice` with its content's reasoning moved to the reasoning field; None if unchanged.
+    def split(self, choice: dict[str, Any]) -> Split:
+        """Split the choice's content: reasoning moves to the reasoning field (see `Split`).
 
         A finish_reason ends the content: a held tag prefix comes out then.
         """
         delta = choice.get("delta")
         if type(delta) is not dict:
-            return None
+            return Split(None)
         for name in _REASONING_FIELDS:
             if type(delta.get(name)) is str and delta[name]:
                 self._splitter.provider_reasons()
                 if name == "reasoning":
                     self._field = name
         content = delta.get("content")
-        pieces = self._splitter.feed(content) if type(content) is str else []
-        if choice.get("finish_reason") is not None:
-            pieces += self._splitter.flush()
         text = content if type(content) is str else ""
+        owed = self._owed
+        pieces = self._splitter.feed(text)
+        if choice.get("finish_reason") is not None or (owed and not text):
+            pieces += self._splitter.flush()  # the end, or content not continued: a held prefix is text
+        lead, tag = "", 0
+        if owed and pieces:  # decided: the first piece covers the owed characters (a tag, or text)
+            self._owed = 0
+            first = pieces[0]
+            if isinstance(first, Markup):
+                tag = owed
+            elif isinstance(first, Text):  # text: it continues the content before this event's own
+                lead = first.text[:owed]
+                pieces = ([Text(first.text[owed:])] if len(first.text) > owed else []) + pieces[1:]
         if pieces == ([Text(text)] if text else []):
-            return None
+            return Split(None, lead, tag)
+        tail = 0 if self._splitter.inside else self._splitter.held - self._owed
+        if tail and pieces != ([Text(text[:-tail])] if len(text) > tail else []):
+            tail = 0  # more changed than a tag start at the end: no holding the event whole
         answer, thought = self._texts(pieces)
         new_delta = dict(delta)
         if "content" in delta or answer:
             new_delta["content"] = answer
         if thought:
             new_delta[self._field] = (delta.get(self._field) or "") + thought
-        return {**choice, "delta": new_delta}
+        return Split({**choice, "delta": new_delta}, lead, tag, tail)
 
     def flush(self) -> dict[str, str]:
         """End of stream: the held tag prefix, by the field it goes to."""

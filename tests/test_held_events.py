@@ -137,9 +137,36 @@ def test_invalid_json_gets_its_notice_on_every_path(before: bytes, reads: list[i
     assert b"data: {oops\n\n" in body
 
 
-@pytest.mark.xfail(strict=True, reason="--think holds the bytes of a <think> prefix, not the event: open")
-def test_under_think_an_event_ending_in_a_think_tag_prefix_is_held_whole() -> None:
+THINK_PREFIXES = st.sampled_from(["<think>", "</think>"]).flatmap(
+    lambda tag: st.integers(1, len(tag) - 1).map(lambda n: tag[:n])
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.tuples(PROSE, THINK_PREFIXES | PREFIXES | st.just("")), min_size=1, max_size=6),
+    fields=st.lists(st.sampled_from(["content", "content", "reasoning"]), min_size=1, max_size=3),
+    format_name=st.sampled_from(["auto", "hermes", "kimi"]),  # (--format none: no parser holds the event)
+    end=st.sampled_from([b"", b"data: [DONE]\n\n", chunk_event({}, "stop") + b"data: [DONE]\n\n"]),
+    reads=st.lists(st.integers(1, 200), max_size=4),
+)
+def test_under_think_events_ending_in_a_think_tag_prefix_come_out_byte_for_byte(
+    texts: list[tuple[str, str]], fields: list[str], format_name: str, end: bytes, reads: list[int]
+) -> None:
+    model = "qwen/qwen3-32b"  # writes <think> tags, but does not start inside them
+    events = [text_event(fields[i % len(fields)], p + x, model=model) for i, (p, x) in enumerate(texts)]
+    stream = b"".join(events) + end
+    body, notices = run(stream, reads, format=format_name, think="on")
+    assert body == stream
+    assert [n for n in notices if n.code != "truncated-call"] == []
+
+
+def test_under_think_a_tag_split_after_a_held_event_still_moves_the_reasoning() -> None:
     model = "qwen/qwen3-32b"
-    stream = text_event("content", "a <", model=model) + text_event("content", "b", model=model)
-    body, _ = run(stream + b"data: [DONE]\n\n", think="on")
-    assert body == stream + b"data: [DONE]\n\n"
+    parts = ["Plan: <", "think>x", "</think>", "answer"]
+    stream = b"".join(text_event("content", part, model=model) for part in parts) + b"data: [DONE]\n\n"
+    body, _ = run(stream, think="on")
+    chunks = [orjson.loads(line[6:]) for line in body.split(b"\n\n") if line.startswith(b"data: {")]
+    deltas = [chunk["choices"][0]["delta"] for chunk in chunks]
+    assert "".join(d.get("content") or "" for d in deltas) == "Plan: answer"
+    assert "".join(d.get("reasoning_content") or "" for d in deltas) == "x"
