@@ -172,7 +172,7 @@ class ChoiceRewriter:
             blank = carries_nothing(choice, role_seen, emptied)
             return ChoiceResult(emptied=emptied, blank=blank, role_seen=role_seen, source=choice)
         result = ChoiceResult(role_seen=role_seen)
-        if own and plain and not moved and self._holds(scanned, own, items):
+        if own and plain and not moved and self._undecided.may_hold(scanned, own, items):
             if tail and self._think is not None:
                 self._think.held_whole(tail)
             return self._hold(choice, result, own, items)
@@ -205,24 +205,6 @@ class ChoiceRewriter:
         parts = kept if self._streamed is None else self._streamed.parts(name, kept)
         items += [(name, piece) for piece in parts]
         return entry
-
-    def _holds(
-        self, scanned: dict[str, str], own: list[tuple[str, list[Any]]], items: list[Item]
-    ) -> bool:
-        """Whether the event may be held whole: its undecided characters are all that would
-        change in it, and no character of a rebuilt event waits before them (holding would
-        put its bytes out before theirs)."""
-        if not all(self._undecided.first_owned(name, entry) for name, entry in own):
-            return False
-        if any(isinstance(piece, ToolCall | Markup | CallPart) for _, piece in items):
-            return False
-        undecided = {name: entry[1] for name, entry in own}
-        expected = {n: v[: len(v) - undecided.get(n, 0)] for n, v in scanned.items()}
-        heads: dict[str, str] = {}
-        for name, piece in items:
-            if isinstance(piece, Text):
-                heads[name] = heads.get(name, "") + piece.text
-        return heads == {name: text for name, text in expected.items() if text}
 
     def _hold(
         self, choice: dict[str, Any], result: ChoiceResult, own: list[tuple[str, list[Any]]],

@@ -15,6 +15,7 @@ An owner is anything with an `undecided` count and a `syntax` dict or None (`Cho
 from __future__ import annotations
 
 from .events import Markup, Piece, Text, ToolCall
+from .streamed_calls import CallPart
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -73,6 +74,22 @@ class UndecidedText:
         entry = [None, undecided]
         runs.append(entry)
         return kept, entry
+
+    def may_hold(self, scanned: dict[str, str], own: list[tuple[str, Entry]], items: list[Any]) -> bool:
+        """Whether an event may be held whole: its undecided characters (`own`, by field) are all
+        that would change in it (`items`: its `(field, piece)`s), and no character of a rebuilt
+        event waits before them (holding would put its bytes out before theirs)."""
+        if not all(self.first_owned(name, entry) for name, entry in own):
+            return False
+        if any(isinstance(piece, ToolCall | Markup | CallPart) for _, piece in items):
+            return False
+        undecided = {name: entry[1] for name, entry in own}
+        expected = {n: v[: len(v) - undecided.get(n, 0)] for n, v in scanned.items()}
+        heads: dict[str, str] = {}
+        for name, piece in items:
+            if isinstance(piece, Text):
+                heads[name] = heads.get(name, "") + piece.text
+        return heads == {name: text for name, text in expected.items() if text}
 
     def first_owned(self, name: str, entry: Entry) -> bool:
         """Whether every run of the field before `entry` belongs to a held event (else holding
