@@ -116,7 +116,10 @@ class ChoiceRewriter:
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object (under `--think`, its content split first)."""
-        moved = None if self._think is None else self._think.split(choice)
+        moved = None
+        if self._think is not None:
+            parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
+            moved = self._think.split(choice, parser is not None and parser.pending and not parser.undecided)
         if moved is None:
             return self._rewrite(choice, False)
         result = self._rewrite(moved, True)

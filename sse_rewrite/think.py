@@ -156,10 +156,12 @@ class ContentThinking:
         """True while content is moved or a tag prefix is held: every content event must come here."""
         return self._splitter.inside or self._splitter.pending
 
-    def split(self, choice: dict[str, Any]) -> dict[str, Any] | None:
+    def split(self, choice: dict[str, Any], in_call: bool = False) -> dict[str, Any] | None:
         """`choice` with its content's reasoning moved to the reasoning field; None if unchanged.
 
-        A finish_reason ends the content: a held tag prefix comes out then.
+        A finish_reason ends the content: a held tag prefix comes out then. `in_call`: the
+        content's tool parser is inside a call, whose text a tag cannot end (a file being
+        written may hold `<think>`), so the content passes unsplit.
         """
         delta = choice.get("delta")
         if type(delta) is not dict:
@@ -170,7 +172,10 @@ class ContentThinking:
                 if name == "reasoning":
                     self._field = name
         content = delta.get("content")
-        pieces = self._splitter.feed(content) if type(content) is str else []
+        if in_call:
+            pieces = [*self._splitter.flush(), *([Text(content)] if type(content) is str and content else [])]
+        else:
+            pieces = self._splitter.feed(content) if type(content) is str else []
         if choice.get("finish_reason") is not None:
             pieces += self._splitter.flush()
         text = content if type(content) is str else ""
