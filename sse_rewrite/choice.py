@@ -119,7 +119,8 @@ class ChoiceRewriter:
         """Rewrite one incoming choice object (under `--think`, its content split first)."""
         if self._think is None:
             return self._rewrite(choice, False)
-        split = self._think.split(choice)
+        parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
+        split = self._think.split(choice, parser is not None and parser.pending and not parser.undecided)
         lead: list[Item] = []
         if split.tag:  # held characters of earlier events were a tag: those events lose them
             parser = self._parsers.get("content")

@@ -188,10 +188,12 @@ class ContentThinking:
         """True while content is moved or a tag prefix is held: every content event must come here."""
         return self._splitter.inside or self._splitter.pending
 
-    def split(self, choice: dict[str, Any]) -> Split:
+    def split(self, choice: dict[str, Any], in_call: bool = False) -> Split:
         """Split the choice's content: reasoning moves to the reasoning field (see `Split`).
 
-        A finish_reason ends the content: a held tag prefix comes out then.
+        A finish_reason ends the content: a held tag prefix comes out then. `in_call`: the
+        content's tool parser is inside a call, whose text a tag cannot end (a file being
+        written may hold `<think>`), so the content passes unsplit.
         """
         delta = choice.get("delta")
         if type(delta) is not dict:
@@ -204,7 +206,10 @@ class ContentThinking:
         content = delta.get("content")
         text = content if type(content) is str else ""
         owed = self._owed
-        pieces = self._splitter.feed(text)
+        if in_call:  # a held prefix is text, and so is all of this content
+            pieces = [*self._splitter.flush(), *([Text(text)] if text else [])]
+        else:
+            pieces = self._splitter.feed(text)
         if choice.get("finish_reason") is not None or (owed and not text):
             pieces += self._splitter.flush()  # the end, or content not continued: a held prefix is text
         lead, tag = "", 0

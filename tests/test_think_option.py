@@ -104,3 +104,14 @@ def test_every_damage_row_inside_think_tags_is_read_as_in_reasoning(fmt: str, ro
             assert out[2] and out[2][0][0] == "f"
             continue
         assert out == ("answer", kept, expected_calls, "tool_calls" if expected_calls else "stop")
+
+
+def test_tags_inside_a_tool_call_are_its_arguments_not_reasoning() -> None:
+    # (decided per chunk: the call must be open before the chunk with the tag, as in token streams)
+    args = '{"path": "p.md", "text": "Wrap it in <think> and </think> tags."}'
+    text = f'<think>Plan.</think>Writing.<tool_call>{{"name": "write", "arguments": {args}}}</tool_call>'
+    for size in (1, 3, 7):
+        pieces = [text[i : i + size] for i in range(0, len(text), size)]
+        for options in ({}, {"stream_arguments": True}):
+            out = final(rewrite_stream(stream_of(pieces, "qwen/qwen3-32b"), **options))
+            assert out == ("Writing.", "Plan.", [("write", args)], "tool_calls"), (size, options)
