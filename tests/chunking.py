@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import select
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -184,3 +186,15 @@ def every_cut(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
         assert without_notices(split_out) == without_notices(whole), point
         assert rejoin(split_out) == text
     return whole
+
+
+def read_until(fd: int, want: bytes, got: bytes = b"") -> bytes:
+    """Read from a child's stdout `fd` onto `got` until `want` has arrived; fail if the child
+    goes quiet for 20 s (a hang) or closes its output first."""
+    while want not in got:
+        ready, _, _ = select.select([fd], [], [], 20)
+        assert ready, f"no output from the filter; got so far {got!r}"
+        data = os.read(fd, 65536)
+        assert data, f"filter closed stdout; got {got!r}"
+        got += data
+    return got

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
 import shlex
 import shutil
 import subprocess
@@ -17,7 +16,7 @@ from click.testing import CliRunner
 
 from sse_rewrite import goldens
 from sse_rewrite.cli import cli
-from tests.chunking import chunk_event, token_stream
+from tests.chunking import chunk_event, read_until, token_stream
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
 
@@ -131,18 +130,6 @@ def _command() -> list[str]:
     return [sys.executable, "-m", "sse_rewrite"]
 
 
-def _read_available(fd: int, want: bytes) -> bytes:
-    """Read from `fd` until `want` has arrived; fail if the child goes quiet for 20 s (a hang)."""
-    got = b""
-    while want not in got:
-        ready, _, _ = select.select([fd], [], [], 20)
-        assert ready, f"no output from the filter; got so far {got!r}"
-        data = os.read(fd, 65536)
-        assert data, f"filter closed stdout; got {got!r}"
-        got += data
-    return got
-
-
 def test_each_event_is_answered_before_the_next_is_written() -> None:
     child = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert child.stdin is not None and child.stdout is not None
@@ -151,10 +138,10 @@ def test_each_event_is_answered_before_the_next_is_written() -> None:
             event = chunk_event({"content": token})
             child.stdin.write(event)
             child.stdin.flush()
-            assert _read_available(child.stdout.fileno(), event).endswith(event)
+            assert read_until(child.stdout.fileno(), event).endswith(event)
         child.stdin.write(chunk_event({"content": CALL}))
         child.stdin.flush()
-        assert b'"tool_calls"' in _read_available(child.stdout.fileno(), b'"tool_calls"')
+        assert b'"tool_calls"' in read_until(child.stdout.fileno(), b'"tool_calls"')
     finally:
         child.stdin.close()
         child.wait(timeout=20)
@@ -171,7 +158,7 @@ def test_closed_stdout_pipe_exits_quietly() -> None:
     first = chunk_event({"content": "x"})
     child.stdin.write(first)
     child.stdin.flush()
-    _read_available(child.stdout.fileno(), first)
+    read_until(child.stdout.fileno(), first)
     child.stdout.close()
     try:
         for _ in range(5000):
@@ -322,7 +309,7 @@ def test_capture_file_is_opened_before_any_input(tmp_path: Path) -> None:
         event = chunk_event({"content": "Hello"})
         child.stdin.write(event)
         child.stdin.flush()
-        _read_available(child.stdout.fileno(), event)
+        read_until(child.stdout.fileno(), event)
         assert target.read_bytes() == event  # flushed per read, while the stream is still open
     finally:
         child.stdin.close()

@@ -4,8 +4,6 @@ and argument deltas as they arrive, and a live pipe that answers before the call
 from __future__ import annotations
 
 import json
-import os
-import select
 import subprocess
 import sys
 
@@ -13,7 +11,7 @@ import orjson
 import pytest
 
 from sse_rewrite.sse import SSEDecoder
-from tests.chunking import chunk_event, rewrite_stream, token_stream
+from tests.chunking import chunk_event, read_until, rewrite_stream, token_stream
 from tests.formats.damage_rows import KIMI, ROWS
 from tests.oracles import anthropic_final, openai_final
 
@@ -67,16 +65,6 @@ def test_the_header_comes_first_then_argument_parts_then_only_the_rest() -> None
     assert "".join(d["function"]["arguments"] for d in deltas) == ARGS  # type: ignore[index]
 
 
-def _read_until(fd: int, want: bytes, got: bytes = b"") -> bytes:
-    while want not in got:
-        ready, _, _ = select.select([fd], [], [], 20)
-        assert ready, f"no output from the filter; got so far {got!r}"
-        data = os.read(fd, 65536)
-        assert data, f"filter closed stdout; got {got!r}"
-        got += data
-    return got
-
-
 def test_in_a_pipe_the_first_argument_delta_comes_out_before_the_end_marker_goes_in() -> None:
     command = [sys.executable, "-m", "sse_rewrite", "--stream-arguments"]
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -89,12 +77,12 @@ def test_in_a_pipe_the_first_argument_delta_comes_out_before_the_end_marker_goes
             child.stdin.write(chunk_event({"content": token}))
             child.stdin.flush()
         # Every argument token is in; the end marker is not: its header and first part must be out.
-        got = _read_until(child.stdout.fileno(), b'{"index":0,"function":{"arguments":"{', got)
+        got = read_until(child.stdout.fileno(), b'{"index":0,"function":{"arguments":"{', got)
         assert b'"name":"write"' in got
         child.stdin.write(chunk_event({"content": KIMI["ce"] + tail}) + chunk_event({}, "stop"))
         child.stdin.write(b"data: [DONE]\n\n")
         child.stdin.flush()
-        got = _read_until(child.stdout.fileno(), b"[DONE]", got)
+        got = read_until(child.stdout.fileno(), b"[DONE]", got)
         assert b'"finish_reason":"tool_calls"' in got
     finally:
         child.stdin.close()
