@@ -126,7 +126,8 @@ def throughput(tmp: Path, sizes: Sizes, cli: list[str], only: str = "") -> list[
     """Filter time against the orjson round-trip baseline per stream shape, and section scaling.
 
     Every shape runs tool-heavy and plain, each with the accelerators on (the default)
-    and, where the filter has the switch, off (`ACCELERATORS_OFF`).
+    and, where the filter has the switch, off (`ACCELERATORS_OFF`). Times are CPU time
+    (user + system) of each child: other jobs on the machine disturb them much less.
     """
     baseline = [sys.executable, str(HERE / "baseline.py")]
     rows = []
@@ -137,7 +138,7 @@ def throughput(tmp: Path, sizes: Sizes, cli: list[str], only: str = "") -> list[
             commands = [[*cli, str(path)], [*baseline, str(path)]]
             if off:
                 commands.append([*cli, *off, str(path)])
-            ours, base, *rest = best(sizes.repeats, *commands)
+            ours, base, *rest = best(sizes.repeats, *commands, cpu=True)
             size = path.stat().st_size / MB
             rows.append(Row(f"{kind}: {shape.name}", ours / base, limit,
                             note=f"{size:.0f} MB: {ours:.2f}s vs {base:.2f}s"))

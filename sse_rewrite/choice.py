@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .choice_result import ChoiceResult
 from .chunks import tool_call_delta
-from .deltas import carries_nothing, scanned_fields, set_text, split_pieces
+from .deltas import carries_nothing, scanned_fields, set_text, sole_text, split_pieces
 from .events import Markup, Notice, Piece, Text, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
 from .think import OPEN
@@ -83,14 +83,11 @@ class ChoiceRewriter:
         """Feed a choice whose one text lands inside an open call and leaves nothing to send;
         the field that took it, or None (then nothing changed and `rewrite` must run)."""
         delta = choice.get("delta")
-        if type(delta) is not dict or choice.get("finish_reason") is not None or self._undecided:
+        if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
             return None
-        if self._thinking:
+        if self._undecided or (self._think is not None and self._think.busy):
             return None
-        scanned = scanned_fields(delta)
-        if len(scanned) != 1 or choice.get("logprobs"):
-            return None
-        [(name, text)] = scanned.items()
+        name, text = sole_text(delta)
         parser = self._parsers.get(name)
         if parser is None or NATIVE_CALLS in delta or LEGACY_CALL in delta:
             return None

@@ -38,6 +38,20 @@ def scanned_fields(delta: dict[str, Any]) -> dict[str, str]:
     return fields
 
 
+def sole_text(delta: dict[str, Any]) -> tuple[str, str]:
+    """The one field `scanned_fields` would give and its text; `("", "")` unless exactly one."""
+    found = ("", "")
+    for name in TEXT_FIELDS:
+        value = delta.get(name)
+        if type(value) is str and value:
+            if name == "reasoning_content" and delta.get("reasoning") == value:
+                continue
+            if found[0]:
+                return "", ""
+            found = (name, value)
+    return found
+
+
 def set_text(target: dict[str, Any], source: dict[str, Any], name: str, text: str) -> None:
     """Set field `name` of `target` to `text`, and its mirrors as they stood in `source`."""
     original = source.get(name)
@@ -104,22 +118,21 @@ def _blank_details(details: object, delta: dict[str, Any], emptied: Collection[s
     """Whether `reasoning_details` is blank once the emptied fields it mirrors are (see `set_text`)."""
     if not isinstance(details, list):
         return False
-    mirrored = False
-    if emptied:
-        joined = "".join(str(d.get("text", "")) for d in details if _is_text(d))
-        mirrored = any(name in emptied and delta.get(name) and delta[name] == joined for name in _REASONING)
+    texts, has_text = [], False
     for detail in details:
-        if not isinstance(detail, dict):
+        if not isinstance(detail, dict) or detail.get("summary") or detail.get("data"):
             return False
-        if detail.get("summary") or detail.get("data"):
+        text = detail.get("text", "")
+        if detail.get("type") == "reasoning.text":
+            texts.append(str(text))
+            has_text = has_text or bool(text)
+        elif text:
             return False
-        if detail.get("text") and not (mirrored and detail.get("type") == "reasoning.text"):
-            return False
-    return True
-
-
-def _is_text(detail: object) -> bool:
-    return isinstance(detail, dict) and detail.get("type") == "reasoning.text"
+    if not has_text:
+        return True
+    # Its texts are blank only as the mirror of an emptied field: they join up to its text.
+    joined = "".join(texts)
+    return any(name in _REASONING and delta.get(name) == joined for name in emptied)
 
 
 def split_pieces(
