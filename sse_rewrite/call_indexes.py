@@ -20,6 +20,22 @@ if TYPE_CHECKING:
 
 NATIVE_CALLS: Final = "tool_calls"
 LEGACY_CALL: Final = "function_call"
+_FINISH_REWRITES: Final = {LEGACY_CALL: NATIVE_CALLS}
+_ACTED_ON: Final = (NATIVE_CALLS, LEGACY_CALL, *_FINISH_REWRITES)
+REWRITTEN_WORDS: Final = tuple(dict.fromkeys(f'"{word}"' for word in _ACTED_ON))
+"""JSON strings whose presence in a chunk a choice acts on, whatever the format."""
+STOP_WORD: Final = '"stop"'
+"""A finish a choice rewrites once it has emitted calls (to `"tool_calls"`)."""
+
+
+def rewritten_finish(finish: object, legacy: bool, calls: int) -> object:
+    """A choice's `finish_reason` as it goes out: `function_call` becomes `tool_calls` when
+    legacy calls are converted, and `stop` does once the choice has emitted calls."""
+    if not isinstance(finish, str):
+        return finish
+    if finish == "stop" and calls:
+        return NATIVE_CALLS
+    return _FINISH_REWRITES.get(finish, finish) if legacy else finish
 
 
 class CallIndexes:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
+from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes, rewritten_finish
 from .choice_result import ChoiceResult
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, scanned_fields, set_text, sole_text, split_pieces
@@ -33,19 +33,12 @@ from .undecided import UndecidedText
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Any
 
     from .formats import ToolSyntax
     from .think import ContentThinking
 
     Item = tuple[str, Piece | CallPart]
-
-_FINISH_REWRITES: Final = {LEGACY_CALL: NATIVE_CALLS}
-_ACTED_ON: Final = (NATIVE_CALLS, LEGACY_CALL, *_FINISH_REWRITES)
-REWRITTEN_WORDS: Final = tuple(dict.fromkeys(f'"{word}"' for word in _ACTED_ON))
-"""JSON strings whose presence in a chunk this module acts on, whatever the format."""
-STOP_WORD: Final = '"stop"'
-"""A finish this module rewrites once a choice has emitted calls (to `"tool_calls"`)."""
 
 CallId = Callable[[int, ToolCall | None], str]
 """Gives the id of the call with this output index (the parsed call, or None if legacy)."""
@@ -68,6 +61,7 @@ class ChoiceRewriter:
         self._streamed = StreamedCalls(self._indexes) if stream_arguments else None
         self._think = think
         self._role_seen = False
+        self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
 
     @property
     def calls(self) -> int:
@@ -85,7 +79,7 @@ class ChoiceRewriter:
         delta = choice.get("delta")
         if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
             return None
-        if self._undecided or (self._think is not None and self._think.busy):
+        if self._fed is not None or self._undecided or self._thinking:
             return None
         name, text = sole_text(delta)
         parser = self._parsers.get(name)
@@ -96,16 +90,27 @@ class ChoiceRewriter:
         return name
 
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
-        """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took.
-
-        It stops before an empty text: such an event carries no text to scan, so `rewrite`
-        sends it unchanged."""
+        """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
+        stops before an empty text: such an event has no text to scan, `rewrite` sends it unchanged."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided or self._thinking:
+        if parser is None or self._undecided or self._thinking or self._fed is not None:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
         return parser.absorb(texts)
+
+    def feed_ahead(self, name: str, text: str) -> bool:
+        """Feed the field `name` the text of the next event, one `absorb` took the like of
+        but not this text (a marker, most likely). True when it leaves nothing to send,
+        as `absorb`. Else its pieces wait for `rewrite` of that very event, which comes next."""
+        parser = self._parsers.get(name)
+        if parser is None or not text or self._undecided or self._think is not None or self._fed is not None:
+            return False
+        pieces = parser.feed(text)
+        if pieces or parser.undecided or not parser.pending:
+            self._fed = (name, text, pieces)
+            return False
+        return True
 
     @property
     def _thinking(self) -> bool:
@@ -149,10 +154,12 @@ class ChoiceRewriter:
         finish = choice.get("finish_reason")
         items: list[Item] = lead or []
         own: list[tuple[str, list[Any]]] = []  # this event's undecided characters, by field
+        fed, self._fed = self._fed, None
+        assert fed is None or scanned.get(fed[0]) == fed[1], "`feed_ahead` fed this very event"
         for name, value in scanned.items():
             parser = self._parser(name)
             held = tail if name == "content" else 0
-            pieces = parser.feed(value[: len(value) - held])
+            pieces = fed[2] if fed is not None and fed[0] == name else parser.feed(value[: len(value) - held])
             if pieces or self._undecided or parser.undecided or held:
                 after = self._think.held if held and self._think is not None else 0  # all it holds
                 entry = self._account(name, pieces, items, after)
@@ -245,11 +252,7 @@ class ChoiceRewriter:
         result.before = before
         extras = result.extras = [self._extra(segment, delta, result) for segment in tail]
         finish = choice.get("finish_reason")
-        new_finish = finish
-        if isinstance(finish, str):
-            new_finish = _FINISH_REWRITES.get(finish, finish) if self._legacy else finish
-            if finish == "stop" and self._indexes.calls:
-                new_finish = "tool_calls"
+        new_finish = rewritten_finish(finish, self._legacy, self._indexes.calls)
         if not (changed or result.extras or new_finish != finish):
             return result
         new_choice = {**choice, "delta": new_delta}

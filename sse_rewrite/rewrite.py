@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import orjson
 
 from .body import rewrite_body, rewrite_completion
-from .choice import REWRITTEN_WORDS, STOP_WORD
+from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice, SSEEvent
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, select_format

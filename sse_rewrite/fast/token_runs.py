@@ -7,7 +7,9 @@ this accelerator decodes one event itself and offers it to the stream's choices
 what the general path would conclude). If it is taken, the event becomes the template
 (`TokenTemplate`) for the next ones: their tokens are read from the raw bytes, a run at
 a time, and offered to the same choice's field together (`ChoiceRewriter.absorb_texts`).
-The first event the call declines, or that is not a look-alike, is left to the general path.
+A look-alike whose token the call declines (a marker, most likely) is fed to it ahead
+(`ChoiceRewriter.feed_ahead`): if that leaves nothing to send, the run goes on; else that
+event, and any that is not a look-alike, is left to the general path.
 
 It keeps only the template (bytes) and the choice and field it names: no rewrite state.
 """
@@ -25,6 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ..choice import ChoiceRewriter
     from . import StreamView
 
 _FIRST_WINDOW: Final = 4  # events read at first; the window doubles while the call takes them all
@@ -69,13 +72,22 @@ class TokenRuns:
                 self._misses += 1
                 return None
             self._misses = 0
-            count = rewriter.absorb_texts(self._field, run.tokens)
+            count = self._absorb(rewriter, run.tokens)
             taken += count
             if count < len(run.tokens) or not run.whole:
                 return Taken([], pos + run.span(count), taken, 0)
             pos = cut
             window *= 2
         return Taken([], pos, taken, 0)
+
+    def _absorb(self, rewriter: ChoiceRewriter, tokens: list[str]) -> int:
+        """How many of the leading `tokens` the call takes, leaving nothing to send: those it
+        absorbs, and between them those it is fed ahead (`ChoiceRewriter.feed_ahead`)."""
+        count = rewriter.absorb_texts(self._field, tokens)
+        while count < len(tokens) and rewriter.feed_ahead(self._field, tokens[count]):
+            count += 1
+            count += rewriter.absorb_texts(self._field, tokens[count:])
+        return count
 
     def _learn(self, data: bytes, start: int, stop: int) -> int:
         """Offer the event at `start` to the choices; past it if taken (and learn its
