@@ -43,8 +43,9 @@ def test_markers_inside_a_token_run_are_fed_ahead_and_the_output_is_the_general_
 ) -> None:
     events = [chunk_event({"role": "assistant", "content": token}) for token in CALL]
     stream = b"".join(events) + chunk_event({}, "stop") + b"data: [DONE]\n\n"
-    fast, decoded, events_in = run(stream, stream_arguments=stream_arguments)
-    general, _, general_in = run(stream, plain_runs=False, token_runs=False, stream_arguments=stream_arguments)
+    options = {"stream_arguments": stream_arguments}
+    fast, decoded, events_in = run(stream, **options)
+    general, _, general_in = run(stream, plain_runs=False, token_runs=False, **options)
     assert fast == general and events_in == general_in == len(CALL) + 2
     if not stream_arguments:  # the second call's begin and argument markers sent nothing
         assert decoded.count("<|tool_call_begin|>") == decoded.count("<|tool_call_argument_begin|>") == 1
