@@ -92,11 +92,9 @@ class StreamChoices:
         self._last = chunk
         return index, field
 
-    def rewrite(self, event: SSEEvent, chunk: Chunk, absorb: bool = True) -> list[Planned]:
-        """What a decoded chunk becomes, as far as it can go out now. With `absorb` false,
-        it is not offered to an open call first (`absorbed`): the answer is the same."""
-        if absorb and self.pending and self.absorbed(chunk) is not None:
-            return []  # its text went into an open call, and nothing else is in it
+    def rewrite(self, event: SSEEvent, chunk: Chunk) -> list[Planned]:
+        """What a decoded chunk becomes, as far as it can go out now (for a chunk that
+        `absorbed` takes, the same answer: nothing)."""
         choices = chunk.get("choices")
         if not isinstance(choices, list):
             return self.after_held([(event, chunk)])

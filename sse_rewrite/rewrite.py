@@ -221,9 +221,11 @@ class StreamRewriter:
             return self._send([*choices.flush(), (event, chunk)])
         if idle_plain:
             return self._send([(event, chunk)])  # no parser (--format none, native calls), or no needle
-        # An event holding the format's own bytes (a marker, most likely) is not offered to
-        # an open call first: `rewrite` gives the same answer either way (`absorbed`).
-        return self._send(choices.rewrite(event, chunk, not _holds_any(event.raw, self._markers)))
+        # While a call is open, most chunks only add text to it: `absorbed` takes those. One
+        # holding the format's own bytes (a marker, most likely) is not offered: it would decline.
+        if choices.pending and not _holds_any(event.raw, self._markers) and choices.absorbed(chunk):
+            return []
+        return self._send(choices.rewrite(event, chunk))
 
     def _after_held(self, items: list[Planned]) -> list[Planned]:
         return items if self._choices is None else self._choices.after_held(items)
