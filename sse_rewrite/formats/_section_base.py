@@ -22,8 +22,8 @@ import re
 from collections.abc import Sequence
 
 from ..events import Piece
-from ._machine import ScanningParser
-from ._scanner import ANGLE_SNIFF
+from ._machine import MachineState, ScanningParser
+from ._scanner import ANGLE_SNIFF, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -46,7 +46,7 @@ MAX_HEADER: Final = 256
 _SPACE: Final = re.compile(r"\s")
 
 
-class State(enum.Enum):
+class State(MachineState):
     """Where the parser is in the section grammar."""
 
     TEXT = enum.auto()
@@ -64,7 +64,7 @@ class SectionBase(ScanningParser):
     TEXT = State.TEXT
     CAP_SUBJECT = "tool section"
 
-    MARKERS: ClassVar[dict[bytes, Token]]
+    MARKERS: ClassVar[MarkerTable[Token]]
     """Every spelling of every token, mapped to its role."""
 
     # Every token starts with `<`. A narrower needle (`<|`) would let more events with a
@@ -75,7 +75,7 @@ class SectionBase(ScanningParser):
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         if "MARKERS" in cls.__dict__:  # an argument marker in plain text is just text
-            cls.OPENERS = {m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN}
+            cls.OPENERS = MarkerTable({m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN})
 
     def absorb(self, texts: Sequence[str]) -> int:
         """Take the leading texts that land inside an open call and can decide nothing.
