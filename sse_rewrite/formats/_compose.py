@@ -28,6 +28,9 @@ class ComposedParser:
     PARTS: ClassVar[tuple[type[ScanningParser], ...]]
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes: an event none of them needs is not read."""
+    _PLAIN_AT_ONCE: ClassVar[bool] = True
+    """Whether a text without `<`, fed while nothing is held, is handed back at once (the
+    text step stops at `<` only, so it would hand all of it back)."""
     _OPENERS: ClassVar[MarkerTable[tuple[int, Any]]]
     """Every part's openers, with the part's index in `PARTS` (an earlier part's spelling wins)."""
 
@@ -66,7 +69,7 @@ class ComposedParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._active is None and not self._scan.end and "<" not in text:
+        if self._active is None and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
             # Nothing is held and nothing can begin a marker: `_step` would hand it all back.
             return [Text(text)] if text else []
         out: list[Piece] = []

@@ -35,10 +35,10 @@ class JsonScanner:
 
     __slots__ = ("depth", "in_string", "pos")
 
-    def __init__(self, pos: int = 0) -> None:
+    def __init__(self, pos: int = 0, in_string: bool = False, depth: int = 0) -> None:
         self.pos = pos
-        self.in_string = False
-        self.depth = 0
+        self.in_string = in_string
+        self.depth = depth
 
     def reset(self, pos: int) -> None:
         """Start tracking a new value at `pos`."""
@@ -47,34 +47,29 @@ class JsonScanner:
     def advance(self, view: bytes | bytearray, upto: int) -> int | None:
         """Scan `view[pos:upto]`; return the offset just past the bracket that closes the
         outermost object or array, or None while it is still open."""
-        pos, in_string, depth, closed = scan_json(view, self.pos, upto, self.in_string, self.depth)
+        pos, in_string, depth = self.pos, self.in_string, self.depth
+        closed: int | None = None
+        while pos < upto:
+            hit = (_IN_STRING if in_string else _OUTSIDE_STRING).search(view, pos, upto)
+            if hit is None:
+                pos = upto
+                break
+            at = hit.start()
+            byte = view[at]
+            if byte == 0x22:  # '"'
+                in_string = not in_string
+                pos = at + 1
+            elif byte == 0x5C:  # backslash (only searched inside strings): skip the escaped byte
+                pos = at + 2
+            elif byte in b"{[":
+                depth += 1
+                pos = at + 1
+            else:
+                depth -= 1
+                pos = at + 1
+                if depth <= 0:
+                    closed = pos
+                    depth = 0
+                    break
         self.pos, self.in_string, self.depth = pos, in_string, depth
         return closed
-
-
-def scan_json(
-    view: bytes | bytearray, pos: int, upto: int, in_string: bool, depth: int
-) -> tuple[int, bool, int, int | None]:
-    """`JsonScanner.advance` on values: scan `view[pos:upto]` from the given string state and
-    depth; return where scanning stopped, the state and depth there, and the offset just past
-    the bracket that closes the outermost value (None while it is open: then it stopped at `upto`)."""
-    while pos < upto:
-        hit = (_IN_STRING if in_string else _OUTSIDE_STRING).search(view, pos, upto)
-        if hit is None:
-            return upto, in_string, depth, None
-        at = hit.start()
-        byte = view[at]
-        if byte == 0x22:  # '"'
-            in_string = not in_string
-            pos = at + 1
-        elif byte == 0x5C:  # backslash (only searched inside strings): skip the escaped byte
-            pos = at + 2
-        elif byte in b"{[":
-            depth += 1
-            pos = at + 1
-        else:
-            depth -= 1
-            pos = at + 1
-            if depth <= 0:
-                return pos, in_string, 0, pos
-    return pos, in_string, depth, None

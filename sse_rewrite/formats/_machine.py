@@ -19,7 +19,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 
 from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
-from ._json import JsonScanner, scan_json
+from ._json import JsonScanner
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -56,13 +56,15 @@ class ScanningParser:
     OPENERS: ClassVar[MarkerTable[Any]]
     """Markers that mean something in plain text (openers, orphan closers), with a value for `_open`."""
 
-    _SCANS_TEXT_FOR_ANGLE: ClassVar[bool]
-    """Whether the TEXT step is `_step_text`, which stops at `<` only (set for each subclass)."""
+    _PLAIN_AT_ONCE: ClassVar[bool]
+    """Whether a text without `<`, fed while nothing is held, is handed back at once: what
+    the TEXT step does with it when that step is `_step_text`, which stops at `<` only (so
+    this is set for each subclass by its steps)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         steps = getattr(cls, "_STEPS", None)
-        cls._SCANS_TEXT_FOR_ANGLE = steps is not None and steps[cls.TEXT] is ScanningParser._step_text
+        cls._PLAIN_AT_ONCE = steps is not None and steps[cls.TEXT] is ScanningParser._step_text
 
     sniff: ClassVar[tuple[bytes, ...]]
     """Raw SSE bytes without which an event cannot hold this syntax (see `ToolSyntax`)."""
@@ -99,7 +101,7 @@ class ScanningParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._state is self.TEXT and not self._scan.end and self._SCANS_TEXT_FOR_ANGLE and "<" not in text:
+        if self._state is self.TEXT and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
             # Nothing is held and nothing can begin a marker: `_step_text` would hand it all back.
             return [Text(text)] if text else []
         out: list[Piece] = []
@@ -163,13 +165,13 @@ class ScanningParser:
         data = text.encode("utf-8", "surrogatepass")
         if scan.buffered + len(data) > self._max:
             return 0
-        start = json.pos - scan.end  # the body's state, carried over the new bytes alone
-        pos, in_string, depth, closed = scan_json(data, start, len(data), json.in_string, json.depth)
+        probe = JsonScanner(json.pos - scan.end, json.in_string, json.depth)  # over the new bytes alone
+        closed = probe.advance(data, len(data))
         if closed is not None:  # take the texts before the one holding the closing bracket
             ends = itertools.accumulate(len(t.encode("utf-8", "surrogatepass")) for t in texts)
             count = bisect.bisect_left(list(ends), closed)
             return self.absorb(texts[:count]) if count else 0
-        json.pos, json.in_string, json.depth = scan.end + pos, in_string, depth
+        json.pos, json.in_string, json.depth = scan.end + probe.pos, probe.in_string, probe.depth
         scan.append(text)
         return len(texts)
 

@@ -75,13 +75,14 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
 class MarkerScanner:
     """A UTF-8 byte buffer with a release point (`start`), a `mark` and a search `cursor`.
 
-    `end` is the buffer's length (one past its last byte), kept by the methods that change it.
+    `view` is the buffer itself, for searches with compiled patterns (read only!); `end` is
+    its length (one past its last byte), kept by the methods that change it.
     """
 
-    __slots__ = ("_buf", "cursor", "end", "mark", "start")
+    __slots__ = ("cursor", "end", "mark", "start", "view")
 
     def __init__(self) -> None:
-        self._buf = bytearray()
+        self.view = bytearray()
         self.start = 0
         self.mark = 0
         self.cursor = 0
@@ -89,7 +90,7 @@ class MarkerScanner:
 
     def append(self, text: str) -> None:
         """Add text at the end of the buffer."""
-        buf = self._buf
+        buf = self.view
         buf += text.encode("utf-8", "surrogatepass")
         self.end = len(buf)
 
@@ -98,19 +99,14 @@ class MarkerScanner:
         """Bytes held back from the caller (from `start` to the end)."""
         return self.end - self.start
 
-    @property
-    def view(self) -> bytearray:
-        """The underlying buffer, for searches with compiled patterns (read only!)."""
-        return self._buf
-
     def find(self, needle: bytes, pos: int, end: int | None = None) -> int:
         """Position of `needle` at or after `pos` (before `end`), or -1."""
-        return self._buf.find(needle, pos, self.end if end is None else end)
+        return self.view.find(needle, pos, self.end if end is None else end)
 
     def match(self, pos: int, table: MarkerTable[K]) -> tuple[K, int] | Literal[Partial.NEED_MORE] | None:
         """Which marker of `table` starts at `pos`: `(value, length)`; NEED_MORE when the
         buffer ends inside what may still become one; else None."""
-        buf = self._buf
+        buf = self.view
         candidates = table.by_head.get(bytes(buf[pos : pos + table.head]))
         if candidates is not None:
             for marker, value, length in candidates:
@@ -122,11 +118,11 @@ class MarkerScanner:
 
     def text(self, begin: int, end: int) -> str:
         """Decode `buffer[begin:end]` without consuming it."""
-        return self._buf[begin:end].decode("utf-8", "surrogatepass")
+        return self.view[begin:end].decode("utf-8", "surrogatepass")
 
     def take(self, end: int) -> str:
         """Hand back `buffer[start:end]` as text and move `start` (and lagging offsets) to `end`."""
-        out = self._buf[self.start : end].decode("utf-8", "surrogatepass")
+        out = self.view[self.start : end].decode("utf-8", "surrogatepass")
         self.start = end
         self.mark = max(self.mark, end)
         self.cursor = max(self.cursor, end)
@@ -140,11 +136,11 @@ class MarkerScanner:
         """
         start = self.start
         if start == self.end:
-            self._buf.clear()
+            self.view.clear()
         elif start < _COMPACT_AT or start < self.end - start:
             return 0
         else:
-            del self._buf[:start]
+            del self.view[:start]
         self.end -= start
         self.start = 0
         self.mark -= start
