@@ -144,14 +144,12 @@ class SectionBase(ScanningParser):
         return True
 
     def _take_arguments(self, text: str) -> None:
-        """Append argument text, keeping the JSON string state, with nothing left to search."""
-        scan, json = self._scan, self._json
+        """Append argument text, with nothing left to search. The JSON string state (`_json`)
+        is only read by the ARGS step, which first catches it up to where it looks: so it
+        scans absorbed text then, in one run, instead of a token at a time."""
+        scan = self._scan
         scan.append(text)
-        end = scan.end
-        while json.advance(scan.view, end) is not None:
-            pass
-        scan.cursor = end
-
+        scan.cursor = scan.end
 
     # -- `--stream-arguments`
 

@@ -67,7 +67,7 @@ class SectionParser(SectionBase):
         super().__init__(max_section_bytes, scanner, stream_arguments)
         self._header = ""
         self._opener = b""  # the call-begin marker of the current call (else its argument marker)
-        self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
+        self._calls_in_section = 0  # (`_json` holds the JSON string state of ARGS, up to `_json.pos`)
         self._seen, self._held = 0, []
 
     def _compact(self) -> None:
