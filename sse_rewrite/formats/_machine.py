@@ -155,18 +155,21 @@ class ScanningParser:
         The base takes them in the `JSON_BODY` state up to the one that closes the body:
         texts that together neither close it nor pass the cap decide nothing fed one at a
         time either. A subclass whose hot state is another overrides it.
+
+        Texts without a closing bracket cannot close it: they are appended unscanned, and
+        `_json` catches up over them, in one run, when the JSON step or this method next looks.
         """
         scan, json = self._scan, self._json
-        if self._state is not self.JSON_BODY or self.JSON_BODY is None or json.pos < scan.end:
+        if self._state is not self.JSON_BODY or self.JSON_BODY is None:
             return 0
         if self._streams:  # the steps announce the call and stream its text as it comes
             return 0
         text = "".join(texts)
-        # 4 bytes a character bound the UTF-8 size; without a closing bracket nothing can close the body
+        # (4 bytes a character bound the UTF-8 size)
         if "}" not in text and "]" not in text and scan.end - scan.start + 4 * len(text) <= self._max:
             scan.append(text)
-            json.advance(scan.view, scan.end)
             return len(texts)
+        json.advance(scan.view, scan.end)  # (catching up: what it passes holds no closing bracket)
         data = text.encode("utf-8", "surrogatepass")
         if scan.buffered + len(data) > self._max:
             return 0
