@@ -16,6 +16,7 @@ up in a `MarkerTable`, indexed once when the table is built.
 from __future__ import annotations
 
 import enum
+import itertools
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -53,23 +54,22 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
     The index is made by the constructor: build a table once (at import, or once per
     class) and never change it. No marker may be a prefix of another, so at most one
     matches at a position. `by_head` holds the markers by their first `head` bytes (the
-    shortest marker's length), as `(marker, value, length)`; `prefixes` every proper
-    prefix of every marker, the empty one included.
+    shortest marker's length), as `(marker, value, length)`.
     """
 
-    __slots__ = ("by_head", "head", "longest", "prefixes")
+    __slots__ = ("by_head", "head", "longest")
 
     def __init__(self, markers: dict[bytes, K]) -> None:
         super().__init__(markers)
-        for marker in self:
-            if any(other != marker and other.startswith(marker) for other in self):
-                raise ValueError(f"marker {marker!r} is a prefix of another")
+        ordered = sorted(self)  # (a marker that is a prefix of another is one of the next one)
+        for marker, following in itertools.pairwise(ordered):
+            if following.startswith(marker):
+                raise ValueError(f"marker {marker!r} is a prefix of {following!r}")
         self.head = min(map(len, self))
         self.longest = max(map(len, self))
         self.by_head: dict[bytes, list[tuple[bytes, K, int]]] = {}
         for marker, value in self.items():
             self.by_head.setdefault(marker[: self.head], []).append((marker, value, len(marker)))
-        self.prefixes = frozenset(marker[:n] for marker in self for n in range(len(marker)))
 
 
 class MarkerScanner:
@@ -112,8 +112,10 @@ class MarkerScanner:
             for marker, value, length in candidates:
                 if buf.startswith(marker, pos):
                     return value, length
-        if self.end - pos < table.longest and bytes(buf[pos:]) in table.prefixes:
-            return NEED_MORE
+        if self.end - pos < table.longest:
+            tail = bytes(buf[pos:])
+            if any(marker.startswith(tail) for marker in table):
+                return NEED_MORE
         return None
 
     def text(self, begin: int, end: int) -> str:
