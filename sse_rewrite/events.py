@@ -3,8 +3,12 @@
 `SSEEvent` is one blank-line-terminated block of a server-sent-event stream, with the
 exact bytes it arrived as. `Text`, `ToolCall`, `Markup` and `Notice` (with
 `--stream-arguments` also `CallStart` and `ArgumentsDelta`) are what a format
-parser hands back for the text it was fed. These are frozen values with no behaviour:
-which choice or field they belong to, and how they are written out, lives elsewhere.
+parser hands back for the text it was fed. These are values with no behaviour: which
+choice or field they belong to, and how they are written out, lives elsewhere.
+
+Treat them all as immutable. None is declared frozen: a frozen dataclass's `__init__`
+costs twice as much, and these are built on the hot path (an event, a piece of text per
+token). The pieces still compare and hash by value, as frozen values would.
 """
 
 from __future__ import annotations
@@ -18,8 +22,6 @@ class SSEEvent:
 
     `data` is None when the block carried no `data` field (comments, keep-alives).
     `complete` is False for a trailing block that the stream ended without a blank line.
-    Treat it as immutable. It is the one value built once per event on the hot path, where a
-    frozen dataclass's `__init__` costs 2.5 times as much, so it is not declared frozen.
     """
 
     raw: bytes
@@ -28,14 +30,14 @@ class SSEEvent:
     complete: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # (immutable: see above)
 class Text:
     """Plain text outside any tool-call syntax, to be kept in its field."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # (immutable: see above)
 class ToolCall:
     """A complete tool call recovered from leaked syntax.
 
@@ -50,7 +52,7 @@ class ToolCall:
     raw: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # (immutable: see above)
 class CallStart:
     """With `--stream-arguments`: a call's id and name, as soon as they are known.
 
@@ -64,21 +66,21 @@ class CallStart:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # (immutable: see above)
 class ArgumentsDelta:
     """With `--stream-arguments`: the next settled piece of the open call's arguments."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # (immutable: see above)
 class Markup:
     """Source text consumed as syntax without producing a call (section markers, spacing)."""
 
     raw: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)  # (immutable: see above)
 class Notice:
     """A diagnostic about the input: `code` is a short stable tag, `message` one line."""
 

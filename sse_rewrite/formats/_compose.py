@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..events import Piece
+from ..events import Piece, Text
 from ._machine import ScanningParser, scan_text
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -28,10 +28,19 @@ class ComposedParser:
     PARTS: ClassVar[tuple[type[ScanningParser], ...]]
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes: an event none of them needs is not read."""
+    _PLAIN_AT_ONCE: ClassVar[bool] = True
+    """Whether a text without `<`, fed while nothing is held, is handed back at once (the
+    text step stops at `<` only, so it would hand all of it back)."""
+    _OPENERS: ClassVar[MarkerTable[tuple[int, Any]]]
+    """Every part's openers, with the part's index in `PARTS` (an earlier part's spelling wins)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
+        openers: dict[bytes, tuple[int, Any]] = {}
+        for index, part in reversed(list(enumerate(cls.PARTS))):
+            openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
+        cls._OPENERS = MarkerTable(openers)
 
     def __init__(
         self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False
@@ -39,9 +48,6 @@ class ComposedParser:
         self._scan = MarkerScanner()
         self._max = max_section_bytes
         self._parts = [part(max_section_bytes, self._scan, stream_arguments) for part in self.PARTS]
-        self._openers: dict[bytes, tuple[ScanningParser, Any]] = {}
-        for parser in reversed(self._parts):
-            self._openers.update((marker, (parser, value)) for marker, value in parser.OPENERS.items())
         self._active: ScanningParser | None = None  # the part whose call or section is open
         self._flushed = False
 
@@ -63,11 +69,13 @@ class ComposedParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
+        if self._active is None and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
+            # Nothing is held and nothing can begin a marker: `_step` would hand it all back.
+            return [Text(text)] if text else []
         out: list[Piece] = []
-        if not self.absorb((text,)):
-            self._scan.append(text)
-            while self._step(out):
-                pass
+        self._scan.append(text)
+        while self._step(out):
+            pass
         active = self._active
         if active is not None and self._scan.buffered > self._max:
             active._cap(out)
@@ -91,11 +99,11 @@ class ComposedParser:
     def _step(self, out: list[Piece]) -> bool:
         part = self._active
         if part is None:
-            found = scan_text(self._scan, self._openers, out)
+            found = scan_text(self._scan, self._OPENERS, out)
             if found is None:
                 return False
-            (part, value), pos, length = found
-            self._active = part
+            (index, value), pos, length = found
+            self._active = part = self._parts[index]
             part._open(value, pos, length, out)
         elif part._state is part.TEXT:
             self._active = None

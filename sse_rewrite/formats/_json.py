@@ -35,10 +35,10 @@ class JsonScanner:
 
     __slots__ = ("depth", "in_string", "pos")
 
-    def __init__(self, pos: int = 0) -> None:
+    def __init__(self, pos: int = 0, in_string: bool = False, depth: int = 0) -> None:
         self.pos = pos
-        self.in_string = False
-        self.depth = 0
+        self.in_string = in_string
+        self.depth = depth
 
     def reset(self, pos: int) -> None:
         """Start tracking a new value at `pos`."""

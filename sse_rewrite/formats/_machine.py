@@ -20,12 +20,21 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
 from ._json import JsonScanner
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
+
+
+class MachineState(enum.Enum):
+    """Base of the parsers' state enums: a state hashes by identity, as cheaply as any object.
+
+    (`Enum`'s own hash is Python code, and `_STEPS[state]` looks a state up on every step.)
+    """
+
+    __hash__ = object.__hash__
 
 
 class ScanningParser:
@@ -36,7 +45,7 @@ class ScanningParser:
     names), and implements `_finish(out)`, which decides everything held at flush.
     """
 
-    TEXT: ClassVar[enum.Enum]
+    TEXT: ClassVar[MachineState]
     """The subclass's state for plain text: only a possible partial marker is held back."""
 
     CAP_SUBJECT: ClassVar[str] = "tool call"
@@ -44,8 +53,18 @@ class ScanningParser:
 
     _STEPS: ClassVar[Mapping[Any, Callable[[Any, list[Piece]], bool]]]
 
-    OPENERS: ClassVar[dict[bytes, Any]] = {}
+    OPENERS: ClassVar[MarkerTable[Any]]
     """Markers that mean something in plain text (openers, orphan closers), with a value for `_open`."""
+
+    _PLAIN_AT_ONCE: ClassVar[bool]
+    """Whether a text without `<`, fed while nothing is held, is handed back at once: what
+    the TEXT step does with it when that step is `_step_text`, which stops at `<` only (so
+    this is set for each subclass by its steps)."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        steps = getattr(cls, "_STEPS", None)
+        cls._PLAIN_AT_ONCE = steps is not None and steps[cls.TEXT] is ScanningParser._step_text
 
     sniff: ClassVar[tuple[bytes, ...]]
     """Raw SSE bytes without which an event cannot hold this syntax (see `ToolSyntax`)."""
@@ -57,7 +76,7 @@ class ScanningParser:
         stream_arguments: bool = False,
     ) -> None:
         self._scan = scanner or MarkerScanner()
-        self._state: enum.Enum = self.TEXT
+        self._state: MachineState = self.TEXT
         self._max = max_section_bytes
         self._json = JsonScanner()
         self._flushed = False
@@ -82,11 +101,13 @@ class ScanningParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
+        if self._state is self.TEXT and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
+            # Nothing is held and nothing can begin a marker: `_step_text` would hand it all back.
+            return [Text(text)] if text else []
         out: list[Piece] = []
-        if not self.absorb((text,)):
-            self._scan.append(text)
-            while self._STEPS[self._state](self, out):
-                pass
+        self._scan.append(text)
+        while self._STEPS[self._state](self, out):
+            pass
         if self._state is not self.TEXT and self._scan.buffered > self._max:
             self._cap(out)
         self._compact()
@@ -125,7 +146,7 @@ class ScanningParser:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
         raise NotImplementedError
 
-    JSON_BODY: ClassVar[enum.Enum | None] = None
+    JSON_BODY: ClassVar[MachineState | None] = None
     """The subclass's state whose step only advances `_json` until the body closes, if any."""
 
     def absorb(self, texts: Sequence[str]) -> int:
@@ -134,18 +155,25 @@ class ScanningParser:
         The base takes them in the `JSON_BODY` state up to the one that closes the body:
         texts that together neither close it nor pass the cap decide nothing fed one at a
         time either. A subclass whose hot state is another overrides it.
+
+        Texts without a closing bracket cannot close it: they are appended unscanned, and
+        `_json` catches up over them, in one run, when the JSON step or this method next looks.
         """
         scan, json = self._scan, self._json
-        if self._state is not self.JSON_BODY or self.JSON_BODY is None or json.pos < scan.end:
+        if self._state is not self.JSON_BODY or self.JSON_BODY is None:
             return 0
         if self._streams:  # the steps announce the call and stream its text as it comes
             return 0
         text = "".join(texts)
+        # (4 bytes a character bound the UTF-8 size)
+        if "}" not in text and "]" not in text and scan.end - scan.start + 4 * len(text) <= self._max:
+            scan.append(text)
+            return len(texts)
+        json.advance(scan.view, scan.end)  # (catching up: what it passes holds no closing bracket)
         data = text.encode("utf-8", "surrogatepass")
         if scan.buffered + len(data) > self._max:
             return 0
-        probe = JsonScanner(json.pos - scan.end)  # the body's state, over the new bytes alone
-        probe.in_string, probe.depth = json.in_string, json.depth
+        probe = JsonScanner(json.pos - scan.end, json.in_string, json.depth)  # over the new bytes alone
         closed = probe.advance(data, len(data))
         if closed is not None:  # take the texts before the one holding the closing bracket
             ends = itertools.accumulate(len(t.encode("utf-8", "surrogatepass")) for t in texts)
@@ -209,7 +237,7 @@ class ScanningParser:
             out.append(Text(self._take(end)))
 
 
-def scan_text(scan: MarkerScanner, table: dict[bytes, Any], out: list[Piece]) -> tuple[Any, int, int] | None:
+def scan_text(scan: MarkerScanner, table: MarkerTable[Any], out: list[Piece]) -> tuple[Any, int, int] | None:
     """Hand back plain text up to the first marker of `table`: `(value, position, length)`.
 
     None when the text ran out, holding back only a suffix that may still become a marker.

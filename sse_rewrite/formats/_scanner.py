@@ -9,12 +9,14 @@ index the buffer, always `start <= mark <= cursor <= len(buffer)` in spirit:
 - `cursor`: how far scanning has got; nothing before it is searched again.
 
 All markers of all formats are ASCII-led, so cutting the buffer at a marker position
-never splits a UTF-8 sequence, and `take()` always decodes cleanly.
+never splits a UTF-8 sequence, and `take()` always decodes cleanly. `match` looks markers
+up in a `MarkerTable`, indexed once when the table is built.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -46,59 +48,83 @@ NEED_MORE: Final = Partial.NEED_MORE
 _COMPACT_AT: Final = 4096
 
 
-class MarkerScanner:
-    """A UTF-8 byte buffer with a release point (`start`), a `mark` and a search `cursor`."""
+class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers only)
+    """Markers and the value each stands for, indexed for `MarkerScanner.match`.
 
-    __slots__ = ("_buf", "cursor", "mark", "start")
+    The index is made by the constructor: build a table once (at import, or once per
+    class) and never change it. No marker may be a prefix of another, so at most one
+    matches at a position. `by_head` holds the markers by their first `head` bytes (the
+    shortest marker's length), as `(marker, value, length)`.
+    """
+
+    __slots__ = ("by_head", "head", "longest")
+
+    def __init__(self, markers: dict[bytes, K]) -> None:
+        super().__init__(markers)
+        ordered = sorted(self)  # (a marker that is a prefix of another is one of the next one)
+        for marker, following in itertools.pairwise(ordered):
+            if following.startswith(marker):
+                raise ValueError(f"marker {marker!r} is a prefix of {following!r}")
+        self.head = min(map(len, self))
+        self.longest = max(map(len, self))
+        self.by_head: dict[bytes, list[tuple[bytes, K, int]]] = {}
+        for marker, value in self.items():
+            self.by_head.setdefault(marker[: self.head], []).append((marker, value, len(marker)))
+
+
+class MarkerScanner:
+    """A UTF-8 byte buffer with a release point (`start`), a `mark` and a search `cursor`.
+
+    `view` is the buffer itself, for searches with compiled patterns (read only!); `end` is
+    its length (one past its last byte), kept by the methods that change it.
+    """
+
+    __slots__ = ("cursor", "end", "mark", "start", "view")
 
     def __init__(self) -> None:
-        self._buf = bytearray()
+        self.view = bytearray()
         self.start = 0
         self.mark = 0
         self.cursor = 0
+        self.end = 0
 
     def append(self, text: str) -> None:
         """Add text at the end of the buffer."""
-        self._buf += text.encode("utf-8", "surrogatepass")
-
-    @property
-    def end(self) -> int:
-        """Length of the buffer: one past the last byte."""
-        return len(self._buf)
+        buf = self.view
+        buf += text.encode("utf-8", "surrogatepass")
+        self.end = len(buf)
 
     @property
     def buffered(self) -> int:
         """Bytes held back from the caller (from `start` to the end)."""
-        return len(self._buf) - self.start
-
-    @property
-    def view(self) -> bytearray:
-        """The underlying buffer, for searches with compiled patterns (read only!)."""
-        return self._buf
+        return self.end - self.start
 
     def find(self, needle: bytes, pos: int, end: int | None = None) -> int:
         """Position of `needle` at or after `pos` (before `end`), or -1."""
-        return self._buf.find(needle, pos, len(self._buf) if end is None else end)
+        return self.view.find(needle, pos, self.end if end is None else end)
 
-    def match(self, pos: int, table: dict[bytes, K]) -> tuple[K, int] | Literal[Partial.NEED_MORE] | None:
-        """Which marker of `table` starts at `pos`: `(value, length)`, NEED_MORE or None."""
-        buf = self._buf
-        tail_len = len(buf) - pos
-        need_more = False
-        for marker, value in table.items():
-            if buf.startswith(marker, pos):
-                return value, len(marker)
-            if tail_len < len(marker) and marker.startswith(buf[pos:]):
-                need_more = True
-        return NEED_MORE if need_more else None
+    def match(self, pos: int, table: MarkerTable[K]) -> tuple[K, int] | Literal[Partial.NEED_MORE] | None:
+        """Which marker of `table` starts at `pos`: `(value, length)`; NEED_MORE when the
+        buffer ends inside what may still become one; else None."""
+        buf = self.view
+        candidates = table.by_head.get(bytes(buf[pos : pos + table.head]))
+        if candidates is not None:
+            for marker, value, length in candidates:
+                if buf.startswith(marker, pos):
+                    return value, length
+        if self.end - pos < table.longest:
+            tail = bytes(buf[pos:])
+            if any(marker.startswith(tail) for marker in table):
+                return NEED_MORE
+        return None
 
     def text(self, begin: int, end: int) -> str:
         """Decode `buffer[begin:end]` without consuming it."""
-        return self._buf[begin:end].decode("utf-8", "surrogatepass")
+        return self.view[begin:end].decode("utf-8", "surrogatepass")
 
     def take(self, end: int) -> str:
         """Hand back `buffer[start:end]` as text and move `start` (and lagging offsets) to `end`."""
-        out = self._buf[self.start : end].decode("utf-8", "surrogatepass")
+        out = self.view[self.start : end].decode("utf-8", "surrogatepass")
         self.start = end
         self.mark = max(self.mark, end)
         self.cursor = max(self.cursor, end)
@@ -111,12 +137,13 @@ class MarkerScanner:
         parser can move offsets of its own along.
         """
         start = self.start
-        if start == len(self._buf):
-            self._buf.clear()
-        elif start < _COMPACT_AT or start < len(self._buf) - start:
+        if start == self.end:
+            self.view.clear()
+        elif start < _COMPACT_AT or start < self.end - start:
             return 0
         else:
-            del self._buf[:start]
+            del self.view[:start]
+        self.end -= start
         self.start = 0
         self.mark -= start
         self.cursor -= start

@@ -22,8 +22,8 @@ import re
 from collections.abc import Sequence
 
 from ..events import Piece
-from ._machine import ScanningParser
-from ._scanner import ANGLE_SNIFF
+from ._machine import MachineState, ScanningParser
+from ._scanner import ANGLE_SNIFF, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -44,9 +44,16 @@ class Token(enum.Enum):
 MAX_HEADER: Final = 256
 """Bytes of header before the opener is taken for prose."""
 _SPACE: Final = re.compile(r"\s")
+_NOT_IN_NAME: Final = re.compile(r"[^A-Za-z0-9_.:\-]")
 
 
-class State(enum.Enum):
+def is_prose_header(header: str, explicit: bool) -> bool:
+    """Whether a header (stripped) is prose: it holds spacing, or, without a call-begin
+    marker (not `explicit`), other than name characters (`functions.bash:15`, `get_weather`)."""
+    return _SPACE.search(header) is not None or (not explicit and _NOT_IN_NAME.search(header) is not None)
+
+
+class State(MachineState):
     """Where the parser is in the section grammar."""
 
     TEXT = enum.auto()
@@ -55,7 +62,10 @@ class State(enum.Enum):
     ARGS = enum.auto()
 
 
-_ABSORBING: Final = (State.ARGS, State.HEADER)  # where text can land inside an open call
+# Where text can land inside an open call. (`absorb` runs once per token: it compares
+# with these names, as looking a member up on an Enum class runs a Python-level hook in 3.11.)
+_ARGS: Final = State.ARGS
+_HEADER: Final = State.HEADER
 
 
 class SectionBase(ScanningParser):
@@ -64,7 +74,7 @@ class SectionBase(ScanningParser):
     TEXT = State.TEXT
     CAP_SUBJECT = "tool section"
 
-    MARKERS: ClassVar[dict[bytes, Token]]
+    MARKERS: ClassVar[MarkerTable[Token]]
     """Every spelling of every token, mapped to its role."""
 
     # Every token starts with `<`. A narrower needle (`<|`) would let more events with a
@@ -75,73 +85,76 @@ class SectionBase(ScanningParser):
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         if "MARKERS" in cls.__dict__:  # an argument marker in plain text is just text
-            cls.OPENERS = {m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN}
+            cls.OPENERS = MarkerTable({m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN})
 
     def absorb(self, texts: Sequence[str]) -> int:
         """Take the leading texts that land inside an open call and can decide nothing.
 
         That is what the step handlers would do with them, minus their searches: text
-        without `<` while nothing is held back, either argument text, or header text that
-        keeps the header short and without inner spacing (which would make it prose).
-        Texts are taken together when all qualify: a run of texts qualifies as a whole
-        exactly when it qualifies one text at a time.
+        without `<` while nothing is held back and the section stays within the cap, either
+        argument text, or header text that keeps the header short and without inner spacing
+        (which would make it prose). Texts are taken together when all qualify: a run of
+        texts qualifies as a whole exactly when it qualifies one text at a time.
         """
         scan = self._scan
-        if scan.cursor != scan.end or self._state not in _ABSORBING or self._announced is not None:
+        if scan.cursor != scan.end or self._announced is not None:
             return 0
-        joined = "".join(texts)
-        if self._state is State.ARGS:
+        state = self._state
+        if state is _ARGS:
+            joined = "".join(texts)
             marker = joined.find("<")
             if marker != -1:  # the texts that end before the first `<`
                 texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
+                if not texts:
+                    return 0
                 joined = joined[: sum(map(len, texts))]
             # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one
             if scan.end - scan.start + 4 * len(joined) <= self._max:
                 self._take_arguments(joined)
                 return len(texts)
-        elif self._state is State.HEADER and self._absorb_one(joined):
+        elif state is not _HEADER:
+            return 0
+        elif self._absorb_header("".join(texts)):
             return len(texts)
+        elif len(texts) == 1:
+            return 0
         taken = 0
         for text in texts:
-            if not self._absorb_one(text):
+            if not (self._absorb_header(text) if state is _HEADER else self._absorb_arguments(text)):
                 break
             taken += 1
         return taken
 
-    def _absorb_one(self, text: str) -> bool:
+    def _absorb_arguments(self, text: str) -> bool:
         scan = self._scan
-        end = scan.end
-        if scan.cursor != end or "<" in text:
+        if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+            return False  # (`feed` applies the cap)
+        self._take_arguments(text)
+        return True
+
+    def _absorb_header(self, text: str) -> bool:
+        scan = self._scan
+        end, size = scan.end, 4 * len(text)  # (at most this many UTF-8 bytes)
+        if "<" in text or end - scan.start + size > self._max or end - scan.mark + size > MAX_HEADER:
             return False
-        size = 4 * len(text)  # at most this many UTF-8 bytes
-        if self._state is State.ARGS:
-            if end - scan.start + size > self._max:
-                return False  # `feed` applies the cap
-            self._take_arguments(text)
-        elif self._state is State.HEADER:
-            if end - scan.mark + size > MAX_HEADER:
-                return False
-            if _SPACE.search((scan.text(scan.mark, end) + text).strip()):
-                return False  # inner spacing makes the header prose: the step handler decides
-            scan.append(text)
-            scan.cursor = scan.end
-        else:
-            return False
+        if is_prose_header((scan.text(scan.mark, end) + text).strip(), bool(self._opener)):
+            return False  # the step handler releases it
+        scan.append(text)
+        scan.cursor = scan.end
         return True
 
     def _take_arguments(self, text: str) -> None:
-        """Append argument text, keeping the JSON string state, with nothing left to search."""
+        """Append argument text, with nothing left to search. The JSON string state (`_json`)
+        is only read by the ARGS step, which first catches it up to where it looks: so it
+        scans absorbed text then, in one run, instead of a token at a time."""
         scan = self._scan
         scan.append(text)
-        end = scan.end
-        while self._json.advance(scan.view, end) is not None:
-            pass
-        scan.cursor = end
-
+        scan.cursor = scan.end
 
     # -- `--stream-arguments`
 
     _header: str
+    _opener: bytes  # the call's call-begin marker (b"" when it was lost), else its argument marker
     _seen: int  # where the argument text not yet looked at for streaming begins
     _held: list[str]  # a trailing run of whitespace, held back
 

@@ -42,7 +42,7 @@ from ..events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
-from ._section_base import MAX_HEADER, SectionBase, State, Token
+from ._section_base import MAX_HEADER, SectionBase, State, Token, is_prose_header
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -53,7 +53,6 @@ if TYPE_CHECKING:
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 # A header whose call-begin marker is missing must look like one (`functions.bash:15`, `get_weather`).
 _HEADER_START: Final = re.compile(rb"[A-Za-z0-9_]")
-_NOT_IN_NAME: Final = re.compile(r"[^A-Za-z0-9_.:\-]")
 
 
 class SectionParser(SectionBase):
@@ -68,7 +67,7 @@ class SectionParser(SectionBase):
         super().__init__(max_section_bytes, scanner, stream_arguments)
         self._header = ""
         self._opener = b""  # the call-begin marker of the current call (else its argument marker)
-        self._calls_in_section = 0  # `_json` holds the JSON string state of ARGS
+        self._calls_in_section = 0  # (`_json` holds the JSON string state of ARGS, up to `_json.pos`)
         self._seen, self._held = 0, []
 
     def _compact(self) -> None:
@@ -129,9 +128,7 @@ class SectionParser(SectionBase):
         limit = scan.end if pos == -1 else pos
         header = scan.text(scan.mark, min(limit, scan.mark + MAX_HEADER + 1)).strip()
         explicit = bool(self._opener)
-        if limit - scan.mark > MAX_HEADER or any(c.isspace() for c in header):
-            return self._release_prose(out)
-        if not explicit and _NOT_IN_NAME.search(header):
+        if limit - scan.mark > MAX_HEADER or is_prose_header(header, explicit):
             return self._release_prose(out)
         if pos == -1:
             scan.cursor = scan.end

@@ -13,6 +13,7 @@ the JSON sits in a Markdown fence. DeepSeek gives no call id.
 
 from __future__ import annotations
 
+from ._scanner import MarkerTable
 from ._section_base import Token
 from ._sections import SectionParser
 
@@ -21,13 +22,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-MARKERS: Final[dict[bytes, Token]] = {
+MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     "<｜tool▁calls▁begin｜>".encode(): Token.SECTION_BEGIN,
     "<｜tool▁calls▁end｜>".encode(): Token.SECTION_END,
     "<｜tool▁call▁begin｜>".encode(): Token.CALL_BEGIN,
     "<｜tool▁sep｜>".encode(): Token.ARGUMENT_BEGIN,
     "<｜tool▁call▁end｜>".encode(): Token.CALL_END,
-}
+})
 """DeepSeek's special tokens (UTF-8), mapped to their roles."""
 
 _V3_CALL_TYPE: Final = "function"
@@ -48,7 +49,7 @@ def deepseek_call_parts(header: str, arguments: str) -> tuple[str | None, str, s
 class DeepSeekParser(SectionParser):
     """Streaming parser for DeepSeek tool-call tokens."""
 
-    MARKERS: ClassVar[dict[bytes, Token]] = MARKERS
+    MARKERS: ClassVar[MarkerTable[Token]] = MARKERS
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         return deepseek_call_parts(header, arguments)

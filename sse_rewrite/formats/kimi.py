@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ._scanner import MarkerTable
 from ._section_base import Token
 from ._sections import SectionParser
 
@@ -21,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-MARKERS: Final[dict[bytes, Token]] = {
+MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     b"<|tool_calls_section_begin|>": Token.SECTION_BEGIN,
     b"<|tool_call_section_begin|>": Token.SECTION_BEGIN,  # singular spelling, seen in engines
     b"<|tool_calls_section_end|>": Token.SECTION_END,
@@ -29,7 +30,7 @@ MARKERS: Final[dict[bytes, Token]] = {
     b"<|tool_call_begin|>": Token.CALL_BEGIN,
     b"<|tool_call_argument_begin|>": Token.ARGUMENT_BEGIN,
     b"<|tool_call_end|>": Token.CALL_END,
-}
+})
 """Every spelling of Kimi's special tokens, mapped to its role."""
 
 _HEADER_INDEX: Final = re.compile(r":\d+$")
@@ -49,7 +50,7 @@ def kimi_call_parts(header: str, arguments: str) -> tuple[str | None, str, str]:
 class KimiParser(SectionParser):
     """Streaming parser for Kimi K2 tool-call tokens."""
 
-    MARKERS: ClassVar[dict[bytes, Token]] = MARKERS
+    MARKERS: ClassVar[MarkerTable[Token]] = MARKERS
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         return kimi_call_parts(header, arguments)

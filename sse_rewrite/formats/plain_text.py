@@ -16,8 +16,8 @@ import re
 
 from ..events import Markup, Notice, Piece, ToolCall
 from ._json import is_json
-from ._machine import ScanningParser
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ._machine import MachineState, ScanningParser
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
 from .tool_call_bodies import is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -29,12 +29,14 @@ TOOL: Final = b"TOOL:"
 """Starts a call, at the start of a line; the tool name follows on the same line."""
 ARGUMENTS: Final = b"ARGUMENTS:"
 """Leads the JSON object of arguments, after the `TOOL:` line."""
+_TOOL: Final = MarkerTable({TOOL: True})
+_ARGUMENTS: Final = MarkerTable({ARGUMENTS: True})
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _LINE_END: Final = re.compile(rb"\r\n?|\n")
 _MAX_LINE: Final = 300  # bytes of a `TOOL:` line before it is taken for prose
 
 
-class State(enum.Enum):
+class State(MachineState):
     """Plain text, the rest of a `TOOL:` line, before the JSON, inside the JSON."""
 
     TEXT = enum.auto()
@@ -82,7 +84,7 @@ class PlainTextParser(ScanningParser):
         while pos < scan.end:
             at_line_start = view[pos - 1] in b"\r\n" if pos > scan.start else self._line_start
             if at_line_start:
-                found = scan.match(pos, {TOOL: True})
+                found = scan.match(pos, _TOOL)
                 if found == NEED_MORE:
                     break
                 if found is not None:
@@ -119,7 +121,7 @@ class PlainTextParser(ScanningParser):
             scan.cursor = scan.end
             return False
         pos = first.start()
-        found = scan.match(pos, {ARGUMENTS: True})
+        found = scan.match(pos, _ARGUMENTS)
         if found == NEED_MORE:
             return False
         after_label = pos + len(ARGUMENTS)

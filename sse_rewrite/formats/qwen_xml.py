@@ -18,15 +18,17 @@ from __future__ import annotations
 import re
 
 from ..events import Notice, Piece
+from ._scanner import MarkerTable
+from ._tag_calls import CLOSE, OPEN, State
 from .tool_call_bodies import FUNCTION, Body, is_name
-from .tool_call_tag import CLOSE, OPEN, State, ToolCallTagParser
+from .tool_call_tag import ToolCallTagParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-_OPENERS: dict[bytes, bool | None] = {OPEN: False, FUNCTION.encode(): True, CLOSE: None}
+_OPENERS: Final[MarkerTable[bool | None]] = MarkerTable({OPEN: False, FUNCTION.encode(): True, CLOSE: None})
 _FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes within which a bare function's name must end in `>`
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
@@ -36,7 +38,7 @@ class QwenXmlParser(ToolCallTagParser):
     """Streaming parser for Qwen3-Coder XML bodies only (`--format qwen3-coder`)."""
 
     BODIES: ClassVar[frozenset[Body]] = frozenset({Body.XML})
-    OPENERS: ClassVar[dict[bytes, bool | None]] = _OPENERS
+    OPENERS: ClassVar[MarkerTable[bool | None]] = _OPENERS
 
     def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
         """Whether a bare `<function=NAME>` at `pos` is complete and followed by markup.

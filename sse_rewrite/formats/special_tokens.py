@@ -8,6 +8,7 @@ backend), while `<tool_call>` tags or `TOOL:` lines might be the answer's own wo
 from __future__ import annotations
 
 from . import deepseek, kimi
+from ._scanner import MarkerTable
 from ._section_base import Token
 from ._sections import SectionParser
 
@@ -22,7 +23,7 @@ _DEEPSEEK_MARKERS: Final = frozenset(deepseek.MARKERS)
 class SpecialTokensParser(SectionParser):
     """Kimi and DeepSeek tokens in one parser; each call is read by its own opener's rules."""
 
-    MARKERS: ClassVar[dict[bytes, Token]] = {**kimi.MARKERS, **deepseek.MARKERS}
+    MARKERS: ClassVar[MarkerTable[Token]] = MarkerTable({**kimi.MARKERS, **deepseek.MARKERS})
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         if self._opener in _DEEPSEEK_MARKERS:  # the call-begin or argument marker

@@ -43,12 +43,16 @@ _GLM_KEY: Final = ("<arg_key>", "</arg_key>")
 _GLM_VALUE: Final = ("<arg_value>", "</arg_value>")
 _MAX_NAME: Final = 256
 _DECODER: Final = json.JSONDecoder()
-_SPACE: Final = re.compile(r"[ \t\r\n]*")
+# The parts of a JSON object around its member values (JSON spacing is these four characters).
+_OBJECT_START: Final = re.compile(r"[ \t\r\n]*\{[ \t\r\n]*")
+_MEMBER_KEY: Final = re.compile(r'("(?:[^"\\]|\\.)*")[ \t\r\n]*:[ \t\r\n]*')
+_AFTER_VALUE: Final = re.compile(r"[ \t\r\n]*([,}])[ \t\r\n]*")
+_NOT_IN_A_NAME: Final = re.compile(r"[\s<]")  # (`\s` is what `str.isspace` takes for spacing)
 
 
 def is_name(text: str) -> bool:
     """A plausible tool name: non-empty, no whitespace or `<`, not overly long."""
-    return 0 < len(text) <= _MAX_NAME and not any(c.isspace() or c == "<" for c in text)
+    return 0 < len(text) <= _MAX_NAME and _NOT_IN_A_NAME.search(text) is None
 
 
 def hermes_call(body: str) -> Call | None:
@@ -59,7 +63,7 @@ def hermes_call(body: str) -> Call | None:
     members = json_members(body)
     if members is None or "name" not in members:
         return None
-    name = json.loads(members["name"])
+    name = orjson.loads(members["name"])  # (valid: `json_members` checked the whole body)
     if not isinstance(name, str) or not is_name(name):
         return None
     arguments = members.get("arguments", members.get("parameters", "{}"))
@@ -71,37 +75,32 @@ def hermes_call(body: str) -> Call | None:
 def json_members(text: str) -> dict[str, str] | None:
     """The raw text of each member value of the JSON object `text`, or None if it is not one."""
     try:
-        orjson.loads(text)  # strict JSON (no NaN) with a depth limit, before the stdlib walk
+        orjson.loads(text)  # strict JSON (no NaN) with a depth limit, before the walk below
     except orjson.JSONDecodeError:
         return None
-    members: dict[str, str] = {}
-    pos = _skip_space(text, 0)
-    if not text.startswith("{", pos):
+    opened = _OBJECT_START.match(text)
+    if opened is None:  # JSON, but not an object
         return None
-    pos = _skip_space(text, pos + 1)
+    members: dict[str, str] = {}
+    pos = opened.end()
+    if text.startswith("}", pos):
+        return members if not text[pos + 1 :].strip() else None
     try:
-        while not text.startswith("}", pos):
-            if members and not text.startswith(",", pos):
+        while True:  # (the text is valid JSON: every member has this shape)
+            key = _MEMBER_KEY.match(text, pos)
+            if key is None:
                 return None
-            pos = _skip_space(text, pos + 1) if members else pos
-            if not text.startswith('"', pos):
+            _, pos = _DECODER.raw_decode(text, key.end())  # (where the value ends)
+            members[orjson.loads(key.group(1))] = text[key.end() : pos]
+            after = _AFTER_VALUE.match(text, pos)
+            if after is None:
                 return None
-            key, pos = _DECODER.raw_decode(text, pos)
-            pos = _skip_space(text, pos)
-            if not text.startswith(":", pos):
-                return None
-            start = _skip_space(text, pos + 1)
-            _, pos = _DECODER.raw_decode(text, start)
-            members[key] = text[start:pos]
-            pos = _skip_space(text, pos)
+            pos = after.end()
+            if after.group(1) == "}":
+                break
     except (json.JSONDecodeError, RecursionError):  # orjson allows more nesting than the stdlib
         return None
-    return members if not text[pos + 1 :].strip() else None
-
-
-def _skip_space(text: str, pos: int) -> int:
-    match = _SPACE.match(text, pos)
-    return match.end() if match else pos
+    return members if not text[pos:].strip() else None
 
 
 def qwen_xml_call(body: str, complete: bool = True) -> Call | None:

@@ -29,114 +29,53 @@ object, complete parameters) is recovered, a bare opener dropped, the rest is te
 
 from __future__ import annotations
 
-import enum
 import re
 
-import orjson
-
-from ..events import Markup, Notice, Piece, Text
-from ._json import is_json
-from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
-from ._tag_stream import TagStreaming
-from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, hermes_call, is_name, qwen_xml_call
+from ..events import Notice, Piece
+from ._machine import MachineState
+from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
+from ._tag_calls import CLOSE, OPEN, State, TagCalls
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-    from .tool_call_bodies import Call
-
-OPEN: Final = b"<tool_call>"
-"""Opens one call."""
-CLOSE: Final = b"</tool_call>"
-"""Closes one call."""
 _FUNCTION: Final = FUNCTION.encode()
 _FUNCTION_END: Final = FUNCTION_END.encode()
 _PARAMETER: Final = b"<parameter="
 _PARAMETER_END: Final = b"</parameter>"
 _ARG_VALUE_END: Final = b"</arg_value>"
-# Outside a value: marker -> the closer of the value it opens (None: the body's end).
-_BODY_MARKERS: Final[dict[bytes, bytes | None]] = {_PARAMETER: _PARAMETER_END, b"<arg_value>": _ARG_VALUE_END}
+# Outside a value: marker -> the closer of the value it opens (None: the body's end). A
+# wrapped body ends at `</tool_call>`, a bare one at `</function>`, either at the next `<tool_call>`.
+_VALUES: Final[dict[bytes, bytes | None]] = {_PARAMETER: _PARAMETER_END, b"<arg_value>": _ARG_VALUE_END}
+_WRAPPED_BODY: Final = MarkerTable({**_VALUES, CLOSE: None, OPEN: None})
+_BARE_BODY: Final = MarkerTable({**_VALUES, _FUNCTION_END: None, OPEN: None})
 # Inside a value: marker -> what comes next (a new value's closer, or None: out of values).
-_VALUE_ENDS: Final[dict[bytes, dict[bytes, bytes | None]]] = {
-    _PARAMETER_END: {_PARAMETER_END: None, _PARAMETER: _PARAMETER_END, _FUNCTION_END: None},
-    _ARG_VALUE_END: {_ARG_VALUE_END: None},
+_VALUE_ENDS: Final[dict[bytes, MarkerTable[bytes | None]]] = {
+    _PARAMETER_END: MarkerTable({_PARAMETER_END: None, _PARAMETER: _PARAMETER_END, _FUNCTION_END: None}),
+    _ARG_VALUE_END: MarkerTable({_ARG_VALUE_END: None}),
 }
+# What may follow an opener: a Qwen `<function=` (or the close: an empty call, prose);
+# a GLM name's first key (or the close); after a body, its close.
+_XML_OR_EMPTY: Final = MarkerTable({_FUNCTION: True, CLOSE: False})
+_GLM_KEY_OR_CLOSE: Final = MarkerTable({b"<arg_key>": True, CLOSE: True})
+_CLOSE: Final = MarkerTable({CLOSE: True})
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
 
 
-class State(enum.Enum):
-    """Where the parser is: plain text, after an opener, inside a body, after a body."""
-
-    TEXT = enum.auto()
-    OPENED = enum.auto()
-    JSON = enum.auto()
-    TAGGED = enum.auto()
-    CLOSING = enum.auto()
-
-
-class ToolCallTagParser(TagStreaming):
+class ToolCallTagParser(TagCalls):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
-    TEXT = State.TEXT
-    JSON_BODY: ClassVar[enum.Enum | None] = State.JSON
+    JSON_BODY: ClassVar[MachineState | None] = State.JSON
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
-    OPENERS: ClassVar[dict[bytes, bool | None]] = {OPEN: False, CLOSE: None}
+    OPENERS: ClassVar[MarkerTable[bool | None]] = MarkerTable({OPEN: False, CLOSE: None})
     """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), an orphan closer (None)."""
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
-
-    def __init__(
-        self,
-        max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
-        scanner: MarkerScanner | None = None,
-        stream_arguments: bool = False,
-    ) -> None:
-        super().__init__(max_section_bytes, scanner, stream_arguments)
-        self._reset_call(bare=False)
-        self._prose_openers = 0  # openers released as prose: as many closers are prose too
-
-    def _reset_call(self, bare: bool) -> None:
-        self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
-        self._value_end: bytes | None = None  # inside a TAGGED value: the closer that ends it
-        self._body, self._body_end = Body.JSON, 0  # the body's kind; JSON, CLOSING: where it ended
-        self._reset_stream()  # (`--stream-arguments`)
-
-    def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
-        scan = self._scan
-        if bare is None and self._prose_openers:  # the closer of a tag released as prose
-            self._prose_openers -= 1
-            out.append(Text(scan.take(pos + length)))
-        elif bare is None:
-            out.append(Markup(scan.take(pos + length)))
-            out.append(Notice("orphan-marker", "dropped </tool_call> with nothing open"))
-        else:
-            self._reset_call(bare)
-            scan.mark = scan.cursor = pos if bare else pos + length
-            self._state = State.OPENED
-
-    def _finish(self, out: list[Piece]) -> None:
-        """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
-        scan, state = self._scan, self._state
-        if state is State.TEXT:
-            self._emit_text(out, scan.end)
-        elif state is State.OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
-            out.append(Markup(scan.take(scan.end)))
-            out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
-        elif state is State.CLOSING or (state is State.TAGGED and self._value_end is None):
-            body_end = self._body_end if state is State.CLOSING else scan.cursor
-            call = self._parse(body_end, complete=state is State.CLOSING)
-            if call is None:
-                self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
-                return
-            if not (self._bare and state is State.CLOSING):
-                out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
-            self._emit_call(out, call, scan.end)
-        else:
-            self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
     # -- state handlers: each returns True when it made progress and should run again
 
@@ -156,7 +95,7 @@ class ToolCallTagParser(TagStreaming):
             self._json.reset(pos)
             self._body, self._state = Body.JSON, State.JSON
         elif scan.view[pos] == 0x3C:  # '<': XML, or prose
-            found = scan.match(pos, {_FUNCTION: True, CLOSE: False})
+            found = scan.match(pos, _XML_OR_EMPTY)
             if found == NEED_MORE:
                 return False
             if found is not None and not found[0]:  # `<tool_call></tool_call>`: empty, prose
@@ -176,7 +115,7 @@ class ToolCallTagParser(TagStreaming):
                 return self._release_prose(out)
             if lt == -1:
                 return False
-            found = scan.match(lt, {b"<arg_key>": True, CLOSE: True})
+            found = scan.match(lt, _GLM_KEY_OR_CLOSE)
             if found == NEED_MORE:
                 return False
             if found is None:
@@ -196,7 +135,10 @@ class ToolCallTagParser(TagStreaming):
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan = self._scan
         while (pos := scan.find(b"<", scan.cursor)) != -1:
-            table = _VALUE_ENDS[self._value_end] if self._value_end else self._body_markers()
+            if self._value_end:
+                table = _VALUE_ENDS[self._value_end]
+            else:
+                table = _BARE_BODY if self._bare else _WRAPPED_BODY
             found = scan.match(pos, table)
             if found == NEED_MORE:
                 scan.cursor = pos
@@ -228,7 +170,7 @@ class ToolCallTagParser(TagStreaming):
         if after is None:
             scan.cursor = scan.end
             return False
-        found = scan.match(after.start(), {CLOSE: True})
+        found = scan.match(after.start(), _CLOSE)
         if found == NEED_MORE:
             scan.cursor = after.start()
             return False
@@ -240,7 +182,7 @@ class ToolCallTagParser(TagStreaming):
         return self._close(out, call, self._body_end)
 
     _STEPS: ClassVar = {
-        State.TEXT: TagStreaming._step_text,
+        State.TEXT: TagCalls._step_text,
         State.OPENED: _step_opened,
         State.JSON: _step_json,
         State.TAGGED: _step_tagged,
@@ -252,50 +194,3 @@ class ToolCallTagParser(TagStreaming):
     def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
         """Whether a bare `<function=NAME>` at `pos` is complete (see `qwen_xml`)."""
         raise NotImplementedError
-
-    def _body_markers(self) -> dict[bytes, bytes | None]:
-        """Outside a value, a wrapped body ends at `</tool_call>`, a bare one at `</function>`,
-        either at the next `<tool_call>`."""
-        return {**_BODY_MARKERS, (_FUNCTION_END if self._bare else CLOSE): None, OPEN: None}
-
-    def _parse(self, body_end: int, complete: bool = True) -> Call | None:
-        body = self._scan.text(self._scan.mark, body_end)
-        try:
-            if self._body is Body.JSON:
-                return hermes_call(body) if body.strip() else None
-            if self._body is Body.XML:
-                return qwen_xml_call(body, complete)
-            return glm_call(body) if body.strip() else None
-        except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
-            return None
-
-    def _close(self, out: list[Piece], call: Call | None, end: int) -> bool:
-        if call is None:
-            return self._release(out, end, "malformed-call", "tool call body is not a call")
-        self._emit_call(out, call, end)
-        self._state = State.TEXT
-        return True
-
-    def _emit_call(self, out: list[Piece], call: Call, end: int) -> None:
-        name, arguments = call
-        if not is_json(arguments):  # passed on as written: the client decides
-            out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
-        self._call(out, None, name, arguments, self._scan.take(end))
-
-    def _release_prose(self, out: list[Piece]) -> bool:
-        """The opener was prose: release it as text and rescan what followed it."""
-        scan = self._scan
-        self._emit_text(out, scan.start + len(_FUNCTION if self._bare else OPEN))
-        self._prose_openers += not self._bare
-        scan.cursor = scan.start
-        self._state = State.TEXT
-        return True
-
-    def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
-        """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
-        if self._complete_broken(out, end, code, message):
-            return True
-        self._emit_text(out, end)
-        out.append(Notice(code, f"{message}: passed through as text"))
-        self._state = State.TEXT
-        return True

@@ -1,6 +1,12 @@
-"""`ScanningParser.absorb` inside a `<tool_call>` JSON body: the texts it takes decide
-nothing, so the pieces, `pending` and `undecided` after every text are those of the same
-machine with `JSON_BODY` unset (which absorbs nothing and feeds every text)."""
+"""The parsers' fast paths decide nothing of their own: the pieces, `pending` and
+`undecided` after every text are those of the same machine without the fast path.
+
+- `absorb` inside a `<tool_call>` JSON body (`ScanningParser.absorb`; the reference has
+  `JSON_BODY` unset, so it absorbs nothing) and inside a special-token call
+  (`SectionBase.absorb`; the reference is fed every text);
+- `feed` handing back a text without `<` at once while nothing is held (the reference has
+  that switched off, so its text step scans the text).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.events import Piece, ToolCall
+from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.hermes import HermesParser
+from sse_rewrite.formats.kimi import KimiParser
 from sse_rewrite.formats.qwen_xml import QwenParser
 from sse_rewrite.formats.special_tokens import SpecialTokensParser
 from sse_rewrite.formats.syntax import ToolSyntax
+from tests.formats.damage_rows import DEEPSEEK, KIMI
 
 
 class FeedOnly(HermesParser):
@@ -95,3 +104,54 @@ def test_texts_are_absorbed_up_to_the_one_that_closes_the_body() -> None:
     assert parser.absorb(["} trailing"]) == 0
     [call] = parser.feed("}</tool_call>")
     assert call == ToolCall(None, "f", '{"a": "x}"}', call.raw)  # type: ignore[union-attr]
+
+
+# -- special-token calls (`SectionBase.absorb`)
+
+KIMI_CALL = f"{KIMI['sb']} {KIMI['cb']} functions.f:0 {KIMI['ab']}{ARGUMENTS}{KIMI['ce']}"
+DEEPSEEK_CALL = f"{DEEPSEEK['sb']}{DEEPSEEK['cb']}f{DEEPSEEK['ab']}{ARGUMENTS}{DEEPSEEK['ce']}"
+TOKEN_PIECES = [
+    "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>", "<|tool_calls_section_end|>",
+    "functions.f:1", " ", "\n", '{"a": "', "<|tool_call_end|>", '"}', "x" * 40, "<", "<|tool", "é", "a b",
+]
+
+
+@st.composite
+def token_texts(draw: st.DrawFn) -> list[str]:
+    """Random token pieces, or calls with prose around them cut at random points."""
+    if draw(st.booleans()):
+        return draw(st.lists(st.sampled_from(TOKEN_PIECES), max_size=30))
+    calls = draw(st.sampled_from([KIMI_CALL, DEEPSEEK_CALL])) * 2
+    whole = draw(st.sampled_from(["", "text "])) + calls + " end"
+    cuts = sorted(draw(st.sets(st.integers(1, len(whole) - 1), max_size=40)))
+    return [whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(token_texts(), st.lists(st.integers(1, 6), min_size=1, max_size=30), st.sampled_from([60, 1 << 20]))
+def test_absorbed_tokens_change_nothing(texts: list[str], windows: list[int], cap: int) -> None:
+    parser = FORMATS["special-tokens"]
+    assert run(parser(cap), texts, windows) == run(parser(cap), texts, [])
+
+
+# -- plain text handed back at once
+
+class KimiScanningAll(KimiParser):
+    """The reference: every text goes through the text step."""
+
+
+class ComposedScanningAll(ComposedParser):
+    """The same for a composed parser."""
+
+    PARTS = (QwenParser, SpecialTokensParser)
+
+
+KimiScanningAll._PLAIN_AT_ONCE = False  # (after the class is made: subclassing computes it)
+ComposedScanningAll._PLAIN_AT_ONCE = False
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(texts(), token_texts()))
+def test_plain_text_at_once_is_what_the_text_step_gives(texts: list[str]) -> None:
+    assert run(KimiParser(), texts, []) == run(KimiScanningAll(), texts, [])
+    assert run(Composed(), texts, []) == run(ComposedScanningAll(), texts, [])
