@@ -3,22 +3,31 @@
 Servers send the tokens of an answer as chunks that differ only in the token: the same
 id, model, provider, role and nulls around `"content":"TOKEN"`, or around the token and
 its mirrors (`"reasoning":"TOKEN","reasoning_details":[{..."text":"TOKEN"...}]`). Once one
-such event is known, the next is `parts[0] + LIT + parts[1] + LIT + ... + parts[-1]`, the
-same string literal `LIT` in every slot, with the very same parts. That is enough to know
-the whole chunk without parsing it:
+such event is known, the next is `LIT.join(parts)`: the same string literal `LIT` in every
+slot, with the very same parts around. That is enough to know the whole chunk without
+parsing it:
 
 - swapping string literals for others leaves every other value of the document as it
   was, and changes only those strings;
-- bytes that begin and end with a quote are one string literal exactly when, on their
-  own, they parse as a JSON document (a literal cannot hold an unescaped quote or a raw
-  line break, so nothing can close it early, add structure, or end the SSE line).
+- a JSON string literal is a quote, then bytes that are neither a quote, a backslash nor
+  a control character (a line break among them) or a backslash and the byte after it,
+  then a quote (`_STRING`): it ends at its first unescaped quote, so nothing in it can
+  close it early, add structure or end the SSE line. Its escapes and its UTF-8 are
+  valid exactly when orjson parses it.
 
 `learn` checks the first claim on the example it is given, by parsing the event with a
-probe string in every slot; `run` checks the second on every event it reads, and that
-every slot holds the same bytes.
+probe string in every slot. `run` checks the second on every event it reads: it guesses
+where the slots of a whole window are, rebuilds the window from the literals guessed and
+compares (the parts are exact), checks each literal's shape, and parses them all at once
+(escapes, UTF-8). Where the window is not all look-alikes, it reads event by event with
+one expression (`_event`: the parts, `_STRING` in the first slot, a backreference to it in
+the others), up to the first other event.
 """
 
 from __future__ import annotations
+
+import re
+from itertools import repeat
 
 import orjson
 
@@ -31,6 +40,9 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
 _PROBE: Final = "\x00probe"
+_PLAIN: Final = rb'[^"\\\x00-\x1f]*'  # string bytes that need no escape
+_STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*"'  # one string literal
+_LITERALS: Final = re.compile(_STRING + rb"(?:\n" + _STRING + b")*")  # string literals, one a line
 
 
 class TokenRun:
@@ -39,30 +51,54 @@ class TokenRun:
     `whole` says the run took every event it was given.
     """
 
-    __slots__ = ("_lines", "tokens", "whole")
+    __slots__ = ("_literals", "_per_event", "_slots", "tokens", "whole")
 
-    def __init__(self, tokens: list[str], lines: list[bytes], whole: bool) -> None:
+    def __init__(self, tokens: list[str], literals: list[bytes], per_event: int, slots: int,
+                 whole: bool) -> None:
         self.tokens = tokens
         self.whole = whole
-        self._lines = lines  # each event's bytes, without its blank line
+        self._literals = literals  # each event's slot bytes, quotes included
+        self._per_event = per_event  # the bytes of an event besides its slots
+        self._slots = slots
 
     def span(self, count: int) -> int:
         """Bytes taken by the first `count` events of the run."""
-        return sum(map(len, self._lines[:count])) + len(EVENT_END) * count
+        return self._per_event * count + self._slots * sum(map(len, self._literals[:count]))
+
+    def after(self, size: int) -> TokenRun | None:
+        """The run without the events its first `size` bytes hold; None unless those end
+        at an event's end."""
+        count, literals = 0, self._literals
+        while size > 0 and count < len(literals):
+            size -= self._per_event + self._slots * len(literals[count])
+            count += 1
+        return None if size else self.rest(count)
+
+    def rest(self, count: int) -> TokenRun:
+        """The run without its first `count` events."""
+        return TokenRun(self.tokens[count:], self._literals[count:], self._per_event, self._slots, self.whole)
 
 
 class TokenTemplate:
     """The bytes around the token slots of one known single-line `data:` event.
 
-    `_parts` are the bytes before the first slot, between slots, and after the last
-    (without the blank line); the slots hold the token's literal, quotes included.
+    `parts` are the bytes before the first slot, between slots, and after the last
+    (the blank line included); the slots hold the token's literal, quotes included.
     """
 
-    __slots__ = ("_fixed", "_head", "_middles", "_tail")
+    __slots__ = ("_between", "_event", "_head", "_lead", "_parts", "_per_event", "_slot", "_slots", "_tail")
 
     def __init__(self, parts: list[bytes]) -> None:
-        self._head, *self._middles, self._tail = parts
-        self._fixed = sum(map(len, parts))
+        head, tail = parts[0], parts[-1] + EVENT_END
+        self._slots = len(parts) - 1
+        self._parts = (*parts[:-1], tail)  # an event is `literal.join(_parts)`
+        self._per_event = sum(map(len, self._parts))
+        self._head, self._tail, self._between = head, tail, tail + head
+        self._lead = head[: len(DATA) + 1]  # how every event begins
+        # After `_lead`, a look-alike's slots and middles lie here (see `_literals`).
+        self._slot = slice(len(head) - len(self._lead), len(EVENT_END) - len(tail) or None)
+        first, *rest = map(re.escape, self._parts)
+        self._event = re.compile(first + b"(" + _STRING + b")" + b"(?:\\1)".join(rest))  # (?:) ends `\1`
 
     @classmethod
     def learn(cls, raw: bytes, chunk: dict[str, Any], field: str) -> TokenTemplate | None:
@@ -89,7 +125,7 @@ class TokenTemplate:
     @property
     def size(self) -> int:
         """The length of a look-alike event with a one-byte token."""
-        return self._fixed + 3 * (len(self._middles) + 1) + len(EVENT_END)
+        return self._per_event + 3 * self._slots
 
     def run(self, data: bytes, start: int, stop: int) -> TokenRun:
         """The tokens of the look-alike events that `data[start:stop]` begins with.
@@ -97,32 +133,53 @@ class TokenTemplate:
         `stop` is just past a blank line; reading ends at the first event that is not the
         template's with another token.
         """
-        head, tail, middles = self._head, self._tail, self._middles
-        slots, fixed, first = len(middles) + 1, self._fixed, len(head)
-        tokens: list[str] = []
-        lines = data[start:stop].split(EVENT_END)
-        rest = lines.pop()  # what follows the last blank line: nothing, or a lone line break
-        if not middles:  # one slot: the literal is what lies between head and tail, quotes kept
-            loads, error, last = orjson.loads, orjson.JSONDecodeError, len(tail)
-            head, tail = head + b'"', b'"' + tail
-            for at, line in enumerate(lines):
-                if not (line.startswith(head) and line.endswith(tail)):
-                    return TokenRun(tokens, lines[:at], False)
-                try:
-                    tokens.append(loads(line[first : len(line) - last]))
-                except error:
-                    return TokenRun(tokens, lines[:at], False)
-            return TokenRun(tokens, lines, not rest)
-        parts = (head, *middles, tail)
-        for at, line in enumerate(lines):
-            size, odd = divmod(len(line) - fixed, slots)
-            literal = line[first : first + size]
-            if odd or literal[:1] != b'"' or literal[-1:] != b'"':
-                return TokenRun(tokens, lines[:at], False)
-            if literal.join(parts) != line:  # the same literal in every slot, the same bytes between
-                return TokenRun(tokens, lines[:at], False)
-            try:  # a document between two quotes: exactly one string literal
-                tokens.append(orjson.loads(literal))
-            except orjson.JSONDecodeError:
-                return TokenRun(tokens, lines[:at], False)
-        return TokenRun(tokens, lines, not rest)
+        literals, end = self._literals(data, start, stop), stop
+        if literals is None:  # not all look-alikes: read them one by one, up to the first other
+            literals, end, match = [], start, self._event.match
+            while (event := match(data, end, stop)) is not None:
+                literals.append(event[1])
+                end = event.end()
+        try:
+            tokens = orjson.loads(b"[" + b",".join(literals) + b"]")
+        except orjson.JSONDecodeError:  # a bad escape or bad UTF-8: the run ends before it
+            tokens = _leading_strings(literals)
+            literals, end = literals[: len(tokens)], -1
+        return TokenRun(tokens, literals, self._per_event, self._slots, end == stop)
+
+    def _literals(self, data: bytes, start: int, stop: int) -> list[bytes] | None:
+        """The slots of `data[start:stop]` if it is all look-alikes, else None.
+
+        Where the slots are is a guess, checked whole: the window must be
+        `literal.join(parts)` for each literal guessed, and each literal `_STRING`."""
+        window, lead = data[start:stop], self._lead
+        pieces = window[len(lead) : len(window) - len(EVENT_END)].split(EVENT_END + lead)
+        literals: list[bytes] = list(map(bytes.__getitem__, pieces, repeat(self._slot)))  # slots, middles
+        if self._slots == 1:
+            if self._head + self._between.join(literals) + self._tail != window:
+                return None
+        else:
+            middles, slots = self._per_event - len(self._head) - len(self._tail), self._slots
+            literals = [both[: (len(both) - middles) // slots] for both in literals]
+            if b"".join(map(bytes.join, literals, repeat(self._parts))) != window:
+                return None
+        joined, count = b"\n".join(literals), len(literals)
+        if joined.count(b"\n") != count - 1:  # a slot holding a line break
+            return None
+        if b"\\" in joined:  # escapes: the expression decides where each literal ends
+            return literals if _LITERALS.fullmatch(joined) else None
+        # No escape: each must be a quote, bytes without a quote, a quote; so the only quotes
+        # are the first byte, the last, and those around each separator.
+        if joined.count(b'"') != 2 * count or joined.count(b'"\n"') != count - 1:
+            return None
+        return literals if joined[:1] == joined[-1:] == b'"' else None
+
+
+def _leading_strings(literals: list[bytes]) -> list[str]:
+    """The strings of the leading `literals` that parse as JSON."""
+    tokens = []
+    for literal in literals:
+        try:
+            tokens.append(orjson.loads(literal))
+        except orjson.JSONDecodeError:
+            break
+    return tokens
