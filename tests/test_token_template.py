@@ -233,6 +233,7 @@ def test_a_mirror_that_differs_in_a_run_read_whole_ends_it() -> None:
         pytest.param(content_with_slot(b"\\x41"), "an escape JSON lacks", id="bad-escape"),
         pytest.param(look_alike("cut")[:-30] + b"\n\n", "an event cut short", id="cut-event"),
         pytest.param(look_alike("b").replace(b'"b"', b'"b" '), "a space after the literal", id="space"),
+        pytest.param(look_alike("b").replace(b'"b"', b""), "no literal at all", id="empty-slot"),
     ],
 )
 def test_a_run_stops_before_an_event_the_general_path_must_read(odd: bytes, why: str) -> None:
@@ -242,6 +243,8 @@ def test_a_run_stops_before_an_event_the_general_path_must_read(odd: bytes, why:
     run = learned.run(data, 0, len(data))
     assert (run.tokens, run.whole) == (['say "hi"\\', "é"], False), why
     assert run.span(2) == data.index(odd)
+    alone = learned.run(odd, 0, len(odd))
+    assert (alone.tokens, alone.whole) == ([], False)
 
 
 def test_after_is_none_inside_an_event() -> None:

@@ -16,12 +16,13 @@ parsing it:
   valid exactly when orjson parses it.
 
 `learn` checks the first claim on the example it is given, by parsing the event with a
-probe string in every slot. `run` checks the second on every event it reads: it guesses
-where the slots of a whole window are, rebuilds the window from the literals guessed and
-compares (the parts are exact), checks each literal's shape, and parses them all at once
-(escapes, UTF-8). Where the window is not all look-alikes, it reads event by event with
-one expression (`_event`: the parts, `_STRING` in the first slot, a backreference to it in
-the others), up to the first other event.
+probe string in every slot. `run` checks the second on every event it reads. It finds
+where a window's literals would be from the parts' lengths alone (`_slotted`: any bytes
+as long as each part, `_STRING` in the first slot, the same bytes in the others), then
+rebuilds the window from those literals and the parts and compares: equal, the window is
+exactly look-alikes of these literals, each of them one string literal by its shape. The
+literals are then parsed together, as one JSON array (escapes, UTF-8). Where the window
+is not all look-alikes, it checks event by event, up to the first other one.
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
 _PROBE: Final = "\x00probe"
-_PLAIN: Final = rb'[^"\\\x00-\x1f]*'  # string bytes that need no escape
-_STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*"'  # one string literal
-_LITERALS: Final = re.compile(_STRING + rb"(?:\n" + _STRING + b")*")  # string literals, one a line
+_PLAIN: Final = rb'[^"\\\x00-\x1f]*+'  # string bytes that need no escape (`*+`: no backtracking)
+_STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*+"'  # one string literal
 
 
 class TokenRun:
@@ -86,7 +86,7 @@ class TokenTemplate:
     (the blank line included); the slots hold the token's literal, quotes included.
     """
 
-    __slots__ = ("_between", "_event", "_head", "_lead", "_parts", "_per_event", "_slot", "_slots", "_tail")
+    __slots__ = ("_between", "_head", "_parts", "_per_event", "_slots", "_slotted", "_tail")
 
     def __init__(self, parts: list[bytes]) -> None:
         head, tail = parts[0], parts[-1] + EVENT_END
@@ -94,11 +94,10 @@ class TokenTemplate:
         self._parts = (*parts[:-1], tail)  # an event is `literal.join(_parts)`
         self._per_event = sum(map(len, self._parts))
         self._head, self._tail, self._between = head, tail, tail + head
-        self._lead = head[: len(DATA) + 1]  # how every event begins
-        # After `_lead`, a look-alike's slots and middles lie here (see `_literals`).
-        self._slot = slice(len(head) - len(self._lead), len(EVENT_END) - len(tail) or None)
-        first, *rest = map(re.escape, self._parts)
-        self._event = re.compile(first + b"(" + _STRING + b")" + b"(?:\\1)".join(rest))  # (?:) ends `\1`
+        # Where a look-alike's literals would be, by the parts' lengths alone: any bytes as
+        # long as the part, `_STRING` in the first slot, the same bytes in the others.
+        skips = [b".{%d}" % len(part) for part in self._parts]
+        self._slotted = re.compile(b"(?s)" + skips[0] + b"(" + _STRING + b")" + b"(?:\\1)".join(skips[1:]))
 
     @classmethod
     def learn(cls, raw: bytes, chunk: dict[str, Any], field: str) -> TokenTemplate | None:
@@ -133,10 +132,10 @@ class TokenTemplate:
         `stop` is just past a blank line; reading ends at the first event that is not the
         template's with another token.
         """
-        literals, end = self._literals(data, start, stop), stop
-        if literals is None:  # not all look-alikes: read them one by one, up to the first other
-            literals, end, match = [], start, self._event.match
-            while (event := match(data, end, stop)) is not None:
+        literals, end = self._slotted.findall(data, start, stop), stop
+        if not self._rebuilds(literals, data[start:stop]):  # not all look-alikes: one by one
+            literals, end, match, parts = [], start, self._slotted.match, self._parts
+            while (event := match(data, end, stop)) is not None and event[1].join(parts) == event[0]:
                 literals.append(event[1])
                 end = event.end()
         try:
@@ -146,32 +145,13 @@ class TokenTemplate:
             literals, end = literals[: len(tokens)], -1
         return TokenRun(tokens, literals, self._per_event, self._slots, end == stop)
 
-    def _literals(self, data: bytes, start: int, stop: int) -> list[bytes] | None:
-        """The slots of `data[start:stop]` if it is all look-alikes, else None.
-
-        Where the slots are is a guess, checked whole: the window must be
-        `literal.join(parts)` for each literal guessed, and each literal `_STRING`."""
-        window, lead = data[start:stop], self._lead
-        pieces = window[len(lead) : len(window) - len(EVENT_END)].split(EVENT_END + lead)
-        literals: list[bytes] = list(map(bytes.__getitem__, pieces, repeat(self._slot)))  # slots, middles
+    def _rebuilds(self, literals: list[bytes], window: bytes) -> bool:
+        """Whether `window` is the look-alikes of these literals, back to back."""
+        if not literals:
+            return False
         if self._slots == 1:
-            if self._head + self._between.join(literals) + self._tail != window:
-                return None
-        else:
-            middles, slots = self._per_event - len(self._head) - len(self._tail), self._slots
-            literals = [both[: (len(both) - middles) // slots] for both in literals]
-            if b"".join(map(bytes.join, literals, repeat(self._parts))) != window:
-                return None
-        joined, count = b"\n".join(literals), len(literals)
-        if joined.count(b"\n") != count - 1:  # a slot holding a line break
-            return None
-        if b"\\" in joined:  # escapes: the expression decides where each literal ends
-            return literals if _LITERALS.fullmatch(joined) else None
-        # No escape: each must be a quote, bytes without a quote, a quote; so the only quotes
-        # are the first byte, the last, and those around each separator.
-        if joined.count(b'"') != 2 * count or joined.count(b'"\n"') != count - 1:
-            return None
-        return literals if joined[:1] == joined[-1:] == b'"' else None
+            return self._head + self._between.join(literals) + self._tail == window
+        return b"".join(map(bytes.join, literals, repeat(self._parts))) == window
 
 
 def _leading_strings(literals: list[bytes]) -> list[str]:
