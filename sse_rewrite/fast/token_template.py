@@ -76,6 +76,8 @@ class TokenRun:
 
     def rest(self, count: int) -> TokenRun:
         """The run without its first `count` events."""
+        if not count:
+            return self
         return TokenRun(self.tokens[count:], self._literals[count:], self._per_event, self._slots, self.whole)
 
 
