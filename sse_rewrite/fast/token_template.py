@@ -96,10 +96,7 @@ class TokenTemplate:
         self._parts = (*parts[:-1], tail)  # an event is `literal.join(_parts)`
         self._per_event = sum(map(len, self._parts))
         self._head, self._tail, self._between = head, tail, tail + head
-        # Where a look-alike's literals would be, by the parts' lengths alone: any bytes as
-        # long as the part, `_STRING` in the first slot, the same bytes in the others.
-        skips = [b".{%d}" % len(part) for part in self._parts]
-        self._slotted = re.compile(b"(?s)" + skips[0] + b"(" + _STRING + b")" + b"(?:\\1)".join(skips[1:]))
+        self._slotted = _slotted(tuple(map(len, self._parts)))
 
     @classmethod
     def learn(cls, raw: bytes, chunk: dict[str, Any], field: str) -> TokenTemplate | None:
@@ -134,6 +131,8 @@ class TokenTemplate:
         `stop` is just past a blank line; reading ends at the first event that is not the
         template's with another token.
         """
+        if not data.startswith(self._head, start):  # not even the first (a stale template, say)
+            return TokenRun([], [], self._per_event, self._slots, start == stop)
         literals, end = self._slotted.findall(data, start, stop), stop
         if not self._rebuilds(literals, data[start:stop]):  # not all look-alikes: one by one
             literals, end, match, parts = [], start, self._slotted.match, self._parts
@@ -154,6 +153,25 @@ class TokenTemplate:
         if self._slots == 1:
             return self._head + self._between.join(literals) + self._tail == window
         return b"".join(map(bytes.join, literals, repeat(self._parts))) == window
+
+
+# Compiled patterns by the parts' lengths (a pure cache): a stream whose envelope changes
+# learns a template every few events, and compiling costs more than reading them.
+_SLOTTED: dict[tuple[int, ...], re.Pattern[bytes]] = {}
+_MAX_SLOTTED: Final = 64
+
+
+def _slotted(lengths: tuple[int, ...]) -> re.Pattern[bytes]:
+    """Where a look-alike's literals would be, by the lengths of its parts alone: any bytes
+    as long as each part, `_STRING` in the first slot, the same bytes in the others."""
+    pattern = _SLOTTED.get(lengths)
+    if pattern is None:
+        if len(_SLOTTED) >= _MAX_SLOTTED:
+            _SLOTTED.clear()
+        first, *rest = [b".{%d}" % length for length in lengths]
+        pattern = re.compile(b"(?s)" + first + b"(" + _STRING + b")" + b"(?:\\1)".join(rest))
+        _SLOTTED[lengths] = pattern
+    return pattern
 
 
 def _leading_strings(literals: list[bytes]) -> list[str]:
