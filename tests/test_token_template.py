@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.fast.token_template import TokenTemplate
@@ -161,3 +161,96 @@ def test_a_mirror_that_differs_from_its_token_ends_the_run() -> None:
     assert learned is not None
     odd = mirrored("bc").replace(b'"text":"bc"', b'"text":"xy"')
     assert tokens(learned, mirrored("one") + odd + mirrored("two")) == ["one"]
+
+
+# -- a run read whole or event by event: the same tokens as parsing each slot on its own
+
+SLOT_BYTES = [
+    b"a", b"ls -la", b"\\\"", b"\\\\", b"\\n", b"\\u00e9", b"\\ud83d\\ude00", b"\xc3\xa9", b"", b" ", b"\\",
+    b"\\q", b"\\u12", b"\x01", b"\n", b"\xff", b"\xed\xa0\x80", b'"', b'a","b', b"a\\", b"\\/",
+]
+
+
+def with_slot(raw_token: bytes, mirrored_token: bytes | None = None) -> bytes:
+    """A reasoning event mirrored in `reasoning_details` whose two slots hold these bytes."""
+    before, middle, after = mirrored("a").split(b'"a"')
+    other = raw_token if mirrored_token is None else mirrored_token
+    return before + b'"' + raw_token + b'"' + middle + b'"' + other + b'"' + after
+
+
+def content_with_slot(raw_token: bytes) -> bytes:
+    before, after = look_alike("a").split(b'"a"')
+    return before + b'"' + raw_token + b'"' + after
+
+
+def parsed_alone(raw_token: bytes) -> str | None:
+    """The string a slot holds, or None: bytes between quotes that are one JSON document."""
+    try:
+        value = orjson.loads(b'"' + raw_token + b'"')
+    except orjson.JSONDecodeError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+@settings(max_examples=150)
+@given(slots=st.lists(st.sampled_from(SLOT_BYTES) | st.binary(max_size=6), min_size=1, max_size=12),
+       mirrored_template=st.booleans())
+def test_a_run_takes_the_leading_slots_that_parse_alone(slots: list[bytes], mirrored_template: bool) -> None:
+    make = with_slot if mirrored_template else content_with_slot
+    raw = make(b"a")
+    learned = TokenTemplate.learn(raw, orjson.loads(raw[6:]), "reasoning" if mirrored_template else "content")
+    assert learned is not None
+    events = [make(slot) for slot in slots]
+    data = b"".join(events)
+    expected: list[str] = []
+    for slot in slots:
+        token = parsed_alone(slot)
+        if token is None:
+            break
+        expected.append(token)
+    run = learned.run(data, 0, len(data))
+    assert run.tokens == expected
+    assert run.whole == (len(expected) == len(events))
+    assert run.span(len(expected)) == sum(map(len, events[: len(expected)]))
+    rest = run.after(len(events[0]))  # the run without its first event, if it took one
+    assert (rest is not None and rest.tokens == expected[1:]) if expected else rest is None
+
+
+def test_a_mirror_that_differs_in_a_run_read_whole_ends_it() -> None:
+    raw = mirrored("a")
+    learned = TokenTemplate.learn(raw, orjson.loads(raw[6:]), "reasoning")
+    assert learned is not None
+    data = with_slot(b"one") + with_slot(b"two") + with_slot(b"xy", b"yx") + with_slot(b"three")
+    run = learned.run(data, 0, len(data))
+    assert (run.tokens, run.whole) == (["one", "two"], False)
+
+
+@pytest.mark.parametrize(
+    ("odd", "why"),
+    [
+        pytest.param(content_with_slot(b"\x01"), "a raw control character", id="control-char"),
+        pytest.param(content_with_slot(b"\xc3("), "invalid UTF-8", id="invalid-utf8"),
+        pytest.param(content_with_slot(b"\\x41"), "an escape JSON lacks", id="bad-escape"),
+        pytest.param(look_alike("cut")[:-30] + b"\n\n", "an event cut short", id="cut-event"),
+        pytest.param(look_alike("b").replace(b'"b"', b'"b" '), "a space after the literal", id="space"),
+        pytest.param(look_alike("b").replace(b'"b"', b""), "no literal at all", id="empty-slot"),
+    ],
+)
+def test_a_run_stops_before_an_event_the_general_path_must_read(odd: bytes, why: str) -> None:
+    learned = template({"role": "assistant", "content": "a"})
+    assert learned is not None
+    data = look_alike('say "hi"\\') + look_alike("é") + odd + look_alike("after")
+    run = learned.run(data, 0, len(data))
+    assert (run.tokens, run.whole) == (['say "hi"\\', "é"], False), why
+    assert run.span(2) == data.index(odd)
+    alone = learned.run(odd, 0, len(odd))
+    assert (alone.tokens, alone.whole) == ([], False)
+
+
+def test_after_is_none_inside_an_event() -> None:
+    learned = template({"role": "assistant", "content": "a"})
+    assert learned is not None
+    data = look_alike("one") + look_alike("two")
+    run = learned.run(data, 0, len(data))
+    assert run.after(len(look_alike("one")) - 1) is None
+    assert run.after(len(data)) is not None and run.after(len(data)).tokens == []  # type: ignore[union-attr]

@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 _MAX_DECODE_NEXT: Final = 128  # events decoded at most before the accelerators are asked again
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one is made per run, and frozen ones are slower to make
 class Taken:
     """A run an accelerator took: what it emitted, where it ends, how many events it took,
     and how many of them went out unchanged (in `out`, as their raw bytes)."""

@@ -10,8 +10,11 @@ a time, and offered to the same choice's field together (`ChoiceRewriter.absorb_
 A look-alike whose token the call declines (a marker, most likely) is fed to it ahead
 (`ChoiceRewriter.feed_ahead`): if that leaves nothing to send, the run goes on; else that
 event, and any that is not a look-alike, is left to the general path.
+What was read past it is kept for the next take in the same read (the tokens are the
+bytes' own, whatever the general path did meanwhile), so each event is read about once.
 
-It keeps only the template (bytes) and the choice and field it names: no rewrite state.
+It keeps only the template (bytes), the choice and field it names, and the run last read
+(bytes and the tokens they hold): no rewrite state.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import orjson
 
 from ..sse import EVENT_END, data_value
 from . import Taken
-from .token_template import TokenTemplate
+from .token_template import TokenRun, TokenTemplate
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from ..choice import ChoiceRewriter
     from . import StreamView
 
-_FIRST_WINDOW: Final = 4  # events read at first; the window doubles while the call takes them all
+_FIRST_WINDOW: Final = 16  # events read at first; the window doubles while the call takes them all
 _MAX_MISSES: Final = 8  # templates that failed in a row before the stream stops learning them
 
 
@@ -43,6 +46,9 @@ class TokenRuns:
         self._choice = 0  # the choice index and field the template's token goes to
         self._field = ""
         self._misses = 0
+        # The last run read, in which read, where, for which template: the general path
+        # takes the event the call declined, then the rest may be taken from it.
+        self._left: tuple[bytes, int, TokenTemplate, TokenRun] | None = None
 
     def take(self, data: bytes, start: int, stop: int) -> Taken | None:
         """The run of token events from `start` that the open call absorbs, or None."""
@@ -63,22 +69,35 @@ class TokenRuns:
             return Taken([], pos, taken, 0) if taken else None
         window = _FIRST_WINDOW * template.size
         while pos < stop:
-            cut = data.rfind(EVENT_END, pos, min(stop, pos + window)) + 2
-            if cut < pos + 2:  # no event ends inside the window: take the next one whole
-                cut = data.find(EVENT_END, pos, stop) + 2
-            run = template.run(data, pos, cut)
-            if not run.tokens and pos == start:  # not even the first: the template is stale
+            run = self._run(template, data, pos, stop, window)
+            tokens = run.tokens
+            if not tokens and pos == start:  # not even the first: the template is stale
                 self._template = None
                 self._misses += 1
                 return None
             self._misses = 0
-            count = self._absorb(rewriter, run.tokens)
-            taken += count
-            if count < len(run.tokens) or not run.whole:
-                return Taken([], pos + run.span(count), taken, 0)
-            pos = cut
+            done = self._absorb(rewriter, tokens)
+            taken += done
+            if done < len(tokens) or not run.whole:
+                end = pos + run.span(done)
+                self._left = (data, end, template, run.rest(done))  # read, not taken: for the next takes
+                return Taken([], end, taken, 0)
+            pos += run.span(done)
             window *= 2
         return Taken([], pos, taken, 0)
+
+    def _run(self, template: TokenTemplate, data: bytes, pos: int, stop: int, window: int) -> TokenRun:
+        """The look-alikes from `pos`: those left over from the last take if they start
+        there, else those of about `window` bytes read now."""
+        left, self._left = self._left, None
+        if left is not None and left[0] is data and left[1] <= pos and left[2] is template:
+            run = left[3].after(pos - left[1])
+            if run is not None and run.tokens:
+                return run
+        cut = data.rfind(EVENT_END, pos, min(stop, pos + window)) + 2
+        if cut < pos + 2:  # no event ends inside the window: take the next one whole
+            cut = data.find(EVENT_END, pos, stop) + 2
+        return template.run(data, pos, cut)
 
     def _absorb(self, rewriter: ChoiceRewriter, tokens: list[str]) -> int:
         """How many of the leading `tokens` the call takes, leaving nothing to send: those it

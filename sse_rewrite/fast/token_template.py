@@ -3,22 +3,32 @@
 Servers send the tokens of an answer as chunks that differ only in the token: the same
 id, model, provider, role and nulls around `"content":"TOKEN"`, or around the token and
 its mirrors (`"reasoning":"TOKEN","reasoning_details":[{..."text":"TOKEN"...}]`). Once one
-such event is known, the next is `parts[0] + LIT + parts[1] + LIT + ... + parts[-1]`, the
-same string literal `LIT` in every slot, with the very same parts. That is enough to know
-the whole chunk without parsing it:
+such event is known, the next is `LIT.join(parts)`: the same string literal `LIT` in every
+slot, with the very same parts around. That is enough to know the whole chunk without
+parsing it:
 
 - swapping string literals for others leaves every other value of the document as it
   was, and changes only those strings;
-- bytes that begin and end with a quote are one string literal exactly when, on their
-  own, they parse as a JSON document (a literal cannot hold an unescaped quote or a raw
-  line break, so nothing can close it early, add structure, or end the SSE line).
+- a JSON string literal is a quote, then bytes that are neither a quote, a backslash nor
+  a control character (a line break among them) or a backslash and the byte after it,
+  then a quote (`_STRING`): it ends at its first unescaped quote, so nothing in it can
+  close it early, add structure or end the SSE line. Its escapes and its UTF-8 are
+  valid exactly when orjson parses it.
 
 `learn` checks the first claim on the example it is given, by parsing the event with a
-probe string in every slot; `run` checks the second on every event it reads, and that
-every slot holds the same bytes.
+probe string in every slot. `run` checks the second on every event it reads. It finds
+where a window's literals would be from the parts' lengths alone (`_slotted`: any bytes
+as long as each part, `_STRING` in the first slot, the same bytes in the others), then
+rebuilds the window from those literals and the parts and compares: equal, the window is
+exactly look-alikes of these literals, each of them one string literal by its shape. The
+literals are then parsed together, as one JSON array (escapes, UTF-8). Where the window
+is not all look-alikes, it checks event by event, up to the first other one.
 """
 
 from __future__ import annotations
+
+import re
+from itertools import repeat
 
 import orjson
 
@@ -31,6 +41,8 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
 _PROBE: Final = "\x00probe"
+_PLAIN: Final = rb'[^"\\\x00-\x1f]*+'  # string bytes that need no escape (`*+`: no backtracking)
+_STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*+"'  # one string literal
 
 
 class TokenRun:
@@ -39,30 +51,52 @@ class TokenRun:
     `whole` says the run took every event it was given.
     """
 
-    __slots__ = ("_lines", "tokens", "whole")
+    __slots__ = ("_literals", "_per_event", "_slots", "tokens", "whole")
 
-    def __init__(self, tokens: list[str], lines: list[bytes], whole: bool) -> None:
+    def __init__(self, tokens: list[str], literals: list[bytes], per_event: int, slots: int,
+                 whole: bool) -> None:
         self.tokens = tokens
         self.whole = whole
-        self._lines = lines  # each event's bytes, without its blank line
+        self._literals = literals  # each event's slot bytes, quotes included
+        self._per_event = per_event  # the bytes of an event besides its slots
+        self._slots = slots
 
     def span(self, count: int) -> int:
         """Bytes taken by the first `count` events of the run."""
-        return sum(map(len, self._lines[:count])) + len(EVENT_END) * count
+        return self._per_event * count + self._slots * sum(map(len, self._literals[:count]))
+
+    def after(self, size: int) -> TokenRun | None:
+        """The run without the events its first `size` bytes hold; None unless those end
+        at an event's end."""
+        count, literals = 0, self._literals
+        while size > 0 and count < len(literals):
+            size -= self._per_event + self._slots * len(literals[count])
+            count += 1
+        return None if size else self.rest(count)
+
+    def rest(self, count: int) -> TokenRun:
+        """The run without its first `count` events."""
+        if not count:
+            return self
+        return TokenRun(self.tokens[count:], self._literals[count:], self._per_event, self._slots, self.whole)
 
 
 class TokenTemplate:
     """The bytes around the token slots of one known single-line `data:` event.
 
-    `_parts` are the bytes before the first slot, between slots, and after the last
-    (without the blank line); the slots hold the token's literal, quotes included.
+    `parts` are the bytes before the first slot, between slots, and after the last
+    (the blank line included); the slots hold the token's literal, quotes included.
     """
 
-    __slots__ = ("_fixed", "_head", "_middles", "_tail")
+    __slots__ = ("_between", "_head", "_parts", "_per_event", "_slots", "_slotted", "_tail")
 
     def __init__(self, parts: list[bytes]) -> None:
-        self._head, *self._middles, self._tail = parts
-        self._fixed = sum(map(len, parts))
+        head, tail = parts[0], parts[-1] + EVENT_END
+        self._slots = len(parts) - 1
+        self._parts = (*parts[:-1], tail)  # an event is `literal.join(_parts)`
+        self._per_event = sum(map(len, self._parts))
+        self._head, self._tail, self._between = head, tail, tail + head
+        self._slotted = _slotted(tuple(map(len, self._parts)))
 
     @classmethod
     def learn(cls, raw: bytes, chunk: dict[str, Any], field: str) -> TokenTemplate | None:
@@ -89,7 +123,7 @@ class TokenTemplate:
     @property
     def size(self) -> int:
         """The length of a look-alike event with a one-byte token."""
-        return self._fixed + 3 * (len(self._middles) + 1) + len(EVENT_END)
+        return self._per_event + 3 * self._slots
 
     def run(self, data: bytes, start: int, stop: int) -> TokenRun:
         """The tokens of the look-alike events that `data[start:stop]` begins with.
@@ -97,32 +131,55 @@ class TokenTemplate:
         `stop` is just past a blank line; reading ends at the first event that is not the
         template's with another token.
         """
-        head, tail, middles = self._head, self._tail, self._middles
-        slots, fixed, first = len(middles) + 1, self._fixed, len(head)
-        tokens: list[str] = []
-        lines = data[start:stop].split(EVENT_END)
-        rest = lines.pop()  # what follows the last blank line: nothing, or a lone line break
-        if not middles:  # one slot: the literal is what lies between head and tail, quotes kept
-            loads, error, last = orjson.loads, orjson.JSONDecodeError, len(tail)
-            head, tail = head + b'"', b'"' + tail
-            for at, line in enumerate(lines):
-                if not (line.startswith(head) and line.endswith(tail)):
-                    return TokenRun(tokens, lines[:at], False)
-                try:
-                    tokens.append(loads(line[first : len(line) - last]))
-                except error:
-                    return TokenRun(tokens, lines[:at], False)
-            return TokenRun(tokens, lines, not rest)
-        parts = (head, *middles, tail)
-        for at, line in enumerate(lines):
-            size, odd = divmod(len(line) - fixed, slots)
-            literal = line[first : first + size]
-            if odd or literal[:1] != b'"' or literal[-1:] != b'"':
-                return TokenRun(tokens, lines[:at], False)
-            if literal.join(parts) != line:  # the same literal in every slot, the same bytes between
-                return TokenRun(tokens, lines[:at], False)
-            try:  # a document between two quotes: exactly one string literal
-                tokens.append(orjson.loads(literal))
-            except orjson.JSONDecodeError:
-                return TokenRun(tokens, lines[:at], False)
-        return TokenRun(tokens, lines, not rest)
+        if not data.startswith(self._head, start):  # not even the first (a stale template, say)
+            return TokenRun([], [], self._per_event, self._slots, start == stop)
+        literals, end = self._slotted.findall(data, start, stop), stop
+        if not self._rebuilds(literals, data[start:stop]):  # not all look-alikes: one by one
+            literals, end, match, parts = [], start, self._slotted.match, self._parts
+            while (event := match(data, end, stop)) is not None and event[1].join(parts) == event[0]:
+                literals.append(event[1])
+                end = event.end()
+        try:
+            tokens = orjson.loads(b"[" + b",".join(literals) + b"]")
+        except orjson.JSONDecodeError:  # a bad escape or bad UTF-8: the run ends before it
+            tokens = _leading_strings(literals)
+            literals, end = literals[: len(tokens)], -1
+        return TokenRun(tokens, literals, self._per_event, self._slots, end == stop)
+
+    def _rebuilds(self, literals: list[bytes], window: bytes) -> bool:
+        """Whether `window` is the look-alikes of these literals, back to back."""
+        if not literals:
+            return False
+        if self._slots == 1:
+            return self._head + self._between.join(literals) + self._tail == window
+        return b"".join(map(bytes.join, literals, repeat(self._parts))) == window
+
+
+# Compiled patterns by the parts' lengths (a pure cache): a stream whose envelope changes
+# learns a template every few events, and compiling costs more than reading them.
+_SLOTTED: dict[tuple[int, ...], re.Pattern[bytes]] = {}
+_MAX_SLOTTED: Final = 64
+
+
+def _slotted(lengths: tuple[int, ...]) -> re.Pattern[bytes]:
+    """Where a look-alike's literals would be, by the lengths of its parts alone: any bytes
+    as long as each part, `_STRING` in the first slot, the same bytes in the others."""
+    pattern = _SLOTTED.get(lengths)
+    if pattern is None:
+        if len(_SLOTTED) >= _MAX_SLOTTED:
+            _SLOTTED.clear()
+        first, *rest = [b".{%d}" % length for length in lengths]
+        pattern = re.compile(b"(?s)" + first + b"(" + _STRING + b")" + b"(?:\\1)".join(rest))
+        _SLOTTED[lengths] = pattern
+    return pattern
+
+
+def _leading_strings(literals: list[bytes]) -> list[str]:
+    """The strings of the leading `literals` that parse as JSON."""
+    tokens = []
+    for literal in literals:
+        try:
+            tokens.append(orjson.loads(literal))
+        except orjson.JSONDecodeError:
+            break
+    return tokens
