@@ -83,7 +83,7 @@ class StreamRewriter:
         self._choices: StreamChoices | None = None  # once the format is known
         self._sniff: tuple[bytes, ...] = ()  # see `needles`; empty: no format parser, nothing to do
         self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
-        self._markers: tuple[bytes, ...] = ()  # the format's own sniff bytes (`ToolSyntax.sniff`)
+        self._markers: tuple[bytes, ...] = ()  # the format's one-byte sniff needles (`ToolSyntax.sniff`)
         self._flushed = False
         self._read = self.decode
         if options.plain_runs or options.token_runs:
@@ -222,7 +222,8 @@ class StreamRewriter:
         if idle_plain:
             return self._send([(event, chunk)])  # no parser (--format none, native calls), or no needle
         # While a call is open, most chunks only add text to it: `absorbed` takes those. One
-        # holding the format's own bytes (a marker, most likely) is not offered: it would decline.
+        # holding a marker's first byte (`<`) is not offered: it would decline. (A one-byte
+        # search is cheap; an escaped `\u003c` is rare, and declined by `absorbed` itself.)
         if choices.pending and not _holds_any(event.raw, self._markers) and choices.absorbed(chunk):
             return []
         return self._send(choices.rewrite(event, chunk))
@@ -240,7 +241,7 @@ class StreamRewriter:
             make_parser, self.options, self.stats, starts_inside if split else None
         )
         if parser_type is not None:
-            self._markers = parser_type.sniff
+            self._markers = tuple(needle for needle in parser_type.sniff if len(needle) == 1)
             self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
         if split:
             self._sniff = (*self._sniff, *THINK_NEEDLES)
