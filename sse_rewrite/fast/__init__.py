@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
         def take(self, data: bytes, pos: int, stop: int) -> Taken | None: ...
 
-_MAX_DECODE_NEXT: Final = 128  # events decoded at most before the accelerators are asked again
+_MAX_DOUBLINGS: Final = 7  # at most 2**7 events decoded before the accelerators are asked again
 
 
 @dataclass(slots=True)  # not frozen: one is made per run, and frozen ones are slower to make
@@ -83,7 +83,7 @@ class Reader:
     def __init__(self, stream: StreamView, accelerators: list[Accelerator]) -> None:
         self._stream = stream
         self._accelerators = accelerators
-        self._decode_next = 1  # events to decode before asking the accelerators again
+        self._misses = 0  # asks in a row that no accelerator took anything at
 
     def feed(self, data: bytes) -> list[Output]:
         """Rewrite a read: runs the accelerators take, the general path for the rest.
@@ -99,17 +99,19 @@ class Reader:
             if stream.at_boundary:
                 taken = self._take(data, pos, stop)
                 if taken is None:
-                    self._decode_next = min(2 * self._decode_next, _MAX_DECODE_NEXT)
+                    self._misses += 1
                 else:  # taken, or declined at `pos`: decode that event, then ask again
                     stream.stats.events_in += taken.events
                     stream.stats.events_out += taken.passed
                     stream.stats.passed_through += taken.passed
                     out += taken.out
-                    self._decode_next = 1
+                    self._misses = 0
                     if taken.end > pos:
                         pos = taken.end
                         continue
-            end = events_end(data, pos, stop, self._decode_next)
+            # 1, 1, 2, 4... events between attempts: the first miss after a take may be an
+            # event that changes what the accelerators can do (a call opens), so it is one
+            end = events_end(data, pos, stop, 1 << min(max(self._misses - 1, 0), _MAX_DOUBLINGS))
             if end == pos:
                 break
             out += stream.decode(data[pos:end])
