@@ -1,0 +1,95 @@
+"""Instructions the core executes per stream shape, against the baseline's (valgrind's callgrind).
+
+On a shared machine timings wobble by ±30 %; instruction counts do not (string hashing is
+fixed with PYTHONHASHSEED=0, so dict layouts repeat). For every shape of `streams.SHAPES`
+(tool-heavy, or `--plain`), the baseline loop (orjson load and dump of every `data:` line,
+as `baseline.py` does, in process), and the core with the accelerators on and off, run in
+process under callgrind on a stream of `--size-mb` and on one event; the difference is the
+stream's cost, start-up excluded. With `OLD` (a directory holding another version's
+`sse_rewrite`, as for `ab.py`) the old core is counted too. Instructions are not time
+(cache misses and branches differ), but a change that removes work shows here in one run.
+
+Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME]`
+(needs `valgrind`; about a minute per shape).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import streams
+
+HERE = Path(__file__).resolve().parent
+MB = 1 << 20
+
+_SETUP = """
+import sys
+sys.path.insert(0, {here!r})
+import streams
+shape = next(s for s in streams.SHAPES if s.name == {shape!r})
+data = b"".join(getattr(shape, {kind!r})({size})) if {size} else shape.event("x")
+"""
+_BASELINE = """
+import io, orjson
+for line in io.BytesIO(data):
+    if line.startswith(b"data: {"):
+        line = b"data: " + orjson.dumps(orjson.loads(line[6:])) + b"\\n"
+"""
+_CORE = """
+from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+rewriter = StreamRewriter(RewriteOptions(plain_runs={on}, token_runs={on}))
+for i in range(0, len(data), 65536):
+    rewriter.feed(data[i : i + 65536])
+rewriter.flush()
+"""
+
+
+def instructions(code: str, path: str | None) -> int:
+    """Instructions callgrind counts for `python -c code` (with `path` first on sys.path)."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if path is not None:
+        code = f"import sys\nsys.path.insert(0, {path!r})\n" + code
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
+        env=env, capture_output=True, text=True, cwd="/",
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def cost(shape: str, kind: str, size: int, body: str, path: str | None) -> int:
+    """Instructions for the stream minus those for one event: the stream's own cost."""
+    def run(n: int) -> int:
+        return instructions(_SETUP.format(here=str(HERE), shape=shape, kind=kind, size=n) + body, path)
+
+    return run(size) - run(0)
+
+
+def main() -> None:
+    """Print per shape: the baseline's instructions, and each core's as a ratio to them."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("old", type=Path, nargs="?", help="a directory holding another sse_rewrite")
+    parser.add_argument("--size-mb", type=float, default=1.0)
+    parser.add_argument("--plain", action="store_true", help="the no-syntax streams")
+    parser.add_argument("--shape", default="", help="only the shapes whose name contains this")
+    args = parser.parse_args()
+    kind, size = ("plain" if args.plain else "heavy"), int(args.size_mb * MB)
+    cores = [("new", None)] + ([("old", str(args.old.resolve()))] if args.old else [])
+    print(f"{'stream':45} {'baseline':>9}  " + "  ".join(f"{n} on  {n} off" for n, _ in cores))
+    for shape in (s.name for s in streams.SHAPES if args.shape in s.name):
+        base = cost(shape, kind, size, _BASELINE, None)
+        ratios = [cost(shape, kind, size, _CORE.format(on=on), path) / base
+                  for _, path in cores for on in (True, False)]
+        cells = "  ".join(f"{r:5.2f}x" for r in ratios)
+        print(f"{kind} {shape:39} {base / 1e6:8.1f}M  {cells}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
