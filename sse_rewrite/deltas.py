@@ -39,7 +39,9 @@ def scanned_fields(delta: dict[str, Any]) -> dict[str, str]:
 
 
 def sole_text(delta: dict[str, Any]) -> tuple[str, str]:
-    """The one field `scanned_fields` would give and its text; `("", "")` unless exactly one."""
+    """The one field `scanned_fields` would give and its text; `("", "")` unless exactly one.
+
+    The same rule, without building the dict: it runs once per token event inside a call."""
     found = ("", "")
     for name in TEXT_FIELDS:
         value = delta.get(name)
