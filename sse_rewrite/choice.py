@@ -79,7 +79,7 @@ class ChoiceRewriter:
         delta = choice.get("delta")
         if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
             return None
-        if self._fed is not None or self._undecided or (self._think is not None and self._think.busy):
+        if self._fed is not None or self._undecided or self._thinking:
             return None
         name, text = sole_text(delta)
         parser = self._parsers.get(name)
