@@ -83,7 +83,9 @@ class StreamRewriter:
         self._choices: StreamChoices | None = None  # once the format is known
         self._sniff: tuple[bytes, ...] = ()  # see `needles`; empty: no format parser, nothing to do
         self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
-        self._markers: tuple[bytes, ...] = ()  # the format's one-byte sniff needles (`ToolSyntax.sniff`)
+        # The same needles as text, searched in one event's data (cheaper than in its bytes):
+        self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
+        self._markers: tuple[str, ...] = ()  # the format's one-byte sniff needles (`ToolSyntax.sniff`)
         self._flushed = False
         self._read = self.decode
         if options.plain_runs or options.token_runs:
@@ -198,12 +200,11 @@ class StreamRewriter:
             return out + self._count(self._output.done(event))
         choices = self._choices
         # Needles are looked for only where they decide something: while nothing is held.
-        idle_plain = (
-            choices is not None and self._output.keeps_bytes
-            and not (self._sniff and (choices.pending or _holds_any(event.raw, self.needles)))
+        idle_plain = choices is not None and self._output.keeps_bytes and not (
+            self._sniff and (choices.pending or _holds_any(data, self._sought[choices.calls_made]))
         )
         if idle_plain and looks_like_object(data):
-            return self._send(self._after_held([event]))  # nothing in it can need work
+            return self._passed(event)  # nothing in it can need work
         try:
             chunk = orjson.loads(data)
         except orjson.JSONDecodeError as error:
@@ -224,9 +225,16 @@ class StreamRewriter:
         # While a call is open, most chunks only add text to it: `absorbed` takes those. One
         # holding a marker's first byte (`<`) is not offered: it would decline. (A one-byte
         # search is cheap; an escaped `\u003c` is rare, and declined by `absorbed` itself.)
-        if choices.pending and not _holds_any(event.raw, self._markers) and choices.absorbed(chunk):
+        if choices.pending and not _holds_any(data, self._markers) and choices.absorbed(chunk):
             return []
         return self._send(choices.rewrite(event, chunk))
+
+    def _passed(self, event: SSEEvent) -> list[Output]:
+        """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it."""
+        stats = self.stats
+        stats.passed_through += 1
+        stats.events_out += 1
+        return [event.raw]
 
     def _after_held(self, items: list[Planned]) -> list[Planned]:
         return items if self._choices is None else self._choices.after_held(items)
@@ -241,13 +249,14 @@ class StreamRewriter:
             make_parser, self.options, self.stats, starts_inside if split else None
         )
         if parser_type is not None:
-            self._markers = tuple(needle for needle in parser_type.sniff if len(needle) == 1)
+            self._markers = tuple(needle.decode() for needle in parser_type.sniff if len(needle) == 1)
             self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
         if split:
             self._sniff = (*self._sniff, *THINK_NEEDLES)
             self.stats.format_reason += f"; <think> tags split ({why})"
         if self._sniff:
             self._sniff_stop = (*self._sniff, STOP_WORD.encode())
+            self._sought = (_decoded(self._sniff), _decoded(self._sniff_stop))
         return self._choices
 
     def _send(self, items: list[Planned]) -> list[Output]:
@@ -288,8 +297,12 @@ def looks_like_object(data: str) -> bool:
     return data[:1] == "{" and data[-1:] == "}"
 
 
-def _holds_any(raw: bytes, needles: tuple[bytes, ...]) -> bool:
+def _decoded(needles: tuple[bytes, ...]) -> tuple[str, ...]:
+    return tuple(needle.decode() for needle in needles)
+
+
+def _holds_any(data: str, needles: tuple[str, ...]) -> bool:
     for needle in needles:  # noqa: SIM110 (a loop, not any(): this runs once per event)
-        if needle in raw:
+        if needle in data:
             return True
     return False
