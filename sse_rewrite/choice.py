@@ -76,10 +76,8 @@ class ChoiceRewriter:
     def absorb(self, choice: dict[str, Any]) -> str | None:
         """Feed a choice whose one text lands inside an open call and leaves nothing to send;
         the field that took it, or None (then nothing changed and `rewrite` must run)."""
-        delta = choice.get("delta")
-        if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
-            return None
-        if self._fed is not None or self._undecided or self._thinking:
+        delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
+        if type(delta) is not dict or self._fed is not None or self._undecided.runs or self._thinking:
             return None
         name, text = sole_text(delta)
         parser = self._parsers.get(name)
@@ -93,7 +91,7 @@ class ChoiceRewriter:
         """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
         stops before an empty text: such an event has no text to scan, `rewrite` sends it unchanged."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided or self._thinking or self._fed is not None:
+        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
@@ -104,7 +102,9 @@ class ChoiceRewriter:
         but not this text (a marker, most likely). True when it leaves nothing to send,
         as `absorb`. Else its pieces wait for `rewrite` of that very event, which comes next."""
         parser = self._parsers.get(name)
-        if parser is None or not text or self._undecided or self._think is not None or self._fed is not None:
+        if parser is None or not text or self._undecided.runs or self._fed is not None:
+            return False
+        if self._think is not None:
             return False
         pieces = parser.feed(text)
         if pieces or parser.undecided or not parser.pending:
@@ -160,12 +160,12 @@ class ChoiceRewriter:
             parser = self._parser(name)
             held = tail if name == "content" else 0
             pieces = fed[2] if fed is not None and fed[0] == name else parser.feed(value[: len(value) - held])
-            if pieces or self._undecided or parser.undecided or held:
+            if pieces or self._undecided.runs or parser.undecided or held:
                 after = self._think.held if held and self._think is not None else 0  # all it holds
                 entry = self._account(name, pieces, items, after)
                 if entry is not None:
                     own.append((name, entry))
-        if self._undecided:
+        if self._undecided.runs:
             for name in [n for n in self._undecided.fields() if n not in scanned]:  # not continued: text
                 self._account(name, self._parsers.pop(name).flush(), items)
         if finish is not None:

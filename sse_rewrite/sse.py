@@ -97,10 +97,29 @@ class SSEDecoder:
     def _feed_lf(self, data: bytes) -> list[SSEEvent]:
         """`feed` for reads with LF line ends only: the common case, without the regex.
 
-        An event that is one `data:` line plus its blank line (what every streaming LLM
-        API sends) is cut out in one step when no earlier line is pending; any other line
-        goes through `_line` as in the general path.
+        The read is cut at its blank lines in one step. A block that is one `data: ` line
+        (what every streaming LLM API sends) is an event at once; any other block, the first
+        one when a line or block began in earlier reads, and the unfinished rest go line by
+        line (`_lf_lines`). Each block and its blank line are the read's bytes in order, and
+        a block the fast way takes starts with nothing pending, so both ways agree.
         """
+        blocks = data.split(EVENT_END)
+        rest = blocks.pop()  # after the last blank line: the start of an unfinished block
+        out: list[SSEEvent] = []
+        if blocks and (self._partial or self._block):
+            out += self._lf_lines(blocks[0] + EVENT_END)
+            del blocks[0]
+        for block in blocks:
+            if block.startswith(DATA) and block.find(b"\n") == -1:
+                out.append(SSEEvent(block + EVENT_END, block[6:].decode("utf-8", "replace")))
+            else:
+                out += self._lf_lines(block + EVENT_END)
+        if rest:
+            out += self._lf_lines(rest)
+        return out
+
+    def _lf_lines(self, data: bytes) -> list[SSEEvent]:
+        """`_feed_lf` line by line (an event that is one `data:` line, cut out in one step)."""
         out: list[SSEEvent] = []
         pos, size = 0, len(data)
         while pos < size:
@@ -109,11 +128,6 @@ class SSEDecoder:
                 self._partial.append(data[pos:])
                 break
             if data[end + 1 : end + 2] == b"\n" and not self._block:
-                if not self._partial and data.startswith(b"data:", pos):  # `_one_line_event`, inlined
-                    value = data[pos + 6 if data[pos + 5 : pos + 6] == b" " else pos + 5 : end]
-                    out.append(SSEEvent(data[pos : end + 2], value.decode("utf-8", "replace")))
-                    pos = end + 2
-                    continue
                 event = self._one_line_event(data, pos, end)
                 if event is not None:
                     out.append(event)

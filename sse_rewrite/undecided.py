@@ -28,29 +28,27 @@ if TYPE_CHECKING:
 class UndecidedText:
     """Per field, the runs of undecided characters at the end of its parser's buffer, oldest first."""
 
-    __slots__ = ("_runs",)
+    __slots__ = ("runs",)
 
     def __init__(self) -> None:
-        self._runs: dict[str, list[Entry]] = {}
-
-    def __bool__(self) -> bool:
-        return bool(self._runs)
+        self.runs: dict[str, list[Entry]] = {}
+        """By field, its runs; empty when no character is undecided (read, never written, outside)."""
 
     def fields(self) -> list[str]:
         """The fields with undecided characters."""
-        return list(self._runs)
+        return list(self.runs)
 
     def decide(self, name: str, pieces: list[Piece], undecided: int) -> tuple[list[Piece], Entry | None]:
         """Settle the field's runs with `pieces`, given that the parser now holds `undecided`
         characters as a possible marker start. Returns the pieces minus the text already in
         held events' bytes, and the run of new characters left undecided (owner None), if any.
         """
-        runs = self._runs.get(name)
+        runs = self.runs.get(name)
         if not runs:
             if not undecided:
                 return pieces, None
             entry: Entry = [None, undecided]
-            self._runs[name] = [entry]
+            self.runs[name] = [entry]
             return pieces, entry
         kept: list[Piece] = []
         for piece in pieces:
@@ -69,7 +67,7 @@ class UndecidedText:
             runs.clear()
         if not undecided:
             if not runs:
-                del self._runs[name]
+                del self.runs[name]
             return kept, None
         entry = [None, undecided]
         runs.append(entry)
@@ -94,7 +92,7 @@ class UndecidedText:
     def first_owned(self, name: str, entry: Entry) -> bool:
         """Whether every run of the field before `entry` belongs to a held event (else holding
         `entry`'s event would send its bytes before those of the rebuilt event before it)."""
-        return all(run[0] is not None for run in self._runs[name] if run is not entry)
+        return all(run[0] is not None for run in self.runs[name] if run is not entry)
 
 
 def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Piece | None:
