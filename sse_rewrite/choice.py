@@ -71,7 +71,10 @@ class ChoiceRewriter:
     @property
     def pending(self) -> bool:
         """True while any field's parser holds text back, or `--think` must see all content."""
-        return any(parser.pending for parser in self._parsers.values()) or self._thinking
+        for parser in self._parsers.values():  # a loop, not any(): this runs once per rewritten chunk
+            if parser.pending:
+                return True
+        return self._thinking
 
     def absorb(self, choice: dict[str, Any]) -> str | None:
         """Feed a choice whose one text lands inside an open call and leaves nothing to send;

@@ -77,14 +77,15 @@ class StreamChoices:
         send (`ChoiceRewriter.absorb`); the choice index and field that took it, or None
         (then nothing changed). What `rewrite` would do with it, minus the work."""
         choices = chunk.get("choices")
-        if type(choices) is not list or len(choices) != 1 or type(choices[0]) is not dict:
+        if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
-        if chunk.get("usage") or "error" in chunk or self._queue:
+        choice = choices[0]
+        if type(choice) is not dict or "error" in chunk:
             return None
-        index = choices[0].get("index")
+        index = choice.get("index")
         index = index if isinstance(index, int) else 0
         rewriter = self._choices.get(index)
-        field = None if rewriter is None else rewriter.absorb(choices[0])
+        field = None if rewriter is None else rewriter.absorb(choice)
         if field is None:
             return None
         if not self.stream_id and isinstance(chunk.get("id"), str):

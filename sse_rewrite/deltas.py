@@ -45,7 +45,7 @@ def sole_text(delta: dict[str, Any]) -> tuple[str, str]:
     found = ("", "")
     for name in TEXT_FIELDS:
         value = delta.get(name)
-        if type(value) is str and value:
+        if value and type(value) is str:
             if name == "reasoning_content" and delta.get("reasoning") == value:
                 continue
             if found[0]:
