@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
 from .chunks import derived_call_id, envelope
-from .events import Notice, SSEEvent, ToolCall
+from .events import Notice, ToolCall
 from .formats import NATIVE_TOOL_CALLS
 from .think import ContentThinking
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .formats import ToolSyntax
     from .rewrite import RewriteOptions, Stats
 
-    Unchanged = SSEEvent | tuple[SSEEvent, Chunk]
+    Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)
     Planned = Notice | Unchanged | Chunk
 
 
@@ -41,13 +41,13 @@ if TYPE_CHECKING:
 class _Held:
     """A chunk held whole while some of its choices' text is undecided."""
 
-    event: SSEEvent
+    raw: bytes
     chunk: Chunk
     results: list[tuple[int, ChoiceResult]]
 
 
 class StreamChoices:
-    """The choices of one stream: `rewrite(event, chunk)`, `flush()`, and the held queue."""
+    """The choices of one stream: `rewrite(raw, chunk)`, `flush()`, and the held queue."""
 
     def __init__(
         self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
@@ -93,12 +93,12 @@ class StreamChoices:
         self._last = chunk
         return index, field
 
-    def rewrite(self, event: SSEEvent, chunk: Chunk) -> list[Planned]:
+    def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that
         `absorbed` takes, the same answer: nothing)."""
         choices = chunk.get("choices")
         if not isinstance(choices, list):
-            return self.after_held([(event, chunk)])
+            return self.after_held([(raw, chunk)])
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
@@ -122,8 +122,8 @@ class StreamChoices:
                 self.pending = True
                 break
         if undecided:
-            return self.after_held([*out, _Held(event, chunk, results)])
-        planned = self._assemble(event, chunk, results)
+            return self.after_held([*out, _Held(raw, chunk, results)])
+        planned = self._assemble(raw, chunk, results)
         if self._queue:
             return self.after_held(out + planned)
         return out + planned if out else planned
@@ -153,14 +153,14 @@ class StreamChoices:
                     break
                 for _, result in front.results:
                     result.settle()
-                out += self._assemble(front.event, front.chunk, front.results)
+                out += self._assemble(front.raw, front.chunk, front.results)
             else:
                 out.append(front)
             queue.popleft()
         return out
 
     def _assemble(
-        self, event: SSEEvent, chunk: Chunk, results: list[tuple[int, ChoiceResult]]
+        self, raw: bytes, chunk: Chunk, results: list[tuple[int, ChoiceResult]]
     ) -> list[Planned]:
         changed, blank, more = False, True, False
         for _, result in results:
@@ -171,7 +171,7 @@ class StreamChoices:
             else:
                 blank = False  # an unchanged choice: the chunk has something to send
         if not changed:
-            return [(event, chunk)]
+            return [(raw, chunk)]
         if blank and not more and not chunk.get("usage") and "error" not in chunk:
             return []  # what follows, without building the chunk it would drop
         new_choices = list(chunk["choices"])
@@ -183,7 +183,7 @@ class StreamChoices:
         out: list[Planned] = [{**base, "choices": [c]} for _, r in results for c in r.before]
         extras = [{**base, "choices": [c]} for _, r in results for c in r.extras]
         if new_choices == chunk["choices"] and not (extras and chunk.get("usage")):
-            return [*out, (event, chunk), *extras]  # only chunks around it: it keeps its bytes
+            return [*out, (raw, chunk), *extras]  # only chunks around it: it keeps its bytes
         head = {**chunk, "choices": new_choices}
         if extras and head.get("usage"):  # clients keep the last chunk's usage
             extras[-1]["usage"] = head["usage"]

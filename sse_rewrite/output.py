@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import orjson
 
-from .events import Notice, SSEEvent
+from .events import Notice
 from .sse import encode_event
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -32,17 +32,17 @@ class OpenAIOutput:
     unchanged = "passed through"
     """What happens to an event nobody changes, for notices."""
 
-    def event(self, event: SSEEvent, chunk: Chunk | None) -> list[Output]:
-        """An event that needs no change (`chunk`: its decoded JSON, when it was decoded)."""
-        return [event.raw]
+    def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]:
+        """An unchanged event, by its raw bytes (`chunk`: its decoded JSON, when it was decoded)."""
+        return [raw]
 
     def chunk(self, chunk: Chunk) -> list[Output]:
         """A rewritten or synthesized chunk."""
         return [encode_event(orjson.dumps(chunk))]
 
-    def done(self, event: SSEEvent) -> list[Output]:
-        """`data: [DONE]`, after everything held has gone out."""
-        return [event.raw]
+    def done(self, raw: bytes) -> list[Output]:
+        """`data: [DONE]` (its raw bytes), after everything held has gone out."""
+        return [raw]
 
     def flush(self) -> list[Output]:
         """End of input."""
@@ -60,20 +60,20 @@ class AnthropicOutput:
 
         self._emitter: AnthropicEmitter = AnthropicEmitter()
 
-    def event(self, event: SSEEvent, chunk: Chunk | None) -> list[Output]:
+    def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]:
         """An unchanged event: its chunk's translation; without a decoded chunk, only its comments."""
         if self._emitter.flushed:
             return []
         if chunk is not None:
             return self._emitter.feed(chunk)
-        comments = [line for line in event.raw.splitlines() if line.startswith(b":")]
+        comments = [line for line in raw.splitlines() if line.startswith(b":")]
         return [b"".join(line + b"\n" for line in comments) + b"\n"] if comments else []
 
     def chunk(self, chunk: Chunk) -> list[Output]:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
 
-    def done(self, event: SSEEvent) -> list[Output]:
+    def done(self, raw: bytes) -> list[Output]:
         """Anthropic streams have no `[DONE]`: the message ends."""
         return self._emitter.flush()
 

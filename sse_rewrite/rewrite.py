@@ -1,7 +1,7 @@
 """StreamRewriter: raw SSE bytes in; rewritten SSE bytes and notices out (sans-IO).
 
 One event's way through (docs/behaviour.md, "One event, from stdin to stdout"):
-`feed` -> `SSEDecoder` -> `_on_event` (`[DONE]`, comments, invalid JSON, the format
+`feed` -> `SSEDecoder.blocks` -> `_on_event` (`[DONE]`, comments, invalid JSON, the format
 chosen from the first chunk's `model`, error chunks) -> `StreamChoices.rewrite` -> one
 `ChoiceRewriter` per choice -> planned output -> `output.py` encodes it. An event
 nothing changes leaves as its raw bytes.
@@ -21,7 +21,7 @@ import orjson
 from .body import rewrite_body, rewrite_completion
 from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
-from .events import Notice, SSEEvent
+from .events import Notice
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, select_format
 from .output import AnthropicOutput, OpenAIOutput, Output
 from .sse import BOM, SSEDecoder
@@ -116,8 +116,8 @@ class StreamRewriter:
     def decode(self, data: bytes) -> list[Output]:
         """The general path: decode the events `data` completes and rewrite each."""
         out: list[Output] = []
-        for event in self._decoder.feed(data):
-            out += self._on_event(event)
+        for raw, value, _ in self._decoder.blocks(data):
+            out += self._on_event(raw, value)
         return out
 
     def flush(self) -> list[Output]:
@@ -133,7 +133,7 @@ class StreamRewriter:
         tail: list[Output] = []
         for event in self._decoder.flush():
             out.append(Notice("truncated-event", "input ended inside an event (no blank line)"))
-            for item in self._on_event(event):
+            for item in self._on_event(event.raw, event.data):
                 # Its raw bytes lack the blank line: anything written after them would join
                 # their last line, so the unterminated event goes out last.
                 (tail if item is event.raw else out).append(item)
@@ -188,53 +188,58 @@ class StreamRewriter:
 
     # -- per event
 
-    def _on_event(self, event: SSEEvent) -> list[Output]:
+    def _on_event(self, raw: bytes, data: str | None) -> list[Output]:
+        """One event, as its raw bytes and data (None: it has no `data` field)."""
         self.stats.events_in += 1
-        data = event.data
         if data is None:
-            return self._send(self._after_held([event]))
+            return self._send(self._after_held([raw]))
         if data == _DONE:
             out = self._send(self._choices.flush()) if self._choices is not None else []
             if self._output.keeps_bytes:
                 self.stats.passed_through += 1
-            return out + self._count(self._output.done(event))
+            return out + self._count(self._output.done(raw))
         choices = self._choices
         # Needles are looked for only where they decide something: while nothing is held.
         idle_plain = choices is not None and self._output.keeps_bytes and not (
             self._sniff and (choices.pending or _holds_any(data, self._sought[choices.calls_made]))
         )
         if idle_plain and looks_like_object(data):
-            return self._passed(event)  # nothing in it can need work
+            return self._passed(raw)  # nothing in it can need work
         try:
             chunk = orjson.loads(data)
         except orjson.JSONDecodeError as error:
             note = Notice("invalid-json", f"event {self.stats.events_in}: {error}; {self._output.unchanged}")
-            return self._send(self._after_held([note, event]))
+            return self._send(self._after_held([note, raw]))
         if type(chunk) is not dict:
             message = f"event {self.stats.events_in}: not a JSON object; {self._output.unchanged}"
-            return self._send(self._after_held([Notice("not-a-chunk", message), event]))
+            return self._send(self._after_held([Notice("not-a-chunk", message), raw]))
         if choices is None:
             choices = self._resolve(chunk.get("model"))
             idle_plain = self._output.keeps_bytes and not self._sniff
         if "error" in chunk:
             # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
             # stream: held-back text goes out in chunks of its own, the error chunk unchanged.
-            return self._send([*choices.flush(), (event, chunk)])
+            return self._send([*choices.flush(), (raw, chunk)])
         if idle_plain:
-            return self._send([(event, chunk)])  # no parser (--format none, native calls), or no needle
+            return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
         # While a call is open, most chunks only add text to it: `absorbed` takes those. One
         # holding a marker's first byte (`<`) is not offered: it would decline. (A one-byte
         # search is cheap; an escaped `\u003c` is rare, and declined by `absorbed` itself.)
-        if choices.pending and not _holds_any(data, self._markers) and choices.absorbed(chunk):
-            return []
-        return self._send(choices.rewrite(event, chunk))
+        if choices.pending:
+            for marker in self._markers:  # (a loop, not a call: this runs once per token in a call)
+                if marker in data:
+                    break
+            else:
+                if choices.absorbed(chunk):
+                    return []
+        return self._send(choices.rewrite(raw, chunk))
 
-    def _passed(self, event: SSEEvent) -> list[Output]:
+    def _passed(self, raw: bytes) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it."""
         stats = self.stats
         stats.passed_through += 1
         stats.events_out += 1
-        return [event.raw]
+        return [raw]
 
     def _after_held(self, items: list[Planned]) -> list[Planned]:
         return items if self._choices is None else self._choices.after_held(items)
@@ -271,8 +276,8 @@ class StreamRewriter:
             elif isinstance(item, Notice):
                 out.append(item)
             else:
-                event, chunk = item if isinstance(item, tuple) else (item, None)
-                out += output.event(event, chunk)
+                raw, chunk = item if isinstance(item, tuple) else (item, None)
+                out += output.event(raw, chunk)
                 self.stats.passed_through += output.keeps_bytes
         return self._count(out)
 

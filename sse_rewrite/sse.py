@@ -6,7 +6,9 @@ joined with LF; one space after the colon is not part of the value; a blank line
 the event. Unlike a browser, every block is handed back, comment-only blocks too, with
 its exact raw bytes, so a block nobody changes is re-emitted byte for byte.
 
-The decoder is sans-IO: `feed(bytes) -> list[SSEEvent]`, `flush()` at end of input.
+The decoder is sans-IO: `feed(bytes) -> list[SSEEvent]`, `flush()` at end of input;
+`blocks(bytes)` is `feed` without an object per event (each a `Block` tuple), for the
+rewriter, which needs only an event's bytes and data.
 Memory is bounded by the longest line; time is linear in the input, whatever the
 read sizes (a long line is kept as a list of parts and joined once).
 
@@ -33,6 +35,9 @@ DATA: Final = b"data: "
 """The usual start of a `data` line (the space is optional in SSE, and not part of the value)."""
 _LINE_END: Final = re.compile(rb"\r\n|\r|\n")
 
+Block = tuple[bytes, str | None, str | None]
+"""One SSE block as `SSEDecoder.blocks` gives it: `SSEEvent`'s raw, data and event, in order."""
+
 
 class SSEDecoder:
     """Incremental SSE parser that keeps each block's raw bytes."""
@@ -53,6 +58,10 @@ class SSEDecoder:
 
     def feed(self, data: bytes) -> list[SSEEvent]:
         """Consume the next bytes of the stream; return the blocks they complete."""
+        return [SSEEvent(raw, value, event) for raw, value, event in self.blocks(data)]
+
+    def blocks(self, data: bytes) -> list[Block]:
+        """`feed`, each block as a `Block` tuple (no object per event)."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
         if not data:
@@ -74,10 +83,10 @@ class SSEDecoder:
             data = data[:-1]
         return self._lines(data)
 
-    def _lines(self, data: bytes) -> list[SSEEvent]:
+    def _lines(self, data: bytes) -> list[Block]:
         if b"\r" not in data:
             return self._feed_lf(data)
-        out: list[SSEEvent] = []
+        out: list[Block] = []
         pos = 0
         for match in _LINE_END.finditer(data):
             start, end = match.span()
@@ -94,7 +103,7 @@ class SSEDecoder:
             self._partial.append(data[pos:])
         return out
 
-    def _feed_lf(self, data: bytes) -> list[SSEEvent]:
+    def _feed_lf(self, data: bytes) -> list[Block]:
         """`feed` for reads with LF line ends only: the common case, without the regex.
 
         The read is cut at its blank lines in one step. A block that is one `data: ` line
@@ -105,22 +114,22 @@ class SSEDecoder:
         """
         blocks = data.split(EVENT_END)
         rest = blocks.pop()  # after the last blank line: the start of an unfinished block
-        out: list[SSEEvent] = []
+        out: list[Block] = []
         if blocks and (self._partial or self._block):
             out += self._lf_lines(blocks[0] + EVENT_END)
             del blocks[0]
         for block in blocks:
             if block.startswith(DATA) and block.find(b"\n") == -1:
-                out.append(SSEEvent(block + EVENT_END, block[6:].decode("utf-8", "replace")))
+                out.append((block + EVENT_END, block[6:].decode("utf-8", "replace"), None))
             else:
                 out += self._lf_lines(block + EVENT_END)
         if rest:
             out += self._lf_lines(rest)
         return out
 
-    def _lf_lines(self, data: bytes) -> list[SSEEvent]:
+    def _lf_lines(self, data: bytes) -> list[Block]:
         """`_feed_lf` line by line (an event that is one `data:` line, cut out in one step)."""
-        out: list[SSEEvent] = []
+        out: list[Block] = []
         pos, size = 0, len(data)
         while pos < size:
             end = data.find(b"\n", pos)
@@ -144,7 +153,7 @@ class SSEDecoder:
             pos = end + 1
         return out
 
-    def _one_line_event(self, data: bytes, pos: int, end: int) -> SSEEvent | None:
+    def _one_line_event(self, data: bytes, pos: int, end: int) -> Block | None:
         """The block `data[pos:end]` + LF LF when it is one `data:` line, else None.
 
         A line that began in earlier reads is joined once, straight into the raw bytes,
@@ -154,7 +163,7 @@ class SSEDecoder:
             if not data.startswith(b"data:", pos):
                 return None
             value = data[pos + 6 if data[pos + 5 : pos + 6] == b" " else pos + 5 : end]
-            return SSEEvent(raw=data[pos : end + 2], data=value.decode("utf-8", "replace"))
+            return data[pos : end + 2], value.decode("utf-8", "replace"), None
         first = self._partial[0]
         head = first[:6] if len(first) >= 6 else b"".join([*self._partial, data[pos:end]])[:6]
         if not head.startswith(b"data:"):
@@ -162,26 +171,26 @@ class SSEDecoder:
         raw = b"".join([*self._partial, data[pos : end + 2]])
         self._partial = []
         view = memoryview(raw)[6 if head[5:6] == b" " else 5 : -2]
-        return SSEEvent(raw=raw, data=str(view, "utf-8", "replace"))
+        return raw, str(view, "utf-8", "replace"), None
 
     def flush(self) -> list[SSEEvent]:
         """End of input: return a final block the stream did not terminate, if any."""
         if self._flushed:
             return []
         self._flushed = True
-        out = self._lines(b"\r") if self._held_cr else []
+        out = [SSEEvent(*block) for block in self._lines(b"\r")] if self._held_cr else []
         if self._partial:
             line = b"".join(self._partial)
             self._partial = []
             self._line(line, line)
         if not self._block:
             return out
-        return [*out, self._dispatch(complete=False)]
+        return [*out, SSEEvent(*self._dispatch(), complete=False)]
 
-    def _line(self, line: bytes, raw: bytes) -> SSEEvent | None:
+    def _line(self, line: bytes, raw: bytes) -> Block | None:
         self._block.append(raw)
         if not line:
-            return self._dispatch(complete=True)
+            return self._dispatch()
         if line[0] == 0x3A:  # ':' comment
             return None
         field, _, value = line.partition(b":")
@@ -196,16 +205,15 @@ class SSEDecoder:
         # `id` and `retry` stay in the raw bytes; nothing here needs their values.
         return None
 
-    def _dispatch(self, *, complete: bool) -> SSEEvent:
+    def _dispatch(self) -> Block:
         data = self._data
-        event = SSEEvent(
-            raw=b"".join(self._block),
-            data=None if data is None else b"\n".join(data).decode("utf-8", "replace"),
-            event=None if self._event is None else self._event.decode("utf-8", "replace"),
-            complete=complete,
+        block = (
+            b"".join(self._block),
+            None if data is None else b"\n".join(data).decode("utf-8", "replace"),
+            None if self._event is None else self._event.decode("utf-8", "replace"),
         )
         self._block, self._data, self._event = [], None, None
-        return event
+        return block
 
 
 def encode_event(data: bytes, event: str | None = None) -> bytes:
