@@ -126,7 +126,7 @@ def _blank_details(details: object, delta: dict[str, Any], emptied: Collection[s
             return False
         text = detail.get("text", "")
         if detail.get("type") == "reasoning.text":
-            texts.append(str(text))
+            texts.append(text if type(text) is str else str(text))
             has_text = has_text or bool(text)
         elif text:
             return False
@@ -134,7 +134,10 @@ def _blank_details(details: object, delta: dict[str, Any], emptied: Collection[s
         return True
     # Its texts are blank only as the mirror of an emptied field: they join up to its text.
     joined = "".join(texts)
-    return any(name in _REASONING and delta.get(name) == joined for name in emptied)
+    for name in emptied:  # noqa: SIM110 (a loop, not any(): this runs once per reasoning token in a call)
+        if name in _REASONING and delta.get(name) == joined:
+            return True
+    return False
 
 
 def split_pieces(
