@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..sse import complete_end, events_end
+from ..sse import EVENT_END, complete_end, events_end
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -91,10 +91,13 @@ class Reader:
         The decoder is indifferent to how its input is cut, so the events it sees are the
         same either way. Where no accelerator takes anything (prose full of `<`, a long
         `<tool_call>` body), events go to the decoder in doubling batches between attempts,
-        so that trying costs little.
+        so that trying costs little. A read of one event or less (a live stream, one token a
+        read) goes to the decoder whole: no run pays for asking.
         """
         stream, out = self._stream, []
         pos, stop = 0, complete_end(data)
+        if data.find(EVENT_END, 0, stop) + 2 >= stop:
+            return stream.decode(data)
         while pos < stop and stream.resolved:
             if stream.at_boundary:
                 taken = self._take(data, pos, stop)
