@@ -80,7 +80,9 @@ class ChoiceRewriter:
         """Feed a choice whose one text lands inside an open call and leaves nothing to send;
         the field that took it, or None (then nothing changed and `rewrite` must run)."""
         delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
-        if type(delta) is not dict or self._fed is not None or self._undecided.runs or self._thinking:
+        if type(delta) is not dict or self._fed is not None or self._undecided.runs:
+            return None
+        if self._think is not None and self._thinking:  # (no property call without `--think`)
             return None
         name, text = sole_text(delta)
         parser = self._parsers.get(name)
