@@ -149,20 +149,27 @@ class ScanningParser:
     JSON_BODY: ClassVar[MachineState | None] = None
     """The subclass's state whose step only advances `_json` until the body closes, if any."""
 
+    SPACING: ClassVar[frozenset[MachineState]] = frozenset()
+    """The subclass's states whose step moves its cursor to the end over spacing alone."""
+
     def absorb(self, texts: Sequence[str]) -> int:
         """Take the leading texts that certainly decide nothing; return how many were taken.
 
         The base takes them in the `JSON_BODY` state up to the one that closes the body:
         texts that together neither close it nor pass the cap decide nothing fed one at a
-        time either. A subclass whose hot state is another overrides it.
+        time either. In a `SPACING` state it takes texts of spacing alone, while everything
+        held is scanned (a partial marker may end at spacing) and within the cap. A subclass
+        whose hot state is another overrides it.
 
         Texts without a closing bracket cannot close it: they are appended unscanned, and
         `_json` catches up over them, in one run, when the JSON step or this method next looks.
         """
         scan, json = self._scan, self._json
-        if self._state is not self.JSON_BODY or self.JSON_BODY is None:
-            return 0
         if self._streams:  # the steps announce the call and stream its text as it comes
+            return 0
+        if self._state in self.SPACING:
+            return self._absorb_spacing(texts)
+        if self._state is not self.JSON_BODY or self.JSON_BODY is None:
             return 0
         text = "".join(texts)
         # (4 bytes a character bound the UTF-8 size)
@@ -182,6 +189,17 @@ class ScanningParser:
         json.pos, json.in_string, json.depth = scan.end + probe.pos, probe.in_string, probe.depth
         scan.append(text)
         return len(texts)
+
+    def _absorb_spacing(self, texts: Sequence[str]) -> int:
+        """`absorb` in a `SPACING` state: the leading texts of JSON spacing alone."""
+        scan, taken = self._scan, 0
+        for text in texts:
+            if scan.cursor != scan.end or text.strip(" \t\r\n") or scan.buffered + len(text) > self._max:
+                break
+            scan.append(text)
+            scan.cursor = scan.end
+            taken += 1
+        return taken
 
     # -- `--stream-arguments`
 

@@ -70,6 +70,7 @@ class ToolCallTagParser(TagCalls):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
     OPENERS: ClassVar[MarkerTable[bool | None]] = MarkerTable({OPEN: False, CLOSE: None})

@@ -1,8 +1,9 @@
 """The parsers' fast paths decide nothing of their own: the pieces, `pending` and
 `undecided` after every text are those of the same machine without the fast path.
 
-- `absorb` inside a `<tool_call>` JSON body (`ScanningParser.absorb`; the reference has
-  `JSON_BODY` unset, so it absorbs nothing) and inside a special-token call
+- `absorb` inside a `<tool_call>` JSON body, and of spacing around it
+  (`ScanningParser.absorb`; the reference has `JSON_BODY` and `SPACING` unset, so it
+  absorbs nothing) and inside a special-token call
   (`SectionBase.absorb`; the reference is fed every text);
 - `feed` handing back a text without `<` at once while nothing is held (the reference has
   that switched off, so its text step scans the text).
@@ -28,12 +29,14 @@ class FeedOnly(HermesParser):
     """The reference: the same machine, never absorbing."""
 
     JSON_BODY = None
+    SPACING = frozenset()
 
 
 class QwenFeedOnly(QwenParser):
     """The same for Qwen's parser (JSON and XML bodies)."""
 
     JSON_BODY = None
+    SPACING = frozenset()
 
 
 class Composed(ComposedParser):
@@ -104,6 +107,19 @@ def test_texts_are_absorbed_up_to_the_one_that_closes_the_body() -> None:
     assert parser.absorb(["} trailing"]) == 0
     [call] = parser.feed("}</tool_call>")
     assert call == ToolCall(None, "f", '{"a": "x}"}', call.raw)  # type: ignore[union-attr]
+
+
+def test_spacing_after_a_partial_marker_is_not_absorbed() -> None:
+    parser = HermesParser()
+    assert parser.feed("<tool_call>") == []
+    assert parser.absorb(["\n", " "]) == 2
+    assert parser.feed("<") == []
+    assert parser.absorb(["\n"]) == 0  # `<\n` is no `<function=`: it decides the tag was prose
+    parser = HermesParser()
+    assert parser.feed('<tool_call>{"name": "f"}') == []
+    assert parser.absorb(["\n"]) == 1
+    assert parser.feed("</tool") == []
+    assert parser.absorb(["\n"]) == 0  # `</tool\n` is no close: the call ends at its body
 
 
 # -- special-token calls (`SectionBase.absorb`)
