@@ -109,6 +109,14 @@ def test_texts_are_absorbed_up_to_the_one_that_closes_the_body() -> None:
     assert call == ToolCall(None, "f", '{"a": "x}"}', call.raw)  # type: ignore[union-attr]
 
 
+def test_a_body_closed_before_spacing_alone_is_absorbed_with_it() -> None:
+    parser = HermesParser()
+    assert parser.feed('<tool_call>\n{"name": "f"') == []
+    assert parser.absorb(["}", "\n", " "]) == 3
+    [call] = parser.feed("</tool_call>")
+    assert call == ToolCall(None, "f", "{}", '<tool_call>\n{"name": "f"}\n </tool_call>')
+
+
 def test_spacing_after_a_partial_marker_is_not_absorbed() -> None:
     parser = HermesParser()
     assert parser.feed("<tool_call>") == []
