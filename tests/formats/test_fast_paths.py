@@ -54,7 +54,7 @@ class ComposedFeedOnly(ComposedParser):
 PIECES = [
     "<tool_call>", "</tool_call>", "\n", " ", '{"name": "f", ', '"arguments": ', '{"a": "x}"}', "}", "{", "[",
     "]", '"', "\\", '\\"', "é", "text", "<", '{"na', 'me": "g", "arguments": {}}', "x" * 40,
-    "<|tool_calls_section_begin|>",
+    "<|tool_calls_section_begin|>", '\n{"a": 1} x', "{x",
 ]
 
 
@@ -107,6 +107,17 @@ def test_texts_are_absorbed_up_to_the_one_that_closes_the_body() -> None:
     assert parser.absorb(["} trailing"]) == 0
     [call] = parser.feed("}</tool_call>")
     assert call == ToolCall(None, "f", '{"a": "x}"}', call.raw)  # type: ignore[union-attr]
+
+
+def test_the_start_of_a_json_body_is_absorbed_if_it_cannot_close_it() -> None:
+    parser = HermesParser()
+    assert parser.feed("<tool_call>") == []
+    assert parser.absorb(['\n{"a": 1} x']) == parser.absorb(["{x"]) == 0  # a closed body, prose
+    assert parser.absorb(['\n{"na', 'me": "f"']) == 2
+    assert parser.pending and parser.feed("}</tool_call>")
+    parser = HermesParser()
+    assert parser.feed("<tool_call><") == []
+    assert parser.absorb(['{"na']) == 0  # `<{` is prose
 
 
 def test_a_body_closed_before_spacing_alone_is_absorbed_with_it() -> None:
