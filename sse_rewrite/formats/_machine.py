@@ -169,10 +169,8 @@ class ScanningParser:
         scan, json = self._scan, self._json
         if self._streams:  # the steps announce the call and stream its text as it comes
             return 0
-        if self._state in self.SPACING:
-            return self._absorb_spacing(texts)
-        if self._state is not self.JSON_BODY or self.JSON_BODY is None:
-            return 0
+        if self._state is not self.JSON_BODY:  # (the hot state is tested first)
+            return self._absorb_around_body(texts)
         text = "".join(texts)
         # (4 bytes a character bound the UTF-8 size)
         if "}" not in text and "]" not in text and scan.end - scan.start + 4 * len(text) <= self._max:
@@ -197,8 +195,10 @@ class ScanningParser:
         scan.append(text)
         return len(texts)
 
-    def _absorb_spacing(self, texts: Sequence[str]) -> int:
-        """`absorb` in a `SPACING` state: the leading texts of JSON spacing alone."""
+    def _absorb_around_body(self, texts: Sequence[str]) -> int:
+        """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""
+        if self._state not in self.SPACING:
+            return 0
         scan, taken = self._scan, 0
         for text in texts:
             if scan.cursor != scan.end or text.strip(" \t\r\n") or scan.buffered + len(text) > self._max:

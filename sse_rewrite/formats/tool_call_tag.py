@@ -79,15 +79,15 @@ class ToolCallTagParser(TagCalls):
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-    def absorb(self, texts: Sequence[str]) -> int:
-        """`ScanningParser.absorb`; after the opener and spacing, also a text that opens a
-        JSON body (`{"`) and holds no closing bracket: fed, it only picks the body's kind."""
+    def _absorb_around_body(self, texts: Sequence[str]) -> int:
+        """Also, after the opener and spacing, a text that opens a JSON body (`{"`) and holds
+        no closing bracket: fed, it only picks the body's kind."""
         scan, text = self._scan, texts[0] if texts else ""
-        if self._state is not State.OPENED or self._streams or scan.cursor != scan.end:
-            return super().absorb(texts)
+        if self._state is not State.OPENED or scan.cursor != scan.end:
+            return super()._absorb_around_body(texts)
         opens = text.lstrip(" \t\r\n").startswith('{"') and Body.JSON in self.BODIES
         if not opens or "}" in text or "]" in text or scan.buffered + 4 * len(text) > self._max:
-            return super().absorb(texts)
+            return super()._absorb_around_body(texts)
         self.feed(text)  # (hands back no piece: the JSON step cannot close the body)
         return 1 + self.absorb(texts[1:])
 
