@@ -17,7 +17,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-_IN_STRING: Final = re.compile(rb'["\\]')
+# Inside a string, all of it up to its closing quote, escapes skipped in one match (it stops
+# short of a backslash whose escaped byte is not there yet)
+_STRING_REST: Final = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
 _OUTSIDE_STRING: Final = re.compile(rb'["{}\[\]]')
 
 
@@ -50,17 +52,23 @@ class JsonScanner:
         pos, in_string, depth = self.pos, self.in_string, self.depth
         closed: int | None = None
         while pos < upto:
-            hit = (_IN_STRING if in_string else _OUTSIDE_STRING).search(view, pos, upto)
+            if in_string:
+                rest = _STRING_REST.match(view, pos, upto)
+                at = upto if rest is None else rest.end()  # (it always matches, if only nothing)
+                if at < upto and view[at] == 0x22:  # the closing quote
+                    in_string, pos = False, at + 1
+                    continue
+                pos = upto if at == upto else at + 2  # (a backslash at the end: skip its escaped byte)
+                break
+            hit = _OUTSIDE_STRING.search(view, pos, upto)
             if hit is None:
                 pos = upto
                 break
             at = hit.start()
             byte = view[at]
             if byte == 0x22:  # '"'
-                in_string = not in_string
+                in_string = True
                 pos = at + 1
-            elif byte == 0x5C:  # backslash (only searched inside strings): skip the escaped byte
-                pos = at + 2
             elif byte in b"{[":
                 depth += 1
                 pos = at + 1

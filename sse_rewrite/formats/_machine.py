@@ -147,23 +147,30 @@ class ScanningParser:
         raise NotImplementedError
 
     JSON_BODY: ClassVar[MachineState | None] = None
-    """The subclass's state whose step only advances `_json` until the body closes, if any."""
+    """The subclass's state whose step only advances `_json` until the body closes (then it
+    moves on to a `SPACING` state, deciding nothing), if any."""
+
+    SPACING: ClassVar[frozenset[MachineState]] = frozenset()
+    """The subclass's states whose step moves its cursor to the end over spacing alone."""
 
     def absorb(self, texts: Sequence[str]) -> int:
         """Take the leading texts that certainly decide nothing; return how many were taken.
 
         The base takes them in the `JSON_BODY` state up to the one that closes the body:
         texts that together neither close it nor pass the cap decide nothing fed one at a
-        time either. A subclass whose hot state is another overrides it.
+        time either; nor does the closing one if only spacing follows its bracket (it is
+        fed, and spacing goes on being taken after it). In a `SPACING` state it takes texts
+        of spacing alone, while everything held is scanned (a partial marker may end at
+        spacing) and within the cap. A subclass whose hot state is another overrides it.
 
         Texts without a closing bracket cannot close it: they are appended unscanned, and
         `_json` catches up over them, in one run, when the JSON step or this method next looks.
         """
         scan, json = self._scan, self._json
-        if self._state is not self.JSON_BODY or self.JSON_BODY is None:
-            return 0
         if self._streams:  # the steps announce the call and stream its text as it comes
             return 0
+        if self._state is not self.JSON_BODY:  # (the hot state is tested first)
+            return self._absorb_around_body(texts)
         text = "".join(texts)
         # (4 bytes a character bound the UTF-8 size)
         if "}" not in text and "]" not in text and scan.end - scan.start + 4 * len(text) <= self._max:
@@ -176,12 +183,30 @@ class ScanningParser:
         probe = JsonScanner(json.pos - scan.end, json.in_string, json.depth)  # over the new bytes alone
         closed = probe.advance(data, len(data))
         if closed is not None:  # take the texts before the one holding the closing bracket
-            ends = itertools.accumulate(len(t.encode("utf-8", "surrogatepass")) for t in texts)
-            count = bisect.bisect_left(list(ends), closed)
-            return self.absorb(texts[:count]) if count else 0
+            ends = list(itertools.accumulate(len(t.encode("utf-8", "surrogatepass")) for t in texts))
+            count = bisect.bisect_left(ends, closed)
+            if count:
+                self.absorb(texts[:count])
+            if data[closed : ends[count]].strip(b" \t\r\n"):
+                return count
+            self.feed(texts[count])  # (hands back no piece: see the docstring)
+            return count + 1 + self.absorb(texts[count + 1 :])
         json.pos, json.in_string, json.depth = scan.end + probe.pos, probe.in_string, probe.depth
         scan.append(text)
         return len(texts)
+
+    def _absorb_around_body(self, texts: Sequence[str]) -> int:
+        """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""
+        if self._state not in self.SPACING:
+            return 0
+        scan, taken = self._scan, 0
+        for text in texts:
+            if scan.cursor != scan.end or text.strip(" \t\r\n") or scan.buffered + len(text) > self._max:
+                break
+            scan.append(text)
+            scan.cursor = scan.end
+            taken += 1
+        return taken
 
     # -- `--stream-arguments`
 

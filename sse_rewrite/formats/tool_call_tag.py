@@ -30,6 +30,7 @@ object, complete parameters) is recovered, a bare opener dropped, the rest is te
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..events import Notice, Piece
 from ._machine import MachineState
@@ -70,12 +71,25 @@ class ToolCallTagParser(TagCalls):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
     OPENERS: ClassVar[MarkerTable[bool | None]] = MarkerTable({OPEN: False, CLOSE: None})
     """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), an orphan closer (None)."""
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+    def _absorb_around_body(self, texts: Sequence[str]) -> int:
+        """Also, after the opener and spacing, a text that opens a JSON body (`{"`) and holds
+        no closing bracket: fed, it only picks the body's kind."""
+        scan, text = self._scan, texts[0] if texts else ""
+        if self._state is not State.OPENED or scan.cursor != scan.end:
+            return super()._absorb_around_body(texts)
+        opens = text.lstrip(" \t\r\n").startswith('{"') and Body.JSON in self.BODIES
+        if not opens or "}" in text or "]" in text or scan.buffered + 4 * len(text) > self._max:
+            return super()._absorb_around_body(texts)
+        self.feed(text)  # (hands back no piece: the JSON step cannot close the body)
+        return 1 + self.absorb(texts[1:])
 
     # -- state handlers: each returns True when it made progress and should run again
 

@@ -1,8 +1,9 @@
 """The parsers' fast paths decide nothing of their own: the pieces, `pending` and
 `undecided` after every text are those of the same machine without the fast path.
 
-- `absorb` inside a `<tool_call>` JSON body (`ScanningParser.absorb`; the reference has
-  `JSON_BODY` unset, so it absorbs nothing) and inside a special-token call
+- `absorb` inside a `<tool_call>` JSON body, and of spacing around it
+  (`ScanningParser.absorb`; the reference has `JSON_BODY` and `SPACING` unset, so it
+  absorbs nothing) and inside a special-token call
   (`SectionBase.absorb`; the reference is fed every text);
 - `feed` handing back a text without `<` at once while nothing is held (the reference has
   that switched off, so its text step scans the text).
@@ -28,12 +29,14 @@ class FeedOnly(HermesParser):
     """The reference: the same machine, never absorbing."""
 
     JSON_BODY = None
+    SPACING = frozenset()
 
 
 class QwenFeedOnly(QwenParser):
     """The same for Qwen's parser (JSON and XML bodies)."""
 
     JSON_BODY = None
+    SPACING = frozenset()
 
 
 class Composed(ComposedParser):
@@ -51,7 +54,7 @@ class ComposedFeedOnly(ComposedParser):
 PIECES = [
     "<tool_call>", "</tool_call>", "\n", " ", '{"name": "f", ', '"arguments": ', '{"a": "x}"}', "}", "{", "[",
     "]", '"', "\\", '\\"', "é", "text", "<", '{"na', 'me": "g", "arguments": {}}', "x" * 40,
-    "<|tool_calls_section_begin|>",
+    "<|tool_calls_section_begin|>", '\n{"a": 1} x', "{x",
 ]
 
 
@@ -104,6 +107,38 @@ def test_texts_are_absorbed_up_to_the_one_that_closes_the_body() -> None:
     assert parser.absorb(["} trailing"]) == 0
     [call] = parser.feed("}</tool_call>")
     assert call == ToolCall(None, "f", '{"a": "x}"}', call.raw)  # type: ignore[union-attr]
+
+
+def test_the_start_of_a_json_body_is_absorbed_if_it_cannot_close_it() -> None:
+    parser = HermesParser()
+    assert parser.feed("<tool_call>") == []
+    assert parser.absorb(['\n{"a": 1} x']) == parser.absorb(["{x"]) == 0  # a closed body, prose
+    assert parser.absorb(['\n{"na', 'me": "f"']) == 2
+    assert parser.pending and parser.feed("}</tool_call>")
+    parser = HermesParser()
+    assert parser.feed("<tool_call><") == []
+    assert parser.absorb(['{"na']) == 0  # `<{` is prose
+
+
+def test_a_body_closed_before_spacing_alone_is_absorbed_with_it() -> None:
+    parser = HermesParser()
+    assert parser.feed('<tool_call>\n{"name": "f"') == []
+    assert parser.absorb(["}", "\n", " "]) == 3
+    [call] = parser.feed("</tool_call>")
+    assert call == ToolCall(None, "f", "{}", '<tool_call>\n{"name": "f"}\n </tool_call>')
+
+
+def test_spacing_after_a_partial_marker_is_not_absorbed() -> None:
+    parser = HermesParser()
+    assert parser.feed("<tool_call>") == []
+    assert parser.absorb(["\n", " "]) == 2
+    assert parser.feed("<") == []
+    assert parser.absorb(["\n"]) == 0  # `<\n` is no `<function=`: it decides the tag was prose
+    parser = HermesParser()
+    assert parser.feed('<tool_call>{"name": "f"}') == []
+    assert parser.absorb(["\n"]) == 1
+    assert parser.feed("</tool") == []
+    assert parser.absorb(["\n"]) == 0  # `</tool\n` is no close: the call ends at its body
 
 
 # -- special-token calls (`SectionBase.absorb`)
