@@ -110,7 +110,8 @@ class SectionBase(ScanningParser):
                 joined = joined[: sum(map(len, texts))]
             # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one
             if scan.end - scan.start + 4 * len(joined) <= self._max:
-                self._take_arguments(joined)
+                scan.append(joined)  # (`_take_arguments`, inlined: this runs once per token in a call)
+                scan.cursor = scan.end
                 return len(texts)
         elif state is not _HEADER:
             return 0
