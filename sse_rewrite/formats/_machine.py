@@ -83,6 +83,10 @@ class ScanningParser:
         self._streams = stream_arguments
         self._announced: tuple[str | None, str] | None = None  # the open call's CallStart
         self._sent: list[str] = []  # its argument text streamed so far
+        self._setup()
+
+    def _setup(self) -> None:
+        """Set up a subclass's own state (the last step of `__init__`)."""
 
     @property
     def pending(self) -> bool:

@@ -41,7 +41,7 @@ import re
 from ..events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import ScanningParser
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner
+from ._scanner import NEED_MORE
 from ._section_base import MAX_HEADER, SectionBase, State, Token, is_prose_header
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -58,13 +58,7 @@ _HEADER_START: Final = re.compile(rb"[A-Za-z0-9_]")
 class SectionParser(SectionBase):
     """Section/call/arguments state machine; subclasses give `MARKERS` and `_call_parts`."""
 
-    def __init__(
-        self,
-        max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
-        scanner: MarkerScanner | None = None,
-        stream_arguments: bool = False,
-    ) -> None:
-        super().__init__(max_section_bytes, scanner, stream_arguments)
+    def _setup(self) -> None:
         self._header = ""
         self._opener = b""  # the call-begin marker of the current call (else its argument marker)
         self._calls_in_section = 0  # (`_json` holds the JSON string state of ARGS, up to `_json.pos`)

@@ -16,7 +16,6 @@ import orjson
 from ..events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import MachineState
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner
 from ._tag_stream import TagStreaming
 from .tool_call_bodies import FUNCTION, Body, glm_call, hermes_call, qwen_xml_call
 
@@ -49,13 +48,7 @@ class TagCalls(TagStreaming):
 
     TEXT = State.TEXT
 
-    def __init__(
-        self,
-        max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
-        scanner: MarkerScanner | None = None,
-        stream_arguments: bool = False,
-    ) -> None:
-        super().__init__(max_section_bytes, scanner, stream_arguments)
+    def _setup(self) -> None:
         self._reset_call(bare=False)
         self._prose_openers = 0  # openers released as prose: as many closers are prose too
 

@@ -17,7 +17,7 @@ import re
 from ..events import Markup, Notice, Piece, ToolCall
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
+from ._scanner import NEED_MORE, MarkerTable
 from .tool_call_bodies import is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -54,14 +54,8 @@ class PlainTextParser(ScanningParser):
     # event must reach the parser: the empty needle matches all (no fast path).
     sniff: ClassVar[tuple[bytes, ...]] = (b"",)
 
-    def __init__(
-        self,
-        max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
-        scanner: MarkerScanner | None = None,
-        stream_arguments: bool = False,
-    ) -> None:
-        """`stream_arguments` is accepted and ignored: a call comes out whole, once complete."""
-        super().__init__(max_section_bytes, scanner)
+    def _setup(self) -> None:
+        self._streams = False  # `stream_arguments` is ignored: a call comes out whole, once complete
         self._name = ""
         self._line_start = True  # whether `scan.start` is at the start of a line
 
