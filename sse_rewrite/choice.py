@@ -77,8 +77,10 @@ class ChoiceRewriter:
         return self._thinking
 
     def absorb(self, choice: dict[str, Any]) -> str | None:
-        """Feed a choice whose one text lands inside an open call and leaves nothing to send;
-        the field that took it, or None (then nothing changed and `rewrite` must run)."""
+        """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
+        the field that took it, or None. Its parser takes the text without searching it
+        when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
+        means `rewrite` must run next, on this very choice."""
         delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
         if type(delta) is not dict or self._fed is not None or self._undecided.runs:
             return None
@@ -88,9 +90,11 @@ class ChoiceRewriter:
         parser = self._parsers.get(name)
         if parser is None or NATIVE_CALLS in delta or LEGACY_CALL in delta:
             return None
-        if not carries_nothing(choice, self._role_seen, (name,)) or not parser.absorb((text,)):
+        if not carries_nothing(choice, self._role_seen, (name,)):
             return None
-        return name
+        if parser.absorb((text,)) or (self._think is None and self._feed_ahead(parser, name, text)):
+            return name
+        return None
 
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
         """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
@@ -107,9 +111,12 @@ class ChoiceRewriter:
         but not this text (a marker, most likely). True when it leaves nothing to send,
         as `absorb`. Else its pieces wait for `rewrite` of that very event, which comes next."""
         parser = self._parsers.get(name)
-        if parser is None or not text or self._undecided.runs or self._fed is not None:
+        if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
             return False
-        if self._think is not None:
+        return self._feed_ahead(parser, name, text)
+
+    def _feed_ahead(self, parser: ToolSyntax, name: str, text: str) -> bool:
+        if not text:
             return False
         pieces = parser.feed(text)
         if pieces or parser.undecided or not parser.pending:

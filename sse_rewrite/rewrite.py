@@ -85,7 +85,6 @@ class StreamRewriter:
         self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
-        self._markers: tuple[str, ...] = ()  # the format's one-byte sniff needles (`ToolSyntax.sniff`)
         self._flushed = False
         self._read = self.decode
         if options.plain_runs or options.token_runs:
@@ -222,16 +221,9 @@ class StreamRewriter:
             return self._send([*choices.flush(), (raw, chunk)])
         if idle_plain:
             return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
-        # While a call is open, most chunks only add text to it: `absorbed` takes those. One
-        # holding a marker's first byte (`<`) is not offered: it would decline. (A one-byte
-        # search is cheap; an escaped `\u003c` is rare, and declined by `absorbed` itself.)
-        if choices.pending:
-            for marker in self._markers:  # (a loop, not a call: this runs once per token in a call)
-                if marker in data:
-                    break
-            else:
-                if choices.absorbed(chunk):
-                    return []
+        # While a call is open, most chunks only add text to it or to its syntax: `absorbed` takes those.
+        if choices.pending and choices.absorbed(chunk):
+            return []
         return self._send(choices.rewrite(raw, chunk))
 
     def _passed(self, raw: bytes) -> list[Output]:
@@ -254,7 +246,6 @@ class StreamRewriter:
             make_parser, self.options, self.stats, starts_inside if split else None
         )
         if parser_type is not None:
-            self._markers = tuple(needle.decode() for needle in parser_type.sniff if len(needle) == 1)
             self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
         if split:
             self._sniff = (*self._sniff, *THINK_NEEDLES)

@@ -115,6 +115,14 @@ def test_a_token_inside_an_open_call_is_absorbed() -> None:
     assert extra["delta"]["tool_calls"][0]["function"]["arguments"] == '{"cmd": "ls"}'
 
 
+def test_a_marker_start_inside_an_open_call_is_absorbed_by_feeding_it() -> None:
+    rewriter = _in_open_call()
+    assert rewriter.absorb({"index": 0, "delta": {"content": '"cmd": "ls"}<|tool_'}})
+    result = rewriter.rewrite({"index": 0, "delta": {"content": "call_end|>"}})
+    [extra] = result.extras
+    assert extra["delta"]["tool_calls"][0]["function"]["arguments"] == '{"cmd": "ls"}'
+
+
 @pytest.mark.parametrize(
     "choice",
     [
@@ -122,16 +130,16 @@ def test_a_token_inside_an_open_call_is_absorbed() -> None:
         pytest.param({"index": 0, "delta": {"content": "x"}, "logprobs": {"content": []}}, id="logprobs"),
         pytest.param({"index": 0, "delta": {"content": "x", "reasoning": "y"}}, id="two-fields"),
         pytest.param({"index": 0, "delta": {"reasoning": "x"}}, id="field-without-parser"),
-        pytest.param({"index": 0, "delta": {"content": "x<"}}, id="may-start-a-marker"),
-        pytest.param({"index": 0, "delta": {"content": "x" * 30}}, id="would-pass-the-cap"),
+        pytest.param({"index": 0, "delta": {"content": "}<|tool_call_end|>"}}, id="completes-a-call"),
+        pytest.param({"index": 0, "delta": {"content": "x" * 300}}, id="passes-the-cap"),
         pytest.param({"index": 0, "delta": {"content": 1}}, id="not-text"),
     ],
 )
-def test_anything_that_may_decide_something_is_not_absorbed(choice: dict[str, object]) -> None:
-    rewriter = _in_open_call()
-    before = rewriter._parsers["content"]._scan.end  # type: ignore[attr-defined]
+def test_anything_with_something_to_send_is_not_absorbed(choice: dict[str, object]) -> None:
+    """Declined, the choice is rewritten next as if `absorb` had never seen it."""
+    rewriter, untouched = _in_open_call(), _in_open_call()
     assert not rewriter.absorb(choice)
-    assert rewriter._parsers["content"]._scan.end == before  # type: ignore[attr-defined]
+    assert rewriter.rewrite(choice) == untouched.rewrite(choice)
 
 
 def test_first_role_is_not_absorbed() -> None:

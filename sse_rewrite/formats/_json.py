@@ -3,7 +3,8 @@ and bracket state incrementally over a growing byte buffer.
 
 Format parsers use the scanner to tell markup from data: a closing tag inside a JSON string is
 data, and a JSON object ends where its brackets balance. It only looks at quotes,
-backslashes and brackets, resumes where it stopped, and never reads a byte twice.
+backslashes and brackets, and resumes where it stopped (a string left unfinished at the
+end of the text is read again, once, from its quote).
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ if TYPE_CHECKING:
 # Inside a string, all of it up to its closing quote, escapes skipped in one match (it stops
 # short of a backslash whose escaped byte is not there yet)
 _STRING_REST: Final = re.compile(rb'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
-_OUTSIDE_STRING: Final = re.compile(rb'["{}\[\]]')
+# Outside strings, everything up to the next bracket or unfinished string, whole strings
+# skipped in the same match (one match per bracket, not one per quote: a call's arguments
+# have many strings and few brackets)
+_TO_BRACKET: Final = re.compile(rb'[^"{}\[\]]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"{}\[\]]*)*', re.DOTALL)
 
 
 def is_json(text: str) -> bool:
@@ -60,13 +64,12 @@ class JsonScanner:
                     continue
                 pos = upto if at == upto else at + 2  # (a backslash at the end: skip its escaped byte)
                 break
-            hit = _OUTSIDE_STRING.search(view, pos, upto)
-            if hit is None:
+            at = _TO_BRACKET.match(view, pos, upto).end()  # type: ignore[union-attr]  # (it always matches)
+            if at == upto:
                 pos = upto
                 break
-            at = hit.start()
             byte = view[at]
-            if byte == 0x22:  # '"'
+            if byte == 0x22:  # '"': a string that does not end before `upto`
                 in_string = True
                 pos = at + 1
             elif byte in b"{[":

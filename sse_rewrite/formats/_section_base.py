@@ -104,6 +104,8 @@ class SectionBase(ScanningParser):
             joined = "".join(texts)
             marker = joined.find("<")
             if marker != -1:  # the texts that end before the first `<`
+                if len(texts) == 1:
+                    return 0
                 texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
                 if not texts:
                     return 0

@@ -81,14 +81,17 @@ class ToolCallTagParser(TagCalls):
 
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """Also, after the opener and spacing, a text that opens a JSON body (`{"`) and holds
-        no closing bracket: fed, it only picks the body's kind."""
+        no closing bracket: it only picks the body's kind, as `_step_opened` would."""
         scan, text = self._scan, texts[0] if texts else ""
         if self._state is not State.OPENED or scan.cursor != scan.end:
             return super()._absorb_around_body(texts)
-        opens = text.lstrip(" \t\r\n").startswith('{"') and Body.JSON in self.BODIES
+        body = text.lstrip(" \t\r\n")
+        opens = body.startswith('{"') and Body.JSON in self.BODIES
         if not opens or "}" in text or "]" in text or scan.buffered + 4 * len(text) > self._max:
             return super()._absorb_around_body(texts)
-        self.feed(text)  # (hands back no piece: the JSON step cannot close the body)
+        start = scan.end + len(text) - len(body)  # (the spacing before it is ASCII)
+        scan.append(text)
+        self._begin_json(start)
         return 1 + self.absorb(texts[1:])
 
     # -- state handlers: each returns True when it made progress and should run again
@@ -106,8 +109,8 @@ class ToolCallTagParser(TagCalls):
                 return scan.end - pos >= _LOOKAHEAD and self._release_prose(out)
             if scan.view[after.start()] not in b'"}' or Body.JSON not in self.BODIES:
                 return self._release_prose(out)
-            self._json.reset(pos)
-            self._body, self._state = Body.JSON, State.JSON
+            self._begin_json(pos)
+            return True
         elif scan.view[pos] == 0x3C:  # '<': XML, or prose
             found = scan.match(pos, _XML_OR_EMPTY)
             if found == NEED_MORE:
@@ -204,6 +207,12 @@ class ToolCallTagParser(TagCalls):
     }
 
     # -- helpers
+
+    def _begin_json(self, pos: int) -> None:
+        """The body is JSON, from `pos` on: `_json` tracks it (see `_step_json`)."""
+        self._json.reset(pos)
+        self._body, self._state = Body.JSON, State.JSON
+        self._scan.mark = self._scan.cursor = pos
 
     def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
         """Whether a bare `<function=NAME>` at `pos` is complete (see `qwen_xml`)."""
