@@ -73,9 +73,9 @@ class StreamChoices:
         return self._choices.get(index)
 
     def absorbed(self, chunk: Chunk) -> tuple[int, str] | None:
-        """Feed a one-choice chunk whose text lands inside an open call and leaves nothing to
-        send (`ChoiceRewriter.absorb`); the choice index and field that took it, or None
-        (then nothing changed). What `rewrite` would do with it, minus the work."""
+        """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
+        (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
+        `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -91,6 +91,7 @@ class StreamChoices:
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
+        self.pending = True  # (the choice holds text back: it took this chunk's)
         return index, field
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:

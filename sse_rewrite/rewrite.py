@@ -221,8 +221,8 @@ class StreamRewriter:
             return self._send([*choices.flush(), (raw, chunk)])
         if idle_plain:
             return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
-        # While a call is open, most chunks only add text to it or to its syntax: `absorbed` takes those.
-        if choices.pending and choices.absorbed(chunk):
+        # Most chunks that need work only add text to open syntax: `absorbed` takes those.
+        if choices.absorbed(chunk):
             return []
         return self._send(choices.rewrite(raw, chunk))
 
