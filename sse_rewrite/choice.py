@@ -4,7 +4,8 @@ It owns one format parser per text field (`reasoning`, `reasoning_content`,
 `content`), hands out `tool_calls` indexes that never collide with native ones, turns
 legacy `function_call` deltas into `tool_calls`, keeps mirrored reasoning in step with
 the text it rewrites (`deltas.py`), and fixes `finish_reason`. It works on decoded JSON
-objects only.
+objects only. Its state, and the hot path that needs no rewrite (`absorb`, `feed_ahead`),
+are `ChoiceState`'s (`choice_state.py`).
 
 Held events (docs/behaviour.md, "Hold the event, not the bytes"): when a choice's text
 ends in characters that may begin a marker and nothing else in it would change, its
@@ -19,16 +20,14 @@ the reasoning it held joins the reasoning field, where it is parsed like any rea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
-from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes, rewritten_finish
+from .call_indexes import LEGACY_CALL, NATIVE_CALLS, rewritten_finish
 from .choice_result import ChoiceResult
+from .choice_state import ChoiceState
 from .chunks import tool_call_delta
-from .deltas import carries_nothing, scanned_fields, set_text, sole_text, split_pieces
+from .deltas import carries_nothing, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Text, ToolCall
-from .streamed_calls import CallPart, StreamedCalls
+from .streamed_calls import CallPart
 from .think import OPEN
-from .undecided import UndecidedText
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -36,98 +35,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .formats import ToolSyntax
-    from .think import ContentThinking
 
     Item = tuple[str, Piece | CallPart]
 
-CallId = Callable[[int, ToolCall | None], str]
-"""Gives the id of the call with this output index (the parsed call, or None if legacy)."""
 
-
-class ChoiceRewriter:
-    """Per-choice state: parsers by field, tool-call indexes, role and finish handling."""
-
-    def __init__(
-        self, index: int, make_parser: Callable[[], ToolSyntax] | None, call_id: CallId, legacy: bool = True,
-        stream_arguments: bool = False, think: ContentThinking | None = None,
-    ):  # fmt: skip
-        self.index = index
-        self._make_parser = make_parser
-        self._call_id = call_id
-        self._parsers: dict[str, ToolSyntax] = {}
-        self._undecided = UndecidedText()
-        self._indexes = CallIndexes()
-        self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
-        self._streamed = StreamedCalls(self._indexes) if stream_arguments else None
-        self._think = think
-        self._role_seen = False
-        self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
-
-    @property
-    def calls(self) -> int:
-        """How many calls this choice has emitted (recovered and legacy)."""
-        return self._indexes.calls
-
-    @property
-    def pending(self) -> bool:
-        """True while any field's parser holds text back, or `--think` must see all content."""
-        for parser in self._parsers.values():  # a loop, not any(): this runs once per rewritten chunk
-            if parser.pending:
-                return True
-        return self._thinking
-
-    def absorb(self, choice: dict[str, Any]) -> str | None:
-        """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
-        the field that took it, or None. Its parser takes the text without searching it
-        when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
-        means `rewrite` must run next, on this very choice."""
-        delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
-        if type(delta) is not dict or self._fed is not None or self._undecided.runs:
-            return None
-        if self._think is not None and self._thinking:  # (no property call without `--think`)
-            return None
-        name, text = sole_text(delta)
-        parser = self._parsers.get(name)
-        if parser is None or NATIVE_CALLS in delta or LEGACY_CALL in delta:
-            return None
-        if not carries_nothing(choice, self._role_seen, (name,)):
-            return None
-        if parser.absorb((text,)) or (self._think is None and self._feed_ahead(parser, name, text)):
-            return name
-        return None
-
-    def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
-        """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
-        stops before an empty text: such an event has no text to scan, `rewrite` sends it unchanged."""
-        parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
-            return 0
-        if "" in texts:
-            texts = texts[: list(texts).index("")]
-        return parser.absorb(texts)
-
-    def feed_ahead(self, name: str, text: str) -> bool:
-        """Feed the field `name` the text of the next event, one `absorb` took the like of
-        but not this text (a marker, most likely). True when it leaves nothing to send,
-        as `absorb`. Else its pieces wait for `rewrite` of that very event, which comes next."""
-        parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
-            return False
-        return self._feed_ahead(parser, name, text)
-
-    def _feed_ahead(self, parser: ToolSyntax, name: str, text: str) -> bool:
-        if not text:
-            return False
-        pieces = parser.feed(text)
-        if pieces or parser.undecided or not parser.pending:
-            self._fed = (name, text, pieces)
-            return False
-        return True
-
-    @property
-    def _thinking(self) -> bool:
-        """True while `--think` moves content or holds a tag prefix: content must reach it."""
-        return self._think is not None and self._think.busy
+class ChoiceRewriter(ChoiceState):
+    """Rewrites one choice: its deltas, role and finish handling (see module docstring)."""
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object (under `--think`, its content split first)."""

@@ -22,8 +22,9 @@ from .body import rewrite_body, rewrite_completion
 from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice
-from .formats import DEFAULT_MAX_SECTION_BYTES, FORMATS, select_format
+from .formats import FORMATS, select_format
 from .output import AnthropicOutput, OpenAIOutput, Output
+from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
 from .think import THINK_NEEDLES, think_mode
 
@@ -39,22 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter", "rewrite_completion"]
 
 _DONE: Final = "[DONE]"
-
-
-@dataclass(frozen=True, slots=True)
-class RewriteOptions:
-    """How to rewrite: `format` (a `--format` name), id style, section cap, output protocol,
-    which accelerators run (`fast/`; off, the general path alone gives the same output),
-    whether call arguments stream as they arrive, and `<think>` handling (`think.py`)."""
-
-    format: str = "auto"
-    id_style: Literal["native", "openai"] = "native"
-    max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES
-    to: Literal["openai", "anthropic"] = "openai"
-    plain_runs: bool = True
-    token_runs: bool = True
-    stream_arguments: bool = False
-    think: Literal["auto", "on", "off"] = "auto"
 
 
 @dataclass(slots=True)

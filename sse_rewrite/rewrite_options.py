@@ -1,0 +1,28 @@
+"""RewriteOptions: how a stream is rewritten (`options.py` makes them command-line options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .formats import DEFAULT_MAX_SECTION_BYTES
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class RewriteOptions:
+    """How to rewrite: `format` (a `--format` name), id style, section cap, output protocol,
+    which accelerators run (`fast/`; off, the general path alone gives the same output),
+    whether call arguments stream as they arrive, and `<think>` handling (`think.py`)."""
+
+    format: str = "auto"
+    id_style: Literal["native", "openai"] = "native"
+    max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES
+    to: Literal["openai", "anthropic"] = "openai"
+    plain_runs: bool = True
+    token_runs: bool = True
+    stream_arguments: bool = False
+    think: Literal["auto", "on", "off"] = "auto"
