@@ -96,8 +96,9 @@ class ChoiceRewriter(ChoiceState):
         if finish is not None:
             items += self._flush_parsers()
         plain = finish is None and NATIVE_CALLS not in delta and LEGACY_CALL not in delta
-        if plain and not items and not own and scanned:
-            # Every text went into open syntax: the choice is its texts emptied, made only if it goes out.
+        if plain and not own and scanned and _markup_only(items):
+            # Every text went into syntax (open, or dropped as `Markup`): the choice is its texts
+            # emptied, made only if it goes out.
             emptied = tuple(scanned)
             blank = carries_nothing(choice, role_seen, emptied)
             return ChoiceResult(emptied=emptied, blank=blank, role_seen=role_seen, source=choice)
@@ -221,3 +222,11 @@ class ChoiceRewriter(ChoiceState):
             for name, text in segment.items():
                 set_text(delta, source, name, text)
         return {"index": self.index, "delta": delta, "finish_reason": None}
+
+
+def _markup_only(items: list[Item]) -> bool:
+    """Whether every piece is syntax that carries no text (none at all, or `Markup`)."""
+    for _, piece in items:  # noqa: SIM110 (a loop, not all(): this runs once per rewritten choice)
+        if type(piece) is not Markup:
+            return False
+    return True
