@@ -163,7 +163,7 @@ class ScanningParser:
         The base takes them in the `JSON_BODY` state up to the one that closes the body:
         texts that together neither close it nor pass the cap decide nothing fed one at a
         time either; nor does the closing one if only spacing follows its bracket (it is
-        fed, and spacing goes on being taken after it). In a `SPACING` state it takes texts
+        taken, and spacing goes on being taken after it). In a `SPACING` state it takes texts
         of spacing alone, while everything held is scanned (a partial marker may end at
         spacing) and within the cap. A subclass whose hot state is another overrides it.
 
@@ -189,15 +189,23 @@ class ScanningParser:
         if closed is not None:  # take the texts before the one holding the closing bracket
             ends = list(itertools.accumulate(len(t.encode("utf-8", "surrogatepass")) for t in texts))
             count = bisect.bisect_left(ends, closed)
+            body_end = scan.end + closed
             if count:
                 self.absorb(texts[:count])
             if data[closed : ends[count]].strip(b" \t\r\n"):
                 return count
-            self.feed(texts[count])  # (hands back no piece: see the docstring)
+            scan.append(texts[count])  # what the steps would do with it, minus their searches:
+            json.pos, json.in_string, json.depth = body_end, False, 0
+            self._json_body_ended(body_end)
+            scan.cursor = scan.end  # (only spacing follows)
             return count + 1 + self.absorb(texts[count + 1 :])
         json.pos, json.in_string, json.depth = scan.end + probe.pos, probe.in_string, probe.depth
         scan.append(text)
         return len(texts)
+
+    def _json_body_ended(self, end: int) -> None:
+        """The `JSON_BODY` closed just before `end`: move to the `SPACING` state after it."""
+        raise NotImplementedError
 
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""

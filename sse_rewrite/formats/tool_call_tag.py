@@ -145,9 +145,12 @@ class ToolCallTagParser(TagCalls):
         end = self._json.advance(self._scan.view, self._scan.end)
         if end is None:
             return self._streams and self._stream_json(out)
+        self._json_body_ended(end)
+        return True
+
+    def _json_body_ended(self, end: int) -> None:
         self._scan.cursor = self._body_end = end
         self._state = State.CLOSING
-        return True
 
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan = self._scan
