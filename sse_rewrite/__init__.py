@@ -24,10 +24,10 @@ _EXPORTS = {
     "SSEEvent": "events",
     "Text": "events",
     "ToolCall": "events",
-    "RewriteOptions": "rewrite",
+    "RewriteOptions": "rewrite_options",
     "Stats": "rewrite",
     "StreamRewriter": "rewrite",
-    "rewrite_completion": "rewrite",
+    "rewrite_completion": "body",
     "SSEDecoder": "sse",
     "encode_event": "sse",
 }

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import orjson
 
-from .body import rewrite_body, rewrite_completion
 from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
     from .choices import Planned
     from .formats import ToolSyntax
 
-__all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter", "rewrite_completion"]
+__all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
 
 _DONE: Final = "[DONE]"
 
@@ -126,6 +125,8 @@ class StreamRewriter:
         return out + self._count(self._output.flush()) + tail
 
     def _flush_body(self, raw: bytes) -> list[Output]:
+        from .body import rewrite_body  # here: a stream's start-up does not pay for it
+
         result = rewrite_body(raw, self.options)
         self.stats.events_in += 1
         self.stats.tool_calls += result.calls

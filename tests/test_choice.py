@@ -5,11 +5,11 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from sse_rewrite.body import rewrite_completion
 from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.chunks import derived_call_id
 from sse_rewrite.events import Text, ToolCall
 from sse_rewrite.formats.kimi import KimiParser
-from sse_rewrite.rewrite import rewrite_completion
 from tests.chunking import chunk_event, rewrite_stream, token_stream
 from tests.oracles import openai_final, openai_state
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from sse_rewrite.rewrite import RewriteOptions, rewrite_completion
+from sse_rewrite.body import rewrite_completion
+from sse_rewrite.rewrite import RewriteOptions
 from tests.chunking import chunk_event, cut, field_stream, rewrite_stream, token_stream
 from tests.formats.damage_rows import ROWS
 from tests.oracles import openai_final

@@ -31,7 +31,8 @@ from multidict import CIMultiDict
 
 from ..anthropic_events import message_events
 from ..anthropic_mapping import completion_to_message, error_object, status_error
-from ..rewrite import RewriteOptions, StreamRewriter, rewrite_completion
+from ..body import rewrite_completion
+from ..rewrite import RewriteOptions, StreamRewriter
 from ..sse import encode_event
 from . import state
 from .anthropic_models import models_list

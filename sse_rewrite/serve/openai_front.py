@@ -15,7 +15,8 @@ import aiohttp
 import orjson
 from aiohttp import web
 
-from ..rewrite import RewriteOptions, StreamRewriter, rewrite_completion
+from ..body import rewrite_completion
+from ..rewrite import RewriteOptions, StreamRewriter
 from . import state
 from .capture import open_capture
 from .errors import json_error
