@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 
 import streams
-from run import ACCELERATORS_OFF, MB, best, filter_command, write
+from measure import MB, best, filter_command, write
+from run import ACCELERATORS_OFF
 
 HERE = Path(__file__).resolve().parent
 

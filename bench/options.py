@@ -18,7 +18,8 @@ from typing import Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import streams
-from run import FULL, MB, QUICK, best, filter_command, write
+from measure import MB, best, filter_command, write
+from run import FULL, QUICK
 
 OPTIONS: Final = (("--stream-arguments",), ("--think", "on"), ("--stream-arguments", "--think", "on"))
 """The option sets measured against the default."""

@@ -1,114 +1,37 @@
-"""`--to anthropic`: the anthropic SDK's MessageStream is the oracle for every stream we emit."""
+"""`--to anthropic` streams: the anthropic SDK's MessageStream is the oracle for every stream we emit."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import anthropic
-import orjson
 import pytest
-from anthropic.types import Message
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.anthropic_events import AnthropicEmitter
-from sse_rewrite.anthropic_mapping import (
-    anthropic_id,
-    anthropic_usage,
-    completion_to_message,
-    error_object,
-    native_id,
-)
+from sse_rewrite.anthropic_mapping import error_object
 from sse_rewrite.cli import cli
 from sse_rewrite.events import Notice
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
-from sse_rewrite.sse import SSEDecoder
+from tests.anthropic_streams import (
+    BASH,
+    CONTENT,
+    ID_PATTERN,
+    KIMI_BLOCKS,
+    REASONING,
+    blocks,
+    events,
+    kimi_stream,
+    native_stream,
+    to_anthropic,
+)
 from tests.chunking import chunk_event, field_stream, split
 from tests.oracles import anthropic_final
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
-
-ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")
-BASH = '<|tool_call_begin|>functions.bash:0<|tool_call_argument_begin|>{"cmd": "ls -la"}<|tool_call_end|>'
-READ = '<|tool_call_begin|>functions.read:1<|tool_call_argument_begin|>{"path": "a.txt"}<|tool_call_end|>'
-REASONING = f"Let me look. <|tool_calls_section_begin|>{BASH}<|tool_calls_section_end|> Now answer."
-CONTENT = f"Here you go.<|tool_calls_section_begin|>{READ}<|tool_calls_section_end|>"
-USAGE = {
-    "prompt_tokens": 125,
-    "completion_tokens": 97,
-    "total_tokens": 222,
-    "prompt_tokens_details": {"cached_tokens": 64, "cache_write_tokens": 0},
-}
-KIMI_BLOCKS = [
-    ("thinking", "Let me look. "),
-    ("tool_use", ("bash", {"cmd": "ls -la"}, "toolu_functions-2Ebash-3A0")),
-    ("thinking", " Now answer."),
-    ("text", "Here you go."),
-    ("tool_use", ("read", {"path": "a.txt"}, "toolu_functions-2Eread-3A1")),
-]
-
-
-def to_anthropic(stream: bytes, size: int | None = None, **options: Any) -> tuple[bytes, list[Notice]]:
-    """Rewrite `stream` in anthropic mode, fed whole or `size` bytes at a time."""
-    rewriter = StreamRewriter(RewriteOptions(to="anthropic", **options))
-    out = []
-    for piece in [stream] if size is None else [stream[i : i + size] for i in range(0, len(stream), size)]:
-        out += rewriter.feed(piece)
-    out += rewriter.flush()
-    return b"".join(o for o in out if isinstance(o, bytes)), [o for o in out if isinstance(o, Notice)]
-
-
-def events(body: bytes) -> list[tuple[str | None, Any]]:
-    """(event name, decoded JSON) of every data event in `body`."""
-    decoded = SSEDecoder().feed(body)
-    return [(e.event, orjson.loads(e.data)) for e in decoded if e.data is not None]
-
-
-def blocks(message: Any) -> list[tuple[str, Any]]:
-    """The message's content blocks in the shape of KIMI_BLOCKS."""
-    out: list[tuple[str, Any]] = []
-    for block in message.content:
-        if block.type == "thinking":
-            out.append(("thinking", block.thinking))
-        elif block.type == "text":
-            out.append(("text", block.text))
-        else:
-            out.append(("tool_use", (block.name, block.input, block.id)))
-    return out
-
-
-def kimi_stream(reasoning: list[str], content: list[str]) -> bytes:
-    """Reasoning tokens (mirrored in reasoning_details, as OpenRouter does), then content tokens."""
-    deltas: list[dict[str, object]] = [
-        {"content": "", "reasoning": t, "reasoning_details": [{"type": "reasoning.text", "text": t}]}
-        for t in reasoning
-    ]
-    deltas += [{"content": t} for t in content]
-    return field_stream(deltas, "tool_calls", USAGE)
-
-
-def native_stream() -> bytes:
-    """Two native OpenAI tool calls with arguments streamed in pieces, after some reasoning."""
-
-    def call(index: int, arguments: str, **first: str) -> dict[str, object]:
-        head: dict[str, object] = {"id": first["id"], "type": "function"} if first else {}
-        function = {"name": first["name"], "arguments": arguments} if first else {"arguments": arguments}
-        return {"content": None, "tool_calls": [{"index": index, **head, "function": function}]}
-
-    deltas: list[dict[str, object]] = [
-        {"reasoning": "Add, "},
-        {"reasoning": "then multiply."},
-        call(0, "", id="functions.add:0", name="add"),
-        call(0, '{"a": 1'),
-        call(0, ", "),
-        call(0, '"b": 2}'),
-        call(1, '{"a"', id="call_9", name="mul"),
-        call(1, ": 3}"),
-    ]
-    return field_stream(deltas, "tool_calls", USAGE)
 
 
 # -- the final message, in every chunking
@@ -249,150 +172,6 @@ def test_legacy_function_call_becomes_a_tool_use_block() -> None:
     assert ID_PATTERN.match(call_id)
 
 
-# -- ids
-
-
-WEIRD_IDS = [
-    "functions.bash:15",
-    "functions.bash_15",
-    "functions-2Ebash-3A15",
-    "a-b",
-    "a--b",
-    "a_b",
-    "weather:0",
-    "call_abc123",
-    "ä",
-    "-",
-    "--",
-    "x y",
-    "mcp__github__search-issues:7",
-    "",
-]
-
-
-def test_id_mapping_examples() -> None:
-    assert anthropic_id("toolu_", "functions.bash:15") == "toolu_functions-2Ebash-3A15"
-    assert anthropic_id("toolu_", "call_abc123") == "toolu_call_abc123"
-    assert anthropic_id("msg_", "gen-177-UV") == "msg_gen--177--UV"
-
-
-def test_mapped_ids_are_valid_distinct_and_deterministic() -> None:
-    mapped = [anthropic_id("toolu_", raw) for raw in WEIRD_IDS]
-    assert all(ID_PATTERN.match(m) for m in mapped)
-    assert len(set(mapped)) == len(WEIRD_IDS)
-    assert mapped == [anthropic_id("toolu_", raw) for raw in WEIRD_IDS]
-    # read back, except the empty id: the proxy never sends an empty id upstream
-    assert [native_id(m) for m in mapped] == [raw or "toolu_" for raw in WEIRD_IDS]
-
-
-@given(st.text(), st.text())
-def test_any_two_distinct_ids_map_to_distinct_valid_ids(a: str, b: str) -> None:
-    assert ID_PATTERN.match(anthropic_id("toolu_", a))
-    assert native_id(anthropic_id("toolu_", a)) == (a or "toolu_")
-    assert (anthropic_id("toolu_", a) == anthropic_id("toolu_", b)) == (a == b)
-
-
-@pytest.mark.parametrize(
-    "foreign",
-    ["call_abc", "toolu_01A-x", "toolu_a-2e", "toolu_-41", "toolu_-FF", "toolu_a-", "toolu_-E9", "toolu_"],
-)
-def test_ids_the_escape_never_wrote_are_read_back_unchanged(foreign: str) -> None:
-    assert native_id(foreign) == foreign
-
-
-@given(st.text(alphabet="ab_-2E9AF", max_size=12))
-def test_native_id_only_reads_back_what_anthropic_id_writes(tail: str) -> None:
-    escaped = "toolu_" + tail
-    native = native_id(escaped)
-    assert native == escaped or anthropic_id("toolu_", native) == escaped
-
-
-def test_openai_id_style_and_missing_ids_still_give_valid_ids() -> None:
-    call = {"index": 0, "type": "function", "function": {"name": "f", "arguments": "{}"}}
-    body, _ = to_anthropic(field_stream([{"tool_calls": [call]}], "tool_calls"))
-    [block] = anthropic_final(body).content
-    assert ID_PATTERN.match(block.id) and block.id.startswith("toolu_call_")
-    leaked, _ = to_anthropic(kimi_stream([REASONING], [CONTENT]), id_style="openai")
-    ids = [b.id for b in anthropic_final(leaked).content if b.type == "tool_use"]
-    assert len(set(ids)) == 2 and all(ID_PATTERN.match(i) and i.startswith("toolu_call_") for i in ids)
-    assert leaked == to_anthropic(kimi_stream([REASONING], [CONTENT]), id_style="openai")[0]
-
-
-# -- stop reasons and usage
-
-
-@pytest.mark.parametrize(
-    ("finish", "reason"),
-    [
-        pytest.param("stop", "end_turn", id="stop"),
-        pytest.param("length", "max_tokens", id="length"),
-        pytest.param("content_filter", "refusal", id="content-filter"),
-        pytest.param("tool_calls", "tool_use", id="tool-calls"),
-        pytest.param("function_call", "tool_use", id="legacy-function-call"),
-    ],
-)
-def test_finish_reason_maps_to_stop_reason(finish: str, reason: str) -> None:
-    body, notices = to_anthropic(field_stream([{"content": "x"}], finish))
-    assert anthropic_final(body).stop_reason == reason
-    assert notices == []
-
-
-def test_unknown_finish_reason_ends_the_turn_with_a_notice() -> None:
-    body, notices = to_anthropic(field_stream([{"content": "x"}], "eos"))
-    assert anthropic_final(body).stop_reason == "end_turn"
-    assert [n.code for n in notices] == ["unknown-finish"]
-
-
-def test_stop_after_native_tool_calls_is_tool_use() -> None:
-    call = {"index": 0, "id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
-    body, _ = to_anthropic(field_stream([{"tool_calls": [call]}], "stop"))
-    assert anthropic_final(body).stop_reason == "tool_use"
-
-
-def test_usage_maps_prompt_cache_and_completion_tokens() -> None:
-    body, _ = to_anthropic(kimi_stream([REASONING], [CONTENT]))
-    usage = anthropic_final(body).usage
-    assert (usage.input_tokens, usage.output_tokens) == (61, 97)
-    assert (usage.cache_read_input_tokens, usage.cache_creation_input_tokens) == (64, 0)
-
-
-@pytest.mark.parametrize(
-    ("usage", "expected"),
-    [
-        pytest.param(
-            {"prompt_tokens": 10, "completion_tokens": 3},
-            {"input_tokens": 10, "output_tokens": 3},
-            id="plain",
-        ),
-        pytest.param(
-            {"prompt_tokens": 10, "completion_tokens": 3, "prompt_cache_hit_tokens": 4},
-            {"input_tokens": 6, "output_tokens": 3, "cache_read_input_tokens": 4},
-            id="deepseek-cache",
-        ),
-        pytest.param({"completion_tokens": 3}, {"output_tokens": 3}, id="no-prompt-count"),
-        pytest.param(None, {}, id="none"),
-    ],
-)
-def test_anthropic_usage(usage: Any, expected: dict[str, int]) -> None:
-    assert anthropic_usage(usage) == expected
-
-
-def test_usage_on_the_first_chunk_goes_into_message_start() -> None:
-    stream = chunk_event({"content": "hi"}, usage={"prompt_tokens": 7, "completion_tokens": 1}) + chunk_event(
-        {}, "stop", usage={"prompt_tokens": 7, "completion_tokens": 2}
-    )
-    body, _ = to_anthropic(stream + b"data: [DONE]\n\n")
-    start = events(body)[0][1]
-    assert start["message"]["usage"] == {"input_tokens": 7, "output_tokens": 1}
-    assert anthropic_final(body).usage.output_tokens == 2
-
-
-def test_stream_without_usage_still_reports_output_tokens() -> None:
-    body, _ = to_anthropic(field_stream([{"content": "x"}]))
-    delta = [p for _, p in events(body) if p["type"] == "message_delta"]
-    assert delta[0]["usage"] == {"output_tokens": 0}
-
-
 # -- errors and truncation
 
 
@@ -480,50 +259,6 @@ def test_feed_after_flush_raises() -> None:
     emitter.flush()
     with pytest.raises(RuntimeError):
         emitter.feed({"choices": []})
-
-
-# -- non-streaming
-
-
-def completion(message: dict[str, Any], finish: str = "stop") -> bytes:
-    return orjson.dumps(
-        {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "moonshotai/kimi-k2",
-            "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}],
-            "usage": {"prompt_tokens": 5, "completion_tokens": 9},
-        }
-    )
-
-
-def test_non_streaming_body_becomes_one_message() -> None:
-    body, notices = to_anthropic(completion({"content": CONTENT, "reasoning_content": "Think."}))
-    message = Message.model_validate(orjson.loads(body))
-    assert blocks(message) == [
-        ("thinking", "Think."),
-        ("text", "Here you go."),
-        ("tool_use", ("read", {"path": "a.txt"}, "toolu_functions-2Eread-3A1")),
-    ]
-    assert (message.id, message.stop_reason) == ("msg_chatcmpl--1", "tool_use")
-    assert (message.usage.input_tokens, message.usage.output_tokens) == (5, 9)
-    assert notices == []
-
-
-def test_non_streaming_arguments_that_are_no_object_give_empty_input() -> None:
-    call = {"id": "c", "type": "function", "function": {"name": "f", "arguments": "[1, 2"}}
-    calls = {"content": " ", "tool_calls": [call]}
-    message, notices = completion_to_message(orjson.loads(completion(calls, "tool_calls")))
-    assert [block["type"] for block in message["content"]] == ["tool_use"]
-    assert message["content"][0]["input"] == {}
-    assert [n.code for n in notices] == ["tool-input-not-object"]
-
-
-def test_non_streaming_error_body_becomes_an_error_object() -> None:
-    body, _ = to_anthropic(b'{"error": {"message": "No auth", "code": 401}}')
-    expected = {"type": "error", "error": {"type": "authentication_error", "message": "No auth"}}
-    assert orjson.loads(body) == expected
 
 
 # -- the command line and the bundled captures
