@@ -13,18 +13,22 @@ accepts (PROTOCOL.md sections 5-6) is:
 
 `reasoning` / `reasoning_content` become a `thinking` block, `content` (and `refusal`)
 a `text` block, each tool call a `tool_use` block whose arguments stream on as
-`input_json_delta` exactly as written. A block closes when a delta of another kind,
-or of another call, arrives. The message closes once a finish_reason has been seen and
-usage arrives, or at end of stream (`[DONE]` or EOF). A chunk carrying `error` becomes
-an `error` event and ends the output. Every event has an `event:` line equal to its
-JSON `type` (the SDK drops events without one).
+`input_json_delta` exactly as written. A block closes when a delta of another kind, or
+of another call, arrives. Anthropic blocks cannot reopen, so a call that starts while
+the open call's arguments are not yet whole JSON (providers that send every call's
+header first, or interleave parallel calls) is held, arguments and all, and goes out
+once the open call closes: at a later call that finds its arguments whole, at text, at
+the finish or at the end of the stream. The message closes once a finish_reason has
+been seen and usage arrives, or at end of stream (`[DONE]` or EOF). A chunk carrying
+`error` becomes an `error` event and ends the output. Every event has an `event:` line
+equal to its JSON `type` (the SDK drops events without one).
 
 Thinking blocks carry an empty `signature`: OpenAI-compatible providers have none to give.
 A text or thinking block opens at its first non-whitespace character (whitespace before
 it is held and sent with it); a whitespace-only run between blocks is dropped, because
 the Anthropic API rejects a whitespace-only text block when a client sends the message
 back ("text content blocks must contain non-whitespace text").
-Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`. `message_events`
+Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`; `anthropic_whole`
 streams a whole message after the fact (for a proxy whose upstream answered whole).
 """
 
@@ -58,7 +62,7 @@ if TYPE_CHECKING:
 Emitted = bytes | Notice
 """What the emitter produces: SSE bytes to write, or a notice for stderr."""
 
-_EMPTY_BLOCKS: Final = {
+EMPTY_BLOCKS: Final = {
     "thinking": {"type": "thinking", "thinking": "", "signature": ""},
     "text": {"type": "text", "text": ""},
 }
@@ -72,6 +76,8 @@ class AnthropicEmitter:
         self._blocks = 0  # blocks started so far; the open one, if any, is the last
         self._open: tuple[BlockKind, int | None] | None = None  # kind and call index
         self._calls_seen: set[int] = set()
+        self._open_arguments: list[str] = []  # the open tool_use block's argument text so far
+        self._held_calls: dict[int, tuple[dict[str, Any], list[str]]] = {}  # block, arguments
         self._finish: str | None = None
         self._usage: dict[str, int] = {}
         self._ended = False  # message_stop or error sent: nothing more goes out
@@ -110,7 +116,7 @@ class AnthropicEmitter:
             if finish == "error":
                 return out + self._error({"message": "the provider ended the stream with an error"})
             if isinstance(finish, str):
-                out += self._close_block()
+                out += self._close_blocks()
                 self._finish = finish
         if self._finish is not None and has_usage:  # usage comes last: the message is complete
             out += self._stop()
@@ -145,10 +151,10 @@ class AnthropicEmitter:
             "stop_sequence": None,
             "usage": usage,
         }
-        return [_event({"type": "message_start", "message": message})]
+        return [event_bytes({"type": "message_start", "message": message})]
 
     def _stop(self) -> list[Emitted]:
-        out = self._close_block()
+        out = self._close_blocks()
         reason, notices = stop_reason(self._finish, bool(self._calls_seen))
         delta = {"stop_reason": reason, "stop_sequence": None}
         usage = {"output_tokens": 0, **self._usage}  # the SDK requires output_tokens
@@ -156,15 +162,15 @@ class AnthropicEmitter:
         return [
             *out,
             *notices,
-            _event({"type": "message_delta", "delta": delta, "usage": usage}),
-            _event({"type": "message_stop"}),
+            event_bytes({"type": "message_delta", "delta": delta, "usage": usage}),
+            event_bytes({"type": "message_stop"}),
         ]
 
     def _error(self, error: Any) -> list[Emitted]:
         self._ended = True
         body = error_object(error)
         notice = Notice("stream-error", f"{body['error']['type']}: {body['error']['message']}")
-        return [notice, _event(body)]
+        return [notice, event_bytes(body)]
 
     def _note_other_choice(self) -> list[Emitted]:
         if self._other_choices_noted:
@@ -197,77 +203,83 @@ class AnthropicEmitter:
             if not text.strip():
                 self._held = (kind, text)
                 return []
-            out += self._open_block(kind, None, dict(_EMPTY_BLOCKS[kind]))
+            out += self._open_held_calls(final=True)
+            out += self._open_block(kind, None, dict(EMPTY_BLOCKS[kind]))
         return [*out, self._block_delta({"type": f"{kind}_delta", kind: text})]
 
     def _tool_call(self, call: dict[str, Any], position: int) -> list[Emitted]:
         index = call["index"] if isinstance(call.get("index"), int) else position
         function = object_field(call, "function")
         arguments = string_field(function, "arguments")
+        if self._open == ("tool_use", index):
+            self._open_arguments.append(arguments)
+            return [self._arguments_delta(arguments)] if arguments else []
+        if index in self._held_calls:
+            self._held_calls[index][1].append(arguments)
+            return []
+        if index in self._calls_seen:  # its block is closed: Anthropic blocks cannot reopen
+            note = f"arguments for tool call {index} came after its block closed; dropped"
+            return [Notice("late-tool-arguments", note)] if arguments.strip() else []
+        self._calls_seen.add(index)
+        assert self._stream_id is not None
+        block = {
+            "type": "tool_use",
+            "id": tool_use_id(self._stream_id, index, call.get("id")),
+            "name": string_field(function, "name"),
+            "input": {},
+        }
+        self._held_calls[index] = (block, [arguments])
+        return self._open_held_calls(final=False)
+
+    def _open_held_calls(self, final: bool) -> list[Emitted]:
+        """Open the held calls in turn while the open block may close: it is no call, its
+        arguments are whole JSON (more text could only break them), or `final` is set."""
         out: list[Emitted] = []
-        if self._open != ("tool_use", index):
-            if index in self._calls_seen:  # its block is closed: Anthropic blocks cannot reopen
-                note = f"arguments for tool call {index} came after its block closed; dropped"
-                return [Notice("late-tool-arguments", note)] if arguments else []
-            self._calls_seen.add(index)
-            assert self._stream_id is not None
-            block = {
-                "type": "tool_use",
-                "id": tool_use_id(self._stream_id, index, call.get("id")),
-                "name": string_field(function, "name"),
-                "input": {},
-            }
+        while self._held_calls:
+            call_open = self._open is not None and self._open[0] == "tool_use"
+            if call_open and not final and not _whole_json(self._open_arguments):
+                break
+            index = next(iter(self._held_calls))
+            block, arguments = self._held_calls.pop(index)
             out += self._open_block("tool_use", index, block)
-        if arguments:
-            out.append(self._block_delta({"type": "input_json_delta", "partial_json": arguments}))
+            self._open_arguments = arguments
+            if text := "".join(arguments):
+                out.append(self._arguments_delta(text))
         return out
+
+    def _arguments_delta(self, arguments: str) -> bytes:
+        return self._block_delta({"type": "input_json_delta", "partial_json": arguments})
 
     def _open_block(self, kind: BlockKind, call: int | None, block: dict[str, Any]) -> list[Emitted]:
         out = self._close_block()
         self._open, self._held = (kind, call), None
         self._blocks += 1
         start = {"type": "content_block_start", "index": self._blocks - 1, "content_block": block}
-        return [*out, _event(start)]
+        return [*out, event_bytes(start)]
 
     def _block_delta(self, delta: dict[str, Any]) -> bytes:
-        return _event({"type": "content_block_delta", "index": self._blocks - 1, "delta": delta})
+        return event_bytes({"type": "content_block_delta", "index": self._blocks - 1, "delta": delta})
+
+    def _close_blocks(self) -> list[Emitted]:
+        """Nothing more can come for the open block: open and close every held call, then close."""
+        return self._open_held_calls(final=True) + self._close_block()
 
     def _close_block(self) -> list[Emitted]:
         if self._open is None:
             return []
         self._open = None
-        return [_event({"type": "content_block_stop", "index": self._blocks - 1})]
+        return [event_bytes({"type": "content_block_stop", "index": self._blocks - 1})]
 
 
-def message_events(message: dict[str, Any]) -> bytes:
-    """A whole Anthropic `message` (or error object) as the events that stream it.
-
-    For an upstream that answered a streaming request in one body: each block goes out
-    whole, as one start, one delta and one stop; the stop reason and usage close it.
-    """
-    if message.get("type") == "error":
-        return _event(message)
-    start = {**message, "content": [], "stop_reason": None, "stop_sequence": None}
-    out = [_event({"type": "message_start", "message": start})]
-    for index, block in enumerate(message["content"]):
-        if block["type"] == "tool_use":
-            empty = {**block, "input": {}}
-            delta = {"type": "input_json_delta", "partial_json": orjson.dumps(block["input"]).decode()}
-        else:  # text or thinking
-            kind = block["type"]
-            empty, delta = dict(_EMPTY_BLOCKS[kind]), {"type": f"{kind}_delta", kind: block[kind]}
-        out += [
-            _event({"type": "content_block_start", "index": index, "content_block": empty}),
-            _event({"type": "content_block_delta", "index": index, "delta": delta}),
-            _event({"type": "content_block_stop", "index": index}),
-        ]
-    end = {"stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}
-    out += [
-        _event({"type": "message_delta", "delta": end, "usage": message["usage"]}),
-        _event({"type": "message_stop"}),
-    ]
-    return b"".join(out)
+def _whole_json(parts: list[str]) -> bool:
+    """Whether the argument text so far is one whole JSON value."""
+    try:
+        orjson.loads("".join(parts))
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
-def _event(body: dict[str, Any]) -> bytes:
+def event_bytes(body: dict[str, Any]) -> bytes:
+    """One Anthropic event, its `event:` line equal to its JSON `type`."""
     return encode_event(orjson.dumps(body), event=body["type"])

@@ -29,8 +29,8 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict
 
-from ..anthropic_events import message_events
 from ..anthropic_mapping import completion_to_message, error_object, status_error
+from ..anthropic_whole import message_events
 from ..body import rewrite_completion
 from ..rewrite import RewriteOptions, StreamRewriter
 from ..sse import encode_event

@@ -9,8 +9,8 @@ import anthropic
 import pytest
 from aiohttp import web
 
-from sse_rewrite.anthropic_events import message_events
 from sse_rewrite.anthropic_mapping import completion_to_message
+from sse_rewrite.anthropic_whole import message_events
 from sse_rewrite.serve.anthropic_models import ModelChoice
 from tests.oracles import anthropic_final
 from tests.serve.servers import Servers
