@@ -47,7 +47,8 @@ class ChoiceRewriter(ChoiceState):
         if self._think is None:
             return self._rewrite(choice, False)
         parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
-        split = self._think.split(choice, parser is not None and parser.pending and not parser.undecided)
+        in_call = parser is not None and parser.pending and not parser.undecided
+        split = self._think.split(choice, in_call, self._make_parser)
         lead: list[Item] = []
         if split.tag:  # held characters of earlier events were a tag: those events lose them
             parser = self._parsers.get("content")

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .events import Markup, Text
+from .events import Markup, Notice, Text, ToolCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Final, Literal
+
+    from .formats import ToolSyntax
 
 OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
@@ -124,6 +127,12 @@ class ThinkSplitter:
         self._held = buf[len(buf) - keep :]
         return out
 
+    def data(self, text: str) -> list[Text | Thought | Markup]:
+        """Text no tag can begin or end in (tool syntax): a held tag prefix was text, then `text` as is."""
+        out = self.flush()
+        self._emit(out, text)
+        return out
+
     def flush(self) -> list[Text | Thought | Markup]:
         """End of the content stream: a held tag prefix was text after all."""
         out: list[Text | Thought | Markup] = []
@@ -188,12 +197,15 @@ class ContentThinking:
         """True while content is moved or a tag prefix is held: every content event must come here."""
         return self._splitter.inside or self._splitter.pending
 
-    def split(self, choice: dict[str, Any], in_call: bool = False) -> Split:
+    def split(self, choice: dict[str, Any], in_call: bool = False,
+              syntax: Callable[[], ToolSyntax] | None = None) -> Split:
         """Split the choice's content: reasoning moves to the reasoning field (see `Split`).
 
-        A finish_reason ends the content: a held tag prefix comes out then. `in_call`: the
-        content's tool parser is inside a call, whose text a tag cannot end (a file being
-        written may hold `<think>`), so the content passes unsplit.
+        A finish_reason ends the content: a held tag prefix comes out then. A tag inside a
+        tool call is the call's text (a file being written may hold `<think>`): with
+        `in_call` (the content's tool parser is inside a call) the content passes unsplit,
+        and a content holding a tag is first read by a fresh parser from `syntax`, whose
+        calls and markers pass whole.
         """
         delta = choice.get("delta")
         if type(delta) is not dict:
@@ -208,6 +220,8 @@ class ContentThinking:
         owed = self._owed
         if in_call:  # a held prefix is text, and so is all of this content
             pieces = [*self._splitter.flush(), *([Text(text)] if text else [])]
+        elif syntax is not None and "think>" in text:
+            pieces = self._feed_around_syntax(text, syntax())
         else:
             pieces = self._splitter.feed(text)
         if choice.get("finish_reason") is not None or (owed and not text):
@@ -233,6 +247,36 @@ class ContentThinking:
         if thought:
             new_delta[self._field] = (delta.get(self._field) or "") + thought
         return Split({**choice, "delta": new_delta}, lead, tag, tail)
+
+    def _feed_around_syntax(self, text: str, parser: ToolSyntax) -> list[Text | Thought | Markup]:
+        """Split `text`, the tool syntax `parser` finds in its answer kept whole, as data."""
+        pieces: list[Text | Thought | Markup] = []
+        done = 0
+        for piece in parser.feed(text):  # text, markers and calls cover the text read so far
+            if isinstance(piece, Text):
+                pieces += self._splitter.feed(piece.text)
+                done += len(piece.text)
+            elif isinstance(piece, ToolCall | Markup):
+                pieces += self._syntax(piece.raw)
+                done += len(piece.raw)
+        # the rest: a call opened here goes on in later content if only an end would break it
+        in_call = any(isinstance(p, Notice) and p.code == "truncated-call" for p in parser.flush())
+        pieces += self._syntax(text[done:]) if in_call else self._splitter.feed(text[done:])
+        merged: list[Text | Thought | Markup] = []
+        for item in pieces:  # one piece per run, as a plain feed gives
+            last = merged[-1] if merged else None
+            if isinstance(item, Text) and isinstance(last, Text):
+                merged[-1] = Text(last.text + item.text)
+            elif isinstance(item, Thought) and isinstance(last, Thought):
+                merged[-1] = Thought(last.text + item.text)
+            else:
+                merged.append(item)
+        return merged
+
+    def _syntax(self, raw: str) -> list[Text | Thought | Markup]:
+        """Tool syntax: in the answer it is data, as `in_call` makes it; in the reasoning, tags
+        still apply (the reasoning field's parser reads it, as when it comes token by token)."""
+        return self._splitter.feed(raw) if self._splitter.inside else self._splitter.data(raw)
 
     def flush(self) -> dict[str, str]:
         """End of stream: the held tag prefix, by the field it goes to."""

@@ -93,11 +93,14 @@ def test_a_whole_completion_body_is_split_too() -> None:
 ROW_CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
 
 
+@pytest.mark.parametrize("size", [3, None], ids=["3-chars", "one-chunk"])
 @pytest.mark.parametrize(("fmt", "row"), ROW_CASES)
-def test_every_damage_row_inside_think_tags_is_read_as_in_reasoning(fmt: str, row: str) -> None:
+def test_every_damage_row_inside_think_tags_is_read_as_in_reasoning(
+    fmt: str, row: str, size: int | None
+) -> None:
     text, expected_calls, kept, _ = ROWS[fmt][row]
     content = f"<think>{text}</think>answer"
-    pieces = [content[i : i + 3] for i in range(0, len(content), 3)]
+    pieces = [content] if size is None else [content[i : i + size] for i in range(0, len(content), size)]
     for options in ({}, {"stream_arguments": True}):
         out = final(rewrite_stream(stream_of(pieces, "any-model"), format=fmt, think="on", **options))
         if options and expected_calls == [] and row == "eof-in-call-incomplete" and fmt != "text":
@@ -107,12 +110,33 @@ def test_every_damage_row_inside_think_tags_is_read_as_in_reasoning(fmt: str, ro
         assert out == ("answer", kept, expected_calls, "tool_calls" if expected_calls else "stop")
 
 
-def test_tags_inside_a_tool_call_are_its_arguments_not_reasoning() -> None:
-    # (decided per chunk: the call must be open before the chunk with the tag, as in token streams)
-    args = '{"path": "p.md", "text": "Wrap it in <think> and </think> tags."}'
-    text = f'<think>Plan.</think>Writing.<tool_call>{{"name": "write", "arguments": {args}}}</tool_call>'
-    for size in (1, 3, 7):
-        pieces = [text[i : i + size] for i in range(0, len(text), size)]
-        for options in ({}, {"stream_arguments": True}):
-            out = final(rewrite_stream(stream_of(pieces, "qwen/qwen3-32b"), **options))
-            assert out == ("Writing.", "Plan.", [("write", args)], "tool_calls"), (size, options)
+TAGGED_ARGS = '{"path": "p.md", "text": "Wrap it in <think> and </think> tags."}'
+WRITES = f'<think>Plan.</think>Writing.<tool_call>{{"name": "write", "arguments": {TAGGED_ARGS}}}</tool_call>'
+
+
+OPENS_CALL_AND_TAGS = WRITES.index("tags.")  # the first chunk opens the call and holds both tags
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, OPENS_CALL_AND_TAGS, len(WRITES)])
+def test_tags_inside_a_tool_call_are_its_arguments_not_reasoning(size: int) -> None:
+    # also when the chunk that opens the call holds the tags, the call going on in the
+    # next chunk or closing in the same one (the whole text in one chunk)
+    pieces = [WRITES[i : i + size] for i in range(0, len(WRITES), size)]
+    for options in ({}, {"stream_arguments": True}):
+        out = final(rewrite_stream(stream_of(pieces, "qwen/qwen3-32b"), **options))
+        assert out == ("Writing.", "Plan.", [("write", TAGGED_ARGS)], "tool_calls"), options
+
+
+def test_tags_inside_a_tool_call_of_a_whole_body_are_its_arguments() -> None:
+    message = {"role": "assistant", "content": WRITES + " Done."}
+    body = orjson.dumps({"id": "c", "object": "chat.completion", "model": "qwen/qwen3-32b",
+                         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+    message = orjson.loads(rewrite_completion(body)[0])["choices"][0]["message"]
+    assert (message["content"], message["reasoning_content"]) == ("Writing. Done.", "Plan.")
+    assert message["tool_calls"][0]["function"]["arguments"] == TAGGED_ARGS
+
+
+def test_a_call_inside_the_reasoning_of_one_chunk_moves_with_it() -> None:
+    text = f"<think>Look {K} then answer.</think>It is done."
+    out = final(rewrite_stream(stream_of([text], KIMI_THINKING)))
+    assert out == ("It is done.", "Look  then answer.", [("ls", "{}")], "tool_calls")
