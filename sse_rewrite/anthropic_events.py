@@ -47,6 +47,7 @@ from .anthropic_mapping import (
     tool_use_id,
 )
 from .events import Notice
+from .formats._json import is_json
 from .sse import encode_event
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -237,7 +238,7 @@ class AnthropicEmitter:
         out: list[Emitted] = []
         while self._held_calls:
             call_open = self._open is not None and self._open[0] == "tool_use"
-            if call_open and not final and not _whole_json(self._open_arguments):
+            if call_open and not final and not is_json("".join(self._open_arguments)):
                 break
             index = next(iter(self._held_calls))
             block, arguments = self._held_calls.pop(index)
@@ -269,15 +270,6 @@ class AnthropicEmitter:
             return []
         self._open = None
         return [event_bytes({"type": "content_block_stop", "index": self._blocks - 1})]
-
-
-def _whole_json(parts: list[str]) -> bool:
-    """Whether the argument text so far is one whole JSON value."""
-    try:
-        orjson.loads("".join(parts))
-    except orjson.JSONDecodeError:
-        return False
-    return True
 
 
 def event_bytes(body: dict[str, Any]) -> bytes:
