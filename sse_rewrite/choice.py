@@ -57,7 +57,9 @@ class ChoiceRewriter(ChoiceState):
             self._undecided.decide("content", [Markup(OPEN[: split.tag])], 0)
         elif split.lead:  # they were text, which continues the content
             self._account("content", self._parser("content").feed(split.lead), lead)
-        if split.choice is None or split.tail:  # unchanged, or changed only by a tag start at the end
+        if split.choice is None or (split.tail and self._make_parser is not None):
+            # unchanged, or changed only by a tag start at the end, for which the event may be
+            # held whole (not without a parser, `--format none`: then it goes out without them)
             return self._rewrite(choice, False, lead, split.tail)
         result = self._rewrite(split.choice, True, lead)
         if not result.changed:  # the split alone changed it

@@ -140,3 +140,10 @@ def test_a_call_inside_the_reasoning_of_one_chunk_moves_with_it() -> None:
     text = f"<think>Look {K} then answer.</think>It is done."
     out = final(rewrite_stream(stream_of([text], KIMI_THINKING)))
     assert out == ("It is done.", "Look  then answer.", [("ls", "{}")], "tool_calls")
+
+
+@pytest.mark.parametrize("fmt", ["none", "hermes"])
+def test_a_tag_split_over_events_is_one_tag_with_or_without_a_tool_format(fmt: str) -> None:
+    tokens = ["a <", "th", "ink>b</think>c", " plain <", " not a tag"]
+    out = final(rewrite_stream(stream_of(tokens, "m"), format=fmt, think="on"))
+    assert out == ("a c plain < not a tag", "b", [], "stop")
