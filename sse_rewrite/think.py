@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .events import Markup, Notice, Text, ToolCall
+from .formats._scanner import ANGLE_SNIFF
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,8 +38,9 @@ CLOSE: Final = "</think>"
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
-THINK_NEEDLES: Final = (b"think>",)
-"""Raw bytes without which an event holds no tag (`\u003c`-escaped tags included)."""
+THINK_NEEDLES: Final = ANGLE_SNIFF
+"""Raw bytes without which an event holds no tag and no start of one (a tag may begin in one
+event and end in the next; `\u003c`-escaped tags included)."""
 
 # Model families that write `<think>` tags into content when served without a reasoning
 # parser (lowered substrings of the model id), and those whose templates open the tag in the
@@ -238,8 +240,10 @@ class ContentThinking:
         if pieces == ([Text(text)] if text else []):
             return Split(None, lead, tag)
         tail = 0 if self._splitter.inside else self._splitter.held - self._owed
-        if tail and pieces != ([Text(text[:-tail])] if len(text) > tail else []):
-            tail = 0  # more changed than a tag start at the end: no holding the event whole
+        if tail and (tail > len(text) or pieces != ([Text(text[:-tail])] if len(text) > tail else [])):
+            # more changed than a tag start at the end, or the start began in an event that went
+            # out without it: no holding the event whole
+            tail = 0
         answer, thought = self._texts(pieces)
         new_delta = dict(delta)
         if "content" in delta or answer:

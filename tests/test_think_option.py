@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import orjson
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from sse_rewrite.body import rewrite_completion
 from sse_rewrite.rewrite import RewriteOptions
 from tests.chunking import chunk_event, cut, field_stream, rewrite_stream, token_stream
 from tests.formats.damage_rows import ROWS
+from tests.fuzzing import assemble, cut_points, pieces
 from tests.oracles import openai_final
 
 pytestmark = pytest.mark.usefixtures("accelerators")
@@ -147,3 +150,18 @@ def test_a_tag_split_over_events_is_one_tag_with_or_without_a_tool_format(fmt: s
     tokens = ["a <", "th", "ink>b</think>c", " plain <", " not a tag"]
     out = final(rewrite_stream(stream_of(tokens, "m"), format=fmt, think="on"))
     assert out == ("a c plain < not a tag", "b", [], "stop")
+
+
+TAG_BITS = ["<think>", "</think>", "<", "</", "<th", "think>", "plan ", "answer ", " ", "\n"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(fmt=st.sampled_from(["none", "hermes", "kimi"]), bits=st.lists(st.sampled_from(TAG_BITS), max_size=10),
+       points=cut_points)
+@example(fmt="hermes", bits=["<think>", "</think>", "<th"], points=[14, 16])  # `<` of the last event lost
+@example(fmt="none", bits=["a <think>", "b"], points=[3])  # `--format none` read no tag split over events
+def test_tags_come_out_the_same_in_any_chunking(fmt: str, bits: list[str], points: list[int]) -> None:
+    text = "".join(bits)
+    whole = assemble(rewrite_stream(stream_of([text], "m"), format=fmt, think="on"))
+    cut_up = assemble(rewrite_stream(stream_of(pieces(text, points), "m"), format=fmt, think="on"))
+    assert cut_up == whole
