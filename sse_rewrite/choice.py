@@ -62,7 +62,7 @@ class ChoiceRewriter(ChoiceState):
             # held whole (not without a parser, `--format none`: then it goes out without them)
             return self._rewrite(choice, False, lead, split.tail)
         result = self._rewrite(split.choice, True, lead)
-        if not result.changed:  # the split alone changed it
+        if result.choice is None and not result.emptied:  # kept as given: the split alone changed it
             result.choice = split.choice
             result.blank = carries_nothing(split.choice, result.role_seen)
         return result

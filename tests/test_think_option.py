@@ -160,6 +160,7 @@ TAG_BITS = ["<think>", "</think>", "<", "</", "<th", "think>", "plan ", "answer 
        points=cut_points)
 @example(fmt="hermes", bits=["<think>", "</think>", "<th"], points=[14, 16])  # `<` of the last event lost
 @example(fmt="none", bits=["a <think>", "b"], points=[3])  # `--format none` read no tag split over events
+@example(fmt="hermes", bits=["<think>", "<", "</think>"], points=[9])  # the split's choice was not sent
 def test_tags_come_out_the_same_in_any_chunking(fmt: str, bits: list[str], points: list[int]) -> None:
     text = "".join(bits)
     whole = assemble(rewrite_stream(stream_of([text], "m"), format=fmt, think="on"))
