@@ -29,8 +29,8 @@ class ComposedParser:
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes: an event none of them needs is not read."""
     _PLAIN_AT_ONCE: ClassVar[bool] = True
-    """Whether a text without `<`, fed while nothing is held, is handed back at once (the
-    text step stops at `<` only, so it would hand all of it back)."""
+    """Whether a text without `<`, fed while nothing is held, is handed back at once (true
+    when every part's opener starts with `<`: the text step would hand all of it back)."""
     _OPENERS: ClassVar[MarkerTable[tuple[int, Any]]]
     """Every part's openers, with the part's index in `PARTS` (an earlier part's spelling wins)."""
 
@@ -41,6 +41,7 @@ class ComposedParser:
         for index, part in reversed(list(enumerate(cls.PARTS))):
             openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
         cls._OPENERS = MarkerTable(openers)
+        cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
 
     def __init__(
         self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False

@@ -58,13 +58,18 @@ class ScanningParser:
 
     _PLAIN_AT_ONCE: ClassVar[bool]
     """Whether a text without `<`, fed while nothing is held, is handed back at once: what
-    the TEXT step does with it when that step is `_step_text`, which stops at `<` only (so
-    this is set for each subclass by its steps)."""
+    the TEXT step does with it when that step is `_step_text` and every opener starts with
+    `<` (so this is set for each subclass by its steps and openers)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         steps = getattr(cls, "_STEPS", None)
-        cls._PLAIN_AT_ONCE = steps is not None and steps[cls.TEXT] is ScanningParser._step_text
+        openers = getattr(cls, "OPENERS", None)
+        cls._PLAIN_AT_ONCE = (
+            steps is not None
+            and steps[cls.TEXT] is ScanningParser._step_text
+            and (openers is None or openers.leads == b"<")
+        )
 
     sniff: ClassVar[tuple[bytes, ...]]
     """Raw SSE bytes without which an event cannot hold this syntax (see `ToolSyntax`)."""
@@ -279,7 +284,8 @@ def scan_text(scan: MarkerScanner, table: MarkerTable[Any], out: list[Piece]) ->
 
     None when the text ran out, holding back only a suffix that may still become a marker.
     """
-    while (pos := scan.find(b"<", scan.cursor)) != -1:
+    leads = table.leads
+    while (pos := scan.find_lead(leads, scan.cursor)) != -1:
         found = scan.match(pos, table)
         if found is None:
             scan.cursor = pos + 1

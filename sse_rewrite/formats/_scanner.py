@@ -16,7 +16,9 @@ up in a `MarkerTable`, indexed once when the table is built.
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
+import re
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -33,6 +35,11 @@ ANGLE_SNIFF: Final = (b"<", b"\\u003")
 
 `\\u003` covers both spellings of the escape in one search (and `\\u0030`-`\\u003f`, which
 only cost a decode)."""
+
+@functools.cache
+def _lead_pattern(leads: bytes) -> re.Pattern[bytes]:
+    return re.compile(b"[" + re.escape(leads) + b"]")
+
 
 class Partial(enum.Enum):
     """Sentinel type of `NEED_MORE`."""
@@ -57,7 +64,7 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
     shortest marker's length), as `(marker, value, length)`.
     """
 
-    __slots__ = ("by_head", "head", "longest")
+    __slots__ = ("by_head", "head", "leads", "longest")
 
     def __init__(self, markers: dict[bytes, K]) -> None:
         super().__init__(markers)
@@ -66,6 +73,8 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
             if following.startswith(marker):
                 raise ValueError(f"marker {marker!r} is a prefix of {following!r}")
         self.head = min(map(len, self))
+        # The bytes a marker can start with (`b"<"` for most formats): where plain text may stop.
+        self.leads = bytes(sorted({marker[0] for marker in self}))
         self.longest = max(map(len, self))
         self.by_head: dict[bytes, list[tuple[bytes, K, int]]] = {}
         for marker, value in self.items():
@@ -102,6 +111,13 @@ class MarkerScanner:
     def find(self, needle: bytes, pos: int, end: int | None = None) -> int:
         """Position of `needle` at or after `pos` (before `end`), or -1."""
         return self.view.find(needle, pos, self.end if end is None else end)
+
+    def find_lead(self, leads: bytes, pos: int) -> int:
+        """Position of the first byte of `leads` at or after `pos`, or -1 (one pass whatever their number)."""
+        if len(leads) == 1:
+            return self.view.find(leads, pos, self.end)
+        found = _lead_pattern(leads).search(self.view, pos, self.end)
+        return -1 if found is None else found.start()
 
     def match(self, pos: int, table: MarkerTable[K]) -> tuple[K, int] | Literal[Partial.NEED_MORE] | None:
         """Which marker of `table` starts at `pos`: `(value, length)`; NEED_MORE when the
