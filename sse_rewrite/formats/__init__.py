@@ -15,6 +15,8 @@ from ._compose import ComposedParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 from .deepseek import DeepSeekParser
 from .glm import GlmParser
+from .harmony import HarmonyParser
+from .harmony_stripped import GptOssParser
 from .hermes import HermesParser
 from .kimi import KimiParser
 from .plain_text import PlainTextParser
@@ -53,22 +55,38 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
+_DISTINCTIVE: Final = (SpecialTokensParser, HarmonyParser)
+
+
+class _Tokens(ComposedParser):
+    """`auto` for other ids: the special tokens and the other distinctive markers."""
+
+    PARTS = _DISTINCTIVE
+
+
 class _QwenAndTokens(ComposedParser):
     """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
 
-    PARTS = (QwenParser, SpecialTokensParser)
+    PARTS = (QwenParser, *_DISTINCTIVE)
 
 
 class _GlmAndTokens(ComposedParser):
     """`auto` for GLM ids: GLM bodies and the special tokens."""
 
-    PARTS = (GlmParser, SpecialTokensParser)
+    PARTS = (GlmParser, *_DISTINCTIVE)
 
 
 class _HermesAndTokens(ComposedParser):
     """`auto` for Hermes ids: Hermes JSON and the special tokens."""
 
-    PARTS = (HermesParser, SpecialTokensParser)
+    PARTS = (HermesParser, *_DISTINCTIVE)
+
+
+class _GptOss(GptOssParser):
+    """`auto` for gpt-oss ids: harmony with its tokens stripped, then the special tokens."""
+
+    TOKENS = _Tokens
 
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
@@ -78,21 +96,26 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "glm": GlmParser,
     "deepseek": DeepSeekParser,
     "text": PlainTextParser,
+    "harmony": HarmonyParser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
-    SPECIAL_TOKENS: SpecialTokensParser,
-    NATIVE_TOOL_CALLS: SpecialTokensParser,
-    "kimi+deepseek": SpecialTokensParser,
-    "deepseek+kimi": SpecialTokensParser,
+    SPECIAL_TOKENS: _Tokens,
+    NATIVE_TOOL_CALLS: _Tokens,
+    "kimi+deepseek": _Tokens,
+    "deepseek+kimi": _Tokens,
+    "gpt-oss+special-tokens": _GptOss,
     "qwen+special-tokens": _QwenAndTokens,
     "glm+special-tokens": _GlmAndTokens,
     "hermes+special-tokens": _HermesAndTokens,
 }
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
-FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none")
+FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none",
+                         "harmony")
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
-_TOKENS_EVERYWHERE: Final = "Kimi and DeepSeek special tokens: recognized in every stream"
+_TOKENS_EVERYWHERE: Final = (
+    "Kimi and DeepSeek special tokens: recognized in every stream (harmony's tokens too)"
+)
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
@@ -101,6 +124,7 @@ _MODEL_FAMILIES: Final = (
     (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
+    (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
