@@ -21,6 +21,7 @@ from .hermes import HermesParser
 from .kimi import KimiParser
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
+from .seed import SeedParser
 from .special_tokens import SpecialTokensParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -56,7 +57,7 @@ def __getattr__(name: str) -> object:
 
 
 # Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
-_DISTINCTIVE: Final = (SpecialTokensParser, HarmonyParser)
+_DISTINCTIVE: Final = (SpecialTokensParser, HarmonyParser, SeedParser)
 
 
 class _Tokens(ComposedParser):
@@ -83,6 +84,12 @@ class _HermesAndTokens(ComposedParser):
     PARTS = (HermesParser, *_DISTINCTIVE)
 
 
+class _SeedAndTokens(ComposedParser):
+    """`auto` for Seed-OSS ids: also Qwen3-Coder bodies without the wrapper (as vLLM reads them)."""
+
+    PARTS = (QwenXmlParser, *_DISTINCTIVE)
+
+
 class _GptOss(GptOssParser):
     """`auto` for gpt-oss ids: harmony with its tokens stripped, then the special tokens."""
 
@@ -97,12 +104,14 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "deepseek": DeepSeekParser,
     "text": PlainTextParser,
     "harmony": HarmonyParser,
+    "seed": SeedParser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
     SPECIAL_TOKENS: _Tokens,
     NATIVE_TOOL_CALLS: _Tokens,
     "kimi+deepseek": _Tokens,
     "deepseek+kimi": _Tokens,
     "gpt-oss+special-tokens": _GptOss,
+    "seed+special-tokens": _SeedAndTokens,
     "qwen+special-tokens": _QwenAndTokens,
     "glm+special-tokens": _GlmAndTokens,
     "hermes+special-tokens": _HermesAndTokens,
@@ -110,11 +119,11 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
 FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none",
-                         "harmony")
+                         "harmony", "seed")
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
-    "Kimi and DeepSeek special tokens: recognized in every stream (harmony's tokens too)"
+    "Kimi and DeepSeek special tokens: recognized in every stream (harmony's and Seed's tokens too)"
 )
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
@@ -125,6 +134,7 @@ _MODEL_FAMILIES: Final = (
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
     (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),
+    (("seed-oss",), "seed+special-tokens", "Qwen3-Coder function bodies without <seed:tool_call>"),
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
