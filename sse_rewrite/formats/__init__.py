@@ -23,6 +23,7 @@ from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
 from .seed import SeedParser
 from .special_tokens import SpecialTokensParser
+from .xtml import XtmlParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -57,7 +58,7 @@ def __getattr__(name: str) -> object:
 
 
 # Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
-_DISTINCTIVE: Final = (SpecialTokensParser, HarmonyParser, SeedParser)
+_DISTINCTIVE: Final = (SpecialTokensParser, HarmonyParser, SeedParser, XtmlParser)
 
 
 class _Tokens(ComposedParser):
@@ -105,6 +106,7 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "text": PlainTextParser,
     "harmony": HarmonyParser,
     "seed": SeedParser,
+    "kimi-k3": XtmlParser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
     SPECIAL_TOKENS: _Tokens,
     NATIVE_TOOL_CALLS: _Tokens,
@@ -119,11 +121,11 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
 FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none",
-                         "harmony", "seed")
+                         "harmony", "seed", "kimi-k3")
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
-    "Kimi and DeepSeek special tokens: recognized in every stream (harmony's and Seed's tokens too)"
+    "Kimi and DeepSeek special tokens: recognized in every stream (so are harmony, Seed and K3 markers)"
 )
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
