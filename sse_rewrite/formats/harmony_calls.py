@@ -12,6 +12,7 @@ as it arrives, up to the first `<` not yet settled.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 
 from ..events import Notice, Piece
 from ._json import is_json
@@ -86,8 +87,18 @@ class HarmonyCalls(ScanningParser):
     def _missing_end(self, out: list[Piece]) -> None:
         out.append(Notice("missing-close", f"call {self._name} has no <|call|>"))
 
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The base's, up to the first text with a `<` (an end marker in a string may end the call)."""
+        for count, text in enumerate(texts):
+            if "<" in text:
+                texts = texts[:count]
+                break
+        return super().absorb(texts) if texts else 0
+
     def _finish(self, out: list[Piece]) -> None:
         """End of input: reasoning and text come out, a complete call is kept, else raw text."""
+        while self._STEPS[self._state](self, out):  # (absorbed text is looked at first)
+            pass
         scan, state = self._scan, self._state
         if state is State.TEXT:
             self._emit_text(out, scan.end)

@@ -103,7 +103,7 @@ class SeedParser(ScanningParser):
             out.append(Markup(scan.take(pos + found[1])))
             self._state = State.TEXT
         else:
-            if pos > scan.start:
+            if pos > scan.start and self._state is State.AFTER:  # (an opener goes with its first call)
                 out.append(Markup(scan.take(pos)))
             scan.mark, scan.cursor = pos, pos + found[1]
             self._state = State.BODY

@@ -120,7 +120,7 @@ class XtmlParser(ScanningParser):
             scan.cursor = pos
             return False
         if isinstance(found, tuple) and found[1] == "call" and found[0] == "open":
-            if pos > scan.start:
+            if pos > scan.start and self._calls:  # (a section opener goes with its first call)
                 out.append(Markup(scan.take(pos)))
             scan.mark, scan.cursor, self._state = pos, found[2], State.CALL
         elif isinstance(found, tuple) and found[1] == "tools" and found[0] == "close":
