@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 
 from sse_rewrite.events import Markup, Piece, Reasoning, Text, ToolCall
 from sse_rewrite.formats import FORMATS, ToolSyntax
-from tests.chunking import SIZES, calls, codes, feed_in_pieces, feed_pieces, rewrite_stream, texts, token_stream
+from tests.chunking import (
+    SIZES,
+    calls,
+    codes,
+    feed_in_pieces,
+    feed_pieces,
+    rewrite_stream,
+    texts,
+    token_stream,
+)
 from tests.formats.channel_rows import MODELS, PARSERS, ROWS
 from tests.oracles import openai_final
 
@@ -35,8 +44,11 @@ def normalize(pieces: Iterable[Piece]) -> list[Piece]:
 
 def rejoin(pieces: Iterable[Piece]) -> str:
     """Every span the pieces cover, in order: must be the input."""
-    return "".join(p.text if isinstance(p, Text | Reasoning) else p.raw for p in pieces
-                   if isinstance(p, Text | Reasoning | Markup | ToolCall))
+    return "".join(
+        p.text if isinstance(p, Text | Reasoning) else p.raw
+        for p in pieces
+        if isinstance(p, Text | Reasoning | Markup | ToolCall)
+    )
 
 
 def reasoning(pieces: Iterable[Piece]) -> str:
@@ -103,17 +115,110 @@ def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
 
 
 ONE_TOKEN_A_CHUNK = {
-    "harmony": (["<|channel|>", "analysis", "<|message|>", "Need", " weather", "<|end|>", "<|start|>", "assistant",
-                 "<|channel|>", "commentary", " to", "=functions", ".get", "_weather", " <|constrain|>", "json",
-                 "<|message|>", '{"', "city", '":"', "SF", '"}', "<|call|>"], "Need weather"),
-    "gpt-oss": (["analysis", "Need", " weather", ".", "assistant", "commentary", " to", "=functions", ".get",
-                 "_weather", " json", '{"', "city", '":"', "SF", '"}'], "Need weather."),
-    "seed": (["<seed:think>", "Need", " weather", "</seed:think>", "<seed:tool_call>", "\n", "<function=", "get",
-              "_weather", ">\n", "<parameter=", "city", ">\n", "SF", "\n", "</parameter>", "\n", "</function>",
-              "\n", "</seed:tool_call>"], "Need weather"),
-    "kimi-k3": (["<|open|>", "tools", "<|sep|>", "<|open|>", "call", ' tool="', "get", "_weather", '" index="1"',
-                 "<|sep|>", "<|open|>", "argument", ' key="city"', ' type="string"', "<|sep|>", "SF", "<|close|>",
-                 "argument", "<|sep|>", "<|close|>", "call", "<|sep|>", "<|close|>", "tools", "<|sep|>"], ""),
+    "harmony": (
+        [
+            "<|channel|>",
+            "analysis",
+            "<|message|>",
+            "Need",
+            " weather",
+            "<|end|>",
+            "<|start|>",
+            "assistant",
+            "<|channel|>",
+            "commentary",
+            " to",
+            "=functions",
+            ".get",
+            "_weather",
+            " <|constrain|>",
+            "json",
+            "<|message|>",
+            '{"',
+            "city",
+            '":"',
+            "SF",
+            '"}',
+            "<|call|>",
+        ],
+        "Need weather",
+    ),
+    "gpt-oss": (
+        [
+            "analysis",
+            "Need",
+            " weather",
+            ".",
+            "assistant",
+            "commentary",
+            " to",
+            "=functions",
+            ".get",
+            "_weather",
+            " json",
+            '{"',
+            "city",
+            '":"',
+            "SF",
+            '"}',
+        ],
+        "Need weather.",
+    ),
+    "seed": (
+        [
+            "<seed:think>",
+            "Need",
+            " weather",
+            "</seed:think>",
+            "<seed:tool_call>",
+            "\n",
+            "<function=",
+            "get",
+            "_weather",
+            ">\n",
+            "<parameter=",
+            "city",
+            ">\n",
+            "SF",
+            "\n",
+            "</parameter>",
+            "\n",
+            "</function>",
+            "\n",
+            "</seed:tool_call>",
+        ],
+        "Need weather",
+    ),
+    "kimi-k3": (
+        [
+            "<|open|>",
+            "tools",
+            "<|sep|>",
+            "<|open|>",
+            "call",
+            ' tool="',
+            "get",
+            "_weather",
+            '" index="1"',
+            "<|sep|>",
+            "<|open|>",
+            "argument",
+            ' key="city"',
+            ' type="string"',
+            "<|sep|>",
+            "SF",
+            "<|close|>",
+            "argument",
+            "<|sep|>",
+            "<|close|>",
+            "call",
+            "<|sep|>",
+            "<|close|>",
+            "tools",
+            "<|sep|>",
+        ],
+        "",
+    ),
 }
 
 
@@ -130,14 +235,38 @@ def test_one_token_per_chunk_in_content_and_in_reasoning(fmt: str, field: str) -
     assert joined.get("reasoning_content" if field == "content" else "reasoning", "") == thought
 
 
-FRAGMENTS = ["<|chan ", "<|channel| ", "nel|> ", "<|message ", "<|start ", "<|end| ", "analysis ", "assistantfinal ",
-             "<seed:tool_call ", "<seed:think ", "</seed ", "<|open| ", "<|sep ", "tools ", "<|close ", "call ",
-             "{", "}", '"', "\n", "x", " "]
+FRAGMENTS = [
+    "<|chan ",
+    "<|channel| ",
+    "nel|> ",
+    "<|message ",
+    "<|start ",
+    "<|end| ",
+    "analysis ",
+    "assistantfinal ",
+    "<seed:tool_call ",
+    "<seed:think ",
+    "</seed ",
+    "<|open| ",
+    "<|sep ",
+    "tools ",
+    "<|close ",
+    "call ",
+    "{",
+    "}",
+    '"',
+    "\n",
+    "x",
+    " ",
+]
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from(FRAGMENTS), max_size=30), st.integers(1, 7),
-       st.sampled_from(["harmony", "seed", "kimi-k3", "gpt-oss+special-tokens", "special-tokens"]))
+@given(
+    st.lists(st.sampled_from(FRAGMENTS), max_size=30),
+    st.integers(1, 7),
+    st.sampled_from(["harmony", "seed", "kimi-k3", "gpt-oss+special-tokens", "special-tokens"]),
+)
 def test_prose_made_of_marker_fragments_is_kept_byte_for_byte(parts: list[str], size: int, name: str) -> None:
     text = "".join(parts)
     out = feed_in_pieces(FORMATS[name], text, size)
