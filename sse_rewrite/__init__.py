@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 # Names are imported on first use (PEP 562), so `sse-rewrite --version` and the filter
 # load only the modules they need.
 _EXPORTS = {
-    "AnthropicEmitter": "anthropic_events",
-    "completion_to_message": "anthropic_mapping",
+    "AnthropicEmitter": "protocols.anthropic.events",
+    "completion_to_message": "protocols.anthropic.mapping",
     "Markup": "events",
     "Notice": "events",
     "SSEEvent": "events",

@@ -60,7 +60,7 @@ def _completion_to_anthropic(body: bytes) -> tuple[bytes, list[Notice]]:
         return body, []  # rewrite_completion has already said so
     if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
         return body, [Notice("not-a-completion", "body is no chat.completion: not converted")]
-    from .anthropic_mapping import completion_to_message
+    from .protocols.anthropic.mapping import completion_to_message
 
     message, notices = completion_to_message(completion)
     return orjson.dumps(message) + b"\n", notices

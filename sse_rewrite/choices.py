@@ -8,7 +8,7 @@ comes after it waits behind it in `_queue` until it is decided.
 
 What goes out is planned, not encoded: a `Planned` item is a notice, an event unchanged
 (with its decoded chunk when there is one), or a chunk to encode. The rewriter encodes
-them (`output.py`).
+them (`protocols/NAME/output.py`).
 """
 
 from __future__ import annotations

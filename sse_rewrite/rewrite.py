@@ -3,7 +3,7 @@
 One event's way through (docs/behaviour.md, "One event, from stdin to stdout"):
 `feed` -> `SSEDecoder.blocks` -> `_on_event` (`[DONE]`, comments, invalid JSON, the format
 chosen from the first chunk's `model`, error chunks) -> `StreamChoices.rewrite` -> one
-`ChoiceRewriter` per choice -> planned output -> `output.py` encodes it. An event
+`ChoiceRewriter` per choice -> planned output -> the protocol's `output.py` encodes it. An event
 nothing changes leaves as its raw bytes.
 
 A body that starts with `{` is a non-streaming `chat.completion`, rewritten whole at end
@@ -20,9 +20,10 @@ import orjson
 
 from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
-from .events import Notice
+from .events import Notice, Output
 from .formats import FORMATS, select_format
-from .output import AnthropicOutput, OpenAIOutput, Output
+from .protocols.anthropic.output import AnthropicOutput
+from .protocols.openai.output import OpenAIOutput
 from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
 from .think import THINK_NEEDLES, think_mode

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from typing import Final, Protocol
 
     from ..choices import StreamChoices
-    from ..output import Output
+    from ..events import Output
     from ..rewrite import RewriteOptions, Stats
 
     class StreamView(Protocol):

@@ -25,7 +25,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
 
-from . import anthropic_front, openai_front
+from ..protocols.anthropic import front as anthropic_front
+from ..protocols.openai import front as openai_front
 from .errors import json_error
 from .request_log import RequestRecord
 from .settings import ServeSettings, client_base_url
