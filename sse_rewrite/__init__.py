@@ -25,7 +25,7 @@ _EXPORTS = {
     "Text": "events",
     "ToolCall": "events",
     "RewriteOptions": "rewrite_options",
-    "Stats": "rewrite",
+    "Stats": "stats",
     "StreamRewriter": "rewrite",
     "rewrite_completion": "body",
     "SSEDecoder": "sse",

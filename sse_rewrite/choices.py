@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
     from .chunks import Chunk
     from .formats import ToolSyntax
-    from .rewrite import RewriteOptions, Stats
+    from .rewrite_options import RewriteOptions
+    from .stats import Stats
 
     Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)
     Planned = Notice | Unchanged | Chunk

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
     from ..choices import StreamChoices
     from ..events import Output
-    from ..rewrite import RewriteOptions, Stats
+    from ..rewrite_options import RewriteOptions
+    from ..stats import Stats
 
     class StreamView(Protocol):
         """What an accelerator may ask of the stream it reads for (`StreamRewriter`)."""

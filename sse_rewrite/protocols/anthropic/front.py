@@ -186,6 +186,11 @@ def upstream_headers(upstream: Upstream, request: web.Request) -> CIMultiDict[st
     return headers
 
 
+def error_for(path: str, status: int, message: str) -> web.Response | None:
+    """The guard's error for a Messages path, in Anthropic's shape; None for other paths."""
+    return anthropic_error(status, message) if path.startswith(MESSAGES_PATH) else None
+
+
 def anthropic_error(status: int, message: str, headers: CIMultiDict[str] | None = None) -> web.Response:
     """An Anthropic error response: `status` and `{"type": "error", "error": {...}}`."""
     headers = CIMultiDict(headers or {})

@@ -1,11 +1,16 @@
-"""What goes out of a stream in the Anthropic encoding (`--to anthropic`, `/v1/messages`).
+"""What goes out in the Anthropic encoding (`--to anthropic`, `/v1/messages`).
 
-`AnthropicOutput` feeds every chunk, changed or not, to an `AnthropicEmitter`, so no
-OpenAI bytes reach its output: only Anthropic events, and comments (keep-alives)
-re-encoded as comments.
+`AnthropicOutput` feeds every chunk of a stream, changed or not, to an
+`AnthropicEmitter`, so no OpenAI bytes reach its output: only Anthropic events, and
+comments (keep-alives) re-encoded as comments. `whole_body` turns a (rewritten)
+completion body into one message body.
 """
 
 from __future__ import annotations
+
+import orjson
+
+from ...events import Notice
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -46,3 +51,22 @@ class AnthropicOutput:
     def flush(self) -> list[Output]:
         """End of input: close the open block and the message."""
         return self._emitter.flush()
+
+
+def stream_output() -> AnthropicOutput:
+    """A new encoder for one stream."""
+    return AnthropicOutput()
+
+
+def whole_body(body: bytes) -> tuple[bytes, list[Notice]]:
+    """A (rewritten) completion body as an Anthropic message body; other bodies unchanged."""
+    try:
+        completion = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return body, []  # rewrite_completion has already said so
+    if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
+        return body, [Notice("not-a-completion", "body is no chat.completion: not converted")]
+    from .mapping import completion_to_message
+
+    message, notices = completion_to_message(completion)
+    return orjson.dumps(message) + b"\n", notices

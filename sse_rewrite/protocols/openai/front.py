@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 PATHS: Final = ("/v1/chat/completions", "/chat/completions")
 
 
+def error_for(path: str, status: int, message: str) -> web.Response | None:
+    """None: the guard's default error shape is OpenAI's (`errors.json_error`)."""
+    return None
+
+
 def register(app: web.Application) -> None:
     """Add this front's routes to `app`."""
     for path in PATHS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import orjson
 
-from ...events import Output
+from ...events import Notice, Output
 from ...sse import encode_event
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -40,3 +40,13 @@ class OpenAIOutput:
     def flush(self) -> list[Output]:
         """End of input."""
         return []
+
+
+def stream_output() -> OpenAIOutput:
+    """A new encoder for one stream."""
+    return OpenAIOutput()
+
+
+def whole_body(body: bytes) -> tuple[bytes, list[Notice]]:
+    """A completion body is already OpenAI's: unchanged."""
+    return body, []
