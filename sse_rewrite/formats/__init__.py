@@ -19,6 +19,7 @@ from .harmony import HarmonyParser
 from .harmony_stripped import GptOssParser
 from .hermes import HermesParser
 from .kimi import KimiParser
+from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
 from .seed import SeedParser
@@ -67,6 +68,12 @@ class _Tokens(ComposedParser):
     PARTS = _DISTINCTIVE
 
 
+class _KimiAndTokens(StrippedKimiComposed):
+    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`)."""
+
+    PARTS = (*_DISTINCTIVE, StrippedKimiParser)
+
+
 class _QwenAndTokens(ComposedParser):
     """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
 
@@ -110,7 +117,7 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
     SPECIAL_TOKENS: _Tokens,
     NATIVE_TOOL_CALLS: _Tokens,
-    "kimi+deepseek": _Tokens,
+    "kimi+deepseek": _KimiAndTokens,
     "deepseek+kimi": _Tokens,
     "gpt-oss+special-tokens": _GptOss,
     "seed+special-tokens": _SeedAndTokens,
@@ -130,7 +137,7 @@ _TOKENS_EVERYWHERE: Final = (
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
-    (("kimi", "moonshot"), "kimi+deepseek", "Kimi tokens"),
+    (("kimi", "moonshot"), "kimi+deepseek", "Kimi calls with their tokens stripped"),
     (("qwen", "qwq"), "qwen+special-tokens", "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
