@@ -131,7 +131,7 @@ class HarmonyParser(HarmonyCalls):
         scan.cursor = pos
         if scan.view[pos] in b"{[":
             self._json.reset(pos)
-            self._value_at = pos
+            self._value_at = self._search_at = pos
             self._state = State.JSON
         else:
             self._state = State.RAW

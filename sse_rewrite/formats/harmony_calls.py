@@ -47,7 +47,8 @@ class HarmonyCalls(ScanningParser):
         self._content_open = False  # a content message is open: its end marker is syntax
         self._name = ""  # the open call's tool name
         self._body_at = self._body_end = 0  # where its body begins; a JSON body: where it ended
-        self._value_at = 0  # a JSON body: where the text not yet streamed (or searched for `<|call|>`) begins
+        self._value_at = 0  # a JSON body: where the text not yet streamed begins
+        self._search_at = 0  # where the search for a `<|call|>` inside a string goes on
 
     def _end_call(self, out: list[Piece], body_end: int, end: int) -> bool:
         """The call's body ends at `body_end`, its syntax at `end`: hand it back."""
@@ -63,14 +64,14 @@ class HarmonyCalls(ScanningParser):
     def _closer_in_string(self, out: list[Piece]) -> bool:
         """An unclosed JSON body: a `<|call|>` followed at once by the next header ends it."""
         scan = self._scan
-        while (pos := scan.find(CALL, self._value_at)) != -1:
+        while (pos := scan.find(CALL, self._search_at)) != -1:
             after = pos + len(CALL)
             found = scan.match(after, _NEXT_HEADER) if after < scan.end else NEED_MORE
             if found is NEED_MORE:
                 return False
             if found is not None:
                 return self._end_call(out, pos, after)
-            self._value_at = pos + 1
+            self._search_at = pos + 1
         return False
 
     def _stream_body(self, out: list[Piece], upto: int) -> None:

@@ -67,7 +67,7 @@ class StrippedKimiParser(ScanningParser):
     OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True}, HELD_FROM)
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.DONE})
-    sniff: ClassVar[tuple[bytes, ...]] = (OPENER,)
+    sniff: ClassVar[tuple[bytes, ...]] = (b"functions",)  # (the word is a token: `.` may come next)
 
     def _setup(self) -> None:
         self._body_end = 0

@@ -150,16 +150,45 @@ K3: dict[str, Row] = {
     "eof-dangling-opener": ("text <|open|>tools<|sep|> ", [], "text ", "", {"dangling-opener"}),
 }
 
-ROWS: dict[str, dict[str, Row]] = {"harmony": HARMONY, "gpt-oss": STRIPPED, "seed": SEED, "kimi-k3": K3}
+_READ = '{"path": "a.py"}'
+KIMI_STRIPPED: dict[str, Row] = {
+    "calls-back-to-back": (
+        f"Let me look.functions.read:0{_READ}functions.read:1{{}} done",
+        [("read", _READ), ("read", "{}")],
+        "Let me look. done",
+        "",
+        set(),
+    ),
+    "one-marker-survives": (
+        f"x functions.read:8<|tool_call_argument_begin|>{_READ}", [("read", _READ)], "x ", "", set()
+    ),
+    "name-with-dots": ("functions.mcp.fs.read:3{}", [("mcp.fs.read", "{}")], "", "", set()),
+    "prose-after-opener-released-at-once": (
+        "call functions.x:0{ in code", [], "call functions.x:0{ in code", "", set()
+    ),
+    "invalid-json-is-text": ('functions.a:0{"a": 1,} ok', [], 'functions.a:0{"a": 1,} ok', "", set()),
+    "object-not-whole-at-eof-is-text": ('functions.a:0{"a": ', [], 'functions.a:0{"a": ', "", set()),
+    "no-index-is-text": ("the functions.read{} helper", [], "the functions.read{} helper", "", set()),
+    "inside-a-section-kimi-reads-it": (
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}"
+        "<|tool_call_end|><|tool_calls_section_end|>",
+        [("a", "{}")], "", "", set(),
+    ),
+}
+
+ROWS: dict[str, dict[str, Row]] = {"harmony": HARMONY, "gpt-oss": STRIPPED, "seed": SEED, "kimi-k3": K3,
+                                   "kimi-stripped": KIMI_STRIPPED}
 PARSERS: dict[str, tuple[str, ...]] = {
     "harmony": ("harmony", "special-tokens", "qwen+special-tokens", "gpt-oss+special-tokens"),
     "gpt-oss": ("gpt-oss+special-tokens",),
     "seed": ("seed", "special-tokens", "seed+special-tokens", "glm+special-tokens"),
     "kimi-k3": ("kimi-k3", "special-tokens", "kimi+deepseek"),
+    "kimi-stripped": ("kimi+deepseek",),
 }
 MODELS: dict[str, str] = {
     "harmony": "openai/gpt-oss-20b",
     "gpt-oss": "gpt-oss:120b",
     "seed": "ByteDance-Seed/Seed-OSS-36B-Instruct",
     "kimi-k3": "moonshotai/kimi-k3",
+    "kimi-stripped": "moonshotai/Kimi-K2-Instruct-0905",
 }

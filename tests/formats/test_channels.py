@@ -4,6 +4,7 @@ and in reasoning, and random prose made of the markers' fragments kept byte for 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 import orjson
@@ -55,13 +56,22 @@ def reasoning(pieces: Iterable[Piece]) -> str:
     return "".join(p.text for p in pieces if isinstance(p, Reasoning))
 
 
-def every_cut(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
-    """The pieces of `text` fed whole; the same at every size of SIZES and every cut in two."""
+def whole_words(text: str) -> list[int]:
+    """Where `text` may be cut without splitting a `functions` (one token; see `kimi_stripped`)."""
+    starts = [start for start in range(len(text)) if text.startswith("functions", start)]
+    inside = {start + i for start in starts for i in range(1, 9)}
+    return [point for point in range(1, len(text)) if point not in inside]
+
+
+def every_cut(factory: Callable[[], ToolSyntax], text: str, words: bool = False) -> list[Piece]:
+    """The pieces of `text` fed whole; the same at every size of SIZES and every cut in two
+    (with `words`, at every cut that keeps `functions` whole)."""
     whole = feed_in_pieces(factory, text, None)
     expected = normalize(whole)
     assert rejoin(whole) == text
-    cuts = [list(feed_in_pieces(factory, text, size)) for size in SIZES[1:]]
-    cuts += [feed_pieces(factory(), [text[:point], text[point:]]) for point in range(1, len(text))]
+    points = whole_words(text) if words else range(1, len(text))
+    cuts = [] if words else [list(feed_in_pieces(factory, text, size)) for size in SIZES[1:]]
+    cuts += [feed_pieces(factory(), [text[:point], text[point:]]) for point in points]
     for out in cuts:
         assert normalize(out) == expected
         assert rejoin(out) == text
@@ -72,7 +82,7 @@ def every_cut(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
 def test_row_in_the_parsers_at_every_cut(fmt: str, row: str) -> None:
     text, expected_calls, kept, thought, notices = ROWS[fmt][row]
     for name in PARSERS[fmt]:
-        out = every_cut(FORMATS[name], text)
+        out = every_cut(FORMATS[name], text, words=fmt == "kimi-stripped")
         assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
         assert texts(out) == kept, name
         assert reasoning(out) == thought, name
@@ -92,15 +102,20 @@ def fields(body: bytes) -> dict[str, str]:
 
 
 def run(fmt: str, tokens: list[str], field: str = "content") -> tuple[bytes, dict[str, str]]:
-    options = {"format": "auto"} if fmt == "gpt-oss" else {"format": fmt}
+    options = {"format": "auto"} if fmt in ("gpt-oss", "kimi-stripped") else {"format": fmt}
     body = rewrite_stream(token_stream(tokens, field, model=MODELS[fmt]), **options)
     return body, fields(body)
 
 
 def three_char_tokens(fmt: str, text: str) -> list[str]:
     # a stripped start is one token (`analysis`), as gpt-oss's tokenizer writes it
+    # and `functions` is one token of Kimi's
     head = 8 if fmt == "gpt-oss" and text.startswith("analysis") else 0
-    return ([text[:head]] if head else []) + [text[i : i + 3] for i in range(head, len(text), 3)]
+    tokens = ([text[:head]] if head else []) + [text[i : i + 3] for i in range(head, len(text), 3)]
+    if fmt != "kimi-stripped":
+        return tokens
+    return [t for part in re.split("(functions)", text) if part
+            for t in ([part] if part == "functions" else [part[i : i + 3] for i in range(0, len(part), 3)])]
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
@@ -252,6 +267,9 @@ FRAGMENTS = [
     "tools ",
     "<|close ",
     "call ",
+    "functions.x:0 ",
+    "functions.x:{",
+    "functions",
     "{",
     "}",
     '"',
@@ -265,7 +283,7 @@ FRAGMENTS = [
 @given(
     st.lists(st.sampled_from(FRAGMENTS), max_size=30),
     st.integers(1, 7),
-    st.sampled_from(["harmony", "seed", "kimi-k3", "gpt-oss+special-tokens", "special-tokens"]),
+    st.sampled_from(["harmony", "seed", "kimi-k3", "gpt-oss+special-tokens", "special-tokens", "kimi+deepseek"]),
 )
 def test_prose_made_of_marker_fragments_is_kept_byte_for_byte(parts: list[str], size: int, name: str) -> None:
     text = "".join(parts)

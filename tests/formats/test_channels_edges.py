@@ -1,0 +1,115 @@
+"""The channel and token syntaxes at their edges: which ids read what, the cap, invalid UTF-8,
+and `--stream-arguments` (docs/behaviour.md, "Channel and token syntaxes" and "Damage")."""
+
+from __future__ import annotations
+
+import pytest
+
+from sse_rewrite.formats import FORMATS, select_format
+from tests.chunking import calls, chunk_event, codes, feed_pieces, rewrite_stream, texts
+from tests.formats.channel_rows import PARSERS, ROWS
+from tests.formats.streamed import checked
+from tests.formats.test_channels import rejoin
+from tests.oracles import openai_final
+
+
+@pytest.mark.parametrize(
+    ("model", "picked"),
+    [
+        ("openai/gpt-oss-20b", "gpt-oss+special-tokens"),  # (`openai/` alone would mean native tool_calls)
+        ("gpt-oss:120b", "gpt-oss+special-tokens"),
+        ("@cf/openai/gpt-oss-120b", "gpt-oss+special-tokens"),
+        ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed+special-tokens"),
+        ("moonshotai/Kimi-K2-Instruct-0905", "kimi+deepseek"),
+        ("gpt-4o", "native+special-tokens"),
+    ],
+)
+def test_model_ids_pick_their_syntax(model: str, picked: str) -> None:
+    name, why = select_format(model, "auto")
+    assert name == picked
+    assert "harmony" in why
+
+
+@pytest.mark.parametrize(
+    "name", ["native+special-tokens", "special-tokens", "qwen+special-tokens", "kimi+deepseek"]
+)
+def test_distinctive_markers_are_read_under_any_id_and_stripped_forms_are_not(name: str) -> None:
+    for text in ("analysisUser says hi.assistantfinalHello!", 'See functions.read:0{"p": 1} here'):
+        out = feed_pieces(FORMATS[name](), [text])
+        assert (texts(out), calls(out)) == (
+            (text, [])
+            if "analysis" in text or name != "kimi+deepseek"
+            else ("See  here", [("functions.read:0", "read", '{"p": 1}')])
+        )
+    for fmt in ("harmony", "seed", "kimi-k3"):
+        text, expected, *_ = next(iter(ROWS[fmt].values()))
+        assert [c[1:] for c in calls(feed_pieces(FORMATS[name](), [text]))] == expected, (name, fmt)
+
+
+CAP = {  # an open call, then the later call read after the released text
+    "harmony": (
+        '<|channel|>commentary to=functions.a<|message|>{"d": "',
+        "<|channel|>commentary to=functions.b<|message|>{}<|call|>",
+    ),
+    "gpt-oss+special-tokens": (
+        'analysisGo.assistantcommentary to=functions.a json{"d": "',
+        "assistantcommentary to=functions.b json{}",
+    ),
+    "seed": (
+        "<seed:tool_call><function=a><parameter=d>",
+        "<seed:tool_call><function=b></function></seed:tool_call>",
+    ),
+    "kimi-k3": (
+        '<|open|>tools<|sep|><|open|>call tool="a" index="1"<|sep|><|open|>argument key="d"<|sep|>',
+        '<|open|>call tool="b" index="2"<|sep|><|close|>call<|sep|>',
+    ),
+    "kimi+deepseek": ('functions.a:0{"d": "', "functions.b:1{}"),
+}
+
+
+@pytest.mark.parametrize("name", list(CAP))
+def test_a_call_over_the_cap_is_released_and_scanning_resumes(name: str) -> None:
+    opener, later = CAP[name]
+    held = opener + "x" * 200
+    out = feed_pieces(FORMATS[name](100), [held, " then\n", later])
+    assert held.removeprefix("analysisGo.") in texts(out) + "".join(getattr(p, "text", "") for p in out)
+    assert [c[1] for c in calls(out)] == ["b"]
+    assert "section-cap" in codes(out)
+    assert rejoin(out) == held + " then\n" + later
+
+
+ONE_CALL = {
+    "harmony": "<|channel|>commentary to=functions.b<|message|>{}<|call|>",
+    "seed": "<seed:tool_call><function=b></function></seed:tool_call>",
+    "kimi-k3": '<|open|>tools<|sep|><|open|>call tool="b" index="1"<|sep|><|close|>call<|sep|>'
+    "<|close|>tools<|sep|>",
+}
+
+
+@pytest.mark.parametrize("fmt", list(ONE_CALL))
+def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
+    plain = chunk_event({"content": "plain @@ text\n"}).replace(b"@@", b"\xff")
+    rewritten = chunk_event({"content": ONE_CALL[fmt] + "\n@@ after"}).replace(b"@@", b"\xfe")
+    body = rewrite_stream(plain + rewritten + b"data: [DONE]\n\n", format=fmt)
+    assert body.startswith(plain)  # passed through byte for byte
+    assert "\ufffd after".encode() in body  # replaced inside the rewritten text
+    final = openai_final(body.removeprefix(plain)).choices[0]
+    assert [c.function.name for c in final.message.tool_calls] == ["b"]
+
+
+CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
+
+
+@pytest.mark.parametrize(("fmt", "row"), CASES)
+def test_streamed_arguments_keep_their_promises(fmt: str, row: str) -> None:
+    """Streamed text is a prefix of the final arguments; a call that does not break comes out
+    as without streaming (one that breaks after its announcement is completed as written)."""
+    text = ROWS[fmt][row][0]
+    name = PARSERS[fmt][0]
+    reference = feed_pieces(FORMATS[name](), [text])
+    for size in (None,) if fmt == "kimi-stripped" else (None, 1, 4):  # (`functions` is one token)
+        pieces = [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
+        out = feed_pieces(FORMATS[name](stream_arguments=True), pieces)
+        got_calls, _, _ = checked(out)
+        if not codes(out) & {"truncated-call", "section-cap"}:
+            assert got_calls == calls(reference), size
