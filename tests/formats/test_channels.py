@@ -114,8 +114,12 @@ def three_char_tokens(fmt: str, text: str) -> list[str]:
     tokens = ([text[:head]] if head else []) + [text[i : i + 3] for i in range(head, len(text), 3)]
     if fmt != "kimi-stripped":
         return tokens
-    return [t for part in re.split("(functions)", text) if part
-            for t in ([part] if part == "functions" else [part[i : i + 3] for i in range(0, len(part), 3)])]
+    return [
+        t
+        for part in re.split("(functions)", text)
+        if part
+        for t in ([part] if part == "functions" else [part[i : i + 3] for i in range(0, len(part), 3)])
+    ]
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
@@ -283,7 +287,9 @@ FRAGMENTS = [
 @given(
     st.lists(st.sampled_from(FRAGMENTS), max_size=30),
     st.integers(1, 7),
-    st.sampled_from(["harmony", "seed", "kimi-k3", "gpt-oss+special-tokens", "special-tokens", "kimi+deepseek"]),
+    st.sampled_from(
+        ["harmony", "seed", "kimi-k3", "gpt-oss+special-tokens", "special-tokens", "kimi+deepseek"]
+    ),
 )
 def test_prose_made_of_marker_fragments_is_kept_byte_for_byte(parts: list[str], size: int, name: str) -> None:
     text = "".join(parts)
