@@ -18,7 +18,7 @@ from ..events import Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
-from .harmony_headers import CALL, CHANNEL, START
+from .harmony_headers import CALL, CHANNEL, MESSAGE, START, maybe_prose
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -89,12 +89,29 @@ class HarmonyCalls(ScanningParser):
         out.append(Notice("missing-close", f"call {self._name} has no <|call|>"))
 
     def absorb(self, texts: Sequence[str]) -> int:
-        """The base's, up to the first text with a `<` (an end marker in a string may end the call)."""
+        """The base's, up to the first text with a `<` (an end marker in a string may end the
+        call); in a header, texts that keep it one and cannot end it (see `_absorb_header`)."""
         for count, text in enumerate(texts):
             if "<" in text:
                 texts = texts[:count]
                 break
+        if self._state is State.HEADER:
+            return self._absorb_header(texts)
         return super().absorb(texts) if texts else 0
+
+    def _absorb_header(self, texts: Sequence[str]) -> int:
+        """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
+        would append, minus its searches. Not while the header ends in what may begin a marker."""
+        scan, taken = self._scan, 0
+        for text in texts:
+            if scan.cursor < scan.end - len(MESSAGE) + 1 or scan.find(b"<", scan.end - len(MESSAGE)) != -1:
+                break
+            if maybe_prose(scan.text(scan.mark, scan.end) + text):
+                break
+            scan.append(text)
+            scan.cursor = scan.end - len(MESSAGE) + 1
+            taken += 1
+        return taken
 
     def _finish(self, out: list[Piece]) -> None:
         """End of input: reasoning and text come out, a complete call is kept, else raw text."""
