@@ -176,12 +176,43 @@ K3 = [
     "<|sep|>",
 ]
 
+KIMI_STRIPPED = [
+    "Let",
+    " me",
+    " read",
+    " both",
+    ".",
+    "functions",
+    ".read",
+    "_file",
+    ":",
+    "0",
+    '{"',
+    "path",
+    '":"',
+    "a",
+    ".py",
+    '"}',
+    "functions",
+    ".read",
+    "_file",
+    ":",
+    "1",
+    '{"',
+    "path",
+    '":"',
+    "b",
+    ".py",
+    '"}',
+]
+
 CAPTURES = {
     "harmony-call": ("openai/gpt-oss-20b", [{"content": t} for t in HARMONY_CALL]),
     "harmony-final-in-reasoning": ("gpt-4o", [{"reasoning": t} for t in HARMONY_FINAL]),
     "harmony-stripped": ("gpt-oss:120b", [{"content": t} for t in HARMONY_STRIPPED]),
     "seed-oss": ("ByteDance-Seed/Seed-OSS-36B-Instruct", [{"content": t} for t in SEED]),
     "kimi-k3-xtml": ("moonshotai/kimi-k3", [{"content": t} for t in K3]),
+    "kimi-k2-stripped-tokens": ("moonshotai/Kimi-K2-Instruct-0905", [{"content": t} for t in KIMI_STRIPPED]),
 }
 
 if __name__ == "__main__":
