@@ -144,7 +144,8 @@ def custom_function(description: str, text_format: Any) -> tuple[str, dict[str, 
         about += f", in this {syntax} grammar:\n{definition}"
     parameters = {"type": "object", "properties": {"input": {"type": "string", "description": about}},
                   "required": ["input"]}
-    return (description + "\n\n" if description else "") + "Call it with one argument, `input`.", parameters
+    note = "Through this proxy the tool is a function: call it with one argument, `input`, the raw text."
+    return (description + "\n\n" if description else "") + note, parameters
 
 
 def _tool_choice(choice: Any, notes: list[Notice]) -> dict[str, Any]:
