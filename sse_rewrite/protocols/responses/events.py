@@ -74,6 +74,7 @@ class ResponsesEmitter:
         self.response: dict[str, Any] | None = None
         """The response object, from the first chunk on; final once the stream ended."""
         self._stream_id = ""
+        self._output: list[dict[str, Any]] = []  # the response's output items
         self._sequence = 0
         self._text: tuple[TextKind, int, list[str]] | None = None  # the open text item
         self._calls: dict[int, _Call | None] = {}  # by call index; None once closed
@@ -139,6 +140,7 @@ class ResponsesEmitter:
         created = chunk.get("created")
         created = created if isinstance(created, int) else 0
         self.response = response_frame(rid, string_field(chunk, "model"), created, self._context.echo)
+        self._output = self.response["output"]
         return [self._event("response.created", response=self.response),
                 self._event("response.in_progress", response=self.response)]
 
@@ -156,6 +158,9 @@ class ResponsesEmitter:
         """The response failed: items still open stay out of it (a half call must not run)."""
         assert self.response is not None
         self._ended = True
+        open_items = {call.index for call in self._calls.values() if call is not None}
+        open_items |= {self._text[1]} if self._text is not None else set()
+        self.response["output"] = [item for i, item in enumerate(self._output) if i not in open_items]
         self.response["status"] = "failed"
         self.response["error"] = fields = error_fields(error)
         self.response["usage"] = self._usage
@@ -196,10 +201,10 @@ class ResponsesEmitter:
         return [*out, self._event(name, **self._where(index), content_index=0, delta=text, **extra)]
 
     def _open_text(self, kind: TextKind) -> list[Emitted]:
-        index = self._output_index()
+        index = len(self._output)
         rid = self._rid()
         item = text_item(kind, item_id(rid, kind, index))
-        self._items().append(item)
+        self._output.append(item)
         self._text = (kind, index, [])
         return [self._event("response.output_item.added", output_index=index, item=item),
                 self._event("response.content_part.added", **self._where(index), content_index=0,
@@ -211,7 +216,7 @@ class ResponsesEmitter:
         kind, index, texts = self._text
         self._text = None
         text = "".join(texts)
-        item, part = self._items()[index], text_part(kind, text)
+        item, part = self._output[index], text_part(kind, text)
         item["content"] = [part]
         if kind == "message":
             item["status"] = self._item_status()
@@ -240,12 +245,12 @@ class ResponsesEmitter:
                                     delta=arguments)]
             return []
         out = self._close_text()
-        index, name = self._output_index(), string_field(function, "name")
+        index, name = len(self._output), string_field(function, "name")
         call_id = call.get("id") if isinstance(call.get("id"), str) and call.get("id") else None
         call_id = call_id or derived_call_id(self._stream_id, 0, number)
         kind: CallKind = "custom_tool_call" if name in self._context.custom_tools else "function_call"
         item = call_item(kind, item_id(self._rid(), kind, index), call_id, name)
-        self._items().append(item)
+        self._output.append(item)
         self._calls[number] = _Call(item, index)
         out.append(self._event("response.output_item.added", output_index=index, item=item))
         return out + self._tool_call({**call, "index": number}, position)
@@ -279,20 +284,12 @@ class ResponsesEmitter:
     def _item_status(self) -> str:
         return "incomplete" if incomplete_reason(self._finish) else "completed"
 
-    def _items(self) -> list[dict[str, Any]]:
-        assert self.response is not None
-        items: list[dict[str, Any]] = self.response["output"]
-        return items
-
-    def _output_index(self) -> int:
-        return len(self._items())
-
     def _rid(self) -> str:
         assert self.response is not None
         return str(self.response["id"])
 
     def _where(self, index: int) -> dict[str, Any]:
-        return {"item_id": self._items()[index]["id"], "output_index": index}
+        return {"item_id": self._output[index]["id"], "output_index": index}
 
     def _event(self, kind: str, **fields: Any) -> bytes:
         body = {"type": kind, "sequence_number": self._sequence, **fields}
