@@ -113,20 +113,23 @@ def test_a_custom_tool_round_trip(servers: Servers, client: Client) -> None:
 def test_previous_response_id_survives_a_restart(servers: Servers, client: Client, tmp_path: Path) -> None:
     store = tmp_path / "responses.sqlite3"
     base_url, _ = servers.serve(store=store)
-    first = client(base_url).responses.create(model=KIMI, instructions="Be brief.", input="run $ echo hi",
-                                              tools=[SHELL])
+    with client(base_url).responses.stream(model=KIMI, instructions="Be brief.", input="run $ echo hi",
+                                           tools=[SHELL]) as stream:
+        first = stream.get_final_response()
     servers.stop(base_url)
     base_url, _ = servers.serve(store=store)
     sdk = client(base_url)
     assert sdk.responses.retrieve(first.id).output[-1].type == "function_call"
     output = {"type": "function_call_output", "call_id": "functions.bash:0", "output": "hi"}
     second = sdk.responses.create(model=KIMI, previous_response_id=first.id, input=[output],  # type: ignore[list-item]
-                                  tools=[SHELL], store=False)
+                                  tools=[SHELL])
     assert second.output_text == "The tool returned: hi"
     roles = [m["role"] for m in upstream_saw(servers)["messages"]]
     assert roles == ["user", "assistant", "tool"]  # instructions are not inherited
+    third = sdk.responses.create(model=KIMI, previous_response_id=second.id, input="thanks", store=False)
+    assert [m["role"] for m in upstream_saw(servers)["messages"]] == [*roles, "assistant", "user"]
     with pytest.raises(openai.NotFoundError):
-        sdk.responses.retrieve(second.id)  # store: false kept nothing
+        sdk.responses.retrieve(third.id)  # store: false kept nothing
     sdk.responses.delete(first.id)
     with pytest.raises(openai.BadRequestError, match="no stored response"):
         sdk.responses.create(model=KIMI, previous_response_id=first.id, input="again")

@@ -20,6 +20,7 @@ kept); after it a `response.failed` event, also when the upstream breaks off.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import sqlite3
 from collections.abc import AsyncIterator
@@ -148,8 +149,9 @@ async def _previous(responses: Responses, body: Any) -> list[dict[str, Any]] | N
         raise RequestError("previous_response_id: this proxy keeps no responses (serve --store none); "
                            "send the whole conversation in input")
     if event := responses.pending.get(previous):
-        async with asyncio.timeout(WAIT_FOR_PENDING):
-            await event.wait()
+        with contextlib.suppress(TimeoutError):  # then it is looked up as it stands
+            async with asyncio.timeout(WAIT_FOR_PENDING):
+                await event.wait()
     stored = await asyncio.to_thread(responses.store.get, previous)
     if stored is None:
         raise RequestError(f"previous_response_id: no stored response {previous!r} "
