@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from openai import OpenAI
 
+from sse_rewrite import goldens
 from sse_rewrite.cli import cli
 from sse_rewrite.events import Notice
 from sse_rewrite.protocols.responses.events import ResponsesEmitter
@@ -186,3 +187,9 @@ def test_a_whole_completion_is_the_same_response_as_its_stream() -> None:
     error, _, _ = completion_response({"error": {"message": "slow down", "code": 429}})
     expected = {"message": "slow down", "type": "rate_limit_error", "code": None, "param": None}
     assert error == {"error": expected}
+
+
+def test_a_changed_responses_golden_is_explained_by_its_items() -> None:
+    golden = (SSE_LOGS / "responses-kimi-reasoning-tool.sse.golden").read_bytes()
+    changed = golden.replace(b"ls -la", b"ls -l").replace(b"I'll look", b"I look")
+    assert goldens.compare(golden, changed)[1] == "content lost 3 chars; call 0 arguments differ"
