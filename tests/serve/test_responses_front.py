@@ -171,3 +171,13 @@ def test_client_hanging_up_closes_the_upstream(servers: Servers) -> None:
                        headers={"x-fake": "hang-after=3,hang=30"}) as response:
         assert b"response.created" in next(response.iter_bytes())
     assert servers.fake.hung_up.wait(1.0)  # the proxy closed its upstream request within a second
+
+
+def test_keep_alives_go_out_while_the_upstream_is_quiet(servers: Servers, client: Client) -> None:
+    base_url, _ = servers.serve(keepalive_interval=0.05)
+    body, quiet = {"model": KIMI, "input": "run $ ls", "stream": True}, {"x-fake": "hang-after=8,hang=0.3"}
+    raw = httpx2.post(f"{base_url}/responses", json=body, timeout=10, headers=quiet)
+    assert b": keep-alive\n\n" in raw.content
+    with client(base_url, default_headers=quiet).responses.stream(
+            model=KIMI, input="run $ ls", tools=[SHELL]) as stream:
+        assert stream.get_final_response().output[-1].type == "function_call"  # the SDK skips comments
