@@ -212,7 +212,7 @@ CAPTURES = {
     "harmony-stripped": ("gpt-oss:120b", [{"content": t} for t in HARMONY_STRIPPED]),
     "seed-oss": ("ByteDance-Seed/Seed-OSS-36B-Instruct", [{"content": t} for t in SEED]),
     "kimi-k3-xtml": ("moonshotai/kimi-k3", [{"content": t} for t in K3]),
-    "kimi-k2-stripped-tokens": ("moonshotai/Kimi-K2-Instruct-0905", [{"content": t} for t in KIMI_STRIPPED]),
+    "stripped-kimi-k2": ("moonshotai/Kimi-K2-Instruct-0905", [{"content": t} for t in KIMI_STRIPPED]),
 }
 
 if __name__ == "__main__":

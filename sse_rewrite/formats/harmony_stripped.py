@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 _ANALYSIS: Final = "analysis"
 # what may not follow a glued `analysis`: a lowercase letter, spacing, punctuation (`analysis of`)
-_NOT_GLUE: Final = re.compile(r"[a-z\s:;,.!?)\-]")
+_NOT_GLUE: Final = re.compile(rb"[a-z \t\r\n:;,.!?)\-]")
 _MARKERS: Final = MarkerTable({b"assistantfinal": False, b"assistantcommentary to=functions.": True,
                                b"commentary to=functions.": True})
 _CALL_HEAD: Final = re.compile(rb"([\w.\-]+?)(?:json)?[ \t]*(?:json)?[ \t]*\{")
@@ -117,8 +117,8 @@ class GptOssParser:
     def _step(self, out: list[Piece]) -> bool:
         scan = self._scan
         if self._mode is Mode.START:
-            head = scan.text(scan.start, min(scan.end, scan.start + len(_ANALYSIS) + 1))
-            if not _ANALYSIS.startswith(head[: len(_ANALYSIS)]):
+            head = bytes(scan.view[scan.start : scan.start + len(_ANALYSIS) + 1])  # (bytes: a cut
+            if not _ANALYSIS.encode().startswith(head[: len(_ANALYSIS)]):  # may split a character)
                 return self._answer(out)
             if len(head) <= len(_ANALYSIS):
                 return False
