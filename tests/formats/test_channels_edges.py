@@ -3,9 +3,12 @@ and `--stream-arguments` (docs/behaviour.md, "Channel and token syntaxes" and "D
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
+from sse_rewrite.body import rewrite_completion
 from sse_rewrite.formats import FORMATS, select_format
+from sse_rewrite.rewrite_options import RewriteOptions
 from tests.chunking import calls, chunk_event, codes, feed_pieces, rewrite_stream, texts
 from tests.formats.channel_rows import PARSERS, ROWS
 from tests.formats.streamed import checked
@@ -113,3 +116,18 @@ def test_streamed_arguments_keep_their_promises(fmt: str, row: str) -> None:
         got_calls, _, _ = checked(out)
         if not codes(out) & {"truncated-call", "section-cap"}:
             assert got_calls == calls(reference), size
+
+
+def test_a_whole_body_gets_harmony_reasoning_in_its_reasoning_field() -> None:
+    content = (
+        "<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>commentary to=functions.f"
+        ' json<|message|>{"a":1}<|call|>'
+    )
+    message = {"role": "assistant", "content": content}
+    body = {"id": "x", "object": "chat.completion", "model": "openai/gpt-oss-20b",
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}  # fmt: skip
+    out, _, calls_made = rewrite_completion(orjson.dumps(body), RewriteOptions())
+    choice = orjson.loads(out)["choices"][0]
+    assert (choice["message"]["content"], choice["message"]["reasoning_content"]) == ("", "think")
+    assert choice["message"]["tool_calls"][0]["function"] == {"name": "f", "arguments": '{"a":1}'}
+    assert (choice["finish_reason"], calls_made) == ("tool_calls", 1)
