@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from typing import ClassVar, Final, Literal
 
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+# a marker's word, and the byte that ends it
+_WORD: Final = re.compile(rb"<\|(?:open|close)\|>[ \t\r\n]*([a-z]*)(.)?", re.DOTALL)
+_WORDS: Final = (b"tools", b"call", b"argument", b"response")
 _MAX_MARKER: Final = 512  # bytes a marker (its attributes included) may take
 
 
@@ -77,6 +80,9 @@ class XtmlParser(ScanningParser):
         found = TAG.match(scan.view, pos, min(scan.end, pos + _MAX_MARKER))
         if found is not None:
             return found[1].decode(), found[2].decode(), found.end()
+        word = _WORD.match(scan.view, pos, scan.end)
+        if word is not None and word[2] is not None and word[1] not in _WORDS:  # prose after a token
+            return None
         if scan.end - pos < _MAX_MARKER and TAG_PREFIX.fullmatch(scan.view, pos, scan.end):
             return True
         tail = bytes(scan.view[pos : scan.end])

@@ -131,3 +131,19 @@ def test_a_whole_body_gets_harmony_reasoning_in_its_reasoning_field() -> None:
     assert (choice["message"]["content"], choice["message"]["reasoning_content"]) == ("", "think")
     assert choice["message"]["tool_calls"][0]["function"] == {"name": "f", "arguments": '{"a":1}'}
     assert (choice["finish_reason"], calls_made) == ("tool_calls", 1)
+
+
+PROSE = {
+    "harmony": "The <|channel|> token names a channel, and",
+    "seed": "The <seed:tool_call> tag wraps a call, and",
+    "kimi-k3": "The <|open|> token opens a tag, and <|open|>tools<|sep|> a section, and",
+    "kimi+deepseek": "Call functions.read:0{ with care, or functions.read as",
+    "gpt-oss+special-tokens": "analysis of the <|channel|> token, and",
+}
+
+
+@pytest.mark.parametrize("name", list(PROSE))
+def test_prose_after_an_opener_is_released_without_waiting(name: str) -> None:
+    parser = FORMATS[name]()
+    assert texts(parser.feed(PROSE[name])) == PROSE[name]
+    assert not parser.pending
