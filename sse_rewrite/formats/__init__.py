@@ -2,10 +2,11 @@
 
 Every parser implements `ToolSyntax`: feed it the text of one field as it streams in,
 get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (syntax that
-was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. The
-registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
-picks one for a stream from its `model` id: under `auto`, the model's own syntax
-composed (`ComposedParser`) with the Kimi and DeepSeek special tokens. `ToolSyntax`
+was consumed), `Reasoning` (a reasoning channel's text) and `Notice` pieces; `flush()` at
+the end of the field's stream. The registry `FORMATS` maps each `--format` name to a
+parser factory; `select_format` picks one for a stream from its `model` id: under `auto`,
+the model's own syntax composed (`ComposedParser`) with the markers no prose holds (Kimi's
+and DeepSeek's special tokens, harmony, Seed-OSS and Kimi K3: `_DISTINCTIVE`). `ToolSyntax`
 (in `syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
 """
 
