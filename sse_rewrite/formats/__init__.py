@@ -23,7 +23,7 @@ from .kimi import KimiParser
 from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
-from .seed import SeedParser
+from .seed import SeedParser, SeedThinkParser
 from .special_tokens import SpecialTokensParser
 from .xtml import XtmlParser
 
@@ -94,9 +94,10 @@ class _HermesAndTokens(ComposedParser):
 
 
 class _SeedAndTokens(ComposedParser):
-    """`auto` for Seed-OSS ids: also Qwen3-Coder bodies without the wrapper (as vLLM reads them)."""
+    """`auto` for Seed-OSS ids: also `<seed:think>`, and Qwen3-Coder bodies without the wrapper
+    (as vLLM reads them)."""
 
-    PARTS = (QwenXmlParser, *_DISTINCTIVE)
+    PARTS = (SeedThinkParser, QwenXmlParser, *_DISTINCTIVE)
 
 
 class _GptOss(GptOssParser):
@@ -113,7 +114,7 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "deepseek": DeepSeekParser,
     "text": PlainTextParser,
     "harmony": HarmonyParser,
-    "seed": SeedParser,
+    "seed": SeedThinkParser,
     "kimi-k3": XtmlParser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
     SPECIAL_TOKENS: _Tokens,

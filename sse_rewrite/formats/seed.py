@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 - TEXT: `<seed:tool_call>` opens a wrapper (OPENED), `<seed:think>` the reasoning
-  (THINK); an orphan `</seed:tool_call>` with nothing open is the text's own words.
+  (THINK; `SeedThinkParser` only); an orphan `</seed:tool_call>` with nothing open is the text's own words.
 - OPENED (and AFTER, between two functions): after spacing, `<function=` or
   `<function name="` begins a body (BODY); `</seed:tool_call>` ends the wrapper. Anything
   else after the opener means it was prose: the opener is text, read on after it at
@@ -49,10 +49,10 @@ class State(MachineState):
 
 
 class SeedParser(ScanningParser):
-    """Streaming parser for Seed-OSS tool calls and reasoning (`--format seed`)."""
+    """Streaming parser for Seed-OSS tool calls (read in every stream)."""
 
     TEXT = State.TEXT
-    OPENERS: ClassVar[MarkerTable[bytes]] = MarkerTable({OPEN: OPEN, THINK: THINK, CLOSE: CLOSE})
+    OPENERS: ClassVar[MarkerTable[bytes]] = MarkerTable({OPEN: OPEN, CLOSE: CLOSE})
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def _open(self, marker: bytes, pos: int, length: int, out: list[Piece]) -> None:
@@ -198,3 +198,10 @@ class SeedParser(ScanningParser):
 def _complete_parameters(body: str) -> bool:
     """Whether a body cut by the end of input holds only closed parameters (none left open)."""
     return body.count("<parameter") == body.count("</parameter>")
+
+
+class SeedThinkParser(SeedParser):
+    """Seed-OSS tool calls and `<seed:think>` reasoning (`--format seed`, and Seed ids: a tag
+    quoted in prose would otherwise move the rest of an answer to reasoning)."""
+
+    OPENERS: ClassVar[MarkerTable[bytes]] = MarkerTable({OPEN: OPEN, THINK: THINK, CLOSE: CLOSE})

@@ -27,7 +27,6 @@ SEED: dict[str, Row] = {
         "",
         set(),
     ),
-    "think-to-reasoning": ("<seed:think>plan</seed:think>Answer", [], "Answer", "plan", set()),
     "two-functions-in-one-wrapper": (
         "<seed:tool_call><function=a></function><function=b><parameter=x>y</parameter></function></seed:tool_call>",
         [("a", "{}"), ("b", '{"x": "y"}')],

@@ -7,6 +7,7 @@ import orjson
 import pytest
 
 from sse_rewrite.body import rewrite_completion
+from sse_rewrite.events import Reasoning
 from sse_rewrite.formats import FORMATS, select_format
 from sse_rewrite.rewrite_options import RewriteOptions
 from tests.chunking import calls, chunk_event, codes, feed_pieces, rewrite_stream, texts
@@ -131,6 +132,14 @@ def test_a_whole_body_gets_harmony_reasoning_in_its_reasoning_field() -> None:
     assert (choice["message"]["content"], choice["message"]["reasoning_content"]) == ("", "think")
     assert choice["message"]["tool_calls"][0]["function"] == {"name": "f", "arguments": '{"a":1}'}
     assert (choice["finish_reason"], calls_made) == ("tool_calls", 1)
+
+
+def test_seed_think_is_reasoning_only_where_seed_is_picked() -> None:
+    text = "<seed:think>plan</seed:think>Answer"
+    for name in ("seed", "seed+special-tokens"):
+        out = feed_pieces(FORMATS[name](), [text[:7], text[7:]])
+        assert (texts(out), "".join(p.text for p in out if isinstance(p, Reasoning))) == ("Answer", "plan")
+    assert texts(feed_pieces(FORMATS["special-tokens"](), [text])) == text  # quoted in prose, say
 
 
 PROSE = {
