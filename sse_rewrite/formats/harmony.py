@@ -71,9 +71,13 @@ class HarmonyParser(HarmonyCalls):
             self._emit_text(out, pos + length)
 
     def _compact(self) -> None:
-        """Reasoning text is handed back as it comes: the buffer is compacted there too."""
-        if self._state is State.TEXT or self._state is State.REASONING:
-            self._scan.compact()
+        """Compact in every state (calls back to back, each read ending inside the next one's
+        header, would never return to TEXT); the call's offsets move with the buffer."""
+        shift = self._scan.compact()
+        if shift:
+            self._body_at, self._body_end = max(0, self._body_at - shift), max(0, self._body_end - shift)
+            self._value_at, self._search_at = max(0, self._value_at - shift), max(0, self._search_at - shift)
+            self._json.pos = max(0, self._json.pos - shift)
 
     # -- state handlers: each returns True when it made progress and should run again
 

@@ -72,6 +72,12 @@ class StrippedKimiParser(ScanningParser):
     def _setup(self) -> None:
         self._body_end = 0
 
+    def _compact(self) -> None:
+        """Compact in every state; the object's offsets move with the buffer."""
+        shift = self._scan.compact()
+        if shift:
+            self._body_end, self._json.pos = max(0, self._body_end - shift), max(0, self._json.pos - shift)
+
     def _open(self, _: bool, pos: int, length: int, out: list[Piece]) -> None:
         self._scan.mark = self._scan.cursor = pos
         self._state = State.HEADER

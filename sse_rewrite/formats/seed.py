@@ -66,8 +66,8 @@ class SeedParser(ScanningParser):
         self._state = State.THINK if marker == THINK else State.OPENED
 
     def _compact(self) -> None:
-        if self._state is State.TEXT or self._state is State.THINK:
-            self._scan.compact()
+        """Compact in every state (only the scanner's own offsets are kept, and move with it)."""
+        self._scan.compact()
 
     def absorb(self, texts: Sequence[str]) -> int:
         """In a body, texts without `<` (they decide nothing), within the cap."""

@@ -58,6 +58,10 @@ class XtmlParser(ScanningParser):
     def _setup(self) -> None:
         self._calls = 0  # calls in the open section
 
+    def _compact(self) -> None:
+        """Compact in every state (only the scanner's own offsets are kept, and move with it)."""
+        self._scan.compact()
+
     def _open(self, _: bool, pos: int, length: int, out: list[Piece]) -> None:
         self._scan.mark = self._scan.cursor = pos
         self._state = State.MARKER

@@ -156,3 +156,21 @@ def test_prose_after_an_opener_is_released_without_waiting(name: str) -> None:
     parser = FORMATS[name]()
     assert texts(parser.feed(PROSE[name])) == PROSE[name]
     assert not parser.pending
+
+
+BACK_TO_BACK = {
+    "harmony": '<|start|>assistant<|channel|>commentary to=functions.f json<|message|>{"a": "xxxx"}<|call|>',
+    "seed": "<seed:tool_call><function=f><parameter=a>xxxxxxxx</parameter></function></seed:tool_call>",
+    "kimi-k3": '<|open|>call tool="f" index="1"<|sep|><|open|>argument key="a"<|sep|>x<|close|>argument'
+    "<|sep|><|close|>call<|sep|>",
+    "kimi+deepseek": 'functions.f:0{"a": "xxxxxxxx"}',
+}
+
+
+@pytest.mark.parametrize("name", list(BACK_TO_BACK))
+def test_calls_back_to_back_in_reads_that_end_inside_the_next_keep_the_buffer_small(name: str) -> None:
+    call, parser, made = BACK_TO_BACK[name], FORMATS[name](), 0
+    for i in range(3000):  # every read ends inside the next call: the parser never rests in plain text
+        made += len(calls(parser.feed(call[25:] + call[:25] if i else call[:25])))
+    assert made == 2999
+    assert len(parser._scan.view) < 20_000  # type: ignore[attr-defined]  # (what a flood of calls left behind)
