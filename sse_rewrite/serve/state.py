@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 from aiohttp import web
 
 from ..events import Notice
 from ..shell import Diagnostics
-from .request_log import RECORD, RequestRecord, log_line
+from .connections import Connections
+from .request_log import RECORD, RequestRecord, log_line, printable
 from .upstream import Upstream
+
+CUT = "sse-rewrite serve is shutting down"
+"""The message a request's task is cancelled with when shutdown cuts it (see `app.stop`)."""
 
 
 class ServerLog:
-    """stderr for the server: one line per request, one per notice; rich on a terminal only."""
+    """stderr for the server: one line per request, one per notice; rich on a terminal only.
+
+    Every line goes through `printable`, so nothing a client or the upstream sent (a path,
+    a model name, an error message) can start a line of its own or drive the terminal.
+    """
 
     def __init__(self, tag: str = "") -> None:
         self._diagnostics = Diagnostics()
@@ -19,20 +30,48 @@ class ServerLog:
 
     def say(self, message: str, style: str = "cyan") -> None:
         """One line about the server itself."""
-        self._diagnostics.say(f"{self._tag}sse-rewrite serve: {message}", style=style)
+        self._diagnostics.say(printable(f"{self._tag}sse-rewrite serve: {message}"), style=style)
 
     def notice(self, record: RequestRecord, notice: Notice) -> None:
         """One line for a notice about request `record`'s stream."""
-        self._diagnostics.say(f"{self._tag}sse-rewrite: #{record.number} {notice.code}: {notice.message}")
+        self._diagnostics.say(printable(f"{self._tag}sse-rewrite: #{record.number} {notice.code}: "
+                                        f"{notice.message}"))
 
     def request(self, record: RequestRecord, now: float) -> None:
         """The request's closing line: green when it succeeded, red otherwise."""
         ok = record.status is not None and record.status < 400 and not record.outcome
-        self._diagnostics.say(self._tag + log_line(record, now), style="green" if ok else "red")
+        self._diagnostics.say(printable(self._tag + log_line(record, now)), style="green" if ok else "red")
+
+
+class _OneLine(logging.Handler):
+    """aiohttp's own log records as one server log line each: the message and the error, no traceback."""
+
+    def __init__(self, log: ServerLog) -> None:
+        super().__init__(logging.WARNING)
+        self._log = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            message = f"{message}: {type(error).__name__}: {error}"
+        self._log.say(f"aiohttp: {message}", style="red")
+
+
+def aiohttp_logger(log: ServerLog) -> logging.Logger:
+    """A logger for aiohttp's server that writes to `log` in one line per record, never a traceback."""
+    logger = logging.getLogger(f"sse_rewrite.serve.aiohttp.{id(log)}")
+    logger.propagate = False
+    logger.handlers[:] = [_OneLine(log)]
+    return logger
 
 
 UPSTREAM: web.AppKey[Upstream] = web.AppKey("upstream", Upstream)
 """The app's one `Upstream` (its session opens at start-up)."""
 LOG: web.AppKey[ServerLog] = web.AppKey("log", ServerLog)
 """The app's log."""
-__all__ = ["LOG", "RECORD", "UPSTREAM", "ServerLog"]
+INFLIGHT: web.AppKey[set[asyncio.Task[object]]] = web.AppKey("inflight", set)
+"""The tasks of the requests being handled (the guard adds and removes them; shutdown waits)."""
+CONNECTIONS: web.AppKey[Connections] = web.AppKey("connections", Connections)
+"""The client connections (`connections.py`), told by the guard when a request starts and ends."""
+__all__ = ["CONNECTIONS", "CUT", "INFLIGHT", "LOG", "RECORD", "UPSTREAM", "ServerLog", "aiohttp_logger"]

@@ -10,6 +10,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -67,6 +68,21 @@ def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
             return False
         time.sleep(0.005)
     return True
+
+
+def captured(directory: Path, suffix: str) -> Path:
+    """The one capture file with `suffix` in `directory`, once its thread has written all of it.
+
+    Captures are written off the event loop, so the request's end does not mean the file's:
+    a whole capture ends as the fake upstream's answers do, with `[DONE]` or `}`.
+    """
+    def done() -> bool:
+        files = [path for path in directory.iterdir() if path.suffix == suffix] if directory.exists() else []
+        return len(files) == 1 and files[0].read_bytes().rstrip().endswith((b"[DONE]", b"}"))
+
+    assert eventually(done)
+    [path] = [path for path in directory.iterdir() if path.suffix == suffix]
+    return path
 
 
 class Servers:
