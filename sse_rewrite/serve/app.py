@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator
 
 from aiohttp import web
 
-from . import anthropic_front, openai_front
+from ..protocols import fronts
 from .capture import capture_store
 from .connections import Connections, GuardedSite
 from .guard import guard, strip_cors
@@ -40,8 +40,9 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Final
 
-FRONTS: Final[tuple[ModuleType, ...]] = (openai_front, anthropic_front)
-"""The fronts, each a module with `register(app)` that adds its routes."""
+FRONTS: Final[tuple[ModuleType, ...]] = tuple(fronts())
+"""The fronts, one per client protocol: modules with `register(app)`, which adds its routes,
+and `error_for(path, status, message)`, its error response for a path it owns (else None)."""
 HEALTH_PATH: Final = "/healthz"
 _SHUTDOWN_GRACE: Final = 1.0
 """After the drain, how long cut requests get to write their last bytes."""

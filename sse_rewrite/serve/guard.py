@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from . import anthropic_front
+from ..protocols import fronts
 from .access import ALLOWED_METHODS, cors_headers, refusal
 from .errors import json_error
 from .limits import TooLarge
@@ -103,8 +103,10 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 def error_response(request: web.Request, status: int, message: str, kind: str = "invalid_request_error",
                    code: str | None = None) -> web.Response:
     """The guard's own error, in the shape of the front the path belongs to."""
-    if request.path.startswith(anthropic_front.MESSAGES_PATH):
-        return anthropic_front.anthropic_error(status, message)
+    for front in fronts():
+        response: web.Response | None = front.error_for(request.path, status, message)
+        if response is not None:
+            return response
     return json_error(status, message, kind, code)
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import click
 
+from ..protocols.anthropic.models import ModelChoice, parse_model_map
 from ..rewrite import RewriteOptions
-from .anthropic_models import ModelChoice, parse_model_map
 from .limits import Limits
 from .target import UpstreamBase
 
