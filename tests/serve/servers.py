@@ -7,6 +7,7 @@ a background thread, on 127.0.0.1 and ephemeral ports only.
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -19,6 +20,7 @@ from examples import leaky_upstream
 from sse_rewrite.serve import app
 from sse_rewrite.serve.settings import ServeSettings
 from sse_rewrite.serve.state import ServerLog
+from tests.serve import hostile
 
 T = TypeVar("T")
 
@@ -85,6 +87,16 @@ def captured(directory: Path, suffix: str) -> Path:
     return path
 
 
+def raw_exchange(port: int, data: bytes, timeout: float = 5.0) -> bytes:
+    """Send `data` as is to 127.0.0.1:`port`; return everything read until the server closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+        connection.sendall(data)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+        return received
+
+
 class Servers:
     """The fake upstream and any number of serve instances on one loop, stopped together."""
 
@@ -100,7 +112,15 @@ class Servers:
         log, lines = recording_log()
         runner = self.loop.run(app.start(ServeSettings(host="127.0.0.1", port=0, **settings), log))
         self._runners.append(runner)
+        self.runner = runner
         return f"http://127.0.0.1:{app.bound_port(runner)}/v1", lines
+
+    def hostile(self) -> tuple[hostile.Hostile, str]:
+        """Start the hostile upstream (`hostile.py`); return what it records and its base URL."""
+        seen = hostile.Hostile()
+        runner = self.loop.run(hostile.start(seen))
+        self._runners.insert(1, runner)  # stopped after the serve instances in front of it
+        return seen, f"http://127.0.0.1:{app.bound_port(runner)}/v1"
 
     def close(self) -> None:
         """Stop every server, newest first."""
