@@ -134,17 +134,15 @@ class Capture:
 
     def write(self, data: bytes) -> None:
         """Queue `data`; past the file cap, or while capture is paused, drop it."""
-        if self.opened is None or not data:
+        if self.opened is None:
             return
         cap = self._store.limits.capture_file_bytes
         if self.size + len(data) > cap:
-            if self.size <= cap:
-                self._store.say(f"--capture: {self.path.name} stops at {cap} bytes (the file cap)")
-                self.size = cap + 1
-            return
+            self._store.say(f"--capture: {self.path.name} stops at {cap} bytes (the file cap)")
+            data = data[:cap - self.size]
         self.size += len(data)
         opened = self.opened
-        if not self._store.submit(lambda: self._write(opened, data), len(data)):
+        if not self._store.submit(lambda: self._write(opened, data), len(data)) or self.size >= cap:
             self.close()
 
     def _write(self, opened: Future[int | None], data: bytes) -> None:

@@ -5,7 +5,7 @@ server is not stopping (killed for memory, a crash) is logged with how it ended 
 replaced by a new one; if workers keep dying (more than `_BURST` within `_WINDOW`
 seconds) the parent waits a second between replacements rather than fork in a loop.
 SIGTERM and SIGINT are passed on to every worker, each of which drains and exits; the
-parent then exits, with status 1 if any worker failed.
+parent then exits, with status 1 if any worker failed to stop cleanly.
 """
 
 from __future__ import annotations
@@ -56,9 +56,8 @@ def supervise(workers: int, work: Callable[[], None], at_end: Callable[[], None]
         except ChildProcessError:
             break
         children.discard(child)
-        if status != 0:
-            ok = False
         if stopping:
+            ok = ok and status == 0
             continue
         now = time.monotonic()
         deaths = [t for t in deaths if now - t < _WINDOW] + [now]

@@ -122,6 +122,11 @@ class Servers:
         self._runners.insert(1, runner)  # stopped after the serve instances in front of it
         return seen, f"http://127.0.0.1:{app.bound_port(runner)}/v1"
 
+    def stop(self, drain_timeout: float) -> None:
+        """Stop the newest serve instance as SIGTERM does (`app.stop`), waiting for it."""
+        self._runners.remove(self.runner)
+        self.loop.run(app.stop(self.runner, drain_timeout), timeout=drain_timeout + 10)
+
     def close(self) -> None:
         """Stop every server, newest first."""
         for runner in reversed(self._runners):

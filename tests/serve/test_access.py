@@ -18,7 +18,7 @@ def _status(answer: bytes) -> int:
     return int(answer.split(b" ", 2)[1])
 
 
-@pytest.mark.parametrize("method", ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "PROPFIND"])
+@pytest.mark.parametrize("method", ["GET", "HEAD", "POST", "PROPFIND"])
 @pytest.mark.parametrize("target", ["/healthz?x=1", "/%68ealthz", "/healthz/", "/HEALTHZ", "//healthz",
                                     "/v1/../healthz", "/healthz/..", "/v1/models", "/v1/chat/completions"])
 def test_without_the_token_nothing_but_get_and_head_of_healthz_is_open(servers: Servers, method: str,
