@@ -63,28 +63,37 @@ class SseBounds:
     def feed(self, data: bytes) -> None:
         """Account for `data`; raise `TooLarge` when its line, event or whole body is past its cap."""
         if self._whole is not False:
-            self._body += len(data)
             if self._whole is None and (start := data.lstrip(_SPACING)):
                 self._whole = start[:1] == b"{"
-            if self._body > self._body_cap:
-                raise TooLarge(f"the upstream sent a body of more than {self._body_cap} bytes")
-            if self._whole is not False:
+            if self._whole is not False:  # a whole body, or only spacing so far
+                self._body += len(data)
+                if self._body > self._body_cap:
+                    raise TooLarge(f"the upstream sent a body of more than {self._body_cap} bytes")
                 return
-        newline = data.rfind(b"\n")
-        carriage = data.rfind(b"\r")
-        end = max(newline, carriage)
+        end = data.rfind(b"\n")
+        if end < 0:
+            end = data.rfind(b"\r")  # a stream may end its lines with CR alone
         self._line = len(data) - end - 1 if end >= 0 else self._line + len(data)
         if self._line > self._line_cap:
             raise TooLarge(f"the upstream sent a line of more than {self._line_cap} bytes")
-        joined = self._tail + data
-        blank = max(joined.rfind(b"\n\n"), joined.rfind(b"\r\r"), joined.rfind(b"\n\r\n"))
+        blank = _last_blank_line(data)
         if blank >= 0:
-            self._event = len(joined) - blank
+            self._event = len(data) - blank
+        elif _last_blank_line(self._tail + data[:2]) >= 0:
+            self._event = len(data)
         else:
             self._event += len(data)
-        self._tail = joined[-2:]
+        self._tail = (self._tail + data[-2:])[-2:]
         if self._event > self._event_cap:
             raise TooLarge(f"the upstream sent an event of more than {self._event_cap} bytes")
+
+
+def _last_blank_line(data: bytes) -> int:
+    """Where the last blank line of `data` starts (its line end before it), or -1."""
+    found = data.rfind(b"\n\n")
+    if found < 0:
+        found = max(data.rfind(b"\n\r\n"), data.rfind(b"\r\r"))
+    return found
 
 
 def inflater(encoding: str, cap: int | None, piece: int = 65536) -> Inflater | None:
