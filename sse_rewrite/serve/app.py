@@ -120,6 +120,8 @@ async def stop(runner: web.AppRunner, drain_timeout: float) -> None:
     """
     for site in list(runner.sites):
         await site.stop()
+    if runner.server is not None:
+        runner.server.pre_shutdown()  # keep-alive connections close once their request is done
     app = runner.app
     inflight = app[INFLIGHT].copy()
     if inflight:

@@ -35,7 +35,7 @@ from aiohttp import web
 from ..events import Notice
 from ..rewrite import Output, StreamRewriter
 from .capture import Capture
-from .limits import Limits, SseBounds, TooLarge
+from .limits import SseBounds, TooLarge
 from .request_log import RequestRecord
 from .state import CUT, UPSTREAM
 from .upstream import broken_off, describe, end_to_end
@@ -61,15 +61,14 @@ class StreamRelay:
     def __init__(self, request: web.Request, upstream: aiohttp.ClientResponse, rewriter: StreamRewriter,
                  record: RequestRecord, on_notice: Callable[[Notice], None], *, interval: float,
                  keepalive: bytes = SSE_KEEPALIVE, capture: Capture | None = None,
-                 on_break: bytes = b"", limits: Limits | None = None) -> None:
+                 on_break: bytes = b"") -> None:
         self._request, self._upstream, self._rewriter = request, upstream, rewriter
         self._record, self._on_notice, self._capture = record, on_notice, capture
         self._interval, self._keepalive, self._on_break = interval, keepalive, on_break
         self._loop = asyncio.get_running_loop()
         self._last_write = self._loop.time()
         self._response: web.StreamResponse | None = None
-        limits = limits or request.app[UPSTREAM].settings.limits
-        self._bounds = SseBounds(limits)
+        self._bounds = SseBounds(request.app[UPSTREAM].settings.limits)
         self._decoder = decoder_for(upstream, None)
 
     async def run(self) -> web.StreamResponse:

@@ -65,12 +65,15 @@ async def read_body(request: web.Request, cap: int, timeout: float) -> web.Reque
 
 async def _read_raw(request: web.Request, cap: int, timeout: float) -> bytes:
     body = bytearray()
+    content = request.content
     while True:
-        try:
-            async with asyncio.timeout(timeout):
-                chunk = await request.content.read(_READ_SIZE)
-        except TimeoutError:
-            raise BodyRefused(408, f"the request body stalled for more than {timeout:g}s") from None
+        chunk = content.read_nowait(_READ_SIZE)  # what has arrived: most bodies are whole by now
+        if not chunk and not content.at_eof():
+            try:
+                async with asyncio.timeout(timeout):
+                    chunk = await content.read(_READ_SIZE)
+            except TimeoutError:
+                raise BodyRefused(408, f"the request body stalled for more than {timeout:g}s") from None
         if not chunk:
             return bytes(body)
         body += chunk

@@ -9,6 +9,7 @@ import httpx2
 import orjson
 import pytest
 
+from sse_rewrite.serve.limits import Limits
 from tests.serve.servers import Servers
 
 CHAT = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi " * 1000}]}
@@ -63,3 +64,13 @@ def test_client_only_headers_stay_here(servers: Servers) -> None:
         assert names.isdisjoint({"cookie", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip",
                                  "proxy-authorization"})
         assert request["headers"]["X-Keep"] == "1" and request["headers"]["Authorization"] == "Bearer key"
+
+
+@pytest.mark.parametrize("path", ["/chat/completions", "/messages", "/echo/x"])
+def test_a_body_over_the_cap_is_a_413_and_goes_nowhere(servers: Servers, path: str) -> None:
+    seen, upstream = servers.hostile()
+    base_url, _ = servers.serve(upstream=upstream, limits=Limits(request_bytes=1000))
+    response = httpx2.post(f"{base_url}{path}", content=b"{" + b" " * 5000 + b"}", timeout=5)
+    assert response.status_code == 413 and not seen.requests
+    if path == "/messages":
+        assert response.json()["error"]["type"] == "request_too_large"
