@@ -112,7 +112,7 @@ async def start(hostile: Hostile) -> web.AppRunner:
     app = web.Application(client_max_size=64 << 20)
     app[HOSTILE] = hostile
     app.router.add_route("*", "/{tail:.*}", handle)
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5, auto_decompress=False)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1, auto_decompress=False)
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     return runner

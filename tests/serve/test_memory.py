@@ -15,7 +15,7 @@ import httpx2
 import pytest
 
 from sse_rewrite.serve.limits import Limits
-from tests.serve.hostile import TOTAL
+from tests.serve.hostile import TOTAL, bomb
 from tests.serve.servers import Servers, eventually
 
 LIMITS = Limits(request_bytes=1 << 20, line_bytes=64 << 10, event_bytes=256 << 10, body_bytes=1 << 20)
@@ -49,6 +49,7 @@ def test_an_endless_stream_ends_with_an_error_event(servers: Servers, mode: str,
                                                     body: dict[str, object], message: str) -> None:
     seen, upstream = servers.hostile()
     base_url, log = servers.serve(upstream=upstream, limits=LIMITS)
+    bomb()  # made before the measure: it is the upstream's memory, not serve's
     before = reset_peak()
     response = httpx2.post(f"{base_url}{path}", json=body, headers={"x-hostile": mode}, timeout=10)
     grown = peak_rss() - before
@@ -71,6 +72,7 @@ def test_an_endless_whole_answer_is_a_502(servers: Servers, mode: str, path: str
                                           body: dict[str, object] | None, headers: dict[str, str]) -> None:
     _, upstream = servers.hostile()
     base_url, log = servers.serve(upstream=upstream, limits=LIMITS)
+    bomb()
     before = reset_peak()
     method = "POST" if body is not None else "GET"
     response = httpx2.request(method, f"{base_url}{path}", json=body, headers={"x-hostile": mode, **headers},
