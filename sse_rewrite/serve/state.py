@@ -44,7 +44,11 @@ class ServerLog:
 
 
 class _OneLine(logging.Handler):
-    """aiohttp's own log records as one server log line each: the message and the error, no traceback."""
+    """aiohttp's own log records as one server log line each: the message and the error, no traceback.
+
+    Of the error only its kind and the first line of its message are kept: aiohttp quotes the
+    offending bytes below it, and those may be a header that holds a token.
+    """
 
     def __init__(self, log: ServerLog) -> None:
         super().__init__(logging.WARNING)
@@ -54,7 +58,9 @@ class _OneLine(logging.Handler):
         message = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
-            message = f"{message}: {type(error).__name__}: {error}"
+            text = str(getattr(error, "message", None) or error)
+            first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+            message = f"{message}: {type(error).__name__}: {first[:200]}"
         self._log.say(f"aiohttp: {message}", style="red")
 
 
