@@ -27,7 +27,7 @@ from aiohttp import web
 
 from ..protocols import fronts
 from .capture import capture_store
-from .connections import Connections, GuardedSite
+from .connections import Connections, GuardedSite, fit_descriptors
 from .guard import guard, strip_cors
 from .settings import ServeSettings, client_base_url
 from .state import CONNECTIONS, CUT, INFLIGHT, LOG, RECORD, UPSTREAM, ServerLog, aiohttp_logger
@@ -55,7 +55,8 @@ def build_app(settings: ServeSettings, log: ServerLog | None = None) -> web.Appl
     app[UPSTREAM] = Upstream(settings)
     app[LOG] = log or ServerLog()
     app[INFLIGHT] = set[asyncio.Task[object]]()
-    app[CONNECTIONS] = Connections(settings.max_connections, settings.header_timeout, app[LOG].say)
+    cap = fit_descriptors(settings.max_connections, app[LOG].say)
+    app[CONNECTIONS] = Connections(cap, settings.header_timeout, app[LOG].say)
     app.cleanup_ctx.append(_upstream_session)
     app.on_response_prepare.append(strip_cors)
     app.router.add_get(HEALTH_PATH, _health)

@@ -12,11 +12,16 @@ aiohttp has neither, so `GuardedSite` listens with a protocol that wraps aiohttp
   headers must be in within the deadline (the guard says when a request has started);
   else `408` and the connection is closed. An idle keep-alive connection is aiohttp's
   `keepalive_timeout` (`idle_timeout`), the body's silences `request_body.py`'s.
+
+Each client connection may hold an upstream one too, so the cap must fit twice in the
+process's file descriptor limit: `fit_descriptors` raises the soft limit toward the hard
+one when it must, and lowers the cap (with a log line) when even that is not enough.
 """
 
 from __future__ import annotations
 
 import asyncio
+import resource
 import socket
 from collections.abc import Callable
 
@@ -35,6 +40,25 @@ BUSY_RESPONSE: Final = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: appl
                         b"Retry-After: 1\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
                         % (len(_BUSY), _BUSY))
 TIMEOUT_RESPONSE: Final = b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+SPARE_DESCRIPTORS: Final = 64
+"""Descriptors kept for everything but connections: the listener, logs, captures, the loop."""
+
+
+def fit_descriptors(wanted: int, say: Callable[[str], None]) -> int:
+    """The connection cap that fits the file descriptor limit (raised if it can be): `wanted` or less."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = 2 * wanted + SPARE_DESCRIPTORS
+    if soft != resource.RLIM_INFINITY and need > soft:
+        raised = need if hard == resource.RLIM_INFINITY else min(need, hard)
+        if raised > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    if soft == resource.RLIM_INFINITY or need <= soft:
+        return wanted
+    fits = max(1, (soft - SPARE_DESCRIPTORS) // 2)
+    say(f"--max-connections {wanted} needs {need} file descriptors and the limit is {soft}: "
+        f"capping at {fits} connections")
+    return fits
 
 
 class Connections:

@@ -50,6 +50,7 @@ def test_a_malformed_request_is_a_400_and_no_traceback(servers: Servers, capfd: 
 def test_a_bad_header_line_is_not_quoted_in_the_log(servers: Servers) -> None:
     base_url, log = servers.serve(access_token="token-secret")
     raw_exchange(_port(base_url), b"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                  b"Authorization: Bearer token-secret\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+                                  b"Authorization: Bearer token-secret\r\n"
+                                  b"Transfer-Encoding: chunked\r\n\r\nzz\r\n")
     assert eventually(lambda: any("BadHttpMessage" in line for line in log))
     assert all("zz" not in line and "token-secret" not in line for line in log)

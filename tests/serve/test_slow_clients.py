@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import resource
 import socket
 
 import httpx2
+import pytest
 
+from sse_rewrite.serve.connections import fit_descriptors
 from tests.serve.servers import Servers, eventually
 
 SHORT = {"header_timeout": 0.3, "body_timeout": 0.3, "idle_timeout": 1.0}
@@ -96,3 +99,14 @@ def _healthz(base_url: str) -> int:
     with contextlib.suppress(httpx2.HTTPError):
         return httpx2.get(base_url.removesuffix("/v1") + "/healthz", timeout=5).status_code
     return 0
+
+
+def test_the_connection_cap_fits_the_descriptor_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    said: list[str] = []
+    limits = {"now": (1024, 1024)}
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: limits["now"])
+    monkeypatch.setattr(resource, "setrlimit", lambda kind, value: limits.update(now=value))
+    assert fit_descriptors(100, said.append) == 100 and limits["now"] == (1024, 1024)
+    assert fit_descriptors(512, said.append) == 480 and len(said) == 1  # 1024 - 64 spare, halved
+    limits["now"] = (1024, 4096)
+    assert fit_descriptors(512, said.append) == 512 and limits["now"] == (1088, 4096)
