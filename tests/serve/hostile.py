@@ -8,6 +8,7 @@ by the request's `x-hostile` header:
 - `brace`: an event stream whose body starts with `{` and never ends;
 - `whole`: a JSON answer that goes on and on;
 - `gzip-stream` / `gzip-whole`: a compression bomb (zeros), as a stream or as JSON;
+- `valid`: an endless stream of well-formed chat chunks;
 - `cors`: a small chat answer with `Access-Control-Allow-Origin: *` and friends;
 - `hang`: headers, one event, then silence for `HANG` seconds;
 - anything else: `{"ok": true}` with the CORS headers too.
@@ -90,6 +91,8 @@ async def handle(request: web.Request) -> web.StreamResponse:
     if mode == "event":
         lines = (b"data: " + b"x" * 1017 + b"\n") * (PIECE // 1024)
         return await _endless(request, "text/event-stream", b"", lines)
+    if mode == "valid":
+        return await _endless(request, "text/event-stream", b"", CHAT * (PIECE // len(CHAT)))
     if mode == "brace":
         return await _endless(request, "text/event-stream", b'{"choices": "', b"x" * PIECE)
     if mode == "whole":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import time
 
 import httpx2
 import pytest
@@ -94,3 +95,22 @@ def test_a_gzip_bomb_request_is_a_413_without_inflating_it(servers: Servers) -> 
     grown = peak_rss() - before
     assert response.status_code == 413 and not seen.requests
     assert grown < MARGIN // 2, f"peak RSS grew by {grown >> 20} MB"
+
+
+def test_a_client_that_stops_reading_stops_the_upstream(servers: Servers) -> None:
+    seen, upstream = servers.hostile()
+    base_url, _ = servers.serve(upstream=upstream, limits=LIMITS)
+    before = reset_peak()
+    with httpx2.Client(timeout=10) as http, http.stream("POST", f"{base_url}/chat/completions",
+                                                         json={**CHAT, "stream": True},
+                                                         headers={"x-hostile": "valid"}) as stream:
+        next(stream.iter_raw())  # the stream flows; now this client reads nothing more
+        sent = [-1]
+
+        def settled() -> bool:  # the upstream's writes block: serve stopped reading it
+            sent.append(seen.sent)
+            time.sleep(0.05)
+            return sent[-1] == sent[-2] == seen.sent
+        assert eventually(settled)
+    grown = peak_rss() - before
+    assert seen.sent < TOTAL // 8 and grown < MARGIN, (seen.sent >> 20, grown >> 20)
