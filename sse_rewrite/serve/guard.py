@@ -58,6 +58,8 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if refused is not None:
             kind = "authentication_error" if refused.status == 401 else "invalid_request_error"
             response = error_response(request, refused.status, refused.message, kind, refused.code)
+            if request.body_exists:
+                response.force_close()  # its body is not read: the connection ends with the answer
         elif request.method == "OPTIONS":
             response = web.Response(status=204, headers={"Allow": ALLOWED_METHODS})
         else:
@@ -67,9 +69,11 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = error_response(request, error.status, str(error))
         response.force_close()  # the rest of the body is not read
     except (TooLarge, zlib.error) as error:  # an upstream answer read whole (a stream ends in relay.py)
-        message = str(error) if isinstance(error, TooLarge) else f"the upstream's gzip is broken: {error}"
+        large = isinstance(error, TooLarge)
+        message = str(error) if large else f"the upstream's gzip is broken: {error}"
         record.outcome = message
-        response = error_response(request, 502, message, "upstream_error", "upstream_too_large")
+        response = error_response(request, 502, message, "upstream_error",
+                                  "upstream_too_large" if large else "upstream_broken")
     except web.HTTPException as error:  # raised by aiohttp itself
         response = error_response(request, error.status, error.reason)
     except asyncio.CancelledError as error:
@@ -79,7 +83,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         task.uncancel()
         record.outcome = "cut at shutdown"
         response = error_response(request, 503, f"{CUT}: try again", "server_error", "shutting_down")
-    except (ConnectionResetError, web.RequestPayloadError):
+    except ConnectionResetError:
         record.outcome = record.outcome or "client gone"
         response = web.Response()
     except Exception as error:  # the guard's whole job: log it, answer JSON, never a traceback

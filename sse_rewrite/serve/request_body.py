@@ -74,6 +74,8 @@ async def _read_raw(request: web.Request, cap: int, timeout: float) -> bytes:
                     chunk = await content.read(_READ_SIZE)
             except TimeoutError:
                 raise BodyRefused(408, f"the request body stalled for more than {timeout:g}s") from None
+            except web.RequestPayloadError as error:  # a broken chunked encoding, a short body
+                raise BodyRefused(400, f"the request body is malformed: {error}") from None
         if not chunk:
             return bytes(body)
         body += chunk
