@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from aiohttp import web
@@ -21,7 +22,9 @@ class ServerLog:
     """stderr for the server: one line per request, one per notice; rich on a terminal only.
 
     Every line goes through `printable`, so nothing a client or the upstream sent (a path,
-    a model name, an error message) can start a line of its own or drive the terminal.
+    a model name, an error message) can start a line of its own or drive the terminal. A
+    line that cannot be written (stderr closed, a broken pipe) is dropped: the log is a side
+    job and never fails a request.
     """
 
     def __init__(self, tag: str = "") -> None:
@@ -30,17 +33,20 @@ class ServerLog:
 
     def say(self, message: str, style: str = "cyan") -> None:
         """One line about the server itself."""
-        self._diagnostics.say(printable(f"{self._tag}sse-rewrite serve: {message}"), style=style)
+        self._write(f"{self._tag}sse-rewrite serve: {message}", style)
 
     def notice(self, record: RequestRecord, notice: Notice) -> None:
         """One line for a notice about request `record`'s stream."""
-        self._diagnostics.say(printable(f"{self._tag}sse-rewrite: #{record.number} {notice.code}: "
-                                        f"{notice.message}"))
+        self._write(f"{self._tag}sse-rewrite: #{record.number} {notice.code}: {notice.message}", "yellow")
 
     def request(self, record: RequestRecord, now: float) -> None:
         """The request's closing line: green when it succeeded, red otherwise."""
         ok = record.status is not None and record.status < 400 and not record.outcome
-        self._diagnostics.say(printable(self._tag + log_line(record, now)), style="green" if ok else "red")
+        self._write(self._tag + log_line(record, now), "green" if ok else "red")
+
+    def _write(self, line: str, style: str) -> None:
+        with contextlib.suppress(OSError, ValueError):  # ValueError: a closed stderr
+            self._diagnostics.say(printable(line), style=style)
 
 
 class _OneLine(logging.Handler):

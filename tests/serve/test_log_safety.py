@@ -6,6 +6,7 @@ import httpx2
 import pytest
 
 from sse_rewrite.serve.request_log import printable
+from sse_rewrite.serve.state import LOG
 from tests.serve.servers import Servers, eventually, raw_exchange
 
 
@@ -54,3 +55,16 @@ def test_a_bad_header_line_is_not_quoted_in_the_log(servers: Servers) -> None:
                                   b"Transfer-Encoding: chunked\r\n\r\nzz\r\n")
     assert eventually(lambda: any("BadHttpMessage" in line for line in log))
     assert all("zz" not in line and "token-secret" not in line for line in log)
+
+
+def test_a_log_that_cannot_be_written_fails_no_request(servers: Servers) -> None:
+    base_url, _ = servers.serve()
+    log = servers.runner.app[LOG]
+
+    def broken_pipe(message: str, style: str = "") -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    log._diagnostics.say = broken_pipe  # type: ignore[method-assign]
+    chat = {"model": "moonshotai/kimi-k2.5", "messages": [{"role": "user", "content": "$ ls"}]}
+    response = httpx2.post(f"{base_url}/chat/completions", json=chat, timeout=5)
+    assert response.status_code == 200 and "tool_calls" in response.text
