@@ -91,8 +91,9 @@ async def handle(request: web.Request) -> web.StreamResponse:
     if mode == "event":
         lines = (b"data: " + b"x" * 1017 + b"\n") * (PIECE // 1024)
         return await _endless(request, "text/event-stream", b"", lines)
-    if mode == "valid":
-        return await _endless(request, "text/event-stream", b"", CHAT * (PIECE // len(CHAT)))
+    if mode == "valid":  # long words: few events to a megabyte, so the proxy's buffers fill fast
+        event = CHAT.replace(b'"hi"', b'"' + b"hi " * 2700 + b'"')
+        return await _endless(request, "text/event-stream", b"", event * (PIECE // len(event)))
     if mode == "brace":
         return await _endless(request, "text/event-stream", b'{"choices": "', b"x" * PIECE)
     if mode == "whole":
