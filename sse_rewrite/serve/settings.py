@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from ..protocols.anthropic.models import ModelChoice, parse_model_map
+from ..protocols.responses.store import default_store_path
 from ..rewrite import RewriteOptions
 from .limits import Limits
 from .target import UpstreamBase
@@ -54,7 +55,9 @@ class ServeSettings:
     drain_timeout: float = 30.0
     """On SIGTERM or Ctrl-C, open requests get this long to finish before they are cut."""
     models: ModelChoice = field(default_factory=ModelChoice)
-    """The upstream model for each Anthropic request (`--model`, `--model-map`)."""
+    """The upstream model for each Anthropic or Responses request (`--model`, `--model-map`)."""
+    store: Path | None = None
+    """The SQLite file of stored Responses (`--store`); None keeps none."""
     allow_origins: tuple[str, ...] = ()
     """Web origins whose pages may use the proxy (`*`: any); every other `Origin` gets a 403."""
     allow_hosts: tuple[str, ...] = ()
@@ -148,10 +151,13 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  help="A name clients reach the proxy by (Host), besides addresses and localhost; "
                       "repeatable."),
     click.option("--model", metavar="NAME",
-                 help="/v1/messages: send every request to this upstream model."),
+                 help="/v1/messages, /v1/responses: send every request to this upstream model."),
     click.option("--model-map", multiple=True, metavar="PATTERN=NAME", callback=_model_map,
-                 help="/v1/messages: requested models matching PATTERN (shell-style: *, ?, [..]) "
-                      "go to NAME; repeatable, first match wins."),
+                 help="/v1/messages, /v1/responses: requested models matching PATTERN (shell-style: *, ?, "
+                      "[..]) go to NAME; repeatable, first match wins."),
+    click.option("--store", metavar="PATH|none", default=None,
+                 help="/v1/responses: the SQLite file of stored responses (previous_response_id); "
+                      "none keeps none. Default: ~/.local/share/sse-rewrite/responses.sqlite3."),
 )
 """The `serve` options besides the rewrite options."""
 
@@ -181,7 +187,10 @@ def settings_from(params: dict[str, Any], options: RewriteOptions) -> ServeSetti
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--upstream") from None
     models = ModelChoice(params.pop("model"), params.pop("model_map"))
-    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models, **params)
+    store = params.pop("store")
+    store_path = None if store == "none" else Path(store) if store else default_store_path()
+    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models,
+                             store=store_path, **params)
     problem = exposure_error(settings)
     if problem:
         raise click.UsageError(problem)

@@ -122,10 +122,19 @@ class Servers:
         self._runners.insert(1, runner)  # stopped after the serve instances in front of it
         return seen, f"http://127.0.0.1:{app.bound_port(runner)}/v1"
 
-    def stop(self, drain_timeout: float) -> None:
+    def drain(self, drain_timeout: float) -> None:
         """Stop the newest serve instance as SIGTERM does (`app.stop`), waiting for it."""
         self._runners.remove(self.runner)
         self.loop.run(app.stop(self.runner, drain_timeout), timeout=drain_timeout + 10)
+
+    def stop(self, base_url: str) -> None:
+        """Stop the serve instance `serve` returned `base_url` for (the others keep running)."""
+        for runner in self._runners[1:]:
+            if base_url == f"http://127.0.0.1:{app.bound_port(runner)}/v1":
+                self._runners.remove(runner)
+                self.loop.run(runner.cleanup())
+                return
+        raise ValueError(f"no serve instance at {base_url}")
 
     def close(self) -> None:
         """Stop every server, newest first."""

@@ -33,7 +33,7 @@ def test_a_stream_cut_at_shutdown_ends_with_an_error_event(servers: Servers, pat
                                                      headers={"x-hostile": "hang"}, timeout=10))
     assert eventually(lambda: len(seen.requests) == 1)
     started = time.monotonic()
-    servers.stop(drain_timeout=0.5)
+    servers.drain(drain_timeout=0.5)
     took = time.monotonic() - started
     thread.join(10)
     [response] = got
@@ -49,7 +49,7 @@ def test_a_request_cut_before_its_answer_began_gets_a_503(servers: Servers) -> N
     thread, got = _in_background(lambda: httpx2.post(f"{base_url}/chat/completions", json=CHAT, timeout=10,
                                                      headers={"x-fake": "slow-headers=5"}))
     assert eventually(lambda: len(servers.fake.requests) == 1)
-    servers.stop(drain_timeout=0.2)
+    servers.drain(drain_timeout=0.2)
     thread.join(10)
     [response] = got
     assert response.status_code == 503 and response.json()["error"]["code"] == "shutting_down"
@@ -62,7 +62,7 @@ def test_requests_that_finish_within_the_drain_are_not_cut(servers: Servers) -> 
                                                      json={**CHAT, "stream": True},
                                                      headers={"x-fake": "hang-after=3,hang=0.3"}))
     assert eventually(lambda: len(servers.fake.requests) == 1)
-    servers.stop(drain_timeout=5)
+    servers.drain(drain_timeout=5)
     thread.join(10)
     assert got[0].text.endswith("data: [DONE]\n\n")
     assert not any("cutting" in line for line in log)
