@@ -19,7 +19,8 @@ def _status(answer: bytes) -> int:
 
 
 @pytest.mark.parametrize("target", ["/healthz?x=1", "/%68ealthz", "/healthz/", "/HEALTHZ", "//healthz",
-                                    "/v1/../healthz", "/healthz/..", "/v1/models", "/v1/chat/completions"])
+                                    "/v1/../healthz", "/healthz/..", "/v1/models", "/v1/chat/completions",
+                                    "/v1/responses", "/v1/responses/resp_x"])
 def test_without_the_token_nothing_but_get_and_head_of_healthz_is_open(servers: Servers, target: str) -> None:
     seen, upstream = servers.hostile()
     base_url, _ = servers.serve(upstream=upstream, api_key="key", access_token=TOKEN)

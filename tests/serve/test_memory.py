@@ -24,6 +24,7 @@ MARGIN = 48 << 20
 """The peak may grow this much at most: a fifth of what the hostile upstream sends."""
 CHAT = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
 ANTHROPIC = {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
+RESPONSES = {"model": "m", "input": "hi", "store": False}
 
 
 def peak_rss() -> int:
@@ -45,7 +46,8 @@ def reset_peak() -> int:
     ("brace", "/chat/completions", {**CHAT, "stream": True}, "a body of more than"),
     ("gzip-stream", "/chat/completions", {**CHAT, "stream": True}, "a line of more than"),
     ("line", "/messages", {**ANTHROPIC, "stream": True}, "a line of more than"),
-], ids=["line", "event", "brace", "gzip-bomb-stream", "anthropic-line"])
+    ("line", "/responses", {**RESPONSES, "stream": True}, "a line of more than"),
+], ids=["line", "event", "brace", "gzip-bomb-stream", "anthropic-line", "responses-line"])
 def test_an_endless_stream_ends_with_an_error_event(servers: Servers, mode: str, path: str,
                                                     body: dict[str, object], message: str) -> None:
     seen, upstream = servers.hostile()
@@ -68,7 +70,8 @@ def test_an_endless_stream_ends_with_an_error_event(servers: Servers, mode: str,
     ("gzip-whole", "/chat/completions", CHAT, {}),
     ("whole", "/messages", ANTHROPIC, {}),
     ("whole", "/models", None, {"anthropic-version": "2023-06-01"}),
-], ids=["json", "gzip-bomb-json", "anthropic-json", "anthropic-models"])
+    ("whole", "/responses", RESPONSES, {}),
+], ids=["json", "gzip-bomb-json", "anthropic-json", "anthropic-models", "responses-json"])
 def test_an_endless_whole_answer_is_a_502(servers: Servers, mode: str, path: str,
                                           body: dict[str, object] | None, headers: dict[str, str]) -> None:
     _, upstream = servers.hostile()

@@ -66,7 +66,7 @@ def test_client_only_headers_stay_here(servers: Servers) -> None:
         assert request["headers"]["X-Keep"] == "1" and request["headers"]["Authorization"] == "Bearer key"
 
 
-@pytest.mark.parametrize("path", ["/chat/completions", "/messages", "/echo/x"])
+@pytest.mark.parametrize("path", ["/chat/completions", "/messages", "/responses", "/echo/x"])
 def test_a_body_over_the_cap_is_a_413_and_goes_nowhere(servers: Servers, path: str) -> None:
     seen, upstream = servers.hostile()
     base_url, _ = servers.serve(upstream=upstream, limits=Limits(request_bytes=1000))

@@ -24,7 +24,8 @@ def _in_background(call: object) -> tuple[threading.Thread, list[httpx2.Response
 @pytest.mark.parametrize(("path", "body", "ending"), [
     ("/chat/completions", {**CHAT, "stream": True}, '"message":"sse-rewrite serve is shutting down"'),
     ("/messages", ANTHROPIC, "event: error"),
-], ids=["openai", "anthropic"])
+    ("/responses", {"model": "m", "input": "hi", "stream": True, "store": False}, "response.failed"),
+], ids=["openai", "anthropic", "responses"])
 def test_a_stream_cut_at_shutdown_ends_with_an_error_event(servers: Servers, path: str,
                                                            body: dict[str, object], ending: str) -> None:
     seen, upstream = servers.hostile()
