@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from ..protocols import fronts
+from .access import HEALTH_PATH
 from .capture import capture_store
 from .connections import Connections, GuardedSite, fit_descriptors
 from .guard import guard, strip_cors
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 FRONTS: Final[tuple[ModuleType, ...]] = tuple(fronts())
 """The fronts, one per client protocol: modules with `register(app)`, which adds its routes,
 and `error_for(path, status, message)`, its error response for a path it owns (else None)."""
-HEALTH_PATH: Final = "/healthz"
 _SHUTDOWN_GRACE: Final = 1.0
 """After the drain, how long cut requests get to write their last bytes."""
 
