@@ -14,9 +14,12 @@ from __future__ import annotations
 from ._compose import ComposedParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 from .deepseek import DeepSeekParser
+from .dsml import DsmlParser
 from .glm import GlmParser
 from .hermes import HermesParser
+from .invoke_markers import DeepSeekInvokeParser, InvokeMarkersParser, MiniMaxInvokeParser
 from .kimi import KimiParser
+from .minimax import MiniMaxParser
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
 from .special_tokens import SpecialTokensParser
@@ -53,22 +56,40 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+class _EveryStream(ComposedParser):
+    """`auto` for any model: the special tokens and the DSML and MiniMax markers."""
+
+    PARTS = (SpecialTokensParser, InvokeMarkersParser)
+
+
 class _QwenAndTokens(ComposedParser):
     """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
 
-    PARTS = (QwenParser, SpecialTokensParser)
+    PARTS = (QwenParser, SpecialTokensParser, InvokeMarkersParser)
 
 
 class _GlmAndTokens(ComposedParser):
     """`auto` for GLM ids: GLM bodies and the special tokens."""
 
-    PARTS = (GlmParser, SpecialTokensParser)
+    PARTS = (GlmParser, SpecialTokensParser, InvokeMarkersParser)
 
 
 class _HermesAndTokens(ComposedParser):
     """`auto` for Hermes ids: Hermes JSON and the special tokens."""
 
-    PARTS = (HermesParser, SpecialTokensParser)
+    PARTS = (HermesParser, SpecialTokensParser, InvokeMarkersParser)
+
+
+class _DeepSeekAndTokens(ComposedParser):
+    """`auto` for DeepSeek ids: the special tokens, and DSML with or without its marker."""
+
+    PARTS = (SpecialTokensParser, DeepSeekInvokeParser)
+
+
+class _MiniMaxAndTokens(ComposedParser):
+    """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, and the special tokens."""
+
+    PARTS = (MiniMaxInvokeParser, SpecialTokensParser)
 
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
@@ -77,28 +98,36 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "qwen3-coder": QwenXmlParser,
     "glm": GlmParser,
     "deepseek": DeepSeekParser,
+    "dsml": DsmlParser,
+    "minimax": MiniMaxParser,
     "text": PlainTextParser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
-    SPECIAL_TOKENS: SpecialTokensParser,
-    NATIVE_TOOL_CALLS: SpecialTokensParser,
-    "kimi+deepseek": SpecialTokensParser,
-    "deepseek+kimi": SpecialTokensParser,
+    SPECIAL_TOKENS: _EveryStream,
+    NATIVE_TOOL_CALLS: _EveryStream,
+    "kimi+deepseek": _EveryStream,
+    "deepseek+kimi": _DeepSeekAndTokens,
+    "minimax+special-tokens": _MiniMaxAndTokens,
     "qwen+special-tokens": _QwenAndTokens,
     "glm+special-tokens": _GlmAndTokens,
     "hermes+special-tokens": _HermesAndTokens,
 }
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
-FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none")
+FORMAT_CHOICES: Final = (
+    "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "text", "none"
+)  # fmt: skip
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
-_TOKENS_EVERYWHERE: Final = "Kimi and DeepSeek special tokens: recognized in every stream"
+_TOKENS_EVERYWHERE: Final = (
+    "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML and MiniMax tool-call markers"
+)
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
     (("kimi", "moonshot"), "kimi+deepseek", "Kimi tokens"),
     (("qwen", "qwq"), "qwen+special-tokens", "Hermes JSON and Qwen3-Coder XML tool-call tags"),
-    (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
+    (("deepseek",), "deepseek+kimi", "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
+    (("minimax",), "minimax+special-tokens", "MiniMax bare <invoke> XML"),
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
 )
