@@ -88,8 +88,9 @@ class InvokeSyntax:
         return [spelling.open + word for spelling in self.blocks for word in self.block_words]
 
     def block_closers(self) -> list[str]:
-        """Every spelling of the block closer (any spelling closes a block opened in another)."""
-        return [spelling.close + word + ">" for spelling in self.blocks for word in self.block_words]
+        """Every spelling of the block closer, the tags' included (any closes a block opened in another)."""
+        spellings = dict.fromkeys((*self.blocks, *self.tags))
+        return [spelling.close + word + ">" for spelling in spellings for word in self.block_words]
 
     def invoke_openers(self, bare: bool = False) -> list[str]:
         """`<…invoke` in every tag spelling; with `bare`, those that open a call outside a block."""

@@ -28,9 +28,9 @@ MARKS: Final = ("｜DSML｜", "｜DSML｜ ", "｜｜DSML｜｜", "‖DSML‖", "
 """The marker as V3.2/V4 write it, as V4.1 writes it (a space after it), and as leaks spell it."""
 _MARKED: Final = tuple(Spelling(f"<{mark}", f"</{mark}") for mark in MARKS)
 
-DSML: Final = InvokeSyntax("dsml", _MARKED, ("function_calls", "tool_calls", "calls"), _MARKED)
-"""The marked spellings: read in every stream whatever the model id."""
-DSML_ANY_MARKER: Final = DSML.but(blocks=(*_MARKED, PLAIN), tags=(*_MARKED, PLAIN), bare_plain=True)
+DSML: Final = InvokeSyntax("dsml", _MARKED, ("function_calls", "tool_calls", "calls"), (*_MARKED, PLAIN))
+"""Blocks and invokes opened by a marked tag (inner tags may lack the marker): read in every stream."""
+DSML_ANY_MARKER: Final = DSML.but(blocks=(*_MARKED, PLAIN), bare_plain=True)
 """With and without the marker, and a bare `<invoke>`: DeepSeek ids and `--format dsml`."""
 
 
