@@ -168,7 +168,11 @@ def _parameter_members(syntax: InvokeSyntax, body: str, complete: bool) -> list[
         closed = closer.search(body, found.end(), value_end)
         if closed is None and following is None and not complete:
             return None
-        raw = body[found.end() : value_end if closed is None else closed.start()]
+        # (a value closed by the next tag loses the newline before it: markup, as between tags)
+        if closed is None:
+            raw = body[found.end() : value_end].removesuffix("\n")
+        else:
+            raw = body[found.end() : closed.start()]
         members.append(_member(syntax, key, raw, attributes.get("string")))
         pos = value_end if closed is None else closed.end()
     return None if body[pos:].strip(_SPACE) else members
