@@ -17,7 +17,8 @@ Theory of operation
   read whole (`read_invoke`) and the call goes out at once. An invoke outside a block must
   go on with markup (`<`, `]` or `{`) after its header, or it was prose.
 At the end of input an invoke with no value left open is recovered (notice), a block opener
-followed by spacing only dropped, anything else comes out as the raw text it was.
+followed by spacing only dropped, anything else comes out as the raw text it was (with
+`--stream-arguments` an announced call is completed instead: see `_invoke_stream`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import enum
 import re
 
 from ..events import Markup, Notice, Piece
+from ._invoke_stream import InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
@@ -52,6 +54,7 @@ class Tag(enum.Enum):
     INVOKE = "invoke opener"
     CLOSE = "invoke closer"
     END = "block closer"
+    PARAMETER = "parameter closer"
 
 
 _LOOKAHEAD: Final = 300  # bytes after `<…invoke` within which its header must end in `>`
@@ -68,16 +71,30 @@ def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
     return MarkerTable(table)
 
 
-class InvokeParser(ScanningParser):
+class Inside:
+    """What a syntax's markers are inside its blocks (built once per parser class)."""
+
+    __slots__ = ("between", "body", "leads", "streamed_body")
+
+    def __init__(self, syntax: InvokeSyntax) -> None:
+        invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
+        ends = (syntax.invoke_closers(), Tag.CLOSE)
+        self.between = _table([invoke, closers])  # after spacing in a block
+        self.body = _table([ends, invoke, closers])  # what ends an invoke body
+        self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
+        self.leads = self.streamed_body.leads.decode()
+
+
+class InvokeParser(InvokeStreaming):
     """Streaming parser for the invoke/parameter syntaxes a subclass names in `SYNTAXES`."""
 
     TEXT = State.TEXT
+    BODY = State.BODY
     CAP_SUBJECT = "tool block"
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
     """The declarations read (an earlier one's spelling wins a tie)."""
     OPENERS: ClassVar[MarkerTable[tuple[InvokeSyntax, Tag]]]
-    _INSIDE: ClassVar[dict[InvokeSyntax, tuple[MarkerTable[Tag], MarkerTable[Tag]]]]
-    """Per syntax: what may follow spacing in a block; what ends an invoke body."""
+    _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF  # (every marker of the family holds `<`)
 
     def __init_subclass__(cls) -> None:
@@ -90,9 +107,7 @@ class InvokeParser(ScanningParser):
                 for markers, tag in outside:
                     for marker in markers:
                         openers.setdefault(marker.encode(), (syntax, tag))
-                invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
-                ends = (syntax.invoke_closers(), Tag.CLOSE)
-                cls._INSIDE[syntax] = (_table([invoke, closers]), _table([ends, invoke, closers]))
+                cls._INSIDE[syntax] = Inside(syntax)
             cls.OPENERS = MarkerTable(openers)
         super().__init_subclass__()
 
@@ -105,7 +120,7 @@ class InvokeParser(ScanningParser):
         self._invoke_end = 0  # where the `<…invoke` marker ends (prose resumes there)
         self._head_at = 0  # HEAD: where the header begins; BODY: where the body begins
         self._name = ""
-        self._confirmed = False  # BODY: markup followed the header (or the invoke is in a block)
+        self._reset_stream()
 
     def _open(self, value: tuple[InvokeSyntax, Tag], pos: int, length: int, out: list[Piece]) -> None:
         syntax, tag = value
@@ -126,6 +141,7 @@ class InvokeParser(ScanningParser):
         scan = self._scan
         scan.mark = pos
         self._invoke_end = self._head_at = scan.cursor = pos + length
+        self._reset_stream()
         self._state = State.HEAD
 
     def _step_block(self, out: list[Piece]) -> bool:
@@ -140,7 +156,7 @@ class InvokeParser(ScanningParser):
             scan.cursor = scan.end
             return False
         pos = found.start()
-        tag = scan.match(pos, self._INSIDE[self._syntax][0])
+        tag = scan.match(pos, self._INSIDE[self._syntax].between)
         if tag is NEED_MORE:
             scan.cursor = pos
             return False
@@ -174,30 +190,37 @@ class InvokeParser(ScanningParser):
             return self._release(out, start, "malformed-call", "invoke without a name and '>'")
         self._name, self._head_at = name, angle + 1
         scan.cursor = angle + 1
-        self._confirmed = self._in_block
         self._state = State.BODY
         return True
 
+    def _body_leads(self) -> str:
+        return self._INSIDE[self._syntax].leads
+
     def _step_body(self, out: list[Piece]) -> bool:
         scan = self._scan
-        if not self._confirmed:
+        if not self._in_body:
             found = _NON_SPACE.search(scan.view, self._head_at, scan.end)
             if found is None:
                 return False
-            if scan.view[found.start()] not in _MARKUP_AFTER_HEADER:
+            first = scan.view[found.start()]
+            if not self._in_block and first not in _MARKUP_AFTER_HEADER:
                 return self._release_prose(out, self._invoke_end)
-            self._confirmed = True
-        table = self._INSIDE[self._syntax][1]
+            self._body_settled(out, self._head_at, first)
+        inside = self._INSIDE[self._syntax]
+        table = inside.body if self._announced is None else inside.streamed_body
         while (pos := scan.find_lead(table.leads, scan.cursor)) != -1:
             tag = scan.match(pos, table)
             if tag is None:
                 scan.cursor = pos + 1
-                continue
-            if tag is NEED_MORE:
+            elif tag is NEED_MORE:
                 scan.cursor = pos
                 return False
-            self._end_invoke(out, pos, tag[0], pos + tag[1])
-            return True
+            elif tag[0] is Tag.PARAMETER:
+                scan.cursor = pos + tag[1]
+                self._parameter_closed(out, scan.cursor)
+            else:
+                self._end_invoke(out, pos, tag[0], pos + tag[1])
+                return True
         scan.cursor = scan.end
         return False
 
@@ -227,10 +250,13 @@ class InvokeParser(ScanningParser):
         return True
 
     def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
-        """Hand back the raw text up to `end`, with a notice; the block, if any, goes on."""
-        self._emit_text(out, end)
-        out.append(Notice(code, f"{message}: passed through as text"))
-        self._state = State.BLOCK if self._in_block and self._state is State.BODY else State.TEXT
+        """Hand back the raw text up to `end`, with a notice (an announced call is completed as
+        streamed); the block, if any, goes on."""
+        goes_on = self._in_block and self._state is State.BODY
+        if not self._complete_broken(out, end, code, message):
+            self._emit_text(out, end)
+            out.append(Notice(code, f"{message}: passed through as text"))
+        self._state = State.BLOCK if goes_on else State.TEXT
         return True
 
     def _finish(self, out: list[Piece]) -> None:
@@ -242,14 +268,13 @@ class InvokeParser(ScanningParser):
             out.append(Markup(scan.take(scan.end)))
             if not self._block_calls:
                 out.append(Notice("dangling-opener", "tool block opened but nothing followed: dropped"))
-        elif state is State.BODY and self._confirmed and (
+        elif state is State.BODY and self._in_body and (
             arguments := read_invoke(self._syntax, scan.text(self._head_at, scan.end), complete=False)
         ) is not None:
             out.append(Notice("recovered-call", f"stream ended inside invoke {self._name}: call recovered"))
             self._call(out, None, self._name, arguments, scan.take(scan.end))
         else:
-            self._emit_text(out, scan.end)
-            out.append(Notice("truncated-call", "stream ended inside a tool call: passed through as text"))
+            self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
     _STEPS: ClassVar = {State.TEXT: ScanningParser._step_text, State.BLOCK: _step_block,
                         State.HEAD: _step_head, State.BODY: _step_body}  # fmt: skip

@@ -97,6 +97,12 @@ class InvokeSyntax:
         spellings = [s for s in self.tags if not bare or s.distinctive or self.bare_plain]
         return [spelling.open + "invoke" for spelling in spellings]
 
+    def parameter_closers(self) -> list[str]:
+        """`</…parameter>` in every tag spelling (none for values in named tags)."""
+        if self.values is not Values.PARAMETERS:
+            return []
+        return [spelling.close + "parameter>" for spelling in self.tags]
+
     def invoke_closers(self) -> list[str]:
         """`</…invoke>` in every tag spelling."""
         return [spelling.close + "invoke>" for spelling in self.tags]
@@ -143,13 +149,13 @@ def read_invoke(syntax: InvokeSyntax, body: str, complete: bool = True) -> str |
         if syntax.values is Values.NAMED_TAGS:
             members = _named_members(syntax.tags[0], stripped)
         else:
-            members = _parameter_members(syntax, body, complete)
+            members = parameter_members(syntax, body, complete)
     except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
         return None
     return None if members is None else "{" + ", ".join(members) + "}"
 
 
-def _parameter_members(syntax: InvokeSyntax, body: str, complete: bool) -> list[str] | None:
+def parameter_members(syntax: InvokeSyntax, body: str, complete: bool) -> list[str] | None:
     """`<…parameter name=… [string=…]>VALUE</…parameter>` pairs: a value left open ends at
     the next parameter or the body's end; only spacing may stand between them."""
     opener, closer = _parameter_tags(syntax)

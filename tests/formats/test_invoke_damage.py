@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from sse_rewrite.events import ArgumentsDelta
 from sse_rewrite.formats import FORMATS
 from tests.chunking import (
     calls,
@@ -27,6 +28,7 @@ from tests.chunking import (
 from tests.formats.dsml_rows import DSML_PLAIN_ROWS, DSML_ROWS
 from tests.formats.invoke_text import BAR, NS, dsml, invoke, m2, m2_invoke, m3
 from tests.formats.minimax_rows import M2_BARE_ROWS, M2_ROWS, M3_ROWS
+from tests.formats.streamed import streamed_at_every_cut
 from tests.oracles import openai_final
 
 EVERY_STREAM = (
@@ -144,3 +146,23 @@ def test_prose_after_an_opener_is_released_without_waiting(prose: str) -> None:
         parser = FORMATS[name]()
         assert texts(parser.feed(prose)) == prose, name
         assert not parser.pending, name
+
+
+STREAMED = [case for case in CASES if case.values[0] != "minimax-m3"]
+
+
+@pytest.mark.parametrize(("group", "row"), STREAMED)
+def test_row_with_streamed_arguments_gives_the_same_calls(group: str, row: str) -> None:
+    text, expected_calls, kept, notices = ROWS[group][row]
+    found, found_kept, announced = streamed_at_every_cut(FORMAT[group], text)
+    if notices & {"truncated-call", "malformed-call"}:  # an announced call is completed as streamed
+        return
+    assert [(c[1], c[2]) for c in found] == expected_calls
+    assert found_kept == kept
+    assert set(announced) <= {name for name, _ in expected_calls}
+
+
+def test_parameters_stream_as_they_close() -> None:
+    text = dsml(invoke("f", ("a", "1", None), ("b", "x y", "true")))
+    out = feed_pieces(FORMATS["dsml"](stream_arguments=True), [text[: text.index("</｜DSML｜invoke>")]])
+    assert [p.text for p in out if isinstance(p, ArgumentsDelta)] == ['{"a": 1', ', "b": "x y"']
