@@ -149,7 +149,7 @@ def ping_event() -> bytes:
 
 HERMES_MODEL = "nousresearch/hermes-4-70b"
 DEEPSEEK_MODEL = "deepseek/deepseek-chat-v3.1"
-DSML_MODEL = "deepseek/deepseek-v4-pro"
+DSML_MODEL = "deepseek/deepseek-chat"  # (DeepSeek's API serves V3.2/V4 so; no --think for it)
 
 
 def openrouter_reasoning_event(token: str) -> bytes:

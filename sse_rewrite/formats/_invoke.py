@@ -74,7 +74,7 @@ def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
 class Inside:
     """What a syntax's markers are inside its blocks (built once per parser class)."""
 
-    __slots__ = ("between", "body", "leads", "streamed_body")
+    __slots__ = ("between", "body", "lead", "streamed_body")
 
     def __init__(self, syntax: InvokeSyntax) -> None:
         invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
@@ -82,7 +82,9 @@ class Inside:
         self.between = _table([invoke, closers])  # after spacing in a block
         self.body = _table([ends, invoke, closers])  # what ends an invoke body
         self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
-        self.leads = self.streamed_body.leads.decode()
+        if len(self.streamed_body.leads) != 1:
+            raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
+        self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
 
 
 class InvokeParser(InvokeStreaming):
@@ -193,8 +195,8 @@ class InvokeParser(InvokeStreaming):
         self._state = State.BODY
         return True
 
-    def _body_leads(self) -> str:
-        return self._INSIDE[self._syntax].leads
+    def _body_lead(self) -> str:
+        return self._INSIDE[self._syntax].lead
 
     def _step_body(self, out: list[Piece]) -> bool:
         scan = self._scan
@@ -208,7 +210,13 @@ class InvokeParser(InvokeStreaming):
             self._body_settled(out, self._head_at, first)
         inside = self._INSIDE[self._syntax]
         table = inside.body if self._announced is None else inside.streamed_body
+        view, head, by_head = scan.view, table.head, table.by_head
         while (pos := scan.find_lead(table.leads, scan.cursor)) != -1:
+            # (a lead byte whose first `head` bytes begin no marker is data: `match` would say so
+            # after testing every marker as a partial one)
+            if scan.end - pos >= head and bytes(view[pos : pos + head]) not in by_head:
+                scan.cursor = pos + 1
+                continue
             tag = scan.match(pos, table)
             if tag is None:
                 scan.cursor = pos + 1

@@ -1,7 +1,7 @@
 """InvokeStreaming: what `InvokeParser` does between markers of an invoke body.
 
-- `absorb`: inside a body, texts holding no lead byte of a marker that ends a body or value
-  (`<`, or `]` for M3) decide nothing; they are appended unscanned.
+- `absorb`: inside a body, texts without the byte every marker that ends a body or value
+  begins with (`<`, or `]` for M3) decide nothing; they are appended unscanned.
 - `--stream-arguments`: the call is announced once its body shows it is parameters (not one
   JSON object, not M3's named tags); each parameter is streamed when its closer arrives, as
   the next member of the JSON object text the whole call gives (`{"a": 1` then `, "b": "x"`;
@@ -69,15 +69,17 @@ class InvokeStreaming(ScanningParser):
         scan = self._scan
         if self._state is not self.BODY or not self._in_body or scan.cursor != scan.end:  # (a cut marker)
             return 0
-        leads, taken = self._body_leads(), 0
+        lead, room, taken = self._body_lead(), self._max - scan.buffered, 0
         for text in texts:
-            if any(lead in text for lead in leads) or scan.buffered + 4 * len(text) > self._max:
+            room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
+            if lead in text or room < 0:
                 break
-            scan.append(text)
             taken += 1
-        scan.cursor = scan.end
+        if taken:
+            scan.append("".join(texts[:taken]))
+            scan.cursor = scan.end
         return taken
 
-    def _body_leads(self) -> str:
-        """The characters a marker ending the open invoke's body or values starts with."""
+    def _body_lead(self) -> str:
+        """The character every marker ending the open invoke's body or values starts with."""
         raise NotImplementedError
