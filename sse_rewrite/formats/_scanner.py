@@ -130,7 +130,9 @@ class MarkerScanner:
                     return value, length
         if self.end - pos < table.longest:
             tail = bytes(buf[pos:])
-            if any(marker.startswith(tail) for marker in table):
+            # (a tail of `head` bytes or more can only begin a marker that shares its head)
+            markers = table if len(tail) < table.head else (c[0] for c in candidates or ())
+            if any(marker.startswith(tail) for marker in markers):
                 return NEED_MORE
         return None
 
