@@ -30,7 +30,7 @@ from ..events import Markup, Notice, Piece
 from ._invoke_stream import InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
 from ._machine import MachineState, ScanningParser
-from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
+from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable, Partial
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -208,29 +208,32 @@ class InvokeParser(InvokeStreaming):
             if not self._in_block and first not in _MARKUP_AFTER_HEADER:
                 return self._release_prose(out, self._invoke_end)
             self._body_settled(out, self._head_at, first)
+        while (marker := self._next_marker()) is not None and marker is not NEED_MORE:
+            tag, pos, end = marker
+            if tag is not Tag.PARAMETER:
+                self._end_invoke(out, pos, tag, end)
+                return True
+            scan.cursor = end
+            self._parameter_closed(out, end)
+        return False
+
+    def _next_marker(self) -> tuple[Tag, int, int] | Partial | None:
+        """From the cursor, the next marker ending the body or a value: `(tag, position, end)`;
+        NEED_MORE at one the input cuts (the cursor stays on it); None: none (cursor at the end)."""
+        scan = self._scan
         inside = self._INSIDE[self._syntax]
         table = inside.body if self._announced is None else inside.streamed_body
-        view, head, by_head = scan.view, table.head, table.by_head
         while (pos := scan.find_lead(table.leads, scan.cursor)) != -1:
-            # (a lead byte whose first `head` bytes begin no marker is data: `match` would say so
-            # after testing every marker as a partial one)
-            if scan.end - pos >= head and bytes(view[pos : pos + head]) not in by_head:
-                scan.cursor = pos + 1
-                continue
             tag = scan.match(pos, table)
             if tag is None:
                 scan.cursor = pos + 1
             elif tag is NEED_MORE:
                 scan.cursor = pos
-                return False
-            elif tag[0] is Tag.PARAMETER:
-                scan.cursor = pos + tag[1]
-                self._parameter_closed(out, scan.cursor)
+                return NEED_MORE
             else:
-                self._end_invoke(out, pos, tag[0], pos + tag[1])
-                return True
+                return tag[0], pos, pos + tag[1]
         scan.cursor = scan.end
-        return False
+        return None
 
     def _end_invoke(self, out: list[Piece], pos: int, tag: Tag, end: int) -> None:
         """The invoke's body ends at `pos` with `tag` (its closer, the next invoke or the block closer)."""

@@ -1,7 +1,7 @@
 """InvokeStreaming: what `InvokeParser` does between markers of an invoke body.
 
-- `absorb`: inside a body, texts without the byte every marker that ends a body or value
-  begins with (`<`, or `]` for M3) decide nothing; they are appended unscanned.
+- `absorb`: inside a body, texts that hold no marker ending it or a value (most hold not even
+  its lead byte, `<`, or `]` for M3) decide nothing: they are taken without a feed.
 - `--stream-arguments`: the call is announced once its body shows it is parameters (not one
   JSON object, not M3's named tags); each parameter is streamed when its closer arrives, as
   the next member of the JSON object text the whole call gives (`{"a": 1` then `, "b": "x"`;
@@ -65,20 +65,29 @@ class InvokeStreaming(ScanningParser):
         return sent + "}" if sent else "{}"
 
     def absorb(self, texts: Sequence[str]) -> int:
-        """Inside a body, the leading texts without a lead byte of its markers, within the cap."""
+        """Inside a body, the leading texts that hold no marker ending it or a value, within the cap."""
         scan = self._scan
         if self._state is not self.BODY or not self._in_body or scan.cursor != scan.end:  # (a cut marker)
             return 0
         lead, room, taken = self._body_lead(), self._max - scan.buffered, 0
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
-            if lead in text or room < 0:
+            if room < 0:
                 break
-            taken += 1
-        if taken:
-            scan.append("".join(texts[:taken]))
+            end = scan.end
+            scan.append(text)
+            if lead in text and self._next_marker() is not None:  # one to decide, or a cut one
+                del scan.view[end:]
+                scan.end = scan.cursor = end
+                break
             scan.cursor = scan.end
+            taken += 1
         return taken
+
+    def _next_marker(self) -> object:
+        """The next marker ending the body or a value from the cursor, if any (None: none, and
+        the cursor is at the end)."""
+        raise NotImplementedError
 
     def _body_lead(self) -> str:
         """The character every marker ending the open invoke's body or values starts with."""

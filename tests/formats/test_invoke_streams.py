@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 from sse_rewrite.cli import cli
 from sse_rewrite.formats import FORMATS, select_format
 from sse_rewrite.think import think_mode
-from tests.chunking import assert_same_for_any_cut, calls, feed_pieces, field_stream, rewrite_stream, texts
+from tests.chunking import (
+    assert_same_for_any_cut,
+    calls,
+    feed_pieces,
+    field_stream,
+    normalize,
+    rewrite_stream,
+    texts,
+)
 from tests.formats.invoke_text import BAR, NS
 from tests.formats.test_any_model_id import CALLS, PROSE, native_stream, pieces, relabel
 from tests.oracles import openai_final
@@ -170,3 +178,19 @@ def test_prose_with_marker_fragments_comes_out_byte_for_byte(text: str, data: st
         assert texts(out) == text, name
         assert not calls(out)
         assert_same_for_any_cut(FORMATS[name], text, points)
+
+
+@pytest.mark.parametrize("shape", list(REFERENCE))
+@pytest.mark.parametrize("stream_arguments", [False, True])
+def test_absorbing_what_it_can_changes_nothing(shape: str, stream_arguments: bool) -> None:
+    text = PROSE + leak(shape) + " done"
+    tokens = _TOKEN.findall(text)
+    name = "deepseek+kimi" if shape == "dsml" else "minimax+special-tokens"
+    parser, out, absorbed = FORMATS[name](stream_arguments=stream_arguments), [], 0
+    for token in tokens:
+        taken = parser.absorb([token])
+        absorbed += taken
+        out += [] if taken else parser.feed(token)
+    out += parser.flush()
+    assert absorbed  # the hot path is taken
+    assert normalize(out) == normalize(feed_pieces(FORMATS[name](stream_arguments=stream_arguments), tokens))
