@@ -32,8 +32,7 @@ from tests.formats.streamed import streamed_at_every_cut
 from tests.oracles import openai_final
 
 EVERY_STREAM = (
-    "special-tokens",
-    "kimi+deepseek",
+    "special-tokens",  # (`kimi+deepseek` and `native+special-tokens` are the same parser)
     "qwen+special-tokens",
     "deepseek+kimi",
     "minimax+special-tokens",
