@@ -67,6 +67,24 @@ class ChoiceRewriter(ChoiceState):
             result.blank = carries_nothing(split.choice, result.role_seen)
         return result
 
+    def moved(self, choice: dict[str, Any]) -> dict[str, Any] | None:
+        """What `rewrite` makes of `choice` when its content, fed ahead, all went to the reasoning
+        field (harmony's analysis channel) and nothing else in it needs sending: that one field's
+        choice, without the plan; else None (then `rewrite` runs, as it would have)."""
+        fed = self._fed
+        if fed is None or fed[0] != "content" or len(fed[2]) != 1 or self._undecided.runs:
+            return None
+        piece, parser = fed[2][0], self._parsers["content"]
+        if type(piece) is not Reasoning or piece.text != fed[1] or parser.undecided or not parser.pending:
+            return None
+        delta = choice.get("delta")
+        if type(delta) is not dict or NATIVE_CALLS in delta or LEGACY_CALL in delta:
+            return None
+        if not carries_nothing(choice, self._role_seen, ("content",)):
+            return None
+        self._fed = None
+        return {"index": self.index, "delta": {self._reasoning_field: piece.text}, "finish_reason": None}
+
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
                  tail: int = 0) -> ChoiceResult:
         """Rewrite `choice` (`moved`: its content was split by `--think`). `lead`: pieces of held

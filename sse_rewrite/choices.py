@@ -104,6 +104,10 @@ class StreamChoices:
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
+        if len(choices) == 1 and not self._queue:
+            moved = self._moved(chunk, choices[0])
+            if moved is not None:
+                return moved
         results: list[tuple[int, ChoiceResult]] = []
         out: list[Planned] = []
         undecided = False
@@ -160,6 +164,18 @@ class StreamChoices:
                 out.append(front)
             queue.popleft()
         return out
+
+    def _moved(self, chunk: Chunk, choice: object) -> list[Planned] | None:
+        """A one-choice chunk whose content all went to the reasoning field (`ChoiceRewriter.moved`)."""
+        if type(choice) is not dict or chunk.get("usage") or "error" in chunk:
+            return None
+        index = choice.get("index")
+        rewriter = self._choices.get(index if isinstance(index, int) else 0)
+        moved = None if rewriter is None else rewriter.moved(choice)
+        if moved is None:
+            return None
+        self.pending = True  # (its parser holds the open reasoning message)
+        return [{**envelope(chunk), "choices": [moved]}]
 
     def _assemble(
         self, raw: bytes, chunk: Chunk, results: list[tuple[int, ChoiceResult]]

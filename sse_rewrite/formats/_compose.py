@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..events import Piece, Text
+from ..events import Piece, Reasoning, Text
 from ._machine import ScanningParser, scan_text
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable
 
@@ -70,9 +70,13 @@ class ComposedParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._active is None and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
+        active = self._active
+        if not self._scan.end and "<" not in text:
             # Nothing is held and nothing can begin a marker: `_step` would hand it all back.
-            return [Text(text)] if text else []
+            if active is None and self._PLAIN_AT_ONCE:
+                return [Text(text)] if text else []
+            if active is not None and active._state is active.REASONING_AT_ONCE:
+                return [Reasoning(text)] if text else []
         out: list[Piece] = []
         self._scan.append(text)
         while self._step(out):

@@ -18,7 +18,7 @@ import enum
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 
-from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
+from ..events import ArgumentsDelta, CallStart, Notice, Piece, Reasoning, Text, ToolCall
 from ._json import JsonScanner
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
 
@@ -60,6 +60,10 @@ class ScanningParser:
     """Whether a text without `<`, fed while nothing is held, is handed back at once: what
     the TEXT step does with it when that step is `_step_text` and every opener starts with
     `<` (so this is set for each subclass by its steps and openers)."""
+
+    REASONING_AT_ONCE: ClassVar[MachineState | None] = None
+    """The subclass's state, if any, whose step hands a text without `<`, fed while nothing is
+    held, back whole as `Reasoning` (harmony's analysis message)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -110,9 +114,12 @@ class ScanningParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._state is self.TEXT and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
-            # Nothing is held and nothing can begin a marker: `_step_text` would hand it all back.
-            return [Text(text)] if text else []
+        if not self._scan.end and "<" not in text:
+            # Nothing is held and nothing can begin a marker: the step would hand it all back.
+            if self._state is self.TEXT and self._PLAIN_AT_ONCE:
+                return [Text(text)] if text else []
+            if self._state is self.REASONING_AT_ONCE:
+                return [Reasoning(text)] if text else []
         out: list[Piece] = []
         self._scan.append(text)
         while self._STEPS[self._state](self, out):

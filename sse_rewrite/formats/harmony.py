@@ -56,6 +56,7 @@ class HarmonyParser(HarmonyCalls):
     OPENERS: ClassVar[MarkerTable[bytes]] = OPENERS
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
+    REASONING_AT_ONCE: ClassVar[MachineState | None] = State.REASONING
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def _open(self, marker: bytes, pos: int, length: int, out: list[Piece]) -> None:
