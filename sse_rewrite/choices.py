@@ -101,13 +101,13 @@ class StreamChoices:
         choices = chunk.get("choices")
         if not isinstance(choices, list):
             return self.after_held([(raw, chunk)])
+        if len(choices) == 1:
+            moved = self.moved(chunk)
+            if moved is not None:
+                return moved
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
-        if len(choices) == 1 and not self._queue:
-            moved = self._moved(chunk, choices[0])
-            if moved is not None:
-                return moved
         results: list[tuple[int, ChoiceResult]] = []
         out: list[Planned] = []
         undecided = False
@@ -165,15 +165,23 @@ class StreamChoices:
             queue.popleft()
         return out
 
-    def _moved(self, chunk: Chunk, choice: object) -> list[Planned] | None:
-        """A one-choice chunk whose content all went to the reasoning field (`ChoiceRewriter.moved`)."""
-        if type(choice) is not dict or chunk.get("usage") or "error" in chunk:
+    def moved(self, chunk: Chunk) -> list[Planned] | None:
+        """What `rewrite` makes of a one-choice chunk whose content, fed ahead, all went to the
+        reasoning field (`ChoiceRewriter.moved`): that field's chunk; else None."""
+        choices = chunk.get("choices")
+        if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
+            return None
+        choice = choices[0]
+        if type(choice) is not dict or "error" in chunk:
             return None
         index = choice.get("index")
         rewriter = self._choices.get(index if isinstance(index, int) else 0)
         moved = None if rewriter is None else rewriter.moved(choice)
         if moved is None:
             return None
+        if not self.stream_id and isinstance(chunk.get("id"), str):
+            self.stream_id = chunk["id"]
+        self._last = chunk
         self.pending = True  # (its parser holds the open reasoning message)
         return [{**envelope(chunk), "choices": [moved]}]
 

@@ -109,7 +109,7 @@ class StreamRewriter:
                 # their last line, so the unterminated event goes out last.
                 (tail if item is event.raw else out).append(item)
         if self._choices is not None:
-            out += self._send(self._choices.flush())
+            out += self.send(self._choices.flush())
         return out + self._count(self._output.flush()) + tail
 
     def _flush_body(self, raw: bytes) -> list[Output]:
@@ -165,9 +165,9 @@ class StreamRewriter:
         """One event, as its raw bytes and data (None: it has no `data` field)."""
         self.stats.events_in += 1
         if data is None:
-            return self._send(self._after_held([raw]))
+            return self.send(self._after_held([raw]))
         if data == _DONE:
-            out = self._send(self._choices.flush()) if self._choices is not None else []
+            out = self.send(self._choices.flush()) if self._choices is not None else []
             if self._output.keeps_bytes:
                 self.stats.passed_through += 1
             return out + self._count(self._output.done(raw))
@@ -182,23 +182,23 @@ class StreamRewriter:
             chunk = orjson.loads(data)
         except orjson.JSONDecodeError as error:
             note = Notice("invalid-json", f"event {self.stats.events_in}: {error}; {self._output.unchanged}")
-            return self._send(self._after_held([note, raw]))
+            return self.send(self._after_held([note, raw]))
         if type(chunk) is not dict:
             message = f"event {self.stats.events_in}: not a JSON object; {self._output.unchanged}"
-            return self._send(self._after_held([Notice("not-a-chunk", message), raw]))
+            return self.send(self._after_held([Notice("not-a-chunk", message), raw]))
         if choices is None:
             choices = self._resolve(chunk.get("model"))
             idle_plain = self._output.keeps_bytes and not self._sniff
         if "error" in chunk:
             # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
             # stream: held-back text goes out in chunks of its own, the error chunk unchanged.
-            return self._send([*choices.flush(), (raw, chunk)])
+            return self.send([*choices.flush(), (raw, chunk)])
         if idle_plain:
-            return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
+            return self.send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
         # Most chunks that need work only add text to open syntax: `absorbed` takes those.
         if choices.absorbed(chunk):
             return []
-        return self._send(choices.rewrite(raw, chunk))
+        return self.send(choices.rewrite(raw, chunk))
 
     def _passed(self, raw: bytes) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it."""
@@ -229,8 +229,9 @@ class StreamRewriter:
             self._sought = (_decoded(self._sniff), _decoded(self._sniff_stop))
         return self._choices
 
-    def _send(self, items: list[Planned]) -> list[Output]:
-        """Encode planned output (`choices.py`) in order, and count it."""
+    def send(self, items: list[Planned]) -> list[Output]:
+        """Encode planned output (`choices.py`) in order, and count it (accelerators send
+        what the choices plan for the events they take)."""
         if not items:
             return []
         out: list[Output] = []

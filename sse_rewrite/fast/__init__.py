@@ -29,7 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, Protocol
 
-    from ..choices import StreamChoices
+    from ..choices import Planned, StreamChoices
     from ..events import Output
     from ..rewrite_options import RewriteOptions
     from ..stats import Stats
@@ -58,6 +58,8 @@ if TYPE_CHECKING:
         def choices(self) -> StreamChoices: ...
 
         def decode(self, data: bytes) -> list[Output]: ...  # the general path, for whole events
+
+        def send(self, items: list[Planned]) -> list[Output]: ...  # encode planned output, and count it
 
     class Accelerator(Protocol):
         """Takes a run of events at an event boundary, or None."""

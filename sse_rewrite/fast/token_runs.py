@@ -28,9 +28,10 @@ from .token_template import TokenRun, TokenTemplate
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
     from ..choice import ChoiceRewriter
+    from ..events import Output
     from . import StreamView
 
 _FIRST_WINDOW: Final = 16  # events read at first; the window doubles while the call takes them all
@@ -43,6 +44,7 @@ class TokenRuns:
     def __init__(self, stream: StreamView) -> None:
         self._stream = stream
         self._template: TokenTemplate | None = None
+        self._chunk: dict[str, Any] | None = None  # the event the template was learned from, decoded
         self._choice = 0  # the choice index and field the template's token goes to
         self._field = ""
         self._misses = 0
@@ -67,7 +69,7 @@ class TokenRuns:
         template = self._template
         if rewriter is None or template is None:
             return Taken([], pos, taken, 0) if taken else None
-        window = _FIRST_WINDOW * template.size
+        window, out = _FIRST_WINDOW * template.size, []
         while pos < stop:
             run = self._run(template, data, pos, stop, window)
             tokens = run.tokens
@@ -76,15 +78,15 @@ class TokenRuns:
                 self._misses += 1
                 return None
             self._misses = 0
-            done = self._absorb(rewriter, tokens)
+            done = self._absorb(rewriter, tokens, out)
             taken += done
             if done < len(tokens) or not run.whole:
                 end = pos + run.span(done)
                 self._left = (data, end, template, run.rest(done))  # read, not taken: for the next takes
-                return Taken([], end, taken, 0)
+                return Taken(out, end, taken, 0)
             pos += run.span(done)
             window *= 2
-        return Taken([], pos, taken, 0)
+        return Taken(out, pos, taken, 0)
 
     def _run(self, template: TokenTemplate, data: bytes, pos: int, stop: int, window: int) -> TokenRun:
         """The look-alikes from `pos`: those left over from the last take if they start
@@ -99,14 +101,28 @@ class TokenRuns:
             cut = data.find(EVENT_END, pos, stop) + 2
         return template.run(data, pos, cut)
 
-    def _absorb(self, rewriter: ChoiceRewriter, tokens: list[str]) -> int:
+    def _absorb(self, rewriter: ChoiceRewriter, tokens: list[str], out: list[Output]) -> int:
         """How many of the leading `tokens` the call takes, leaving nothing to send: those it
-        absorbs, and between them those it is fed ahead (`ChoiceRewriter.feed_ahead`)."""
+        absorbs, and between them those it is fed ahead (`ChoiceRewriter.feed_ahead`), or
+        whose text all goes to the reasoning field (their chunks are added to `out`)."""
         count = rewriter.absorb_texts(self._field, tokens)
-        while count < len(tokens) and rewriter.feed_ahead(self._field, tokens[count]):
+        while count < len(tokens) and self._fed_ahead(rewriter, tokens[count], out):
             count += 1
             count += rewriter.absorb_texts(self._field, tokens[count:])
         return count
+
+    def _fed_ahead(self, rewriter: ChoiceRewriter, token: str, out: list[Output]) -> bool:
+        """Feed the choice a token it declined; True when its event is done here: it sends
+        nothing, or (harmony's analysis text) the choices plan the one chunk it becomes
+        (`StreamChoices.moved`, asked of the learned chunk: a look-alike differs only in its
+        token, which the choice was just fed), sent to `out`."""
+        if rewriter.feed_ahead(self._field, token):
+            return True
+        moved = None if self._chunk is None else self._stream.choices.moved(self._chunk)
+        if moved is None:
+            return False
+        out += self._stream.send(moved)
+        return True
 
     def _learn(self, data: bytes, start: int, stop: int) -> int:
         """Offer the event at `start` to the choices; past it if taken (and learn its
@@ -127,5 +143,6 @@ class TokenRuns:
             return start
         self._choice, self._field = taken
         self._template = TokenTemplate.learn(raw, chunk, self._field)
+        self._chunk = chunk
         self._misses = 0 if self._template is not None else self._misses + 1
         return end

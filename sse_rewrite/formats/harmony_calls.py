@@ -91,6 +91,8 @@ class HarmonyCalls(ScanningParser):
     def absorb(self, texts: Sequence[str]) -> int:
         """The base's, up to the first text with a `<` (an end marker in a string may end the
         call); in a header, texts that keep it one and cannot end it (see `_absorb_header`)."""
+        if self._state is State.REASONING or self._state is State.TEXT:  # (nothing taken: not scanned)
+            return 0
         for count, text in enumerate(texts):
             if "<" in text:
                 texts = texts[:count]
