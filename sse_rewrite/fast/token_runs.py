@@ -69,7 +69,8 @@ class TokenRuns:
         template = self._template
         if rewriter is None or template is None:
             return Taken([], pos, taken, 0) if taken else None
-        window, out = _FIRST_WINDOW * template.size, []
+        window = _FIRST_WINDOW * template.size
+        out: list[Output] = []
         while pos < stop:
             run = self._run(template, data, pos, stop, window)
             tokens = run.tokens

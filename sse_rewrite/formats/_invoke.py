@@ -27,7 +27,7 @@ import enum
 import re
 
 from ..events import Markup, Notice, Piece
-from ._invoke_stream import InvokeStreaming
+from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable, Partial
@@ -57,7 +57,6 @@ class Tag(enum.Enum):
     PARAMETER = "parameter closer"
 
 
-_LOOKAHEAD: Final = 300  # bytes after `<…invoke` within which its header must end in `>`
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
 
@@ -90,8 +89,7 @@ class Inside:
 class InvokeParser(InvokeStreaming):
     """Streaming parser for the invoke/parameter syntaxes a subclass names in `SYNTAXES`."""
 
-    TEXT = State.TEXT
-    BODY = State.BODY
+    TEXT, HEAD, BODY, BLOCK = State.TEXT, State.HEAD, State.BODY, State.BLOCK
     CAP_SUBJECT = "tool block"
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
     """The declarations read (an earlier one's spelling wins a tie)."""
@@ -178,10 +176,10 @@ class InvokeParser(InvokeStreaming):
     def _step_head(self, out: list[Piece]) -> bool:
         scan = self._scan
         start = self._head_at
-        angle = scan.find(b">", start, min(scan.end, start + _LOOKAHEAD))
+        angle = scan.find(b">", start, min(scan.end, start + LOOKAHEAD))
         if angle == -1:
             first = _NON_SPACE.search(scan.view, start, scan.end)
-            if scan.end - start < _LOOKAHEAD and (first is None or first.start() > start):
+            if scan.end - start < LOOKAHEAD and (first is None or first.start() > start):
                 return False  # (the header begins with spacing: wait for its `>`)
             name = None
         else:

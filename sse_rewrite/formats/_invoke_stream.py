@@ -22,7 +22,10 @@ from ._machine import MachineState, ScanningParser
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import ClassVar, Final
+
+LOOKAHEAD: Final = 300  # bytes after `<…invoke` within which its header must end in `>`
+_SPACING: Final = " \t\r\n"
 
 
 class InvokeStreaming(ScanningParser):
@@ -30,6 +33,12 @@ class InvokeStreaming(ScanningParser):
 
     BODY: ClassVar[MachineState]
     """The subclass's state inside an invoke body."""
+    HEAD: ClassVar[MachineState]
+    """Its state in an invoke's header (from `_head_at`, up to its `>`)."""
+    BLOCK: ClassVar[MachineState]
+    """Its state in a block, between invokes (`_angle`: the opener's `>` may still follow)."""
+    _head_at: int
+    _angle: bool
     _syntax: InvokeSyntax
     _name: str
 
@@ -65,10 +74,23 @@ class InvokeStreaming(ScanningParser):
         return sent + "}" if sent else "{}"
 
     def absorb(self, texts: Sequence[str]) -> int:
-        """Inside a body, the leading texts that hold no marker ending it or a value, within the cap."""
+        """The leading texts that decide nothing, within the cap: inside a body, those that hold
+        no marker ending it or a value; in a header, words without `>` while the header begins
+        with spacing (its step waits for the `>`); and spacing where the steps look for the
+        first byte that is not (before a body's first markup, between a block's invokes)."""
+        scan, state = self._scan, self._state
+        if state is self.BODY and self._in_body:
+            if scan.cursor != scan.end:  # (a cut marker)
+                return 0
+            return self._absorb_body(texts)
+        if state is self.HEAD:
+            return self._absorb_head(texts)
+        if state is self.BODY or (state is self.BLOCK and scan.cursor == scan.end):
+            return self._absorb_spacing(texts)
+        return 0
+
+    def _absorb_body(self, texts: Sequence[str]) -> int:
         scan = self._scan
-        if self._state is not self.BODY or not self._in_body or scan.cursor != scan.end:  # (a cut marker)
-            return 0
         lead, room, taken = self._body_lead(), self._max - scan.buffered, 0
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
@@ -81,6 +103,31 @@ class InvokeStreaming(ScanningParser):
                 scan.end = scan.cursor = end
                 break
             scan.cursor = scan.end
+            taken += 1
+        return taken
+
+    def _absorb_head(self, texts: Sequence[str]) -> int:
+        scan, start, taken = self._scan, self._head_at, 0
+        for text in texts:
+            first = chr(scan.view[start]) if scan.end > start else text[:1]
+            if not text or ">" in text or first not in _SPACING:
+                break
+            size = scan.end - start + 4 * len(text)  # (a bound)
+            if size >= LOOKAHEAD or scan.buffered + 4 * len(text) > self._max:
+                break
+            scan.append(text)
+            taken += 1
+        return taken
+
+    def _absorb_spacing(self, texts: Sequence[str]) -> int:
+        scan, taken = self._scan, 0
+        for text in texts:
+            if not text or text.strip(_SPACING) or scan.buffered + 4 * len(text) > self._max:
+                break
+            scan.append(text)
+            if self._state is self.BLOCK:  # (its step: a `>` ending the opener, then spacing)
+                self._angle = False
+                scan.cursor = scan.end
             taken += 1
         return taken
 

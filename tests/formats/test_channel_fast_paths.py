@@ -1,0 +1,150 @@
+"""The fast paths for harmony's analysis text and the invoke family's tag words decide nothing
+of their own: each is compared with the same machine or stream without it.
+
+- a harmony analysis text without `<`, fed while nothing is held, handed back whole as
+  `Reasoning` (`REASONING_AT_ONCE`; the reference has it unset, so its step scans the text);
+- the invoke machine's `absorb` of header words and of spacing before a body or between
+  invokes (the reference is fed every text);
+- a chunk whose content all goes to the reasoning field, made as that field's chunk
+  (`ChoiceRewriter.moved`; the reference plans it in full), and such chunks sent by the token
+  runs (each accelerator switched off alone).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.choice import ChoiceRewriter
+from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats._compose import ComposedParser
+from sse_rewrite.formats.harmony import HarmonyParser
+from sse_rewrite.formats.special_tokens import SpecialTokensParser
+from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from tests.formats.invoke_text import BAR, dsml, invoke
+from tests.formats.test_fast_paths import run
+
+
+class HarmonyScanningAll(HarmonyParser):
+    """The reference: every analysis text goes through the reasoning step."""
+
+    REASONING_AT_ONCE = None
+
+
+class Harmony(ComposedParser):
+    """Harmony composed with the special tokens, as `auto` runs it."""
+
+    PARTS = (SpecialTokensParser, HarmonyParser)
+
+
+class HarmonyScanningAllComposed(ComposedParser):
+    """Its reference."""
+
+    PARTS = (SpecialTokensParser, HarmonyScanningAll)
+
+
+HARMONY_PIECES = [
+    "<|channel|>", "analysis", "<|message|>", "Let ", "me l", "ook", "<|end|>", "<|start|>", "assistant",
+    "commentary", " to", "=functions", ".bash", " <|constrain|>", "json", '{"a": ', '"<|call|>"', "}",
+    "<|call|>", "final", "<|return|>", "<", "<|", "é", "\n", "x" * 40, "",
+]
+HARMONY_TURN = (
+    "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary"
+    ' to=functions.weather <|constrain|>json<|message|>{"x": "a<b"}<|call|>'
+    "<|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>"
+)
+DSML_TURN = "a " + dsml(invoke("bash", ("command", "ls -l", "true"), ("timeout", "120", "false")),
+                        invoke("f", ("a", "1", None))) + " b"
+DSML_PIECES = [
+    f"<{BAR}tool_calls>", f"<{BAR}tool_calls", f"</{BAR}tool_calls>", f"<{BAR}invoke", f"</{BAR}invoke>",
+    f"<{BAR}parameter", f"</{BAR}parameter>", " name", '="', "bash", '">', "\n", " ", "  \n", '"',
+    " string", "true", "x y", ">", "<", "é", "x" * 40, "",
+]
+
+
+@st.composite
+def cut_texts(draw: st.DrawFn, pieces: list[str], turn: str) -> list[str]:
+    """Random pieces, or a whole turn cut at random points."""
+    if draw(st.booleans()):
+        return draw(st.lists(st.sampled_from(pieces), max_size=30))
+    whole = turn * draw(st.integers(1, 2))
+    cuts = sorted(draw(st.sets(st.integers(1, len(whole) - 1), max_size=60)))
+    return [whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut_texts(HARMONY_PIECES, HARMONY_TURN))
+def test_analysis_text_at_once_is_what_the_reasoning_step_gives(texts: list[str]) -> None:
+    assert run(HarmonyParser(), texts, []) == run(HarmonyScanningAll(), texts, [])
+    assert run(Harmony(), texts, []) == run(HarmonyScanningAllComposed(), texts, [])
+
+
+@settings(max_examples=200, deadline=None)
+@given(cut_texts(DSML_PIECES, DSML_TURN), st.lists(st.integers(1, 6), min_size=1, max_size=30),
+       st.sampled_from([60, 1 << 20]), st.sampled_from(["dsml", "deepseek+kimi", "minimax"]))
+def test_absorbed_tag_words_and_spacing_change_nothing(
+    texts: list[str], windows: list[int], cap: int, format_name: str
+) -> None:
+    parser = FORMATS[format_name]
+    assert run(parser(cap), texts, windows) == run(parser(cap), texts, [])
+
+
+def test_header_words_and_spacing_are_absorbed() -> None:
+    parser = FORMATS["dsml"]()
+    assert parser.feed(f"<{BAR}tool_calls>") == []
+    assert parser.absorb(["\n"]) == 1
+    assert parser.feed(f"<{BAR}invoke") == []
+    assert parser.absorb([" name", '="', "bash", '">']) == 3  # the `>` ends the header: fed
+    assert parser.feed('">') == []
+    assert parser.absorb(["\n", f"<{BAR}parameter"]) == 1  # the body's first markup settles it: fed
+    parser = FORMATS["dsml"]()
+    assert parser.feed(f"<{BAR}tool_calls>\n<{BAR}invoke") == []
+    assert parser.absorb(["name"]) == 0  # a header that does not begin with spacing is no header
+    texts = [f"<{BAR}tool_calls", "\n", ">", "x"]  # spacing taken after an opener lacking its `>`
+    assert run(FORMATS["dsml"](), texts, [1]) == run(FORMATS["dsml"](), texts, [])
+
+
+def token_stream(model: str, tokens: list[str]) -> bytes:
+    """One token per content event, in the OpenRouter envelope, then a stop and `[DONE]`."""
+    def event(token: str, finish: str | None = None) -> bytes:
+        chunk = {"id": "gen-1", "object": "chat.completion.chunk", "model": model, "provider": "P",
+                 "choices": [{"index": 0, "delta": {"role": "assistant", "content": token},
+                              "finish_reason": finish}]}
+        return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+    return b"".join([event(""), *map(event, tokens), event("", "stop"), b"data: [DONE]\n\n"])
+
+
+def rewrite(data: bytes, reads: int, **options: Any) -> tuple[list[object], tuple[int, ...]]:
+    rewriter = StreamRewriter(RewriteOptions(**options))
+    out = [item for i in range(0, len(data), reads) for item in rewriter.feed(data[i : i + reads])]
+    stats = rewriter.stats
+    return out + rewriter.flush(), (stats.events_in, stats.events_out, stats.passed_through, stats.tool_calls)
+
+
+SWITCHES = [{"plain_runs": False}, {"token_runs": False}, {"plain_runs": False, "token_runs": False}]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([("openai/gpt-oss-120b", HARMONY_TURN), ("deepseek/deepseek-chat", DSML_TURN),
+                        ("some/model", HARMONY_TURN)]),
+       st.sets(st.integers(1, 400), max_size=80), st.sampled_from([1 << 16, 1000, 97]),
+       st.sampled_from([{}, {"stream_arguments": True}, {"to": "anthropic"}, {"think": "on"}]))
+def test_channel_streams_come_out_the_same_with_every_fast_path_off(
+    model_turn: tuple[str, str], cuts: set[int], reads: int, options: dict[str, Any]
+) -> None:
+    model, turn = model_turn
+    whole = turn * 3
+    ends = sorted(c for c in cuts if c < len(whole))
+    tokens = [whole[a:b] for a, b in zip([0, *ends], [*ends, len(whole)], strict=True)]
+    data = token_stream(model, tokens)
+    expected = rewrite(data, reads, **options)
+    for switches in SWITCHES:
+        assert rewrite(data, reads, **switches, **options) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceRewriter, "moved", lambda self, choice: None)  # the full plan
+        assert rewrite(data, reads, plain_runs=False, token_runs=False, **options) == expected
