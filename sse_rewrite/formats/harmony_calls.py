@@ -106,7 +106,8 @@ class HarmonyCalls(ScanningParser):
         would append, minus its searches. Not while the header ends in what may begin a marker."""
         scan, taken = self._scan, 0
         for text in texts:
-            if scan.cursor < scan.end - len(MESSAGE) + 1 or scan.find(b"<", scan.end - len(MESSAGE)) != -1:
+            tail = scan.end - len(MESSAGE) + 1  # (where a `<|message|>` the text may complete begins)
+            if scan.cursor < tail or scan.find(b"<", tail) != -1:
                 break
             if maybe_prose(scan.text(scan.mark, scan.end) + text):
                 break

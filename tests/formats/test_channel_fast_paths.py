@@ -3,6 +3,7 @@ of their own: each is compared with the same machine or stream without it.
 
 - a harmony analysis text without `<`, fed while nothing is held, handed back whole as
   `Reasoning` (`REASONING_AT_ONCE`; the reference has it unset, so its step scans the text);
+- harmony's `absorb` of header words (`_absorb_header`) and JSON bodies;
 - the invoke machine's `absorb` of header words and of spacing before a body or between
   invokes (the reference is fed every text);
 - a chunk whose content all goes to the reasoning field, made as that field's chunk
@@ -81,6 +82,13 @@ def cut_texts(draw: st.DrawFn, pieces: list[str], turn: str) -> list[str]:
 def test_analysis_text_at_once_is_what_the_reasoning_step_gives(texts: list[str]) -> None:
     assert run(HarmonyParser(), texts, []) == run(HarmonyScanningAll(), texts, [])
     assert run(Harmony(), texts, []) == run(HarmonyScanningAllComposed(), texts, [])
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut_texts(HARMONY_PIECES, HARMONY_TURN), st.lists(st.integers(1, 6), min_size=1, max_size=30),
+       st.sampled_from([60, 1 << 20]))
+def test_absorbed_harmony_texts_change_nothing(texts: list[str], windows: list[int], cap: int) -> None:
+    assert run(Harmony(cap), texts, windows) == run(Harmony(cap), texts, [])
 
 
 @settings(max_examples=200, deadline=None)
