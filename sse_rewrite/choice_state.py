@@ -61,6 +61,14 @@ class ChoiceState:
                 return True
         return self._thinking
 
+    @property
+    def watching(self) -> bool:
+        """True while some field's parser must read every text (`ToolSyntax.watching`)."""
+        for parser in self._parsers.values():  # noqa: SIM110 (a loop, not any(): once per rewritten chunk)
+            if parser.watching:
+                return True
+        return False
+
     def absorb(self, choice: dict[str, Any]) -> str | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         the field that took it, or None. Its parser takes the text without searching it

@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
 from ._json import JsonScanner
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
+from ._orphans import OrphanClosers, Surroundings
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,7 +38,7 @@ class MachineState(enum.Enum):
     __hash__ = object.__hash__
 
 
-class ScanningParser:
+class ScanningParser(OrphanClosers):
     """Base of the format parsers (implements `ToolSyntax` with a subclass's states).
 
     A subclass sets `TEXT` (its state in which nothing is held back), `_STEPS` (state ->
@@ -79,8 +80,10 @@ class ScanningParser:
         max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
         scanner: MarkerScanner | None = None,
         stream_arguments: bool = False,
+        surroundings: Surroundings | None = None,  # (shared by the parts of a `ComposedParser`)
     ) -> None:
         self._scan = scanner or MarkerScanner()
+        self._init_orphans(surroundings)
         self._state: MachineState = self.TEXT
         self._max = max_section_bytes
         self._json = JsonScanner()
@@ -112,15 +115,25 @@ class ScanningParser:
             raise RuntimeError("feed() after flush()")
         if self._state is self.TEXT and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
             # Nothing is held and nothing can begin a marker: `_step_text` would hand it all back.
+            if self._around is not None:
+                self._around.text(text)
             return [Text(text)] if text else []
         out: list[Piece] = []
+        if self._around is not None:
+            self._around.begin(out)
         self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
+        self._run(out)
         if self._state is not self.TEXT and self._scan.buffered > self._max:
             self._cap(out)
         self._compact()
         return out
+
+    def _run(self, out: list[Piece]) -> None:
+        """Step until no step makes progress; then `Surroundings` reads what was handed back."""
+        while self._STEPS[self._state](self, out):
+            pass
+        if self._around is not None:
+            self._around.catch_up()
 
     def _cap(self, out: list[Piece]) -> None:
         """The open section grew past the cap: its raw text comes out (an announced call is completed)."""
@@ -136,20 +149,17 @@ class ScanningParser:
             return []
         self._flushed = True
         out: list[Piece] = []
+        if self._around is not None and self._state is self.TEXT and self._scan.buffered:
+            self._around.begin(out)  # a closer waits for its line's end: it ends here
+            self._around.at_end = True
+            self._run(out)
         self._finish(out)
         self._state = self.TEXT
         return out
 
     def _step_text(self, out: list[Piece]) -> bool:
         found = scan_text(self._scan, self.OPENERS, out)
-        if found is None:
-            return False
-        self._open(*found, out)
-        return True
-
-    def _open(self, value: Any, pos: int, length: int, out: list[Piece]) -> None:
-        """Handle the `OPENERS` marker found at `pos` in plain text (text before it is out)."""
-        raise NotImplementedError
+        return found is not None and self._found(*found, out)
 
     def _finish(self, out: list[Piece]) -> None:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
@@ -278,24 +288,3 @@ class ScanningParser:
         if end > self._scan.start:
             out.append(Text(self._take(end)))
 
-
-def scan_text(scan: MarkerScanner, table: MarkerTable[Any], out: list[Piece]) -> tuple[Any, int, int] | None:
-    """Hand back plain text up to the first marker of `table`: `(value, position, length)`.
-
-    None when the text ran out, holding back only a suffix that may still become a marker.
-    """
-    leads = table.leads
-    while (pos := scan.find_lead(leads, scan.cursor)) != -1:
-        found = scan.match(pos, table)
-        if found is None:
-            scan.cursor = pos + 1
-            continue
-        if pos > scan.start:
-            out.append(Text(scan.take(pos)))
-        if found is NEED_MORE:
-            scan.cursor = pos
-            return None
-        return found[0], pos, found[1]
-    if scan.end > scan.start:
-        out.append(Text(scan.take(scan.end)))
-    return None

@@ -13,16 +13,16 @@ import enum
 
 import orjson
 
-from ..events import Markup, Notice, Piece, Text
+from ..events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState
 from ._tag_stream import TagStreaming
-from .tool_call_bodies import FUNCTION, Body, glm_call, hermes_call, qwen_xml_call
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, hermes_call, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import ClassVar, Final
 
     from .tool_call_bodies import Call
 
@@ -31,6 +31,8 @@ OPEN: Final = b"<tool_call>"
 CLOSE: Final = b"</tool_call>"
 """Closes one call."""
 _FUNCTION: Final = FUNCTION.encode()
+FUNCTION_CLOSE: Final = FUNCTION_END.encode()
+"""Closes a Qwen3-Coder body (a bare call's end)."""
 
 
 class State(MachineState):
@@ -48,9 +50,10 @@ class TagCalls(TagStreaming):
 
     TEXT = State.TEXT
 
+    ORPHANS: ClassVar[frozenset[bytes]] = frozenset({CLOSE, FUNCTION_CLOSE})
+
     def _setup(self) -> None:
         self._reset_call(bare=False)
-        self._prose_openers = 0  # openers released as prose: as many closers are prose too
 
     def _reset_call(self, bare: bool) -> None:
         self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
@@ -58,18 +61,10 @@ class TagCalls(TagStreaming):
         self._body, self._body_end = Body.JSON, 0  # the body's kind; JSON, CLOSING: where it ended
         self._reset_stream()  # (`--stream-arguments`)
 
-    def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
-        scan = self._scan
-        if bare is None and self._prose_openers:  # the closer of a tag released as prose
-            self._prose_openers -= 1
-            out.append(Text(scan.take(pos + length)))
-        elif bare is None:
-            out.append(Markup(scan.take(pos + length)))
-            out.append(Notice("orphan-marker", "dropped </tool_call> with nothing open"))
-        else:
-            self._reset_call(bare)
-            scan.mark = scan.cursor = pos if bare else pos + length
-            self._state = State.OPENED
+    def _open(self, bare: bool, pos: int, length: int, out: list[Piece]) -> None:
+        self._reset_call(bare)
+        self._scan.mark = self._scan.cursor = pos if bare else pos + length
+        self._state = State.OPENED
 
     def _finish(self, out: list[Piece]) -> None:
         """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
@@ -119,7 +114,7 @@ class TagCalls(TagStreaming):
         """The opener was prose: release it as text and rescan what followed it."""
         scan = self._scan
         self._emit_text(out, scan.start + len(_FUNCTION if self._bare else OPEN))
-        self._prose_openers += not self._bare
+        self._owe(FUNCTION_CLOSE if self._bare else CLOSE)
         scan.cursor = scan.start
         self._state = State.TEXT
         return True

@@ -42,6 +42,12 @@ class ToolSyntax(Protocol):
         ...
 
     @property
+    def watching(self) -> bool:
+        """True while the next text may decide a closer that follows it (docs/behaviour.md,
+        "Damage": orphan closers): every text of the field must then be fed, none passed unread."""
+        ...
+
+    @property
     def undecided(self) -> int:
         """Characters held back only because they may begin a marker; 0 inside syntax.
 
