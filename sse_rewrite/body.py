@@ -15,9 +15,10 @@ import orjson
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
 from .chunks import derived_call_id, message_tool_call
+from .content_thinking import ContentThinking
 from .events import Notice, ToolCall
 from .formats import FORMATS, NATIVE_TOOL_CALLS, select_format
-from .think import ContentThinking, think_mode
+from .think import think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -14,7 +14,7 @@ later pieces decide them (`undecided.py`). The next event of the choice that doe
 continue the field decides them as text: that field's parser is flushed.
 
 With `--stream-arguments` the parsers' call pieces become `tool_calls` deltas in parts
-(`streamed_calls.py`). With `--think`, content is split first (`think.ContentThinking`):
+(`streamed_calls.py`). With `--think`, content is split first (`content_thinking.ContentThinking`):
 the reasoning it held joins the reasoning field, where it is parsed like any reasoning.
 """
 

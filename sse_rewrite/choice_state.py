@@ -22,8 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .content_thinking import ContentThinking
     from .formats import ToolSyntax
-    from .think import ContentThinking
 
 CallId = Callable[[int, ToolCall | None], str]
 """Gives the id of the call with this output index (the parsed call, or None if legacy)."""

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
 from .chunks import derived_call_id, envelope
+from .content_thinking import ContentThinking
 from .events import Notice, ToolCall
 from .formats import NATIVE_TOOL_CALLS
-from .think import ContentThinking
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -53,6 +53,28 @@ def test_think_off_and_models_that_write_no_tags_leave_them_in_content() -> None
     assert final(rewrite_stream(stream_of([text], "any-model"), think="on"))[:2] == ("a  c", "b")
 
 
+@pytest.mark.parametrize("model", ["deepseek/deepseek-r1", "z-ai/glm-4.7", "minimax/minimax-m2"])
+def test_an_opener_in_the_prompt_or_in_the_output_gives_the_same_reasoning(model: str) -> None:
+    expected = ("4.", "Let me add 2 and 2.", [], "stop")
+    for text in ("<think>Let me add 2 and 2.</think>4.", "Let me add 2 and 2.</think>4."):
+        for size in (1, 3, len(text)):
+            assert final(rewrite_stream(stream_of([text[i : i + size] for i in range(0, len(text), size)],
+                                                  model))) == expected, (text, size)  # fmt: skip
+        choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        body = orjson.dumps({"id": "x", "object": "chat.completion", "model": model, "choices": [choice]})
+        message = orjson.loads(rewrite_completion(body)[0])["choices"][0]["message"]
+        assert (message["content"], message["reasoning_content"]) == expected[:2]
+
+
+def test_a_closer_first_in_content_ends_the_reasoning_the_provider_sent() -> None:
+    deltas = [{"reasoning_content": "Let me add."}, {"content": "</think>"}, {"content": "\n\n4."}]
+    for model, options in (("deepseek/deepseek-r1", {}), ("any-model", {"think": "on"})):
+        out = final(rewrite_stream(field_stream(deltas, model=model), **options))
+        assert out == ("\n\n4.", "Let me add.", [], "stop")
+    out = final(rewrite_stream(field_stream(deltas, model="deepseek/deepseek-r1"), think="off"))
+    assert out[:2] == ("</think>\n\n4.", "Let me add.")  # off: untouched
+
+
 def test_an_r1_answer_may_begin_inside_its_reasoning() -> None:
     text = "First, the user asks.</think>\n\nHello!"
     for point in range(1, len(text)):
