@@ -36,6 +36,23 @@ def is_json(text: str) -> bool:
     return True
 
 
+def encoded_twice(arguments: str) -> str | None:
+    """The object inside `arguments` when they are one JSON string whose content is a JSON
+    object (arguments encoded twice, as some servers send them); else None."""
+    if arguments[:1] != '"':
+        return None
+    try:
+        inner = orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(inner, str) or inner.strip()[:1] != "{":
+        return None
+    try:
+        return inner.strip() if isinstance(orjson.loads(inner), dict) else None
+    except orjson.JSONDecodeError:
+        return None
+
+
 class JsonScanner:
     """String state and bracket depth of JSON text, advanced by `advance(buffer, upto)`."""
 

@@ -19,7 +19,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 
 from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
-from ._json import JsonScanner
+from ._json import JsonScanner, encoded_twice
 from ._orphans import OrphanClosers, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
 
@@ -249,7 +249,11 @@ class ScanningParser(OrphanClosers):
             out.append(ArgumentsDelta(text))
 
     def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
-        """Hand back a complete call; an announced one keeps its id, name and streamed prefix."""
+        """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
+        Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage")."""
+        if arguments[:1] == '"' and (inner := encoded_twice(arguments)) is not None:
+            out.append(Notice("arguments-encoded-twice", f"call {name}: arguments in a JSON string: unwrapped"))
+            arguments = inner
         if self._announced is not None:
             (call_id, name), sent = self._announced, "".join(self._sent)
             if not arguments.startswith(sent):

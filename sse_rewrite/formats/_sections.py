@@ -62,7 +62,7 @@ class SectionParser(SectionBase):
         self._header = ""
         self._opener = b""  # the call-begin marker of the current call (else its argument marker)
         self._calls_in_section = 0  # (`_json` holds the JSON string state of ARGS, up to `_json.pos`)
-        self._seen, self._held = 0, []
+        self._seen, self._held, self._quoted = 0, [], False
 
     def _compact(self) -> None:
         """Compact in every state (a flood of calls never returns to TEXT); the JSON

@@ -132,6 +132,18 @@ def token_rows(fmt: str, t: dict[str, str]) -> dict[str, Expected]:
         ),
         "eof-dangling-call-opener-without-section": (f"text {cb}  ", [], "text ", {"dangling-opener"}),
         "eof-dangling-section-opener": (f"text {sb} \n", [], "text ", {"dangling-opener"}),
+        "arguments-encoded-twice": (
+            call("f", 0, f" {json.dumps(json.dumps({'a': [1, '<x>']}))} "),
+            [("f", '{"a": [1, "<x>"]}')],
+            "",
+            {"arguments-encoded-twice"},
+        ),
+        "a-json-string-that-holds-no-object-stays": (
+            call("f", 0, '"[1]"'),
+            [("f", '"[1]"')],
+            "",
+            set(),
+        ),
         "invalid-json-arguments": (
             call("f", 0, '{"a": 1,}'),
             [("f", '{"a": 1,}')],
@@ -255,6 +267,13 @@ def tag_rows(fmt: str) -> dict[str, Expected]:
             [("a", "{}"), ("b", "{}")],
             "\n",
             {"missing-close"},
+        )
+        rows["arguments-encoded-twice"] = (
+            f"<tool_call>{json.dumps({'name': 'f', 'arguments': json.dumps(json.dumps({'a': 1}))})}"
+            "</tool_call>",
+            [("f", '{"a": 1}')],
+            "",
+            {"arguments-encoded-twice"},
         )
         rows["invalid-json-arguments"] = (
             '<tool_call>{"name": "f", "arguments": "{\\"a\\": 1,}"}</tool_call>',
