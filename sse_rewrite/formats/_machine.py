@@ -252,7 +252,7 @@ class ScanningParser(OrphanClosers):
         """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
         Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage")."""
         if arguments[:1] == '"' and (inner := encoded_twice(arguments)) is not None:
-            out.append(Notice("arguments-encoded-twice", f"call {name}: arguments in a JSON string: unwrapped"))
+            out.append(Notice("arguments-encoded-twice", f"call {name}: arguments unwrapped from a string"))
             arguments = inner
         if self._announced is not None:
             (call_id, name), sent = self._announced, "".join(self._sent)
