@@ -47,6 +47,7 @@ class ChoiceState:
         self._think = think
         self._role_seen = False
         self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
+        self._last_field = ""  # the field text last went to: a stop sequence cuts that one
 
     @property
     def calls(self) -> int:
@@ -86,6 +87,7 @@ class ChoiceState:
         if not carries_nothing(choice, self._role_seen, (name,)):
             return None
         if parser.absorb((text,)) or (self._think is None and self._feed_ahead(parser, name, text)):
+            self._last_field = name
             return name
         return None
 
@@ -97,6 +99,7 @@ class ChoiceState:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
+        self._last_field = name
         return parser.absorb(texts)
 
     def feed_ahead(self, name: str, text: str) -> bool:
@@ -111,6 +114,7 @@ class ChoiceState:
     def _feed_ahead(self, parser: ToolSyntax, name: str, text: str) -> bool:
         if not text:
             return False
+        self._last_field = name
         pieces = parser.feed(text)
         if pieces or parser.undecided or not parser.pending:
             self._fed = (name, text, pieces)

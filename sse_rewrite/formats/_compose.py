@@ -97,8 +97,9 @@ class ComposedParser:
             self._active._compact()
         return out
 
-    def flush(self) -> list[Piece]:
-        """End of the field: the open part decides what it holds (docs/behaviour.md, "Damage")."""
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field: the open part decides what it holds (docs/behaviour.md, "Damage");
+        `finished`: a normal finish (see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
         self._flushed = True
@@ -107,7 +108,9 @@ class ComposedParser:
             self._around.begin(out)  # a closer waits for its line's end: it ends here
             self._around.at_end = True
             self._run(out)
-        (self._active or self._parts[0])._finish(out)
+        part = self._active or self._parts[0]
+        part._finished = finished
+        part._finish(out)
         self._active = None
         return out
 

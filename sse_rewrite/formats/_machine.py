@@ -88,6 +88,7 @@ class ScanningParser(OrphanClosers):
         self._max = max_section_bytes
         self._json = JsonScanner()
         self._flushed = False
+        self._finished = False  # (set by `flush`: the stream ended normally)
         self._streams = stream_arguments
         self._announced: tuple[str | None, str] | None = None  # the open call's CallStart
         self._sent: list[str] = []  # its argument text streamed so far
@@ -143,11 +144,12 @@ class ScanningParser(OrphanClosers):
             self._state = self.TEXT
             out.append(Notice("section-cap", f"{message}: passed through as text"))
 
-    def flush(self) -> list[Piece]:
-        """End of the field: decide everything still held back (docs/behaviour.md, "Damage")."""
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field: decide everything still held back (docs/behaviour.md, "Damage");
+        `finished`: a normal finish (see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
-        self._flushed = True
+        self._flushed, self._finished = True, finished
         out: list[Piece] = []
         if self._around is not None and self._state is self.TEXT and self._scan.buffered:
             self._around.begin(out)  # a closer waits for its line's end: it ends here

@@ -142,8 +142,9 @@ class SectionParser(SectionBase):
         elif token is Token.CALL_END and header and explicit:  # a call with no arguments at all
             self._header = header
             self._emit_call(out, "", pos + length)
-        elif token in (Token.CALL_BEGIN, Token.SECTION_END, Token.CALL_END) and header:
-            # A header with no argument marker: an orphan, syntax rather than text.
+        elif token in (Token.CALL_BEGIN, Token.SECTION_END, Token.CALL_END) and header and explicit:
+            # A call-begin marker's header with no argument marker: an orphan, syntax rather than
+            # text (without the marker, such a "header" is only words between markers: prose).
             end = pos if token is Token.CALL_BEGIN else pos + length
             out.append(Markup(scan.take(end)))
             out.append(Notice("orphan-header", f"call header {header!r} has no arguments: dropped"))

@@ -74,6 +74,15 @@ class TagCalls(TagStreaming):
         elif state is State.OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
+        elif state is State.TAGGED and self._value_end is not None and self._finished:
+            # a normal finish inside a value: a stop sequence took the closers, the value ends here
+            call = self._parse(scan.end, complete=False, open_value=self._value_end.decode())
+            if call is None:
+                self._release(out, scan.end, "truncated-call", "stream finished inside a tool call")
+                return
+            message = f"stream finished inside call {call[0]} (its closers a stop sequence): call recovered"
+            out.append(Notice("recovered-call", message))
+            self._emit_call(out, call, scan.end)
         elif state is State.CLOSING or (state is State.TAGGED and self._value_end is None):
             body_end = self._body_end if state is State.CLOSING else scan.cursor
             call = self._parse(body_end, complete=state is State.CLOSING)
@@ -86,8 +95,9 @@ class TagCalls(TagStreaming):
         else:
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
-    def _parse(self, body_end: int, complete: bool = True) -> Call | None:
-        body = self._scan.text(self._scan.mark, body_end)
+    def _parse(self, body_end: int, complete: bool = True, open_value: str = "") -> Call | None:
+        """The call the body up to `body_end` gives (`open_value`: the closer of a value left open)."""
+        body = self._scan.text(self._scan.mark, body_end) + open_value
         try:
             if self._body is Body.JSON:
                 return hermes_call(body) if body.strip() else None

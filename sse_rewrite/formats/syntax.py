@@ -32,8 +32,10 @@ class ToolSyntax(Protocol):
         """
         ...
 
-    def flush(self) -> list[Piece]:
-        """End of the field's stream: decide everything still held back."""
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field's stream: decide everything still held back. `finished`: the stream
+        ended normally (finish_reason `stop` or `tool_calls`), so a call cut only by its closers
+        was cut by a stop sequence and is recovered (docs/behaviour.md, "Damage")."""
         ...
 
     @property

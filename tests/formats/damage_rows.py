@@ -130,6 +130,12 @@ def token_rows(fmt: str, t: dict[str, str]) -> dict[str, Expected]:
             f'x {sb}{cb}{h("f", 0)}{ab}{{"a": ',
             {"truncated-call"},
         ),
+        "stop-sequence-took-the-closers": (
+            f'x {sb}{cb}{h("f", 0)}{ab}{{"a": 1}}',
+            [("f", '{"a": 1}')],
+            "x ",
+            {"recovered-call"},
+        ),
         "eof-dangling-call-opener-without-section": (f"text {cb}  ", [], "text ", {"dangling-opener"}),
         "eof-dangling-section-opener": (f"text {sb} \n", [], "text ", {"dangling-opener"}),
         "arguments-encoded-twice": (
@@ -198,6 +204,14 @@ CUT_BODIES = {
         "<tool_call>f\n<arg_key>a</arg_key><arg_value>1",
     ),
 }
+# A call whose closers a stop sequence took (`</tool_call>`, `</arg_value>`...), and its arguments.
+STOPPED = {
+    "hermes": ('<tool_call>\n{"name": "f", "arguments": {"a": "x y"}}\n', '{"a": "x y"}'),
+    "qwen3-coder": ("<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\nx y\n",
+                    '{"a": 1, "b": "x y"}'),
+    "glm": ("<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>b</arg_key>"
+            "<arg_value>x y", '{"a": 1, "b": "x y"}'),
+}
 OTHER_BODY = {"hermes": glm("f", k="v"), "qwen3-coder": hermes("f", {}), "glm": hermes("f", {})}
 
 
@@ -252,6 +266,12 @@ def tag_rows(fmt: str) -> dict[str, Expected]:
         "eof-in-call-complete": (complete, [("f", '{"a": 1}')], "", {"recovered-call"}),
         "eof-in-call-incomplete": (f"x {cut}", [], f"x {cut}", {"truncated-call"}),
         "eof-dangling-opener": ("text <tool_call>  \n", [], "text ", {"dangling-opener"}),
+        "stop-sequence-took-the-closers": (
+            f"x {STOPPED[fmt][0]}",
+            [("f", STOPPED[fmt][1])],
+            "x ",
+            {"recovered-call"},
+        ),
         "another-formats-body-is-text": (OTHER_BODY[fmt], [], OTHER_BODY[fmt], set()),
     }
     if fmt != "hermes":  # (a JSON body ends where its object does: see the hermes row)
@@ -327,6 +347,12 @@ def tag_rows(fmt: str) -> dict[str, Expected]:
                     [("f", '{"x": 1}')],
                     "\n",
                     {"orphan-marker"},
+                ),
+                "stop-sequence-took-a-bare-calls-closers": (
+                    "<function=f>\n<parameter=x>\nline one\nline two\n",
+                    [("f", '{"x": "line one\\nline two"}')],
+                    "",
+                    {"recovered-call"},
                 ),
                 "eof-in-bare-call-complete-parameters": (
                     bare[: -len("</function>")],
