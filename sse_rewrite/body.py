@@ -91,7 +91,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
     thinks, starts_inside, _ = think_mode(model if isinstance(model, str) else None, options.think)
 
     def make_parser() -> ToolSyntax:
-        return parser_type(options.max_section_bytes)
+        return parser_type(options.max_section_bytes, tools=options.tools)
 
     stream_id = completion.get("id") if isinstance(completion.get("id"), str) else ""
     notices: list[Notice] = []

@@ -270,8 +270,8 @@ class StreamRewriter:
 
 
 def _parser_factory(parser_type: type[ToolSyntax], options: RewriteOptions) -> Callable[[], ToolSyntax]:
-    cap, stream_arguments = options.max_section_bytes, options.stream_arguments
-    return lambda: parser_type(cap, stream_arguments=stream_arguments)
+    cap, stream_arguments, tools = options.max_section_bytes, options.stream_arguments, options.tools
+    return lambda: parser_type(cap, stream_arguments=stream_arguments, tools=tools)
 
 
 def looks_like_object(data: str) -> bool:

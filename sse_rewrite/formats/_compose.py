@@ -22,6 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
+    from ..tool_schemas import ToolSchemas
+
 
 class ComposedParser:
     """Implements `ToolSyntax` with the `PARTS` a subclass names (earlier parts win ties)."""
@@ -45,13 +47,14 @@ class ComposedParser:
         cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
 
     def __init__(
-        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False
-    ) -> None:
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False,
+        tools: ToolSchemas | None = None,
+    ) -> None:  # fmt: skip
         self._scan = MarkerScanner()
         self._max = max_section_bytes
         # what precedes the cursor, shared: the parts' orphan closers are decided on the whole text
         self._around = Surroundings(self._OPENERS)
-        self._parts = [part(max_section_bytes, self._scan, stream_arguments, self._around)
+        self._parts = [part(max_section_bytes, self._scan, stream_arguments, self._around, tools)
                        for part in self.PARTS]
         self._active: ScanningParser | None = None  # the part whose call or section is open
         self._flushed = False

@@ -1,14 +1,11 @@
 """ScanningParser: the feed/flush loop every format's state machine shares.
 
-A format is a small state machine over a `MarkerScanner`. What differs between formats
-is the states and their handlers; what stays the same is written once here: appending
-to the scanner, running handlers until none makes progress, the section cap (release
-the held text unchanged, with a notice), compacting the buffer, `pending`, and the
-feed-after-flush guard. So is `--stream-arguments` bookkeeping (`_announce`, `_stream`,
-`_call`, `_complete_broken`), which keeps a call's streamed argument text a prefix of
-its final arguments. So is plain-text scanning: outside a call, text is handed back
-up to the first marker of the subclass's `OPENERS`, and `_open` takes it from there.
-A `ComposedParser` (see `_compose.py`) runs several machines over one shared scanner.
+A format is a small state machine over a `MarkerScanner`: its states and handlers differ,
+the rest is written once here: running handlers until none makes progress, the section cap,
+compacting, `pending`, the feed-after-flush guard, `--stream-arguments` bookkeeping (a call's
+streamed argument text stays a prefix of its final arguments), every call's way out (`_call`),
+and plain-text scanning up to the first marker of `OPENERS` (`_found`, `_orphans.py`). A
+`ComposedParser` (`_compose.py`) runs several machines over one shared scanner.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 
 from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
-from ._json import JsonScanner, encoded_twice
+from ._json import JsonScanner, unwrapped
 from ._orphans import OrphanClosers, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
 
@@ -27,6 +24,8 @@ from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, sca
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
+
+    from ..tool_schemas import ToolSchemas
 
 
 class MachineState(enum.Enum):
@@ -81,8 +80,10 @@ class ScanningParser(OrphanClosers):
         scanner: MarkerScanner | None = None,
         stream_arguments: bool = False,
         surroundings: Surroundings | None = None,  # (shared by the parts of a `ComposedParser`)
+        tools: ToolSchemas | None = None,
     ) -> None:
         self._scan = scanner or MarkerScanner()
+        self._tools = tools  # the request's tools: they type values and name calls, never find them
         self._init_orphans(surroundings)
         self._state: MachineState = self.TEXT
         self._max = max_section_bytes
@@ -151,10 +152,7 @@ class ScanningParser(OrphanClosers):
             return []
         self._flushed, self._finished = True, finished
         out: list[Piece] = []
-        if self._around is not None and self._state is self.TEXT and self._scan.buffered:
-            self._around.begin(out)  # a closer waits for its line's end: it ends here
-            self._around.at_end = True
-            self._run(out)
+        self._end_line(out)
         self._finish(out)
         self._state = self.TEXT
         return out
@@ -241,6 +239,9 @@ class ScanningParser(OrphanClosers):
 
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
         """Start streaming a call whose name is known (only with `stream_arguments`)."""
+        if self._tools:
+            name, notes = self._tools.review(name, None)
+            out += [Notice("tool-schema", note) for note in notes]
         self._announced, self._sent = (call_id, name), []
         out.append(CallStart(call_id, name))
 
@@ -253,15 +254,16 @@ class ScanningParser(OrphanClosers):
     def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
         """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
         Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage")."""
-        if arguments[:1] == '"' and (inner := encoded_twice(arguments)) is not None:
-            out.append(Notice("arguments-encoded-twice", f"call {name}: arguments unwrapped from a string"))
-            arguments = inner
+        arguments = unwrapped(arguments, name, out) if arguments[:1] == '"' else arguments
         if self._announced is not None:
             (call_id, name), sent = self._announced, "".join(self._sent)
             if not arguments.startswith(sent):
                 out.append(Notice("streamed-arguments", f"call {name}: arguments kept as streamed"))
                 arguments = sent
             self._announced, self._sent = None, []
+        if self._tools:  # (an announced name was reviewed then: only the arguments are new here)
+            name, notes = self._tools.review(name, arguments)
+            out += [Notice("tool-schema", note) for note in notes]
         out.append(ToolCall(call_id, name, arguments, raw))
 
     def _broken_arguments(self) -> str:

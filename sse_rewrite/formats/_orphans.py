@@ -109,6 +109,8 @@ class OrphanClosers:
     """The values of `OPENERS` that are closers: with nothing open, `_orphan` decides them."""
 
     OPENERS: ClassVar[MarkerTable[Any]]
+    TEXT: ClassVar[Any]
+    _state: Any
     _scan: MarkerScanner
     _around: Surroundings | None
     _owed: dict[Any, int]  # closers owed to openers released as prose: words too
@@ -132,6 +134,17 @@ class OrphanClosers:
     def _open(self, value: Any, pos: int, length: int, out: list[Piece]) -> None:
         """Handle the opener found at `pos` in plain text (text before it is out)."""
         raise NotImplementedError
+
+    def _run(self, out: list[Piece]) -> None:
+        raise NotImplementedError
+
+    def _end_line(self, out: list[Piece]) -> None:
+        """The field ends: a closer held in plain text waits for its line's end, which is here."""
+        around = self._around
+        if around is not None and self._state is self.TEXT and self._scan.buffered:
+            around.begin(out)
+            around.at_end = True
+            self._run(out)
 
     def _orphan(self, value: Any, pos: int, length: int, out: list[Piece]) -> bool:
         """A closer at `pos` with nothing open: dropped where it adjoins syntax, else words;

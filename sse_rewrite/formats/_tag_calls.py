@@ -102,8 +102,8 @@ class TagCalls(TagStreaming):
             if self._body is Body.JSON:
                 return hermes_call(body) if body.strip() else None
             if self._body is Body.XML:
-                return qwen_xml_call(body, complete)
-            return glm_call(body) if body.strip() else None
+                return qwen_xml_call(body, complete, self._tools)
+            return glm_call(body, self._tools) if body.strip() else None
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             return None
 

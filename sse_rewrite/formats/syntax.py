@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
 from ..events import Piece
+from ..tool_schemas import ToolSchemas
 
 
 class ToolSyntax(Protocol):
@@ -18,7 +19,9 @@ class ToolSyntax(Protocol):
     sniff: ClassVar[tuple[bytes, ...]]
     """Raw SSE bytes without which an event cannot hold this syntax (what plain runs stop at)."""
 
-    def __init__(self, max_section_bytes: int = ..., *, stream_arguments: bool = ...) -> None: ...
+    def __init__(
+        self, max_section_bytes: int = ..., *, stream_arguments: bool = ..., tools: ToolSchemas | None = ...
+    ) -> None: ...
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text of the field; return what can be decided now."""
