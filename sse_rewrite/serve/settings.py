@@ -16,8 +16,9 @@ from pathlib import Path
 
 import click
 
+from ..protocols.anthropic.models import ModelChoice, parse_model_map
+from ..protocols.responses.store import default_store_path
 from ..rewrite import RewriteOptions
-from .anthropic_models import ModelChoice, parse_model_map
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -52,7 +53,9 @@ class ServeSettings:
     drain_timeout: float = 30.0
     """On SIGTERM or Ctrl-C, open requests get this long to finish before they are cut."""
     models: ModelChoice = field(default_factory=ModelChoice)
-    """The upstream model for each Anthropic request (`--model`, `--model-map`)."""
+    """The upstream model for each Anthropic or Responses request (`--model`, `--model-map`)."""
+    store: Path | None = None
+    """The SQLite file of stored Responses (`--store`); None keeps none."""
 
 
 def is_loopback(host: str) -> bool:
@@ -112,10 +115,13 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--drain-timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
                  help="On SIGTERM, seconds open requests get to finish."),
     click.option("--model", metavar="NAME",
-                 help="/v1/messages: send every request to this upstream model."),
+                 help="/v1/messages, /v1/responses: send every request to this upstream model."),
     click.option("--model-map", multiple=True, metavar="PATTERN=NAME", callback=_model_map,
-                 help="/v1/messages: requested models matching PATTERN (shell-style: *, ?, [..]) "
-                      "go to NAME; repeatable, first match wins."),
+                 help="/v1/messages, /v1/responses: requested models matching PATTERN (shell-style: *, ?, "
+                      "[..]) go to NAME; repeatable, first match wins."),
+    click.option("--store", metavar="PATH|none", default=None,
+                 help="/v1/responses: the SQLite file of stored responses (previous_response_id); "
+                      "none keeps none. Default: ~/.local/share/sse-rewrite/responses.sqlite3."),
 )
 """The `serve` options besides the rewrite options."""
 
@@ -140,7 +146,10 @@ def settings_from(params: dict[str, Any], options: RewriteOptions) -> ServeSetti
     if not upstream.startswith(("http://", "https://")):
         raise click.BadParameter(f"{upstream!r} is not an http:// or https:// URL", param_hint="--upstream")
     models = ModelChoice(params.pop("model"), params.pop("model_map"))
-    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models, **params)
+    store = params.pop("store")
+    store_path = None if store == "none" else Path(store) if store else default_store_path()
+    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models,
+                             store=store_path, **params)
     problem = exposure_error(settings)
     if problem:
         raise click.UsageError(problem)

@@ -86,6 +86,15 @@ class Servers:
         self._runners.append(runner)
         return f"http://127.0.0.1:{app.bound_port(runner)}/v1", lines
 
+    def stop(self, base_url: str) -> None:
+        """Stop the serve instance `serve` returned `base_url` for (the others keep running)."""
+        for runner in self._runners[1:]:
+            if base_url == f"http://127.0.0.1:{app.bound_port(runner)}/v1":
+                self._runners.remove(runner)
+                self.loop.run(runner.cleanup())
+                return
+        raise ValueError(f"no serve instance at {base_url}")
+
     def close(self) -> None:
         """Stop every server, newest first."""
         for runner in reversed(self._runners):
