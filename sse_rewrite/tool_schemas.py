@@ -118,10 +118,18 @@ def json_type(value: object) -> str:
 class ToolSchemas:
     """The request's tools by name (see module docstring)."""
 
-    __slots__ = ("_by_name",)
+    __slots__ = ("_by_name", "source")
 
-    def __init__(self, by_name: dict[str, Schema]) -> None:
+    def __init__(self, by_name: dict[str, Schema], source: list[Any] | None = None) -> None:
         self._by_name = by_name
+        self.source = source or []
+        """The `tools` array as read (what a capture's `.tools` sidecar keeps)."""
+
+    @classmethod
+    def of_request(cls, body: object) -> ToolSchemas | None:
+        """The tools a request body declares, or None when it declares none."""
+        tools = body.get("tools") if isinstance(body, dict) else None
+        return cls.read(tools) if isinstance(tools, list) and tools else None
 
     @classmethod
     def read(cls, value: object) -> ToolSchemas:
@@ -140,7 +148,7 @@ class ToolSchemas:
             schema = spec.get("parameters", spec.get("input_schema"))
             if isinstance(name, str) and name:
                 by_name[name] = schema if isinstance(schema, dict) else {}
-        return cls(by_name)
+        return cls(by_name, tools)
 
     def __bool__(self) -> bool:
         return bool(self._by_name)

@@ -1,7 +1,8 @@
 """`--capture DIR`: each upstream answer saved raw, as a fixture for `replay` and `diff`.
 
 A streamed answer becomes `DIR/NAME.sse`, a whole body `DIR/NAME.json`, each with a
-`NAME.….args` sidecar that names every rewrite option the server ran with, so
+`NAME.….args` sidecar that names every rewrite option the server ran with, and a
+`NAME.….tools` sidecar with the request's tools (when it had some), so
 `sse-rewrite diff --update` then `diff` reproduce exactly what the client got.
 """
 
@@ -12,7 +13,9 @@ import os
 import time
 from pathlib import Path
 
-from ..goldens import args_path
+import orjson
+
+from ..goldens import args_path, tools_path
 from ..rewrite import RewriteOptions
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -32,9 +35,12 @@ def sidecar_text(options: RewriteOptions) -> str:
 
 
 def open_capture(directory: Path, options: RewriteOptions, suffix: str) -> BinaryIO:
-    """Create a new capture file (`suffix` `.sse` or `.json`) and its sidecar; return it open."""
+    """Create a new capture file (`suffix` `.sse` or `.json`) and its sidecars (the request's
+    tools too, when it had some); return it open."""
     directory.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     path = directory / f"serve-{stamp}-{os.getpid()}-{next(_numbers):04d}{suffix}"
     args_path(path).write_text(sidecar_text(options))
+    if options.tools:
+        tools_path(path).write_bytes(orjson.dumps({"tools": options.tools.source}))
     return path.open("xb")
