@@ -1,7 +1,8 @@
 """Raw-text parameter values as JSON: typed by the tool's schema, or guessed without one.
 
 Syntaxes whose values are raw text (Qwen3-Coder `<parameter=…>`, GLM `<arg_value>`, and those
-that are declared like them) call `value_json` for each value. With the parameter's schema
+that are declared like them) call `value_json` for each value, with the schema
+`tool_parameters(tools, name).property(key)` gives. With the parameter's schema
 (docs/behaviour.md, "Types"): `string` keeps the exact text; `null`, `boolean`, `integer`,
 `number` take the text when it spells one (`None`, `True` too, as models trained on Python
 write them); `object` and `array` parse as JSON (or a Python literal); type lists, `anyOf`,
@@ -26,9 +27,15 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Final
 
-    from ..tool_schemas import Parameters, Schema
+    from ..tool_schemas import Parameters, Schema, ToolSchemas
 
 _INTEGER: Final = re.compile(r"[+-]?\d+")
+
+
+def tool_parameters(tools: ToolSchemas | None, name: str) -> Parameters | None:
+    """The parameters schema of the tool a call's `name` stands for (loose names included), if
+    the request's tools are known: what a syntax passes to `value_json` with each value's schema."""
+    return tools.parameters(tools.resolve(name)[0]) if tools else None
 
 
 def value_json(raw: str, schema: Schema | None = None, parameters: Parameters | None = None) -> str:

@@ -17,7 +17,7 @@ import re
 
 import orjson
 
-from .raw_values import value_json
+from .raw_values import tool_parameters, value_json
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -130,7 +130,7 @@ def qwen_xml_call(
     name = name.strip()
     if not found or not is_name(name):
         return None
-    return name, typed_object(pairs, _parameters(tools, typed_as or name))
+    return name, typed_object(pairs, tool_parameters(tools, typed_as or name))
 
 
 def glm_call(body: str, tools: ToolSchemas | None = None, typed_as: str | None = None) -> Call | None:
@@ -145,12 +145,7 @@ def glm_call(body: str, tools: ToolSchemas | None = None, typed_as: str | None =
             return None
         pairs.append((key.strip(), value))
     name = name.strip()
-    return (name, typed_object(pairs, _parameters(tools, typed_as or name))) if is_name(name) else None
-
-
-def _parameters(tools: ToolSchemas | None, name: str) -> Parameters | None:
-    """The parameters schema of the tool a call's `name` stands for, if the tools are known."""
-    return tools.parameters(tools.resolve(name)[0]) if tools else None
+    return (name, typed_object(pairs, tool_parameters(tools, typed_as or name))) if is_name(name) else None
 
 
 def _between(text: str, opener: str, closer: str) -> tuple[str | None, str]:
