@@ -89,7 +89,10 @@ class ComposedParser:
         out: list[Piece] = []
         self._around.begin(out)
         self._scan.append(text)
-        self._run(out)
+        while self._step(out):
+            pass
+        if out:
+            self._around.catch_up()
         active = self._active
         if active is not None and self._scan.buffered > self._max:
             active._cap(out)

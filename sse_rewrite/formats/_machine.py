@@ -121,10 +121,14 @@ class ScanningParser(OrphanClosers):
                 self._around.text(text)
             return [Text(text)] if text else []
         out: list[Piece] = []
-        if self._around is not None:
-            self._around.begin(out)
+        around = self._around
+        if around is not None:
+            around.begin(out)
         self._scan.append(text)
-        self._run(out)
+        while self._STEPS[self._state](self, out):
+            pass
+        if around is not None and out:
+            around.catch_up()
         if self._state is not self.TEXT and self._scan.buffered > self._max:
             self._cap(out)
         self._compact()
