@@ -121,14 +121,10 @@ class ScanningParser(OrphanClosers):
                 self._around.text(text)
             return [Text(text)] if text else []
         out: list[Piece] = []
-        around = self._around
-        if around is not None:
-            around.begin(out)
+        if self._around is not None:
+            self._around.begin(out)
         self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
-        if around is not None and out:
-            around.catch_up()
+        self._run(out)
         if self._state is not self.TEXT and self._scan.buffered > self._max:
             self._cap(out)
         self._compact()
@@ -138,7 +134,7 @@ class ScanningParser(OrphanClosers):
         """Step until no step makes progress; then `Surroundings` reads what was handed back."""
         while self._STEPS[self._state](self, out):
             pass
-        if self._around is not None:
+        if self._around is not None and out:
             self._around.catch_up()
 
     def _cap(self, out: list[Piece]) -> None:
