@@ -1,5 +1,6 @@
-"""Schema-aware repair (docs/behaviour.md, "Types"): each type rule, in each raw-text syntax,
-at every cut and streamed; names matched loosely; arguments checked, never changed."""
+"""Schema-aware repair (docs/behaviour.md, "Types"): each type rule, in each raw-text syntax
+(Qwen3-Coder, GLM, Seed and Kimi K3 values without a declared kind), at every cut and streamed;
+names matched loosely; arguments checked, never changed."""
 
 from __future__ import annotations
 
@@ -64,12 +65,18 @@ def tools_for(schema: dict[str, Any]) -> ToolSchemas:
 
 
 def call_text(fmt: str, name: str, value: str) -> str:
+    if fmt == "seed":  # (no `string=`: the value is raw text)
+        return f'<seed:tool_call><function name="{name}"><parameter name="v">{value}</parameter></function></seed:tool_call>'  # noqa: E501
+    if fmt == "kimi-k3":  # (no `type=`)
+        return (f'<|open|>tools<|sep|><|open|>call tool="{name}" index="1"<|sep|>'
+                f'<|open|>argument key="v"<|sep|>{value}<|close|>argument<|sep|><|close|>call<|sep|>'
+                "<|close|>tools<|sep|>")  # fmt: skip
     if fmt == "qwen3-coder":
         return f"<tool_call>\n<function={name}>\n<parameter=v>\n{value}\n</parameter>\n</function>\n</tool_call>"  # noqa: E501
     return f"<tool_call>{name}\n<arg_key>v</arg_key>\n<arg_value>{value}</arg_value>\n</tool_call>"
 
 
-@pytest.mark.parametrize("fmt", ["qwen3-coder", "glm"])
+@pytest.mark.parametrize("fmt", ["qwen3-coder", "glm", "seed", "kimi-k3"])
 @pytest.mark.parametrize(("rule", "schema", "raw", "expected", "told"), CASES)
 def test_a_raw_value_takes_its_declared_type(fmt: str, rule: str, schema: dict[str, Any], raw: str,
                                              expected: Any, told: bool) -> None:  # fmt: skip
