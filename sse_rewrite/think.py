@@ -72,11 +72,12 @@ def think_mode(model: str | None, requested: Literal["auto", "on", "off"]) -> tu
 class ThinkSplitter:
     """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
 
-    __slots__ = ("_held", "_implicit", "_inside", "_start")
+    __slots__ = ("_held", "_implicit", "_inside", "_prompt_opens", "_start")
 
     def __init__(self, starts_inside: bool = False) -> None:
         self._inside = starts_inside
         self._implicit = starts_inside  # inside without having seen `<think>`; nothing moved yet
+        self._prompt_opens = starts_inside  # the template opens the tag: a `</think>` first ends it
         self._held = ""
         self._start = True  # nothing decided yet: the content's very start
 
@@ -89,6 +90,12 @@ class ThinkSplitter:
     def pending(self) -> bool:
         """True while a possible tag prefix is held back."""
         return bool(self._held)
+
+    @property
+    def at_start(self) -> bool:
+        """True while a tag at the content's very start would be read as one: every content
+        text must come here until the start is decided (a text passed unread would move it)."""
+        return self._start and self._prompt_opens
 
     @property
     def held(self) -> int:
@@ -133,10 +140,13 @@ class ThinkSplitter:
         return out
 
     def _at_start(self, buf: str, out: list[Text | Thought | Markup]) -> int:
-        """The content's very start: inside, a `<think>` there is the opener the prompt may also
-        hold (the same reasoning either way); outside, a `</think>` there ends reasoning that was
-        sent before it (in the reasoning field): both are tags. Where the scan goes on; -1 while
-        `buf` may still become that tag (held)."""
+        """The content's very start, for a template that opens the tag in the prompt: inside, a
+        `<think>` there is that opener (the same reasoning either way); outside (the provider
+        sent the reasoning in its field), a `</think>` there ends that reasoning: both are tags.
+        Where the scan goes on; -1 while `buf` may still become that tag (held)."""
+        if not self._prompt_opens:
+            self._start = False
+            return 0
         tag = OPEN if self._inside else CLOSE
         if tag.startswith(buf) and len(buf) < len(tag):
             self._held = buf

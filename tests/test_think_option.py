@@ -67,12 +67,15 @@ def test_an_opener_in_the_prompt_or_in_the_output_gives_the_same_reasoning(model
 
 
 def test_a_closer_first_in_content_ends_the_reasoning_the_provider_sent() -> None:
-    deltas = [{"reasoning_content": "Let me add."}, {"content": "</think>"}, {"content": "\n\n4."}]
-    for model, options in (("deepseek/deepseek-r1", {}), ("any-model", {"think": "on"})):
+    deltas = [{"content": ""}, {"reasoning_content": "Let me"}, {"reasoning_content": " add."},
+              {"content": "</thi"}, {"content": "nk>"}, {"content": "\n\n4."}]  # fmt: skip
+    for model, options in (("deepseek/deepseek-r1", {}), ("z-ai/glm-4.7", {"think": "on"})):
         out = final(rewrite_stream(field_stream(deltas, model=model), **options))
         assert out == ("\n\n4.", "Let me add.", [], "stop")
-    out = final(rewrite_stream(field_stream(deltas, model="deepseek/deepseek-r1"), think="off"))
-    assert out[:2] == ("</think>\n\n4.", "Let me add.")  # off: untouched
+    # off, or a template that does not open the tag in the prompt: untouched
+    for model, options in (("deepseek/deepseek-r1", {"think": "off"}), ("any-model", {"think": "on"})):
+        out = final(rewrite_stream(field_stream(deltas, model=model), **options))
+        assert out[:2] == ("</think>\n\n4.", "Let me add.")
 
 
 def test_an_r1_answer_may_begin_inside_its_reasoning() -> None:
