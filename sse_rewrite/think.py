@@ -43,7 +43,8 @@ event and end in the next; `\u003c`-escaped tags included)."""
 # parser (lowered substrings of the model id), and those whose templates open the tag in the
 # prompt so the answer starts inside it.
 _THINKING_MODELS: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwen3", "qwq", "glm-4.", "glm-5",
-                           "glm-z1", "minimax-m2", "thinking")  # fmt: skip
+                           "glm-z1", "thinking", "deepseek-v3.2", "deepseek.v3.2", "deepseek-v4",
+                           "minimax-m2")  # fmt: skip
 _STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507", "glm-4.7", "glm-5",
                          "minimax-m2")  # fmt: skip
 
