@@ -22,8 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .content_thinking import ContentThinking
     from .formats import ToolSyntax
-    from .think import ContentThinking
 
 CallId = Callable[[int, ToolCall | None], str]
 """Gives the id of the call with this output index (the parsed call, or None if legacy)."""
@@ -48,6 +48,7 @@ class ChoiceState:
         self._role_seen = False
         self._reasoning_field = "reasoning_content"  # `reasoning` once the stream has used it
         self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
+        self._last_field = ""  # the field text last went to: a stop sequence cuts that one
 
     @property
     def calls(self) -> int:
@@ -61,6 +62,14 @@ class ChoiceState:
             if parser.pending:
                 return True
         return self._thinking
+
+    @property
+    def watching(self) -> bool:
+        """True while some field's parser must read every text (`ToolSyntax.watching`)."""
+        for parser in self._parsers.values():  # noqa: SIM110 (a loop, not any(): once per rewritten chunk)
+            if parser.watching:
+                return True
+        return False
 
     def absorb(self, choice: dict[str, Any]) -> str | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
@@ -79,6 +88,7 @@ class ChoiceState:
         if not carries_nothing(choice, self._role_seen, (name,)):
             return None
         if parser.absorb((text,)) or (self._think is None and self._feed_ahead(parser, name, text)):
+            self._last_field = name
             return name
         return None
 
@@ -90,6 +100,7 @@ class ChoiceState:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
+        self._last_field = name
         return parser.absorb(texts)
 
     def feed_ahead(self, name: str, text: str) -> bool:
@@ -104,6 +115,7 @@ class ChoiceState:
     def _feed_ahead(self, parser: ToolSyntax, name: str, text: str) -> bool:
         if not text:
             return False
+        self._last_field = name
         pieces = parser.feed(text)
         if pieces or parser.undecided or not parser.pending:
             self._fed = (name, text, pieces)
