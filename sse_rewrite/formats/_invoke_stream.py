@@ -1,7 +1,9 @@
 """InvokeStreaming: what `InvokeParser` does between markers of an invoke body.
 
 - `absorb`: inside a body, texts that hold no marker ending it or a value (most hold not even
-  its lead byte, `<`, or `]` for M3) decide nothing: they are taken without a feed.
+  its lead byte, `<`, or `]` for M3) decide nothing: they are taken without a feed. So are
+  a header's words before its `>` (DSML streams ` name`, `="`, `bash` a token each) and
+  spacing before a body's first markup or between invokes.
 - `--stream-arguments`: the call is announced once its body shows it is parameters (not one
   JSON object, not M3's named tags); each parameter is streamed when its closer arrives, as
   the next member of the JSON object text the whole call gives (`{"a": 1` then `, "b": "x"`;
@@ -81,18 +83,14 @@ class InvokeStreaming(ScanningParser):
         with spacing (its step waits for the `>`); and spacing where the steps look for the
         first byte that is not (before a body's first markup, between a block's invokes)."""
         scan, state = self._scan, self._state
-        if state is self.BODY and self._in_body:
-            if scan.cursor != scan.end:  # (a cut marker)
-                return 0
-            return self._absorb_body(texts)
-        if state is self.HEAD:
-            return self._absorb_head(texts)
-        if state is self.BODY or (state is self.BLOCK and scan.cursor == scan.end):
-            return self._absorb_spacing(texts)
-        return 0
-
-    def _absorb_body(self, texts: Sequence[str]) -> int:
-        scan = self._scan
+        if state is not self.BODY or not self._in_body:  # (the hot state is tested first)
+            if state is self.HEAD:
+                return self._absorb_head(texts)
+            if state is self.BODY or (state is self.BLOCK and scan.cursor == scan.end):
+                return self._absorb_spacing(texts)
+            return 0
+        if scan.cursor != scan.end:  # (a cut marker)
+            return 0
         lead, room, taken = self._body_lead(), self._max - scan.buffered, 0
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
