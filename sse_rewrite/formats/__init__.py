@@ -17,6 +17,8 @@ from .deepseek import DeepSeekParser
 from .glm import GlmParser
 from .hermes import HermesParser
 from .kimi import KimiParser
+from .lists import GemmaParser, Lfm2Parser, ListMarkersParser, LlamaParser, MistralParser
+from .lists_auto import EveryStreamParser, GemmaAndTokens, Llama4AndTokens, LlamaAndTokens
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
 from .special_tokens import SpecialTokensParser
@@ -56,19 +58,19 @@ def __getattr__(name: str) -> object:
 class _QwenAndTokens(ComposedParser):
     """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
 
-    PARTS = (QwenParser, SpecialTokensParser)
+    PARTS = (QwenParser, SpecialTokensParser, ListMarkersParser)
 
 
 class _GlmAndTokens(ComposedParser):
     """`auto` for GLM ids: GLM bodies and the special tokens."""
 
-    PARTS = (GlmParser, SpecialTokensParser)
+    PARTS = (GlmParser, SpecialTokensParser, ListMarkersParser)
 
 
 class _HermesAndTokens(ComposedParser):
     """`auto` for Hermes ids: Hermes JSON and the special tokens."""
 
-    PARTS = (HermesParser, SpecialTokensParser)
+    PARTS = (HermesParser, SpecialTokensParser, ListMarkersParser)
 
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
@@ -78,21 +80,36 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "glm": GlmParser,
     "deepseek": DeepSeekParser,
     "text": PlainTextParser,
+    "mistral": MistralParser,
+    "llama": LlamaParser,
+    "gemma": GemmaParser,
+    "lfm2": Lfm2Parser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
-    SPECIAL_TOKENS: SpecialTokensParser,
-    NATIVE_TOOL_CALLS: SpecialTokensParser,
-    "kimi+deepseek": SpecialTokensParser,
-    "deepseek+kimi": SpecialTokensParser,
+    SPECIAL_TOKENS: EveryStreamParser,
+    NATIVE_TOOL_CALLS: EveryStreamParser,
+    "kimi+deepseek": EveryStreamParser,
+    "deepseek+kimi": EveryStreamParser,
+    "mistral+special-tokens": EveryStreamParser,
+    "lfm2+special-tokens": EveryStreamParser,
+    "llama+special-tokens": LlamaAndTokens,
+    "llama4+special-tokens": Llama4AndTokens,
+    "gemma+special-tokens": GemmaAndTokens,
     "qwen+special-tokens": _QwenAndTokens,
     "glm+special-tokens": _GlmAndTokens,
     "hermes+special-tokens": _HermesAndTokens,
 }
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
-FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none")
+FORMAT_CHOICES: Final = (
+    "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "mistral", "llama", "gemma", "lfm2",
+    "none",
+)
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
-_TOKENS_EVERYWHERE: Final = "Kimi and DeepSeek special tokens: recognized in every stream"
+_TOKENS_EVERYWHERE: Final = (
+    "Kimi and DeepSeek special tokens: recognized in every stream, as are Mistral's [TOOL_CALLS] and "
+    "Llama's, LFM2's and Gemma 4's tool-call tokens"
+)
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
@@ -101,6 +118,13 @@ _MODEL_FAMILIES: Final = (
     (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
+    (("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
+     "nothing (Mistral's [TOOL_CALLS] is read in every stream)"),
+    (("llama-4", "llama4"), "llama4+special-tokens",
+     "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
+    (("llama",), "llama+special-tokens", "Llama's bare JSON calls as the whole answer"),
+    (("gemma",), "gemma+special-tokens", "Gemma 4's call:NAME{...} with its special tokens stripped"),
+    (("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", "nothing (LFM2's tokens are read in every stream)"),
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
