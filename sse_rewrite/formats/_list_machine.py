@@ -221,7 +221,7 @@ class ListParser(ScanningParser):
         if read is None:
             if self._announced is not None:
                 return self._complete_broken(out, end, "malformed-call", f"{syntax.name} call malformed")
-            out.append(Text(scan.take(self._written_end)))
+            out.append(Text(scan.take(end)))
             out.append(Notice("malformed-call", f"{syntax.name} block is not calls: passed through as text"))
             return True
         found, notices = read
