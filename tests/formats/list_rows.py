@@ -40,16 +40,24 @@ def _common(fmt: str) -> dict[str, Expected]:
     """Rows every syntax of the family has, in its own spelling."""
     a1 = {"mistral": '{"k": 1}', "llama": '{"k": 1}', "lfm2": "k=1", "gemma": "k:1"}[fmt]
     spell = {"mistral": mistral, "llama": python_tag, "lfm2": lfm2, "gemma": gemma}[fmt]
-    opener = {"mistral": "[TOOL_CALLS]", "llama": "<|python_tag|>", "lfm2": "<|tool_call_start|>",
-              "gemma": "<|tool_call>"}[fmt]  # fmt: skip
+    opener = {
+        "mistral": "[TOOL_CALLS]",
+        "llama": "<|python_tag|>",
+        "lfm2": "<|tool_call_start|>",
+        "gemma": "<|tool_call>",
+    }[fmt]
     tricky = {  # a value whose string holds the syntax's own markers
         "mistral": ('{"k": "[TOOL_CALLS]x[ARGS]{"}', {"k": "[TOOL_CALLS]x[ARGS]{"}),
         "llama": ('{"k": "<|python_tag|>}; {"}', {"k": "<|python_tag|>}; {"}),
         "lfm2": ('k="<|tool_call_end|>)]"', {"k": "<|tool_call_end|>)]"}),
         "gemma": (f"k:{GQ}<tool_call|>}}{GQ}", {"k": "<tool_call|>}"}),
     }[fmt]
-    cut = {"mistral": '[TOOL_CALLS]f[ARGS]{"a": ', "llama": '<|python_tag|>{"name": "f", "parameters": {',
-           "lfm2": '<|tool_call_start|>[f(a="', "gemma": f"<|tool_call>call:f{{a:{GQ}x"}[fmt]  # fmt: skip
+    cut = {
+        "mistral": '[TOOL_CALLS]f[ARGS]{"a": ',
+        "llama": '<|python_tag|>{"name": "f", "parameters": {',
+        "lfm2": '<|tool_call_start|>[f(a="',
+        "gemma": f"<|tool_call>call:f{{a:{GQ}x",
+    }[fmt]
     return {
         "text-after-and-between-calls": (
             f"a {spell('f', a1)} b {spell('g', a1)} c",
@@ -57,8 +65,18 @@ def _common(fmt: str) -> dict[str, Expected]:
             "a  b  c",
             set(),
         ),
-        "markers-inside-a-string-are-data": (spell("f", tricky[0]), [("f", json.dumps(tricky[1]))], "", set()),
-        "prose-after-opener": (f"The {opener} token starts calls.", [], f"The {opener} token starts calls.", set()),
+        "markers-inside-a-string-are-data": (
+            spell("f", tricky[0]),
+            [("f", json.dumps(tricky[1]))],
+            "",
+            set(),
+        ),
+        "prose-after-opener": (
+            f"The {opener} token starts calls.",
+            [],
+            f"The {opener} token starts calls.",
+            set(),
+        ),
         "eof-in-call-incomplete": (f"x {cut}", [], f"x {cut}", {"truncated-call"}),
         "eof-dangling-opener": (f"text {opener}  \n", [], "text ", {"dangling-opener"}),
     }
@@ -68,15 +86,24 @@ ROWS: dict[str, dict[str, Expected]] = {
     "mistral": {
         **_common("mistral"),
         "eof-after-a-complete-call": ('[TOOL_CALLS]f[ARGS]{"a": 1}', [("f", '{"a": 1}')], "", set()),
-        "arguments-not-json-as-written": (mistral("f", '{"a": 1,}'), [("f", '{"a": 1,}')], "", {"invalid-arguments"}),
+        "arguments-not-json-as-written": (
+            mistral("f", '{"a": 1,}'),
+            [("f", '{"a": 1,}')],
+            "",
+            {"invalid-arguments"},
+        ),
         "pre-v11-array-trailing-text-kept": (
-            'Sure.[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5}}, {"name": "mul", "arguments": {}}] ok',
+            'Sure.[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5}}, '
+            '{"name": "mul", "arguments": {}}] ok',
             [("add", '{"a": 3.5}'), ("mul", "{}")],
             "Sure. ok",
             set(),
         ),
         "pre-v11-not-calls-is-text": (
-            '[TOOL_CALLS] [{"nom": "add"}]', [], '[TOOL_CALLS] [{"nom": "add"}]', {"malformed-call"}
+            '[TOOL_CALLS] [{"nom": "add"}]',
+            [],
+            '[TOOL_CALLS] [{"nom": "add"}]',
+            {"malformed-call"},
         ),
         "v11-call-id-and-no-args-marker": (
             '[TOOL_CALLS]f[CALL_ID]a1B2c3D4e[ARGS]{}[TOOL_CALLS]g{"x": [1]}',
@@ -89,7 +116,8 @@ ROWS: dict[str, dict[str, Expected]] = {
     "llama": {
         **_common("llama"),
         "several-joined-by-semicolons": (
-            'x<|python_tag|>{"name": "f", "parameters": {"a": 1}}; {"name": "g", "arguments": {}, "parameters": 1}',
+            'x<|python_tag|>{"name": "f", "parameters": {"a": 1}}; '
+            '{"name": "g", "arguments": {}, "parameters": 1}',
             [("f", '{"a": 1}'), ("g", "{}")],
             "x",
             set(),
@@ -102,9 +130,17 @@ ROWS: dict[str, dict[str, Expected]] = {
         ),
         "orphan-closer": ("a <|python_end|> b", [], "a  b", {"orphan-marker"}),
         "object-without-name-is-text": (
-            '<|python_tag|>{"query": "x"}', [], '<|python_tag|>{"query": "x"}', {"malformed-call"}
+            '<|python_tag|>{"query": "x"}',
+            [],
+            '<|python_tag|>{"query": "x"}',
+            {"malformed-call"},
         ),
-        "code-after-python-tag-is-text": ("<|python_tag|>import math", [], "<|python_tag|>import math", set()),
+        "code-after-python-tag-is-text": (
+            "<|python_tag|>import math",
+            [],
+            "<|python_tag|>import math",
+            set(),
+        ),
     },
     "lfm2": {
         **_common("lfm2"),
@@ -120,13 +156,23 @@ ROWS: dict[str, dict[str, Expected]] = {
             'a[f(a="y")] b',
             set(),
         ),
-        "missing-closer-at-eof": ("x <|tool_call_start|>[f(a=1)]", [("f", '{"a": 1}')], "x ", {"recovered-call"}),
+        "missing-closer-at-eof": (
+            "x <|tool_call_start|>[f(a=1)]",
+            [("f", '{"a": 1}')],
+            "x ",
+            {"recovered-call"},
+        ),
         "json-list-inside": (
-            '<|tool_call_start|>[{"name": "f", "arguments": {"a": 1}}]<|tool_call_end|>', [("f", '{"a": 1}')], "", set()
+            '<|tool_call_start|>[{"name": "f", "arguments": {"a": 1}}]<|tool_call_end|>',
+            [("f", '{"a": 1}')],
+            "",
+            set(),
         ),
         "orphan-closer": ("a <|tool_call_end|> b", [], "a  b", {"orphan-marker"}),
         "not-a-call-is-text": (
-            "<|tool_call_start|>[f(x)]<|tool_call_end|>", [], "<|tool_call_start|>[f(x)]<|tool_call_end|>",
+            "<|tool_call_start|>[f(x)]<|tool_call_end|>",
+            [],
+            "<|tool_call_start|>[f(x)]<|tool_call_end|>",
             {"malformed-call"},
         ),
     },
@@ -134,7 +180,13 @@ ROWS: dict[str, dict[str, Expected]] = {
         **_common("gemma"),
         "every-value-type": (
             gemma("f", f"s:{GQ}a, b:{{c}}{GQ},n:42,x:-1.5,t:true,z:null,o:{{k:{GQ}v{GQ}}},l:[1,{GQ}w{GQ}]"),
-            [("f", '{"s": "a, b:{c}", "n": 42, "x": -1.5, "t": true, "z": null, "o": {"k": "v"}, "l": [1, "w"]}')],
+            [
+                (
+                    "f",
+                    '{"s": "a, b:{c}", "n": 42, "x": -1.5, "t": true, "z": null, '
+                    '"o": {"k": "v"}, "l": [1, "w"]}',
+                )
+            ],
             "",
             set(),
         ),
@@ -147,7 +199,10 @@ ROWS: dict[str, dict[str, Expected]] = {
         "orphan-closer": ("a <tool_call|> b", [], "a  b", {"orphan-marker"}),
         "missing-closer-at-eof": ("x <|tool_call>call:f{a:1}", [("f", '{"a": 1}')], "x ", {"recovered-call"}),
         "keyword-call-spelling": (
-            '<|tool_call>call:f(a="x, y", n=2)<tool_call|>', [("f", '{"a": "x, y", "n": 2}')], "", set()
+            '<|tool_call>call:f(a="x, y", n=2)<tool_call|>',
+            [("f", '{"a": "x, y", "n": 2}')],
+            "",
+            set(),
         ),
     },
 }

@@ -68,8 +68,8 @@ def test_format_none_turns_rewriting_off() -> None:
 
 def test_choices_are_the_documented_list() -> None:
     assert FORMAT_CHOICES == (
-        "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "mistral", "llama", "gemma", "lfm2",
-        "none",
+        "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text",
+        "mistral", "llama", "gemma", "lfm2", "none",
     )
 
 

@@ -10,8 +10,17 @@ from __future__ import annotations
 import pytest
 
 from sse_rewrite.formats import FORMATS
-from tests.chunking import calls, chunk_event, codes, every_cut, feed_pieces, rejoin, rewrite_stream, texts
-from tests.chunking import token_stream
+from tests.chunking import (
+    calls,
+    chunk_event,
+    codes,
+    every_cut,
+    feed_pieces,
+    rejoin,
+    rewrite_stream,
+    texts,
+    token_stream,
+)
 from tests.formats.list_rows import GQ, PARSERS, ROWS, gemma, lfm2, mistral, python_tag
 from tests.oracles import openai_final
 
@@ -60,8 +69,12 @@ CAP_OPENERS = {
     "lfm2": '<|tool_call_start|>[a(d="',
     "gemma": f"<|tool_call>call:a{{d:{GQ}",
 }
-LATER_CALL = {"mistral": mistral("b", "{}"), "llama": python_tag("b", "{}"), "lfm2": lfm2("b", ""),
-              "gemma": gemma("b", "")}  # fmt: skip
+LATER_CALL = {
+    "mistral": mistral("b", "{}"),
+    "llama": python_tag("b", "{}"),
+    "lfm2": lfm2("b", ""),
+    "gemma": gemma("b", ""),
+}
 
 
 @pytest.mark.parametrize("fmt", list(PARSERS))

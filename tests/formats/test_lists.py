@@ -1,0 +1,282 @@
+"""The marker-then-list syntaxes against their reference parsers' behaviour, streamed one
+token per chunk in content and in reasoning, under model ids, and as prose."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.formats import FORMATS
+from tests.chunking import (
+    assert_same_for_any_cut,
+    calls,
+    codes,
+    every_cut,
+    feed_pieces,
+    rewrite_stream,
+    texts,
+    token_stream,
+)
+from tests.formats.streamed import streamed_at_every_cut
+from tests.oracles import openai_final
+from tests.rewrite_runs import chunks, tool_call_deltas
+
+# (format, text, the reference's calls as (name, arguments), the reference's content) for the
+# cases ../shared/FORMATS.md lists; `ours` notes where we deliberately keep more text.
+REFERENCE = [
+    pytest.param(
+        "mistral", "Just text, no [token] at all.", [], "Just text, no [token] at all.", id="mistral-no-token"
+    ),
+    pytest.param(
+        "mistral",
+        'Sure.[TOOL_CALLS]add[ARGS]{"a": 3.5}[TOOL_CALLS]mul[ARGS]{"b": 4}',
+        [("add", '{"a": 3.5}'), ("mul", '{"b": 4}')],
+        "Sure.",
+        id="mistral-v11-content-before",
+    ),
+    pytest.param(
+        "mistral", '[TOOL_CALLS]add{"a": 1}', [("add", '{"a": 1}')], "", id="mistral-v11-args-marker-lost"
+    ),
+    pytest.param(
+        "mistral",
+        "[TOOL_CALLS]add[ARGS]{'a': 1}",
+        [("add", "{'a': 1}")],
+        "",
+        id="mistral-v11-not-json-passed-through",
+    ),
+    pytest.param(
+        "mistral",
+        '[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5, "b": 4}}]',
+        [("add", '{"a": 3.5, "b": 4}')],
+        "",
+        id="mistral-pre-v11",
+    ),
+    pytest.param(
+        "mistral",
+        '[TOOL_CALLS] [{"name": "f", "arguments": {}}] trailing',
+        [("f", "{}")],
+        " trailing",
+        id="mistral-pre-v11-trailing-text-ours-kept",
+    ),
+    pytest.param(
+        "llama",
+        '<|python_tag|>{"name": "f", "arguments": {"a": 1}, "parameters": {"b": 2}}',
+        [("f", '{"a": 1}')],
+        "",
+        id="llama-arguments-over-parameters",
+    ),
+    pytest.param(
+        "llama",
+        '{"name": "f", "parameters": {"a": 1}}; {"name": "g", "parameters": {}}',
+        [("f", '{"a": 1}'), ("g", "{}")],
+        "",
+        id="llama-bare-json-whole-answer",
+    ),
+    pytest.param(
+        "llama", ' \n{"name": "f", "parameters": {}}\n', [("f", "{}")], " \n\n", id="llama-bare-spacing-kept"
+    ),
+    pytest.param("llama", '{"query": "x"}', [], '{"query": "x"}', id="llama-object-without-name-is-content"),
+    pytest.param(
+        "llama",
+        'Here: {"name": "f", "parameters": {}}',
+        [],
+        'Here: {"name": "f", "parameters": {}}',
+        id="llama-prose-first-is-content",
+    ),
+    pytest.param(
+        "llama",
+        '{"name": "f", "parameters": {}} is how',
+        [],
+        '{"name": "f", "parameters": {}} is how',
+        id="llama-not-the-whole-answer-is-content",
+    ),
+    pytest.param(
+        "llama",
+        '[get_weather(location="Dublin, Ireland", date="2025-04-14"), get_time()]',
+        [("get_weather", '{"location": "Dublin, Ireland", "date": "2025-04-14"}'), ("get_time", "{}")],
+        "",
+        id="llama4-pythonic-whole-answer",
+    ),
+    pytest.param("llama", "Try [f(a=1)]", [], "Try [f(a=1)]", id="llama4-prose-before-list-is-content"),
+    pytest.param(
+        "llama", "<|python_start|>[f(a=1)]<|python_end|>", [("f", '{"a": 1}')], "", id="llama4-python-start"
+    ),
+    pytest.param(
+        "lfm2",
+        'Ok. <|tool_call_start|>[f(a="x")]<|tool_call_end|> Done.',
+        [("f", '{"a": "x"}')],
+        "Ok.  Done.",
+        id="lfm2-text-around-ours-untrimmed",
+    ),
+    pytest.param(
+        "gemma",
+        '<|tool_call>call:get_weather{location:<|"|>Dublin<|"|>,n:42,flag:true}<tool_call|>',
+        [("get_weather", '{"location": "Dublin", "n": 42, "flag": true}')],
+        "",
+        id="gemma-tokens",
+    ),
+    pytest.param(
+        "gemma",
+        "Checking.call:get_weather{location:Dublin,days:3}",
+        [("get_weather", '{"location": "Dublin", "days": 3}')],
+        "Checking.",
+        id="gemma-tokens-stripped",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fmt", "text", "expected", "content"), REFERENCE)
+def test_the_reference_cases(fmt: str, text: str, expected: list[tuple[str, str]], content: str) -> None:
+    out = every_cut(FORMATS[fmt], text)
+    assert [(c[1], c[2]) for c in calls(out)] == expected
+    assert texts(out) == content
+
+
+SPECIAL = re.compile(r"(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|<\|[a-z_\"]+\|>|<\|tool_call>|<tool_call\|>)")
+
+
+def provider_tokens(text: str) -> list[str]:
+    """`text` as a provider streams it: a special token per chunk, other text 3 characters at a time."""
+    out: list[str] = []
+    for part in SPECIAL.split(text):
+        out += [part] if SPECIAL.fullmatch(part) else [part[i : i + 3] for i in range(0, len(part), 3)]
+    return out
+
+
+STREAMED = [
+    ("mistralai/devstral-2512", 'On it.[TOOL_CALLS]bash[ARGS]{"command": "ls -la"}', "bash", "On it."),
+    (
+        "mistralai/mistral-7b-instruct-v0.3",
+        '[TOOL_CALLS] [{"name": "bash", "arguments": {"command": "ls"}}]',
+        "bash",
+        "",
+    ),
+    (
+        "meta-llama/llama-3.1-8b-instruct",
+        '<|python_tag|>{"name": "bash", "parameters": {"command": "ls"}}',
+        "bash",
+        "",
+    ),
+    ("meta-llama/llama-3.3-70b-instruct", '{"name": "bash", "parameters": {"command": "ls"}}', "bash", ""),
+    ("meta-llama/llama-4-scout", '[bash(command="ls")]', "bash", ""),
+    ("liquid/lfm2-8b-a1b", 'Ok.<|tool_call_start|>[bash(command="ls")]<|tool_call_end|>', "bash", "Ok."),
+    ("google/gemma-4-31b-it", '<|tool_call>call:bash{command:<|"|>ls<|"|>}<tool_call|>', "bash", ""),
+    ("google/gemma-4-31b-it", "call:bash{command:ls}", "bash", ""),
+]
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning"])
+@pytest.mark.parametrize(("model", "text", "name", "kept"), STREAMED)
+def test_one_token_per_chunk_in_content_and_reasoning(
+    model: str, text: str, name: str, kept: str, field: str
+) -> None:
+    body = rewrite_stream(token_stream(provider_tokens(text), field=field, model=model))
+    deltas = tool_call_deltas(body)
+    assert [d["function"]["name"] for d in deltas if "name" in d.get("function", {})] == [name]
+    arguments = json.loads("".join(d["function"].get("arguments", "") for d in deltas))
+    assert arguments == {"command": "ls -la" if "-la" in text else "ls"}
+    got = "".join(ch["delta"].get(field) or "" for c in chunks(body) for ch in c["choices"])
+    assert got == kept
+    if field == "content":
+        final = openai_final(body, chunk=5).choices[0]
+        assert [c.function.name for c in final.message.tool_calls] == [name]
+        assert final.finish_reason == "tool_calls"
+
+
+@pytest.mark.parametrize("model", ["my-agent", "openai/gpt-4o", "qwen/qwen3-coder", "z-ai/glm-4.6"])
+def test_special_token_openers_are_read_under_any_model_id(model: str) -> None:
+    for text in (
+        '[TOOL_CALLS]f[ARGS]{"a": 1}',
+        '<|python_tag|>{"name": "f", "parameters": {"a": 1}}',
+        "<|python_start|>[f(a=1)]<|python_end|>",
+        "<|tool_call_start|>[f(a=1)]<|tool_call_end|>",
+        "<|tool_call>call:f{a:1}<tool_call|>",
+    ):
+        final = openai_final(rewrite_stream(token_stream(provider_tokens(text), model=model))).choices[0]
+        assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+            ("f", '{"a": 1}')
+        ]
+
+
+@pytest.mark.parametrize(
+    ("model", "text"),
+    [
+        pytest.param("my-agent", '{"name": "f", "parameters": {}}', id="bare-json-unknown-id"),
+        pytest.param("mistralai/devstral-2512", '{"name": "f", "parameters": {}}', id="bare-json-mistral-id"),
+        pytest.param("meta-llama/llama-3.1-8b-instruct", "[f(a=1)]", id="bare-list-llama3-id"),
+        pytest.param("my-agent", "call:f{a:1}", id="stripped-gemma-unknown-id"),
+    ],
+)
+def test_forms_prose_may_hold_are_read_only_under_their_ids(model: str, text: str) -> None:
+    stream = token_stream(provider_tokens(text), model=model)
+    assert rewrite_stream(stream) == stream  # byte for byte
+
+
+def test_a_bare_json_answer_that_is_not_only_calls_passes_byte_for_byte() -> None:
+    text = '{"name": "f", "parameters": {"a": 1}} is the shape Llama writes.'
+    stream = token_stream(provider_tokens(text), model="meta-llama/llama-3.1-8b-instruct")
+    assert rewrite_stream(stream) == stream
+
+
+def test_mistral_v11_arguments_stream_as_written() -> None:
+    text = (
+        'Ok.[TOOL_CALLS]write[CALL_ID]a1B2c3D4e[ARGS]{"path": "a.md", "text": "x } y"}[TOOL_CALLS]ls[ARGS]{}'
+    )
+    for name in ("mistral", "special-tokens"):
+        found, kept, announced = streamed_at_every_cut(name, text)
+        assert announced == ["write", "ls"]
+        assert found == [("a1B2c3D4e", "write", '{"path": "a.md", "text": "x } y"}'), (None, "ls", "{}")]
+        assert kept == "Ok."
+
+
+def test_a_streamed_call_cut_off_is_completed_as_written() -> None:
+    out = feed_pieces(FORMATS["mistral"](stream_arguments=True), ['[TOOL_CALLS]f[ARGS]{"a": "b', "c"])
+    assert calls(out) == [(None, "f", '{"a": "bc')]
+    assert "truncated-call" in codes(out)
+
+
+FRAGMENTS = [
+    "[TOOL_CALL",
+    "[ARGS",
+    "<|python_ta",
+    "<|python_star",
+    "<|python_en",
+    "<|tool_call_star",
+    "<|tool_call_en",
+    "<|tool_cal",
+    "<tool_call",
+    '<|"',
+    "call",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    '"',
+    "'",
+    "=",
+    ";",
+    "x",
+    " ",
+    "\n",
+    "é",
+    "😀",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=30), st.data())
+def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
+    parts: list[str], data: st.DataObject
+) -> None:
+    text = "".join(parts)
+    points = data.draw(st.lists(st.integers(0, len(text)), max_size=4))
+    for name in ("mistral", "lfm2", "gemma", "special-tokens", "gemma+special-tokens"):
+        out = feed_pieces(FORMATS[name](), [text])
+        assert texts(out) == text, name
+        assert_same_for_any_cut(FORMATS[name], text, points)
