@@ -45,15 +45,16 @@ _STRING_REST: Final = {
 class BracketScanner:
     """Position, bracket depth and open string (a quote byte, or 0) of one value."""
 
-    __slots__ = ("depth", "pos", "quote", "quotes")
+    __slots__ = ("depth", "following", "gemma", "pos", "quote")
 
     def __init__(self, pos: int, quotes: Quotes) -> None:
-        self.pos, self.depth, self.quote, self.quotes = pos, 0, 0, quotes
+        self.pos, self.depth, self.quote = pos, 0, 0
+        self.following = _NEXT[quotes]  # (looked up once: an Enum hashes in Python code)
+        self.gemma = quotes is Quotes.GEMMA
 
     def advance(self, view: bytes | bytearray, upto: int) -> int | None:
         """Scan `view[pos:upto]`; the offset just past the bracket that closes the value, or None."""
-        pos, depth, quote = self.pos, self.depth, self.quote
-        following = _NEXT[self.quotes]
+        pos, depth, quote, following = self.pos, self.depth, self.quote, self.following
         while pos < upto:
             if quote == 0x3C:  # inside a Gemma string: up to the next quote token
                 end = view.find(_GEMMA_QUOTE, pos, upto)
@@ -87,7 +88,7 @@ class BracketScanner:
                 if depth <= 0:
                     self.pos, self.depth, self.quote = pos, 0, 0
                     return pos
-        if self.quotes is Quotes.GEMMA and not quote:  # a quote token may be cut at the end
+        if self.gemma and not quote:  # a quote token may be cut at the end
             cut = view.rfind(b"<", max(pos - len(_GEMMA_QUOTE) + 1, self.pos), upto)
             if cut != -1 and _GEMMA_QUOTE.startswith(bytes(view[cut:upto])):
                 pos = cut

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..events import Markup, Notice, Piece, Text
@@ -122,6 +122,25 @@ class ListParser(ScanningParser):
         self._head_at = 0  # where the header (or value) of the next call may begin
         self._written_end = 0  # where the last complete value ends
         self._echo = b""
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Inside a value, take the leading texts without a closing bracket: they cannot end it.
+
+        They are appended unscanned; the value step's `BracketScanner` reads them in one run
+        when it next looks (an open string or bracket carries over, so nothing is misread).
+        """
+        if self._state is not State.VALUE or self._announced is not None:
+            return 0
+        scan, taken = self._scan, 0
+        room = self._max - scan.buffered
+        for text in texts:
+            room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
+            if room < 0 or "}" in text or "]" in text or ")" in text:
+                break
+            taken += 1
+        if taken:
+            scan.append("".join(texts[:taken]))
+        return taken
 
     def _open(self, found: tuple[ListSyntax, Role], pos: int, length: int, out: list[Piece]) -> None:
         syntax, role = found

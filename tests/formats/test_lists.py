@@ -22,6 +22,7 @@ from tests.chunking import (
     token_stream,
 )
 from tests.formats.streamed import streamed_at_every_cut
+from tests.formats.test_fast_paths import run
 from tests.oracles import openai_final
 from tests.rewrite_runs import chunks, tool_call_deltas
 
@@ -280,3 +281,27 @@ def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
         out = feed_pieces(FORMATS[name](), [text])
         assert texts(out) == text, name
         assert_same_for_any_cut(FORMATS[name], text, points)
+
+
+LIST_CALLS = (
+    'Ok.[TOOL_CALLS]f[ARGS]{"a": "x}\\\\\\"]", "b": [1, {"c": ")"}]}'
+    '[TOOL_CALLS] [{"name": "g", "arguments": {}}] t'
+    '<|tool_call_start|>[f(a="x)]", b=[1, (2,)])]<|tool_call_end|>'
+    '<|tool_call>call:f{a:<|"|>}]) <|"|>,b:[1]}<tool_call|>'
+)
+
+
+@st.composite
+def list_texts(draw: st.DrawFn) -> list[str]:
+    """The calls above with prose around them, cut at random points."""
+    whole = draw(st.sampled_from(["", "text "])) + LIST_CALLS + draw(st.sampled_from(["", "}"]))
+    cuts = sorted(draw(st.sets(st.integers(1, len(whole) - 1), max_size=60)))
+    return [whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(list_texts(), st.lists(st.integers(1, 6), min_size=1, max_size=30), st.sampled_from([60, 1 << 20]))
+def test_absorbed_texts_change_nothing(texts: list[str], windows: list[int], cap: int) -> None:
+    for name in ("special-tokens", "gemma"):
+        absorbing = run(FORMATS[name](cap), texts, windows)
+        assert absorbing == run(FORMATS[name](cap), texts, []), name
