@@ -62,9 +62,10 @@ GEMMA: Final = ListSyntax(
 )
 GEMMA_STRIPPED: Final = ListSyntax(
     "Gemma 4", (b"call:",), GEMMA.values, gemma_calls, header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes,
-    header_optional=False, closer=GEMMA.closer, again=GEMMA.again,
+    header_optional=False, again=GEMMA.again,
 )  # fmt: skip
-"""Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text."""
+"""Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
+(no closer: a `<tool_call|>` that survived is dropped as an orphan)."""
 
 TOOL_CALLS_SNIFF: Final = (b"[T", b'["')
 """Sniff bytes for `[TOOL_CALLS]`: the raw JSON holds `[T` (the token or its start) or, for a
