@@ -44,7 +44,9 @@ LLAMA3_TAG = (
     '{"name": "get_time", "parameters": {"timezone": "Europe/Dublin"}}'
 )
 LLAMA3_BARE = '{"name": "search", "parameters": {"query": "sse-rewrite {braces} \\"quotes\\""}}'
-LLAMA4_PYTHONIC = '[get_weather(location="Dublin, Ireland", date="2025-04-14"), get_time(tz=None, verbose=True)]'
+LLAMA4_PYTHONIC = (
+    '[get_weather(location="Dublin, Ireland", date="2025-04-14"), get_time(tz=None, verbose=True)]'
+)
 LFM2 = (
     'Checking the weather.<|tool_call_start|>[get_weather(city="Oslo", days=3)]<|tool_call_end|>'
     '[get_weather(city="Oslo", days=3)] Done.'

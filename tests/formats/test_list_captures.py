@@ -14,7 +14,8 @@ from tests.rewrite_runs import chunks
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
 
 SSE_LOGS = Path(__file__).parent.parent.parent / "sse_logs"
-MARKERS = ("[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<|python_start|>", "<|tool_call", "<tool_call|>", "call:")
+MARKERS = ("[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<|python_start|>", "<|tool_call", "<tool_call|>",
+           "call:")
 
 # capture: (calls' names, content kept, field the text is in)
 EXPECTED = {
