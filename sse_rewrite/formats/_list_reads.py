@@ -29,17 +29,26 @@ _ITEM_END: Final = re.compile(r"[ \t\r\n]*([,\]])[ \t\r\n]*")
 
 
 def json_calls(written: Written) -> Read:
-    """Each value a JSON call object `{"name", "arguments"|"parameters", "id"?}` or an array of them."""
+    """Each value a JSON call object `{"name", "arguments"|"parameters", "id"?}`, an array of
+    them, or llama.cpp's generic envelope `{"tool_calls": [those objects]}`."""
     found: list[Call] = []
     for _, value in written:
         items = _array_items(value) if value.startswith("[") else [value]
         if items is None:
             return None
         for item in items:
+            members = json_members(item) or {}
+            envelope = members.get("tool_calls", "") if "name" not in members else ""
+            if envelope.startswith("["):
+                inner = json_calls([(None, envelope)])
+                if inner is None:
+                    return None
+                found += inner[0]
+                continue
             call = hermes_call(item)
             if call is None:
                 return None
-            call_id = orjson.loads((json_members(item) or {}).get("id", "null"))
+            call_id = orjson.loads(members.get("id", "null"))
             found.append((call_id if isinstance(call_id, str) else None, *call))
     return found, []
 

@@ -76,6 +76,16 @@ REFERENCE = [
     pytest.param("llama", '{"query": "x"}', [], '{"query": "x"}', id="llama-object-without-name-is-content"),
     pytest.param(
         "llama",
+        '{"tool_calls": [{"name": "f", "arguments": {"a": 1}, "id": "c1"}, {"name": "g", "arguments": {}}]}',
+        [("f", '{"a": 1}'), ("g", "{}")],
+        "",
+        id="llama-cpp-generic-envelope",
+    ),
+    pytest.param(
+        "llama", '{"tool_calls": []} ok', [], '{"tool_calls": []} ok', id="llama-cpp-envelope-with-text"
+    ),
+    pytest.param(
+        "llama",
         'Here: {"name": "f", "parameters": {}}',
         [],
         'Here: {"name": "f", "parameters": {}}',
@@ -212,3 +222,10 @@ def test_absorbed_texts_change_nothing(texts: list[str], windows: list[int], cap
     for name in ("special-tokens", "gemma"):
         absorbing = run(FORMATS[name](cap), texts, windows)
         assert absorbing == run(FORMATS[name](cap), texts, []), name
+
+
+def test_ids_written_in_json_calls_are_kept() -> None:
+    envelope = '{"tool_calls": [{"name": "f", "arguments": {}, "id": "c1"}]}'
+    assert calls(feed_pieces(FORMATS["llama"](), [envelope])) == [("c1", "f", "{}")]
+    array = '[TOOL_CALLS] [{"name": "f", "arguments": {}, "id": "a1B2c3D4e"}, {"name": "g", "arguments": {}}]'
+    assert calls(feed_pieces(FORMATS["mistral"](), [array])) == [("a1B2c3D4e", "f", "{}"), (None, "g", "{}")]
