@@ -67,6 +67,9 @@ GEMMA_STRIPPED: Final = ListSyntax(
 """Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
 (no closer: a `<tool_call|>` that survived is dropped as an orphan)."""
 
+CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')
+"""Sniff bytes for Gemma's stripped `call:`: the raw JSON holds it whole, or a text field ends
+with its start (`c`, `ca`...) before the closing quote."""
 TOOL_CALLS_SNIFF: Final = (b"[T", b'["')
 """Sniff bytes for `[TOOL_CALLS]`: the raw JSON holds `[T` (the token or its start) or, for a
 lone `[` ending a text field, `["`. Ordinary chunks hold neither (`"choices":[{`)."""
@@ -101,13 +104,10 @@ class LlamaTokensParser(ListParser):
 
 
 class GemmaParser(ListParser):
-    """`--format gemma`, and Gemma ids: `<|tool_call>call:…` and the stripped `call:NAME{…}`.
-
-    Whether `call:` starts a call depends on text in any event (it is not a special token
-    and may be cut anywhere), so every event must reach the parser (no fast path)."""
+    """`--format gemma`, and Gemma ids: `<|tool_call>call:…` and the stripped `call:NAME{…}`."""
 
     SYNTAXES = (GEMMA, GEMMA_STRIPPED)
-    sniff: ClassVar[tuple[bytes, ...]] = (b"",)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
 
 
 LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";")

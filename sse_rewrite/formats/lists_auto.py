@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._compose import ComposedParser
 from ._list_machine import ListParser
-from .lists import GEMMA_STRIPPED, LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC, ListMarkersParser
+from .lists import CALL_SNIFF, GEMMA_STRIPPED, LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC, ListMarkersParser
 from .special_tokens import SpecialTokensParser
 from .whole_answer import WholeAnswerParser
 
@@ -30,7 +30,7 @@ class _GemmaStrippedParser(ListParser):
     """Gemma 4's `call:NAME{…}` with the special tokens stripped (model-gated: prose may say `call:`)."""
 
     SYNTAXES = (GEMMA_STRIPPED,)
-    sniff: ClassVar[tuple[bytes, ...]] = (b"",)  # (`call:` may be cut anywhere: every event)
+    sniff: ClassVar[tuple[bytes, ...]] = CALL_SNIFF
 
 
 class GemmaAndTokens(ComposedParser):

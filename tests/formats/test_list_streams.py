@@ -96,3 +96,15 @@ def test_a_bare_json_answer_that_is_not_only_calls_passes_byte_for_byte() -> Non
     text = '{"name": "f", "parameters": {"a": 1}} is the shape Llama writes.'
     stream = token_stream(provider_tokens(text), model="meta-llama/llama-3.1-8b-instruct")
     assert rewrite_stream(stream) == stream
+
+
+@pytest.mark.usefixtures("accelerators")
+def test_a_stripped_gemma_call_cut_anywhere_is_found_by_its_needles() -> None:
+    text = "Checking. call:get{city:Oslo}"
+    for point in range(1, len(text)):
+        stream = token_stream(["Some prose first.", text[:point], text[point:]], model="google/gemma-4-31b-it")
+        final = openai_final(rewrite_stream(stream)).choices[0]
+        assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+            ("get", '{"city": "Oslo"}')
+        ], point
+        assert final.message.content == "Some prose first.Checking. "
