@@ -207,6 +207,22 @@ def deepseek_turn_tokens() -> list[str]:
             "<｜tool▁calls▁end｜>"]
 
 
+GPT_OSS_MODEL = "openai/gpt-oss-120b"
+
+
+def harmony_turn_tokens() -> list[str]:
+    """One agent turn in gpt-oss harmony: reasoning on the analysis channel, then two calls."""
+    bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
+    read = orjson.dumps({"path": "src/parser/stream.py", "offset": 1, "limit": 200}).decode()
+
+    def call(name: str, arguments: str) -> list[str]:
+        return ["<|start|>", "assistant", "<|channel|>", "commentary", " to", "=functions", f".{name}",
+                " <|constrain|>", "json", "<|message|>", *tokens(arguments), "<|call|>"]
+
+    return ["<|channel|>", "analysis", "<|message|>", *tokens(PROSE), "<|end|>", *call("bash", bash),
+            *call("read_file", read)]
+
+
 MISTRAL_MODEL = "mistralai/devstral-2512"
 
 
@@ -250,6 +266,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("kimi in reasoning_content", compat_reasoning_event, tool_turn_tokens),
     Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
+    Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
     Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .events import Markup, Notice, Text, ToolCall
+from .events import Markup, Notice, Reasoning, Text, ToolCall
 from .formats._scanner import ANGLE_SNIFF
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -263,6 +263,9 @@ class ContentThinking:
             elif isinstance(piece, ToolCall | Markup):
                 pieces += self._syntax(piece.raw)
                 done += len(piece.raw)
+            elif isinstance(piece, Reasoning):  # (harmony's reasoning channel)
+                pieces.append(Thought(piece.text))
+                done += len(piece.text)
         # the rest: a call opened here goes on in later content if only an end would break it
         in_call = any(isinstance(p, Notice) and p.code == "truncated-call" for p in parser.flush())
         pieces += self._syntax(text[done:]) if in_call else self._splitter.feed(text[done:])

@@ -2,10 +2,11 @@
 
 Every parser implements `ToolSyntax`: feed it the text of one field as it streams in,
 get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (syntax that
-was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. The
-registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
-picks one for a stream from its `model` id: under `auto`, the model's own syntax
-composed (`ComposedParser`) with the Kimi and DeepSeek special tokens. `ToolSyntax`
+was consumed), `Reasoning` (a reasoning channel's text) and `Notice` pieces; `flush()` at
+the end of the field's stream. The registry `FORMATS` maps each `--format` name to a
+parser factory; `select_format` picks one for a stream from its `model` id: under `auto`,
+the model's own syntax composed (`ComposedParser`) with the markers no prose holds (Kimi's
+and DeepSeek's special tokens, harmony, Seed-OSS and Kimi K3: `_DISTINCTIVE`). `ToolSyntax`
 (in `syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
 """
 
@@ -15,13 +16,27 @@ from ._compose import ComposedParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 from .deepseek import DeepSeekParser
 from .glm import GlmParser
+from .harmony import HarmonyParser
+from .harmony_stripped import GptOssParser
 from .hermes import HermesParser
 from .kimi import KimiParser
-from .lists import GemmaParser, Lfm2Parser, ListMarkersParser, LlamaParser, MistralParser
-from .lists_auto import EveryStreamParser, GemmaAndTokens, Llama4AndTokens, LlamaAndTokens
+from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
+from .lists import (
+    LLAMA_BARE_JSON,
+    LLAMA_BARE_PYTHONIC,
+    GemmaParser,
+    GemmaStrippedParser,
+    Lfm2Parser,
+    ListMarkersParser,
+    LlamaParser,
+    MistralParser,
+)
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
+from .seed import SeedParser, SeedThinkParser
 from .special_tokens import SpecialTokensParser
+from .whole_answer import WholeAnswerParser
+from .xtml import XtmlParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -55,22 +70,71 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
+_DISTINCTIVE: Final = (SpecialTokensParser, HarmonyParser, SeedParser, XtmlParser, ListMarkersParser)
+
+
+class _Tokens(ComposedParser):
+    """`auto` for other ids: the special tokens and the other distinctive markers."""
+
+    PARTS = _DISTINCTIVE
+
+
+class _KimiAndTokens(StrippedKimiComposed):
+    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`)."""
+
+    PARTS = (*_DISTINCTIVE, StrippedKimiParser)
+
+
 class _QwenAndTokens(ComposedParser):
     """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
 
-    PARTS = (QwenParser, SpecialTokensParser, ListMarkersParser)
+    PARTS = (QwenParser, *_DISTINCTIVE)
 
 
 class _GlmAndTokens(ComposedParser):
     """`auto` for GLM ids: GLM bodies and the special tokens."""
 
-    PARTS = (GlmParser, SpecialTokensParser, ListMarkersParser)
+    PARTS = (GlmParser, *_DISTINCTIVE)
 
 
 class _HermesAndTokens(ComposedParser):
     """`auto` for Hermes ids: Hermes JSON and the special tokens."""
 
-    PARTS = (HermesParser, SpecialTokensParser, ListMarkersParser)
+    PARTS = (HermesParser, *_DISTINCTIVE)
+
+
+class _SeedAndTokens(ComposedParser):
+    """`auto` for Seed-OSS ids: also `<seed:think>`, and Qwen3-Coder bodies without the wrapper
+    (as vLLM reads them)."""
+
+    PARTS = (SeedThinkParser, QwenXmlParser, *_DISTINCTIVE)
+
+
+class _GptOss(GptOssParser):
+    """`auto` for gpt-oss ids: harmony with its tokens stripped, then the special tokens."""
+
+    TOKENS = _Tokens
+
+
+class _GemmaAndTokens(ComposedParser):
+    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped."""
+
+    PARTS = (*_DISTINCTIVE, GemmaStrippedParser)
+
+
+class _LlamaAndTokens(WholeAnswerParser):
+    """`auto` for Llama ids: also a bare JSON call as the whole answer."""
+
+    INNER = _Tokens
+    BARE = (LLAMA_BARE_JSON,)
+
+
+class _Llama4AndTokens(WholeAnswerParser):
+    """`auto` for Llama 4 ids: also a bare JSON call or pythonic list as the whole answer."""
+
+    INNER = _Tokens
+    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)
 
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
@@ -80,44 +144,49 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "glm": GlmParser,
     "deepseek": DeepSeekParser,
     "text": PlainTextParser,
+    "harmony": HarmonyParser,
+    "seed": SeedThinkParser,
+    "kimi-k3": XtmlParser,
     "mistral": MistralParser,
     "llama": LlamaParser,
     "gemma": GemmaParser,
     "lfm2": Lfm2Parser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
-    SPECIAL_TOKENS: EveryStreamParser,
-    NATIVE_TOOL_CALLS: EveryStreamParser,
-    "kimi+deepseek": EveryStreamParser,
-    "deepseek+kimi": EveryStreamParser,
-    "mistral+special-tokens": EveryStreamParser,
-    "lfm2+special-tokens": EveryStreamParser,
-    "llama+special-tokens": LlamaAndTokens,
-    "llama4+special-tokens": Llama4AndTokens,
-    "gemma+special-tokens": GemmaAndTokens,
+    SPECIAL_TOKENS: _Tokens,
+    NATIVE_TOOL_CALLS: _Tokens,
+    "kimi+deepseek": _KimiAndTokens,
+    "deepseek+kimi": _Tokens,
+    "gpt-oss+special-tokens": _GptOss,
+    "seed+special-tokens": _SeedAndTokens,
+    "mistral+special-tokens": _Tokens,
+    "lfm2+special-tokens": _Tokens,
+    "llama+special-tokens": _LlamaAndTokens,
+    "llama4+special-tokens": _Llama4AndTokens,
+    "gemma+special-tokens": _GemmaAndTokens,
     "qwen+special-tokens": _QwenAndTokens,
     "glm+special-tokens": _GlmAndTokens,
     "hermes+special-tokens": _HermesAndTokens,
 }
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
-FORMAT_CHOICES: Final = (
-    "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "mistral", "llama", "gemma", "lfm2",
-    "none",
-)
+FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none",
+                         "harmony", "seed", "kimi-k3", "mistral", "llama", "gemma", "lfm2")
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
-    "Kimi and DeepSeek special tokens: recognized in every stream, as are Mistral's [TOOL_CALLS] and "
-    "Llama's, LFM2's and Gemma 4's tool-call tokens"
+    "Kimi and DeepSeek special tokens: recognized in every stream (so are harmony, Seed and K3 markers, "
+    "Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens)"
 )
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
-    (("kimi", "moonshot"), "kimi+deepseek", "Kimi tokens"),
+    (("kimi", "moonshot"), "kimi+deepseek", "Kimi calls with their tokens stripped"),
     (("qwen", "qwq"), "qwen+special-tokens", "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
+    (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),
+    (("seed-oss",), "seed+special-tokens", "Qwen3-Coder function bodies without <seed:tool_call>"),
     (("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
      "nothing (Mistral's [TOOL_CALLS] is read in every stream)"),
     (("llama-4", "llama4"), "llama4+special-tokens",

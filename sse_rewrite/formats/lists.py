@@ -110,6 +110,13 @@ class GemmaParser(ListParser):
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
 
 
+class GemmaStrippedParser(ListParser):
+    """Gemma 4's `call:NAME{…}` with the special tokens stripped (model-gated: prose may say `call:`)."""
+
+    SYNTAXES = (GEMMA_STRIPPED,)
+    sniff: ClassVar[tuple[bytes, ...]] = CALL_SNIFF
+
+
 LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";")
 """Llama 3's `{"name": …, "parameters": …}` with no marker (`; ` between calls)."""
 LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}, list_calls)

@@ -102,7 +102,8 @@ def test_a_bare_json_answer_that_is_not_only_calls_passes_byte_for_byte() -> Non
 def test_a_stripped_gemma_call_cut_anywhere_is_found_by_its_needles() -> None:
     text = "Checking. call:get{city:Oslo}"
     for point in range(1, len(text)):
-        stream = token_stream(["Some prose first.", text[:point], text[point:]], model="google/gemma-4-31b-it")
+        tokens = ["Some prose first.", text[:point], text[point:]]
+        stream = token_stream(tokens, model="google/gemma-4-31b-it")
         final = openai_final(rewrite_stream(stream)).choices[0]
         assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
             ("get", '{"city": "Oslo"}')
