@@ -10,6 +10,10 @@ So the answer is held from its first `{` or `[` to its end: the events it came f
 held whole (`undecided`), and either rebuilt around the calls at the end of the field, or,
 once any other text shows up (or the value is not calls, or grows past the cap), handed
 to `INNER` as if fed just now, events and all. Bare calls come out whole, at the end.
+
+The gate must see its field from the first text on: it is `pending` until it has decided,
+and `reads_from_start` asks the choice to make it before any text comes (`choice_state.py`),
+so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough.
 """
 
 from __future__ import annotations
@@ -38,8 +42,14 @@ class WholeAnswerParser:
     INNER: ClassVar[type[ToolSyntax]]
     BARE: ClassVar[tuple[ListSyntax, ...]]
     """Read by each value's first byte; `again` joins several values (`;`)."""
-    sniff: ClassVar[tuple[bytes, ...]] = (b"",)
-    """Every event: whether a value starts the answer depends on every event before it."""
+    sniff: ClassVar[tuple[bytes, ...]]
+    """`INNER`'s: until the gate has decided it is `pending`, so every event reaches it anyway."""
+    reads_from_start: ClassVar[bool] = True
+    """Made before the field's first text, so that it sees it (see the module docstring)."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.sniff = cls.INNER.sniff
 
     def __init__(
         self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, *, stream_arguments: bool = False
@@ -57,8 +67,8 @@ class WholeAnswerParser:
 
     @property
     def pending(self) -> bool:
-        """True while any text is held back."""
-        return bool(self._held) or self._inner.pending
+        """True until the answer is decided (or its calls are out), then `INNER`'s."""
+        return self._held is not None or self._inner.pending
 
     @property
     def undecided(self) -> int:
@@ -90,10 +100,11 @@ class WholeAnswerParser:
         read = None
         if held is not None and self._brackets is None and self._values and self._syntax is not None:
             read = self._syntax.read([(None, value) for value in self._values])
-        if held is None or read is None or not read[0]:
-            self._flushed = True
-            return (self._pass() if held else []) + self._inner.flush()
         self._flushed = True
+        if held is None or read is None or not read[0]:
+            passed = self._pass() if held else []
+            self._held = None  # (decided: nothing is held any more)
+            return passed + self._inner.flush()
         found, notices = read
         lead, calls, rest = (held[: self._first], held[self._first : self._after], held[self._after :])
         out: list[Piece] = [Text(lead.decode())] if lead else []  # (spacing)

@@ -109,3 +109,21 @@ def test_a_stripped_gemma_call_cut_anywhere_is_found_by_its_needles() -> None:
             ("get", '{"city": "Oslo"}')
         ], point
         assert final.message.content == "Some prose first.Checking. "
+
+
+@pytest.mark.usefixtures("accelerators")
+@pytest.mark.parametrize("model", ["meta-llama/llama-3.3-70b-instruct", "meta-llama/llama-4-scout"])
+def test_a_bare_call_after_prose_is_text_though_the_prose_events_hold_no_needle(model: str) -> None:
+    for answer in ('{"name": "f", "parameters": {}}', "[f(a=1)]"):
+        stream = token_stream(["", "Here", " it", " is:", " ", answer[:3], answer[3:]], model=model)
+        assert rewrite_stream(stream) == stream  # byte for byte: not the whole answer
+
+
+@pytest.mark.usefixtures("accelerators")
+def test_a_bare_call_as_the_whole_answer_is_read_after_a_role_only_chunk() -> None:
+    answer = '{"name": "f", "parameters": {"a": 1}}'
+    stream = token_stream(["", "\n", *(answer[i : i + 4] for i in range(0, len(answer), 4))],
+                          model="meta-llama/llama-3.3-70b-instruct")  # fmt: skip
+    final = openai_final(rewrite_stream(stream)).choices[0]
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [("f", '{"a": 1}')]
+    assert final.message.content == "\n"
