@@ -149,6 +149,7 @@ def ping_event() -> bytes:
 
 HERMES_MODEL = "nousresearch/hermes-4-70b"
 DEEPSEEK_MODEL = "deepseek/deepseek-chat-v3.1"
+DSML_MODEL = "deepseek/deepseek-chat"  # (DeepSeek's API serves V3.2/V4 so; no --think for it)
 
 
 def openrouter_reasoning_event(token: str) -> bytes:
@@ -223,6 +224,25 @@ def harmony_turn_tokens() -> list[str]:
             *call("read_file", read)]
 
 
+def dsml_turn_tokens() -> list[str]:
+    """One agent turn in DeepSeek V4 DSML: prose, then a block of two invokes, one tag word per token."""
+    bar = "｜DSML｜"
+
+    def parameter(name: str, typed: str, value: list[str]) -> list[str]:
+        return [f"<{bar}parameter", " name", '="', name, '"', " string", '="', typed, '">', *value,
+                f"</{bar}parameter>", "\n"]
+
+    def invoke(name: str, *parameters: list[str]) -> list[str]:
+        body = [token for tokens_ in parameters for token in tokens_]
+        return [f"<{bar}invoke", " name", '="', name, '">', "\n", *body, f"</{bar}invoke>", "\n"]
+
+    command = parameter("command", "true", tokens(SCRIPT))
+    bash = invoke("bash", command, parameter("timeout", "false", ["120"]))
+    path = parameter("path", "true", tokens("src/parser/stream.py"))
+    read = invoke("read_file", path, parameter("limit", "false", ["200"]))
+    return [*tokens(PROSE), f"<{bar}tool_calls>", "\n", *bash, *read, f"</{bar}tool_calls>"]
+
+
 MISTRAL_MODEL = "mistralai/devstral-2512"
 
 
@@ -267,6 +287,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
     Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
+    Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
     Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

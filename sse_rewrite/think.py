@@ -46,8 +46,8 @@ event and end in the next; `\u003c`-escaped tags included)."""
 # parser (lowered substrings of the model id), and those whose templates open the tag in the
 # prompt so the answer starts inside it.
 _THINKING_MODELS: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwen3", "qwq", "glm-4.", "glm-z1",
-                           "thinking")
-_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507")
+                           "thinking", "deepseek-v3.2", "deepseek.v3.2", "deepseek-v4", "minimax-m2")
+_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507", "minimax-m2")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,12 @@ from __future__ import annotations
 from ._compose import ComposedParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 from .deepseek import DeepSeekParser
+from .dsml import DsmlParser
 from .glm import GlmParser
 from .harmony import HarmonyParser
 from .harmony_stripped import GptOssParser
 from .hermes import HermesParser
+from .invoke_markers import DeepSeekInvokeParser, InvokeMarkersParser, MiniMaxInvokeParser
 from .kimi import KimiParser
 from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
 from .lists import (
@@ -31,6 +33,7 @@ from .lists import (
     LlamaParser,
     MistralParser,
 )
+from .minimax import MiniMaxParser
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
 from .seed import SeedParser, SeedThinkParser
@@ -71,7 +74,10 @@ def __getattr__(name: str) -> object:
 
 
 # Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
-_DISTINCTIVE: Final = (SpecialTokensParser, HarmonyParser, SeedParser, XtmlParser, ListMarkersParser)
+_DISTINCTIVE: Final = (SpecialTokensParser, InvokeMarkersParser, HarmonyParser, SeedParser, XtmlParser,
+                        ListMarkersParser)
+# The same but DSML and MiniMax, for ids whose own invoke parser reads those markers too.
+_DISTINCTIVE_BUT_INVOKE: Final = tuple(part for part in _DISTINCTIVE if part is not InvokeMarkersParser)
 
 
 class _Tokens(ComposedParser):
@@ -117,6 +123,18 @@ class _GptOss(GptOssParser):
     TOKENS = _Tokens
 
 
+class _DeepSeekAndTokens(ComposedParser):
+    """`auto` for DeepSeek ids: the distinctive markers, and DSML with or without its marker."""
+
+    PARTS = (SpecialTokensParser, DeepSeekInvokeParser, *_DISTINCTIVE_BUT_INVOKE[1:])
+
+
+class _MiniMaxAndTokens(ComposedParser):
+    """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, and the distinctive markers."""
+
+    PARTS = (MiniMaxInvokeParser, *_DISTINCTIVE_BUT_INVOKE)
+
+
 class _GemmaAndTokens(ComposedParser):
     """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped."""
 
@@ -143,6 +161,8 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "qwen3-coder": QwenXmlParser,
     "glm": GlmParser,
     "deepseek": DeepSeekParser,
+    "dsml": DsmlParser,
+    "minimax": MiniMaxParser,
     "text": PlainTextParser,
     "harmony": HarmonyParser,
     "seed": SeedThinkParser,
@@ -155,7 +175,8 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     SPECIAL_TOKENS: _Tokens,
     NATIVE_TOOL_CALLS: _Tokens,
     "kimi+deepseek": _KimiAndTokens,
-    "deepseek+kimi": _Tokens,
+    "deepseek+kimi": _DeepSeekAndTokens,
+    "minimax+special-tokens": _MiniMaxAndTokens,
     "gpt-oss+special-tokens": _GptOss,
     "seed+special-tokens": _SeedAndTokens,
     "mistral+special-tokens": _Tokens,
@@ -169,20 +190,23 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
 }
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
-FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none",
-                         "harmony", "seed", "kimi-k3", "mistral", "llama", "gemma", "lfm2")
+FORMAT_CHOICES: Final = (
+    "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
+    "kimi-k3", "mistral", "llama", "gemma", "lfm2", "text", "none",
+)  # fmt: skip
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
-    "Kimi and DeepSeek special tokens: recognized in every stream (so are harmony, Seed and K3 markers, "
-    "Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens)"
+    "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
+    "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens"
 )
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
     (("kimi", "moonshot"), "kimi+deepseek", "Kimi calls with their tokens stripped"),
     (("qwen", "qwq"), "qwen+special-tokens", "Hermes JSON and Qwen3-Coder XML tool-call tags"),
-    (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
+    (("deepseek",), "deepseek+kimi", "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
+    (("minimax",), "minimax+special-tokens", "MiniMax bare <invoke> XML"),
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
     (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),

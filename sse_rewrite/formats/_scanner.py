@@ -133,8 +133,10 @@ class MarkerScanner:
                     return value, length
         if self.end - pos < table.longest:
             tail = bytes(buf[pos:])
+            # (a tail of `head` bytes or more can only begin a marker that shares its head)
+            markers = table if len(tail) < table.head else (c[0] for c in candidates or ())
             held_from = table.held_from
-            if any(marker.startswith(tail) and len(tail) >= held_from.get(marker, 1) for marker in table):
+            if any(marker.startswith(tail) and len(tail) >= held_from.get(marker, 1) for marker in markers):
                 return NEED_MORE
         return None
 
