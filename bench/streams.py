@@ -243,6 +243,17 @@ def dsml_turn_tokens() -> list[str]:
     return [*tokens(PROSE), f"<{bar}tool_calls>", "\n", *bash, *read, f"</{bar}tool_calls>"]
 
 
+MISTRAL_MODEL = "mistralai/devstral-2512"
+
+
+def mistral_turn_tokens() -> list[str]:
+    """One agent turn in Mistral v11 tokens: prose, then two `[TOOL_CALLS]NAME[ARGS]{…}` calls."""
+    bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
+    read = orjson.dumps({"path": "src/parser/stream.py", "offset": 1, "limit": 200}).decode()
+    return [*tokens(PROSE), "[TOOL_CALLS]", "bash", "[ARGS]", *tokens(bash),
+            "[TOOL_CALLS]", "read", "_file", "[ARGS]", *tokens(read)]
+
+
 @dataclass(frozen=True)
 class Shape:
     """Where a stream's leaked syntax sits: how a token becomes an event, and one turn's tokens."""
@@ -277,5 +288,6 @@ SHAPES: tuple[Shape, ...] = (
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
     Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
     Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
+    Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -40,6 +40,10 @@ class ChoiceState:
         self._make_parser = make_parser
         self._call_id = call_id
         self._parsers: dict[str, ToolSyntax] = {}
+        if make_parser is not None:  # a parser that must see the content from its first text is made now
+            parser = make_parser()  # (docs/behaviour.md, "Marker-then-list syntaxes": Llama's bare calls)
+            if getattr(parser, "reads_from_start", False):
+                self._parsers["content"] = parser
         self._undecided = UndecidedText()
         self._indexes = CallIndexes()
         self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
