@@ -20,7 +20,7 @@ import orjson
 from ..events import Piece
 from ._json import JsonScanner
 from ._machine import ScanningParser
-from .tool_call_bodies import FUNCTION, Body, glm_call, is_name, qwen_xml_call
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, is_name, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -34,6 +34,7 @@ _JSON_HEAD: Final = re.compile(
 _HEAD_LOOKAHEAD: Final = 300  # bytes of a JSON body within which its head must show
 _UNDECIDED: Final = -2
 _NOT_STREAMED: Final = -1
+_FUNCTION_END: Final = FUNCTION_END.encode()
 
 
 class TagStreaming(ScanningParser):
@@ -41,6 +42,7 @@ class TagStreaming(ScanningParser):
 
     _body: Body
     _value_end: bytes | None
+    _bare: bool
 
     def _reset_stream(self) -> None:
         """A new call: nothing announced or decided yet."""
@@ -83,6 +85,9 @@ class TagStreaming(ScanningParser):
         if not self._streams:
             return
         scan = self._scan
+        if was_inside and not self._bare and scan.view[pos : pos + len(_FUNCTION_END)] == _FUNCTION_END:
+            # Inside `<tool_call>`, a value's `</function>` ends it only if the body ends there.
+            self._stuck = True
         if was_inside:
             self._stream_member(out, scan.text(self._piece_start, pos))
             self._piece_start = scan.cursor  # (GLM: the next key follows; XML: reset below)
@@ -116,7 +121,8 @@ class TagStreaming(ScanningParser):
             return None
         try:
             if self._body is Body.XML:
-                call = qwen_xml_call(f"{FUNCTION}f>{source}", complete=False)
+                # (closed as the whole body is, so that a value's trailing spacing is kept)
+                call = qwen_xml_call(f"{FUNCTION}f>{source}{FUNCTION_END}")
             else:
                 call = glm_call(f"f{source}</arg_value>")
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
