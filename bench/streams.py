@@ -197,6 +197,13 @@ def hermes_turn_tokens() -> list[str]:
             "<tool_call>", "\n", *tokens(read), "\n", "</tool_call>"]
 
 
+DEEPSEEK_TOKENS = (
+    "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>",
+    "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>",
+)
+"""DeepSeek V3.1's section begin and end, call begin, separator and call end."""
+
+
 def deepseek_turn_tokens() -> list[str]:
     """One agent turn in DeepSeek V3.1 tokens: prose, then a section with two calls."""
     bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .deltas import carries_nothing, sole_text
-from .events import Piece, ToolCall
+from .events import ArgumentsDelta, Piece, ToolCall
 from .streamed_calls import StreamedCalls
 from .undecided import UndecidedText
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .formats import ToolSyntax
+    from .streamed_calls import CallPart
     from .think import ContentThinking
 
 CallId = Callable[[int, ToolCall | None], str]
@@ -49,6 +50,11 @@ class ChoiceState:
         self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
 
     @property
+    def call_id(self) -> CallId:
+        """Gives the id of this choice's call with an output index."""
+        return self._call_id
+
+    @property
     def calls(self) -> int:
         """How many calls this choice has emitted (recovered and legacy)."""
         return self._indexes.calls
@@ -61,11 +67,13 @@ class ChoiceState:
                 return True
         return self._thinking
 
-    def absorb(self, choice: dict[str, Any]) -> str | None:
+    def absorb(self, choice: dict[str, Any], parts: list[CallPart] | None = None) -> str | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         the field that took it, or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
-        means `rewrite` must run next, on this very choice."""
+        means `rewrite` must run next, on this very choice. Given `parts` (with
+        `--stream-arguments`), a text that only streams more of the open call's arguments
+        is taken too: its parts are added there, and they are all the choice sends."""
         delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
         if type(delta) is not dict or self._fed is not None or self._undecided.runs:
             return None
@@ -77,7 +85,15 @@ class ChoiceState:
             return None
         if not carries_nothing(choice, self._role_seen, (name,)):
             return None
-        if parser.absorb((text,)) or (self._think is None and self._feed_ahead(parser, name, text)):
+        if parser.absorb((text,)):
+            return name
+        if parts is not None and self._streamed is not None:
+            streamed = parser.absorb_arguments(text)
+            if streamed is not None:
+                if streamed:
+                    parts.append(self._streamed.part(name, streamed))
+                return name
+        if self._think is None and self._feed_ahead(parser, name, text, parts):
             return name
         return None
 
@@ -100,16 +116,32 @@ class ChoiceState:
             return False
         return self._feed_ahead(parser, name, text)
 
-    def _feed_ahead(self, parser: ToolSyntax, name: str, text: str) -> bool:
+    def _feed_ahead(
+        self, parser: ToolSyntax, name: str, text: str, parts: list[CallPart] | None = None
+    ) -> bool:
         if not text:
             return False
         pieces = parser.feed(text)
-        if pieces or parser.undecided or not parser.pending:
+        if parser.undecided or not parser.pending:
             self._fed = (name, text, pieces)
             return False
-        return True
+        if not pieces:
+            return True
+        if parts is not None and self._streamed is not None and _arguments_only(pieces):
+            parts += [self._streamed.part(name, piece.text) for piece in pieces]  # type: ignore[union-attr]
+            return True
+        self._fed = (name, text, pieces)
+        return False
 
     @property
     def _thinking(self) -> bool:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
         return self._think is not None and self._think.busy
+
+
+def _arguments_only(pieces: list[Piece]) -> bool:
+    """Whether every piece is more argument text of the announced call."""
+    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per streamed token)
+        if type(piece) is not ArgumentsDelta:
+            return False
+    return True

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from typing import Final, Literal
 
     from .choices import Planned
+    from .chunks import Chunk
     from .formats import ToolSyntax
+    from .streamed_calls import CallPart
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
 
@@ -70,6 +72,7 @@ class StreamRewriter:
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self._flushed = False
+        self._streams = options.stream_arguments
         self._read = self.decode
         if options.plain_runs or options.token_runs:
             from .fast import reader
@@ -207,9 +210,12 @@ class StreamRewriter:
             return self._send([*choices.flush(), (raw, chunk)])
         if idle_plain:
             return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
-        # Most chunks that need work only add text to open syntax: `absorbed` takes those.
-        if choices.absorbed(chunk):
-            return []
+        # Most chunks that need work only add text to open syntax (or, streaming arguments,
+        # only stream more of them): `absorbed` takes those.
+        parts: list[CallPart] | None = [] if self._streams else None
+        taken = choices.absorbed(chunk, parts)
+        if taken is not None:
+            return self._send_chunks(choices.part_chunks(chunk, taken[0], parts)) if parts else []
         return self._send(choices.rewrite(raw, chunk))
 
     def _passed(self, raw: bytes) -> list[Output]:
@@ -256,6 +262,13 @@ class StreamRewriter:
                 raw, chunk = item if isinstance(item, tuple) else (item, None)
                 out += output.event(raw, chunk)
                 self.stats.passed_through += output.keeps_bytes
+        return self._count(out)
+
+    def _send_chunks(self, chunks: list[Chunk]) -> list[Output]:
+        """`_send` for chunks alone (the parts of streamed arguments)."""
+        out: list[Output] = []
+        for chunk in chunks:
+            out += self._output.chunk(chunk)
         return self._count(out)
 
     def _count(self, out: list[Output]) -> list[Output]:

@@ -49,6 +49,12 @@ class StreamedCalls:
         self._indexes = indexes
         self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
 
+    def part(self, field: str, text: str) -> CallPart:
+        """More argument text of the call open in `field` (what `parts` makes of an `ArgumentsDelta`)."""
+        entry = self._open[field]
+        entry[1] += len(text)
+        return CallPart(entry[0], None, text)
+
     def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
         """`pieces` of field `field` with its call pieces turned into parts."""
         out: list[Piece | CallPart] = []

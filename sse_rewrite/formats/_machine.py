@@ -227,6 +227,11 @@ class ScanningParser:
 
     # -- `--stream-arguments`
 
+    def absorb_arguments(self, text: str) -> str | None:
+        """Take a text that only streams more of the announced call (see `ToolSyntax`); a
+        subclass whose hot state streams so overrides it. The base takes none."""
+        return None
+
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
         """Start streaming a call whose name is known (only with `stream_arguments`)."""
         self._announced, self._sent = (call_id, name), []

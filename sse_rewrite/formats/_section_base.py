@@ -191,14 +191,36 @@ class SectionBase(ScanningParser):
         scan = self._scan
         new = scan.text(self._seen, scan.cursor)
         self._seen = scan.cursor
+        self._stream(out, self._settle(new))
+
+    def _settle(self, new: str) -> str:
+        """The argument text to stream now that `new` settled: spacing at its end is held
+        back (the trim may drop it), and leading spacing is trimmed away."""
         body = new.rstrip()
         if not body:
-            if self._sent:  # (leading whitespace is trimmed away)
+            if self._sent:
                 self._held.append(new)
-            return
+            return ""
         text = "".join(self._held) + body if self._sent else body.lstrip()
         self._held = [new[len(body) :]]
-        self._stream(out, text)
+        return text
+
+    def absorb_arguments(self, text: str) -> str | None:
+        """In the announced call's arguments, a text without `<` is what `absorb` takes
+        unstreamed: it is appended, and what settles is streamed (`_stream_settled`)."""
+        scan = self._scan
+        if self._state is not _ARGS or self._announced is None or "<" in text:
+            return None
+        if scan.cursor != scan.end or self._seen != scan.end:  # (something is still to look at)
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:  # (`feed` applies the cap)
+            return None
+        scan.append(text)
+        scan.cursor = self._seen = scan.end
+        settled = self._settle(text)
+        if settled:
+            self._sent.append(settled)
+        return settled
 
     def _broken_arguments(self) -> str:
         scan = self._scan

@@ -80,6 +80,21 @@ class TagStreaming(ScanningParser):
         self._value_at = upto if closed is None else _NOT_STREAMED
         return False
 
+    def absorb_arguments(self, text: str) -> str | None:
+        """JSON: inside the streamed arguments value, a text without a closing bracket closes
+        neither it nor the body: it is appended (the scanners catch up when they next look)
+        and streamed whole, as `_stream_json` would. XML and GLM stream nothing inside a
+        value: `absorb` takes such text there."""
+        scan = self._scan
+        if self._state is not self.JSON_BODY or self._value_at != scan.end or self._announced is None:
+            return None
+        if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
+            return None
+        scan.append(text)
+        self._value_at = scan.end
+        self._sent.append(text)
+        return text
+
     def _track_value(self, out: list[Piece], pos: int, was_inside: bool) -> None:
         """XML, GLM: a marker at `pos` closed the value open before it, or opened one."""
         if not self._streams:

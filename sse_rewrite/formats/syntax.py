@@ -32,6 +32,12 @@ class ToolSyntax(Protocol):
         """
         ...
 
+    def absorb_arguments(self, text: str) -> str | None:
+        """With `stream_arguments`: take a text that only adds to the announced call's
+        arguments, as `feed` would; the argument text that settles (`""`: none yet), or None
+        when the text must go through `feed`. The hot path of a streamed call."""
+        ...
+
     def flush(self) -> list[Piece]:
         """End of the field's stream: decide everything still held back."""
         ...

@@ -79,6 +79,29 @@ class ToolCallTagParser(TagCalls):
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Also, in an XML or GLM body (streaming or not: a value streams when it closes),
+        the leading texts without `<`, while nothing is held unscanned: `_step_tagged`
+        would only move its cursor past them."""
+        if self._state is not State.TAGGED:
+            return super().absorb(texts)
+        scan = self._scan
+        if scan.cursor != scan.end:
+            return 0
+        joined = "".join(texts)
+        if "<" in joined:
+            taken = 0
+            for text in texts:
+                if "<" in text:
+                    break
+                taken += 1
+            texts, joined = texts[:taken], "".join(texts[:taken])
+        if not texts or scan.end - scan.start + 4 * len(joined) > self._max:  # (`feed` applies the cap)
+            return 0
+        scan.append(joined)
+        scan.cursor = scan.end
+        return len(texts)
+
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """Also, after the opener and spacing, a text that opens a JSON body (`{"`) and holds
         no closing bracket: it only picks the body's kind, as `_step_opened` would."""
