@@ -17,15 +17,15 @@ if TYPE_CHECKING:
 # Names are imported on first use (PEP 562), so `sse-rewrite --version` and the filter
 # load only the modules they need.
 _EXPORTS = {
-    "AnthropicEmitter": "anthropic_events",
-    "completion_to_message": "anthropic_mapping",
+    "AnthropicEmitter": "protocols.anthropic.events",
+    "completion_to_message": "protocols.anthropic.mapping",
     "Markup": "events",
     "Notice": "events",
     "SSEEvent": "events",
     "Text": "events",
     "ToolCall": "events",
     "RewriteOptions": "rewrite_options",
-    "Stats": "rewrite",
+    "Stats": "stats",
     "StreamRewriter": "rewrite",
     "rewrite_completion": "body",
     "SSEDecoder": "sse",

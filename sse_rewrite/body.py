@@ -17,6 +17,7 @@ from .choice_result import ChoiceResult
 from .chunks import derived_call_id, message_tool_call
 from .events import Notice, ToolCall
 from .formats import FORMATS, NATIVE_TOOL_CALLS, select_format
+from .protocols import whole_body
 from .think import ContentThinking, think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .formats import ToolSyntax
-    from .rewrite import RewriteOptions
+    from .rewrite_options import RewriteOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +42,8 @@ class BodyResult:
 def rewrite_body(raw: bytes, options: RewriteOptions) -> BodyResult:
     """The body to write for `raw`: rewritten, and as an Anthropic message if asked."""
     body, notices, calls = rewrite_completion(raw, options)
-    if options.to == "anthropic":
-        body, more = _completion_to_anthropic(body)  # it judges the body's shape itself
+    if options.to != "openai":
+        body, more = whole_body(options.to, body)  # it judges the body's shape itself
         notices = [n for n in notices if n.code != "not-a-completion"] + more
     try:
         completion = orjson.loads(raw)
@@ -52,27 +53,13 @@ def rewrite_body(raw: bytes, options: RewriteOptions) -> BodyResult:
     return BodyResult(body, notices, calls, model if isinstance(model, str) else None)
 
 
-def _completion_to_anthropic(body: bytes) -> tuple[bytes, list[Notice]]:
-    """A (rewritten) completion body as an Anthropic message body; other bodies unchanged."""
-    try:
-        completion = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return body, []  # rewrite_completion has already said so
-    if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
-        return body, [Notice("not-a-completion", "body is no chat.completion: not converted")]
-    from .anthropic_mapping import completion_to_message
-
-    message, notices = completion_to_message(completion)
-    return orjson.dumps(message) + b"\n", notices
-
-
 def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tuple[bytes, list[Notice], int]:
     """Rewrite a non-streaming `chat.completion` body: (new body, notices, calls recovered).
 
     An unchanged body comes back byte for byte.
     """
     if options is None:
-        from .rewrite import RewriteOptions
+        from .rewrite_options import RewriteOptions
 
         options = RewriteOptions()
     try:

@@ -8,7 +8,7 @@ comes after it waits behind it in `_queue` until it is decided.
 
 What goes out is planned, not encoded: a `Planned` item is a notice, an event unchanged
 (with its decoded chunk when there is one), or a chunk to encode. The rewriter encodes
-them (`output.py`).
+them (`protocols/NAME/output.py`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
     from .chunks import Chunk
     from .formats import ToolSyntax
-    from .rewrite import RewriteOptions, Stats
+    from .rewrite_options import RewriteOptions
+    from .stats import Stats
     from .streamed_calls import CallPart
 
     Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)

@@ -124,3 +124,6 @@ class Notice(_Value):
 
 Piece = Text | ToolCall | Markup | Notice | CallStart | ArgumentsDelta
 """What a format parser returns from `feed` and `flush`."""
+
+Output = bytes | Notice
+"""What the rewriter produces: bytes to write, or a notice for stderr."""

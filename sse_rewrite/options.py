@@ -16,6 +16,7 @@ from collections.abc import Callable
 import click
 
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
+from .protocols import PROTOCOLS
 from .rewrite import RewriteOptions
 from .think import THINK_CHOICES
 
@@ -36,7 +37,7 @@ REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--max-section-bytes", "max_section_bytes", type=click.IntRange(min=1),
                  default=DEFAULT_MAX_SECTION_BYTES, show_default=True,
                  help="An open tool section larger than this passes through as text."),
-    click.option("--to", "to", type=click.Choice(["openai", "anthropic"]), default="openai",
+    click.option("--to", "to", type=click.Choice(PROTOCOLS), default=PROTOCOLS[0],
                  show_default=True, help="Output protocol: OpenAI chunks, or Anthropic Messages events."),
     click.option("--stream-arguments", "stream_arguments", is_flag=True, default=False,
                  help="Send a call's header as soon as its name is known, then its arguments as they "

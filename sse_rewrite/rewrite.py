@@ -3,7 +3,7 @@
 One event's way through (docs/behaviour.md, "One event, from stdin to stdout"):
 `feed` -> `SSEDecoder.blocks` -> `_on_event` (`[DONE]`, comments, invalid JSON, the format
 chosen from the first chunk's `model`, error chunks) -> `StreamChoices.rewrite` -> one
-`ChoiceRewriter` per choice -> planned output -> `output.py` encodes it. An event
+`ChoiceRewriter` per choice -> planned output -> the protocol's `output.py` encodes it. An event
 nothing changes leaves as its raw bytes.
 
 A body that starts with `{` is a non-streaming `chat.completion`, rewritten whole at end
@@ -14,17 +14,16 @@ their questions (the `fast.StreamView` properties).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import orjson
 
 from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
-from .events import Notice
+from .events import Notice, Output
 from .formats import FORMATS, select_format
-from .output import AnthropicOutput, OpenAIOutput, Output
+from .protocols import stream_output
 from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
+from .stats import Stats
 from .think import THINK_NEEDLES, think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -43,19 +42,6 @@ __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
 _DONE: Final = "[DONE]"
 
 
-@dataclass(slots=True)
-class Stats:
-    """Counters for `--stats` and `replay --view`."""
-
-    events_in: int = 0
-    events_out: int = 0
-    passed_through: int = 0
-    tool_calls: int = 0
-    notices: int = 0
-    format: str | None = None
-    format_reason: str = "no chunk seen"
-
-
 class StreamRewriter:
     """Incremental rewriter for one stream: `feed(bytes)`, then `flush()` at end of input."""
 
@@ -63,7 +49,7 @@ class StreamRewriter:
         self.options = options = options or RewriteOptions()
         self.stats = Stats()
         self._decoder = SSEDecoder()
-        self._output = OpenAIOutput() if options.to == "openai" else AnthropicOutput()
+        self._output = stream_output(options.to)
         self._mode: Literal["sse", "json"] | None = None
         self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
         self._choices: StreamChoices | None = None  # once the format is known

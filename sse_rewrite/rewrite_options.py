@@ -21,7 +21,8 @@ class RewriteOptions:
     format: str = "auto"
     id_style: Literal["native", "openai"] = "native"
     max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES
-    to: Literal["openai", "anthropic"] = "openai"
+    to: str = "openai"
+    """The client protocol of the output (`protocols.PROTOCOLS`)."""
     plain_runs: bool = True
     token_runs: bool = True
     stream_arguments: bool = False

@@ -10,7 +10,7 @@ from anthropic.types import Message
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sse_rewrite.anthropic_mapping import (
+from sse_rewrite.protocols.anthropic.mapping import (
     anthropic_id,
     anthropic_usage,
     completion_to_message,

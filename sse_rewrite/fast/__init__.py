@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from typing import Final, Protocol
 
     from ..choices import StreamChoices
-    from ..output import Output
-    from ..rewrite import RewriteOptions, Stats
+    from ..events import Output
+    from ..rewrite_options import RewriteOptions
+    from ..stats import Stats
 
     class StreamView(Protocol):
         """What an accelerator may ask of the stream it reads for (`StreamRewriter`)."""

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
 
-from . import anthropic_front, openai_front
+from ..protocols import fronts
 from .errors import json_error
 from .request_log import RequestRecord
 from .settings import ServeSettings, client_base_url
@@ -40,8 +40,9 @@ if TYPE_CHECKING:
 
     Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
-FRONTS: Final[tuple[ModuleType, ...]] = (openai_front, anthropic_front)
-"""The fronts, each a module with `register(app)` that adds its routes."""
+FRONTS: Final[tuple[ModuleType, ...]] = tuple(fronts())
+"""The fronts, one per client protocol: modules with `register(app)`, which adds its routes,
+and `error_for(path, status, message)`, its error response for a path it owns (else None)."""
 HEALTH_PATH: Final = "/healthz"
 MAX_REQUEST_BYTES: Final = 64 << 20  # long agent conversations exceed aiohttp's 1 MiB default
 
@@ -118,8 +119,10 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 def _error(request: web.Request, status: int, message: str, kind: str = "invalid_request_error",
            code: str | None = None) -> web.Response:
     """The guard's own error, in the shape of the front the path belongs to."""
-    if request.path.startswith(anthropic_front.MESSAGES_PATH):
-        return anthropic_front.anthropic_error(status, message)
+    for front in FRONTS:
+        response: web.Response | None = front.error_for(request.path, status, message)
+        if response is not None:
+            return response
     return json_error(status, message, kind, code)
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import click
 
+from ..protocols.anthropic.models import ModelChoice, parse_model_map
 from ..rewrite import RewriteOptions
-from .anthropic_models import ModelChoice, parse_model_map
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from sse_rewrite.cli import cli
-from sse_rewrite.serve.anthropic_models import ModelChoice
+from sse_rewrite.protocols.anthropic.models import ModelChoice
 from tests.serve.servers import Servers, eventually
 
 BASH = {"name": "bash", "input_schema": {"type": "object", "properties": {"command": {"type": "string"}}}}

@@ -11,7 +11,7 @@ import httpx2
 import orjson
 import pytest
 
-from sse_rewrite.serve.anthropic_models import ModelChoice
+from sse_rewrite.protocols.anthropic.models import ModelChoice
 from sse_rewrite.sse import SSEDecoder
 from tests.serve.servers import Servers, eventually
 

@@ -8,17 +8,17 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from sse_rewrite.anthropic_mapping import status_error
 from sse_rewrite.cli import cli
 from sse_rewrite.options import take_options
-from sse_rewrite.serve.anthropic_models import ModelChoice, models_list, parse_model_map
-from sse_rewrite.serve.anthropic_request import (
+from sse_rewrite.protocols.anthropic.mapping import status_error
+from sse_rewrite.protocols.anthropic.models import ModelChoice, models_list, parse_model_map
+from sse_rewrite.protocols.anthropic.request import (
     ERROR_PREFIX,
     RequestError,
     translate_request,
 )
+from sse_rewrite.protocols.anthropic.token_estimate import IMAGE_TOKENS, estimate_tokens
 from sse_rewrite.serve.settings import settings_from
-from sse_rewrite.serve.token_estimate import IMAGE_TOKENS, estimate_tokens
 
 HI = {"role": "user", "content": "hi"}
 BASH_TOOL = {"name": "bash", "description": "Run a command", "input_schema": {"type": "object"}}

@@ -9,9 +9,9 @@ import anthropic
 import pytest
 from aiohttp import web
 
-from sse_rewrite.anthropic_mapping import completion_to_message
-from sse_rewrite.anthropic_whole import message_events
-from sse_rewrite.serve.anthropic_models import ModelChoice
+from sse_rewrite.protocols.anthropic.mapping import completion_to_message
+from sse_rewrite.protocols.anthropic.models import ModelChoice
+from sse_rewrite.protocols.anthropic.whole import message_events
 from tests.oracles import anthropic_final
 from tests.serve.servers import Servers
 

@@ -15,14 +15,14 @@ import aiohttp
 import orjson
 from aiohttp import web
 
-from ..body import rewrite_completion
-from ..rewrite import RewriteOptions, StreamRewriter
-from . import state
-from .capture import open_capture
-from .errors import json_error
-from .relay import StreamRelay
-from .request_log import RequestRecord
-from .upstream import UpstreamFailure, broken_off
+from ...body import rewrite_completion
+from ...rewrite import RewriteOptions, StreamRewriter
+from ...serve import state
+from ...serve.capture import open_capture
+from ...serve.errors import json_error
+from ...serve.relay import StreamRelay
+from ...serve.request_log import RequestRecord
+from ...serve.upstream import UpstreamFailure, broken_off
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from typing import Final
 
 PATHS: Final = ("/v1/chat/completions", "/chat/completions")
+
+
+def error_for(path: str, status: int, message: str) -> web.Response | None:
+    """None: the guard's default error shape is OpenAI's (`errors.json_error`)."""
+    return None
 
 
 def register(app: web.Application) -> None:

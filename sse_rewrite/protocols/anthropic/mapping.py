@@ -18,15 +18,15 @@ import string
 
 import orjson
 
-from .chunks import derived_call_id
-from .events import Notice
+from ...chunks import derived_call_id
+from ...events import Notice
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-    from .chunks import Chunk
+    from ...chunks import Chunk
 
 _ID_KEPT: Final = frozenset(string.ascii_letters + string.digits + "_")
 _HEX_DIGITS: Final = frozenset("0123456789ABCDEF")

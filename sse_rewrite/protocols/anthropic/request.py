@@ -30,7 +30,7 @@ Anthropic-only fields, which get a notice) never reaches the upstream. The rules
 - `context_management` is dropped without a notice: its edits clear thinking blocks,
   which never reach the upstream anyway.
 - `stream: true` is kept and asks for `stream_options.include_usage`, so usage arrives.
-- The model is chosen by `anthropic_models.upstream_model`.
+- The model is chosen by `models.upstream_model`.
 
 A request that cannot be translated raises `RequestError`, whose message names the
 place (`messages.2.content.0: …`).
@@ -40,9 +40,9 @@ from __future__ import annotations
 
 import orjson
 
-from ..anthropic_mapping import native_id
-from ..events import Notice
-from .anthropic_models import ModelChoice, upstream_model
+from ...events import Notice
+from .mapping import native_id
+from .models import ModelChoice, upstream_model
 
 # typing is imported for type checkers only, as in the core (see entry.py)
 TYPE_CHECKING = False

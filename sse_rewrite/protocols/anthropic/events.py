@@ -28,7 +28,7 @@ A text or thinking block opens at its first non-whitespace character (whitespace
 it is held and sent with it); a whitespace-only run between blocks is dropped, because
 the Anthropic API rejects a whitespace-only text block when a client sends the message
 back ("text content blocks must contain non-whitespace text").
-Ids, usage, stop reasons and errors are mapped by `anthropic_mapping`; `anthropic_whole`
+Ids, usage, stop reasons and errors are mapped by `mapping`; `whole`
 streams a whole message after the fact (for a proxy whose upstream answered whole).
 """
 
@@ -36,7 +36,10 @@ from __future__ import annotations
 
 import orjson
 
-from .anthropic_mapping import (
+from ...events import Notice
+from ...formats._json import is_json
+from ...sse import encode_event
+from .mapping import (
     anthropic_usage,
     error_object,
     message_id,
@@ -46,16 +49,13 @@ from .anthropic_mapping import (
     string_field,
     tool_use_id,
 )
-from .events import Notice
-from .formats._json import is_json
-from .sse import encode_event
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final, Literal
 
-    from .chunks import Chunk
+    from ...chunks import Chunk
 
     TextKind = Literal["thinking", "text"]
     BlockKind = TextKind | Literal["tool_use"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import orjson
 
-from .anthropic_events import EMPTY_BLOCKS, event_bytes
+from .events import EMPTY_BLOCKS, event_bytes
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -1,6 +1,6 @@
 """The Anthropic front: `POST /v1/messages` on any OpenAI-compatible upstream (Claude Code's door).
 
-A Messages request is translated (`anthropic_request.translate_request`) and POSTed to
+A Messages request is translated (`request.translate_request`) and POSTed to
 `BASE/chat/completions`; the answer comes back through the `--to anthropic` path: a
 stream goes through a `StreamRewriter(to="anthropic")` event by event (`StreamRelay`,
 with `event: ping` as its keep-alive), a whole body through `rewrite_completion` and
@@ -29,19 +29,19 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict
 
-from ..anthropic_mapping import completion_to_message, error_object, status_error
-from ..anthropic_whole import message_events
-from ..body import rewrite_completion
-from ..rewrite import RewriteOptions, StreamRewriter
-from ..sse import encode_event
-from . import state
-from .anthropic_models import models_list
-from .anthropic_request import RequestError, translate_request
-from .capture import open_capture
-from .relay import StreamRelay
-from .request_log import RequestRecord
+from ...body import rewrite_completion
+from ...rewrite import RewriteOptions, StreamRewriter
+from ...serve import state
+from ...serve.capture import open_capture
+from ...serve.relay import StreamRelay
+from ...serve.request_log import RequestRecord
+from ...serve.upstream import Upstream, UpstreamFailure, broken_off, describe, end_to_end
+from ...sse import encode_event
+from .mapping import completion_to_message, error_object, status_error
+from .models import models_list
+from .request import RequestError, translate_request
 from .token_estimate import estimate_tokens
-from .upstream import Upstream, UpstreamFailure, broken_off, describe, end_to_end
+from .whole import message_events
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -184,6 +184,11 @@ def upstream_headers(upstream: Upstream, request: web.Request) -> CIMultiDict[st
     for name in _ANTHROPIC_HEADERS:
         headers.popall(name, None)
     return headers
+
+
+def error_for(path: str, status: int, message: str) -> web.Response | None:
+    """The guard's error for a Messages path, in Anthropic's shape; None for other paths."""
+    return anthropic_error(status, message) if path.startswith(MESSAGES_PATH) else None
 
 
 def anthropic_error(status: int, message: str, headers: CIMultiDict[str] | None = None) -> web.Response:

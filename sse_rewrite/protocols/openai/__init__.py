@@ -1,0 +1,1 @@
+"""OpenAI chat.completions: the default output and the `serve` front that forwards it."""
