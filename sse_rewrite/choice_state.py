@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .formats import ToolSyntax
-    from .streamed_calls import CallPart
+    from .streamed_calls import ArgumentPart
     from .think import ContentThinking
 
 CallId = Callable[[int, ToolCall | None], str]
@@ -67,7 +67,7 @@ class ChoiceState:
                 return True
         return self._thinking
 
-    def absorb(self, choice: dict[str, Any], parts: list[CallPart] | None = None) -> str | None:
+    def absorb(self, choice: dict[str, Any], parts: list[ArgumentPart] | None = None) -> str | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         the field that took it, or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
@@ -85,9 +85,10 @@ class ChoiceState:
             return None
         if not carries_nothing(choice, self._role_seen, (name,)):
             return None
-        if parser.absorb((text,)):
-            return name
-        if parts is not None and self._streamed is not None:
+        if parts is None or self._streamed is None:
+            if parser.absorb((text,)):
+                return name
+        else:
             streamed = parser.absorb_arguments(text)
             if streamed is not None:
                 if streamed:
@@ -117,7 +118,7 @@ class ChoiceState:
         return self._feed_ahead(parser, name, text)
 
     def _feed_ahead(
-        self, parser: ToolSyntax, name: str, text: str, parts: list[CallPart] | None = None
+        self, parser: ToolSyntax, name: str, text: str, parts: list[ArgumentPart] | None = None
     ) -> bool:
         if not text:
             return False

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .formats import ToolSyntax
     from .rewrite_options import RewriteOptions
     from .stats import Stats
-    from .streamed_calls import CallPart
+    from .streamed_calls import ArgumentPart
 
     Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)
     Planned = Notice | Unchanged | Chunk
@@ -74,12 +74,12 @@ class StreamChoices:
         """The rewriter of choice `index`, if the stream has had one."""
         return self._choices.get(index)
 
-    def absorbed(self, chunk: Chunk, parts: list[CallPart] | None = None) -> tuple[int, str] | None:
+    def absorbed(self, chunk: Chunk, parts: list[ArgumentPart] | None = None) -> tuple[int, str] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
         `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
-        Given `parts`, a chunk that only streams argument text is taken too: `part_chunks`
-        makes what it sends."""
+        Given `parts`, a chunk that only streams argument text is taken too: its parts are
+        added there, and they are all it sends (the output's `parts` encodes them)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -97,17 +97,6 @@ class StreamChoices:
         self._last = chunk
         self.pending = True  # (the choice holds text back: it took this chunk's)
         return index, field
-
-    def part_chunks(self, chunk: Chunk, index: int, parts: list[CallPart]) -> list[Chunk]:
-        """The chunks a chunk `absorbed` with argument parts sends: one a part, in its envelope,
-        as `rewrite` makes them (`ChoiceRewriter._extra`, `_assemble`)."""
-        base = dict(chunk)  # (`envelope`, cheaper: `absorbed` took no usage or error chunk)
-        del base["choices"]
-        base.pop("usage", None)
-        call_id = self._choices[index].call_id
-        choices = [{"index": index, "delta": {"tool_calls": [part.delta(call_id)]}, "finish_reason": None}
-                   for part in parts]
-        return [{**base, "choices": [choice]} for choice in choices]
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that

@@ -33,9 +33,8 @@ if TYPE_CHECKING:
     from typing import Final, Literal
 
     from .choices import Planned
-    from .chunks import Chunk
     from .formats import ToolSyntax
-    from .streamed_calls import CallPart
+    from .streamed_calls import ArgumentPart
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
 
@@ -198,10 +197,16 @@ class StreamRewriter:
             return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
         # Most chunks that need work only add text to open syntax (or, streaming arguments,
         # only stream more of them): `absorbed` takes those.
-        parts: list[CallPart] | None = [] if self._streams else None
+        parts: list[ArgumentPart] | None = [] if self._streams else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
-            return self._send_chunks(choices.part_chunks(chunk, taken[0], parts)) if parts else []
+            if not parts:
+                return []
+            out = self._output.parts(chunk, taken[0], parts)
+            if self._output.keeps_bytes:  # (only bytes: no notice to count)
+                self.stats.events_out += len(out)
+                return out
+            return self._count(out)
         return self._send(choices.rewrite(raw, chunk))
 
     def _passed(self, raw: bytes) -> list[Output]:
@@ -248,13 +253,6 @@ class StreamRewriter:
                 raw, chunk = item if isinstance(item, tuple) else (item, None)
                 out += output.event(raw, chunk)
                 self.stats.passed_through += output.keeps_bytes
-        return self._count(out)
-
-    def _send_chunks(self, chunks: list[Chunk]) -> list[Output]:
-        """`_send` for chunks alone (the parts of streamed arguments)."""
-        out: list[Output] = []
-        for chunk in chunks:
-            out += self._output.chunk(chunk)
         return self._count(out)
 
     def _count(self, out: list[Output]) -> list[Output]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .chunks import tool_call_delta
+from .chunks import envelope, tool_call_delta
 from .events import ArgumentsDelta, CallStart, Piece, ToolCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -22,9 +22,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .call_indexes import CallIndexes
+    from .chunks import Chunk
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # (not frozen: one is made per streamed token, and frozen ones are slower to make)
 class CallPart:
     """One `tool_calls` delta entry: a call's header (`call` given, for its id and name)
     with the arguments so far, or (`call` None) more of the arguments of call `index`."""
@@ -40,6 +41,10 @@ class CallPart:
         return tool_call_delta(self.index, call_id(self.index, self.call), self.call.name, self.arguments)
 
 
+ArgumentPart = tuple[int, str]
+"""More arguments of an announced call: its index, and the text (a `CallPart` without header)."""
+
+
 class StreamedCalls:
     """The calls a choice's parsers have announced and not completed, by field."""
 
@@ -49,11 +54,12 @@ class StreamedCalls:
         self._indexes = indexes
         self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
 
-    def part(self, field: str, text: str) -> CallPart:
-        """More argument text of the call open in `field` (what `parts` makes of an `ArgumentsDelta`)."""
+    def part(self, field: str, text: str) -> ArgumentPart:
+        """More argument text of the call open in `field`, as `parts` makes a `CallPart` of an
+        `ArgumentsDelta` (a tuple: one is made per streamed token)."""
         entry = self._open[field]
         entry[1] += len(text)
-        return CallPart(entry[0], None, text)
+        return entry[0], text
 
     def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
         """`pieces` of field `field` with its call pieces turned into parts."""
@@ -76,3 +82,15 @@ class StreamedCalls:
             else:
                 out.append(piece)
         return out
+
+
+def part_chunks(chunk: Chunk, choice: int, parts: list[ArgumentPart]) -> list[Chunk]:
+    """The chunks that argument parts of choice `choice` go out in: one a part, in the
+    envelope of `chunk`, which holds no usage or error (what `ChoiceRewriter` makes of a
+    `CallPart` without header in a rewrite: `_extra`, then `StreamChoices._assemble`)."""
+    base = envelope(chunk)
+    out = []
+    for index, text in parts:
+        delta = {"tool_calls": [{"index": index, "function": {"arguments": text}}]}
+        out.append({**base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]})
+    return out

@@ -228,9 +228,9 @@ class ScanningParser:
     # -- `--stream-arguments`
 
     def absorb_arguments(self, text: str) -> str | None:
-        """Take a text that only streams more of the announced call (see `ToolSyntax`); a
-        subclass whose hot state streams so overrides it. The base takes none."""
-        return None
+        """`absorb` for one text, streaming (see `ToolSyntax`): a subclass whose hot state
+        streams argument text overrides it; here a text `absorb` takes streams nothing."""
+        return "" if self.absorb((text,)) else None
 
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
         """Start streaming a call whose name is known (only with `stream_arguments`)."""

@@ -201,17 +201,26 @@ class SectionBase(ScanningParser):
             if self._sent:
                 self._held.append(new)
             return ""
-        text = "".join(self._held) + body if self._sent else body.lstrip()
-        self._held = [new[len(body) :]]
+        held = self._held
+        if not self._sent:
+            text = body.lstrip()
+        elif held:
+            text = "".join(held) + body
+        else:
+            text = body
+        if len(body) != len(new):
+            self._held = [new[len(body) :]]
+        elif held:
+            self._held = []
         return text
 
     def absorb_arguments(self, text: str) -> str | None:
         """In the announced call's arguments, a text without `<` is what `absorb` takes
         unstreamed: it is appended, and what settles is streamed (`_stream_settled`)."""
         scan = self._scan
-        if self._state is not _ARGS or self._announced is None or "<" in text:
-            return None
-        if scan.cursor != scan.end or self._seen != scan.end:  # (something is still to look at)
+        if self._state is not _ARGS or self._announced is None:
+            return "" if self.absorb((text,)) else None
+        if "<" in text or scan.cursor != scan.end or self._seen != scan.end:  # (something to look at)
             return None
         if scan.end - scan.start + 4 * len(text) > self._max:  # (`feed` applies the cap)
             return None

@@ -83,10 +83,12 @@ class TagStreaming(ScanningParser):
     def absorb_arguments(self, text: str) -> str | None:
         """JSON: inside the streamed arguments value, a text without a closing bracket closes
         neither it nor the body: it is appended (the scanners catch up when they next look)
-        and streamed whole, as `_stream_json` would. XML and GLM stream nothing inside a
-        value: `absorb` takes such text there."""
+        and streamed whole, as `_stream_json` would. Elsewhere (XML and GLM values, which
+        stream when they close, included) what `absorb` takes streams nothing."""
         scan = self._scan
-        if self._state is not self.JSON_BODY or self._value_at != scan.end or self._announced is None:
+        if self._state is not self.JSON_BODY:
+            return "" if self.absorb((text,)) else None
+        if self._value_at != scan.end or self._announced is None:
             return None
         if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
             return None

@@ -33,9 +33,10 @@ class ToolSyntax(Protocol):
         ...
 
     def absorb_arguments(self, text: str) -> str | None:
-        """With `stream_arguments`: take a text that only adds to the announced call's
-        arguments, as `feed` would; the argument text that settles (`""`: none yet), or None
-        when the text must go through `feed`. The hot path of a streamed call."""
+        """With `stream_arguments`, `absorb` for one text, which may also stream more of the
+        announced call: taken as `feed` would take it, the argument text it settles is
+        returned (`""`: none); None when it must go through `feed`. The hot path of a
+        streamed call."""
         ...
 
     def flush(self) -> list[Piece]:
