@@ -214,6 +214,23 @@ def deepseek_turn_tokens() -> list[str]:
             "<｜tool▁calls▁end｜>"]
 
 
+QWEN_MODEL = "qwen/qwen3-coder"
+SOURCE = (
+    "def handler(event, context):\n"
+    "    name = event.get('name', \"world\")\t# a tab, a quote\n"
+    "    return {\"status\": 200, \"body\": f\"hello {name}\\n\"}\n\n"
+)
+
+
+def qwen_turn_tokens() -> list[str]:
+    """One agent turn in Qwen3-Coder XML: prose, then a call writing 2 KB, a value token per chunk."""
+    content = (SOURCE * (2048 // len(SOURCE) + 1))[:2048]
+    out = [*tokens(PROSE), "<tool_call>", "\n", "<function=", "write_file", ">", "\n"]
+    for key, value in (("path", "src/parser/stream.py"), ("content", content)):
+        out += ["<parameter=", key, ">", "\n", *tokens(value), "\n", "</parameter>", "\n"]
+    return [*out, "</function>", "\n", "</tool_call>"]
+
+
 @dataclass(frozen=True)
 class Shape:
     """Where a stream's leaked syntax sits: how a token becomes an event, and one turn's tokens."""
@@ -246,5 +263,6 @@ SHAPES: tuple[Shape, ...] = (
     Shape("kimi in reasoning_content", compat_reasoning_event, tool_turn_tokens),
     Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
+    Shape("qwen3-coder xml in content", model_event(QWEN_MODEL), qwen_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -108,14 +108,28 @@ class ChoiceState:
             texts = texts[: list(texts).index("")]
         return parser.absorb(texts)
 
-    def feed_ahead(self, name: str, text: str) -> bool:
+    def absorb_streamed(self, name: str, text: str, parts: list[ArgumentPart]) -> bool:
+        """`absorb_texts` for one text, streaming arguments (`ToolSyntax.absorb_arguments`):
+        whether it was taken; the argument part it streams, if any, is added to `parts`."""
+        parser = self._parsers.get(name)
+        if parser is None or self._undecided.runs or self._thinking or self._fed is not None or not text:
+            return False
+        streamed = parser.absorb_arguments(text)
+        if streamed is None or self._streamed is None:
+            return False
+        if streamed:
+            parts.append(self._streamed.part(name, streamed))
+        return True
+
+    def feed_ahead(self, name: str, text: str, parts: list[ArgumentPart] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
         but not this text (a marker, most likely). True when it leaves nothing to send,
-        as `absorb`. Else its pieces wait for `rewrite` of that very event, which comes next."""
+        as `absorb` (given `parts`: or only streams argument parts, added there). Else its
+        pieces wait for `rewrite` of that very event, which comes next."""
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
             return False
-        return self._feed_ahead(parser, name, text)
+        return self._feed_ahead(parser, name, text, parts)
 
     def _feed_ahead(
         self, parser: ToolSyntax, name: str, text: str, parts: list[ArgumentPart] | None = None

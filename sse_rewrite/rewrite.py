@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from typing import Final, Literal
 
     from .choices import Planned
+    from .chunks import Chunk
     from .formats import ToolSyntax
     from .streamed_calls import ArgumentPart
 
@@ -200,14 +201,22 @@ class StreamRewriter:
         parts: list[ArgumentPart] | None = [] if self._streams else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
-            if not parts:
-                return []
-            out = self._output.parts(chunk, taken[0], parts)
-            if self._output.keeps_bytes:  # (only bytes: no notice to count)
-                self.stats.events_out += len(out)
-                return out
-            return self._count(out)
+            return self.send_parts(chunk, taken[0], parts) if parts else []
         return self._send(choices.rewrite(raw, chunk))
+
+    @property
+    def streams_arguments(self) -> bool:
+        """Whether calls are streamed (`--stream-arguments`)."""
+        return self._streams
+
+    def send_parts(self, chunk: Chunk, choice: int, parts: list[ArgumentPart]) -> list[Output]:
+        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,
+        encoded and counted."""
+        out = self._output.parts(chunk, choice, parts)
+        if self._output.keeps_bytes:  # (only bytes: no notice to count)
+            self.stats.events_out += len(out)
+            return out
+        return self._count(out)
 
     def _passed(self, raw: bytes) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it."""
