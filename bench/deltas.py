@@ -10,8 +10,9 @@ event at a time, as a live stream arrives, once in the default mode (each call s
 and once with `--stream-arguments`. Printed: µs a delta (best of the repeats, CPU time of
 this process), their ratio, and growth per doubling of the size (time ratio between sizes,
 to the power 1/log2 of the size ratio: 2.0 is linear). With `--instructions`, callgrind's
-count for the feeding alone (a run that only builds the events is subtracted), per delta,
-at `--size` KB, for this tree and for `OLD` (a directory holding another `sse_rewrite`).
+count for the feeding alone, per delta,
+at `--size` KB, for this tree and for `OLD` (a directory holding another `sse_rewrite`);
+a run fed only the first event is subtracted (start-up, imports, building the events).
 """
 
 from __future__ import annotations
@@ -122,13 +123,12 @@ _CALLGRIND = """
 import sys
 sys.path.insert(0, {here!r})
 from deltas import turn_events
+from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 events = turn_events({syntax!r}, {size})
-if {feed}:
-    from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
-    rewriter = StreamRewriter(RewriteOptions(stream_arguments={stream}))
-    for event in events:
-        rewriter.feed(event)
-    rewriter.flush()
+rewriter = StreamRewriter(RewriteOptions(stream_arguments={stream}))
+for event in events[: len(events) if {feed} else 1]:
+    rewriter.feed(event)
+rewriter.flush()
 """
 
 
@@ -143,8 +143,8 @@ def count_instructions(syntax: str, size: int, old: Path | None) -> None:
             code = _CALLGRIND.format(here=here, syntax=syntax, size=size, feed=feed, stream=stream)
             return instructions(code, path)
 
-        base = run(False, False)
-        default, streamed = (run(True, s) - base for s in (False, True))
+        run(False, False)  # (compiles what the interpreter has not cached yet)
+        default, streamed = (run(True, s) - run(False, s) for s in (False, True))
         print(f"{syntax:<12} {size // 1024:>3} KB {label:>4}  default {default / deltas:>8.0f}  "
               f"--stream-arguments {streamed / deltas:>8.0f} instr./delta  ({streamed / default:.2f}x)",
               flush=True)

@@ -89,10 +89,9 @@ class ChoiceState:
             if parser.absorb((text,)):
                 return name
         else:
-            streamed = parser.absorb_arguments(text)
-            if streamed is not None:
-                if streamed:
-                    parts.append(self._streamed.part(name, streamed))
+            streamed = parser.absorb_arguments((text,))
+            if streamed:
+                self._streamed.add(name, streamed, parts)
                 return name
         if self._think is None and self._feed_ahead(parser, name, text, parts):
             return name
@@ -108,18 +107,19 @@ class ChoiceState:
             texts = texts[: list(texts).index("")]
         return parser.absorb(texts)
 
-    def absorb_streamed(self, name: str, text: str, parts: list[ArgumentPart]) -> bool:
-        """`absorb_texts` for one text, streaming arguments (`ToolSyntax.absorb_arguments`):
-        whether it was taken; the argument part it streams, if any, is added to `parts`."""
+    def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[ArgumentPart]) -> int:
+        """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
+        it took; the argument parts they stream are added to `parts`."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._thinking or self._fed is not None or not text:
-            return False
-        streamed = parser.absorb_arguments(text)
-        if streamed is None or self._streamed is None:
-            return False
-        if streamed:
-            parts.append(self._streamed.part(name, streamed))
-        return True
+        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
+            return 0
+        if self._streamed is None:
+            return 0
+        if "" in texts:
+            texts = texts[: list(texts).index("")]
+        streamed = parser.absorb_arguments(texts)
+        self._streamed.add(name, streamed, parts)
+        return len(streamed)
 
     def feed_ahead(self, name: str, text: str, parts: list[ArgumentPart] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
@@ -143,7 +143,7 @@ class ChoiceState:
         if not pieces:
             return True
         if parts is not None and self._streamed is not None and _arguments_only(pieces):
-            parts += [self._streamed.part(name, piece.text) for piece in pieces]  # type: ignore[union-attr]
+            self._streamed.add(name, [piece.text for piece in pieces], parts)  # type: ignore[union-attr]
             return True
         self._fed = (name, text, pieces)
         return False

@@ -54,12 +54,16 @@ class StreamedCalls:
         self._indexes = indexes
         self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
 
-    def part(self, field: str, text: str) -> ArgumentPart:
-        """More argument text of the call open in `field`, as `parts` makes a `CallPart` of an
-        `ArgumentsDelta` (a tuple: one is made per streamed token)."""
-        entry = self._open[field]
-        entry[1] += len(text)
-        return entry[0], text
+    def add(self, field: str, texts: list[str], parts: list[ArgumentPart]) -> None:
+        """Add to `parts` the argument texts of the call open in `field` (empty ones send
+        nothing), as `parts` makes `CallPart`s of `ArgumentsDelta`s (tuples: one is made per
+        streamed token)."""
+        entry = None  # (none when nothing streams: then no call need be open)
+        for text in texts:
+            if text:
+                entry = entry or self._open[field]
+                entry[1] += len(text)
+                parts.append((entry[0], text))
 
     def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
         """`pieces` of field `field` with its call pieces turned into parts."""

@@ -126,14 +126,11 @@ class TokenRuns:
     def _stream_parts(self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[ArgumentPart]) -> int:
         """`_absorb`, streaming arguments: how many of the leading `tokens` the call takes,
         leaving nothing to send but the argument parts they stream (added to `parts`)."""
-        field, count = self._field, 0
-        for token in tokens:
-            if rewriter.absorb_streamed(field, token, parts):
-                count += 1
-                continue
-            if not rewriter.feed_ahead(field, token, parts):
-                break
+        field = self._field
+        count = rewriter.absorb_streamed(field, tokens, parts)
+        while count < len(tokens) and rewriter.feed_ahead(field, tokens[count], parts):
             count += 1
+            count += rewriter.absorb_streamed(field, tokens[count:], parts)
         return count
 
     def _learn(self, data: bytes, start: int, stop: int, out: list[Output]) -> int:

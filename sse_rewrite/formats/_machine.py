@@ -227,10 +227,10 @@ class ScanningParser:
 
     # -- `--stream-arguments`
 
-    def absorb_arguments(self, text: str) -> str | None:
-        """`absorb` for one text, streaming (see `ToolSyntax`): a subclass whose hot state
-        streams argument text overrides it; here a text `absorb` takes streams nothing."""
-        return "" if self.absorb((text,)) else None
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """`absorb`, streaming (see `ToolSyntax`): a subclass whose hot state streams argument
+        text overrides it; here the texts `absorb` takes stream nothing."""
+        return [""] * self.absorb(texts)
 
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
         """Start streaming a call whose name is known (only with `stream_arguments`)."""

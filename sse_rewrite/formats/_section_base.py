@@ -214,21 +214,31 @@ class SectionBase(ScanningParser):
             self._held = []
         return text
 
-    def absorb_arguments(self, text: str) -> str | None:
-        """In the announced call's arguments, a text without `<` is what `absorb` takes
-        unstreamed: it is appended, and what settles is streamed (`_stream_settled`)."""
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """In the announced call's arguments, the texts `absorb` would take unstreamed (those
+        before the first `<`): appended, and what each settles streamed (`_stream_settled`)."""
         scan = self._scan
         if self._state is not _ARGS or self._announced is None:
-            return "" if self.absorb((text,)) else None
-        if "<" in text or scan.cursor != scan.end or self._seen != scan.end:  # (something to look at)
-            return None
-        if scan.end - scan.start + 4 * len(text) > self._max:  # (`feed` applies the cap)
-            return None
-        scan.append(text)
+            return [""] * self.absorb(texts)
+        if scan.cursor != scan.end or self._seen != scan.end:  # (something is still to look at)
+            return []
+        taken = []
+        size = scan.end - scan.start
+        for text in texts:
+            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
+            if "<" in text or size > self._max:
+                break
+            taken.append(text)
+        if not taken:
+            return []
+        scan.append(taken[0] if len(taken) == 1 else "".join(taken))
         scan.cursor = self._seen = scan.end
-        settled = self._settle(text)
-        if settled:
-            self._sent.append(settled)
+        settled = []
+        for text in taken:
+            streamed = self._settle(text)  # (which asks `_sent`: each text in turn)
+            if streamed:
+                self._sent.append(streamed)
+            settled.append(streamed)
         return settled
 
     def _broken_arguments(self) -> str:

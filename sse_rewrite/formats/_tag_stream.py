@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 import orjson
 
@@ -80,22 +81,29 @@ class TagStreaming(ScanningParser):
         self._value_at = upto if closed is None else _NOT_STREAMED
         return False
 
-    def absorb_arguments(self, text: str) -> str | None:
-        """JSON: inside the streamed arguments value, a text without a closing bracket closes
-        neither it nor the body: it is appended (the scanners catch up when they next look)
-        and streamed whole, as `_stream_json` would. Elsewhere (XML and GLM values, which
-        stream when they close, included) what `absorb` takes streams nothing."""
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """JSON: inside the streamed arguments value, the texts before the first with a
+        closing bracket close neither it nor the body: they are appended (the scanners
+        catch up when they next look) and streamed whole, as `_stream_json` would. Elsewhere
+        (XML and GLM values, which stream when they close, included) what `absorb` takes
+        streams nothing."""
         scan = self._scan
         if self._state is not self.JSON_BODY:
-            return "" if self.absorb((text,)) else None
+            return [""] * self.absorb(texts)
         if self._value_at != scan.end or self._announced is None:
-            return None
-        if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
-            return None
-        scan.append(text)
-        self._value_at = scan.end
-        self._sent.append(text)
-        return text
+            return []
+        taken = []
+        size = scan.end - scan.start
+        for text in texts:
+            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
+            if "}" in text or "]" in text or size > self._max:
+                break
+            taken.append(text)
+        if taken:
+            scan.append(taken[0] if len(taken) == 1 else "".join(taken))
+            self._value_at = scan.end
+            self._sent += taken
+        return taken
 
     def _track_value(self, out: list[Piece], pos: int, was_inside: bool) -> None:
         """XML, GLM: a marker at `pos` closed the value open before it, or opened one."""

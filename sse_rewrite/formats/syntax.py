@@ -32,10 +32,10 @@ class ToolSyntax(Protocol):
         """
         ...
 
-    def absorb_arguments(self, text: str) -> str | None:
-        """With `stream_arguments`, `absorb` for one text, which may also stream more of the
-        announced call: taken as `feed` would take it, the argument text it settles is
-        returned (`""`: none); None when it must go through `feed`. The hot path of a
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """With `stream_arguments`, `absorb`, where the texts may also stream more of the
+        announced call: the leading texts taken as `feed` would take them, as the argument
+        text each settles (`""`: none); the rest must go through `feed`. The hot path of a
         streamed call."""
         ...
 

@@ -86,9 +86,9 @@ class ToolCallTagParser(TagCalls):
         if self._state is not State.TAGGED:
             return super().absorb(texts)
         scan = self._scan
-        if scan.cursor != scan.end:
+        if scan.cursor != scan.end or not texts:
             return 0
-        joined = "".join(texts)
+        joined = texts[0] if len(texts) == 1 else "".join(texts)  # (one text: a live stream's event)
         if "<" in joined:
             taken = 0
             for text in texts:

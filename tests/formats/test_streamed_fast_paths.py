@@ -4,8 +4,9 @@
 
 - `absorb` (runs of texts, as the token-run accelerator offers them), inside a body of any
   syntax: `<tool_call>` XML and GLM values included;
-- `absorb_arguments` (with `--stream-arguments`: a text that only streams more of the
-  announced call) gives as its argument text what `feed` hands back as one `ArgumentsDelta`.
+- `absorb_arguments` (with `--stream-arguments`: runs of texts that only stream more of the
+  announced call) gives as each text's argument text what `feed` hands back for it as one
+  `ArgumentsDelta`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ Step = tuple[list[Piece], bool, int]
 
 
 def fast(parser: ToolSyntax, texts: list[str], windows: list[int], streams: bool) -> list[Step]:
-    """Each text's pieces, `pending` and `undecided` after it, runs offered to `absorb` first,
-    then (streaming) each text to `absorb_arguments`, then `feed`."""
+    """Each text's pieces, `pending` and `undecided` after it: runs offered to `absorb`, then
+    (streaming) runs to `absorb_arguments`, then one text to `feed`."""
     out: list[Step] = []
     pos, sizes = 0, iter(windows)
     while pos < len(texts):
@@ -32,12 +33,13 @@ def fast(parser: ToolSyntax, texts: list[str], windows: list[int], streams: bool
         pos += taken
         if pos == len(texts):
             break
-        streamed = parser.absorb_arguments(texts[pos]) if streams else None
-        if streamed is None:
+        streamed = parser.absorb_arguments(texts[pos : pos + next(sizes, 1)]) if streams else []
+        for text in streamed:  # (`pending` and `undecided` cannot change inside a call's arguments)
+            out.append(([ArgumentsDelta(text)] if text else [], parser.pending, parser.undecided))
+        pos += len(streamed)
+        if not streamed and pos < len(texts):
             out.append((parser.feed(texts[pos]), parser.pending, parser.undecided))
-        else:
-            out.append(([ArgumentsDelta(streamed)] if streamed else [], parser.pending, parser.undecided))
-        pos += 1
+            pos += 1
     return [*out, (parser.flush(), False, 0)]
 
 

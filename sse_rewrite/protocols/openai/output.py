@@ -48,12 +48,13 @@ class OpenAIOutput:
         base = dict(chunk)  # (`envelope`, as a copy: the chunk holds no usage or error)
         del base["choices"]
         base.pop("usage", None)
+        head = self._part_head
+        if head[0] != base or head[2] != list(base):
+            head = self._part_head = (base, (-1, -1), list(base), b"")
         out: list[Output] = []
         for index, text in parts:
-            head = self._part_head
-            where = (choice, index)
-            if head[0] != base or head[1] != where or head[2] != list(base):
-                head = self._part_head = (base, where, list(base), _part_head(chunk, choice, index))
+            if head[1] != (choice, index):
+                head = self._part_head = (base, (choice, index), head[2], _part_head(chunk, choice, index))
             out.append(head[3] + orjson.dumps(text) + _PART_TAIL)
         return out
 
