@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .deltas import carries_nothing, sole_text
-from .events import ArgumentsDelta, Piece, ToolCall
-from .streamed_calls import StreamedCalls
+from .events import ArgumentsDelta, CallStart, Piece, ToolCall
+from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .formats import ToolSyntax
-    from .streamed_calls import ArgumentPart
+    from .streamed_calls import Part
     from .think import ContentThinking
 
 CallId = Callable[[int, ToolCall | None], str]
@@ -67,7 +67,7 @@ class ChoiceState:
                 return True
         return self._thinking
 
-    def absorb(self, choice: dict[str, Any], parts: list[ArgumentPart] | None = None) -> str | None:
+    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         the field that took it, or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
@@ -107,7 +107,7 @@ class ChoiceState:
             texts = texts[: list(texts).index("")]
         return parser.absorb(texts)
 
-    def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[ArgumentPart]) -> int:
+    def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
         parser = self._parsers.get(name)
@@ -121,7 +121,7 @@ class ChoiceState:
         self._streamed.add(name, streamed, parts)
         return len(streamed)
 
-    def feed_ahead(self, name: str, text: str, parts: list[ArgumentPart] | None = None) -> bool:
+    def feed_ahead(self, name: str, text: str, parts: list[Part] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
         but not this text (a marker, most likely). True when it leaves nothing to send,
         as `absorb` (given `parts`: or only streams argument parts, added there). Else its
@@ -132,7 +132,7 @@ class ChoiceState:
         return self._feed_ahead(parser, name, text, parts)
 
     def _feed_ahead(
-        self, parser: ToolSyntax, name: str, text: str, parts: list[ArgumentPart] | None = None
+        self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None
     ) -> bool:
         if not text:
             return False
@@ -142,8 +142,11 @@ class ChoiceState:
             return False
         if not pieces:
             return True
-        if parts is not None and self._streamed is not None and _arguments_only(pieces):
-            self._streamed.add(name, [piece.text for piece in pieces], parts)  # type: ignore[union-attr]
+        if parts is not None and self._streamed is not None and _streams_only(pieces):
+            for part in self._streamed.parts(name, pieces):  # (as `_account` and `_extra` make them)
+                assert isinstance(part, CallPart)
+                header = part.call is not None
+                parts.append(part.delta(self._call_id) if header else (part.index, part.arguments))
             return True
         self._fed = (name, text, pieces)
         return False
@@ -154,9 +157,9 @@ class ChoiceState:
         return self._think is not None and self._think.busy
 
 
-def _arguments_only(pieces: list[Piece]) -> bool:
-    """Whether every piece is more argument text of the announced call."""
+def _streams_only(pieces: list[Piece]) -> bool:
+    """Whether every piece announces a call or streams more of its arguments."""
     for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per streamed token)
-        if type(piece) is not ArgumentsDelta:
+        if type(piece) is not ArgumentsDelta and type(piece) is not CallStart:
             return False
     return True

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .formats import ToolSyntax
     from .rewrite_options import RewriteOptions
     from .stats import Stats
-    from .streamed_calls import ArgumentPart
+    from .streamed_calls import Part
 
     Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)
     Planned = Notice | Unchanged | Chunk
@@ -74,7 +74,7 @@ class StreamChoices:
         """The rewriter of choice `index`, if the stream has had one."""
         return self._choices.get(index)
 
-    def absorbed(self, chunk: Chunk, parts: list[ArgumentPart] | None = None) -> tuple[int, str] | None:
+    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, str] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
         `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.

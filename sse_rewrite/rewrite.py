@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .choices import Planned
     from .chunks import Chunk
     from .formats import ToolSyntax
-    from .streamed_calls import ArgumentPart
+    from .streamed_calls import Part
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
 
@@ -198,7 +198,7 @@ class StreamRewriter:
             return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
         # Most chunks that need work only add text to open syntax (or, streaming arguments,
         # only stream more of them): `absorbed` takes those.
-        parts: list[ArgumentPart] | None = [] if self._streams else None
+        parts: list[Part] | None = [] if self._streams else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
             return self.send_parts(chunk, taken[0], parts) if parts else []
@@ -209,10 +209,14 @@ class StreamRewriter:
         """Whether calls are streamed (`--stream-arguments`)."""
         return self._streams
 
-    def send_parts(self, chunk: Chunk, choice: int, parts: list[ArgumentPart]) -> list[Output]:
+    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
         """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,
         encoded and counted."""
         out = self._output.parts(chunk, choice, parts)
+        for part in parts:
+            if isinstance(part, dict):  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
+                self.stats.tool_calls += 1
+                self.choices.calls_made = True
         if self._output.keeps_bytes:  # (only bytes: no notice to count)
             self.stats.events_out += len(out)
             return out

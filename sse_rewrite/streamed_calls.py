@@ -24,6 +24,12 @@ if TYPE_CHECKING:
     from .call_indexes import CallIndexes
     from .chunks import Chunk
 
+    # What an event that only streams calls sends: argument parts (a call's index, and more
+    # of its arguments: a `CallPart` without header) and headers (their `tool_calls` entry,
+    # complete: `CallPart.delta`).
+    ArgumentPart = tuple[int, str]
+    Part = ArgumentPart | dict[str, Any]
+
 
 @dataclass(slots=True)  # (not frozen: one is made per streamed token, and frozen ones are slower to make)
 class CallPart:
@@ -41,10 +47,6 @@ class CallPart:
         return tool_call_delta(self.index, call_id(self.index, self.call), self.call.name, self.arguments)
 
 
-ArgumentPart = tuple[int, str]
-"""More arguments of an announced call: its index, and the text (a `CallPart` without header)."""
-
-
 class StreamedCalls:
     """The calls a choice's parsers have announced and not completed, by field."""
 
@@ -54,7 +56,7 @@ class StreamedCalls:
         self._indexes = indexes
         self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
 
-    def add(self, field: str, texts: list[str], parts: list[ArgumentPart]) -> None:
+    def add(self, field: str, texts: list[str], parts: list[Part]) -> None:
         """Add to `parts` the argument texts of the call open in `field` (empty ones send
         nothing), as `parts` makes `CallPart`s of `ArgumentsDelta`s (tuples: one is made per
         streamed token)."""
@@ -88,13 +90,17 @@ class StreamedCalls:
         return out
 
 
-def part_chunks(chunk: Chunk, choice: int, parts: list[ArgumentPart]) -> list[Chunk]:
-    """The chunks that argument parts of choice `choice` go out in: one a part, in the
-    envelope of `chunk`, which holds no usage or error (what `ChoiceRewriter` makes of a
-    `CallPart` without header in a rewrite: `_extra`, then `StreamChoices._assemble`)."""
+def part_chunks(chunk: Chunk, choice: int, parts: list[Part]) -> list[Chunk]:
+    """The chunks that parts of choice `choice` go out in: one a part, in the envelope of
+    `chunk`, which holds no usage or error (what `ChoiceRewriter` makes of a `CallPart` in
+    a rewrite: `_extra`, then `StreamChoices._assemble`)."""
     base = envelope(chunk)
     out = []
-    for index, text in parts:
-        delta = {"tool_calls": [{"index": index, "function": {"arguments": text}}]}
+    for part in parts:
+        delta = {"tool_calls": [part if isinstance(part, dict) else _arguments_entry(*part)]}
         out.append({**base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]})
     return out
+
+
+def _arguments_entry(index: int, text: str) -> dict[str, Any]:
+    return {"index": index, "function": {"arguments": text}}

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..events import Output
     from ..rewrite_options import RewriteOptions
     from ..stats import Stats
-    from ..streamed_calls import ArgumentPart
+    from ..streamed_calls import Part
 
     class StreamView(Protocol):
         """What an accelerator may ask of the stream it reads for (`StreamRewriter`)."""
@@ -64,7 +64,7 @@ if TYPE_CHECKING:
         @property
         def streams_arguments(self) -> bool: ...  # `--stream-arguments`
 
-        def send_parts(self, chunk: Chunk, choice: int, parts: list[ArgumentPart]) -> list[Output]: ...
+        def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...
         # argument parts of `choice`, in the envelope of `chunk`, encoded and counted
 
     class Accelerator(Protocol):

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..choice import ChoiceRewriter
     from ..chunks import Chunk
     from ..events import Output
-    from ..streamed_calls import ArgumentPart
+    from ..streamed_calls import Part
     from . import StreamView
 
 _FIRST_WINDOW: Final = 16  # events read at first; the window doubles while the call takes them all
@@ -73,7 +73,7 @@ class TokenRuns:
         if rewriter is None or template is None:
             return Taken(out, pos, taken, 0) if taken else None
         window = _FIRST_WINDOW * template.size
-        parts: list[ArgumentPart] | None = [] if self._stream.streams_arguments else None
+        parts: list[Part] | None = [] if self._stream.streams_arguments else None
         while pos < stop:
             run = self._run(template, data, pos, stop, window)
             tokens = run.tokens
@@ -95,7 +95,7 @@ class TokenRuns:
             window *= 2
         return Taken(out + self._sent(parts), pos, taken, 0)
 
-    def _sent(self, parts: list[ArgumentPart] | None) -> list[Output]:
+    def _sent(self, parts: list[Part] | None) -> list[Output]:
         """What the run's argument parts send (streaming), in the template's envelope."""
         if not parts or self._chunk is None:
             return []
@@ -123,7 +123,7 @@ class TokenRuns:
             count += rewriter.absorb_texts(self._field, tokens[count:])
         return count
 
-    def _stream_parts(self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[ArgumentPart]) -> int:
+    def _stream_parts(self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[Part]) -> int:
         """`_absorb`, streaming arguments: how many of the leading `tokens` the call takes,
         leaving nothing to send but the argument parts they stream (added to `parts`)."""
         field = self._field
@@ -146,7 +146,7 @@ class TokenRuns:
             chunk = orjson.loads(value)
         except orjson.JSONDecodeError:
             chunk = None
-        parts: list[ArgumentPart] | None = [] if self._stream.streams_arguments else None
+        parts: list[Part] | None = [] if self._stream.streams_arguments else None
         taken = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
         if chunk is None or taken is None:
             self._misses += 1

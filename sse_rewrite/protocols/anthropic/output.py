@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...chunks import Chunk
     from ...events import Output
-    from ...streamed_calls import ArgumentPart
+    from ...streamed_calls import Part
     from .events import AnthropicEmitter
 
 
@@ -46,7 +46,7 @@ class AnthropicOutput:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[ArgumentPart]) -> list[Output]:
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
         """Argument parts of a streamed call (see `OpenAIOutput.parts`), translated."""
         out: list[Output] = []
         for part_chunk in part_chunks(chunk, choice, parts):

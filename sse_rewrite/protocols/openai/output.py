@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
     from ...chunks import Chunk
-    from ...streamed_calls import ArgumentPart
+    from ...streamed_calls import Part
 
 class OpenAIOutput:
     """OpenAI `chat.completion.chunk` SSE: unchanged events keep their bytes."""
@@ -41,10 +41,10 @@ class OpenAIOutput:
         """A rewritten or synthesized chunk."""
         return [encode_event(orjson.dumps(chunk))]
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[ArgumentPart]) -> list[Output]:
-        """Argument parts of a streamed call: the chunks `part_chunks` makes, encoded. Each
-        is its envelope's head (kept while the envelope, choice and call stay the same: a
-        streamed call's every token) and its arguments text, JSON-encoded."""
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
+        """Headers and argument parts of streamed calls: the chunks `part_chunks` makes,
+        encoded. An argument part is its envelope's head (kept while the envelope, choice and
+        call stay the same: a streamed call's every token) and its text, JSON-encoded."""
         base = dict(chunk)  # (`envelope`, as a copy: the chunk holds no usage or error)
         del base["choices"]
         base.pop("usage", None)
@@ -52,7 +52,11 @@ class OpenAIOutput:
         if head[0] != base or head[2] != list(base):
             head = self._part_head = (base, (-1, -1), list(base), b"")
         out: list[Output] = []
-        for index, text in parts:
+        for part in parts:
+            if isinstance(part, dict):  # a header
+                out += [encode_event(orjson.dumps(c)) for c in part_chunks(chunk, choice, [part])]
+                continue
+            index, text = part
             if head[1] != (choice, index):
                 head = self._part_head = (base, (choice, index), head[2], _part_head(chunk, choice, index))
             out.append(head[3] + orjson.dumps(text) + _PART_TAIL)
