@@ -89,9 +89,10 @@ class ChoiceState:
             if parser.absorb((text,)):
                 return name
         else:
-            streamed = parser.absorb_arguments((text,))
-            if streamed:
-                self._streamed.add(name, streamed, parts)
+            streamed = parser.absorb_argument(text)
+            if streamed is not None:
+                if streamed:
+                    parts.append(self._streamed.part(name, streamed))
                 return name
         if self._think is None and self._feed_ahead(parser, name, text, parts):
             return name

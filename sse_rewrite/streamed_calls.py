@@ -56,6 +56,12 @@ class StreamedCalls:
         self._indexes = indexes
         self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
 
+    def part(self, field: str, text: str) -> ArgumentPart:
+        """`add` for one text, not empty."""
+        entry = self._open[field]
+        entry[1] += len(text)
+        return entry[0], text
+
     def add(self, field: str, texts: list[str], parts: list[Part]) -> None:
         """Add to `parts` the argument texts of the call open in `field` (empty ones send
         nothing), as `parts` makes `CallPart`s of `ArgumentsDelta`s (tuples: one is made per

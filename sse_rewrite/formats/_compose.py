@@ -70,6 +70,10 @@ class ComposedParser:
         """The open part's `absorb_arguments`; nothing is taken outside a call."""
         return [] if self._active is None else self._active.absorb_arguments(texts)
 
+    def absorb_argument(self, text: str) -> str | None:
+        """The open part's `absorb_argument`; nothing is taken outside a call."""
+        return None if self._active is None else self._active.absorb_argument(text)
+
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:

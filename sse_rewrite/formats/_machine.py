@@ -232,6 +232,11 @@ class ScanningParser:
         text overrides it; here the texts `absorb` takes stream nothing."""
         return [""] * self.absorb(texts)
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text (see `ToolSyntax`)."""
+        streamed = self.absorb_arguments((text,))
+        return streamed[0] if streamed else None
+
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
         """Start streaming a call whose name is known (only with `stream_arguments`)."""
         self._announced, self._sent = (call_id, name), []

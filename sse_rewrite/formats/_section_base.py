@@ -214,6 +214,22 @@ class SectionBase(ScanningParser):
             self._held = []
         return text
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan = self._scan
+        if self._state is not _ARGS or self._announced is None:
+            return "" if self.absorb((text,)) else None
+        if "<" in text or scan.cursor != scan.end or self._seen != scan.end:
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:
+            return None
+        scan.append(text)
+        scan.cursor = self._seen = scan.end
+        streamed = self._settle(text)
+        if streamed:
+            self._sent.append(streamed)
+        return streamed
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """In the announced call's arguments, the texts `absorb` would take unstreamed (those
         before the first `<`): appended, and what each settles streamed (`_stream_settled`)."""

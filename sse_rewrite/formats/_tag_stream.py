@@ -81,6 +81,20 @@ class TagStreaming(ScanningParser):
         self._value_at = upto if closed is None else _NOT_STREAMED
         return False
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan = self._scan
+        if self._state is not self.JSON_BODY:
+            return "" if self.absorb((text,)) else None
+        if self._value_at != scan.end or self._announced is None or "}" in text or "]" in text:
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:
+            return None
+        scan.append(text)
+        self._value_at = scan.end
+        self._sent.append(text)
+        return text
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """JSON: inside the streamed arguments value, the texts before the first with a
         closing bracket close neither it nor the body: they are appended (the scanners

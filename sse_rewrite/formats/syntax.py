@@ -39,6 +39,11 @@ class ToolSyntax(Protocol):
         streamed call."""
         ...
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text (a live stream's event): the argument text it
+        settles, or None when it must go through `feed`."""
+        ...
+
     def flush(self) -> list[Piece]:
         """End of the field's stream: decide everything still held back."""
         ...

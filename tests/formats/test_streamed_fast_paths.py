@@ -4,9 +4,9 @@
 
 - `absorb` (runs of texts, as the token-run accelerator offers them), inside a body of any
   syntax: `<tool_call>` XML and GLM values included;
-- `absorb_arguments` (with `--stream-arguments`: runs of texts that only stream more of the
-  announced call) gives as each text's argument text what `feed` hands back for it as one
-  `ArgumentsDelta`.
+- `absorb_arguments` and `absorb_argument` (with `--stream-arguments`: runs of texts, or one,
+  that only stream more of the announced call) give as each text's argument text what `feed`
+  hands back for it as one `ArgumentsDelta`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,14 @@ def fast(parser: ToolSyntax, texts: list[str], windows: list[int], streams: bool
         pos += taken
         if pos == len(texts):
             break
-        streamed = parser.absorb_arguments(texts[pos : pos + next(sizes, 1)]) if streams else []
+        window = next(sizes, 1)
+        if not streams:
+            streamed = []
+        elif window == 1:  # (the one-text path)
+            one = parser.absorb_argument(texts[pos])
+            streamed = [] if one is None else [one]
+        else:
+            streamed = parser.absorb_arguments(texts[pos : pos + window])
         for text in streamed:  # (`pending` and `undecided` cannot change inside a call's arguments)
             out.append(([ArgumentsDelta(text)] if text else [], parser.pending, parser.undecided))
         pos += len(streamed)
