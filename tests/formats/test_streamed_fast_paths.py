@@ -55,7 +55,7 @@ def fed(parser: ToolSyntax, texts: list[str]) -> list[Step]:
     return [*((parser.feed(t), parser.pending, parser.undecided) for t in texts), (parser.flush(), False, 0)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     syntax=st.sampled_from(sorted(SYNTAXES)),
     calls_pairs=st.lists(st.lists(st.tuples(keys, values), min_size=1, max_size=3), min_size=1, max_size=2),
