@@ -85,7 +85,7 @@ class TagStreaming(ScanningParser):
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
         scan = self._scan
         if self._state is not self.JSON_BODY:
-            return "" if self.absorb((text,)) else None
+            return "" if self._absorb_tagged((text,)) else None
         if self._value_at != scan.end or self._announced is None or "}" in text or "]" in text:
             return None
         if scan.end - scan.start + 4 * len(text) > self._max:
@@ -103,7 +103,7 @@ class TagStreaming(ScanningParser):
         streams nothing."""
         scan = self._scan
         if self._state is not self.JSON_BODY:
-            return [""] * self.absorb(texts)
+            return [""] * self._absorb_tagged(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
         taken = []
@@ -118,6 +118,10 @@ class TagStreaming(ScanningParser):
             self._value_at = scan.end
             self._sent += taken
         return taken
+
+    def _absorb_tagged(self, texts: Sequence[str]) -> int:
+        """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
+        raise NotImplementedError
 
     def _track_value(self, out: list[Piece], pos: int, was_inside: bool) -> None:
         """XML, GLM: a marker at `pos` closed the value open before it, or opened one."""

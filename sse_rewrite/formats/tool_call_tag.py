@@ -79,12 +79,12 @@ class ToolCallTagParser(TagCalls):
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-    def absorb(self, texts: Sequence[str]) -> int:
-        """Also, in an XML or GLM body (streaming or not: a value streams when it closes),
-        the leading texts without `<`, while nothing is held unscanned: `_step_tagged`
-        would only move its cursor past them."""
+    def _absorb_tagged(self, texts: Sequence[str]) -> int:
+        """In an XML or GLM body (streaming or not: a value streams when it closes), the
+        leading texts without `<`, while nothing is held unscanned: `_step_tagged` would only
+        move its cursor past them."""
         if self._state is not State.TAGGED:
-            return super().absorb(texts)
+            return 0
         scan = self._scan
         if scan.cursor != scan.end or not texts:
             return 0
@@ -103,8 +103,11 @@ class ToolCallTagParser(TagCalls):
         return len(texts)
 
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
-        """Also, after the opener and spacing, a text that opens a JSON body (`{"`) and holds
-        no closing bracket: it only picks the body's kind, as `_step_opened` would."""
+        """Also, in an XML or GLM body, `_absorb_tagged`; after the opener and spacing, a text
+        that opens a JSON body (`{"`) and holds no closing bracket: it only picks the body's
+        kind, as `_step_opened` would."""
+        if self._state is State.TAGGED:
+            return self._absorb_tagged(texts)
         scan, text = self._scan, texts[0] if texts else ""
         if self._state is not State.OPENED or scan.cursor != scan.end:
             return super()._absorb_around_body(texts)
