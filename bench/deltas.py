@@ -27,7 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import streams
-from streams import DEEPSEEK_TOKENS, model_event, tokens
+from streams import model_event, tokens
+
+from sse_rewrite.formats._section_base import Token
+from sse_rewrite.formats.deepseek import MARKERS
+
+DEEPSEEK = {role: next(m.decode() for m, r in MARKERS.items() if r is role) for role in Token}
+"""DeepSeek V3.1's tokens by role."""
 
 CODE = (
     "def handler(event, context):\n"
@@ -55,12 +61,12 @@ def kimi_section(calls: list[list[str]]) -> list[str]:
 
 
 def deepseek(number: int, name: str, args: Args) -> list[str]:
-    begin, sep, end = DEEPSEEK_TOKENS[2:]
+    begin, sep, end = DEEPSEEK[Token.CALL_BEGIN], DEEPSEEK[Token.ARGUMENT_BEGIN], DEEPSEEK[Token.CALL_END]
     return [begin, name, sep, *tokens(json.dumps(args)), end]
 
 
 def deepseek_section(calls: list[list[str]]) -> list[str]:
-    return [DEEPSEEK_TOKENS[0], *(t for call in calls for t in call), DEEPSEEK_TOKENS[1]]
+    return [DEEPSEEK[Token.SECTION_BEGIN], *(t for call in calls for t in call), DEEPSEEK[Token.SECTION_END]]
 
 
 def hermes(number: int, name: str, args: Args) -> list[str]:

@@ -13,6 +13,9 @@ interleaved so that a busy machine skews both alike. Exits 1 when a target is mi
 - throughput: N concurrent streams of `prose` words and a leaked call each, wall time.
   The CPU time serve spent (`/proc/PID/stat`) per event it relayed is shown beside it and
   beside the paced runs (where each read carries one event, as from a live model).
+- the fronts: the same concurrent streams asked through serve's Anthropic (`/v1/messages`)
+  and Responses (`/v1/responses`) fronts, each against the same straight reads, with serve's
+  CPU time per upstream event.
 - peak RSS of the serve process (`VmHWM`) after the largest run.
 """
 
@@ -35,7 +38,13 @@ import orjson
 
 HERE = Path(__file__).resolve().parent
 UPSTREAM = HERE.parent / "examples" / "leaky_upstream.py"
-REQUEST = {"model": "moonshotai/kimi-k2.5", "stream": True, "messages": [{"role": "user", "content": "$ ls"}]}
+MODEL = "moonshotai/kimi-k2.5"
+REQUEST = {"model": MODEL, "stream": True, "messages": [{"role": "user", "content": "$ ls"}]}
+FRONTS = {  # each client protocol: its path under /v1 and the request asking for the same stream
+    "openai": ("/chat/completions", REQUEST),
+    "anthropic": ("/messages", {**REQUEST, "max_tokens": 4096}),
+    "responses": ("/responses", {"model": MODEL, "stream": True, "input": "$ ls"}),
+}
 
 
 @dataclass(frozen=True)
@@ -65,22 +74,22 @@ def start(command: list[str], log: Path) -> tuple[subprocess.Popen[bytes], str]:
     return process, found.group()
 
 
-async def one_stream(session: aiohttp.ClientSession, base_url: str,
-                     knobs: str) -> tuple[float, list[float], int]:
+async def one_stream(session: aiohttp.ClientSession, base_url: str, knobs: str,
+                     front: str = "openai") -> tuple[float, list[float], int]:
     """Read one stream: (ms to the first data event, per-event latencies in ms, data events)."""
     started = time.monotonic_ns()
     first = 0.0
     latencies: list[float] = []
     count = 0
     buffer = b""
-    url, headers = f"{base_url}/chat/completions", {"x-fake": knobs}
-    async with session.post(url, json=REQUEST, headers=headers) as response:
+    path, request = FRONTS[front]
+    async with session.post(base_url + path, json=request, headers={"x-fake": knobs}) as response:
         async for chunk in response.content.iter_any():
             now = time.monotonic_ns()
             buffer += chunk
             *events, buffer = buffer.split(b"\n\n")
             for event in events:
-                if not event.startswith(b"data: {"):
+                if not event.startswith(b"data: {") and b"\ndata: {" not in event:
                     continue
                 count += 1
                 first = first or (now - started) / 1e6
@@ -105,12 +114,12 @@ async def paced(base_url: str, events: int, requests: int) -> tuple[list[float],
     return firsts, latencies, received
 
 
-async def concurrent(base_url: str, count: int, prose: int) -> tuple[float, int]:
+async def concurrent(base_url: str, count: int, prose: int, front: str = "openai") -> tuple[float, int]:
     """`count` concurrent unpaced streams: (wall time, data events received)."""
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         started = time.perf_counter()
-        streams = (one_stream(session, base_url, f"prose={prose}") for _ in range(count))
+        streams = (one_stream(session, base_url, f"prose={prose}", front) for _ in range(count))
         results = await asyncio.gather(*streams)
         return time.perf_counter() - started, sum(events for _, _, events in results)
 
@@ -133,6 +142,30 @@ def peak_rss_mb(pid: int) -> float:
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def fronts(sizes: Sizes, upstream: str, through: str, pid: int,
+           measure_cpu: bool) -> list[tuple[str, str, bool]]:
+    """The concurrent streams through each front, against the same reads straight (interleaved)."""
+    count = min(sizes.concurrency)
+    times: dict[str, list[float]] = {name: [] for name in ("straight", *FRONTS)}
+    cpu_per_event: dict[str, list[float]] = {name: [] for name in FRONTS}
+    for _ in range(sizes.repeats):
+        wall, upstream_events = asyncio.run(concurrent(upstream, count, sizes.prose))
+        times["straight"].append(wall)
+        for front in FRONTS:
+            cpu = cpu_seconds(pid)
+            times[front].append(asyncio.run(concurrent(through, count, sizes.prose, front))[0])
+            cpu_per_event[front].append((cpu_seconds(pid) - cpu) / upstream_events * 1e6)
+    rows = []
+    for front in FRONTS:
+        ratio = min(times[front]) / min(times["straight"])
+        cpu = f", serve CPU {min(cpu_per_event[front]):.1f} us per upstream event" if measure_cpu else ""
+        wall = f"{ratio:.2f}x ({min(times['straight']):.2f}s -> {min(times[front]):.2f}s)"
+        target = "  target <= 1.5x" if front == "openai" else ""  # the others re-encode every event
+        rows.append((f"{front} front, {count} concurrent streams", wall + cpu + target,
+                     ratio <= 1.5 or front != "openai"))
+    return rows
 
 
 def main() -> None:
@@ -190,6 +223,7 @@ def main() -> None:
             if arguments.workers == 1:  # the workers' CPU is not the parent's
                 rows.append((f"  serve CPU per event, {count} streams",
                              f"{min(cpu_per_event):.1f}-{max(cpu_per_event):.1f} us", True))
+        rows += fronts(sizes, upstream, through, serve.pid, measure_cpu=arguments.workers == 1)
         if arguments.workers == 1:  # with several, the figure would be the idle parent's
             rows.append(("serve peak RSS", f"{peak_rss_mb(serve.pid):.1f} MB after {max(sizes.concurrency)} "
                          f"concurrent streams ({rss_idle:.1f} MB before)", True))

@@ -149,6 +149,7 @@ def ping_event() -> bytes:
 
 HERMES_MODEL = "nousresearch/hermes-4-70b"
 DEEPSEEK_MODEL = "deepseek/deepseek-chat-v3.1"
+DSML_MODEL = "deepseek/deepseek-chat"  # (DeepSeek's API serves V3.2/V4 so; no --think for it)
 
 
 def openrouter_reasoning_event(token: str) -> bytes:
@@ -197,13 +198,6 @@ def hermes_turn_tokens() -> list[str]:
             "<tool_call>", "\n", *tokens(read), "\n", "</tool_call>"]
 
 
-DEEPSEEK_TOKENS = (
-    "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>",
-    "<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>",
-)
-"""DeepSeek V3.1's section begin and end, call begin, separator and call end."""
-
-
 def deepseek_turn_tokens() -> list[str]:
     """One agent turn in DeepSeek V3.1 tokens: prose, then a section with two calls."""
     bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
@@ -215,20 +209,50 @@ def deepseek_turn_tokens() -> list[str]:
 
 
 QWEN_MODEL = "qwen/qwen3-coder"
-SOURCE = (
-    "def handler(event, context):\n"
-    "    name = event.get('name', \"world\")\t# a tab, a quote\n"
-    "    return {\"status\": 200, \"body\": f\"hello {name}\\n\"}\n\n"
-)
 
 
 def qwen_turn_tokens() -> list[str]:
     """One agent turn in Qwen3-Coder XML: prose, then a call writing 2 KB, a value token per chunk."""
-    content = (SOURCE * (2048 // len(SOURCE) + 1))[:2048]
+    content = ((SCRIPT + "\n") * 9)[:2048]
     out = [*tokens(PROSE), "<tool_call>", "\n", "<function=", "write_file", ">", "\n"]
     for key, value in (("path", "src/parser/stream.py"), ("content", content)):
         out += ["<parameter=", key, ">", "\n", *tokens(value), "\n", "</parameter>", "\n"]
     return [*out, "</function>", "\n", "</tool_call>"]
+
+
+GPT_OSS_MODEL = "openai/gpt-oss-120b"
+
+
+def harmony_turn_tokens() -> list[str]:
+    """One agent turn in gpt-oss harmony: reasoning on the analysis channel, then two calls."""
+    bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
+    read = orjson.dumps({"path": "src/parser/stream.py", "offset": 1, "limit": 200}).decode()
+
+    def call(name: str, arguments: str) -> list[str]:
+        return ["<|start|>", "assistant", "<|channel|>", "commentary", " to", "=functions", f".{name}",
+                " <|constrain|>", "json", "<|message|>", *tokens(arguments), "<|call|>"]
+
+    return ["<|channel|>", "analysis", "<|message|>", *tokens(PROSE), "<|end|>", *call("bash", bash),
+            *call("read_file", read)]
+
+
+def dsml_turn_tokens() -> list[str]:
+    """One agent turn in DeepSeek V4 DSML: prose, then a block of two invokes, one tag word per token."""
+    bar = "｜DSML｜"
+
+    def parameter(name: str, typed: str, value: list[str]) -> list[str]:
+        return [f"<{bar}parameter", " name", '="', name, '"', " string", '="', typed, '">', *value,
+                f"</{bar}parameter>", "\n"]
+
+    def invoke(name: str, *parameters: list[str]) -> list[str]:
+        body = [token for tokens_ in parameters for token in tokens_]
+        return [f"<{bar}invoke", " name", '="', name, '">', "\n", *body, f"</{bar}invoke>", "\n"]
+
+    command = parameter("command", "true", tokens(SCRIPT))
+    bash = invoke("bash", command, parameter("timeout", "false", ["120"]))
+    path = parameter("path", "true", tokens("src/parser/stream.py"))
+    read = invoke("read_file", path, parameter("limit", "false", ["200"]))
+    return [*tokens(PROSE), f"<{bar}tool_calls>", "\n", *bash, *read, f"</{bar}tool_calls>"]
 
 
 @dataclass(frozen=True)
@@ -264,5 +288,9 @@ SHAPES: tuple[Shape, ...] = (
     Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
     Shape("qwen3-coder xml in content", model_event(QWEN_MODEL), qwen_turn_tokens),
+
+
+    Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
+    Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -11,10 +11,11 @@ For trying `sse-rewrite serve` with an agent without a provider key; the serve t
 `POST /v1/chat/completions` answers like Kimi K2 on OpenRouter: a `: OPENROUTER PROCESSING`
 comment, one token per chunk with `role` on every delta, a usage chunk, `[DONE]` (or one
 JSON body without `stream`). When the last message is a tool result, the answer is text
-quoting it; otherwise it is one call, leaked as Kimi tokens into `content`, of the first
-shell tool the request offers (a name with shell, bash, command or exec; else the first
-tool), whose `command` (or first) parameter gets the text after the last `$ ` of the last
-user message (a shell command), or `ls`. `GET /v1/models` lists one model;
+quoting it; otherwise it is one call, leaked as Kimi tokens into `content`, of the tool
+the last user message names (`use apply_patch $ …`), else of the first shell tool the
+request offers (a name with shell, bash, command or exec; else the first tool), whose
+`command` (or first) parameter gets the text after the last `$ ` of the last user
+message (a shell command, or a patch), or `ls`. `GET /v1/models` lists one model;
 `/echo/...` answers what it received (method, raw path and query, headers, body).
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
@@ -81,9 +82,10 @@ def answer(request: dict[str, Any], prose: int = 0) -> str:
     if messages[-1].get("role") == "tool":
         return f"The tool returned: {_text(messages[-1].get('content'))[:200].strip()}"
     users = [m for m in messages if m.get("role") == "user"]
-    _, dollar, command = _text(users[-1].get("content") if users else "").rpartition("$ ")
+    asked, dollar, command = _text(users[-1].get("content") if users else "").rpartition("$ ")
     offered = [t.get("function", {}) for t in request.get("tools") or []] or [{"name": "bash"}]
-    tool = next((t for t in offered if _SHELL.search(t.get("name", ""))), offered[0])
+    shells = [t for t in offered if _SHELL.search(t.get("name", ""))]
+    tool = next((t for t in offered if t.get("name") and t["name"] in asked), (shells or offered)[0])
     parameters = tool.get("parameters", {}).get("properties") or {"command": {}}
     key = "command" if "command" in parameters else next(iter(parameters))
     counter = sum(len(m.get("tool_calls") or []) for m in messages)

@@ -5,7 +5,9 @@ the openai SDK does (strings appended, calls merged by `index`) and keeps the fi
 reason, top-level errors, the last usage, and whether `[DONE]` arrived. Anthropic
 Messages output (`--to anthropic`: events or one `message` body) is read into choice 0,
 with `thinking` and `text` blocks as fields of those names and `stop_reason` as the
-finish reason. It is for people
+finish reason; Responses output (`--to responses`) likewise, from the response object that
+ends the stream (or is the body): `reasoning` and `content` fields, function and custom
+tool calls (a custom call's input as its arguments), the status as the finish reason. It is for people
 and golden summaries: it reads the output, never changes it, and skips what it cannot
 decode (counted in `undecoded`).
 """
@@ -86,6 +88,9 @@ def _add(result: Assembled, data: bytes, key: str) -> None:
         return
     if not isinstance(chunk, dict):
         result.undecoded += 1
+        return
+    if chunk.get("object") == "response" or str(chunk.get("type")).startswith("response."):
+        _add_response(result, chunk.get("response", chunk))
         return
     if isinstance(chunk.get("type"), str) and "choices" not in chunk:
         _add_anthropic(result, chunk)
@@ -172,6 +177,29 @@ def _add_block(target: AssembledChoice, block: dict[str, Any], whole: bool) -> N
         text = block.get(name)
         if isinstance(text, str) and text:
             target.text[name] = target.text.get(name, "") + text
+
+
+def _add_response(result: Assembled, response: Any) -> None:
+    """A Responses object once it is final (completed, incomplete or failed), into choice 0."""
+    if not isinstance(response, dict) or response.get("status") in (None, "in_progress"):
+        return
+    target = AssembledChoice(0, finish_reason=str(response["status"]))
+    for item in response.get("output") or []:
+        kind = item.get("type") if isinstance(item, dict) else None
+        if kind in ("message", "reasoning"):
+            name = "content" if kind == "message" else "reasoning"
+            for part in item.get("content") or []:
+                if isinstance(part, dict) and isinstance(part.get("text"), str):
+                    target.text[name] = target.text.get(name, "") + part["text"]
+        elif kind in ("function_call", "custom_tool_call"):
+            arguments = str(item.get("arguments" if kind == "function_call" else "input") or "")
+            call_id, name = str(item.get("call_id", "")), str(item.get("name", ""))
+            target.calls[len(target.calls)] = AssembledCall(len(target.calls), call_id, name, arguments)
+    result.choices[0] = target
+    if response.get("error"):
+        result.errors.append(response["error"])
+    if response.get("usage"):
+        result.usage = response["usage"]
 
 
 def to_json(result: Assembled) -> dict[str, Any]:

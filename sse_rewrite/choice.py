@@ -25,7 +25,7 @@ from .choice_result import ChoiceResult
 from .choice_state import ChoiceState
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, scanned_fields, set_text, split_pieces
-from .events import Markup, Notice, Piece, Text, ToolCall
+from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from .streamed_calls import CallPart
 from .think import OPEN
 
@@ -79,6 +79,8 @@ class ChoiceRewriter(ChoiceState):
         if "role" in delta:
             self._role_seen = True
         scanned = scanned_fields(delta) if self._make_parser is not None else {}
+        if "reasoning" in scanned:  # the stream's reasoning field, where `Reasoning` pieces go
+            self._reasoning_field = "reasoning"
         finish = choice.get("finish_reason")
         items: list[Item] = lead or []
         own: list[tuple[str, list[Any]]] = []  # this event's undecided characters, by field
@@ -137,7 +139,11 @@ class ChoiceRewriter(ChoiceState):
         held = (0 if parser is None else parser.undecided) + after
         kept, entry = self._undecided.decide(name, pieces, held)
         parts = kept if self._streamed is None else self._streamed.parts(name, kept)
-        items += [(name, piece) for piece in parts]
+        for piece in parts:  # harmony's reasoning channel read in `content` goes to the reasoning field
+            if type(piece) is Reasoning:
+                items.append((self._reasoning_field if name == "content" else name, Text(piece.text)))
+            else:
+                items.append((name, piece))
         return entry
 
     def _hold(

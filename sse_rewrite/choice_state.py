@@ -47,6 +47,7 @@ class ChoiceState:
         self._streamed = StreamedCalls(self._indexes) if stream_arguments else None
         self._think = think
         self._role_seen = False
+        self._reasoning_field = "reasoning_content"  # `reasoning` once the stream has used it
         self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
 
     @property

@@ -2,13 +2,14 @@
 
 `SSEEvent` is one blank-line-terminated block of a server-sent-event stream, with the
 exact bytes it arrived as. `Text`, `ToolCall`, `Markup` and `Notice` (with
-`--stream-arguments` also `CallStart` and `ArgumentsDelta`) are what a format
-parser hands back for the text it was fed. These are values with no behaviour: which
-choice or field they belong to, and how they are written out, lives elsewhere.
+`--stream-arguments` also `CallStart` and `ArgumentsDelta`; harmony's reasoning channel
+gives `Reasoning`) are what a format parser hands back for the text it was fed. These
+are values with no behaviour: which choice or field they belong to, and how they are
+written out, lives elsewhere.
 
 Treat them all as immutable; they compare and hash by value, as frozen values would.
 They are not dataclasses: `@dataclass` compiles each class's methods at import, about
-0.5 ms a class (3.3 ms of a one-event run's start-up for these seven); `_Value` gives
+0.5 ms a class (3.3 ms of a one-event run's start-up for seven of them); `_Value` gives
 them equality, hash and repr from their fields instead, and each writes its own
 `__init__`, the one method on the hot path (a piece of text per token).
 """
@@ -102,6 +103,16 @@ class ArgumentsDelta(_Value):
         self.text = text
 
 
+class Reasoning(_Value):
+    """Text of a reasoning channel (harmony's `analysis`), to go to the stream's reasoning field."""
+
+    __slots__ = ("text",)
+    __match_args__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
 class Markup(_Value):
     """Source text consumed as syntax without producing a call (section markers, spacing)."""
 
@@ -122,7 +133,7 @@ class Notice(_Value):
         self.code, self.message = code, message
 
 
-Piece = Text | ToolCall | Markup | Notice | CallStart | ArgumentsDelta
+Piece = Text | ToolCall | Markup | Notice | CallStart | ArgumentsDelta | Reasoning
 """What a format parser returns from `feed` and `flush`."""
 
 Output = bytes | Notice

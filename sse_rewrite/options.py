@@ -38,7 +38,8 @@ REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  default=DEFAULT_MAX_SECTION_BYTES, show_default=True,
                  help="An open tool section larger than this passes through as text."),
     click.option("--to", "to", type=click.Choice(PROTOCOLS), default=PROTOCOLS[0],
-                 show_default=True, help="Output protocol: OpenAI chunks, or Anthropic Messages events."),
+                 show_default=True,
+                 help="Output protocol: OpenAI chunks, Anthropic Messages events, or Responses API events."),
     click.option("--stream-arguments", "stream_arguments", is_flag=True, default=False,
                  help="Send a call's header as soon as its name is known, then its arguments as they "
                       "arrive (default: each call whole, once complete)."),

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .choices import Planned
     from .chunks import Chunk
     from .formats import ToolSyntax
+    from .protocols import StreamOutput
     from .streamed_calls import Part
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
@@ -45,11 +46,12 @@ _DONE: Final = "[DONE]"
 class StreamRewriter:
     """Incremental rewriter for one stream: `feed(bytes)`, then `flush()` at end of input."""
 
-    def __init__(self, options: RewriteOptions | None = None) -> None:
+    def __init__(self, options: RewriteOptions | None = None, output: StreamOutput | None = None) -> None:
+        """`output`: the encoder, when the protocol needs more than its name (a `serve` front's)."""
         self.options = options = options or RewriteOptions()
         self.stats = Stats()
         self._decoder = SSEDecoder()
-        self._output = stream_output(options.to)
+        self._output = output or stream_output(options.to)
         self._mode: Literal["sse", "json"] | None = None
         self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
         self._choices: StreamChoices | None = None  # once the format is known

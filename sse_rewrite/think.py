@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .events import Markup, Notice, Text, ToolCall
+from .events import Markup, Notice, Reasoning, Text, ToolCall
 from .formats._scanner import ANGLE_SNIFF
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -46,8 +46,8 @@ event and end in the next; `\u003c`-escaped tags included)."""
 # parser (lowered substrings of the model id), and those whose templates open the tag in the
 # prompt so the answer starts inside it.
 _THINKING_MODELS: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwen3", "qwq", "glm-4.", "glm-z1",
-                           "thinking")
-_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507")
+                           "thinking", "deepseek-v3.2", "deepseek.v3.2", "deepseek-v4", "minimax-m2")
+_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507", "minimax-m2")
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +263,9 @@ class ContentThinking:
             elif isinstance(piece, ToolCall | Markup):
                 pieces += self._syntax(piece.raw)
                 done += len(piece.raw)
+            elif isinstance(piece, Reasoning):  # (harmony's reasoning channel)
+                pieces.append(Thought(piece.text))
+                done += len(piece.text)
         # the rest: a call opened here goes on in later content if only an end would break it
         in_call = any(isinstance(p, Notice) and p.code == "truncated-call" for p in parser.flush())
         pieces += self._syntax(text[done:]) if in_call else self._splitter.feed(text[done:])

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.choice_state import ChoiceState
+from sse_rewrite.protocols import PROTOCOLS
 from sse_rewrite.protocols.openai.output import OpenAIOutput
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 from tests.chunking import chunk_event, cut
@@ -42,7 +43,7 @@ def rewritten(stream: list[bytes], fmt: str, to: str, per_event: bool, accelerat
     syntax=st.sampled_from(sorted(SYNTAXES)),
     pairs=st.lists(st.tuples(keys, values), min_size=1, max_size=3),
     field=st.sampled_from(["content", "reasoning", "reasoning_content"]),
-    to=st.sampled_from(["openai", "anthropic"]),
+    to=st.sampled_from(PROTOCOLS),
     per_event=st.booleans(),
     stream_id=st.sampled_from(["gen-1", "gen-2"]),
     data=st.data(),

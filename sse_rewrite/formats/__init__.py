@@ -2,10 +2,11 @@
 
 Every parser implements `ToolSyntax`: feed it the text of one field as it streams in,
 get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (syntax that
-was consumed) and `Notice` pieces; `flush()` at the end of the field's stream. The
-registry `FORMATS` maps each `--format` name to a parser factory; `select_format`
-picks one for a stream from its `model` id: under `auto`, the model's own syntax
-composed (`ComposedParser`) with the Kimi and DeepSeek special tokens. `ToolSyntax`
+was consumed), `Reasoning` (a reasoning channel's text) and `Notice` pieces; `flush()` at
+the end of the field's stream. The registry `FORMATS` maps each `--format` name to a
+parser factory; `select_format` picks one for a stream from its `model` id: under `auto`,
+the model's own syntax composed (`ComposedParser`) with the markers no prose holds (Kimi's
+and DeepSeek's special tokens, harmony, Seed-OSS and Kimi K3: `_DISTINCTIVE`). `ToolSyntax`
 (in `syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
 """
 
@@ -14,12 +15,20 @@ from __future__ import annotations
 from ._compose import ComposedParser
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 from .deepseek import DeepSeekParser
+from .dsml import DsmlParser
 from .glm import GlmParser
+from .harmony import HarmonyParser
+from .harmony_stripped import GptOssParser
 from .hermes import HermesParser
+from .invoke_markers import DeepSeekInvokeParser, InvokeMarkersParser, MiniMaxInvokeParser
 from .kimi import KimiParser
+from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
+from .minimax import MiniMaxParser
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
+from .seed import SeedParser, SeedThinkParser
 from .special_tokens import SpecialTokensParser
+from .xtml import XtmlParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -53,22 +62,65 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
+_DISTINCTIVE: Final = (SpecialTokensParser, InvokeMarkersParser, HarmonyParser, SeedParser, XtmlParser)
+# The same but DSML and MiniMax, for ids whose own invoke parser reads those markers too.
+_DISTINCTIVE_BUT_INVOKE: Final = tuple(part for part in _DISTINCTIVE if part is not InvokeMarkersParser)
+
+
+class _Tokens(ComposedParser):
+    """`auto` for other ids: the special tokens and the other distinctive markers."""
+
+    PARTS = _DISTINCTIVE
+
+
+class _KimiAndTokens(StrippedKimiComposed):
+    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`)."""
+
+    PARTS = (*_DISTINCTIVE, StrippedKimiParser)
+
+
 class _QwenAndTokens(ComposedParser):
     """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
 
-    PARTS = (QwenParser, SpecialTokensParser)
+    PARTS = (QwenParser, *_DISTINCTIVE)
 
 
 class _GlmAndTokens(ComposedParser):
     """`auto` for GLM ids: GLM bodies and the special tokens."""
 
-    PARTS = (GlmParser, SpecialTokensParser)
+    PARTS = (GlmParser, *_DISTINCTIVE)
 
 
 class _HermesAndTokens(ComposedParser):
     """`auto` for Hermes ids: Hermes JSON and the special tokens."""
 
-    PARTS = (HermesParser, SpecialTokensParser)
+    PARTS = (HermesParser, *_DISTINCTIVE)
+
+
+class _SeedAndTokens(ComposedParser):
+    """`auto` for Seed-OSS ids: also `<seed:think>`, and Qwen3-Coder bodies without the wrapper
+    (as vLLM reads them)."""
+
+    PARTS = (SeedThinkParser, QwenXmlParser, *_DISTINCTIVE)
+
+
+class _GptOss(GptOssParser):
+    """`auto` for gpt-oss ids: harmony with its tokens stripped, then the special tokens."""
+
+    TOKENS = _Tokens
+
+
+class _DeepSeekAndTokens(ComposedParser):
+    """`auto` for DeepSeek ids: the distinctive markers, and DSML with or without its marker."""
+
+    PARTS = (SpecialTokensParser, DeepSeekInvokeParser, *_DISTINCTIVE_BUT_INVOKE[1:])
+
+
+class _MiniMaxAndTokens(ComposedParser):
+    """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, and the distinctive markers."""
+
+    PARTS = (MiniMaxInvokeParser, *_DISTINCTIVE_BUT_INVOKE)
 
 
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
@@ -77,30 +129,47 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "qwen3-coder": QwenXmlParser,
     "glm": GlmParser,
     "deepseek": DeepSeekParser,
+    "dsml": DsmlParser,
+    "minimax": MiniMaxParser,
     "text": PlainTextParser,
+    "harmony": HarmonyParser,
+    "seed": SeedThinkParser,
+    "kimi-k3": XtmlParser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
-    SPECIAL_TOKENS: SpecialTokensParser,
-    NATIVE_TOOL_CALLS: SpecialTokensParser,
-    "kimi+deepseek": SpecialTokensParser,
-    "deepseek+kimi": SpecialTokensParser,
+    SPECIAL_TOKENS: _Tokens,
+    NATIVE_TOOL_CALLS: _Tokens,
+    "kimi+deepseek": _KimiAndTokens,
+    "deepseek+kimi": _DeepSeekAndTokens,
+    "minimax+special-tokens": _MiniMaxAndTokens,
+    "gpt-oss+special-tokens": _GptOss,
+    "seed+special-tokens": _SeedAndTokens,
     "qwen+special-tokens": _QwenAndTokens,
     "glm+special-tokens": _GlmAndTokens,
     "hermes+special-tokens": _HermesAndTokens,
 }
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
-FORMAT_CHOICES: Final = ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none")
+FORMAT_CHOICES: Final = (
+    "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
+    "kimi-k3", "text", "none",
+)  # fmt: skip
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
-_TOKENS_EVERYWHERE: Final = "Kimi and DeepSeek special tokens: recognized in every stream"
+_TOKENS_EVERYWHERE: Final = (
+    "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
+    "Seed and Kimi K3 markers"
+)
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
 _MODEL_FAMILIES: Final = (
-    (("kimi", "moonshot"), "kimi+deepseek", "Kimi tokens"),
+    (("kimi", "moonshot"), "kimi+deepseek", "Kimi calls with their tokens stripped"),
     (("qwen", "qwq"), "qwen+special-tokens", "Hermes JSON and Qwen3-Coder XML tool-call tags"),
-    (("deepseek",), "deepseek+kimi", "DeepSeek tokens"),
+    (("deepseek",), "deepseek+kimi", "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
+    (("minimax",), "minimax+special-tokens", "MiniMax bare <invoke> XML"),
     (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
+    (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),
+    (("seed-oss",), "seed+special-tokens", "Qwen3-Coder function bodies without <seed:tool_call>"),
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")

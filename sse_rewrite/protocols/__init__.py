@@ -1,10 +1,11 @@
 """Client protocols: one package each, owning both directions of that protocol.
 
-`openai/` (chat.completions, what upstreams speak) and `anthropic/` (Messages). Each holds
-`output.py`, how a repaired chat.completions stream (`stream_output`) or body
-(`whole_body`) becomes that protocol's events or body, used by `--to NAME` and by `serve`;
-and `front.py`, its `serve` front: routes, and how a request in that protocol becomes a
-chat.completions request. Adding a protocol is adding a package and its name here.
+`openai/` (chat.completions, what upstreams speak), `anthropic/` (Messages) and
+`responses/` (the Responses API). Each holds `output.py`, how a repaired
+chat.completions stream (`stream_output`) or body (`whole_body`) becomes that protocol's
+events or body, used by `--to NAME` and by `serve`; and `front.py`, its `serve` front:
+routes, and how a request in that protocol becomes a chat.completions request.
+Adding a protocol is adding a package and its name here.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
         def flush(self) -> list[Output]: ...
 
 
-PROTOCOLS: Final = ("openai", "anthropic")
+PROTOCOLS: Final = ("openai", "anthropic", "responses")
 """The client protocols by name (`--to NAME`); the first is the default."""
 
 

@@ -1,35 +1,38 @@
-"""The `serve` application: routes, the guard around every request, start-up and shutdown.
+"""The `serve` application: routes, start-up and shutdown.
 
 Routes: `GET /healthz` (answered here, the upstream untouched), each front's routes
 (`FRONTS`: a front is a module with `register(app)`), and everything else forwarded
-untouched (`Upstream.forward`). The guard (a middleware) checks the access token, turns
-any unexpected exception into a JSON 500 (the traceback never reaches a client; the log
-gets one line) and writes the request's log line however the request ended.
+(`Upstream.forward`). Every request first passes the guard (`guard.py`: the one access
+decision, the body read, errors, the log line), whatever route it takes; every response
+passes `strip_cors`.
 
 The server runs with handler cancellation on, so a client that hangs up cancels its
-handler and with it the upstream request. SIGTERM (or Ctrl-C) stops accepting, gives open
-requests `drain_timeout` seconds to finish, then cuts what is left and exits. `run` can
-fork several workers on one listening socket (`--workers`).
+handler and with it the upstream request; aiohttp's own decompression is off
+(`request_body.py` inflates with a cap); connections are capped and their headers timed
+(`connections.py`). SIGTERM (or Ctrl-C) stops accepting, gives open requests
+`drain_timeout` seconds to finish, then cuts what is left (a stream ends with an error
+event) and exits. `run` can fork several workers on one listening socket (`--workers`),
+kept at that number by `supervisor.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hmac
-import itertools
 import os
 import signal
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
 from aiohttp import web
 
 from ..protocols import fronts
-from .errors import json_error
-from .request_log import RequestRecord
+from .access import HEALTH_PATH
+from .capture import capture_store
+from .connections import Connections, GuardedSite, fit_descriptors
+from .guard import guard, strip_cors
 from .settings import ServeSettings, client_base_url
-from .state import LOG, RECORD, UPSTREAM, ServerLog
+from .state import CONNECTIONS, CUT, INFLIGHT, LOG, RECORD, UPSTREAM, ServerLog, aiohttp_logger
+from .supervisor import supervise
 from .upstream import Upstream, UpstreamFailure
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -38,23 +41,24 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Final
 
-    Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
 FRONTS: Final[tuple[ModuleType, ...]] = tuple(fronts())
 """The fronts, one per client protocol: modules with `register(app)`, which adds its routes,
 and `error_for(path, status, message)`, its error response for a path it owns (else None)."""
-HEALTH_PATH: Final = "/healthz"
-MAX_REQUEST_BYTES: Final = 64 << 20  # long agent conversations exceed aiohttp's 1 MiB default
-
-_numbers = itertools.count(1)
+_SHUTDOWN_GRACE: Final = 1.0
+"""After the drain, how long cut requests get to write their last bytes."""
 
 
 def build_app(settings: ServeSettings, log: ServerLog | None = None) -> web.Application:
     """The application for `settings` (its upstream session opens when it starts)."""
-    app = web.Application(middlewares=[_guard], client_max_size=MAX_REQUEST_BYTES)
+    # the guard reads bodies with its own cap (settings.limits.request_bytes); aiohttp's is off
+    app = web.Application(middlewares=[guard], client_max_size=0)
     app[UPSTREAM] = Upstream(settings)
     app[LOG] = log or ServerLog()
+    app[INFLIGHT] = set[asyncio.Task[object]]()
+    cap = fit_descriptors(settings.max_connections, app[LOG].say)
+    app[CONNECTIONS] = Connections(cap, settings.header_timeout, app[LOG].say)
     app.cleanup_ctx.append(_upstream_session)
+    app.on_response_prepare.append(strip_cors)
     app.router.add_get(HEALTH_PATH, _health)
     for front in FRONTS:
         front.register(app)
@@ -63,9 +67,15 @@ def build_app(settings: ServeSettings, log: ServerLog | None = None) -> web.Appl
 
 
 async def _upstream_session(app: web.Application) -> AsyncIterator[None]:
+    settings = app[UPSTREAM].settings
+    captures = None
+    if settings.capture_dir is not None:
+        captures = capture_store(settings.capture_dir, settings.limits, app[LOG].say)
     await app[UPSTREAM].start()
     yield
     await app[UPSTREAM].close()
+    if captures is not None:
+        await asyncio.get_running_loop().run_in_executor(None, captures.close)
 
 
 async def _health(request: web.Request) -> web.Response:
@@ -80,75 +90,17 @@ async def _forward(request: web.Request) -> web.StreamResponse:
         return failure.response()
 
 
-@web.middleware
-async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    loop = asyncio.get_running_loop()
-    record = RequestRecord(next(_numbers), request.method, request.path, loop.time())
-    token = RECORD.set(record)
-    log = request.app[LOG]
-    response: web.StreamResponse | None = None
-    try:
-        if request.path == HEALTH_PATH or _authorized(request):
-            response = await handler(request)
-        else:
-            response = _error(request, 401, "missing or wrong access token for this proxy",
-                              "authentication_error", "invalid_access_token")
-    except web.HTTPException as error:  # raised by aiohttp itself, e.g. a body over the size limit
-        response = _error(request, error.status, error.reason)
-    except asyncio.CancelledError:
-        record.outcome = "client gone"
-        raise
-    except ConnectionResetError:
-        record.outcome = record.outcome or "client gone"
-        response = web.Response()
-    except Exception as error:  # the guard's whole job: log it, answer JSON, never a traceback
-        log.say(f"#{record.number} internal error: {type(error).__name__}: {error}", style="red")
-        if record.response is not None:  # the stream has begun: a second response would corrupt it,
-            record.outcome = "internal error"  # so the stream just ends (aiohttp writes its end)
-            response = record.response
-        else:
-            response = _error(request, 500, "internal error in sse-rewrite serve (see its log)",
-                              "server_error")
-    finally:
-        RECORD.reset(token)
-        record.status = response.status if response is not None else None
-        log.request(record, loop.time())
-    return response
-
-
-def _error(request: web.Request, status: int, message: str, kind: str = "invalid_request_error",
-           code: str | None = None) -> web.Response:
-    """The guard's own error, in the shape of the front the path belongs to."""
-    for front in FRONTS:
-        response: web.Response | None = front.error_for(request.path, status, message)
-        if response is not None:
-            return response
-    return json_error(status, message, kind, code)
-
-
-def _authorized(request: web.Request) -> bool:
-    """Whether the request presents the access token (always true without one)."""
-    expected = request.app[UPSTREAM].settings.access_token
-    if not expected:
-        return True
-    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
-    presented = [request.headers.get("x-api-key", "")]
-    if scheme.lower() == "bearer":
-        presented.append(credentials.strip())
-    return any(hmac.compare_digest(token.encode(), expected.encode()) for token in presented)
-
-
 async def start(settings: ServeSettings, log: ServerLog | None = None,
                 listener: socket.socket | None = None) -> web.AppRunner:
     """Start serving `settings` (on `listener` if given) in the running loop; return the runner."""
-    runner = web.AppRunner(build_app(settings, log), handler_cancellation=True, access_log=None,
-                           shutdown_timeout=settings.drain_timeout)
+    app = build_app(settings, log)
+    runner = web.AppRunner(app, handler_cancellation=True, access_log=None, auto_decompress=False,
+                           keepalive_timeout=settings.idle_timeout, shutdown_timeout=_SHUTDOWN_GRACE,
+                           logger=aiohttp_logger(app[LOG]))
     await runner.setup()
     try:
-        if listener is None:
-            await web.TCPSite(runner, settings.host, settings.port).start()
-        else:
-            await web.SockSite(runner, listener).start()
+        await GuardedSite(runner, app[CONNECTIONS], host=settings.host, port=settings.port,
+                          sock=listener).start()
     except BaseException:
         await runner.cleanup()
         raise
@@ -161,6 +113,29 @@ def bound_port(runner: web.AppRunner) -> int:
     return int(address[1])
 
 
+async def stop(runner: web.AppRunner, drain_timeout: float) -> None:
+    """Stop accepting, give open requests `drain_timeout` seconds, cut the rest, close.
+
+    Cut requests are cancelled with `CUT`: a stream ends with an error event, a request
+    whose answer had not begun gets a 503 (see `guard.py`).
+    """
+    for site in list(runner.sites):
+        await site.stop()
+    if runner.server is not None:
+        runner.server.pre_shutdown()  # keep-alive connections close once their request is done
+    app = runner.app
+    inflight = app[INFLIGHT].copy()
+    if inflight:
+        await asyncio.wait(inflight, timeout=drain_timeout)
+    left = [task for task in app[INFLIGHT] if not task.done()]
+    for task in left:
+        task.cancel(CUT)
+    if left:
+        app[LOG].say(f"drain timeout: cutting {len(left)} open request(s)", style="red")
+        await asyncio.wait(left, timeout=_SHUTDOWN_GRACE)
+    await runner.cleanup()
+
+
 async def serve(settings: ServeSettings, listener: socket.socket | None = None) -> None:
     """Serve until SIGTERM or SIGINT, then drain open requests and stop.
 
@@ -171,13 +146,13 @@ async def serve(settings: ServeSettings, listener: socket.socket | None = None) 
     if listener is None:
         url = client_base_url(settings.host, bound_port(runner))
         log.say(f"listening on {url} (upstream {settings.upstream})")
-    stop = asyncio.Event()
+    stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
+        loop.add_signal_handler(signum, stopping.set)
+    await stopping.wait()
     log.say(f"stopping: open requests get up to {settings.drain_timeout:g}s to finish")
-    await runner.cleanup()
+    await stop(runner, settings.drain_timeout)
     log.say("stopped")
 
 
@@ -186,7 +161,6 @@ def run(settings: ServeSettings, workers: int = 1) -> None:
 
     Workers share one listening socket, bound here; the kernel hands each connection to
     one of them. The proxy keeps no state between requests, so nothing else is shared.
-    SIGTERM and SIGINT are passed on to every worker, each of which drains and exits.
     """
     if workers == 1:
         asyncio.run(serve(settings))
@@ -196,28 +170,5 @@ def run(settings: ServeSettings, workers: int = 1) -> None:
     port = listener.getsockname()[1]
     url = client_base_url(settings.host, port)
     ServerLog().say(f"listening on {url} (upstream {settings.upstream}), {workers} workers")
-    children = []
-    for _ in range(workers):
-        child = os.fork()
-        if child == 0:  # a worker: serve, and never return into the parent's code
-            code = 0
-            try:
-                asyncio.run(serve(settings, listener))
-            except BaseException as error:
-                ServerLog().say(f"[{os.getpid()}] worker failed: {type(error).__name__}: {error}", "red")
-                code = 1
-            finally:
-                os._exit(code)
-        children.append(child)
-    listener.close()
-
-    def pass_on(signum: int, frame: object) -> None:
-        for child in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(child, signum)
-
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, pass_on)
-    failed = [child for child in children if os.waitpid(child, 0)[1] != 0]
-    if failed:
+    if not supervise(workers, lambda: asyncio.run(serve(settings, listener)), listener.close, ServerLog()):
         raise SystemExit(1)

@@ -15,28 +15,44 @@ client at once (the filter's `pump`, in asyncio). Around that loop:
   first (the Anthropic front's error chunk, which its clients see as `event: error`).
 - **A client that hangs up** makes writes fail or cancels the handler (the server runs
   with handler cancellation); either way the caller's `post_json` closes the upstream.
+- **Bounds.** The upstream's bytes are inflated here if it compressed them anyway, piece
+  by piece, and `SseBounds` watches each line, event and whole body; past a cap, or
+  when shutdown cuts the stream (`CUT`), the stream ends with an error event (an
+  `{"error": …}` chunk fed to the rewriter, which every front turns into its own error
+  event), the rewriter's flush and the end of the body, and the log says why.
 """
 
 from __future__ import annotations
 
 import asyncio
+import zlib
 from collections.abc import Callable
 
 import aiohttp
+import orjson
 from aiohttp import web
 
 from ..events import Notice
 from ..rewrite import Output, StreamRewriter
+from .capture import Capture
+from .limits import SseBounds, TooLarge
 from .request_log import RequestRecord
+from .state import CUT, UPSTREAM
 from .upstream import broken_off, describe, end_to_end
+from .upstream_body import decoded, decoder_for
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import BinaryIO, Final
+    from typing import Final
 
 SSE_KEEPALIVE: Final = b": keep-alive\n\n"
 """The OpenAI front's keep-alive: an SSE comment, which every SSE reader skips."""
+
+
+def error_chunk(message: str, code: int = 502) -> bytes:
+    """An upstream-style error event for the rewriter; the blank lines end any half event first."""
+    return b"\n\ndata: " + orjson.dumps({"error": {"message": message, "code": code}}) + b"\n\n"
 
 
 class StreamRelay:
@@ -44,7 +60,7 @@ class StreamRelay:
 
     def __init__(self, request: web.Request, upstream: aiohttp.ClientResponse, rewriter: StreamRewriter,
                  record: RequestRecord, on_notice: Callable[[Notice], None], *, interval: float,
-                 keepalive: bytes = SSE_KEEPALIVE, capture: BinaryIO | None = None,
+                 keepalive: bytes = SSE_KEEPALIVE, capture: Capture | None = None,
                  on_break: bytes = b"") -> None:
         self._request, self._upstream, self._rewriter = request, upstream, rewriter
         self._record, self._on_notice, self._capture = record, on_notice, capture
@@ -52,11 +68,13 @@ class StreamRelay:
         self._loop = asyncio.get_running_loop()
         self._last_write = self._loop.time()
         self._response: web.StreamResponse | None = None
+        self._bounds = SseBounds(request.app[UPSTREAM].settings.limits)
+        self._decoder = decoder_for(upstream, None)
 
     async def run(self) -> web.StreamResponse:
         """Relay to the end; raise `UpstreamFailure` if the upstream broke off before any byte."""
         received = False
-        tail = b""  # fed to the rewriter before its flush: `on_break` if the upstream broke off
+        tail = b""  # fed to the rewriter before its flush: `on_break` or an error when the stream is cut
         try:
             while True:
                 chunk = await self._next_read()
@@ -66,9 +84,11 @@ class StreamRelay:
                 if not chunk:
                     break
                 received = True
-                if self._capture is not None:
-                    self._capture.write(chunk)
-                await self._emit(self._rewriter.feed(chunk))
+                for piece in decoded(chunk, self._decoder):
+                    self._bounds.feed(piece)
+                    if self._capture is not None:
+                        self._capture.write(piece)
+                    await self._emit(self._rewriter.feed(piece))
         except ConnectionResetError:  # first: aiohttp's own reset error is also a ClientError
             self._record.outcome = "client gone"
             return self._response or web.StreamResponse()
@@ -79,6 +99,16 @@ class StreamRelay:
             self._on_notice(Notice("upstream-ended", f"the upstream stream broke off ({describe(error)}); "
                                    "ending the client's stream with what was repaired so far"))
             tail = self._on_break
+        except (TooLarge, zlib.error) as error:
+            large = isinstance(error, TooLarge)
+            reason = str(error) if large else f"the upstream's gzip stream is broken ({error})"
+            tail = self._cut(reason, "upstream-too-large" if large else "upstream-broken")
+        except asyncio.CancelledError as error:
+            task = asyncio.current_task()
+            if error.args != (CUT,) or task is None:
+                raise
+            task.uncancel()  # shutdown cut this stream: end it properly (the guard logs it)
+            tail = self._cut(CUT, "cut-at-shutdown")
         try:
             await self._emit(self._rewriter.feed(tail) + self._rewriter.flush())
             response = await self._start()
@@ -86,6 +116,12 @@ class StreamRelay:
         except ConnectionResetError:
             self._record.outcome = "client gone"
         return self._response or web.StreamResponse()
+
+    def _cut(self, reason: str, code: str) -> bytes:
+        """Note why the stream is cut short; return the error event that ends it."""
+        self._record.outcome = reason
+        self._on_notice(Notice(code, f"{reason}; ending the client's stream with an error event"))
+        return error_chunk(reason)
 
     async def _next_read(self) -> bytes | None:
         """The next upstream bytes (b"" at the end), or None when a keep-alive is due first."""

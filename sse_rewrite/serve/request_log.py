@@ -16,6 +16,8 @@ from ..stats import Stats
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Final
+
     from aiohttp import web
 
 
@@ -52,6 +54,15 @@ def log_line(record: RequestRecord, now: float) -> str:
     if record.outcome:
         parts.append(f"({record.outcome})")
     return " ".join(parts)
+
+
+_CONTROLS: Final = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+                    for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)}
+
+
+def printable(text: str) -> str:
+    """`text` with control characters spelled as escapes: one line, nothing a terminal acts on."""
+    return text.translate(_CONTROLS)
 
 
 RECORD: ContextVar[RequestRecord] = ContextVar("sse_rewrite_serve_record")

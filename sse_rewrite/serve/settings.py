@@ -17,7 +17,10 @@ from pathlib import Path
 import click
 
 from ..protocols.anthropic.models import ModelChoice, parse_model_map
+from ..protocols.responses.store import default_store_path
 from ..rewrite import RewriteOptions
+from .limits import Limits
+from .target import UpstreamBase
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -52,7 +55,23 @@ class ServeSettings:
     drain_timeout: float = 30.0
     """On SIGTERM or Ctrl-C, open requests get this long to finish before they are cut."""
     models: ModelChoice = field(default_factory=ModelChoice)
-    """The upstream model for each Anthropic request (`--model`, `--model-map`)."""
+    """The upstream model for each Anthropic or Responses request (`--model`, `--model-map`)."""
+    store: Path | None = None
+    """The SQLite file of stored Responses (`--store`); None keeps none."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins whose pages may use the proxy (`*`: any); every other `Origin` gets a 403."""
+    allow_hosts: tuple[str, ...] = ()
+    """Names `Host` may carry besides IP literals, `localhost` and the listening host."""
+    header_timeout: float = 60.0
+    """A client's request line and headers must arrive within this long (nginx's client_header_timeout)."""
+    body_timeout: float = 60.0
+    """The longest silence while a client sends its body (nginx's client_body_timeout)."""
+    idle_timeout: float = 75.0
+    """An idle keep-alive connection is closed after this long (nginx's keepalive_timeout)."""
+    max_connections: int = 512
+    """Open client connections at most; one more gets a 503 (nginx's worker_connections)."""
+    limits: Limits = field(default_factory=Limits)
+    """The memory caps (`limits.py`)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -78,6 +97,13 @@ def exposure_error(settings: ServeSettings) -> str | None:
             "proxy a key: set --access-token too (clients then present it), or bind 127.0.0.1"
         )
     return None
+
+
+def check_secret(value: str, what: str) -> None:
+    """Refuse a key or token that cannot be sent as it is in a header (a newline at its end, …)."""
+    if value != value.strip() or not value.isprintable() or not value.isascii():
+        raise click.BadParameter(f"{what} has spaces, a newline or other characters that cannot go in a "
+                                 "header (a trailing newline from a file?): strip it", param_hint=what)
 
 
 def _model_map(ctx: click.Context, param: click.Parameter,
@@ -111,11 +137,27 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  help="Processes serving the port (fork); the proxy keeps no state between requests."),
     click.option("--drain-timeout", type=click.FloatRange(min=0), default=30.0, show_default=True,
                  help="On SIGTERM, seconds open requests get to finish."),
+    click.option("--header-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+                 show_default=True, help="Seconds a client has to send its request line and headers."),
+    click.option("--body-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+                 show_default=True, help="Longest silence in seconds while a client sends its body."),
+    click.option("--idle-timeout", type=click.FloatRange(min=0, min_open=True), default=75.0,
+                 show_default=True, help="Seconds before an idle keep-alive connection is closed."),
+    click.option("--max-connections", type=click.IntRange(min=1), default=512, show_default=True,
+                 help="Open client connections at most (per worker); one more gets a 503."),
+    click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+                 help="A web origin (https://app.example) whose pages may use the proxy, or *; repeatable."),
+    click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+                 help="A name clients reach the proxy by (Host), besides addresses and localhost; "
+                      "repeatable."),
     click.option("--model", metavar="NAME",
-                 help="/v1/messages: send every request to this upstream model."),
+                 help="/v1/messages, /v1/responses: send every request to this upstream model."),
     click.option("--model-map", multiple=True, metavar="PATTERN=NAME", callback=_model_map,
-                 help="/v1/messages: requested models matching PATTERN (shell-style: *, ?, [..]) "
-                      "go to NAME; repeatable, first match wins."),
+                 help="/v1/messages, /v1/responses: requested models matching PATTERN (shell-style: *, ?, "
+                      "[..]) go to NAME; repeatable, first match wins."),
+    click.option("--store", metavar="PATH|none", default=None,
+                 help="/v1/responses: the SQLite file of stored responses (previous_response_id); "
+                      "none keeps none. Default: ~/.local/share/sse-rewrite/responses.sqlite3."),
 )
 """The `serve` options besides the rewrite options."""
 
@@ -136,11 +178,19 @@ def settings_from(params: dict[str, Any], options: RewriteOptions) -> ServeSetti
         if not api_key:
             raise click.BadParameter(f"environment variable {key_env} is not set or empty",
                                      param_hint="--api-key-env")
+        check_secret(api_key, "--api-key-env")
+    if params.get("access_token"):
+        check_secret(params["access_token"], "--access-token")
     upstream = params.pop("upstream").rstrip("/")
-    if not upstream.startswith(("http://", "https://")):
-        raise click.BadParameter(f"{upstream!r} is not an http:// or https:// URL", param_hint="--upstream")
+    try:
+        UpstreamBase.parse(upstream)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--upstream") from None
     models = ModelChoice(params.pop("model"), params.pop("model_map"))
-    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models, **params)
+    store = params.pop("store")
+    store_path = None if store == "none" else Path(store) if store else default_store_path()
+    settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models,
+                             store=store_path, **params)
     problem = exposure_error(settings)
     if problem:
         raise click.UsageError(problem)

@@ -6,15 +6,20 @@ the client should see: the upstream's own (its body and `retry-after` kept) for 
 error, 502 for an upstream that cannot be reached, 504 for one that sends nothing within
 the read timeout. `Upstream.forward` passes any other request through untouched.
 
-Headers: hop-by-hop headers (RFC 9110 §7.6.1) never cross the proxy, in either direction.
-On rewritten routes the proxy asks for `identity` encoding and drops the length, since
-the body it writes is not the one it read. Auth follows `ServeSettings`: the client's
+The URL is the configured upstream's, always: a request only adds a normalized path and
+its query (`target.py`). Headers: hop-by-hop headers (RFC 9110 §7.6.1) never cross the
+proxy, in either direction, nor do the client's cookies and `Forwarded` / `X-Forwarded-*`
+(the proxy is no hop a provider should trust). Answers are read within bounds
+(`upstream_body.py`): the session never decompresses; whole reads are capped. On
+rewritten routes the proxy asks for `identity` encoding and drops the length, since the
+body it writes is not the one it read. Auth follows `ServeSettings`: the client's
 `Authorization` goes up as is, unless the proxy has a key of its own or an access token
 (which is the proxy's alone and never forwarded).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,6 +31,8 @@ from yarl import URL
 from .errors import error_body
 from .request_log import RECORD
 from .settings import ServeSettings
+from .target import UpstreamBase
+from .upstream_body import bounded_response, read_capped
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,6 +44,8 @@ HOP_BY_HOP: Final = frozenset({
     "transfer-encoding", "upgrade", "host",
 })
 """Headers that describe one connection, not the message (RFC 9110 §7.6.1), plus `host`."""
+CLIENT_ONLY: Final = frozenset({"cookie", "forwarded", "x-real-ip", "proxy-connection"})
+"""Client headers that never go upstream (nor does any `x-forwarded-*`)."""
 _ERROR_BODY_LIMIT: Final = 1 << 20  # an upstream error body longer than this is cut
 _READ_SIZE: Final = 65536
 
@@ -69,6 +78,7 @@ class Upstream:
 
     def __init__(self, settings: ServeSettings) -> None:
         self.settings = settings
+        self.base = UpstreamBase.parse(settings.upstream)
         self._session: aiohttp.ClientSession | None = None
 
     async def start(self) -> None:
@@ -78,21 +88,24 @@ class Upstream:
         # No connection limit here: the server's own clients bound how many streams are open.
         self._session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0), timeout=timeout, auto_decompress=False,
-            skip_auto_headers=("User-Agent",))
+            skip_auto_headers=("User-Agent",),
+            response_class=bounded_response(self.settings.limits.body_bytes))
 
     async def close(self) -> None:
         """Close the session and its connections."""
         if self._session is not None:
             await self._session.close()
 
-    def url(self, path: str) -> str:
-        """The upstream URL for a client's raw path: `/v1/models?x` → `BASE/models?x`."""
-        path = path.removeprefix("/v1") if path == "/v1" or path.startswith("/v1/") else path
-        return self.settings.upstream + path
+    def url(self, target: str) -> str:
+        """The upstream URL for a client's raw target: `/v1/models?x` → `BASE/models?x` (`target.py`)."""
+        return self.base.url(target)
 
     def headers_for(self, request: web.Request, *, rewritten: bool) -> CIMultiDict[str]:
         """The headers to send upstream for `request` (auth per the settings)."""
         headers = end_to_end(request.headers)
+        for name in [name for name in headers if name.lower() in CLIENT_ONLY or
+                     name.lower().startswith("x-forwarded-")]:
+            headers.popall(name, None)
         if self.settings.access_token or self.settings.api_key:
             headers.popall("authorization", None)
             headers.popall("x-api-key", None)
@@ -124,7 +137,7 @@ class Upstream:
         """
         headers = self.headers_for(request, rewritten=True) if headers is None else headers
         headers["Content-Type"] = "application/json"
-        response = await self._send("POST", self.url(path), body, headers, decompress=True)
+        response = await self._send("POST", self.url(path), body, headers)
         try:
             if response.status >= 400:
                 raise await _http_failure(response)
@@ -134,11 +147,11 @@ class Upstream:
             raise
         response.release()  # aiohttp closes the connection instead unless the body was read to its end
 
-    async def _send(self, method: str, url: str, body: bytes, headers: CIMultiDict[str],
-                    decompress: bool = False) -> aiohttp.ClientResponse:
+    async def _send(self, method: str, url: str, body: bytes,
+                    headers: CIMultiDict[str]) -> aiohttp.ClientResponse:
         try:
             return await self.session.request(method, URL(url, encoded=True), data=body, headers=headers,
-                                              allow_redirects=False, auto_decompress=decompress)
+                                              allow_redirects=False)
         except aiohttp.ConnectionTimeoutError:
             message = f"could not connect to the upstream within {self.settings.connect_timeout:g}s"
             raise _local_failure(502, "upstream_unreachable", message) from None
@@ -179,7 +192,10 @@ class Upstream:
 
 
 async def _http_failure(response: aiohttp.ClientResponse) -> UpstreamFailure:
-    body = await response.content.read(_ERROR_BODY_LIMIT)
+    try:
+        body = await read_capped(response, _ERROR_BODY_LIMIT, cut=True)
+    except zlib.error:
+        body = b""
     headers = end_to_end(response.headers)
     for name in ("content-length", "content-encoding"):  # aiohttp sets its own; the body is decoded
         headers.popall(name, None)

@@ -58,7 +58,10 @@ def test_format_none_turns_rewriting_off() -> None:
 
 
 def test_choices_are_the_documented_list() -> None:
-    assert FORMAT_CHOICES == ("auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "text", "none")
+    assert FORMAT_CHOICES == (
+        "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
+        "kimi-k3", "text", "none",
+    )
 
 
 def test_every_registered_parser_has_the_tool_syntax_shape() -> None:

@@ -7,9 +7,11 @@ a background thread, on 127.0.0.1 and ephemeral ports only.
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -18,6 +20,7 @@ from examples import leaky_upstream
 from sse_rewrite.serve import app
 from sse_rewrite.serve.settings import ServeSettings
 from sse_rewrite.serve.state import ServerLog
+from tests.serve import hostile
 
 T = TypeVar("T")
 
@@ -69,6 +72,31 @@ def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
     return True
 
 
+def captured(directory: Path, suffix: str) -> Path:
+    """The one capture file with `suffix` in `directory`, once its thread has written all of it.
+
+    Captures are written off the event loop, so the request's end does not mean the file's:
+    a whole capture ends as the fake upstream's answers do, with `[DONE]` or `}`.
+    """
+    def done() -> bool:
+        files = [path for path in directory.iterdir() if path.suffix == suffix] if directory.exists() else []
+        return len(files) == 1 and files[0].read_bytes().rstrip().endswith((b"[DONE]", b"}"))
+
+    assert eventually(done)
+    [path] = [path for path in directory.iterdir() if path.suffix == suffix]
+    return path
+
+
+def raw_exchange(port: int, data: bytes, timeout: float = 5.0) -> bytes:
+    """Send `data` as is to 127.0.0.1:`port`; return everything read until the server closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+        connection.sendall(data)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+        return received
+
+
 class Servers:
     """The fake upstream and any number of serve instances on one loop, stopped together."""
 
@@ -84,7 +112,29 @@ class Servers:
         log, lines = recording_log()
         runner = self.loop.run(app.start(ServeSettings(host="127.0.0.1", port=0, **settings), log))
         self._runners.append(runner)
+        self.runner = runner
         return f"http://127.0.0.1:{app.bound_port(runner)}/v1", lines
+
+    def hostile(self) -> tuple[hostile.Hostile, str]:
+        """Start the hostile upstream (`hostile.py`); return what it records and its base URL."""
+        seen = hostile.Hostile()
+        runner = self.loop.run(hostile.start(seen))
+        self._runners.insert(1, runner)  # stopped after the serve instances in front of it
+        return seen, f"http://127.0.0.1:{app.bound_port(runner)}/v1"
+
+    def drain(self, drain_timeout: float) -> None:
+        """Stop the newest serve instance as SIGTERM does (`app.stop`), waiting for it."""
+        self._runners.remove(self.runner)
+        self.loop.run(app.stop(self.runner, drain_timeout), timeout=drain_timeout + 10)
+
+    def stop(self, base_url: str) -> None:
+        """Stop the serve instance `serve` returned `base_url` for (the others keep running)."""
+        for runner in self._runners[1:]:
+            if base_url == f"http://127.0.0.1:{app.bound_port(runner)}/v1":
+                self._runners.remove(runner)
+                self.loop.run(runner.cleanup())
+                return
+        raise ValueError(f"no serve instance at {base_url}")
 
     def close(self) -> None:
         """Stop every server, newest first."""

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from sse_rewrite.cli import cli
 from sse_rewrite.protocols.anthropic.models import ModelChoice
-from tests.serve.servers import Servers, eventually
+from tests.serve.servers import Servers, captured, eventually
 
 BASH = {"name": "bash", "input_schema": {"type": "object", "properties": {"command": {"type": "string"}}}}
 REQUEST = {"model": "claude-x", "max_tokens": 64, "tools": [BASH],
@@ -24,7 +24,7 @@ def test_an_anthropic_capture_round_trips_through_diff(servers: Servers, tmp_pat
     client_got = httpx2.post(f"{base_url}/messages", json={**REQUEST, "stream": stream}, timeout=10,
                              headers={"x-api-key": "k"}).content
     assert eventually(lambda: len(log) == 1)  # the request is over: the capture is closed
-    [capture] = [p for p in tmp_path.iterdir() if p.suffix == suffix]
+    capture = captured(tmp_path, suffix)
     assert b"<|tool_call_begin|>" in capture.read_bytes()
     assert "--to anthropic" in capture.with_name(capture.name + ".args").read_text()
     runner = CliRunner()

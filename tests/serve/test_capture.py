@@ -12,7 +12,7 @@ from sse_rewrite.cli import cli
 from sse_rewrite.options import parse_option_args
 from sse_rewrite.rewrite import RewriteOptions
 from sse_rewrite.serve.capture import sidecar_text
-from tests.serve.servers import Servers, eventually
+from tests.serve.servers import Servers, captured, eventually
 
 CHAT = {"model": "moonshotai/kimi-k2.5", "messages": [{"role": "user", "content": "$ echo captured"}]}
 
@@ -25,7 +25,7 @@ def test_a_capture_round_trips_through_diff(servers: Servers, tmp_path: Path, st
     request = {**CHAT, "stream": stream}
     client_got = httpx2.post(f"{base_url}/chat/completions", json=request, timeout=10).content
     assert eventually(lambda: len(log) == 1)  # the request is over: the capture is closed
-    [capture] = [p for p in (tmp_path / "captures").iterdir() if p.suffix == suffix]
+    capture = captured(tmp_path / "captures", suffix)
     assert b"<|tool_call_begin|>" in capture.read_bytes()
     runner = CliRunner()
     assert runner.invoke(cli, ["diff", "--update", str(capture)]).exit_code == 0

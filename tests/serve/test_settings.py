@@ -56,3 +56,17 @@ def test_serve_help_lists_its_options_and_the_filter_options() -> None:
 def test_client_base_urls_bracket_ipv6() -> None:
     assert client_base_url("127.0.0.1", 8787) == "http://127.0.0.1:8787/v1"
     assert client_base_url("::1", 8787) == "http://[::1]:8787/v1"
+
+
+@pytest.mark.parametrize("key", ["sk-secret\n", " sk-secret", "sk-se\tcret", "sk-s\u00e9cret"])
+def test_a_key_that_cannot_go_in_a_header_refuses_to_start(key: str) -> None:
+    result = CliRunner(env={"MY_KEY": key}).invoke(
+        cli, ["serve", "--upstream", "http://127.0.0.1:9/v1", "--api-key-env", "MY_KEY"])
+    assert result.exit_code == 2 and "--api-key-env" in result.stderr
+    assert "secret" not in result.output + result.stderr
+
+
+def test_an_access_token_with_a_trailing_newline_refuses_to_start() -> None:
+    result = CliRunner(env={"SSE_REWRITE_ACCESS_TOKEN": "tok\n"}).invoke(
+        cli, ["serve", "--upstream", "http://127.0.0.1:9/v1"])
+    assert result.exit_code == 2 and "--access-token" in result.stderr

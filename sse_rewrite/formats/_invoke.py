@@ -1,0 +1,297 @@
+"""InvokeParser: the streaming machine of the invoke/parameter XML family.
+
+DSML, MiniMax M2 and M3 and the bare Anthropic-style `<invoke>` are declarations on it
+(`_invoke_syntax.InvokeSyntax`); a subclass names the `SYNTAXES` it reads.
+
+Theory of operation
+-------------------
+- TEXT: hand text back up to the first opener of any syntax: a block opener, an invoke
+  outside a block (a distinctive spelling, or a plain `<invoke` where a model id picks it),
+  or a block closer with nothing open (dropped with a notice).
+- BLOCK: after a block opener (its `>` may be missing) or a call, spacing, then an invoke
+  or the block closer. Anything else after the opener means it was prose (released at
+  once, scanning resumes after it); after a call it ends the block (notice).
+- HEAD: after `<…invoke`, its ` name="…">`. A header that cannot be one (300 bytes without
+  `>`) makes an invoke outside a block prose, and one inside a block malformed (text, notice).
+- BODY: up to the invoke closer; the next invoke or the block closer ends it too. The body is
+  read whole (`read_invoke`) and the call goes out at once. An invoke outside a block must
+  go on with markup (`<`, `]` or `{`) after its header, or it was prose.
+At the end of input an invoke with no value left open is recovered (notice), a block opener
+followed by spacing only dropped, anything else comes out as the raw text it was (with
+`--stream-arguments` an announced call is completed instead: see `_invoke_stream`).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+
+from ..events import Markup, Notice, Piece
+from ._invoke_stream import InvokeStreaming
+from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
+from ._machine import MachineState, ScanningParser
+from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable, Partial
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+
+class State(MachineState):
+    """Where the parser is (see the module docstring)."""
+
+    TEXT = enum.auto()
+    BLOCK = enum.auto()
+    HEAD = enum.auto()
+    BODY = enum.auto()
+
+
+class Tag(enum.Enum):
+    """What a marker found by the machine is."""
+
+    BLOCK = "block opener"
+    INVOKE = "invoke opener"
+    CLOSE = "invoke closer"
+    END = "block closer"
+    PARAMETER = "parameter closer"
+
+
+_LOOKAHEAD: Final = 300  # bytes after `<…invoke` within which its header must end in `>`
+_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+_MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
+
+
+def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
+    """A table of every spelling of each kind of tag (the first kind to name a spelling keeps it)."""
+    table: dict[bytes, Tag] = {}
+    for spellings, tag in pairs:
+        for spelling in spellings:
+            table.setdefault(spelling.encode(), tag)
+    return MarkerTable(table)
+
+
+class Inside:
+    """What a syntax's markers are inside its blocks (built once per parser class)."""
+
+    __slots__ = ("between", "body", "lead", "streamed_body")
+
+    def __init__(self, syntax: InvokeSyntax) -> None:
+        invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
+        ends = (syntax.invoke_closers(), Tag.CLOSE)
+        self.between = _table([invoke, closers])  # after spacing in a block
+        self.body = _table([ends, invoke, closers])  # what ends an invoke body
+        self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
+        if len(self.streamed_body.leads) != 1:
+            raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
+        self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
+
+
+class InvokeParser(InvokeStreaming):
+    """Streaming parser for the invoke/parameter syntaxes a subclass names in `SYNTAXES`."""
+
+    TEXT = State.TEXT
+    BODY = State.BODY
+    CAP_SUBJECT = "tool block"
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
+    """The declarations read (an earlier one's spelling wins a tie)."""
+    OPENERS: ClassVar[MarkerTable[tuple[InvokeSyntax, Tag]]]
+    _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF  # (every marker of the family holds `<`)
+
+    def __init_subclass__(cls) -> None:
+        if "SYNTAXES" in cls.__dict__:
+            openers: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
+            cls._INSIDE = {}
+            for syntax in cls.SYNTAXES:
+                blocks, bare = syntax.block_openers(), syntax.invoke_openers(bare=True)
+                outside = ((blocks, Tag.BLOCK), (bare, Tag.INVOKE), (_distinctive_closers(syntax), Tag.END))
+                for markers, tag in outside:
+                    for marker in markers:
+                        openers.setdefault(marker.encode(), (syntax, tag))
+                cls._INSIDE[syntax] = Inside(syntax)
+            cls.OPENERS = MarkerTable(openers)
+        super().__init_subclass__()
+
+    def _setup(self) -> None:
+        self._syntax = self.SYNTAXES[0]  # the open block's or invoke's syntax
+        self._in_block = False
+        self._block_calls = 0  # calls of the open block so far
+        self._opener_end = 0  # BLOCK: where the block opener's marker ends (prose resumes there)
+        self._angle = False  # BLOCK: the opener's `>` may still follow
+        self._invoke_end = 0  # where the `<…invoke` marker ends (prose resumes there)
+        self._head_at = 0  # HEAD: where the header begins; BODY: where the body begins
+        self._name = ""
+        self._reset_stream()
+
+    def _open(self, value: tuple[InvokeSyntax, Tag], pos: int, length: int, out: list[Piece]) -> None:
+        syntax, tag = value
+        scan = self._scan
+        self._syntax = syntax
+        if tag is Tag.END:
+            out.append(Markup(scan.take(pos + length)))
+            out.append(Notice("orphan-marker", f"dropped {scan.text(pos, pos + length)} with nothing open"))
+        elif tag is Tag.BLOCK:
+            self._in_block, self._block_calls, self._angle = True, 0, True
+            self._opener_end = scan.cursor = pos + length
+            self._state = State.BLOCK
+        else:
+            self._in_block = False
+            self._begin_invoke(pos, length)
+
+    def _begin_invoke(self, pos: int, length: int) -> None:
+        scan = self._scan
+        scan.mark = pos
+        self._invoke_end = self._head_at = scan.cursor = pos + length
+        self._reset_stream()
+        self._state = State.HEAD
+
+    def _step_block(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        if self._angle:
+            if scan.cursor == scan.end:
+                return False
+            self._angle = False
+            scan.cursor += scan.view[scan.cursor] == 0x3E  # '>'
+        found = _NON_SPACE.search(scan.view, scan.cursor, scan.end)
+        if found is None:
+            scan.cursor = scan.end
+            return False
+        pos = found.start()
+        tag = scan.match(pos, self._INSIDE[self._syntax].between)
+        if tag is NEED_MORE:
+            scan.cursor = pos
+            return False
+        if tag is None:
+            if not self._block_calls:  # the opener was prose
+                return self._release_prose(out, self._opener_end)
+            out.append(Notice("missing-close", "tool block not closed before text: ended there"))
+            self._emit_text(out, pos)
+            self._state = State.TEXT
+        elif tag[0] is Tag.END:
+            out.append(Markup(scan.take(pos + tag[1])))
+            self._state = State.TEXT
+        else:
+            self._begin_invoke(pos, tag[1])
+        return True
+
+    def _step_head(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        start = self._head_at
+        angle = scan.find(b">", start, min(scan.end, start + _LOOKAHEAD))
+        if angle == -1:
+            first = _NON_SPACE.search(scan.view, start, scan.end)
+            if scan.end - start < _LOOKAHEAD and (first is None or first.start() > start):
+                return False  # (the header begins with spacing: wait for its `>`)
+            name = None
+        else:
+            name = invoke_name(bytes(scan.view[start : angle + 1]))
+        if name is None:
+            if not self._in_block:
+                return self._release_prose(out, start)
+            return self._release(out, start, "malformed-call", "invoke without a name and '>'")
+        self._name, self._head_at = name, angle + 1
+        scan.cursor = angle + 1
+        self._state = State.BODY
+        return True
+
+    def _body_lead(self) -> str:
+        return self._INSIDE[self._syntax].lead
+
+    def _step_body(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        if not self._in_body:
+            found = _NON_SPACE.search(scan.view, self._head_at, scan.end)
+            if found is None:
+                return False
+            first = scan.view[found.start()]
+            if not self._in_block and first not in _MARKUP_AFTER_HEADER:
+                return self._release_prose(out, self._invoke_end)
+            self._body_settled(out, self._head_at, first)
+        while (marker := self._next_marker()) is not None and marker is not NEED_MORE:
+            tag, pos, end = marker
+            if tag is not Tag.PARAMETER:
+                self._end_invoke(out, pos, tag, end)
+                return True
+            scan.cursor = end
+            self._parameter_closed(out, end)
+        return False
+
+    def _next_marker(self) -> tuple[Tag, int, int] | Partial | None:
+        """From the cursor, the next marker ending the body or a value: `(tag, position, end)`;
+        NEED_MORE at one the input cuts (the cursor stays on it); None: none (cursor at the end)."""
+        scan = self._scan
+        inside = self._INSIDE[self._syntax]
+        table = inside.body if self._announced is None else inside.streamed_body
+        while (pos := scan.find_lead(table.leads, scan.cursor)) != -1:
+            tag = scan.match(pos, table)
+            if tag is None:
+                scan.cursor = pos + 1
+            elif tag is NEED_MORE:
+                scan.cursor = pos
+                return NEED_MORE
+            else:
+                return tag[0], pos, pos + tag[1]
+        scan.cursor = scan.end
+        return None
+
+    def _end_invoke(self, out: list[Piece], pos: int, tag: Tag, end: int) -> None:
+        """The invoke's body ends at `pos` with `tag` (its closer, the next invoke or the block closer)."""
+        arguments = read_invoke(self._syntax, self._scan.text(self._head_at, pos))
+        call_end = end if tag is Tag.CLOSE else pos
+        if tag is not Tag.CLOSE:
+            out.append(Notice("implicit-close", f"invoke {self._name} closed by the next tag"))
+        if arguments is None:
+            self._release(out, call_end, "malformed-call", f"invoke {self._name} has no valid parameters")
+        else:
+            self._call(out, None, self._name, arguments, self._scan.take(call_end))
+            self._block_calls += 1
+        self._state = State.BLOCK if self._in_block else State.TEXT
+        if tag is Tag.INVOKE:
+            self._begin_invoke(pos, end - pos)
+        elif tag is Tag.END:
+            out.append(Markup(self._scan.take(end)))
+            self._state = State.TEXT
+
+    def _release_prose(self, out: list[Piece], resume: int) -> bool:
+        """What looked like an opener was prose: its text comes out, scanning resumes at `resume`."""
+        self._emit_text(out, resume)
+        self._scan.cursor = resume
+        self._state = State.TEXT
+        return True
+
+    def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
+        """Hand back the raw text up to `end`, with a notice (an announced call is completed as
+        streamed); the block, if any, goes on."""
+        goes_on = self._in_block and self._state is State.BODY
+        if not self._complete_broken(out, end, code, message):
+            self._emit_text(out, end)
+            out.append(Notice(code, f"{message}: passed through as text"))
+        self._state = State.BLOCK if goes_on else State.TEXT
+        return True
+
+    def _finish(self, out: list[Piece]) -> None:
+        """A body with no value left open is recovered, a bare block opener dropped, else text."""
+        scan, state = self._scan, self._state
+        if state is State.TEXT:
+            self._emit_text(out, scan.end)
+        elif state is State.BLOCK and _NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
+            out.append(Markup(scan.take(scan.end)))
+            if not self._block_calls:
+                out.append(Notice("dangling-opener", "tool block opened but nothing followed: dropped"))
+        elif state is State.BODY and self._in_body and (
+            arguments := read_invoke(self._syntax, scan.text(self._head_at, scan.end), complete=False)
+        ) is not None:
+            out.append(Notice("recovered-call", f"stream ended inside invoke {self._name}: call recovered"))
+            self._call(out, None, self._name, arguments, scan.take(scan.end))
+        else:
+            self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+
+    _STEPS: ClassVar = {State.TEXT: ScanningParser._step_text, State.BLOCK: _step_block,
+                        State.HEAD: _step_head, State.BODY: _step_body}  # fmt: skip
+
+
+def _distinctive_closers(syntax: InvokeSyntax) -> list[str]:
+    """Block closers prose cannot contain: dropped when nothing is open."""
+    return [s.close + word + ">" for s in syntax.blocks if s.distinctive for word in syntax.block_words]
+

@@ -1,0 +1,211 @@
+"""gpt-oss harmony: channel messages, one of them a tool call.
+
+    <|channel|>analysis<|message|>Need the weather.<|end|>
+    <|start|>assistant<|channel|>commentary to=functions.weather <|constrain|>json<|message|>{"x": 1}<|call|>
+    <|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>
+
+Theory of operation
+-------------------
+- TEXT: content. `<|start|>` or `<|channel|>` opens a header (HEADER). `<|end|>`,
+  `<|return|>`, `<|call|>` end an open content message (dropped as markup); with none
+  open they are the text's own words.
+- HEADER: up to `<|message|>` (`harmony_headers`). A header that can no longer become
+  one (prose after the opener, an unknown channel) releases its opener as text at once.
+  `analysis` goes to REASONING, a recipient `functions.NAME` to OPENED (a call), anything
+  else (`final`, `commentary` without a recipient) back to TEXT, as content.
+- REASONING: the text comes out as `Reasoning` as it arrives, up to an end marker
+  (consumed) or the next header.
+- OPENED: the body's first byte: `{` or `[` is JSON (JSON, string-aware, so a `<|call|>`
+  inside a string is data), anything else raw text up to an end marker (RAW). A JSON
+  body then expects its `<|call|>` (CLOSING); a missing one costs a notice only.
+- At the end of input a call whose body is one complete JSON value is recovered; else
+  its raw text comes out (`harmony_calls`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..events import Markup, Piece, Reasoning, Text
+from ._machine import MachineState, ScanningParser
+from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
+from .harmony_calls import HarmonyCalls, State
+from .harmony_headers import (
+    CALL_ENDS,
+    CHANNEL,
+    MESSAGE,
+    OPENERS,
+    REASONING_ENDS,
+    Kind,
+    header_kind,
+    maybe_prose,
+)
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+
+
+class HarmonyParser(HarmonyCalls):
+    """Streaming parser for gpt-oss harmony messages (`--format harmony`)."""
+
+    TEXT = State.TEXT
+    OPENERS: ClassVar[MarkerTable[bytes]] = OPENERS
+    JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+    def _open(self, marker: bytes, pos: int, length: int, out: list[Piece]) -> None:
+        scan = self._scan
+        if marker in (CHANNEL, b"<|start|>"):
+            scan.mark, scan.cursor = pos, pos + length
+            self._state = State.HEADER
+        elif self._content_open:  # the end of a content message
+            self._emit_text(out, pos)
+            out.append(Markup(scan.take(pos + length)))
+            self._content_open = False
+        else:  # an end with nothing open: the text's own words
+            self._emit_text(out, pos + length)
+
+    def _compact(self) -> None:
+        """Compact in every state (calls back to back, each read ending inside the next one's
+        header, would never return to TEXT); the call's offsets move with the buffer."""
+        shift = self._scan.compact()
+        if shift:
+            self._body_at, self._body_end = max(0, self._body_at - shift), max(0, self._body_end - shift)
+            self._value_at, self._search_at = max(0, self._value_at - shift), max(0, self._search_at - shift)
+            self._json.pos = max(0, self._json.pos - shift)
+
+    # -- state handlers: each returns True when it made progress and should run again
+
+    def _step_header(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        found = scan.find(MESSAGE, scan.cursor)
+        upto = scan.end if found == -1 else found
+        header = scan.text(scan.mark, upto)
+        if found == -1:
+            if maybe_prose(header):
+                return self._release_opener(out)
+            scan.cursor = max(scan.cursor, upto - len(MESSAGE) + 1)
+            return False
+        kind = header_kind(header)
+        if kind is None:
+            return self._release_opener(out)
+        body = found + len(MESSAGE)
+        if kind[0] is Kind.CALL:
+            self._name, self._body_at = kind[1], body
+            scan.cursor = body
+            self._state = State.OPENED
+            if self._streams:
+                self._announce(out, None, self._name)
+            return True
+        out.append(Markup(scan.take(body)))
+        self._content_open = kind[0] is Kind.CONTENT
+        self._state = State.REASONING if kind[0] is Kind.REASONING else State.TEXT
+        return True
+
+    def _step_reasoning(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        while (pos := scan.find(b"<", scan.cursor)) != -1:
+            found = scan.match(pos, REASONING_ENDS)
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            self._emit_reasoning(out, pos)
+            if found is NEED_MORE:
+                return False
+            consumed, length = found
+            if consumed:
+                out.append(Markup(scan.take(pos + length)))
+            self._state = State.TEXT
+            return True
+        self._emit_reasoning(out, scan.end)
+        return False
+
+    def _step_opened(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        first = _NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
+            scan.cursor = scan.end
+            return False
+        pos = first.start()
+        scan.cursor = pos
+        if scan.view[pos] in b"{[":
+            self._json.reset(pos)
+            self._value_at = self._search_at = pos
+            self._state = State.JSON
+        else:
+            self._state = State.RAW
+        return True
+
+    def _step_json(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        closed = self._json.advance(scan.view, scan.end)
+        if closed is None:
+            if self._closer_in_string(out):
+                return True
+            self._stream_body(out, scan.end)
+            return False
+        self._stream_body(out, closed)
+        self._json_body_ended(closed)
+        return True
+
+    def _json_body_ended(self, end: int) -> None:
+        self._scan.cursor = self._body_end = end
+        self._state = State.CLOSING
+
+    def _step_raw(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        while (pos := scan.find(b"<", scan.cursor)) != -1:
+            found = scan.match(pos, CALL_ENDS)
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            if found is NEED_MORE:
+                scan.cursor = pos
+                return False
+            return self._end_call(out, pos, pos + found[1] if found[0] else pos)
+        scan.cursor = scan.end
+        return False
+
+    def _step_closing(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        after = _NON_SPACE.search(scan.view, scan.cursor)
+        if after is None:
+            scan.cursor = scan.end
+            return False
+        found = scan.match(after.start(), CALL_ENDS)
+        if found is NEED_MORE:
+            scan.cursor = after.start()
+            return False
+        if found is not None and found[0]:
+            return self._end_call(out, self._body_end, after.start() + found[1])
+        self._missing_end(out)
+        return self._end_call(out, self._body_end, self._body_end)
+
+    _STEPS: ClassVar = {
+        State.TEXT: ScanningParser._step_text,
+        State.HEADER: _step_header,
+        State.REASONING: _step_reasoning,
+        State.OPENED: _step_opened,
+        State.JSON: _step_json,
+        State.RAW: _step_raw,
+        State.CLOSING: _step_closing,
+    }
+
+    # -- helpers
+
+    def _emit_reasoning(self, out: list[Piece], end: int) -> None:
+        if end > self._scan.start:
+            out.append(Reasoning(self._take(end)))
+
+    def _release_opener(self, out: list[Piece]) -> bool:
+        """The header cannot be one: its opener is text, and scanning resumes after it."""
+        scan = self._scan
+        opener = CHANNEL if scan.view.startswith(CHANNEL, scan.mark) else b"<|start|>"
+        out.append(Text(scan.take(scan.mark + len(opener))))
+        self._state = State.TEXT
+        return True

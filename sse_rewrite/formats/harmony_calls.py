@@ -1,0 +1,148 @@
+"""HarmonyCalls: the life of one harmony call, from its body to its end (see `harmony`).
+
+A call ends at its `<|call|>` (or `<|end|>`, `<|return|>`), or where the next header
+begins when the end was lost. Inside a JSON string an end marker is data, unless the
+next header follows it at once or the input ends after it (then the body was malformed
+and the marker is its end). At the end of input a body that is one complete JSON value
+is recovered; anything else comes out as the text it was (docs/behaviour.md, "Damage").
+With `--stream-arguments` the call is announced with its header and a JSON body streams
+as it arrives, up to the first `<` not yet settled.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+from ..events import Notice, Piece
+from ._json import is_json
+from ._machine import MachineState, ScanningParser
+from ._scanner import NEED_MORE, MarkerTable
+from .harmony_headers import CALL, CHANNEL, MESSAGE, START, maybe_prose
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
+
+
+class State(MachineState):
+    """Where the parser is in a harmony message."""
+
+    TEXT = enum.auto()
+    HEADER = enum.auto()
+    REASONING = enum.auto()
+    OPENED = enum.auto()
+    JSON = enum.auto()
+    RAW = enum.auto()
+    CLOSING = enum.auto()
+
+
+class HarmonyCalls(ScanningParser):
+    """The open call of `HarmonyParser`, and every way it can end."""
+
+    def _setup(self) -> None:
+        self._content_open = False  # a content message is open: its end marker is syntax
+        self._name = ""  # the open call's tool name
+        self._body_at = self._body_end = 0  # where its body begins; a JSON body: where it ended
+        self._value_at = 0  # a JSON body: where the text not yet streamed begins
+        self._search_at = 0  # where the search for a `<|call|>` inside a string goes on
+
+    def _end_call(self, out: list[Piece], body_end: int, end: int) -> bool:
+        """The call's body ends at `body_end`, its syntax at `end`: hand it back."""
+        scan = self._scan
+        arguments = scan.text(self._body_at, body_end).strip() or "{}"
+        if not is_json(arguments):  # passed on as written: the client decides
+            out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
+        self._call(out, None, self._name, arguments, scan.take(end))
+        self._state = State.TEXT
+        self._content_open = False
+        return True
+
+    def _closer_in_string(self, out: list[Piece]) -> bool:
+        """An unclosed JSON body: a `<|call|>` followed at once by the next header ends it."""
+        scan = self._scan
+        while (pos := scan.find(CALL, self._search_at)) != -1:
+            after = pos + len(CALL)
+            found = scan.match(after, _NEXT_HEADER) if after < scan.end else NEED_MORE
+            if found is NEED_MORE:
+                return False
+            if found is not None:
+                return self._end_call(out, pos, after)
+            self._search_at = pos + 1
+        return False
+
+    def _stream_body(self, out: list[Piece], upto: int) -> None:
+        """Stream the announced call's JSON body up to `upto`, or to the first `<` before it."""
+        if self._announced is None:
+            return
+        scan = self._scan
+        lt = scan.find(b"<", self._value_at, upto)
+        settled = upto if lt == -1 else lt
+        if settled > self._value_at:
+            self._stream(out, scan.text(self._value_at, settled))
+            self._value_at = settled
+
+    def _missing_end(self, out: list[Piece]) -> None:
+        out.append(Notice("missing-close", f"call {self._name} has no <|call|>"))
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The base's, up to the first text with a `<` (an end marker in a string may end the
+        call); in a header, texts that keep it one and cannot end it (see `_absorb_header`)."""
+        for count, text in enumerate(texts):
+            if "<" in text:
+                texts = texts[:count]
+                break
+        if self._state is State.HEADER:
+            return self._absorb_header(texts)
+        return super().absorb(texts) if texts else 0
+
+    def _absorb_header(self, texts: Sequence[str]) -> int:
+        """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
+        would append, minus its searches. Not while the header ends in what may begin a marker."""
+        scan, taken = self._scan, 0
+        for text in texts:
+            if scan.cursor < scan.end - len(MESSAGE) + 1 or scan.find(b"<", scan.end - len(MESSAGE)) != -1:
+                break
+            if maybe_prose(scan.text(scan.mark, scan.end) + text):
+                break
+            scan.append(text)
+            scan.cursor = scan.end - len(MESSAGE) + 1
+            taken += 1
+        return taken
+
+    def _finish(self, out: list[Piece]) -> None:
+        """End of input: reasoning and text come out, a complete call is kept, else raw text."""
+        while self._STEPS[self._state](self, out):  # (absorbed text is looked at first)
+            pass
+        scan, state = self._scan, self._state
+        if state is State.TEXT:
+            self._emit_text(out, scan.end)
+        elif state is State.REASONING:
+            self._emit_reasoning(out, scan.end)
+        elif state is State.CLOSING:
+            out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+            self._end_call(out, self._body_end, scan.end)
+        elif state is State.RAW or state is State.JSON:
+            last = scan.view.rfind(CALL, self._body_at, scan.end)
+            if state is State.JSON and last != -1 and not scan.view[last + len(CALL) : scan.end].strip():
+                self._end_call(out, last, scan.end)  # a `<|call|>` inside a string, then nothing
+            elif is_json(scan.text(self._body_at, scan.end).strip()):
+                out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+                self._end_call(out, scan.end, scan.end)
+            else:
+                self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+        else:
+            self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+
+    def _release(self, out: list[Piece], end: int, code: str, message: str) -> None:
+        """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
+        if not self._complete_broken(out, end, code, message):
+            self._emit_text(out, end)
+            out.append(Notice(code, f"{message}: passed through as text"))
+        self._state = State.TEXT
+
+    def _emit_reasoning(self, out: list[Piece], end: int) -> None:
+        raise NotImplementedError

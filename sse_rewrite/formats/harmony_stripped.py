@@ -1,0 +1,195 @@
+"""gpt-oss harmony with its special tokens stripped by the server (gpt-oss model ids only).
+
+    analysisUser asks for the weather.assistantcommentary to=functions.get_weather json{"city": "SF"}
+    analysisUser says hi.assistantfinalHello!
+
+Decoded with `skip_special_tokens`, the channel names glue onto the text. What can be
+proven syntax, and nothing else, is read: the answer *starting* with `analysis` glued to
+a word (not `analysis of`), which makes the text reasoning; in that reasoning,
+`assistantfinal` (the answer follows) and `assistantcommentary to=functions.NAME` (or
+`commentary to=functions.NAME`) followed by an optional `json` and one whole, valid JSON
+object (a call). Everything else is text where it stands. Once the answer begins (or
+when the start was not `analysis`), the `PARTS` of a `ComposedParser` read the rest:
+harmony's own tokens among them.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+
+from ..events import Markup, Notice, Piece, Reasoning, ToolCall
+from ._json import JsonScanner, is_json
+from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import ClassVar, Final
+
+    from ._compose import ComposedParser
+
+_ANALYSIS: Final = "analysis"
+# what may not follow a glued `analysis`: a lowercase letter, spacing, punctuation (`analysis of`)
+_NOT_GLUE: Final = re.compile(rb"[a-z \t\r\n:;,.!?)\-]")
+_MARKERS: Final = MarkerTable({b"assistantfinal": False, b"assistantcommentary to=functions.": True,
+                               b"commentary to=functions.": True})
+_CALL_HEAD: Final = re.compile(rb"([\w.\-]+?)(?:json)?[ \t]*(?:json)?[ \t]*\{")
+_NOT_IN_HEAD: Final = re.compile(rb"[^\w.\- \t]")
+_MAX_HEAD: Final = 256
+
+
+class Mode(enum.Enum):
+    """Where the field is: before its start is known, in stripped reasoning, or past it."""
+
+    START = enum.auto()
+    REASONING = enum.auto()
+    CALL = enum.auto()
+    ANSWER = enum.auto()
+
+
+class GptOssParser:
+    """`auto` for gpt-oss ids: stripped harmony at the start, then `TOKENS` (implements `ToolSyntax`)."""
+
+    TOKENS: ClassVar[type[ComposedParser]]
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, _ANALYSIS.encode())
+
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False
+    ) -> None:
+        self._tokens = self.TOKENS(max_section_bytes, stream_arguments)
+        self._max = max_section_bytes
+        self._mode = Mode.START
+        self._scan = MarkerScanner()  # the stripped reasoning
+        self._json = JsonScanner()
+        self._name: str | None = None  # the open call's name, once its head is read
+        self._flushed = False
+
+    @property
+    def pending(self) -> bool:
+        """True while text is held back, or stripped reasoning goes on (every event must come here)."""
+        return self._mode is not Mode.ANSWER or self._tokens.pending
+
+    @property
+    def undecided(self) -> int:
+        """Characters held back only because they may begin a marker; 0 inside syntax."""
+        if self._mode is Mode.START:
+            return len(self._scan.text(self._scan.start, self._scan.end))
+        return self._tokens.undecided if self._mode is Mode.ANSWER else 0
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The tokens' `absorb` once the answer began; nothing is taken before."""
+        return self._tokens.absorb(texts) if self._mode is Mode.ANSWER else 0
+
+    def absorb_argument(self, text: str) -> str | None:
+        """The answer's `absorb_argument`; nothing is taken before the answer."""
+        return self._tokens.absorb_argument(text) if self._mode is Mode.ANSWER else None
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """The answer's `absorb_arguments`; nothing is taken before the answer."""
+        return self._tokens.absorb_arguments(texts) if self._mode is Mode.ANSWER else []
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        if self._mode is Mode.ANSWER:
+            return self._tokens.feed(text)
+        out: list[Piece] = []
+        self._scan.append(text)
+        while self._step(out):
+            pass
+        if self._mode is Mode.REASONING:
+            self._scan.compact()
+        elif self._mode is Mode.CALL and self._scan.buffered > self._max:
+            out.append(Notice("section-cap", f"tool call over {self._max} bytes: passed through as text"))
+            self._release_call(out)
+        return out
+
+    def flush(self) -> list[Piece]:
+        """End of the field: stripped reasoning comes out; a call not yet whole is reasoning text."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        out: list[Piece] = []
+        if self._mode is Mode.START:
+            self._answer(out)
+        elif self._mode is Mode.CALL:
+            out.append(Notice("truncated-call", "stream ended inside a tool call: passed through as text"))
+            self._release_call(out)
+        if self._mode is Mode.REASONING:
+            self._emit(out, self._scan.end)
+        return out + self._tokens.flush()
+
+    def _step(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        if self._mode is Mode.START:
+            head = bytes(scan.view[scan.start : scan.start + len(_ANALYSIS) + 1])  # (bytes: a cut
+            if not _ANALYSIS.encode().startswith(head[: len(_ANALYSIS)]):  # may split a character)
+                return self._answer(out)
+            if len(head) <= len(_ANALYSIS):
+                return False
+            if _NOT_GLUE.match(head, len(_ANALYSIS)):
+                return self._answer(out)
+            out.append(Markup(scan.take(scan.start + len(_ANALYSIS))))
+            self._mode = Mode.REASONING
+            return True
+        if self._mode is Mode.CALL:
+            return self._step_call(out)
+        while (pos := scan.find_lead(_MARKERS.leads, scan.cursor)) != -1:
+            found = scan.match(pos, _MARKERS)
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            self._emit(out, pos)
+            if found is NEED_MORE:
+                return False
+            if not found[0]:  # `assistantfinal`: the answer follows
+                out.append(Markup(scan.take(pos + found[1])))
+                return self._answer(out)
+            scan.mark, scan.cursor = pos, pos + found[1]
+            self._mode = Mode.CALL
+            return True
+        self._emit(out, scan.end)
+        return False
+
+    def _step_call(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        if self._name is None:  # the name and `json`, up to the object's `{`
+            head = _CALL_HEAD.match(scan.view, scan.cursor, min(scan.end, scan.cursor + _MAX_HEAD))
+            if head is None:
+                if scan.end - scan.cursor >= _MAX_HEAD or _NOT_IN_HEAD.search(scan.view, scan.cursor):
+                    return self._release_call(out)
+                return False
+            self._name = head.group(1).decode()
+            self._json.reset(head.end() - 1)
+            scan.cursor = head.end() - 1
+        closed = self._json.advance(scan.view, scan.end)
+        if closed is None:
+            return False
+        arguments = scan.text(scan.cursor, closed)
+        if not is_json(arguments):
+            return self._release_call(out)
+        out.append(ToolCall(None, self._name, arguments, scan.take(closed)))
+        self._mode, self._name = Mode.REASONING, None
+        return True
+
+    def _release_call(self, out: list[Piece]) -> bool:
+        """The call marker was not followed by a call: it is reasoning, read on after it."""
+        scan = self._scan
+        self._emit(out, scan.mark + 1)
+        scan.cursor = scan.start
+        self._mode, self._name = Mode.REASONING, None
+        return True
+
+    def _answer(self, out: list[Piece]) -> bool:
+        """The rest is the answer, read by the tokens' parser."""
+        rest = self._scan.text(self._scan.start, self._scan.end)
+        self._mode = Mode.ANSWER
+        out += self._tokens.feed(rest) if rest else []
+        return False
+
+    def _emit(self, out: list[Piece], end: int) -> None:
+        if end > self._scan.start:
+            out.append(Reasoning(self._scan.take(end)))

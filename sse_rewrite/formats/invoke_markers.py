@@ -1,0 +1,38 @@
+"""The invoke/parameter syntaxes whose markers prose cannot contain, read in every stream.
+
+DSML's `｜DSML｜`-marked tags, `<minimax:tool_call>` and `]<]minimax[>[` are composed into
+every `auto` format, as Kimi's and DeepSeek's special tokens are; the plain `<invoke name=…>`
+grammar, which prose and code quote, only where a model id picks it (`DeepSeekInvokeParser`,
+`MiniMaxInvokeParser`).
+"""
+
+from __future__ import annotations
+
+from ._invoke import InvokeParser
+from .dsml import DSML, DSML_ANY_MARKER
+from .minimax import MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
+
+    from ._invoke_syntax import InvokeSyntax
+
+
+class InvokeMarkersParser(InvokeParser):
+    """DSML, MiniMax M2 blocks and M3, by their distinctive markers only."""
+
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML, MINIMAX_M2, MINIMAX_M3)
+
+
+class DeepSeekInvokeParser(InvokeParser):
+    """For DeepSeek ids: DSML with or without its marker (a bare `<invoke>` too), and MiniMax's markers."""
+
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML_ANY_MARKER, MINIMAX_M2, MINIMAX_M3)
+
+
+class MiniMaxInvokeParser(InvokeParser):
+    """For MiniMax ids: MiniMax M2 (a bare `<invoke>` too) and M3, and DSML by its marker."""
+
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3, DSML)

@@ -1,0 +1,207 @@
+"""Seed-OSS: `<seed:tool_call>` around Qwen3-Coder function bodies, `<seed:think>` reasoning.
+
+Theory of operation
+-------------------
+- TEXT: `<seed:tool_call>` opens a wrapper (OPENED), `<seed:think>` the reasoning
+  (THINK; `SeedThinkParser` only); an orphan `</seed:tool_call>` with nothing open is the text's own words.
+- OPENED (and AFTER, between two functions): after spacing, `<function=` or
+  `<function name="` begins a body (BODY); `</seed:tool_call>` ends the wrapper. Anything
+  else after the opener means it was prose: the opener is text, read on after it at
+  once. Anything else after a function means the wrapper lost its close.
+- BODY: up to `</function>`, then the call comes out at once (`seed_call`). A wrapper
+  close or the next opener ends a body that lost its `</function>`.
+- THINK: the text comes out as `Reasoning` as it arrives, up to `</seed:think>`.
+A body that is not a call, and one held past the cap, come out as the text they were; at
+the end of input a body whose parameters are complete is recovered (docs/behaviour.md).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Sequence
+
+from ..events import Markup, Notice, Piece, Reasoning, ToolCall
+from ._json import is_json
+from ._machine import MachineState, ScanningParser
+from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
+from .seed_bodies import CLOSE, END, NAMED_FUNCTION, OPEN, QWEN_FUNCTION, THINK, THINK_END, seed_call
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+_BODY_STARTS: Final = MarkerTable({QWEN_FUNCTION: True, NAMED_FUNCTION: True, CLOSE: False})
+_BODY_ENDS: Final = MarkerTable({END: True, CLOSE: False, OPEN: False})
+_THINK_END: Final = MarkerTable({THINK_END: True})
+
+
+class State(MachineState):
+    """Where the parser is: text, a wrapper's parts, or reasoning."""
+
+    TEXT = enum.auto()
+    OPENED = enum.auto()
+    BODY = enum.auto()
+    AFTER = enum.auto()
+    THINK = enum.auto()
+
+
+class SeedParser(ScanningParser):
+    """Streaming parser for Seed-OSS tool calls (read in every stream)."""
+
+    TEXT = State.TEXT
+    OPENERS: ClassVar[MarkerTable[bytes]] = MarkerTable({OPEN: OPEN, CLOSE: CLOSE})
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+    def _open(self, marker: bytes, pos: int, length: int, out: list[Piece]) -> None:
+        scan = self._scan
+        if marker == CLOSE:  # nothing open: the text's own words
+            self._emit_text(out, pos + length)
+            return
+        scan.mark, scan.cursor = pos, pos + length
+        if marker == THINK:
+            out.append(Markup(scan.take(pos + length)))
+        self._state = State.THINK if marker == THINK else State.OPENED
+
+    def _compact(self) -> None:
+        """Compact in every state (only the scanner's own offsets are kept, and move with it)."""
+        self._scan.compact()
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """In a body, texts without `<` (they decide nothing), within the cap."""
+        scan, text = self._scan, "".join(texts)
+        if self._state is not State.BODY or scan.cursor != scan.end or "<" in text:
+            return 0
+        if scan.buffered + 4 * len(text) > self._max:  # (4 bytes a character bound the UTF-8 size)
+            return 0
+        scan.append(text)
+        scan.cursor = scan.end
+        return len(texts)
+
+    # -- state handlers: each returns True when it made progress and should run again
+
+    def _step_between(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        first = _NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
+            scan.cursor = scan.end
+            return False
+        pos = first.start()
+        found = scan.match(pos, _BODY_STARTS)
+        if found is NEED_MORE:
+            scan.cursor = pos
+            return False
+        if found is None and self._state is State.OPENED:  # prose after the opener
+            self._emit_text(out, scan.mark + len(OPEN))
+            self._state = State.TEXT
+        elif found is None:  # text after a function: the wrapper lost its close
+            out.append(Notice("missing-close", "<seed:tool_call> not closed"))
+            self._state = State.TEXT
+        elif not found[0]:
+            out.append(Markup(scan.take(pos + found[1])))
+            self._state = State.TEXT
+        else:
+            if pos > scan.start and self._state is State.AFTER:  # (an opener goes with its first call)
+                out.append(Markup(scan.take(pos)))
+            scan.mark, scan.cursor = pos, pos + found[1]
+            self._state = State.BODY
+        return True
+
+    def _step_body(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        while (pos := scan.find(b"<", scan.cursor)) != -1:
+            found = scan.match(pos, _BODY_ENDS)
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            if found is NEED_MORE:
+                scan.cursor = pos
+                return False
+            if found[0]:  # `</function>`
+                scan.cursor = pos + found[1]
+                return self._close(out, seed_call(scan.text(scan.mark, scan.cursor)), scan.cursor)
+            call = seed_call(scan.text(scan.mark, pos) + END.decode())
+            if call is not None:
+                out.append(Notice("implicit-close", f"call {call[0]} closed without </function>"))
+            scan.cursor = pos
+            return self._close(out, call, pos)
+        scan.cursor = scan.end
+        return False
+
+    def _step_think(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        while (pos := scan.find(b"<", scan.cursor)) != -1:
+            found = scan.match(pos, _THINK_END)
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            self._emit_reasoning(out, pos)
+            if found is NEED_MORE:
+                scan.cursor = pos
+                return False
+            out.append(Markup(scan.take(pos + found[1])))
+            self._state = State.TEXT
+            return True
+        self._emit_reasoning(out, scan.end)
+        return False
+
+    _STEPS: ClassVar = {
+        State.TEXT: ScanningParser._step_text,
+        State.OPENED: _step_between,
+        State.AFTER: _step_between,
+        State.BODY: _step_body,
+        State.THINK: _step_think,
+    }
+
+    # -- how a body ends
+
+    def _close(self, out: list[Piece], call: tuple[str, str] | None, end: int) -> bool:
+        if call is None:
+            self._emit_text(out, end)
+            out.append(Notice("malformed-call", "<seed:tool_call> body is not a call: kept as text"))
+            self._state = State.TEXT
+            return True
+        name, arguments = call
+        if not is_json(arguments):
+            out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
+        out.append(ToolCall(None, name, arguments, self._take(end)))
+        self._state = State.AFTER
+        return True
+
+    def _finish(self, out: list[Piece]) -> None:
+        scan, state = self._scan, self._state
+        if state is State.THINK:
+            self._emit_reasoning(out, scan.end)
+        elif state is State.OPENED and not scan.text(scan.mark + len(OPEN), scan.end).strip():
+            out.append(Markup(scan.take(scan.end)))
+            out.append(Notice("dangling-opener", "<seed:tool_call> opened but nothing followed: dropped"))
+        elif state is State.BODY:
+            call = seed_call(scan.text(scan.mark, scan.end).rstrip() + END.decode())
+            if call is not None and _complete_parameters(scan.text(scan.mark, scan.end)):
+                out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
+                self._close(out, call, scan.end)
+            else:
+                self._emit_text(out, scan.end)
+                out.append(Notice("truncated-call", "stream ended inside a tool call: kept as text"))
+        else:
+            if state is State.AFTER and scan.buffered:
+                out.append(Markup(scan.take(scan.end)))
+            self._emit_text(out, scan.end)
+
+    def _emit_reasoning(self, out: list[Piece], end: int) -> None:
+        if end > self._scan.start:
+            out.append(Reasoning(self._take(end)))
+
+
+def _complete_parameters(body: str) -> bool:
+    """Whether a body cut by the end of input holds only closed parameters (none left open)."""
+    return body.count("<parameter") == body.count("</parameter>")
+
+
+class SeedThinkParser(SeedParser):
+    """Seed-OSS tool calls and `<seed:think>` reasoning (`--format seed`, and Seed ids: a tag
+    quoted in prose would otherwise move the rest of an answer to reasoning)."""
+
+    OPENERS: ClassVar[MarkerTable[bytes]] = MarkerTable({OPEN: OPEN, THINK: THINK, CLOSE: CLOSE})

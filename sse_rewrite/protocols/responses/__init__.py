@@ -1,0 +1,1 @@
+"""The OpenAI Responses API (`/v1/responses`, `--to responses`): Codex CLI's protocol."""

@@ -1,0 +1,258 @@
+"""The Responses front: `POST /v1/responses` on any chat.completions upstream (Codex CLI's door).
+
+A Responses request (after the stored conversation of its `previous_response_id`) is
+translated (`request.translate_request`) and POSTed to `BASE/chat/completions`; the
+answer comes back through the `--to responses` path: a stream through a
+`StreamRewriter` whose output is a `ResponsesOutput` that knows the request (its
+response id, custom tools, fields to repeat), relayed event by event (`StreamRelay`);
+a whole body through `rewrite_completion` and `completion_response` (as events if the
+client asked for a stream the upstream did not send). `/responses` works the same.
+
+A finished response is stored (`store.py`) unless the request says `store: false` or
+the server runs with `--store none`; `GET` and `DELETE /v1/responses/{id}` read and
+forget it. A request naming a response still being answered waits for it.
+
+Errors are Responses-shaped: before the first byte an HTTP status with
+`{"error": {"message", "type", "code", "param"}}` (the upstream's status, `retry-after`
+kept); after it a `response.failed` event, also when the upstream breaks off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import sqlite3
+from collections.abc import AsyncIterator
+
+import aiohttp
+import orjson
+from aiohttp import web
+from multidict import CIMultiDict
+
+from ...body import rewrite_completion
+from ...rewrite import StreamRewriter
+from ...serve import state
+from ...serve.capture import open_capture
+from ...serve.relay import StreamRelay
+from ...serve.upstream import UpstreamFailure, broken_off
+from .input_items import input_messages
+from .items import ResponseContext
+from .mapping import error_body, new_response_id
+from .output import ResponsesOutput
+from .request import RequestError, Translation, translate_request
+from .store import SqliteStore, StoredResponse
+from .whole import completion_response
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    from .store import ResponseStore
+
+PATHS: Final = ("/v1/responses", "/responses")
+BROKEN_OFF: Final = b'\n\ndata: {"error":{"message":"the upstream broke off mid-answer","code":502}}\n\n'
+"""Fed to the rewriter when the upstream dies mid-stream: it becomes `response.failed`."""
+WAIT_FOR_PENDING: Final = 60.0
+"""Seconds a request waits for the response it continues to finish being stored."""
+
+
+class Responses:
+    """The front's state in the app: the store (None with `--store none`) and responses in flight."""
+
+    def __init__(self, store: ResponseStore | None) -> None:
+        self.store = store
+        self.pending: dict[str, asyncio.Event] = {}
+
+
+RESPONSES: web.AppKey[Responses] = web.AppKey("responses", Responses)
+
+
+def register(app: web.Application) -> None:
+    """Add this front's routes and its store to `app`."""
+    for path in PATHS:
+        app.router.add_post(path, create)
+        app.router.add_get(path + "/{id}", read)
+        app.router.add_delete(path + "/{id}", delete)
+    app.cleanup_ctx.append(_open_store)
+
+
+async def _open_store(app: web.Application) -> AsyncIterator[None]:
+    path = app[state.UPSTREAM].settings.store
+    store = None if path is None else await asyncio.to_thread(SqliteStore, path)
+    app[RESPONSES] = Responses(store)
+    yield
+    if store is not None:
+        await asyncio.to_thread(store.close)
+
+
+async def create(request: web.Request) -> web.StreamResponse:
+    """Answer a Responses request from the upstream's chat completion, repaired."""
+    upstream, record, log = request.app[state.UPSTREAM], state.RECORD.get(), request.app[state.LOG]
+    responses = request.app[RESPONSES]
+    try:
+        body = await _payload(request)
+        previous = await _previous(responses, body)
+        translation = translate_request(body, previous, upstream.settings.models)
+    except RequestError as error:
+        return responses_error(400, str(error))
+    record.model = translation.request["model"]
+    for notice in translation.notices:
+        log.notice(record, notice)
+    keep = responses.store is not None and body.get("store") is not False
+    echo = {**translation.echo, "store": keep}
+    context = ResponseContext(new_response_id(), echo, translation.custom_tools)
+    output = ResponsesOutput(context)
+    if keep:
+        responses.pending[context.response_id or ""] = asyncio.Event()
+    options = dataclasses.replace(upstream.settings.options, to="responses")
+    try:
+        chat_request = orjson.dumps(translation.request)
+        async with upstream.post_json("/chat/completions", chat_request, request) as answer:
+            if answer.content_type != "text/event-stream":
+                stream = body.get("stream") is True
+                whole, response = await _whole_answer(answer, request, context, stream=stream)
+                await _keep(responses, keep, response, translation)
+                return whole
+            rewriter = StreamRewriter(options, output)
+            capture_dir = upstream.settings.capture_dir
+            capture = open_capture(capture_dir, options, ".sse") if capture_dir is not None else None
+            try:
+                relay = StreamRelay(request, answer, rewriter, record,
+                                    lambda notice: log.notice(record, notice),
+                                    interval=upstream.settings.keepalive_interval, capture=capture,
+                                    on_break=BROKEN_OFF)
+                streamed = await relay.run()
+            finally:
+                record.take_stats(rewriter.stats)
+                if capture is not None:
+                    capture.close()
+            await _keep(responses, keep, output.response, translation)
+            return streamed
+    except UpstreamFailure as failure:
+        record.outcome = failure.reason
+        return responses_failure(failure)
+    finally:
+        if event := responses.pending.pop(context.response_id or "", None):
+            event.set()
+
+
+async def _previous(responses: Responses, body: Any) -> list[dict[str, Any]] | None:
+    """The stored conversation `previous_response_id` names (None without one)."""
+    previous = body.get("previous_response_id") if isinstance(body, dict) else None
+    if previous is None:
+        return None
+    if not isinstance(previous, str):
+        raise RequestError("previous_response_id: expected a response id")
+    if responses.store is None:
+        raise RequestError("previous_response_id: this proxy keeps no responses (serve --store none); "
+                           "send the whole conversation in input")
+    if event := responses.pending.get(previous):
+        with contextlib.suppress(TimeoutError):  # then it is looked up as it stands
+            async with asyncio.timeout(WAIT_FOR_PENDING):
+                await event.wait()
+    stored = await asyncio.to_thread(responses.store.get, previous)
+    if stored is None:
+        raise RequestError(f"previous_response_id: no stored response {previous!r} "
+                           "(unknown, deleted or expired)")
+    return stored.conversation
+
+
+async def _keep(responses: Responses, keep: bool, response: dict[str, Any] | None,
+                translation: Translation) -> None:
+    """Store a finished response with its conversation (its output read back as messages)."""
+    if not keep or responses.store is None or response is None:
+        return
+    if response.get("status") not in ("completed", "incomplete"):
+        return
+    conversation = translation.conversation + input_messages(response["output"], [], "output")
+    try:
+        await asyncio.to_thread(responses.store.put, response["id"], StoredResponse(response, conversation))
+    except sqlite3.Error as error:  # a side job never fails the request
+        state.RECORD.get().outcome = f"not stored: {error}"
+
+
+async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, context: ResponseContext,
+                        *, stream: bool) -> tuple[web.Response, dict[str, Any] | None]:
+    """A non-streamed completion as one response object (or error body); as events if `stream`."""
+    upstream, record = request.app[state.UPSTREAM], state.RECORD.get()
+    options = dataclasses.replace(upstream.settings.options, to="responses")
+    try:
+        whole = await answer.read()
+    except (aiohttp.ClientError, TimeoutError) as error:
+        raise broken_off(error) from None
+    if upstream.settings.capture_dir is not None:
+        with open_capture(upstream.settings.capture_dir, options, ".json") as capture:
+            capture.write(whole)
+    rewritten, notices, record.calls = rewrite_completion(whole, options)
+    try:
+        completion = orjson.loads(rewritten)
+    except orjson.JSONDecodeError:
+        completion = None
+    if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
+        return responses_error(502, f"the upstream's answer is not a chat completion: {whole[:200]!r}"), None
+    response, events, more = completion_response(completion, context)
+    for notice in notices + more:
+        request.app[state.LOG].notice(record, notice)
+    if "error" in response and "object" not in response:  # an error inside a 200 (OpenRouter does this)
+        code = completion["error"].get("code") if isinstance(completion["error"], dict) else None
+        status = code if isinstance(code, int) and 400 <= code <= 599 else 502
+        return web.Response(status=status, body=orjson.dumps(response), content_type="application/json"), None
+    if stream:
+        return web.Response(body=events, content_type="text/event-stream"), response
+    return web.Response(body=orjson.dumps(response), content_type="application/json"), response
+
+
+async def read(request: web.Request) -> web.Response:
+    """`GET /v1/responses/{id}`: the stored response object."""
+    store, rid = request.app[RESPONSES].store, request.match_info["id"]
+    stored = None if store is None else await asyncio.to_thread(store.get, rid)
+    if stored is None:
+        return responses_error(404, f"no stored response {rid!r}")
+    return web.Response(body=orjson.dumps(stored.response), content_type="application/json")
+
+
+async def delete(request: web.Request) -> web.Response:
+    """`DELETE /v1/responses/{id}`: forget a stored response."""
+    store, rid = request.app[RESPONSES].store, request.match_info["id"]
+    if store is None or not await asyncio.to_thread(store.delete, rid):
+        return responses_error(404, f"no stored response {rid!r}")
+    return web.json_response({"id": rid, "object": "response.deleted", "deleted": True})
+
+
+def error_for(path: str, status: int, message: str) -> web.Response | None:
+    """The guard's error for a Responses path, in the Responses shape; None for other paths."""
+    return responses_error(status, message) if path.startswith(PATHS) else None
+
+
+def responses_error(status: int, message: str, headers: CIMultiDict[str] | None = None,
+                    code: str | None = None) -> web.Response:
+    """A Responses error response: `status` and `{"error": {message, type, code, param}}`."""
+    headers = CIMultiDict(headers or {})
+    headers["Content-Type"] = "application/json"
+    return web.Response(status=status, body=orjson.dumps(error_body(status, message, code)), headers=headers)
+
+
+def responses_failure(failure: UpstreamFailure) -> web.Response:
+    """`failure` in the Responses shape: its status, its message and code, `retry-after` kept."""
+    try:
+        parsed: Any = orjson.loads(failure.body)
+    except orjson.JSONDecodeError:
+        parsed = None
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    error = error if isinstance(error, dict) else {}
+    message = error.get("message")
+    if not isinstance(message, str) or not message:
+        message = failure.body.decode(errors="replace").strip()[:1000] or failure.reason
+    code = error.get("code") if isinstance(error.get("code"), str) else None
+    headers = CIMultiDict(failure.headers)
+    headers.popall("content-type", None)
+    return responses_error(failure.status, message, headers, code)
+
+
+async def _payload(request: web.Request) -> Any:
+    try:
+        return orjson.loads(await request.read())
+    except orjson.JSONDecodeError as error:
+        raise RequestError(f"the request body is not JSON: {error}") from None

@@ -1,0 +1,93 @@
+"""MiniMax M2 and M3 damage rows and spellings as data (docs/behaviour.md, "Damage"), as in `damage_rows`."""
+
+from __future__ import annotations
+
+from tests.formats.damage_rows import Expected
+from tests.formats.dsml_rows import A1, BX, PLAIN_INVOKE
+from tests.formats.invoke_text import NS, m2, m2_invoke, m3
+
+M2_ROWS: dict[str, Expected] = {
+    "text-after-and-between-blocks": (
+        f"a {m2(m2_invoke('f', a='1'))} b {m2(m2_invoke('g', b='x'))} c",
+        [("f", A1), ("g", BX)],
+        "a  b  c",
+        set(),
+    ),
+    "parallel-invokes": (m2(m2_invoke("f", a="1"), m2_invoke("g", b="x")), [("f", A1), ("g", BX)], "", set()),
+    "values-stripped-and-typed": (
+        m2(m2_invoke("bash", command="\n ls -la \n", n="\n3\n", flag=" false")),
+        [("bash", '{"command": "ls -la", "n": 3, "flag": false}')],
+        "",
+        set(),
+    ),
+    "single-quoted-names": (
+        m2("<invoke name='f'><parameter name='a'>1</parameter></invoke>"),
+        [("f", A1)],
+        "",
+        set(),
+    ),
+    "prose-after-opener": ("The <minimax:tool_call> tag.", [], "The <minimax:tool_call> tag.", set()),
+    "orphan-block-closer": ("a </minimax:tool_call> b", [], "a  b", {"orphan-marker"}),
+    "eof-in-call-complete-parameters": (
+        m2(m2_invoke("f", a="1")).partition("</invoke>")[0],
+        [("f", A1)],
+        "",
+        {"recovered-call"},
+    ),
+    "eof-in-call-incomplete": (
+        '<minimax:tool_call><invoke name="f"><parameter name="a">1',
+        [],
+        '<minimax:tool_call><invoke name="f"><parameter name="a">1',
+        {"truncated-call"},
+    ),
+    "eof-dangling-opener": ("text <minimax:tool_call>\n", [], "text ", {"dangling-opener"}),
+    "unclosed-invoke-closed-by-the-next-invoke": (
+        m2(m2_invoke("f", a="1").removesuffix("</invoke>") + m2_invoke("g", b="x")),
+        [("f", A1), ("g", BX)],
+        "",
+        {"implicit-close"},
+    ),
+}
+"""MiniMax M2 blocks: every stream reads these."""
+
+M2_BARE_ROWS: dict[str, Expected] = {
+    "bare-invoke": (f"a {PLAIN_INVOKE} b", [("f", A1)], "a  b", set()),
+    "bare-invokes-in-a-row": (
+        PLAIN_INVOKE + PLAIN_INVOKE.replace('"f"', '"g"'),
+        [("f", A1), ("g", A1)],
+        "",
+        set(),
+    ),
+    "bare-invoke-in-prose": (
+        'Use <invoke name="f"> to call f.',
+        [],
+        'Use <invoke name="f"> to call f.',
+        set(),
+    ),
+    "invoke-tag-in-prose": ("The <invoke> tag.", [], "The <invoke> tag.", set()),
+}
+"""MiniMax's bare invokes: MiniMax ids and `--format minimax` only."""
+
+M3_ROWS: dict[str, Expected] = {
+    "documented-example": (
+        f"ok {m3('list_dir', dir='docs/')}",
+        [("list_dir", '{"dir": "docs/"}')],
+        "ok ",
+        set(),
+    ),
+    "typed-and-nested-values": (
+        m3("f", n="3", o=f"{NS}<k>v{NS}</k>"),
+        [("f", '{"n": 3, "o": {"k": "v"}}')],
+        "",
+        set(),
+    ),
+    "prose-after-opener": (f"The {NS}<tool_call> token.", [], f"The {NS}<tool_call> token.", set()),
+    "eof-in-call-incomplete": (
+        f'{NS}<tool_call>{NS}<invoke name="f">{NS}<a>1',
+        [],
+        f'{NS}<tool_call>{NS}<invoke name="f">{NS}<a>1',
+        {"truncated-call"},
+    ),
+    "eof-dangling-opener": (f"text {NS}<tool_call>\n", [], "text ", {"dangling-opener"}),
+}
+"""MiniMax M3 behind its namespace token: every stream reads these."""

@@ -1,0 +1,196 @@
+"""The invoke family in whole streams: which model ids read what, one token per chunk in content and
+in reasoning, a differential test against the native tool calls, and prose that stays prose.
+
+The differential: the calls of a native tool-call stream, leaked as DSML, MiniMax M2 or M3 one
+token per chunk (in content, then in the reasoning field), come out as the openai SDK assembles
+the native stream, and byte for byte the same under other model ids (the markers are distinctive).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.cli import cli
+from sse_rewrite.formats import FORMATS, select_format
+from sse_rewrite.think import think_mode
+from tests.chunking import (
+    assert_same_for_any_cut,
+    calls,
+    feed_pieces,
+    field_stream,
+    normalize,
+    rewrite_stream,
+    texts,
+)
+from tests.formats.invoke_text import BAR, NS
+from tests.formats.test_any_model_id import CALLS, PROSE, native_stream, pieces, relabel
+from tests.oracles import openai_final
+
+DEEPSEEK_IDS = [
+    "deepseek-ai/DeepSeek-V3.2-Exp",
+    "deepseek.v3.2",
+    "deepseek-v3.2:cloud",
+    "deepseek-ai/DeepSeek-V4-Pro",
+    "deepseek/deepseek-v4-pro",
+    "deepseek-v4.1-flash",
+    "deepseek-flash",
+    "deepseek-chat",
+]
+MINIMAX_IDS = [
+    "MiniMaxAI/MiniMax-M2",
+    "MiniMaxAI/MiniMax-M2.7-highspeed",
+    "minimax/minimax-m2.1",
+    "minimax-m2.5:cloud",
+]
+
+
+@pytest.mark.parametrize("model", DEEPSEEK_IDS + MINIMAX_IDS)
+def test_deepseek_and_minimax_ids_pick_their_plain_invoke_grammar(model: str) -> None:
+    name, reason = select_format(model, "auto")
+    assert name == ("deepseek+kimi" if model in DEEPSEEK_IDS else "minimax+special-tokens")
+    assert "<invoke>" in reason and "as are DSML, MiniMax, harmony, Seed and Kimi K3 markers" in reason
+
+
+def leak(shape: str) -> str:
+    """The calls of `CALLS` written in `shape`."""
+    if shape == "minimax-m3":
+        body = "".join(
+            f'{NS}<invoke name="{name}">'
+            + "".join(f"{NS}<{k}>{v}{NS}</{k}>" for k, v in args.items())
+            + f"{NS}</invoke>"
+            for name, args in CALLS
+        )
+        return f"{NS}<tool_call>\n{body}\n{NS}</tool_call>"
+    mark, block = (BAR, f"{BAR}tool_calls") if shape == "dsml" else ("", "minimax:tool_call")
+    invokes = []
+    for name, args in CALLS:
+        params = []
+        for key, value in args.items():
+            typed = "" if shape != "dsml" else f' string="{str(isinstance(value, str)).lower()}"'
+            params.append(f'<{mark}parameter name="{key}"{typed}>{value}</{mark}parameter>')
+        invokes.append(f'<{mark}invoke name="{name}">\n' + "\n".join(params) + f"\n</{mark}invoke>")
+    return f"<{block}>\n" + "\n".join(invokes) + f"\n</{block}>"
+
+
+# Tokens as the models' vocabularies cut them: a DSML tag word with its marker, M3's namespace token, words.
+_TOKEN = re.compile(rf"</?{BAR}\w+>?|{re.escape(NS)}|</?minimax:tool_call>|\w+|\s+|[^\w\s]")
+
+
+def leaked_stream(shape: str, field: str, model: str) -> bytes:
+    tokens = [*pieces(PROSE), *_TOKEN.findall(leak(shape))]
+    return field_stream([{field: token} for token in tokens], model=model)
+
+
+REFERENCE = {
+    "dsml": "deepseek-ai/DeepSeek-V3.2",
+    "minimax-m2": "MiniMaxAI/MiniMax-M2.5",
+    "minimax-m3": "MiniMaxAI/MiniMax-M3",
+}
+RELABELS = ["gpt-4o", "claude-sonnet-4-5", "z-ai/glm-4.6", "qwen/qwen3-coder", "my-agent", ""]
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning"])
+@pytest.mark.parametrize("shape", list(REFERENCE))
+def test_leaked_invokes_come_out_as_the_native_calls_under_any_model_id(shape: str, field: str) -> None:
+    assert "".join(_TOKEN.findall(leak(shape))) == leak(shape)
+    reference = REFERENCE[shape]
+    expected = rewrite_stream(leaked_stream(shape, field, reference), think="off")
+    final = openai_final(expected).choices[0]
+    native = openai_final(native_stream(reference)).choices[0].message
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in final.message.tool_calls] == [
+        (c.function.name, json.loads(c.function.arguments)) for c in native.tool_calls
+    ]
+    assert final.finish_reason == "tool_calls"
+    if field == "content":
+        assert final.message.content == PROSE
+    for model in RELABELS:
+        out = rewrite_stream(leaked_stream(shape, field, model), think="off")
+        assert relabel(out, model, reference) == expected, model
+
+
+def test_stats_say_why_the_plain_invoke_grammar_is_read() -> None:
+    result = CliRunner().invoke(
+        cli, ["--stats"], input=leaked_stream("minimax-m2", "content", "minimax/minimax-m2.1")
+    )
+    assert result.exit_code == 0
+    assert "MiniMax bare <invoke> XML: model 'minimax/minimax-m2.1' contains 'minimax'" in result.stderr
+    assert "tool calls 2" in result.stderr
+
+
+def test_minimax_reasoning_without_its_opener_moves_to_the_reasoning_field() -> None:
+    assert think_mode("MiniMaxAI/MiniMax-M2.5", "auto")[:2] == (True, True)
+    text = "The user wants the weather.</think>Checking." + leak("minimax-m2")
+    stream = field_stream([{"content": p} for p in pieces(text, 5)], model="MiniMaxAI/MiniMax-M2.5")
+    final = openai_final(rewrite_stream(stream)).choices[0]
+    assert final.message.content == "Checking."
+    assert final.message.model_extra["reasoning_content"] == "The user wants the weather."
+    assert [c.function.name for c in final.message.tool_calls] == [name for name, _ in CALLS]
+
+
+def test_dsml_after_deepseek_reasoning_in_think_tags() -> None:
+    text = "<think>Look it up.</think>" + leak("dsml")
+    stream = field_stream([{"content": p} for p in pieces(text, 3)], model="deepseek/deepseek-v4-pro")
+    final = openai_final(rewrite_stream(stream)).choices[0]
+    assert final.message.model_extra["reasoning_content"] == "Look it up."
+    assert [c.function.name for c in final.message.tool_calls] == [name for name, _ in CALLS]
+
+
+# -- property: prose made of the markers' fragments comes out byte for byte, in every parser
+
+_FRAGMENTS = [
+    "<｜DSML",
+    "｜",
+    "｜DSML｜",
+    "invoke",
+    "<invoke",
+    " name=",
+    "parameter",
+    "</｜DSML｜parameter>",
+    "<minimax:",
+    "tool",
+    "]<]minimax",
+    "[>[",
+    "]",
+    "<",
+    ">",
+    "/",
+    " ",
+    "\n",
+    "a",
+    "<function",
+    "{",
+]
+_prose = st.lists(st.sampled_from(_FRAGMENTS), max_size=14).map("".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=_prose, data=st.data())
+def test_prose_with_marker_fragments_comes_out_byte_for_byte(text: str, data: st.DataObject) -> None:
+    points = data.draw(st.lists(st.integers(0, len(text)), max_size=6))
+    for name in ("special-tokens", "deepseek+kimi", "minimax+special-tokens", "dsml", "minimax"):
+        out = feed_pieces(FORMATS[name](), [text])
+        assert texts(out) == text, name
+        assert not calls(out)
+        assert_same_for_any_cut(FORMATS[name], text, points)
+
+
+@pytest.mark.parametrize("shape", list(REFERENCE))
+@pytest.mark.parametrize("stream_arguments", [False, True])
+def test_absorbing_what_it_can_changes_nothing(shape: str, stream_arguments: bool) -> None:
+    text = PROSE + leak(shape) + " done"
+    tokens = _TOKEN.findall(text)
+    name = "deepseek+kimi" if shape == "dsml" else "minimax+special-tokens"
+    parser, out, absorbed = FORMATS[name](stream_arguments=stream_arguments), [], 0
+    for token in tokens:
+        taken = parser.absorb([token])
+        absorbed += taken
+        out += [] if taken else parser.feed(token)
+    out += parser.flush()
+    assert absorbed  # the hot path is taken
+    assert normalize(out) == normalize(feed_pieces(FORMATS[name](stream_arguments=stream_arguments), tokens))

@@ -1,0 +1,57 @@
+"""The SQLite store behind previous_response_id: it persists, forgets, and stays bounded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sse_rewrite.cli import cli
+from sse_rewrite.options import take_options
+from sse_rewrite.protocols.responses.store import SqliteStore, StoredResponse, default_store_path
+from sse_rewrite.serve.settings import settings_from
+
+STORED = StoredResponse({"id": "resp_1", "output": []}, [{"role": "user", "content": "hi"}])
+
+
+def test_a_response_persists_across_connections_until_deleted(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "deep" / "r.sqlite3")
+    store.put("resp_1", STORED)
+    store.close()
+    store = SqliteStore(tmp_path / "deep" / "r.sqlite3")
+    assert store.get("resp_1") == STORED and store.get("resp_2") is None
+    assert store.delete("resp_1") and not store.delete("resp_1")
+    assert store.get("resp_1") is None
+    store.close()
+
+
+def test_only_the_newest_rows_are_kept(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.sqlite3", max_rows=2)
+    for number in range(4):
+        store.put(f"resp_{number}", STORED)
+    assert [store.get(f"resp_{n}") is not None for n in range(4)] == [False, False, True, True]
+    store.close()
+
+
+def test_responses_past_the_age_bound_are_gone(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "r.sqlite3", max_age=-1.0)  # everything is already too old
+    store.put("resp_1", STORED)
+    assert store.get("resp_1") is None
+    store.close()
+
+
+def test_the_default_file_is_under_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_store_path() == tmp_path / "sse-rewrite" / "responses.sqlite3"
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ([], "default"), (["--store", "none"], None), (["--store", "x/r.sqlite3"], Path("x/r.sqlite3"))])
+def test_the_store_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: list[str],
+                          expected: object) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    command = cli.commands["serve"]  # type: ignore[attr-defined]
+    params = dict(command.make_context("serve", ["--upstream", "http://127.0.0.1:9/v1", *args]).params)
+    params.pop("workers")
+    settings = settings_from(params, take_options(params))
+    assert settings.store == (default_store_path() if expected == "default" else expected)
