@@ -21,6 +21,7 @@ from sse_rewrite.events import ArgumentsDelta, CallStart, Notice, Piece, Text, T
 from sse_rewrite.formats import FORMATS
 from tests.chunking import calls, cut, feed_pieces, rejoin, split, texts
 from tests.formats.damage_rows import DEEPSEEK, KIMI
+from tests.formats.invoke_text import BAR, dsml, invoke, m2, m2_invoke
 
 Pairs = list[tuple[str, str]]
 """A call's parameters as `(key, value)`; the value is raw text (JSON syntaxes write it as a string)."""
@@ -71,6 +72,14 @@ def glm(name: str, pairs: Pairs, spacing: str) -> str:
     return f"<tool_call>{name}\n{body}</tool_call>"
 
 
+def dsml_call(name: str, pairs: Pairs, spacing: str) -> str:
+    return dsml(invoke(name, *((key, value, "true") for key, value in pairs)))
+
+
+def minimax_call(name: str, pairs: Pairs, spacing: str) -> str:
+    return m2(m2_invoke(name, **dict(pairs)))
+
+
 @dataclass(frozen=True)
 class Syntax:
     """One row of the property: the parsers reading a syntax, and how it writes a call."""
@@ -91,6 +100,8 @@ SYNTAXES: dict[str, Syntax] = {
     "qwen3-coder bare": Syntax(("qwen3-coder", "qwen+special-tokens"), qwen_bare,
                                ("</parameter>", "<parameter=", "</function>", "<tool_call>")),
     "glm": Syntax(("glm", "glm+special-tokens"), glm, ("</arg_value>", "<tool_call>")),
+    "dsml": Syntax(("dsml",), dsml_call, (f"</{BAR}parameter>", f"</{BAR}invoke>", f"<{BAR}")),
+    "minimax": Syntax(("minimax",), minimax_call, ("</parameter>", "</invoke>", "<parameter", "<invoke")),
 }  # fmt: skip
 """Every syntax `--stream-arguments` streams; a new syntax is one more row."""
 
