@@ -80,6 +80,12 @@ def minimax_call(name: str, pairs: Pairs, spacing: str) -> str:
     return m2(m2_invoke(name, **dict(pairs)))
 
 
+def harmony_call(name: str, pairs: Pairs, spacing: str) -> str:
+    arguments = json_arguments(pairs, spacing)
+    head = f"<|start|>assistant<|channel|>commentary to=functions.{name} <|constrain|>json"
+    return f"{head}<|message|>{arguments}<|call|>"
+
+
 @dataclass(frozen=True)
 class Syntax:
     """One row of the property: the parsers reading a syntax, and how it writes a call."""
@@ -100,6 +106,7 @@ SYNTAXES: dict[str, Syntax] = {
     "qwen3-coder bare": Syntax(("qwen3-coder", "qwen+special-tokens"), qwen_bare,
                                ("</parameter>", "<parameter=", "</function>", "<tool_call>")),
     "glm": Syntax(("glm", "glm+special-tokens"), glm, ("</arg_value>", "<tool_call>")),
+    "harmony": Syntax(("harmony",), harmony_call),
     "dsml": Syntax(("dsml",), dsml_call, (f"</{BAR}parameter>", f"</{BAR}invoke>", f"<{BAR}")),
     "minimax": Syntax(("minimax",), minimax_call, ("</parameter>", "</invoke>", "<parameter", "<invoke")),
 }  # fmt: skip
