@@ -60,7 +60,7 @@ class StreamRewriter:
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self._flushed = False
-        self._streams = options.stream_arguments
+        self.streams_arguments = options.stream_arguments  # (for the accelerators)
         self._read = self.decode
         if options.plain_runs or options.token_runs:
             from .fast import reader
@@ -200,16 +200,11 @@ class StreamRewriter:
             return self._send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
         # Most chunks that need work only add text to open syntax (or, streaming arguments,
         # only stream more of them): `absorbed` takes those.
-        parts: list[Part] | None = [] if self._streams else None
+        parts: list[Part] | None = [] if self.streams_arguments else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
             return self.send_parts(chunk, taken[0], parts) if parts else []
         return self._send(choices.rewrite(raw, chunk))
-
-    @property
-    def streams_arguments(self) -> bool:
-        """Whether calls are streamed (`--stream-arguments`)."""
-        return self._streams
 
     def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
         """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,

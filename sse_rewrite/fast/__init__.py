@@ -61,8 +61,7 @@ if TYPE_CHECKING:
 
         def decode(self, data: bytes) -> list[Output]: ...  # the general path, for whole events
 
-        @property
-        def streams_arguments(self) -> bool: ...  # `--stream-arguments`
+        streams_arguments: bool  # `--stream-arguments`
 
         def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...
         # argument parts of `choice`, in the envelope of `chunk`, encoded and counted

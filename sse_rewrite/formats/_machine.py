@@ -4,9 +4,8 @@ A format is a small state machine over a `MarkerScanner`. What differs between f
 is the states and their handlers; what stays the same is written once here: appending
 to the scanner, running handlers until none makes progress, the section cap (release
 the held text unchanged, with a notice), compacting the buffer, `pending`, and the
-feed-after-flush guard. So is `--stream-arguments` bookkeeping (`_announce`, `_stream`,
-`_call`, `_complete_broken`), which keeps a call's streamed argument text a prefix of
-its final arguments. So is plain-text scanning: outside a call, text is handed back
+feed-after-flush guard; `--stream-arguments` bookkeeping is `StreamedCall`'s
+(`_streamed_call.py`). So is plain-text scanning: outside a call, text is handed back
 up to the first marker of the subclass's `OPENERS`, and `_open` takes it from there.
 A `ComposedParser` (see `_compose.py`) runs several machines over one shared scanner.
 """
@@ -18,9 +17,10 @@ import enum
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 
-from ..events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
+from ..events import Notice, Piece, Text
 from ._json import JsonScanner
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
+from ._streamed_call import StreamedCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,7 +37,7 @@ class MachineState(enum.Enum):
     __hash__ = object.__hash__
 
 
-class ScanningParser:
+class ScanningParser(StreamedCall):
     """Base of the format parsers (implements `ToolSyntax` with a subclass's states).
 
     A subclass sets `TEXT` (its state in which nothing is held back), `_STEPS` (state ->
@@ -224,56 +224,6 @@ class ScanningParser:
             scan.cursor = scan.end
             taken += 1
         return taken
-
-    # -- `--stream-arguments`
-
-    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """`absorb`, streaming (see `ToolSyntax`): a subclass whose hot state streams argument
-        text overrides it; here the texts `absorb` takes stream nothing."""
-        return [""] * self.absorb(texts)
-
-    def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text (see `ToolSyntax`)."""
-        streamed = self.absorb_arguments((text,))
-        return streamed[0] if streamed else None
-
-    def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
-        """Start streaming a call whose name is known (only with `stream_arguments`)."""
-        self._announced, self._sent = (call_id, name), []
-        out.append(CallStart(call_id, name))
-
-    def _stream(self, out: list[Piece], text: str) -> None:
-        """Stream the next settled piece of the announced call's arguments."""
-        if text:
-            self._sent.append(text)
-            out.append(ArgumentsDelta(text))
-
-    def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
-        """Hand back a complete call; an announced one keeps its id, name and streamed prefix."""
-        if self._announced is not None:
-            (call_id, name), sent = self._announced, "".join(self._sent)
-            if not arguments.startswith(sent):
-                out.append(Notice("streamed-arguments", f"call {name}: arguments kept as streamed"))
-                arguments = sent
-            self._announced, self._sent = None, []
-        out.append(ToolCall(call_id, name, arguments, raw))
-
-    def _broken_arguments(self) -> str:
-        """The announced call's arguments as written so far (a subclass may add held text)."""
-        return "".join(self._sent)
-
-    def _complete_broken(self, out: list[Piece], end: int, code: str, message: str) -> bool:
-        """An announced call broke: complete it up to `end` with its arguments as written.
-
-        False when no call is announced (the caller then releases the raw text as usual).
-        """
-        if self._announced is None:
-            return False
-        name = self._announced[1]
-        out.append(Notice(code, f"{message}: call {name} was already streamed, completed as written"))
-        self._call(out, None, name, self._broken_arguments(), self._take(end))
-        self._state = self.TEXT
-        return True
 
     def _compact(self) -> None:
         """Drop handed-back text from the buffer; only in TEXT, where no offsets are kept."""
