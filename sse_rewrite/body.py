@@ -15,10 +15,11 @@ import orjson
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
 from .chunks import derived_call_id, message_tool_call
+from .content_thinking import ContentThinking
 from .events import Notice, ToolCall
 from .formats import FORMATS, NATIVE_TOOL_CALLS, select_format
 from .protocols import whole_body
-from .think import ContentThinking, think_mode
+from .think import think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -77,7 +78,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
     thinks, starts_inside, _ = think_mode(model if isinstance(model, str) else None, options.think)
 
     def make_parser() -> ToolSyntax:
-        return parser_type(options.max_section_bytes)
+        return parser_type(options.max_section_bytes, tools=options.tools)
 
     stream_id = completion.get("id") if isinstance(completion.get("id"), str) else ""
     notices: list[Notice] = []

@@ -26,6 +26,9 @@ REWRITTEN_WORDS: Final = tuple(dict.fromkeys(f'"{word}"' for word in _ACTED_ON))
 """JSON strings whose presence in a chunk a choice acts on, whatever the format."""
 STOP_WORD: Final = '"stop"'
 """A finish a choice rewrites once it has emitted calls (to `"tool_calls"`)."""
+NORMAL_FINISHES: Final = ("stop", NATIVE_CALLS)
+"""Finishes of a stream that ended as the model meant (not `length`, a cut or an error): a call
+cut only by its closers was cut by a stop sequence (docs/behaviour.md, "Damage")."""
 
 
 def rewritten_finish(finish: object, legacy: bool, calls: int) -> object:

@@ -14,13 +14,13 @@ later pieces decide them (`undecided.py`). The next event of the choice that doe
 continue the field decides them as text: that field's parser is flushed.
 
 With `--stream-arguments` the parsers' call pieces become `tool_calls` deltas in parts
-(`streamed_calls.py`). With `--think`, content is split first (`think.ContentThinking`):
+(`streamed_calls.py`). With `--think`, content is split first (`content_thinking.ContentThinking`):
 the reasoning it held joins the reasoning field, where it is parsed like any reasoning.
 """
 
 from __future__ import annotations
 
-from .call_indexes import LEGACY_CALL, NATIVE_CALLS, rewritten_finish
+from .call_indexes import LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_finish
 from .choice_result import ChoiceResult
 from .choice_state import ChoiceState
 from .chunks import tool_call_delta
@@ -87,6 +87,7 @@ class ChoiceRewriter(ChoiceState):
         fed, self._fed = self._fed, None
         assert fed is None or scanned.get(fed[0]) == fed[1], "`feed_ahead` fed this very event"
         for name, value in scanned.items():
+            self._last_field = name
             parser = self._parser(name)
             held = tail if name == "content" else 0
             pieces = fed[2] if fed is not None and fed[0] == name else parser.feed(value[: len(value) - held])
@@ -99,7 +100,7 @@ class ChoiceRewriter(ChoiceState):
             for name in [n for n in self._undecided.fields() if n not in scanned]:  # not continued: text
                 self._account(name, self._parsers.pop(name).flush(), items)
         if finish is not None:
-            items += self._flush_parsers()
+            items += self._flush_parsers(finish in NORMAL_FINISHES)
         plain = finish is None and NATIVE_CALLS not in delta and LEGACY_CALL not in delta
         if plain and not own and scanned and _markup_only(items):
             # Every text went into syntax (open, or dropped as `Markup`): the choice is its texts
@@ -208,11 +209,13 @@ class ChoiceRewriter(ChoiceState):
             parser = self._parsers[name] = self._make_parser()
         return parser
 
-    def _flush_parsers(self) -> list[Item]:
+    def _flush_parsers(self, finished: bool = False) -> list[Item]:
+        """Flush every parser (`finished`: the choice finished normally, see `ToolSyntax.flush`:
+        only the field written last can have been cut by a stop sequence)."""
         items: list[Item] = []
         for name, parser in list(self._parsers.items()):
             del self._parsers[name]
-            self._account(name, parser.flush(), items)
+            self._account(name, parser.flush(finished and name == self._last_field), items)
         return items
 
     def _extra(

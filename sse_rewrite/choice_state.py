@@ -22,9 +22,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .content_thinking import ContentThinking
     from .formats import ToolSyntax
     from .streamed_calls import Part
-    from .think import ContentThinking
 
 CallId = Callable[[int, ToolCall | None], str]
 """Gives the id of the call with this output index (the parsed call, or None if legacy)."""
@@ -49,6 +49,7 @@ class ChoiceState:
         self._role_seen = False
         self._reasoning_field = "reasoning_content"  # `reasoning` once the stream has used it
         self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
+        self._last_field = ""  # the field text last went to: a stop sequence cuts that one
 
     @property
     def call_id(self) -> CallId:
@@ -67,6 +68,14 @@ class ChoiceState:
             if parser.pending:
                 return True
         return self._thinking
+
+    @property
+    def watching(self) -> bool:
+        """True while some field's parser must read every text (`ToolSyntax.watching`)."""
+        for parser in self._parsers.values():  # noqa: SIM110 (a loop, not any(): once per rewritten chunk)
+            if parser.watching:
+                return True
+        return False
 
     def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
@@ -88,14 +97,17 @@ class ChoiceState:
             return None
         if parts is None or self._streamed is None:
             if parser.absorb((text,)):
+                self._last_field = name
                 return name
         else:
             streamed = parser.absorb_argument(text)
             if streamed is not None:
                 if streamed:
                     parts.append(self._streamed.part(name, streamed))
+                self._last_field = name
                 return name
         if self._think is None and self._feed_ahead(parser, name, text, parts):
+            self._last_field = name
             return name
         return None
 
@@ -107,6 +119,7 @@ class ChoiceState:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
+        self._last_field = name
         return parser.absorb(texts)
 
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
@@ -119,6 +132,7 @@ class ChoiceState:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
+        self._last_field = name
         streamed = parser.absorb_arguments(texts)
         self._streamed.add(name, streamed, parts)
         return len(streamed)
@@ -138,6 +152,7 @@ class ChoiceState:
     ) -> bool:
         if not text:
             return False
+        self._last_field = name
         pieces = parser.feed(text)
         if parser.undecided or not parser.pending:
             self._fed = (name, text, pieces)

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
 from .chunks import derived_call_id, envelope
+from .content_thinking import ContentThinking
 from .events import Notice, ToolCall
 from .formats import NATIVE_TOOL_CALLS
-from .think import ContentThinking
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -59,6 +59,8 @@ class StreamChoices:
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
+        self.watching = False
+        """True while some choice's parser must read every text (`ToolSyntax.watching`)."""
         self.calls_made = False
         """True once some choice has emitted a call (its `"stop"` will become `"tool_calls"`)."""
         self._make_parser = make_parser
@@ -121,11 +123,13 @@ class StreamChoices:
                     self._stats.tool_calls += result.calls
                     self.calls_made = True
                 undecided = undecided or result.undecided > 0
-        self.pending = False
+        self.pending = self.watching = False
         for rewriter in self._choices.values():  # a loop, not any(): this runs once per chunk
             if rewriter.pending:
                 self.pending = True
                 break
+            if rewriter.watching:
+                self.watching = True
         if undecided:
             return self.after_held([*out, _Held(raw, chunk, results)])
         planned = self._assemble(raw, chunk, results)
@@ -141,7 +145,7 @@ class StreamChoices:
             out += result.notices
             self._stats.tool_calls += result.calls
             out += [{**envelope(self._last), "choices": [extra]} for extra in result.extras]
-        self.pending = False
+        self.pending = self.watching = False
         return self.after_held(out)
 
     def after_held(self, items: list[Any]) -> list[Planned]:

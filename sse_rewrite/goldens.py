@@ -2,7 +2,8 @@
 
 A capture is `sse_logs/NAME.sse` (raw bytes as `curl -N` saved them) or `NAME.json` (a
 non-streaming body). Beside it: `NAME.sse.golden`, the filter's output; optionally
-`NAME.sse.args`, the options it runs with (`--format kimi`, parsed by `options.py`).
+`NAME.sse.args`, the options it runs with (`--format kimi`, parsed by `options.py`), and
+`NAME.sse.tools`, the request's tools (JSON, as `--tools` reads them).
 `run`, `compare` and `summarize` are pure; `replay` and `check` read and write the files.
 `sse-rewrite diff`, `replay` and the test suite all go through `replay`.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from .assemble import Assembled, assemble
 from .events import Notice
-from .options import OptionsError, parse_option_args
+from .options import OptionsError, parse_option_args, read_tools
 from .rewrite import RewriteOptions, Stats, StreamRewriter
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -34,6 +35,8 @@ GOLDEN_SUFFIX: Final = ".golden"
 """Appended to a capture's name for its golden."""
 ARGS_SUFFIX: Final = ".args"
 """Appended to a capture's name for its options sidecar."""
+TOOLS_SUFFIX: Final = ".tools"
+"""Appended to a capture's name for its tools sidecar (the request's tools, JSON)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,11 @@ def args_path(capture: Path) -> Path:
     return capture.with_name(capture.name + ARGS_SUFFIX)
 
 
+def tools_path(capture: Path) -> Path:
+    """Where the tools sidecar of `capture` lives."""
+    return capture.with_name(capture.name + TOOLS_SUFFIX)
+
+
 def find_captures(paths: Iterable[Path]) -> list[Path]:
     """Captures named by `paths`: a directory gives its captures, sorted; a file is one.
 
@@ -76,7 +84,7 @@ def find_captures(paths: Iterable[Path]) -> list[Path]:
         if path.is_dir():
             found += sorted(p for p in path.iterdir() if p.suffix in CAPTURE_SUFFIXES and p.is_file())
         else:
-            for suffix in (GOLDEN_SUFFIX, ARGS_SUFFIX):
+            for suffix in (GOLDEN_SUFFIX, ARGS_SUFFIX, TOOLS_SUFFIX):
                 path = path.with_name(path.name.removesuffix(suffix))
             found.append(path)
     return list(dict.fromkeys(found))
@@ -92,11 +100,17 @@ def run(data: bytes, options: RewriteOptions) -> Replay:
 
 
 def load_options(capture: Path) -> RewriteOptions:
-    """The options in `capture`'s sidecar, or the defaults. Raises OSError, OptionsError."""
-    sidecar = args_path(capture)
-    if not sidecar.exists():
-        return RewriteOptions()
-    return parse_option_args(sidecar.read_text(encoding="utf-8"), str(sidecar))
+    """The options in `capture`'s sidecars, or the defaults. Raises OSError, OptionsError."""
+    sidecar, tools = args_path(capture), tools_path(capture)
+    options = RewriteOptions()
+    if sidecar.exists():
+        options = parse_option_args(sidecar.read_text(encoding="utf-8"), str(sidecar))
+    if tools.exists():
+        try:
+            options = dataclasses.replace(options, tools=read_tools(tools.read_bytes()))
+        except ValueError as error:
+            raise OptionsError(f"{tools}: {error}") from None
+    return options
 
 
 def replay(capture: Path, overrides: Mapping[str, Any] | None = None) -> Replay:

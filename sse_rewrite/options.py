@@ -12,13 +12,16 @@ from __future__ import annotations
 import dataclasses
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 
 import click
+import orjson
 
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
 from .protocols import PROTOCOLS
 from .rewrite import RewriteOptions
 from .think import THINK_CHOICES
+from .tool_schemas import ToolSchemas
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -26,6 +29,24 @@ if TYPE_CHECKING:
     from typing import Any, Final, TypeVar
 
     F = TypeVar("F", bound=Callable[..., Any])
+
+def _read_tools(ctx: click.Context, param: click.Parameter, path: Path | None) -> ToolSchemas | None:
+    """`--tools FILE`: the file's tools, read once (a click callback)."""
+    if path is None:
+        return None
+    try:
+        return read_tools(path.read_bytes())
+    except (OSError, ValueError) as error:
+        raise click.BadParameter(f"{path}: {error}") from None
+
+
+def read_tools(data: bytes) -> ToolSchemas:
+    """Tools from JSON bytes (a request body or a `tools` array); ValueError when they are neither."""
+    try:
+        return ToolSchemas.read(orjson.loads(data))
+    except orjson.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error})") from None
+
 
 REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--format", "format", type=click.Choice(FORMAT_CHOICES), default="auto",
@@ -43,6 +64,10 @@ REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--stream-arguments", "stream_arguments", is_flag=True, default=False,
                  help="Send a call's header as soon as its name is known, then its arguments as they "
                       "arrive (default: each call whole, once complete)."),
+    click.option("--tools", "tools", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                 callback=_read_tools, metavar="FILE",
+                 help="The request's tools (a request body, or its tools array): raw parameter values "
+                      "take the declared types, loose call names the declared ones."),
     click.option("--think", "think", type=click.Choice(THINK_CHOICES), default="auto", show_default=True,
                  help="Move <think>...</think> in content to the reasoning field: on, off, or auto "
                       "(for model ids of families that write such tags)."),
@@ -70,10 +95,11 @@ def rewrite_options(func: F) -> F:
 
 
 def stream_rewrite_options(func: F) -> F:
-    """Decorate with every rewrite option but `--to`: for `serve`, where each front picks its protocol."""
+    """Decorate with every rewrite option but `--to` and `--tools`: for `serve`, where each front
+    picks its protocol and each request brings its tools."""
     func = rewrite_options(func)
     func.__click_params__ = [  # type: ignore[attr-defined]
-        param for param in func.__click_params__ if param.name != "to"  # type: ignore[attr-defined]
+        param for param in func.__click_params__ if param.name not in ("to", "tools")  # type: ignore[attr-defined]
     ]
     return func
 

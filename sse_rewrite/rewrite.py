@@ -141,7 +141,8 @@ class StreamRewriter:
     @property
     def idle(self) -> bool:
         """True when nothing is held back: an event without `needles` passes unchanged."""
-        return self._choices is not None and not self._choices.pending
+        choices = self._choices
+        return choices is not None and not (choices.pending or choices.watching)
 
     @property
     def keeps_bytes(self) -> bool:
@@ -177,7 +178,8 @@ class StreamRewriter:
         choices = self._choices
         # Needles are looked for only where they decide something: while nothing is held.
         idle_plain = choices is not None and self._output.keeps_bytes and not (
-            self._sniff and (choices.pending or _holds_any(data, self._sought[choices.calls_made]))
+            self._sniff
+            and (choices.pending or choices.watching or _holds_any(data, self._sought[choices.calls_made]))
         )
         if idle_plain and looks_like_object(data):
             return self._passed(raw)  # nothing in it can need work
@@ -275,8 +277,8 @@ class StreamRewriter:
 
 
 def _parser_factory(parser_type: type[ToolSyntax], options: RewriteOptions) -> Callable[[], ToolSyntax]:
-    cap, stream_arguments = options.max_section_bytes, options.stream_arguments
-    return lambda: parser_type(cap, stream_arguments=stream_arguments)
+    cap, stream_arguments, tools = options.max_section_bytes, options.stream_arguments, options.tools
+    return lambda: parser_type(cap, stream_arguments=stream_arguments, tools=tools)
 
 
 def looks_like_object(data: str) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .formats import DEFAULT_MAX_SECTION_BYTES
 
@@ -11,12 +11,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+    from .tool_schemas import ToolSchemas
+
 
 @dataclass(frozen=True, slots=True)
 class RewriteOptions:
     """How to rewrite: `format` (a `--format` name), id style, section cap, output protocol,
     which accelerators run (`fast/`; off, the general path alone gives the same output),
-    whether call arguments stream as they arrive, and `<think>` handling (`think.py`)."""
+    whether call arguments stream as they arrive, `<think>` handling (`think.py`), and the
+    request's tools (`tool_schemas.py`: they type raw values and name calls; None: unknown)."""
 
     format: str = "auto"
     id_style: Literal["native", "openai"] = "native"
@@ -27,3 +30,4 @@ class RewriteOptions:
     token_runs: bool = True
     stream_arguments: bool = False
     think: Literal["auto", "on", "off"] = "auto"
+    tools: ToolSchemas | None = field(default=None, compare=False)

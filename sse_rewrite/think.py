@@ -1,37 +1,34 @@
 """ThinkSplitter: `<think>…</think>` reasoning leaked into `content`, split out of the answer.
 
-Models served without a reasoning parser (DeepSeek-R1, Qwen3, QwQ, GLM-4.5+, Kimi-Thinking)
+Models served without a reasoning parser (DeepSeek-R1, Qwen3, QwQ, GLM-4.5+, MiniMax M2, Kimi-Thinking)
 write their reasoning into `content` between `<think>` and `</think>`. R1-style chat templates
-open the tag in the prompt, so the output may begin inside the reasoning with only `</think>`
-to come (`starts_inside`).
+(R1, GLM-4.7+, MiniMax M2) open the tag in the prompt, so the output may begin inside the
+reasoning with only `</think>` to come (`starts_inside`).
 
 The splitter is fed one choice's `content` text as it streams and returns `Text` (the answer,
 stays in `content`), `Thought` (reasoning, moves to the stream's reasoning field) and `Markup`
 (the tags themselves), in order; the three re-join to the input exactly. A tag split across
 chunks is held back until the next text settles it; nothing else is held. Every `<think>`
 opens and every `</think>` closes; a tag that cannot apply (`</think>` outside, `<think>`
-inside) is text. Time is linear: the only text scanned twice is a held tag prefix.
+inside) is text, but at the content's very start (docs/behaviour.md, "Think tags"). Time is
+linear: the only text scanned twice is a held tag prefix.
 
-`ContentThinking` applies a splitter to one choice's deltas, before the tool parsers see
-them: the reasoning found in `content` joins the delta's reasoning field
-(`reasoning_content`, or `reasoning` once the stream has used that), where the tool
-parsers still look for leaked calls.
+`content_thinking.ContentThinking` applies a splitter to one choice's deltas, before the tool
+parsers see them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .events import Markup, Notice, Reasoning, Text, ToolCall
+from .events import Markup, Text
 from .formats._scanner import ANGLE_SNIFF
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any, Final, Literal
+    from typing import Final, Literal
 
-    from .formats import ToolSyntax
 
 OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
@@ -45,9 +42,11 @@ event and end in the next; `\u003c`-escaped tags included)."""
 # Model families that write `<think>` tags into content when served without a reasoning
 # parser (lowered substrings of the model id), and those whose templates open the tag in the
 # prompt so the answer starts inside it.
-_THINKING_MODELS: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwen3", "qwq", "glm-4.", "glm-z1",
-                           "thinking", "deepseek-v3.2", "deepseek.v3.2", "deepseek-v4", "minimax-m2")
-_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507", "minimax-m2")
+_THINKING_MODELS: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwen3", "qwq", "glm-4.", "glm-5",
+                           "glm-z1", "thinking", "deepseek-v3.2", "deepseek.v3.2", "deepseek-v4",
+                           "minimax-m2")  # fmt: skip
+_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507", "glm-4.7", "glm-5",
+                         "minimax-m2")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +73,14 @@ def think_mode(model: str | None, requested: Literal["auto", "on", "off"]) -> tu
 class ThinkSplitter:
     """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
 
-    __slots__ = ("_held", "_implicit", "_inside")
+    __slots__ = ("_held", "_implicit", "_inside", "_prompt_opens", "_start")
 
     def __init__(self, starts_inside: bool = False) -> None:
         self._inside = starts_inside
         self._implicit = starts_inside  # inside without having seen `<think>`; nothing moved yet
+        self._prompt_opens = starts_inside  # the template opens the tag: a `</think>` first ends it
         self._held = ""
+        self._start = True  # nothing decided yet: the content's very start
 
     @property
     def inside(self) -> bool:
@@ -90,6 +91,12 @@ class ThinkSplitter:
     def pending(self) -> bool:
         """True while a possible tag prefix is held back."""
         return bool(self._held)
+
+    @property
+    def at_start(self) -> bool:
+        """True while a tag at the content's very start would be read as one: every content
+        text must come here until the start is decided (a text passed unread would move it)."""
+        return self._start and self._prompt_opens
 
     @property
     def held(self) -> int:
@@ -115,6 +122,10 @@ class ThinkSplitter:
         self._held = ""
         out: list[Text | Thought | Markup] = []
         pos = 0
+        if self._start:
+            pos = self._at_start(buf, out)
+            if pos < 0:
+                return out
         while True:
             tag = CLOSE if self._inside else OPEN
             found = buf.find(tag, pos)
@@ -129,10 +140,29 @@ class ThinkSplitter:
         self._held = buf[len(buf) - keep :]
         return out
 
+    def _at_start(self, buf: str, out: list[Text | Thought | Markup]) -> int:
+        """The content's very start, for a template that opens the tag in the prompt: inside, a
+        `<think>` there is that opener (the same reasoning either way); outside (the provider
+        sent the reasoning in its field), a `</think>` there ends that reasoning: both are tags.
+        Where the scan goes on; -1 while `buf` may still become that tag (held)."""
+        if not self._prompt_opens:
+            self._start = False
+            return 0
+        tag = OPEN if self._inside else CLOSE
+        if tag.startswith(buf) and len(buf) < len(tag):
+            self._held = buf
+            return -1
+        self._start = False
+        if not buf.startswith(tag):
+            return 0
+        out.append(Markup(tag))
+        return len(tag)
+
     def data(self, text: str) -> list[Text | Thought | Markup]:
         """Text no tag can begin or end in (tool syntax): a held tag prefix was text, then `text` as is."""
         out = self.flush()
         self._emit(out, text)
+        self._start = self._start and not text
         return out
 
     def flush(self) -> list[Text | Thought | Markup]:
@@ -153,144 +183,3 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
         if tag.startswith(buf[len(buf) - length :]):
             return length
     return 0
-
-
-_REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
-
-
-@dataclass(slots=True)
-class Split:
-    """What `ContentThinking.split` made of one choice.
-
-    `choice` is the choice with its content split (None when its content is unchanged). A
-    tag start at the end of an otherwise unchanged content is `tail` characters long: the
-    choice may hold the event whole for them (`held_whole`) instead of sending it without
-    them. Characters held that way by an earlier event are decided here: `lead` is their
-    text (it continues the content before this event's own), `tag` counts them as a tag.
-    """
-
-    choice: dict[str, Any] | None
-    lead: str = ""
-    tag: int = 0
-    tail: int = 0
-
-
-class ContentThinking:
-    """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
-
-    __slots__ = ("_field", "_owed", "_splitter")
-
-    def __init__(self, starts_inside: bool) -> None:
-        self._splitter = ThinkSplitter(starts_inside)
-        self._field = "reasoning_content"
-        self._owed = 0  # held characters whose event was held whole for them (`held_whole`)
-
-    @property
-    def held(self) -> int:
-        """How many characters of content are held back as a possible tag start."""
-        return self._splitter.held
-
-    def held_whole(self, count: int) -> None:
-        """The choice held its event whole for the `tail` characters of the last split."""
-        self._owed += count
-
-    @property
-    def busy(self) -> bool:
-        """True while content is moved or a tag prefix is held: every content event must come here."""
-        return self._splitter.inside or self._splitter.pending
-
-    def split(self, choice: dict[str, Any], in_call: bool = False,
-              syntax: Callable[[], ToolSyntax] | None = None) -> Split:
-        """Split the choice's content: reasoning moves to the reasoning field (see `Split`).
-
-        A finish_reason ends the content: a held tag prefix comes out then. A tag inside a
-        tool call is the call's text (a file being written may hold `<think>`): with
-        `in_call` (the content's tool parser is inside a call) the content passes unsplit,
-        and a content holding a tag is first read by a fresh parser from `syntax`, whose
-        calls and markers pass whole.
-        """
-        delta = choice.get("delta")
-        if type(delta) is not dict:
-            return Split(None)
-        for name in _REASONING_FIELDS:
-            if type(delta.get(name)) is str and delta[name]:
-                self._splitter.provider_reasons()
-                if name == "reasoning":
-                    self._field = name
-        content = delta.get("content")
-        text = content if type(content) is str else ""
-        owed = self._owed
-        if in_call:  # a held prefix is text, and so is all of this content
-            pieces = [*self._splitter.flush(), *([Text(text)] if text else [])]
-        elif syntax is not None and "think>" in text:
-            pieces = self._feed_around_syntax(text, syntax())
-        else:
-            pieces = self._splitter.feed(text)
-        if choice.get("finish_reason") is not None or (owed and not text):
-            pieces += self._splitter.flush()  # the end, or content not continued: a held prefix is text
-        lead, tag = "", 0
-        if owed and pieces:  # decided: the first piece covers the owed characters (a tag, or text)
-            self._owed = 0
-            first = pieces[0]
-            if isinstance(first, Markup):
-                tag = owed
-            elif isinstance(first, Text):  # text: it continues the content before this event's own
-                lead = first.text[:owed]
-                pieces = ([Text(first.text[owed:])] if len(first.text) > owed else []) + pieces[1:]
-        if pieces == ([Text(text)] if text else []):
-            return Split(None, lead, tag)
-        tail = 0 if self._splitter.inside else self._splitter.held - self._owed
-        if tail and (tail > len(text) or pieces != ([Text(text[:-tail])] if len(text) > tail else [])):
-            # more changed than a tag start at the end, or the start began in an event that went
-            # out without it: no holding the event whole
-            tail = 0
-        answer, thought = self._texts(pieces)
-        new_delta = dict(delta)
-        if "content" in delta or answer:
-            new_delta["content"] = answer
-        if thought:
-            new_delta[self._field] = (delta.get(self._field) or "") + thought
-        return Split({**choice, "delta": new_delta}, lead, tag, tail)
-
-    def _feed_around_syntax(self, text: str, parser: ToolSyntax) -> list[Text | Thought | Markup]:
-        """Split `text`, the tool syntax `parser` finds in its answer kept whole, as data."""
-        pieces: list[Text | Thought | Markup] = []
-        done = 0
-        for piece in parser.feed(text):  # text, markers and calls cover the text read so far
-            if isinstance(piece, Text):
-                pieces += self._splitter.feed(piece.text)
-                done += len(piece.text)
-            elif isinstance(piece, ToolCall | Markup):
-                pieces += self._syntax(piece.raw)
-                done += len(piece.raw)
-            elif isinstance(piece, Reasoning):  # (harmony's reasoning channel)
-                pieces.append(Thought(piece.text))
-                done += len(piece.text)
-        # the rest: a call opened here goes on in later content if only an end would break it
-        in_call = any(isinstance(p, Notice) and p.code == "truncated-call" for p in parser.flush())
-        pieces += self._syntax(text[done:]) if in_call else self._splitter.feed(text[done:])
-        merged: list[Text | Thought | Markup] = []
-        for item in pieces:  # one piece per run, as a plain feed gives
-            last = merged[-1] if merged else None
-            if isinstance(item, Text) and isinstance(last, Text):
-                merged[-1] = Text(last.text + item.text)
-            elif isinstance(item, Thought) and isinstance(last, Thought):
-                merged[-1] = Thought(last.text + item.text)
-            else:
-                merged.append(item)
-        return merged
-
-    def _syntax(self, raw: str) -> list[Text | Thought | Markup]:
-        """Tool syntax: in the answer it is data, as `in_call` makes it; in the reasoning, tags
-        still apply (the reasoning field's parser reads it, as when it comes token by token)."""
-        return self._splitter.feed(raw) if self._splitter.inside else self._splitter.data(raw)
-
-    def flush(self) -> dict[str, str]:
-        """End of stream: the held tag prefix, by the field it goes to."""
-        answer, thought = self._texts(self._splitter.flush())
-        return {name: text for name, text in ((self._field, thought), ("content", answer)) if text}
-
-    @staticmethod
-    def _texts(pieces: list[Text | Thought | Markup]) -> tuple[str, str]:
-        answer = "".join(p.text for p in pieces if isinstance(p, Text))
-        return answer, "".join(p.text for p in pieces if isinstance(p, Thought))

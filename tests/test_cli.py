@@ -33,7 +33,7 @@ def test_filter_reads_a_file_and_writes_output(tmp_path: Path) -> None:
 
 
 def test_notices_go_to_stderr_one_line_each_and_exit_zero() -> None:
-    result = invoke([], b"data: {broken\n\n" + token_stream(["<|tool_call_end|>x"]))
+    result = invoke([], b"data: {broken\n\n" + token_stream(["\n<|tool_call_end|>\nx"]))
     assert result.exit_code == 0
     assert result.stdout_bytes.startswith(b"data: {broken\n\n")
     lines = result.stderr.splitlines()
@@ -92,7 +92,7 @@ def _run(
 def test_the_entry_point_runs_every_invocation_as_the_click_cli_does(args: list[str], tmp_path: Path) -> None:
     capture, broken = tmp_path / "capture.sse", tmp_path / "broken.sse"
     capture.write_bytes(token_stream([CALL]))
-    broken.write_bytes(b"data: {broken\n\n" + token_stream(["<|tool_call_end|>x"]))
+    broken.write_bytes(b"data: {broken\n\n" + token_stream(["\n<|tool_call_end|>\nx"]))
     args = [arg.format(capture=capture, broken=broken) for arg in args]
     stdin = token_stream(["from stdin", CALL])
     fast = _run([*child_command(), *args], stdin)

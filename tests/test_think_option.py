@@ -53,6 +53,31 @@ def test_think_off_and_models_that_write_no_tags_leave_them_in_content() -> None
     assert final(rewrite_stream(stream_of([text], "any-model"), think="on"))[:2] == ("a  c", "b")
 
 
+@pytest.mark.parametrize("model", ["deepseek/deepseek-r1", "z-ai/glm-4.7", "minimax/minimax-m2"])
+def test_an_opener_in_the_prompt_or_in_the_output_gives_the_same_reasoning(model: str) -> None:
+    expected = ("4.", "Let me add 2 and 2.", [], "stop")
+    for text in ("<think>Let me add 2 and 2.</think>4.", "Let me add 2 and 2.</think>4."):
+        for size in (1, 3, len(text)):
+            assert final(rewrite_stream(stream_of([text[i : i + size] for i in range(0, len(text), size)],
+                                                  model))) == expected, (text, size)  # fmt: skip
+        choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        body = orjson.dumps({"id": "x", "object": "chat.completion", "model": model, "choices": [choice]})
+        message = orjson.loads(rewrite_completion(body)[0])["choices"][0]["message"]
+        assert (message["content"], message["reasoning_content"]) == expected[:2]
+
+
+def test_a_closer_first_in_content_ends_the_reasoning_the_provider_sent() -> None:
+    deltas = [{"content": ""}, {"reasoning_content": "Let me"}, {"reasoning_content": " add."},
+              {"content": "</thi"}, {"content": "nk>"}, {"content": "\n\n4."}]  # fmt: skip
+    for model, options in (("deepseek/deepseek-r1", {}), ("z-ai/glm-4.7", {"think": "on"})):
+        out = final(rewrite_stream(field_stream(deltas, model=model), **options))
+        assert out == ("\n\n4.", "Let me add.", [], "stop")
+    # off, or a template that does not open the tag in the prompt: untouched
+    for model, options in (("deepseek/deepseek-r1", {"think": "off"}), ("any-model", {"think": "on"})):
+        out = final(rewrite_stream(field_stream(deltas, model=model), **options))
+        assert out[:2] == ("</think>\n\n4.", "Let me add.")
+
+
 def test_an_r1_answer_may_begin_inside_its_reasoning() -> None:
     text = "First, the user asks.</think>\n\nHello!"
     for point in range(1, len(text)):
@@ -106,9 +131,13 @@ def test_every_damage_row_inside_think_tags_is_read_as_in_reasoning(
     pieces = [content] if size is None else [content[i : i + size] for i in range(0, len(content), size)]
     for options in ({}, {"stream_arguments": True}):
         out = final(rewrite_stream(stream_of(pieces, "any-model"), format=fmt, think="on", **options))
-        if options and expected_calls == [] and row == "eof-in-call-incomplete" and fmt != "text":
+        cut = row == "eof-in-call-incomplete" or (row.startswith("stop-") and fmt in ("qwen3-coder", "glm"))
+        if options and cut and fmt != "text":
             # (announced, then broken: completed as written; `</think>` ended its field)
             assert out[2] and out[2][0][0] == "f"
+            continue
+        if cut and row.startswith("stop-"):  # `</think>` cut its value, not a stop sequence: text
+            assert out == ("answer", text, [], "stop")
             continue
         assert out == ("answer", kept, expected_calls, "tool_calls" if expected_calls else "stop")
 

@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..events import Piece, Text
-from ._machine import ScanningParser, scan_text
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable
+from ._machine import ScanningParser
+from ._orphans import Surroundings
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
+
+    from ..tool_schemas import ToolSchemas
 
 
 class ComposedParser:
@@ -44,11 +47,15 @@ class ComposedParser:
         cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
 
     def __init__(
-        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False
-    ) -> None:
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False,
+        tools: ToolSchemas | None = None,
+    ) -> None:  # fmt: skip
         self._scan = MarkerScanner()
         self._max = max_section_bytes
-        self._parts = [part(max_section_bytes, self._scan, stream_arguments) for part in self.PARTS]
+        # what precedes the cursor, shared: the parts' orphan closers are decided on the whole text
+        self._around = Surroundings(self._OPENERS)
+        self._parts = [part(max_section_bytes, self._scan, stream_arguments, self._around, tools)
+                       for part in self.PARTS]
         self._active: ScanningParser | None = None  # the part whose call or section is open
         self._flushed = False
 
@@ -56,6 +63,11 @@ class ComposedParser:
     def pending(self) -> bool:
         """True while any text is held back."""
         return self._active is not None or self._scan.buffered > 0
+
+    @property
+    def watching(self) -> bool:
+        """True while a closer read next could be dropped (see `_orphans`): every text must come here."""
+        return self._around.watching
 
     @property
     def undecided(self) -> int:
@@ -80,11 +92,15 @@ class ComposedParser:
             raise RuntimeError("feed() after flush()")
         if self._active is None and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
             # Nothing is held and nothing can begin a marker: `_step` would hand it all back.
+            self._around.text(text)
             return [Text(text)] if text else []
         out: list[Piece] = []
+        self._around.begin(out)
         self._scan.append(text)
         while self._step(out):
             pass
+        if out:
+            self._around.catch_up()
         active = self._active
         if active is not None and self._scan.buffered > self._max:
             active._cap(out)
@@ -95,15 +111,27 @@ class ComposedParser:
             self._active._compact()
         return out
 
-    def flush(self) -> list[Piece]:
-        """End of the field: the open part decides what it holds (docs/behaviour.md, "Damage")."""
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field: the open part decides what it holds (docs/behaviour.md, "Damage");
+        `finished`: a normal finish (see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
         self._flushed = True
         out: list[Piece] = []
-        (self._active or self._parts[0])._finish(out)
+        if self._active is None and self._scan.buffered:
+            self._around.begin(out)  # a closer waits for its line's end: it ends here
+            self._around.at_end = True
+            self._run(out)
+        part = self._active or self._parts[0]
+        part._finished = finished
+        part._finish(out)
         self._active = None
         return out
+
+    def _run(self, out: list[Piece]) -> None:
+        while self._step(out):
+            pass
+        self._around.catch_up()
 
     def _step(self, out: list[Piece]) -> bool:
         part = self._active
@@ -112,8 +140,10 @@ class ComposedParser:
             if found is None:
                 return False
             (index, value), pos, length = found
-            self._active = part = self._parts[index]
-            part._open(value, pos, length, out)
+            part = self._parts[index]
+            if not part._found(value, pos, length, out):
+                return False
+            self._active = part
         elif part._state is part.TEXT:
             self._active = None
         else:

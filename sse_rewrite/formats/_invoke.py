@@ -31,6 +31,7 @@ from ._invoke_stream import InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable, Partial
+from .raw_values import tool_parameters
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -237,7 +238,8 @@ class InvokeParser(InvokeStreaming):
 
     def _end_invoke(self, out: list[Piece], pos: int, tag: Tag, end: int) -> None:
         """The invoke's body ends at `pos` with `tag` (its closer, the next invoke or the block closer)."""
-        arguments = read_invoke(self._syntax, self._scan.text(self._head_at, pos))
+        parameters = tool_parameters(self._tools, self._name)
+        arguments = read_invoke(self._syntax, self._scan.text(self._head_at, pos), parameters=parameters)
         call_end = end if tag is Tag.CLOSE else pos
         if tag is not Tag.CLOSE:
             out.append(Notice("implicit-close", f"invoke {self._name} closed by the next tag"))
@@ -280,7 +282,8 @@ class InvokeParser(InvokeStreaming):
             if not self._block_calls:
                 out.append(Notice("dangling-opener", "tool block opened but nothing followed: dropped"))
         elif state is State.BODY and self._in_body and (
-            arguments := read_invoke(self._syntax, scan.text(self._head_at, scan.end), complete=False)
+            arguments := read_invoke(self._syntax, scan.text(self._head_at, scan.end), False,
+                                     tool_parameters(self._tools, self._name))
         ) is not None:
             out.append(Notice("recovered-call", f"stream ended inside invoke {self._name}: call recovered"))
             self._call(out, None, self._name, arguments, scan.take(scan.end))

@@ -18,6 +18,7 @@ import orjson
 from ..events import Piece
 from ._invoke_syntax import InvokeSyntax, Values, parameter_members
 from ._machine import MachineState, ScanningParser
+from .raw_values import tool_parameters
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -50,7 +51,8 @@ class InvokeStreaming(ScanningParser):
         if self._announced is None or self._stuck:
             return
         try:
-            members = parameter_members(self._syntax, self._scan.text(self._streamed_to, end), complete=True)
+            source = self._scan.text(self._streamed_to, end)
+            members = parameter_members(self._syntax, source, True, tool_parameters(self._tools, self._name))
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             members = None
         if not members:

@@ -29,6 +29,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ..tool_schemas import Parameters
+
 
 class Spelling:
     """What stands before a tag word: in an opening tag (`<｜DSML｜`), in a closing one (`</｜DSML｜`).
@@ -135,27 +137,32 @@ def invoke_name(header: bytes) -> str | None:
     return name if is_name(name) else None
 
 
-def read_invoke(syntax: InvokeSyntax, body: str, complete: bool = True) -> str | None:
+def read_invoke(
+    syntax: InvokeSyntax, body: str, complete: bool = True, parameters: Parameters | None = None
+) -> str | None:
     """The arguments (JSON object text) of an invoke body, the text after its header's `>`.
 
     None when it is not a body of `syntax`. With `complete` False (the input ended inside
     the invoke) a value left open makes it None; otherwise it ends at the body's end.
-    A body that is one JSON object is the arguments as written; no values give `{}`.
+    A body that is one JSON object is the arguments as written; no values give `{}`. Raw
+    values are typed by `parameters` (the tool's schema, `raw_values`), else guessed.
     """
     stripped = body.strip(_SPACE)
     if stripped.startswith("{"):
         return stripped if is_json(stripped) else None
     try:
         if syntax.values is Values.NAMED_TAGS:
-            members = _named_members(syntax.tags[0], stripped)
+            members = _named_members(syntax.tags[0], stripped, parameters)
         else:
-            members = parameter_members(syntax, body, complete)
+            members = parameter_members(syntax, body, complete, parameters)
     except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
         return None
     return None if members is None else "{" + ", ".join(members) + "}"
 
 
-def parameter_members(syntax: InvokeSyntax, body: str, complete: bool) -> list[str] | None:
+def parameter_members(
+    syntax: InvokeSyntax, body: str, complete: bool, parameters: Parameters | None = None
+) -> list[str] | None:
     """`<…parameter name=… [string=…]>VALUE</…parameter>` pairs: a value left open ends at
     the next parameter or the body's end; only spacing may stand between them."""
     opener, closer = _parameter_tags(syntax)
@@ -179,28 +186,30 @@ def parameter_members(syntax: InvokeSyntax, body: str, complete: bool) -> list[s
             raw = body[found.end() : value_end].removesuffix("\n")
         else:
             raw = body[found.end() : closed.start()]
-        members.append(_member(syntax, key, raw, attributes.get("string")))
+        members.append(_member(syntax, key, raw, attributes.get("string"), parameters))
         pos = value_end if closed is None else closed.end()
     return None if body[pos:].strip(_SPACE) else members
 
 
-def _member(syntax: InvokeSyntax, key: str, raw: str, string: str | None) -> str:
+def _member(
+    syntax: InvokeSyntax, key: str, raw: str, string: str | None, parameters: Parameters | None
+) -> str:
     """`"KEY": VALUE`: `string="true"` a raw string, `string="false"` JSON (else the raw
-    string); otherwise the project's typing rule for raw text (`typed_object`)."""
+    string); otherwise typed by the tool's schema, else guessed (`typed_object`)."""
     if string == "true":
         return f"{orjson.dumps(key).decode()}: {orjson.dumps(raw).decode()}"
     if string == "false":
         value = raw.strip(_SPACE)
         return f"{orjson.dumps(key).decode()}: {value if is_json(value) else orjson.dumps(raw).decode()}"
     value = raw.strip(_SPACE) if syntax.strip_values else raw
-    return typed_object([(key, value)])[1:-1]
+    return typed_object([(key, value)], parameters)[1:-1]
 
 
 _KEY_TAG: Final = r"<([A-Za-z_][\w.:-]*)>"
 _SPACING: Final = re.compile(r"[ \t\r\n]*")
 
 
-def _named_members(spelling: Spelling, body: str) -> list[str] | None:
+def _named_members(spelling: Spelling, body: str, parameters: Parameters | None = None) -> list[str] | None:
     """`<KEY>VALUE</KEY>` tags behind `spelling`'s marker; a value made of such tags is an object."""
     opener = re.compile(re.escape(spelling.open[:-1]) + _KEY_TAG)
     members: list[str] = []
@@ -219,7 +228,7 @@ def _named_members(spelling: Spelling, body: str) -> list[str] | None:
         if nested is not None:
             members.append(f"{orjson.dumps(found.group(1)).decode()}: {{{', '.join(nested)}}}")
         else:
-            members.append(typed_object([(found.group(1), raw.strip(_SPACE))])[1:-1])
+            members.append(typed_object([(found.group(1), raw.strip(_SPACE))], parameters)[1:-1])
         after = _SPACING.match(body, value_end + len(close))
         pos = len(body) if after is None else after.end()  # (it always matches)
     return members

@@ -13,6 +13,8 @@ import re
 
 import orjson
 
+from ..events import Notice, Piece
+
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +36,32 @@ def is_json(text: str) -> bool:
     except orjson.JSONDecodeError:
         return False
     return True
+
+
+def unwrapped(arguments: str, name: str, out: list[Piece]) -> str:
+    """Arguments encoded twice become the object they hold, with a notice; others stay."""
+    inner = encoded_twice(arguments)
+    if inner is None:
+        return arguments
+    out.append(Notice("arguments-encoded-twice", f"call {name}: arguments unwrapped from a string"))
+    return inner
+
+
+def encoded_twice(arguments: str) -> str | None:
+    """The object inside `arguments` when they are one JSON string whose content is a JSON
+    object (arguments encoded twice, as some servers send them); else None."""
+    if arguments[:1] != '"':
+        return None
+    try:
+        inner = orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(inner, str) or inner.strip()[:1] != "{":
+        return None
+    try:
+        return inner.strip() if isinstance(orjson.loads(inner), dict) else None
+    except orjson.JSONDecodeError:
+        return None
 
 
 class JsonScanner:

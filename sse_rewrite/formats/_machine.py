@@ -1,13 +1,11 @@
 """ScanningParser: the feed/flush loop every format's state machine shares.
 
-A format is a small state machine over a `MarkerScanner`. What differs between formats
-is the states and their handlers; what stays the same is written once here: appending
-to the scanner, running handlers until none makes progress, the section cap (release
-the held text unchanged, with a notice), compacting the buffer, `pending`, and the
-feed-after-flush guard; `--stream-arguments` bookkeeping is `StreamedCall`'s
-(`_streamed_call.py`). So is plain-text scanning: outside a call, text is handed back
-up to the first marker of the subclass's `OPENERS`, and `_open` takes it from there.
-A `ComposedParser` (see `_compose.py`) runs several machines over one shared scanner.
+A format is a small state machine over a `MarkerScanner`: its states and handlers differ,
+the rest is written once here: running handlers until none makes progress, the section cap,
+compacting, `pending`, the feed-after-flush guard, and plain-text scanning up to the first
+marker of `OPENERS` (`_found`, `_orphans.py`); `--stream-arguments` bookkeeping and every
+call's way out (`_call`) are `StreamedCall`'s (`_streamed_call.py`). A `ComposedParser`
+(`_compose.py`) runs several machines over one shared scanner.
 """
 
 from __future__ import annotations
@@ -19,13 +17,16 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..events import Notice, Piece, Text
 from ._json import JsonScanner
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
+from ._orphans import OrphanClosers, Surroundings
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
 from ._streamed_call import StreamedCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
+
+    from ..tool_schemas import ToolSchemas
 
 
 class MachineState(enum.Enum):
@@ -37,7 +38,7 @@ class MachineState(enum.Enum):
     __hash__ = object.__hash__
 
 
-class ScanningParser(StreamedCall):
+class ScanningParser(StreamedCall, OrphanClosers):
     """Base of the format parsers (implements `ToolSyntax` with a subclass's states).
 
     A subclass sets `TEXT` (its state in which nothing is held back), `_STEPS` (state ->
@@ -79,12 +80,17 @@ class ScanningParser(StreamedCall):
         max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES,
         scanner: MarkerScanner | None = None,
         stream_arguments: bool = False,
+        surroundings: Surroundings | None = None,  # (shared by the parts of a `ComposedParser`)
+        tools: ToolSchemas | None = None,
     ) -> None:
         self._scan = scanner or MarkerScanner()
+        self._tools = tools  # the request's tools: they type values and name calls, never find them
+        self._init_orphans(surroundings)
         self._state: MachineState = self.TEXT
         self._max = max_section_bytes
         self._json = JsonScanner()
         self._flushed = False
+        self._finished = False  # (set by `flush`: the stream ended normally)
         self._streams = stream_arguments
         self._announced: tuple[str | None, str] | None = None  # the open call's CallStart
         self._sent: list[str] = []  # its argument text streamed so far
@@ -112,15 +118,25 @@ class ScanningParser(StreamedCall):
             raise RuntimeError("feed() after flush()")
         if self._state is self.TEXT and not self._scan.end and self._PLAIN_AT_ONCE and "<" not in text:
             # Nothing is held and nothing can begin a marker: `_step_text` would hand it all back.
+            if self._around is not None:
+                self._around.text(text)
             return [Text(text)] if text else []
         out: list[Piece] = []
+        if self._around is not None:
+            self._around.begin(out)
         self._scan.append(text)
-        while self._STEPS[self._state](self, out):
-            pass
+        self._run(out)
         if self._state is not self.TEXT and self._scan.buffered > self._max:
             self._cap(out)
         self._compact()
         return out
+
+    def _run(self, out: list[Piece]) -> None:
+        """Step until no step makes progress; then `Surroundings` reads what was handed back."""
+        while self._STEPS[self._state](self, out):
+            pass
+        if self._around is not None and out:
+            self._around.catch_up()
 
     def _cap(self, out: list[Piece]) -> None:
         """The open section grew past the cap: its raw text comes out (an announced call is completed)."""
@@ -130,26 +146,21 @@ class ScanningParser(StreamedCall):
             self._state = self.TEXT
             out.append(Notice("section-cap", f"{message}: passed through as text"))
 
-    def flush(self) -> list[Piece]:
-        """End of the field: decide everything still held back (docs/behaviour.md, "Damage")."""
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field: decide everything still held back (docs/behaviour.md, "Damage");
+        `finished`: a normal finish (see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
-        self._flushed = True
+        self._flushed, self._finished = True, finished
         out: list[Piece] = []
+        self._end_line(out)
         self._finish(out)
         self._state = self.TEXT
         return out
 
     def _step_text(self, out: list[Piece]) -> bool:
         found = scan_text(self._scan, self.OPENERS, out)
-        if found is None:
-            return False
-        self._open(*found, out)
-        return True
-
-    def _open(self, value: Any, pos: int, length: int, out: list[Piece]) -> None:
-        """Handle the `OPENERS` marker found at `pos` in plain text (text before it is out)."""
-        raise NotImplementedError
+        return found is not None and self._found(*found, out)
 
     def _finish(self, out: list[Piece]) -> None:
         """Decide what is held back at the end of the field (called once, by `flush`)."""
@@ -238,24 +249,3 @@ class ScanningParser(StreamedCall):
         if end > self._scan.start:
             out.append(Text(self._take(end)))
 
-
-def scan_text(scan: MarkerScanner, table: MarkerTable[Any], out: list[Piece]) -> tuple[Any, int, int] | None:
-    """Hand back plain text up to the first marker of `table`: `(value, position, length)`.
-
-    None when the text ran out, holding back only a suffix that may still become a marker.
-    """
-    leads = table.leads
-    while (pos := scan.find_lead(leads, scan.cursor)) != -1:
-        found = scan.match(pos, table)
-        if found is None:
-            scan.cursor = pos + 1
-            continue
-        if pos > scan.start:
-            out.append(Text(scan.take(pos)))
-        if found is NEED_MORE:
-            scan.cursor = pos
-            return None
-        return found[0], pos, found[1]
-    if scan.end > scan.start:
-        out.append(Text(scan.take(scan.end)))
-    return None

@@ -20,10 +20,12 @@ import functools
 import itertools
 import re
 
+from ..events import Piece, Text
+
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final, Literal, TypeVar
+    from typing import Any, Final, Literal, TypeVar
 
     K = TypeVar("K")
 
@@ -170,3 +172,25 @@ class MarkerScanner:
         self.mark -= start
         self.cursor -= start
         return start
+
+
+def scan_text(scan: MarkerScanner, table: MarkerTable[Any], out: list[Piece]) -> tuple[Any, int, int] | None:
+    """Hand back plain text up to the first marker of `table`: `(value, position, length)`.
+
+    None when the text ran out, holding back only a suffix that may still become a marker.
+    """
+    leads = table.leads
+    while (pos := scan.find_lead(leads, scan.cursor)) != -1:
+        found = scan.match(pos, table)
+        if found is None:
+            scan.cursor = pos + 1
+            continue
+        if pos > scan.start:
+            out.append(Text(scan.take(pos)))
+        if found is NEED_MORE:
+            scan.cursor = pos
+            return None
+        return found[0], pos, found[1]
+    if scan.end > scan.start:
+        out.append(Text(scan.take(scan.end)))
+    return None

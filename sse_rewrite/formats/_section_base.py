@@ -160,6 +160,7 @@ class SectionBase(ScanningParser):
     _opener: bytes  # the call's call-begin marker (b"" when it was lost), else its argument marker
     _seen: int  # where the argument text not yet looked at for streaming begins
     _held: list[str]  # a trailing run of whitespace, held back
+    _quoted: bool  # the arguments are a JSON string: not streamed (`_machine._call` may unwrap them)
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         """`(id, name, arguments JSON text)` of a call from its header and argument text."""
@@ -177,7 +178,7 @@ class SectionBase(ScanningParser):
         if self._streams and self._announceable(self._header):
             call_id, name, _ = self._call_parts(self._header, "")
             self._announce(out, call_id, name)
-            self._seen, self._held = self._scan.cursor, []
+            self._seen, self._held, self._quoted = self._scan.cursor, [], False
 
     def _step_args_and_stream(self, out: list[Piece]) -> bool:
         """The ARGS step; when it waits for more input, stream what it settled."""
@@ -197,13 +198,16 @@ class SectionBase(ScanningParser):
         """The argument text to stream now that `new` settled: spacing at its end is held
         back (the trim may drop it), and leading spacing is trimmed away."""
         body = new.rstrip()
-        if not body:
-            if self._sent:
+        if not body or self._quoted:
+            if self._sent:  # (leading whitespace is trimmed away)
                 self._held.append(new)
             return ""
         held = self._held
         if not self._sent:
             text = body.lstrip()
+            if text[:1] == '"':  # a JSON string, maybe arguments encoded twice: whole
+                self._quoted = True
+                return ""
         elif held:
             text = "".join(held) + body
         else:

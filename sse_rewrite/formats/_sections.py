@@ -62,7 +62,7 @@ class SectionParser(SectionBase):
         self._header = ""
         self._opener = b""  # the call-begin marker of the current call (else its argument marker)
         self._calls_in_section = 0  # (`_json` holds the JSON string state of ARGS, up to `_json.pos`)
-        self._seen, self._held = 0, []
+        self._seen, self._held, self._quoted = 0, [], False
 
     def _compact(self) -> None:
         """Compact in every state (a flood of calls never returns to TEXT); the JSON
@@ -73,17 +73,15 @@ class SectionParser(SectionBase):
 
     # -- state handlers: each returns True when it made progress and should run again
 
+    ORPHANS: ClassVar[frozenset[Token]] = frozenset({Token.SECTION_END, Token.CALL_END})
+
     def _open(self, token: Token, pos: int, length: int, out: list[Piece]) -> None:
-        scan = self._scan
-        scan.cursor = pos + length
+        self._scan.cursor = pos + length
         self._calls_in_section = 0
         if token is Token.SECTION_BEGIN:
             self._state = State.SECTION
-        elif token is Token.CALL_BEGIN:
+        else:
             self._begin_header(pos)
-        else:  # a closer with nothing open: it carries no text
-            out.append(Markup(scan.take(scan.cursor)))
-            out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with nothing open"))
 
     def _step_section(self, out: list[Piece]) -> bool:
         scan = self._scan
@@ -103,7 +101,9 @@ class SectionParser(SectionBase):
         elif token is Token.SECTION_END:
             out.append(Markup(scan.take(pos + length)))
             self._state = State.TEXT
-        elif token is Token.CALL_END:
+        elif token is Token.CALL_END and not self._calls_in_section:  # an opener, then a closer: words
+            self._release_prose(out, pos)
+        elif token is Token.CALL_END:  # after a call of the section: syntax left over
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with no call open"))
         elif token is None and _HEADER_START.match(scan.view, pos):
@@ -112,8 +112,7 @@ class SectionParser(SectionBase):
             self._opener = b""
             self._state = State.HEADER
         else:  # markup after an opener: it was never a section
-            out.append(Text(scan.take(pos)))
-            self._state = State.TEXT
+            self._release_prose(out, pos)
         return True
 
     def _step_header(self, out: list[Piece]) -> bool:
@@ -143,8 +142,9 @@ class SectionParser(SectionBase):
         elif token is Token.CALL_END and header and explicit:  # a call with no arguments at all
             self._header = header
             self._emit_call(out, "", pos + length)
-        elif token in (Token.CALL_BEGIN, Token.SECTION_END, Token.CALL_END) and header:
-            # A header with no argument marker: an orphan, syntax rather than text.
+        elif token in (Token.CALL_BEGIN, Token.SECTION_END, Token.CALL_END) and header and explicit:
+            # A call-begin marker's header with no argument marker: an orphan, syntax rather than
+            # text (without the marker, such a "header" is only words between markers: prose).
             end = pos if token is Token.CALL_BEGIN else pos + length
             out.append(Markup(scan.take(end)))
             out.append(Notice("orphan-header", f"call header {header!r} has no arguments: dropped"))
@@ -232,10 +232,16 @@ class SectionParser(SectionBase):
         self._calls_in_section += 1
         self._state = State.SECTION
 
-    def _release_prose(self, out: list[Piece]) -> bool:
-        """The opener was prose: release everything held up to the opener's end, rescan the rest."""
+    def _release_prose(self, out: list[Piece], end: int | None = None) -> bool:
+        """The opener was prose: release everything held up to the opener's end (or `end`),
+        rescan the rest. The closers of the openers released are words too."""
         scan = self._scan
-        out.append(Text(scan.take(scan.mark)))
+        text = scan.take(scan.mark if end is None else end)
+        out.append(Text(text))
+        for marker, token in self.MARKERS.items():
+            if token is Token.SECTION_BEGIN or token is Token.CALL_BEGIN:
+                closer = Token.SECTION_END if token is Token.SECTION_BEGIN else Token.CALL_END
+                self._owe(closer, text.count(marker.decode()))
         self._state = State.TEXT
         return True
 

@@ -3,7 +3,8 @@
 A parser streaming arguments announces a call once its name is known (`_announce`),
 hands back its settled argument text (`_stream`), and ends with the complete call
 (`_call`), whose arguments begin with what was streamed; an announced call that breaks is
-completed with its arguments as written (`_complete_broken`). `absorb_argument(s)` is the
+completed with its arguments as written (`_complete_broken`); every call's way out is
+`_call`. `absorb_argument(s)` is the
 hot path's way in: texts that only stream more of the call, taken without a search
 (docs/behaviour.md, "Streamed arguments"). `ScanningParser` (`_machine.py`) is built on it.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..events import ArgumentsDelta, CallStart, Notice, Piece, ToolCall
+from ._json import unwrapped
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -27,6 +29,7 @@ class StreamedCall:
     _state: Any
     _announced: tuple[str | None, str] | None  # the open call's CallStart
     _sent: list[str]  # its argument text streamed so far
+    _tools: Any  # the request's tools, if known (`ScanningParser`)
 
     def absorb(self, texts: Sequence[str]) -> int:
         """Take the leading texts that certainly decide nothing (`ScanningParser.absorb`)."""
@@ -47,6 +50,9 @@ class StreamedCall:
 
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
         """Start streaming a call whose name is known (only with `stream_arguments`)."""
+        if self._tools:
+            name, notes = self._tools.review(name, None)
+            out += [Notice("tool-schema", note) for note in notes]
         self._announced, self._sent = (call_id, name), []
         out.append(CallStart(call_id, name))
 
@@ -57,13 +63,18 @@ class StreamedCall:
             out.append(ArgumentsDelta(text))
 
     def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
-        """Hand back a complete call; an announced one keeps its id, name and streamed prefix."""
+        """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
+        Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage")."""
+        arguments = unwrapped(arguments, name, out) if arguments[:1] == '"' else arguments
         if self._announced is not None:
             (call_id, name), sent = self._announced, "".join(self._sent)
             if not arguments.startswith(sent):
                 out.append(Notice("streamed-arguments", f"call {name}: arguments kept as streamed"))
                 arguments = sent
             self._announced, self._sent = None, []
+        if self._tools:  # (an announced name was reviewed then: only the arguments are new here)
+            name, notes = self._tools.review(name, arguments)
+            out += [Notice("tool-schema", note) for note in notes]
         out.append(ToolCall(call_id, name, arguments, raw))
 
     def _broken_arguments(self) -> str:

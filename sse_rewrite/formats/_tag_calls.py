@@ -13,16 +13,16 @@ import enum
 
 import orjson
 
-from ..events import Markup, Notice, Piece, Text
+from ..events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState
 from ._tag_stream import TagStreaming
-from .tool_call_bodies import FUNCTION, Body, glm_call, hermes_call, qwen_xml_call
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, hermes_call, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import ClassVar, Final
 
     from .tool_call_bodies import Call
 
@@ -31,6 +31,8 @@ OPEN: Final = b"<tool_call>"
 CLOSE: Final = b"</tool_call>"
 """Closes one call."""
 _FUNCTION: Final = FUNCTION.encode()
+FUNCTION_CLOSE: Final = FUNCTION_END.encode()
+"""Closes a Qwen3-Coder body (a bare call's end)."""
 
 
 class State(MachineState):
@@ -48,9 +50,10 @@ class TagCalls(TagStreaming):
 
     TEXT = State.TEXT
 
+    ORPHANS: ClassVar[frozenset[bytes]] = frozenset({CLOSE, FUNCTION_CLOSE})
+
     def _setup(self) -> None:
         self._reset_call(bare=False)
-        self._prose_openers = 0  # openers released as prose: as many closers are prose too
 
     def _reset_call(self, bare: bool) -> None:
         self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
@@ -58,18 +61,10 @@ class TagCalls(TagStreaming):
         self._body, self._body_end = Body.JSON, 0  # the body's kind; JSON, CLOSING: where it ended
         self._reset_stream()  # (`--stream-arguments`)
 
-    def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
-        scan = self._scan
-        if bare is None and self._prose_openers:  # the closer of a tag released as prose
-            self._prose_openers -= 1
-            out.append(Text(scan.take(pos + length)))
-        elif bare is None:
-            out.append(Markup(scan.take(pos + length)))
-            out.append(Notice("orphan-marker", "dropped </tool_call> with nothing open"))
-        else:
-            self._reset_call(bare)
-            scan.mark = scan.cursor = pos if bare else pos + length
-            self._state = State.OPENED
+    def _open(self, bare: bool, pos: int, length: int, out: list[Piece]) -> None:
+        self._reset_call(bare)
+        self._scan.mark = self._scan.cursor = pos if bare else pos + length
+        self._state = State.OPENED
 
     def _finish(self, out: list[Piece]) -> None:
         """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
@@ -79,6 +74,15 @@ class TagCalls(TagStreaming):
         elif state is State.OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
+        elif state is State.TAGGED and self._value_end is not None and self._finished:
+            # a normal finish inside a value: a stop sequence took the closers, the value ends here
+            call = self._parse(scan.end, complete=False, open_value=self._value_end.decode())
+            if call is None:
+                self._release(out, scan.end, "truncated-call", "stream finished inside a tool call")
+                return
+            message = f"stream finished inside call {call[0]} (its closers a stop sequence): call recovered"
+            out.append(Notice("recovered-call", message))
+            self._emit_call(out, call, scan.end)
         elif state is State.CLOSING or (state is State.TAGGED and self._value_end is None):
             body_end = self._body_end if state is State.CLOSING else scan.cursor
             call = self._parse(body_end, complete=state is State.CLOSING)
@@ -91,14 +95,15 @@ class TagCalls(TagStreaming):
         else:
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
-    def _parse(self, body_end: int, complete: bool = True) -> Call | None:
-        body = self._scan.text(self._scan.mark, body_end)
+    def _parse(self, body_end: int, complete: bool = True, open_value: str = "") -> Call | None:
+        """The call the body up to `body_end` gives (`open_value`: the closer of a value left open)."""
+        body = self._scan.text(self._scan.mark, body_end) + open_value
         try:
             if self._body is Body.JSON:
                 return hermes_call(body) if body.strip() else None
             if self._body is Body.XML:
-                return qwen_xml_call(body, complete)
-            return glm_call(body) if body.strip() else None
+                return qwen_xml_call(body, complete, self._tools)
+            return glm_call(body, self._tools) if body.strip() else None
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             return None
 
@@ -119,7 +124,7 @@ class TagCalls(TagStreaming):
         """The opener was prose: release it as text and rescan what followed it."""
         scan = self._scan
         self._emit_text(out, scan.start + len(_FUNCTION if self._bare else OPEN))
-        self._prose_openers += not self._bare
+        self._owe(FUNCTION_CLOSE if self._bare else CLOSE)
         scan.cursor = scan.start
         self._state = State.TEXT
         return True

@@ -163,11 +163,11 @@ class TagStreaming(ScanningParser):
         if self._announced is None or self._stuck:
             return None
         try:
+            name = self._announced[1]  # (typed by its tool's schema, as the whole call is)
             if self._body is Body.XML:
-                # (closed as the whole body is, so that a value's trailing spacing is kept)
-                call = qwen_xml_call(f"{FUNCTION}f>{source}{FUNCTION_END}")
+                call = qwen_xml_call(f"{FUNCTION}f>{source}</parameter>", False, self._tools, typed_as=name)
             else:
-                call = glm_call(f"f{source}</arg_value>")
+                call = glm_call(f"f{source}</arg_value>", self._tools, typed_as=name)
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             call = None
         if call is None or call[1] == "{}":

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import ClassVar, Final
 
+    from ..tool_schemas import ToolSchemas
     from ._compose import ComposedParser
 
 _ANALYSIS: Final = "analysis"
@@ -56,9 +57,10 @@ class GptOssParser:
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, _ANALYSIS.encode())
 
     def __init__(
-        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False
-    ) -> None:
-        self._tokens = self.TOKENS(max_section_bytes, stream_arguments)
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False,
+        tools: ToolSchemas | None = None,
+    ) -> None:  # fmt: skip
+        self._tokens = self.TOKENS(max_section_bytes, stream_arguments, tools)
         self._max = max_section_bytes
         self._mode = Mode.START
         self._scan = MarkerScanner()  # the stripped reasoning
@@ -70,6 +72,11 @@ class GptOssParser:
     def pending(self) -> bool:
         """True while text is held back, or stripped reasoning goes on (every event must come here)."""
         return self._mode is not Mode.ANSWER or self._tokens.pending
+
+    @property
+    def watching(self) -> bool:
+        """The tokens' `watching` once the answer began (orphan closers: `_orphans.py`)."""
+        return self._mode is Mode.ANSWER and self._tokens.watching
 
     @property
     def undecided(self) -> int:
@@ -107,8 +114,9 @@ class GptOssParser:
             self._release_call(out)
         return out
 
-    def flush(self) -> list[Piece]:
-        """End of the field: stripped reasoning comes out; a call not yet whole is reasoning text."""
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field: stripped reasoning comes out; a call not yet whole is reasoning text
+        (`finished`: a normal finish, for the tokens: see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
         self._flushed = True
@@ -120,7 +128,7 @@ class GptOssParser:
             self._release_call(out)
         if self._mode is Mode.REASONING:
             self._emit(out, self._scan.end)
-        return out + self._tokens.flush()
+        return out + self._tokens.flush(finished)
 
     def _step(self, out: list[Piece]) -> bool:
         scan = self._scan

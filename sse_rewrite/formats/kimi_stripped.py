@@ -161,5 +161,6 @@ class StrippedKimiComposed(ComposedParser):
         """Consume more text; return the pieces decided so far."""
         if (self._active is None and not self._scan.end and not self._flushed and "<" not in text
                 and "functions" not in text):
+            self._around.text(text)  # (what precedes a closer: `_orphans.py`)
             return [Text(text)] if text else []
         return super().feed(text)

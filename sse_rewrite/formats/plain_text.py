@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Markup, Notice, Piece, ToolCall
+from ..events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
@@ -138,7 +138,7 @@ class PlainTextParser(ScanningParser):
         arguments = scan.text(scan.mark, end)
         if not is_json(arguments):
             out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
-        out.append(ToolCall(None, self._name, arguments, self._take(end)))
+        self._call(out, None, self._name, arguments, self._take(end))
         self._state = State.TEXT
         return True
 

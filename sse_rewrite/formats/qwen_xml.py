@@ -19,7 +19,7 @@ import re
 
 from ..events import Notice, Piece
 from ._scanner import MarkerTable
-from ._tag_calls import CLOSE, OPEN, State
+from ._tag_calls import CLOSE, FUNCTION_CLOSE, OPEN, State
 from .tool_call_bodies import FUNCTION, Body, is_name
 from .tool_call_tag import ToolCallTagParser
 
@@ -28,7 +28,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-_OPENERS: Final[MarkerTable[bool | None]] = MarkerTable({OPEN: False, FUNCTION.encode(): True, CLOSE: None})
+_OPENERS: Final[MarkerTable[bool | bytes]] = MarkerTable(
+    {OPEN: False, FUNCTION.encode(): True, CLOSE: CLOSE, FUNCTION_CLOSE: FUNCTION_CLOSE}
+)
 _FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes within which a bare function's name must end in `>`
 _NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
@@ -38,7 +40,7 @@ class QwenXmlParser(ToolCallTagParser):
     """Streaming parser for Qwen3-Coder XML bodies only (`--format qwen3-coder`)."""
 
     BODIES: ClassVar[frozenset[Body]] = frozenset({Body.XML})
-    OPENERS: ClassVar[MarkerTable[bool | None]] = _OPENERS
+    OPENERS: ClassVar[MarkerTable[bool | bytes]] = _OPENERS
 
     def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
         """Whether a bare `<function=NAME>` at `pos` is complete and followed by markup.

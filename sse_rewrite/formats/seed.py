@@ -21,7 +21,7 @@ import enum
 import re
 from collections.abc import Sequence
 
-from ..events import Markup, Notice, Piece, Reasoning, ToolCall
+from ..events import Markup, Notice, Piece, Reasoning
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
@@ -121,8 +121,9 @@ class SeedParser(ScanningParser):
                 return False
             if found[0]:  # `</function>`
                 scan.cursor = pos + found[1]
-                return self._close(out, seed_call(scan.text(scan.mark, scan.cursor)), scan.cursor)
-            call = seed_call(scan.text(scan.mark, pos) + END.decode())
+                call = seed_call(scan.text(scan.mark, scan.cursor), self._tools)
+                return self._close(out, call, scan.cursor)
+            call = seed_call(scan.text(scan.mark, pos) + END.decode(), self._tools)
             if call is not None:
                 out.append(Notice("implicit-close", f"call {call[0]} closed without </function>"))
             scan.cursor = pos
@@ -166,7 +167,7 @@ class SeedParser(ScanningParser):
         name, arguments = call
         if not is_json(arguments):
             out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
-        out.append(ToolCall(None, name, arguments, self._take(end)))
+        self._call(out, None, name, arguments, self._take(end))
         self._state = State.AFTER
         return True
 
@@ -178,7 +179,7 @@ class SeedParser(ScanningParser):
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", "<seed:tool_call> opened but nothing followed: dropped"))
         elif state is State.BODY:
-            call = seed_call(scan.text(scan.mark, scan.end).rstrip() + END.decode())
+            call = seed_call(scan.text(scan.mark, scan.end).rstrip() + END.decode(), self._tools)
             if call is not None and _complete_parameters(scan.text(scan.mark, scan.end)):
                 out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
                 self._close(out, call, scan.end)

@@ -18,6 +18,7 @@ import re
 import orjson
 
 from ._json import is_json
+from .raw_values import tool_parameters
 from .tool_call_bodies import FUNCTION, FUNCTION_END, is_name, qwen_xml_call, typed_object
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -25,6 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ..tool_schemas import ToolSchemas
     from .tool_call_bodies import Call
 
 OPEN: Final = b"<seed:tool_call>"
@@ -40,17 +42,19 @@ _PARAMETER: Final = re.compile(r'<parameter name="([^"]*)"(?:\s+string="(true|fa
                                re.DOTALL)
 
 
-def seed_call(body: str) -> Call | None:
-    """A complete function body (either spelling, up to `</function>`), or None if malformed."""
+def seed_call(body: str, tools: ToolSchemas | None = None) -> Call | None:
+    """A complete function body (either spelling, up to `</function>`), or None if malformed;
+    a value without `string=` is typed by the tool's schema in `tools` (`raw_values`)."""
     if body.lstrip().startswith(FUNCTION):
         try:
-            return qwen_xml_call(body)
+            return qwen_xml_call(body, tools=tools)
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             return None
     found = _NAMED.fullmatch(body)
     if found is None or not is_name(html.unescape(found[1])):
         return None
     members, pos = [], 0
+    parameters = tool_parameters(tools, html.unescape(found[1]))
     for parameter in _PARAMETER.finditer(found[2]):
         if found[2][pos : parameter.start()].strip():
             return None
@@ -62,7 +66,7 @@ def seed_call(body: str) -> Call | None:
             elif kind == "false":
                 members.append(f"{orjson.dumps(key).decode()}: {raw.strip()}")
             else:
-                members.append(typed_object([(key, raw)])[1:-1])
+                members.append(typed_object([(key, raw)], parameters)[1:-1])
         except orjson.JSONEncodeError:
             return None
     if found[2][pos:].strip():

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
 from ..events import Piece
+from ..tool_schemas import ToolSchemas
 
 
 class ToolSyntax(Protocol):
@@ -18,7 +19,9 @@ class ToolSyntax(Protocol):
     sniff: ClassVar[tuple[bytes, ...]]
     """Raw SSE bytes without which an event cannot hold this syntax (what plain runs stop at)."""
 
-    def __init__(self, max_section_bytes: int = ..., *, stream_arguments: bool = ...) -> None: ...
+    def __init__(
+        self, max_section_bytes: int = ..., *, stream_arguments: bool = ..., tools: ToolSchemas | None = ...
+    ) -> None: ...
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text of the field; return what can be decided now."""
@@ -44,13 +47,21 @@ class ToolSyntax(Protocol):
         settles, or None when it must go through `feed`."""
         ...
 
-    def flush(self) -> list[Piece]:
-        """End of the field's stream: decide everything still held back."""
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field's stream: decide everything still held back. `finished`: the stream
+        ended normally (finish_reason `stop` or `tool_calls`), so a call cut only by its closers
+        was cut by a stop sequence and is recovered (docs/behaviour.md, "Damage")."""
         ...
 
     @property
     def pending(self) -> bool:
         """True while text is held back (inside a section, or a possible partial marker)."""
+        ...
+
+    @property
+    def watching(self) -> bool:
+        """True while the next text may decide a closer that follows it (docs/behaviour.md,
+        "Damage": orphan closers): every text of the field must then be fed, none passed unread."""
         ...
 
     @property

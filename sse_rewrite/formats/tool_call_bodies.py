@@ -5,8 +5,8 @@
     GLM-4.5 / 4.6:    get_weather\n<arg_key>city</arg_key>\n<arg_value>Dallas</arg_value>
 
 Each returns `(name, arguments JSON text)`, or None when the body is malformed. XML
-and GLM values are raw text: those that are JSON numbers, booleans, null, objects or
-arrays keep that type (their text is copied as written); anything else is a string.
+and GLM values are raw text, typed by the tool's schema when the request's tools are known
+(`tools`), else guessed (`raw_values.value_json`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,14 @@ import re
 
 import orjson
 
+from .raw_values import tool_parameters, value_json
+
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
+
+    from ..tool_schemas import Parameters, ToolSchemas
 
 Call = tuple[str, str]
 """A parsed body: `(name, arguments JSON text)`."""
@@ -103,11 +107,14 @@ def json_members(text: str) -> dict[str, str] | None:
     return members if not text[pos:].strip() else None
 
 
-def qwen_xml_call(body: str, complete: bool = True) -> Call | None:
+def qwen_xml_call(
+    body: str, complete: bool = True, tools: ToolSchemas | None = None, typed_as: str | None = None
+) -> Call | None:
     """`<function=NAME>` with `<parameter=KEY>VALUE</parameter>` pairs, up to `</function>`.
 
     A parameter left open ends at the next `<parameter=` or at `</function>`. With
-    `complete` False (the input ended) `</function>` may be missing.
+    `complete` False (the input ended) `</function>` may be missing. Values are typed by the
+    schema of the tool `typed_as` (default: the call's own name) in `tools`.
     """
     body = body.strip()
     if not body.startswith(FUNCTION) or not (body.endswith(FUNCTION_END) or not complete):
@@ -120,11 +127,14 @@ def qwen_xml_call(body: str, complete: bool = True) -> Call | None:
         if not found_key:
             return None
         pairs.append((key.strip(), value.partition(closer)[0]))
-    return (name.strip(), typed_object(pairs)) if found and is_name(name.strip()) else None
+    name = name.strip()
+    if not found or not is_name(name):
+        return None
+    return name, typed_object(pairs, tool_parameters(tools, typed_as or name))
 
 
-def glm_call(body: str) -> Call | None:
-    """`NAME` then `<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>` pairs."""
+def glm_call(body: str, tools: ToolSchemas | None = None, typed_as: str | None = None) -> Call | None:
+    """`NAME` then `<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>` pairs (typed as `qwen_xml_call`)."""
     name, _, rest = body.partition(_GLM_KEY[0])
     rest = _GLM_KEY[0] + rest if rest else ""
     pairs = []
@@ -134,7 +144,8 @@ def glm_call(body: str) -> Call | None:
         if key is None or value is None:
             return None
         pairs.append((key.strip(), value))
-    return (name.strip(), typed_object(pairs)) if is_name(name.strip()) else None
+    name = name.strip()
+    return (name, typed_object(pairs, tool_parameters(tools, typed_as or name))) if is_name(name) else None
 
 
 def _between(text: str, opener: str, closer: str) -> tuple[str | None, str]:
@@ -146,18 +157,12 @@ def _between(text: str, opener: str, closer: str) -> tuple[str | None, str]:
     return (inner, rest) if found else (None, text)
 
 
-def typed_object(pairs: list[tuple[str, str]]) -> str:
-    """A JSON object from raw `(key, value)` texts, typing each value (see the module docstring)."""
+def typed_object(pairs: list[tuple[str, str]], parameters: Parameters | None = None) -> str:
+    """A JSON object from raw `(key, value)` texts, each value typed by its schema in
+    `parameters` (the tool's), or guessed (`raw_values.value_json`)."""
     members = []
     for key, raw in pairs:
         value = raw.removeprefix("\n").removesuffix("\n")  # the newlines belong to the markup
-        members.append(f"{orjson.dumps(key).decode()}: {_typed(value)}")
+        schema = parameters.property(key) if parameters is not None else None
+        members.append(f"{orjson.dumps(key).decode()}: {value_json(value, schema, parameters)}")
     return "{" + ", ".join(members) + "}"
-
-
-def _typed(value: str) -> str:
-    try:
-        parsed = orjson.loads(value)
-    except orjson.JSONDecodeError:
-        parsed = value
-    return orjson.dumps(value).decode() if isinstance(parsed, str) else value.strip()

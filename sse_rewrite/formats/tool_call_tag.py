@@ -74,8 +74,8 @@ class ToolCallTagParser(TagCalls):
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
-    OPENERS: ClassVar[MarkerTable[bool | None]] = MarkerTable({OPEN: False, CLOSE: None})
-    """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), an orphan closer (None)."""
+    OPENERS: ClassVar[MarkerTable[bool | bytes]] = MarkerTable({OPEN: False, CLOSE: CLOSE})
+    """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), a closer (itself: an orphan)."""
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 

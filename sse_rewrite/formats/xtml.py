@@ -21,7 +21,7 @@ import enum
 import re
 from collections.abc import Sequence
 
-from ..events import Markup, Notice, Piece, ToolCall
+from ..events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, MarkerTable
@@ -169,7 +169,7 @@ class XtmlParser(ScanningParser):
 
     def _end_call(self, out: list[Piece], body_end: int, end: int, code: str = "") -> bool:
         scan = self._scan
-        call = xtml_call(scan.text(scan.mark, body_end))
+        call = xtml_call(scan.text(scan.mark, body_end), self._tools)
         if call is None:
             self._emit_text(out, end)
             out.append(Notice("malformed-call", "K3 call is not a call: kept as text"))
@@ -180,7 +180,7 @@ class XtmlParser(ScanningParser):
             out.append(Notice(code, f"call {name} closed without <|close|>call<|sep|>"))
         if not is_json(arguments):
             out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
-        out.append(ToolCall(None, name, arguments, scan.take(end)))
+        self._call(out, None, name, arguments, scan.take(end))
         scan.cursor = end
         self._calls += 1
         self._state = State.SECTION
@@ -189,10 +189,10 @@ class XtmlParser(ScanningParser):
     def _finish(self, out: list[Piece]) -> None:
         scan, state = self._scan, self._state
         if state is State.CALL:
-            call = xtml_call(scan.text(scan.mark, scan.end))  # (None while an argument is open)
+            call = xtml_call(scan.text(scan.mark, scan.end), self._tools)  # (None while an argument is open)
             if call is not None:
                 out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
-                out.append(ToolCall(None, call[0], call[1], scan.take(scan.end)))
+                self._call(out, None, call[0], call[1], scan.take(scan.end))
                 return
             out.append(Notice("truncated-call", "stream ended inside a tool call: kept as text"))
         elif state is State.SECTION:  # (only spacing is held there)

@@ -17,6 +17,7 @@ import re
 import orjson
 
 from ._json import is_json
+from .raw_values import tool_parameters
 from .tool_call_bodies import is_name, typed_object
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -24,6 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ..tool_schemas import ToolSchemas
     from .tool_call_bodies import Call
 
 OPEN: Final = b"<|open|>"
@@ -50,8 +52,9 @@ def attributes(text: str) -> dict[str, str]:
     return {key: value.replace("&quot;", '"').replace("&amp;", "&") for key, value in pairs}
 
 
-def xtml_call(text: str) -> Call | None:
-    """A call's text from its `<|open|>call …<|sep|>` to its arguments' end, or None if malformed."""
+def xtml_call(text: str, tools: ToolSchemas | None = None) -> Call | None:
+    """A call's text from its `<|open|>call …<|sep|>` to its arguments' end, or None if malformed;
+    a value without `type=` is typed by the tool's schema in `tools` (`raw_values`)."""
     head = _CALL_HEAD.match(text)
     if head is None:
         return None
@@ -59,6 +62,7 @@ def xtml_call(text: str) -> Call | None:
     if not is_name(name):
         return None
     members, pos = [], head.end()
+    parameters = tool_parameters(tools, name)
     for argument in _ARGUMENT.finditer(text, pos):
         if text[pos : argument.start()].strip():
             return None
@@ -73,7 +77,7 @@ def xtml_call(text: str) -> Call | None:
             elif kind is not None:
                 members.append(f"{orjson.dumps(key).decode()}: {raw.strip()}")
             else:
-                members.append(typed_object([(key, raw)])[1:-1])
+                members.append(typed_object([(key, raw)], parameters)[1:-1])
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             return None
     if text[pos:].strip():

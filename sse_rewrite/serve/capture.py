@@ -1,7 +1,8 @@
 """`--capture DIR`: each upstream answer saved raw, as a fixture for `replay` and `diff`.
 
 A streamed answer becomes `DIR/NAME.sse`, a whole body `DIR/NAME.json`, each with a
-`NAME.….args` sidecar that names every rewrite option the server ran with, so
+`NAME.….args` sidecar that names every rewrite option the server ran with, and a
+`NAME.….tools` sidecar with the request's tools (when it had some), so
 `sse-rewrite diff --update` then `diff` reproduce exactly what the client got.
 
 A capture is a side job and never fails a request: files are created and written by one
@@ -23,7 +24,9 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from ..goldens import args_path
+import orjson
+
+from ..goldens import args_path, tools_path
 from ..rewrite import RewriteOptions
 from .limits import Limits
 
@@ -66,7 +69,8 @@ class CaptureStore:
         path = self.directory / f"serve-{stamp}-{os.getpid()}-{next(_numbers):04d}{suffix}"
         capture = Capture(self, path)
         if not self.paused:
-            capture.opened = self._thread.submit(self._create, path, sidecar_text(options))
+            tools = orjson.dumps({"tools": options.tools.source}) if options.tools else None
+            capture.opened = self._thread.submit(self._create, path, sidecar_text(options), tools)
         return capture
 
     def submit(self, job: Callable[[], None], size: int) -> bool:
@@ -99,14 +103,17 @@ class CaptureStore:
             self.paused = True
             self.say(f"--capture paused: {why}; requests go on without capture")
 
-    def _create(self, path: Path, sidecar: str) -> int | None:
+    def _create(self, path: Path, sidecar: str, tools: bytes | None) -> int | None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor = create_file(args_path(path))
-            try:
-                os.write(descriptor, sidecar.encode())
-            finally:
-                os.close(descriptor)
+            for sidecar_path, data in ((args_path(path), sidecar.encode()), (tools_path(path), tools)):
+                if data is None:
+                    continue
+                descriptor = create_file(sidecar_path)
+                try:
+                    os.write(descriptor, data)
+                finally:
+                    os.close(descriptor)
             return create_file(path)
         except OSError as error:
             self.failed(error)

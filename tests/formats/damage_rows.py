@@ -11,6 +11,10 @@ import json
 
 from sse_rewrite.formats import deepseek, kimi
 from sse_rewrite.formats._section_base import Token
+from tests.formats.damage_tag_rows import STOPPED, TAG_CALLS, glm, hermes, qwen, tag_rows
+from tests.formats.damage_types import Expected
+
+__all__ = ["DEEPSEEK", "KIMI", "PARSERS", "ROWS", "STOPPED", "Expected", "glm", "hermes", "qwen"]
 
 ROLES = {
     "sb": Token.SECTION_BEGIN,
@@ -38,8 +42,6 @@ PARSERS = {
     "text": ("text",),
 }
 
-Expected = tuple[str, list[tuple[str, str]], str, set[str]]
-"""(text in, calls as (name, arguments), text kept, notice codes that must be among the notices)."""
 
 
 def token_rows(fmt: str, t: dict[str, str]) -> dict[str, Expected]:
@@ -93,7 +95,31 @@ def token_rows(fmt: str, t: dict[str, str]) -> dict[str, Expected]:
             f"The {sb} token opens a section.",
             set(),
         ),
-        "orphan-closers": (f"a {ce} b {se} c", [], "a  b  c", {"orphan-marker"}),
+        "orphan-closers-in-a-sentence-are-words": (f"a {ce} b {se} c", [], f"a {ce} b {se} c", set()),
+        "orphan-closers-side-by-side-in-a-sentence": (
+            f"ends with {ce}{se} and more",
+            [],
+            f"ends with {ce}{se} and more",
+            set(),
+        ),
+        "orphan-closers-after-a-section-are-dropped": (
+            f"{sb}{call('f', 0, '{}')}{se}\n{ce} {se} tail",
+            [("f", "{}")],
+            "\n  tail",
+            {"orphan-marker"},
+        ),
+        "orphan-closers-alone-on-their-line-are-dropped": (
+            f"done.\n {ce}{se} \nnext\n{se}",
+            [],
+            "done.\n  \nnext\n",
+            {"orphan-marker"},
+        ),
+        "closers-of-a-syntax-explained-in-prose-are-words": (
+            f"It writes {sb}\n{cb}{h('<name>', 0)}{ab}{{...}}{ce}\n{se}\nand so on.",
+            [],
+            f"It writes {sb}\n{cb}{h('<name>', 0)}{ab}{{...}}{ce}\n{se}\nand so on.",
+            set(),
+        ),
         "eof-in-call-complete-json": (
             f'{sb}{cb}{h("f", 0)}{ab}{{"a": 1}}',
             [("f", '{"a": 1}')],
@@ -106,8 +132,26 @@ def token_rows(fmt: str, t: dict[str, str]) -> dict[str, Expected]:
             f'x {sb}{cb}{h("f", 0)}{ab}{{"a": ',
             {"truncated-call"},
         ),
+        "stop-sequence-took-the-closers": (
+            f'x {sb}{cb}{h("f", 0)}{ab}{{"a": 1}}',
+            [("f", '{"a": 1}')],
+            "x ",
+            {"recovered-call"},
+        ),
         "eof-dangling-call-opener-without-section": (f"text {cb}  ", [], "text ", {"dangling-opener"}),
         "eof-dangling-section-opener": (f"text {sb} \n", [], "text ", {"dangling-opener"}),
+        "arguments-encoded-twice": (
+            call("f", 0, f" {json.dumps(json.dumps({'a': [1, '<x>']}))} "),
+            [("f", '{"a": [1, "<x>"]}')],
+            "",
+            {"arguments-encoded-twice"},
+        ),
+        "a-json-string-that-holds-no-object-stays": (
+            call("f", 0, '"[1]"'),
+            [("f", '"[1]"')],
+            "",
+            set(),
+        ),
         "invalid-json-arguments": (
             call("f", 0, '{"a": 1,}'),
             [("f", '{"a": 1,}')],
@@ -127,138 +171,6 @@ def token_rows(fmt: str, t: dict[str, str]) -> dict[str, Expected]:
             {"orphan-header"},
         ),
     }
-
-
-def hermes(name: str, args: object) -> str:
-    return f"<tool_call>\n{json.dumps({'name': name, 'arguments': args})}\n</tool_call>"
-
-
-def qwen(name: str, **params: str) -> str:
-    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
-    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
-
-
-def glm(name: str, **args: str) -> str:
-    body = "".join(f"<arg_key>{k}</arg_key>\n<arg_value>{v}</arg_value>\n" for k, v in args.items())
-    return f"<tool_call>{name}\n{body}</tool_call>"
-
-
-TAG_CALLS = {
-    "hermes": lambda n, v: hermes(n, {"k": v}),
-    "qwen3-coder": lambda n, v: qwen(n, k=v),
-    "glm": lambda n, v: glm(n, k=v),
-}
-CUT_BODIES = {
-    "hermes": (
-        '<tool_call>{"name": "f", "arguments": {"a": 1}}',
-        '<tool_call>{"name": "f", "arguments": {"a": ',
-    ),
-    "qwen3-coder": (
-        "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n",
-        "<tool_call>\n<function=f>\n<parameter=a>\nval",
-    ),
-    "glm": (
-        "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n",
-        "<tool_call>f\n<arg_key>a</arg_key><arg_value>1",
-    ),
-}
-OTHER_BODY = {"hermes": glm("f", k="v"), "qwen3-coder": hermes("f", {}), "glm": hermes("f", {})}
-
-
-def tag_rows(fmt: str) -> dict[str, Expected]:
-    """The rows for the `<tool_call>` formats."""
-    call = TAG_CALLS[fmt]
-    look_alike = "</tool_call> {"
-    complete, cut = CUT_BODIES[fmt]
-    rows: dict[str, Expected] = {
-        "text-after-and-between-calls": (
-            f"a {call('f', 'x')} b {call('g', 'y')} c",
-            [("f", '{"k": "x"}'), ("g", '{"k": "y"}')],
-            "a  b  c",
-            set(),
-        ),
-        "closer-inside-a-value-is-data": (
-            call("f", look_alike),
-            [("f", json.dumps({"k": look_alike}))],
-            "",
-            set(),
-        ),
-        "prose-after-opener": (
-            "Wrap calls in <tool_call> tags.",
-            [],
-            "Wrap calls in <tool_call> tags.",
-            set(),
-        ),
-        "orphan-closer": ("a </tool_call> b", [], "a  b", {"orphan-marker"}),
-        "eof-in-call-complete": (complete, [("f", '{"a": 1}')], "", {"recovered-call"}),
-        "eof-in-call-incomplete": (f"x {cut}", [], f"x {cut}", {"truncated-call"}),
-        "eof-dangling-opener": ("text <tool_call>  \n", [], "text ", {"dangling-opener"}),
-        "another-formats-body-is-text": (OTHER_BODY[fmt], [], OTHER_BODY[fmt], set()),
-    }
-    if fmt != "hermes":  # (a JSON body ends where its object does: see the hermes row)
-        rows["unclosed-call-closed-by-next-call"] = (
-            call("a", "x").removesuffix("</tool_call>") + call("b", "y"),
-            [("a", '{"k": "x"}'), ("b", '{"k": "y"}')],
-            "",
-            {"implicit-close"},
-        )
-    if fmt == "hermes":
-        rows["unclosed-call-closed-by-next-call"] = (
-            f'<tool_call>{{"name": "a"}}\n{hermes("b", {})}',
-            [("a", "{}"), ("b", "{}")],
-            "\n",
-            {"missing-close"},
-        )
-        rows["invalid-json-arguments"] = (
-            '<tool_call>{"name": "f", "arguments": "{\\"a\\": 1,}"}</tool_call>',
-            [("f", '{"a": 1,}')],
-            "",
-            {"invalid-arguments"},
-        )
-    if fmt == "qwen3-coder":
-        bare = "<function=f>\n<parameter=x>\n1\n</parameter>\n</function>"
-        rows.update(
-            {
-                "parameter-left-open": (
-                    "<tool_call>\n<function=f>\n<parameter=a>\n1\n<parameter=b>\nx y\n"
-                    "</function>\n</tool_call>",
-                    [("f", '{"a": 1, "b": "x y"}')],
-                    "",
-                    set(),
-                ),
-                "bare-function-and-its-stray-closer": (
-                    f"a {bare}\n</tool_call> b",
-                    [("f", '{"x": 1}')],
-                    "a  b",
-                    set(),
-                ),
-                "bare-functions-in-a-row": (
-                    f"{bare}{bare.replace('=f>', '=g>')}",
-                    [("f", '{"x": 1}'), ("g", '{"x": 1}')],
-                    "",
-                    set(),
-                ),
-                "bare-function-missing-its-angle": (
-                    f"<function=f\n<parameter=x>\n1\n</parameter>\n</function> then {bare}",
-                    [("f", '{"x": 1}')],
-                    "<function=f\n<parameter=x>\n1\n</parameter>\n</function> then ",
-                    {"malformed-call"},
-                ),
-                "wrapped-function-missing-its-angle": (
-                    f"<tool_call><function=f\n</function></tool_call> {qwen('g')}",
-                    [("g", "{}")],
-                    "<tool_call><function=f\n</function></tool_call> ",
-                    {"malformed-call"},
-                ),
-                "eof-in-bare-call-complete-parameters": (
-                    bare[: -len("</function>")],
-                    [("f", '{"x": 1}')],
-                    "",
-                    {"recovered-call"},
-                ),
-            }
-        )
-    return rows
 
 
 def text_rows() -> dict[str, Expected]:

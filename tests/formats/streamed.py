@@ -54,12 +54,13 @@ def cuttings(text: str) -> Iterator[list[str]]:
         yield cut(text, [point])
 
 
-def streamed_at_every_cut(name: str, text: str) -> tuple[list[Call], str, list[str]]:
+def streamed_at_every_cut(name: str, text: str, finished: bool = False) -> tuple[list[Call], str, list[str]]:
     """Parse `text` with format `name` streaming, at every cutting: the checked result,
-    which must not depend on the cutting, and which loses nothing."""
+    which must not depend on the cutting, and which loses nothing (`finished`: a normal finish)."""
     results = []
     for pieces in cuttings(text):
-        out = feed_pieces(FORMATS[name](stream_arguments=True), pieces)
+        parser = FORMATS[name](stream_arguments=True)
+        out = [piece for text_piece in pieces for piece in parser.feed(text_piece)] + parser.flush(finished)
         assert rejoin(out) == text
         results.append(checked(out))
     for result in results[1:]:

@@ -8,24 +8,47 @@ rewriter with `--format`, assembled by the openai SDK.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from sse_rewrite.formats import FORMATS
+from sse_rewrite.events import Piece
+from sse_rewrite.formats import FORMATS, ToolSyntax
 from tests.chunking import (
     calls,
     chunk_event,
     codes,
     every_cut,
     feed_pieces,
+    field_stream,
     rejoin,
     rewrite_stream,
     texts,
     token_stream,
 )
-from tests.formats.damage_rows import DEEPSEEK, KIMI, PARSERS, ROWS, glm, hermes, qwen
+from tests.formats.damage_rows import DEEPSEEK, KIMI, PARSERS, ROWS, STOPPED, glm, hermes, qwen
+from tests.fuzzing import assemble
 from tests.oracles import openai_final
 
 CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
+
+
+class _FinishedNormally:
+    """A parser whose stream finishes normally (`stop`): `flush(finished=True)`."""
+
+    def __init__(self, parser: ToolSyntax) -> None:
+        self._parser = parser
+
+    def feed(self, text: str) -> list[Piece]:
+        return self._parser.feed(text)
+
+    def flush(self) -> list[Piece]:
+        return self._parser.flush(finished=True)
+
+
+def _factory(name: str, finished: bool) -> Callable[[], ToolSyntax]:
+    parser = FORMATS[name]
+    return (lambda: _FinishedNormally(parser())) if finished else parser  # type: ignore[return-value]
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
@@ -33,20 +56,43 @@ def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
     text, expected_calls, kept, notices = ROWS[fmt][row]
     # `auto` reads Hermes JSON and Qwen XML alike for a Qwen model: only `--format` reads one body
     for name in (fmt,) if row == "another-formats-body-is-text" else PARSERS[fmt]:
-        out = every_cut(FORMATS[name], text)
+        out = every_cut(_factory(name, finished=row.startswith("stop-")), text)
         assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
         assert texts(out) == kept, name
         assert notices <= codes(out), name
 
 
+# Rows whose closers are dropped for standing alone on a line: a stream decides so only where the
+# parser read the line's start, and a token without a marker may pass it unread (docs/behaviour.md,
+# "Damage"); through the SDK these rows come as one event each (`test_a_line_start_passed_unread...`).
+ALONE_ON_A_LINE = {row for rows in ROWS.values() for row in rows if "alone-on" in row}
+
+
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
     text, expected_calls, kept, _ = ROWS[fmt][row]
-    tokens = [text[i : i + 3] for i in range(0, len(text), 3)]
-    final = openai_final(rewrite_stream(token_stream(tokens), format=fmt), chunk=7).choices[0]
+    tokens = [text] if row in ALONE_ON_A_LINE else [text[i : i + 3] for i in range(0, len(text), 3)]
+    if row.startswith("eof-"):  # cut: no finish_reason, the end of input (`length` is the same)
+        stream = field_stream([{"content": token} for token in tokens], finish=None)
+    else:
+        stream = token_stream(tokens)
+    final = openai_final(rewrite_stream(stream, format=fmt), chunk=7).choices[0]
     assert (final.message.content or "") == kept
     assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
-    assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
+    if not row.startswith("eof-"):
+        assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
+
+
+@pytest.mark.parametrize("fmt", ["qwen3-coder", "glm"])
+@pytest.mark.parametrize("finish", ["length", "error", None])
+def test_a_value_cut_stays_text_unless_the_finish_is_normal(fmt: str, finish: str | None) -> None:
+    text = STOPPED[fmt][0]
+    tokens = [text[i : i + 3] for i in range(0, len(text), 3)]
+    events = [{"content": token} for token in tokens]
+    out = assemble(rewrite_stream(field_stream(events, finish=finish), format=fmt))
+    assert out == ({"content": text}, [])
+    out = assemble(rewrite_stream(field_stream(events, finish="tool_calls"), format=fmt))
+    assert out == ({}, [("f", STOPPED[fmt][1])])
 
 
 PROSE_AT_ONCE = {
@@ -127,4 +173,28 @@ def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
     assert body.startswith(plain)  # passed through byte for byte
     assert "\ufffd after".encode() in body  # replaced inside the rewritten text
     final = openai_final(body.removeprefix(plain)).choices[0]  # the SDK rejects the invalid bytes
+    assert [c.function.name for c in final.message.tool_calls] == ["b"]
+
+
+@pytest.mark.parametrize("fmt", ["kimi", "hermes", "qwen3-coder"])
+def test_a_line_start_passed_unread_keeps_the_closer(fmt: str) -> None:
+    closer = KIMI["se"] if fmt == "kimi" else "</tool_call>"
+    # "\n" has no marker: while nothing is held it passes unread, so the line start is unknown
+    tokens = ["done.", "\n", closer, "\n", "next"]
+    final = openai_final(rewrite_stream(token_stream(tokens), format=fmt)).choices[0]
+    assert final.message.content == "".join(tokens)
+    # read with the closer, the same line start makes it stand alone: dropped
+    tokens = ["done.", f"\n{closer}", "\n", "next"]
+    final = openai_final(rewrite_stream(token_stream(tokens), format=fmt)).choices[0]
+    assert final.message.content == "done.\n\nnext"
+
+
+@pytest.mark.parametrize("fmt", ["kimi", "deepseek", "hermes", "qwen3-coder", "glm"])
+def test_text_between_a_call_and_a_closer_is_read_even_without_a_marker(fmt: str) -> None:
+    tokens = {"kimi": KIMI, "deepseek": DEEPSEEK}.get(fmt)
+    call = ONE_CALL[fmt] if tokens is None else tokens["sb"] + ONE_CALL[fmt] + tokens["se"]
+    closer = "</tool_call>" if tokens is None else tokens["ce"]
+    stream = token_stream([call, "\n", "words", f" {closer} ", "more"])
+    final = openai_final(rewrite_stream(stream, format=fmt)).choices[0]
+    assert final.message.content == f"\nwords {closer} more"
     assert [c.function.name for c in final.message.tool_calls] == ["b"]

@@ -162,11 +162,12 @@ def test_prose_after_an_opener_is_released_without_waiting_for_more_input() -> N
 
 
 @pytest.mark.parametrize("closer", [CE, SE, "<|tool_call_section_end|>"])
-def test_orphan_closers_are_dropped_with_a_notice(closer: str) -> None:
-    out = parse(f"a{closer}b")
-    assert texts(out) == "ab"
+def test_orphan_closers_alone_on_a_line_are_dropped_with_a_notice(closer: str) -> None:
+    out = parse(f"a\n{closer}\nb")
+    assert texts(out) == "a\n\nb"
     assert [p.raw for p in out if isinstance(p, Markup)] == [closer]
     assert "orphan-marker" in codes(out)
+    assert texts(parse(f"a{closer}b")) == f"a{closer}b"  # inside words: words
 
 
 def test_end_of_input_inside_a_call_with_complete_arguments_recovers_it() -> None:

@@ -202,8 +202,9 @@ def test_call_over_the_cap_is_released_and_scanning_resumes() -> None:
     pieces = [big, '"}}</tool_call> then ', hermes("g", {})]
     out = feed_pieces(ToolCallTagParser(max_section_bytes=100), pieces)
     assert calls(out) == [(None, "g", "{}")]
-    assert texts(out) == big + '"}} then '  # scanning resumed: the closer is an orphan, dropped
-    assert {"section-cap", "orphan-marker"} <= codes(out)
+    # scanning resumed: the released call's closer follows words, not syntax, so it is words too
+    assert texts(out) == big + '"}}</tool_call> then '
+    assert "section-cap" in codes(out)
 
 
 def test_feed_after_flush_raises_and_nothing_is_pending() -> None:

@@ -37,6 +37,7 @@ from ...serve.relay import StreamRelay
 from ...serve.request_log import RequestRecord
 from ...serve.upstream import Upstream, UpstreamFailure, broken_off, describe, end_to_end
 from ...sse import encode_event
+from ...tool_schemas import ToolSchemas
 from .mapping import completion_to_message, error_object, status_error
 from .models import models_list
 from .request import RequestError, translate_request
@@ -79,7 +80,9 @@ async def messages(request: web.Request) -> web.StreamResponse:
     record.model = translated["model"]
     for notice in notices:
         log.notice(record, notice)
-    options = dataclasses.replace(upstream.settings.options, to="anthropic")
+    # the request's tools, as the upstream sees them (translated): they type and name its calls
+    tools = ToolSchemas.of_request(translated)
+    options = dataclasses.replace(upstream.settings.options, to="anthropic", tools=tools)
     try:
         async with upstream.post_json("/chat/completions", orjson.dumps(translated), request,
                                       headers=upstream_headers(upstream, request)) as response:

@@ -23,6 +23,7 @@ from ...serve.errors import json_error
 from ...serve.relay import StreamRelay
 from ...serve.request_log import RequestRecord
 from ...serve.upstream import UpstreamFailure, broken_off
+from ...tool_schemas import ToolSchemas
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -56,7 +57,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     model = payload.get("model")
     record.model = model if isinstance(model, str) else None
     upstream = request.app[state.UPSTREAM]
-    options = dataclasses.replace(upstream.settings.options, to="openai")
+    tools = ToolSchemas.of_request(payload)  # they type and name the calls of the answer
+    options = dataclasses.replace(upstream.settings.options, to="openai", tools=tools)
     try:
         async with upstream.post_json("/chat/completions", body, request) as response:
             if response.content_type == "text/event-stream":

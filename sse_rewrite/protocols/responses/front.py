@@ -31,11 +31,12 @@ from aiohttp import web
 from multidict import CIMultiDict
 
 from ...body import rewrite_completion
-from ...rewrite import StreamRewriter
+from ...rewrite import RewriteOptions, StreamRewriter
 from ...serve import state
 from ...serve.capture import open_capture
 from ...serve.relay import StreamRelay
 from ...serve.upstream import UpstreamFailure, broken_off
+from ...tool_schemas import ToolSchemas
 from .input_items import input_messages
 from .items import ResponseContext
 from .mapping import error_body, new_response_id
@@ -106,13 +107,14 @@ async def create(request: web.Request) -> web.StreamResponse:
     output = ResponsesOutput(context)
     if keep:
         responses.pending[context.response_id or ""] = asyncio.Event()
-    options = dataclasses.replace(upstream.settings.options, to="responses")
+    tools = ToolSchemas.of_request(translation.request)  # (as the upstream sees them)
+    options = dataclasses.replace(upstream.settings.options, to="responses", tools=tools)
     try:
         chat_request = orjson.dumps(translation.request)
         async with upstream.post_json("/chat/completions", chat_request, request) as answer:
             if answer.content_type != "text/event-stream":
                 stream = body.get("stream") is True
-                whole, response = await _whole_answer(answer, request, context, stream=stream)
+                whole, response = await _whole_answer(answer, request, context, options, stream=stream)
                 await _keep(responses, keep, response, translation)
                 return whole
             rewriter = StreamRewriter(options, output)
@@ -174,10 +176,10 @@ async def _keep(responses: Responses, keep: bool, response: dict[str, Any] | Non
 
 
 async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, context: ResponseContext,
-                        *, stream: bool) -> tuple[web.Response, dict[str, Any] | None]:
+                        options: RewriteOptions, *, stream: bool,
+                        ) -> tuple[web.Response, dict[str, Any] | None]:  # fmt: skip
     """A non-streamed completion as one response object (or error body); as events if `stream`."""
     upstream, record = request.app[state.UPSTREAM], state.RECORD.get()
-    options = dataclasses.replace(upstream.settings.options, to="responses")
     try:
         whole = await answer.read()
     except (aiohttp.ClientError, TimeoutError) as error:

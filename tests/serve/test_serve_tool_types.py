@@ -1,0 +1,133 @@
+"""Through serve with the official SDKs: the request's tools type a Qwen3-Coder leak's values.
+
+A fake upstream leaks a Qwen3-Coder call writing `42` into `Write(content: string)`, one
+token per chunk. Without the schema `42` would be the number Claude Code's `Write` refuses;
+with the request's tools, both fronts hand the client the string `"42"`, streamed and whole,
+and a capture keeps the tools so its replay types the same.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import openai
+import orjson
+import pytest
+from aiohttp import web
+
+from sse_rewrite import goldens
+from sse_rewrite.protocols.anthropic.models import ModelChoice
+from sse_rewrite.serve import app
+from tests.serve.servers import Servers
+
+QWEN = "qwen/qwen3-coder-480b-a35b-instruct"
+LEAK = ("I'll write it.\n<tool_call>\n<function=Write>\n<parameter=file_path>\n/tmp/answer.txt\n"
+        "</parameter>\n<parameter=content>\n42\n</parameter>\n</function>\n</tool_call>")
+SCHEMA = {"type": "object", "required": ["file_path", "content"],
+          "properties": {"file_path": {"type": "string"}, "content": {"type": "string"}}}  # fmt: skip
+WRITE = {"name": "Write", "description": "Write a file", "input_schema": SCHEMA}
+WRITE_FUNCTION = {"type": "function", "function": {"name": "Write", "parameters": SCHEMA}}
+EXPECTED = {"file_path": "/tmp/answer.txt", "content": "42"}
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+    chunk = {"id": "gen-q", "object": "chat.completion.chunk", "created": 1, "model": QWEN,
+             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
+    return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+
+async def _chat(request: web.Request) -> web.StreamResponse:
+    """The fake Qwen upstream: the leak, one token (here: 2 characters) per chunk, or whole."""
+    body = await request.json()
+    if not body.get("stream"):
+        message = {"role": "assistant", "content": LEAK}
+        return web.json_response({"id": "gen-q", "object": "chat.completion", "created": 1, "model": QWEN,
+                                  "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+    response = web.StreamResponse(headers={"content-type": "text/event-stream"})
+    await response.prepare(request)
+    for i in range(0, len(LEAK), 2):
+        await response.write(_chunk({"role": "assistant", "content": LEAK[i : i + 2]}))
+    await response.write(_chunk({}, "stop") + b"data: [DONE]\n\n")
+    return response
+
+
+@pytest.fixture
+def qwen(servers: Servers) -> Iterator[str]:
+    """The fake Qwen upstream's base URL."""
+    application = web.Application()
+    application.router.add_post("/v1/chat/completions", _chat)
+
+    async def start() -> web.AppRunner:
+        runner = web.AppRunner(application)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        return runner
+
+    runner = servers.loop.run(start())
+    yield f"http://127.0.0.1:{app.bound_port(runner)}/v1"
+    servers.loop.run(runner.cleanup())
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_the_openai_front_gives_write_the_string_42(servers: Servers, qwen: str, stream: bool) -> None:
+    base_url, _ = servers.serve(upstream=qwen)
+    client = openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=10)
+    messages: Any = [{"role": "user", "content": "write 42 to /tmp/answer.txt"}]
+    try:
+        if stream:
+            tools: Any = [WRITE_FUNCTION]
+            with client.chat.completions.stream(model=QWEN, messages=messages, tools=tools) as events:
+                for _ in events:
+                    pass
+                message = events.get_final_completion().choices[0].message
+        else:
+            message = client.chat.completions.create(model=QWEN, messages=messages,
+                                                     tools=[WRITE_FUNCTION]).choices[0].message  # type: ignore[list-item]
+    finally:
+        client.close()
+    [call] = message.tool_calls or []
+    assert (call.function.name, json.loads(call.function.arguments)) == ("Write", EXPECTED)
+    assert message.content == "I'll write it.\n"
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_the_anthropic_front_gives_write_the_string_42(servers: Servers, qwen: str, stream: bool) -> None:
+    base_url, _ = servers.serve(upstream=qwen, models=ModelChoice(model=QWEN))
+    client = anthropic.Anthropic(base_url=base_url.removesuffix("/v1"), api_key="x", max_retries=0,
+                                 timeout=10)  # fmt: skip
+    messages: Any = [{"role": "user", "content": "write 42 to /tmp/answer.txt"}]
+    tools: Any = [WRITE]
+    try:
+        if stream:
+            request: Any = {"model": "claude-x", "max_tokens": 256, "messages": messages, "tools": tools}
+            with client.messages.stream(**request) as events:
+                message = events.get_final_message()
+        else:
+            message = client.messages.create(model="claude-x", max_tokens=256, messages=messages, tools=tools)
+    finally:
+        client.close()
+    [tool] = [block for block in message.content if block.type == "tool_use"]
+    assert (tool.name, tool.input) == ("Write", EXPECTED)
+    assert message.stop_reason == "tool_use"
+
+
+def test_a_capture_keeps_the_requests_tools(servers: Servers, qwen: str, tmp_path: Path) -> None:
+    base_url, _ = servers.serve(upstream=qwen, capture_dir=tmp_path)
+    client = openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=10)
+    try:
+        with client.chat.completions.stream(model=QWEN, messages=[{"role": "user", "content": "go"}],
+                                            tools=[WRITE_FUNCTION]) as events:  # type: ignore[list-item]
+            for _ in events:
+                pass
+    finally:
+        client.close()
+    [capture] = goldens.find_captures([tmp_path])
+    assert json.loads(goldens.tools_path(capture).read_text())["tools"] == [WRITE_FUNCTION]
+    output = goldens.replay(capture).output
+    arguments = [line for line in output.split(b"\n") if b'"arguments"' in line]
+    assert arguments and json.loads(json.loads(arguments[-1][6:])["choices"][0]["delta"]["tool_calls"][0]
+                                    ["function"]["arguments"]) == EXPECTED  # fmt: skip
