@@ -88,6 +88,14 @@ class WholeAnswerParser:
         """`INNER`'s, once the answer went to it; nothing is absorbed while it is held."""
         return 0 if self._held is not None else self._inner.absorb(texts)
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`INNER`'s, once the answer went to it; nothing is taken while it is held."""
+        return None if self._held is not None else self._inner.absorb_argument(text)
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """`INNER`'s, once the answer went to it; nothing is taken while it is held."""
+        return [] if self._held is not None else self._inner.absorb_arguments(texts)
+
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
