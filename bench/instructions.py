@@ -9,7 +9,7 @@ stream's cost, start-up excluded. With `OLD` (a directory holding another versio
 `sse_rewrite`, as for `ab.py`) the old core is counted too. Instructions are not time
 (cache misses and branches differ), but a change that removes work shows here in one run.
 
-Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME]`
+Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME] [--stream-arguments]`
 (needs `valgrind`; about a minute per shape).
 """
 
@@ -42,7 +42,7 @@ for line in io.BytesIO(data):
 """
 _CORE = """
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
-rewriter = StreamRewriter(RewriteOptions(plain_runs={on}, token_runs={on}))
+rewriter = StreamRewriter(RewriteOptions(plain_runs={on}, token_runs={on}, stream_arguments={stream}))
 for i in range(0, len(data), 65536):
     rewriter.feed(data[i : i + 65536])
 rewriter.flush()
@@ -79,13 +79,15 @@ def main() -> None:
     parser.add_argument("--size-mb", type=float, default=1.0)
     parser.add_argument("--plain", action="store_true", help="the no-syntax streams")
     parser.add_argument("--shape", default="", help="only the shapes whose name contains this")
+    parser.add_argument("--stream-arguments", action="store_true", help="the cores stream arguments")
     args = parser.parse_args()
     kind, size = ("plain" if args.plain else "heavy"), int(args.size_mb * MB)
     cores = [("new", None)] + ([("old", str(args.old.resolve()))] if args.old else [])
     print(f"{'stream':45} {'baseline':>9}  " + "  ".join(f"{n} on  {n} off" for n, _ in cores))
     for shape in (s.name for s in streams.SHAPES if args.shape in s.name):
         base = cost(shape, kind, size, _BASELINE, None)
-        ratios = [cost(shape, kind, size, _CORE.format(on=on), path) / base
+        stream = args.stream_arguments
+        ratios = [cost(shape, kind, size, _CORE.format(on=on, stream=stream), path) / base
                   for _, path in cores for on in (True, False)]
         cells = "  ".join(f"{r:5.2f}x" for r in ratios)
         print(f"{kind} {shape:39} {base / 1e6:8.1f}M  {cells}", flush=True)

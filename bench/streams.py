@@ -208,6 +208,18 @@ def deepseek_turn_tokens() -> list[str]:
             "<｜tool▁calls▁end｜>"]
 
 
+QWEN_MODEL = "qwen/qwen3-coder"
+
+
+def qwen_turn_tokens() -> list[str]:
+    """One agent turn in Qwen3-Coder XML: prose, then a call writing 2 KB, a value token per chunk."""
+    content = ((SCRIPT + "\n") * 9)[:2048]
+    out = [*tokens(PROSE), "<tool_call>", "\n", "<function=", "write_file", ">", "\n"]
+    for key, value in (("path", "src/parser/stream.py"), ("content", content)):
+        out += ["<parameter=", key, ">", "\n", *tokens(value), "\n", "</parameter>", "\n"]
+    return [*out, "</function>", "\n", "</tool_call>"]
+
+
 GPT_OSS_MODEL = "openai/gpt-oss-120b"
 
 
@@ -243,6 +255,17 @@ def dsml_turn_tokens() -> list[str]:
     return [*tokens(PROSE), f"<{bar}tool_calls>", "\n", *bash, *read, f"</{bar}tool_calls>"]
 
 
+MISTRAL_MODEL = "mistralai/devstral-2512"
+
+
+def mistral_turn_tokens() -> list[str]:
+    """One agent turn in Mistral v11 tokens: prose, then two `[TOOL_CALLS]NAME[ARGS]{…}` calls."""
+    bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
+    read = orjson.dumps({"path": "src/parser/stream.py", "offset": 1, "limit": 200}).decode()
+    return [*tokens(PROSE), "[TOOL_CALLS]", "bash", "[ARGS]", *tokens(bash),
+            "[TOOL_CALLS]", "read", "_file", "[ARGS]", *tokens(read)]
+
+
 @dataclass(frozen=True)
 class Shape:
     """Where a stream's leaked syntax sits: how a token becomes an event, and one turn's tokens."""
@@ -275,7 +298,11 @@ SHAPES: tuple[Shape, ...] = (
     Shape("kimi in reasoning_content", compat_reasoning_event, tool_turn_tokens),
     Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
+    Shape("qwen3-coder xml in content", model_event(QWEN_MODEL), qwen_turn_tokens),
+
+
     Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
     Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
+    Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .deltas import carries_nothing, sole_text
-from .events import Piece, ToolCall
-from .streamed_calls import StreamedCalls
+from .events import ArgumentsDelta, CallStart, Piece, ToolCall
+from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from .content_thinking import ContentThinking
     from .formats import ToolSyntax
+    from .streamed_calls import Part
 
 CallId = Callable[[int, ToolCall | None], str]
 """Gives the id of the call with this output index (the parsed call, or None if legacy)."""
@@ -40,6 +41,10 @@ class ChoiceState:
         self._make_parser = make_parser
         self._call_id = call_id
         self._parsers: dict[str, ToolSyntax] = {}
+        if make_parser is not None:  # a parser that must see the content from its first text is made now
+            parser = make_parser()  # (docs/behaviour.md, "Marker-then-list syntaxes": Llama's bare calls)
+            if getattr(parser, "reads_from_start", False):
+                self._parsers["content"] = parser
         self._undecided = UndecidedText()
         self._indexes = CallIndexes()
         self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
@@ -49,6 +54,11 @@ class ChoiceState:
         self._reasoning_field = "reasoning_content"  # `reasoning` once the stream has used it
         self._fed: tuple[str, str, list[Piece]] | None = None  # see `feed_ahead`
         self._last_field = ""  # the field text last went to: a stop sequence cuts that one
+
+    @property
+    def call_id(self) -> CallId:
+        """Gives the id of this choice's call with an output index."""
+        return self._call_id
 
     @property
     def calls(self) -> int:
@@ -71,11 +81,13 @@ class ChoiceState:
                 return True
         return False
 
-    def absorb(self, choice: dict[str, Any]) -> str | None:
+    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         the field that took it, or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
-        means `rewrite` must run next, on this very choice."""
+        means `rewrite` must run next, on this very choice. Given `parts` (with
+        `--stream-arguments`), a text that only streams more of the open call's arguments
+        is taken too: its parts are added there, and they are all the choice sends."""
         delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
         if type(delta) is not dict or self._fed is not None or self._undecided.runs:
             return None
@@ -87,7 +99,18 @@ class ChoiceState:
             return None
         if not carries_nothing(choice, self._role_seen, (name,)):
             return None
-        if parser.absorb((text,)) or (self._think is None and self._feed_ahead(parser, name, text)):
+        if parts is None or self._streamed is None:
+            if parser.absorb((text,)):
+                self._last_field = name
+                return name
+        else:
+            streamed = parser.absorb_argument(text)
+            if streamed is not None:
+                if streamed:
+                    parts.append(self._streamed.part(name, streamed))
+                self._last_field = name
+                return name
+        if self._think is None and self._feed_ahead(parser, name, text, parts):
             self._last_field = name
             return name
         return None
@@ -103,26 +126,61 @@ class ChoiceState:
         self._last_field = name
         return parser.absorb(texts)
 
-    def feed_ahead(self, name: str, text: str) -> bool:
+    def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
+        """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
+        it took; the argument parts they stream are added to `parts`."""
+        parser = self._parsers.get(name)
+        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
+            return 0
+        if self._streamed is None:
+            return 0
+        if "" in texts:
+            texts = texts[: list(texts).index("")]
+        self._last_field = name
+        streamed = parser.absorb_arguments(texts)
+        self._streamed.add(name, streamed, parts)
+        return len(streamed)
+
+    def feed_ahead(self, name: str, text: str, parts: list[Part] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
         but not this text (a marker, most likely). True when it leaves nothing to send,
-        as `absorb`. Else its pieces wait for `rewrite` of that very event, which comes next."""
+        as `absorb` (given `parts`: or only streams argument parts, added there). Else its
+        pieces wait for `rewrite` of that very event, which comes next."""
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
             return False
-        return self._feed_ahead(parser, name, text)
+        return self._feed_ahead(parser, name, text, parts)
 
-    def _feed_ahead(self, parser: ToolSyntax, name: str, text: str) -> bool:
+    def _feed_ahead(
+        self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None
+    ) -> bool:
         if not text:
             return False
         self._last_field = name
         pieces = parser.feed(text)
-        if pieces or parser.undecided or not parser.pending:
+        if parser.undecided or not parser.pending:
             self._fed = (name, text, pieces)
             return False
-        return True
+        if not pieces:
+            return True
+        if parts is not None and self._streamed is not None and _streams_only(pieces):
+            for part in self._streamed.parts(name, pieces):  # (as `_account` and `_extra` make them)
+                assert isinstance(part, CallPart)
+                header = part.call is not None
+                parts.append(part.delta(self._call_id) if header else (part.index, part.arguments))
+            return True
+        self._fed = (name, text, pieces)
+        return False
 
     @property
     def _thinking(self) -> bool:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
         return self._think is not None and self._think.busy
+
+
+def _streams_only(pieces: list[Piece]) -> bool:
+    """Whether every piece announces a call or streams more of its arguments."""
+    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per streamed token)
+        if type(piece) is not ArgumentsDelta and type(piece) is not CallStart:
+            return False
+    return True

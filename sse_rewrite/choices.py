@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .formats import ToolSyntax
     from .rewrite_options import RewriteOptions
     from .stats import Stats
+    from .streamed_calls import Part
 
     Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)
     Planned = Notice | Unchanged | Chunk
@@ -75,10 +76,12 @@ class StreamChoices:
         """The rewriter of choice `index`, if the stream has had one."""
         return self._choices.get(index)
 
-    def absorbed(self, chunk: Chunk) -> tuple[int, str] | None:
+    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, str] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
-        `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work."""
+        `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
+        Given `parts`, a chunk that only streams argument text is taken too: its parts are
+        added there, and they are all it sends (the output's `parts` encodes them)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -88,7 +91,7 @@ class StreamChoices:
         index = choice.get("index")
         index = index if isinstance(index, int) else 0
         rewriter = self._choices.get(index)
-        field = None if rewriter is None else rewriter.absorb(choice)
+        field = None if rewriter is None else rewriter.absorb(choice, parts)
         if field is None:
             return None
         if not self.stream_id and isinstance(chunk.get("id"), str):

@@ -33,8 +33,10 @@ if TYPE_CHECKING:
     from typing import Final, Literal
 
     from .choices import Planned
+    from .chunks import Chunk
     from .formats import ToolSyntax
     from .protocols import StreamOutput
+    from .streamed_calls import Part
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
 
@@ -58,6 +60,7 @@ class StreamRewriter:
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self._flushed = False
+        self.streams_arguments = options.stream_arguments  # (for the accelerators)
         self._read = self.decode
         if options.plain_runs or options.token_runs:
             from .fast import reader
@@ -197,10 +200,26 @@ class StreamRewriter:
             return self.send([*choices.flush(), (raw, chunk)])
         if idle_plain:
             return self.send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
-        # Most chunks that need work only add text to open syntax: `absorbed` takes those.
-        if choices.absorbed(chunk):
-            return []
+        # Most chunks that need work only add text to open syntax (or, streaming arguments,
+        # only stream more of them): `absorbed` takes those.
+        parts: list[Part] | None = [] if self.streams_arguments else None
+        taken = choices.absorbed(chunk, parts)
+        if taken is not None:
+            return self.send_parts(chunk, taken[0], parts) if parts else []
         return self.send(choices.rewrite(raw, chunk))
+
+    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
+        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,
+        encoded and counted."""
+        out = self._output.parts(chunk, choice, parts)
+        for part in parts:
+            if isinstance(part, dict):  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
+                self.stats.tool_calls += 1
+                self.choices.calls_made = True
+        if self._output.keeps_bytes:  # (only bytes: no notice to count)
+            self.stats.events_out += len(out)
+            return out
+        return self._count(out)
 
     def _passed(self, raw: bytes) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it."""
@@ -232,8 +251,7 @@ class StreamRewriter:
         return self._choices
 
     def send(self, items: list[Planned]) -> list[Output]:
-        """Encode planned output (`choices.py`) in order, and count it (accelerators send
-        what the choices plan for the events they take)."""
+        """Encode planned output (`choices.py`) in order, and count it."""
         if not items:
             return []
         out: list[Output] = []

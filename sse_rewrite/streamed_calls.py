@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .chunks import tool_call_delta
+from .chunks import envelope, tool_call_delta
 from .events import ArgumentsDelta, CallStart, Piece, ToolCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -22,9 +22,16 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .call_indexes import CallIndexes
+    from .chunks import Chunk
+
+    # What an event that only streams calls sends: argument parts (a call's index, and more
+    # of its arguments: a `CallPart` without header) and headers (their `tool_calls` entry,
+    # complete: `CallPart.delta`).
+    ArgumentPart = tuple[int, str]
+    Part = ArgumentPart | dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # (not frozen: one is made per streamed token, and frozen ones are slower to make)
 class CallPart:
     """One `tool_calls` delta entry: a call's header (`call` given, for its id and name)
     with the arguments so far, or (`call` None) more of the arguments of call `index`."""
@@ -49,6 +56,23 @@ class StreamedCalls:
         self._indexes = indexes
         self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
 
+    def part(self, field: str, text: str) -> ArgumentPart:
+        """`add` for one text, not empty."""
+        entry = self._open[field]
+        entry[1] += len(text)
+        return entry[0], text
+
+    def add(self, field: str, texts: list[str], parts: list[Part]) -> None:
+        """Add to `parts` the argument texts of the call open in `field` (empty ones send
+        nothing), as `parts` makes `CallPart`s of `ArgumentsDelta`s (tuples: one is made per
+        streamed token)."""
+        entry = None  # (none when nothing streams: then no call need be open)
+        for text in texts:
+            if text:
+                entry = entry or self._open[field]
+                entry[1] += len(text)
+                parts.append((entry[0], text))
+
     def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
         """`pieces` of field `field` with its call pieces turned into parts."""
         out: list[Piece | CallPart] = []
@@ -70,3 +94,19 @@ class StreamedCalls:
             else:
                 out.append(piece)
         return out
+
+
+def part_chunks(chunk: Chunk, choice: int, parts: list[Part]) -> list[Chunk]:
+    """The chunks that parts of choice `choice` go out in: one a part, in the envelope of
+    `chunk`, which holds no usage or error (what `ChoiceRewriter` makes of a `CallPart` in
+    a rewrite: `_extra`, then `StreamChoices._assemble`)."""
+    base = envelope(chunk)
+    out = []
+    for part in parts:
+        delta = {"tool_calls": [part if isinstance(part, dict) else _arguments_entry(*part)]}
+        out.append({**base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]})
+    return out
+
+
+def _arguments_entry(index: int, text: str) -> dict[str, Any]:
+    return {"index": index, "function": {"arguments": text}}

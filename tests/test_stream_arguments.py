@@ -104,3 +104,14 @@ def test_to_anthropic_the_parts_become_input_json_deltas_of_one_tool_use_block()
     assert [block.type for block in message.content] == ["text", "tool_use"]
     assert message.content[1].input == json.loads(ARGS) and message.stop_reason == "tool_use"
     assert anthropic_final(plain).content[1].input == json.loads(ARGS)
+
+
+def test_a_qwen_file_ending_in_a_newline_streams_to_json_arguments() -> None:
+    """Issue 26: the streamed member was trimmed, the final one not (no closing brace)."""
+    call = ("<tool_call>\n<function=write>\n<parameter=path>\na.py\n</parameter>\n"
+            "<parameter=content>\nx = 1\n\n</parameter>\n</function>\n</tool_call>")  # fmt: skip
+    stream = token_stream([call[i : i + 4] for i in range(0, len(call), 4)], model="qwen/qwen3-coder")
+    deltas = tool_call_deltas(rewrite_stream(stream, stream_arguments=True))
+    arguments = "".join(d["function"]["arguments"] for d in deltas)  # type: ignore[index]
+    assert json.loads(arguments) == {"path": "a.py", "content": "x = 1\n"}
+    assert final(rewrite_stream(stream))[1] == final(rewrite_stream(stream, stream_arguments=True))[1]

@@ -30,9 +30,11 @@ if TYPE_CHECKING:
     from typing import Final, Protocol
 
     from ..choices import Planned, StreamChoices
+    from ..chunks import Chunk
     from ..events import Output
     from ..rewrite_options import RewriteOptions
     from ..stats import Stats
+    from ..streamed_calls import Part
 
     class StreamView(Protocol):
         """What an accelerator may ask of the stream it reads for (`StreamRewriter`)."""
@@ -60,6 +62,11 @@ if TYPE_CHECKING:
         def decode(self, data: bytes) -> list[Output]: ...  # the general path, for whole events
 
         def send(self, items: list[Planned]) -> list[Output]: ...  # encode planned output, and count it
+
+        streams_arguments: bool  # `--stream-arguments`
+
+        def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...
+        # argument parts of `choice`, in the envelope of `chunk`, encoded and counted
 
     class Accelerator(Protocol):
         """Takes a run of events at an event boundary, or None."""

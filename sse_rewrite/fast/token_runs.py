@@ -28,10 +28,12 @@ from .token_template import TokenRun, TokenTemplate
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Final
 
     from ..choice import ChoiceRewriter
+    from ..chunks import Chunk
     from ..events import Output
+    from ..streamed_calls import Part
     from . import StreamView
 
 _FIRST_WINDOW: Final = 16  # events read at first; the window doubles while the call takes them all
@@ -44,10 +46,10 @@ class TokenRuns:
     def __init__(self, stream: StreamView) -> None:
         self._stream = stream
         self._template: TokenTemplate | None = None
-        self._chunk: dict[str, Any] | None = None  # the event the template was learned from, decoded
         self._choice = 0  # the choice index and field the template's token goes to
         self._field = ""
         self._misses = 0
+        self._chunk: Chunk | None = None  # the template's event, decoded (its envelope, streaming)
         # The last run read, in which read, where, for which template: the general path
         # takes the event the call declined, then the rest may be taken from it.
         self._left: tuple[bytes, int, TokenTemplate, TokenRun] | None = None
@@ -58,19 +60,20 @@ class TokenRuns:
         if not choices.pending:
             return None
         taken, pos = 0, start
+        out: list[Output] = []
         if self._template is None:
             if self._misses >= _MAX_MISSES:
                 return None
-            pos = self._learn(data, pos, stop)
+            pos = self._learn(data, pos, stop, out)
             if pos == start:
                 return None
             taken = 1
         rewriter = choices.get(self._choice)
         template = self._template
         if rewriter is None or template is None:
-            return Taken([], pos, taken, 0) if taken else None
+            return Taken(out, pos, taken, 0) if taken else None
         window = _FIRST_WINDOW * template.size
-        out: list[Output] = []
+        parts: list[Part] | None = [] if self._stream.streams_arguments else None
         while pos < stop:
             run = self._run(template, data, pos, stop, window)
             tokens = run.tokens
@@ -79,15 +82,24 @@ class TokenRuns:
                 self._misses += 1
                 return None
             self._misses = 0
-            done = self._absorb(rewriter, tokens, out)
+            if parts is None:
+                done = self._absorb(rewriter, tokens, out)
+            else:
+                done = self._stream_parts(rewriter, tokens, parts)
             taken += done
             if done < len(tokens) or not run.whole:
                 end = pos + run.span(done)
                 self._left = (data, end, template, run.rest(done))  # read, not taken: for the next takes
-                return Taken(out, end, taken, 0)
+                return Taken(out + self._sent(parts), end, taken, 0)
             pos += run.span(done)
             window *= 2
-        return Taken(out, pos, taken, 0)
+        return Taken(out + self._sent(parts), pos, taken, 0)
+
+    def _sent(self, parts: list[Part] | None) -> list[Output]:
+        """What the run's argument parts send (streaming), in the template's envelope."""
+        if not parts or self._chunk is None:
+            return []
+        return self._stream.send_parts(self._chunk, self._choice, parts)
 
     def _run(self, template: TokenTemplate, data: bytes, pos: int, stop: int, window: int) -> TokenRun:
         """The look-alikes from `pos`: those left over from the last take if they start
@@ -125,9 +137,19 @@ class TokenRuns:
         out += self._stream.send(moved)
         return True
 
-    def _learn(self, data: bytes, start: int, stop: int) -> int:
+    def _stream_parts(self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[Part]) -> int:
+        """`_absorb`, streaming arguments: how many of the leading `tokens` the call takes,
+        leaving nothing to send but the argument parts they stream (added to `parts`)."""
+        field = self._field
+        count = rewriter.absorb_streamed(field, tokens, parts)
+        while count < len(tokens) and rewriter.feed_ahead(field, tokens[count], parts):
+            count += 1
+            count += rewriter.absorb_streamed(field, tokens[count:], parts)
+        return count
+
+    def _learn(self, data: bytes, start: int, stop: int, out: list[Output]) -> int:
         """Offer the event at `start` to the choices; past it if taken (and learn its
-        template), else `start`."""
+        template, and add what it sends to `out`: streaming, its argument parts), else `start`."""
         end = data.find(EVENT_END, start, stop) + 2
         raw = data[start:end] if end > 1 else b""
         value = data_value(raw)
@@ -138,12 +160,14 @@ class TokenRuns:
             chunk = orjson.loads(value)
         except orjson.JSONDecodeError:
             chunk = None
-        taken = self._stream.choices.absorbed(chunk) if type(chunk) is dict else None
+        parts: list[Part] | None = [] if self._stream.streams_arguments else None
+        taken = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
         if chunk is None or taken is None:
             self._misses += 1
             return start
         self._choice, self._field = taken
-        self._template = TokenTemplate.learn(raw, chunk, self._field)
         self._chunk = chunk
+        out += self._sent(parts)
+        self._template = TokenTemplate.learn(raw, chunk, self._field)
         self._misses = 0 if self._template is not None else self._misses + 1
         return end

@@ -23,11 +23,22 @@ from .hermes import HermesParser
 from .invoke_markers import DeepSeekInvokeParser, InvokeMarkersParser, MiniMaxInvokeParser
 from .kimi import KimiParser
 from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
+from .lists import (
+    LLAMA_BARE_JSON,
+    LLAMA_BARE_PYTHONIC,
+    GemmaParser,
+    GemmaStrippedParser,
+    Lfm2Parser,
+    ListMarkersParser,
+    LlamaParser,
+    MistralParser,
+)
 from .minimax import MiniMaxParser
 from .plain_text import PlainTextParser
 from .qwen_xml import QwenParser, QwenXmlParser
 from .seed import SeedParser, SeedThinkParser
 from .special_tokens import SpecialTokensParser
+from .whole_answer import WholeAnswerParser
 from .xtml import XtmlParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -63,7 +74,8 @@ def __getattr__(name: str) -> object:
 
 
 # Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
-_DISTINCTIVE: Final = (SpecialTokensParser, InvokeMarkersParser, HarmonyParser, SeedParser, XtmlParser)
+_DISTINCTIVE: Final = (SpecialTokensParser, InvokeMarkersParser, HarmonyParser, SeedParser, XtmlParser,
+                        ListMarkersParser)
 # The same but DSML and MiniMax, for ids whose own invoke parser reads those markers too.
 _DISTINCTIVE_BUT_INVOKE: Final = tuple(part for part in _DISTINCTIVE if part is not InvokeMarkersParser)
 
@@ -123,6 +135,26 @@ class _MiniMaxAndTokens(ComposedParser):
     PARTS = (MiniMaxInvokeParser, *_DISTINCTIVE_BUT_INVOKE)
 
 
+class _GemmaAndTokens(ComposedParser):
+    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped."""
+
+    PARTS = (*_DISTINCTIVE, GemmaStrippedParser)
+
+
+class _LlamaAndTokens(WholeAnswerParser):
+    """`auto` for Llama ids: also a bare JSON call as the whole answer."""
+
+    INNER = _Tokens
+    BARE = (LLAMA_BARE_JSON,)
+
+
+class _Llama4AndTokens(WholeAnswerParser):
+    """`auto` for Llama 4 ids: also a bare JSON call or pythonic list as the whole answer."""
+
+    INNER = _Tokens
+    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)
+
+
 FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "kimi": KimiParser,
     "hermes": HermesParser,
@@ -135,6 +167,10 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "harmony": HarmonyParser,
     "seed": SeedThinkParser,
     "kimi-k3": XtmlParser,
+    "mistral": MistralParser,
+    "llama": LlamaParser,
+    "gemma": GemmaParser,
+    "lfm2": Lfm2Parser,
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
     SPECIAL_TOKENS: _Tokens,
     NATIVE_TOOL_CALLS: _Tokens,
@@ -143,6 +179,11 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "minimax+special-tokens": _MiniMaxAndTokens,
     "gpt-oss+special-tokens": _GptOss,
     "seed+special-tokens": _SeedAndTokens,
+    "mistral+special-tokens": _Tokens,
+    "lfm2+special-tokens": _Tokens,
+    "llama+special-tokens": _LlamaAndTokens,
+    "llama4+special-tokens": _Llama4AndTokens,
+    "gemma+special-tokens": _GemmaAndTokens,
     "qwen+special-tokens": _QwenAndTokens,
     "glm+special-tokens": _GlmAndTokens,
     "hermes+special-tokens": _HermesAndTokens,
@@ -151,13 +192,13 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
 
 FORMAT_CHOICES: Final = (
     "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
-    "kimi-k3", "text", "none",
+    "kimi-k3", "mistral", "llama", "gemma", "lfm2", "text", "none",
 )  # fmt: skip
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
     "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
-    "Seed and Kimi K3 markers"
+    "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens"
 )
 # Family by substrings of the lowered model id, in order of precedence (first match wins):
 # (needles, format auto picks, what that format adds to the special tokens).
@@ -170,6 +211,13 @@ _MODEL_FAMILIES: Final = (
     (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
     (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),
     (("seed-oss",), "seed+special-tokens", "Qwen3-Coder function bodies without <seed:tool_call>"),
+    (("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
+     "nothing (Mistral's [TOOL_CALLS] is read in every stream)"),
+    (("llama-4", "llama4"), "llama4+special-tokens",
+     "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
+    (("llama",), "llama+special-tokens", "Llama's bare JSON calls as the whole answer"),
+    (("gemma",), "gemma+special-tokens", "Gemma 4's call:NAME{...} with its special tokens stripped"),
+    (("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", "nothing (LFM2's tokens are read in every stream)"),
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")

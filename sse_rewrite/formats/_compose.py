@@ -78,6 +78,14 @@ class ComposedParser:
         """The open part's `absorb`; nothing is taken outside a call."""
         return 0 if self._active is None else self._active.absorb(texts)
 
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """The open part's `absorb_arguments`; nothing is taken outside a call."""
+        return [] if self._active is None else self._active.absorb_arguments(texts)
+
+    def absorb_argument(self, text: str) -> str | None:
+        """The open part's `absorb_argument`; nothing is taken outside a call."""
+        return None if self._active is None else self._active.absorb_argument(text)
+
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:

@@ -2,10 +2,10 @@
 
 A format is a small state machine over a `MarkerScanner`: its states and handlers differ,
 the rest is written once here: running handlers until none makes progress, the section cap,
-compacting, `pending`, the feed-after-flush guard, `--stream-arguments` bookkeeping (a call's
-streamed argument text stays a prefix of its final arguments), every call's way out (`_call`),
-and plain-text scanning up to the first marker of `OPENERS` (`_found`, `_orphans.py`). A
-`ComposedParser` (`_compose.py`) runs several machines over one shared scanner.
+compacting, `pending`, the feed-after-flush guard, and plain-text scanning up to the first
+marker of `OPENERS` (`_found`, `_orphans.py`); `--stream-arguments` bookkeeping and every
+call's way out (`_call`) are `StreamedCall`'s (`_streamed_call.py`). A `ComposedParser`
+(`_compose.py`) runs several machines over one shared scanner.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ import enum
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 
-from ..events import ArgumentsDelta, CallStart, Notice, Piece, Reasoning, Text, ToolCall
-from ._json import JsonScanner, unwrapped
+from ..events import Notice, Piece, Reasoning, Text
+from ._json import JsonScanner
 from ._orphans import OrphanClosers, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
+from ._streamed_call import StreamedCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,7 +38,7 @@ class MachineState(enum.Enum):
     __hash__ = object.__hash__
 
 
-class ScanningParser(OrphanClosers):
+class ScanningParser(StreamedCall, OrphanClosers):
     """Base of the format parsers (implements `ToolSyntax` with a subclass's states).
 
     A subclass sets `TEXT` (its state in which nothing is held back), `_STEPS` (state ->
@@ -236,54 +237,6 @@ class ScanningParser(OrphanClosers):
             scan.cursor = scan.end
             taken += 1
         return taken
-
-    # -- `--stream-arguments`
-
-    def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
-        """Start streaming a call whose name is known (only with `stream_arguments`)."""
-        if self._tools:
-            name, notes = self._tools.review(name, None)
-            out += [Notice("tool-schema", note) for note in notes]
-        self._announced, self._sent = (call_id, name), []
-        out.append(CallStart(call_id, name))
-
-    def _stream(self, out: list[Piece], text: str) -> None:
-        """Stream the next settled piece of the announced call's arguments."""
-        if text:
-            self._sent.append(text)
-            out.append(ArgumentsDelta(text))
-
-    def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
-        """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
-        Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage")."""
-        arguments = unwrapped(arguments, name, out) if arguments[:1] == '"' else arguments
-        if self._announced is not None:
-            (call_id, name), sent = self._announced, "".join(self._sent)
-            if not arguments.startswith(sent):
-                out.append(Notice("streamed-arguments", f"call {name}: arguments kept as streamed"))
-                arguments = sent
-            self._announced, self._sent = None, []
-        if self._tools:  # (an announced name was reviewed then: only the arguments are new here)
-            name, notes = self._tools.review(name, arguments)
-            out += [Notice("tool-schema", note) for note in notes]
-        out.append(ToolCall(call_id, name, arguments, raw))
-
-    def _broken_arguments(self) -> str:
-        """The announced call's arguments as written so far (a subclass may add held text)."""
-        return "".join(self._sent)
-
-    def _complete_broken(self, out: list[Piece], end: int, code: str, message: str) -> bool:
-        """An announced call broke: complete it up to `end` with its arguments as written.
-
-        False when no call is announced (the caller then releases the raw text as usual).
-        """
-        if self._announced is None:
-            return False
-        name = self._announced[1]
-        out.append(Notice(code, f"{message}: call {name} was already streamed, completed as written"))
-        self._call(out, None, name, self._broken_arguments(), self._take(end))
-        self._state = self.TEXT
-        return True
 
     def _compact(self) -> None:
         """Drop handed-back text from the buffer; only in TEXT, where no offsets are kept."""

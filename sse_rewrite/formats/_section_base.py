@@ -192,17 +192,74 @@ class SectionBase(ScanningParser):
         scan = self._scan
         new = scan.text(self._seen, scan.cursor)
         self._seen = scan.cursor
+        self._stream(out, self._settle(new))
+
+    def _settle(self, new: str) -> str:
+        """The argument text to stream now that `new` settled: spacing at its end is held
+        back (the trim may drop it), and leading spacing is trimmed away."""
         body = new.rstrip()
         if not body or self._quoted:
             if self._sent:  # (leading whitespace is trimmed away)
                 self._held.append(new)
-            return
-        text = "".join(self._held) + body if self._sent else body.lstrip()
-        if not self._sent and text[:1] == '"':  # a JSON string, maybe arguments encoded twice: whole
-            self._quoted = True
-            return
-        self._held = [new[len(body) :]]
-        self._stream(out, text)
+            return ""
+        held = self._held
+        if not self._sent:
+            text = body.lstrip()
+            if text[:1] == '"':  # a JSON string, maybe arguments encoded twice: whole
+                self._quoted = True
+                return ""
+        elif held:
+            text = "".join(held) + body
+        else:
+            text = body
+        if len(body) != len(new):
+            self._held = [new[len(body) :]]
+        elif held:
+            self._held = []
+        return text
+
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan = self._scan
+        if self._state is not _ARGS or self._announced is None:
+            return "" if self.absorb((text,)) else None
+        if "<" in text or scan.cursor != scan.end or self._seen != scan.end:
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:
+            return None
+        scan.append(text)
+        scan.cursor = self._seen = scan.end
+        streamed = self._settle(text)
+        if streamed:
+            self._sent.append(streamed)
+        return streamed
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """In the announced call's arguments, the texts `absorb` would take unstreamed (those
+        before the first `<`): appended, and what each settles streamed (`_stream_settled`)."""
+        scan = self._scan
+        if self._state is not _ARGS or self._announced is None:
+            return [""] * self.absorb(texts)
+        if scan.cursor != scan.end or self._seen != scan.end:  # (something is still to look at)
+            return []
+        taken = []
+        size = scan.end - scan.start
+        for text in texts:
+            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
+            if "<" in text or size > self._max:
+                break
+            taken.append(text)
+        if not taken:
+            return []
+        scan.append(taken[0] if len(taken) == 1 else "".join(taken))
+        scan.cursor = self._seen = scan.end
+        settled = []
+        for text in taken:
+            streamed = self._settle(text)  # (which asks `_sent`: each text in turn)
+            if streamed:
+                self._sent.append(streamed)
+            settled.append(streamed)
+        return settled
 
     def _broken_arguments(self) -> str:
         scan = self._scan

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 import orjson
 
 from ..events import Piece
 from ._json import JsonScanner
 from ._machine import ScanningParser
-from .tool_call_bodies import FUNCTION, Body, glm_call, is_name, qwen_xml_call
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, is_name, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -34,6 +35,7 @@ _JSON_HEAD: Final = re.compile(
 _HEAD_LOOKAHEAD: Final = 300  # bytes of a JSON body within which its head must show
 _UNDECIDED: Final = -2
 _NOT_STREAMED: Final = -1
+_FUNCTION_END: Final = FUNCTION_END.encode()
 
 
 class TagStreaming(ScanningParser):
@@ -41,6 +43,7 @@ class TagStreaming(ScanningParser):
 
     _body: Body
     _value_end: bytes | None
+    _bare: bool
 
     def _reset_stream(self) -> None:
         """A new call: nothing announced or decided yet."""
@@ -78,11 +81,56 @@ class TagStreaming(ScanningParser):
         self._value_at = upto if closed is None else _NOT_STREAMED
         return False
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan = self._scan
+        if self._state is not self.JSON_BODY:
+            return "" if self._absorb_tagged((text,)) else None
+        if self._value_at != scan.end or self._announced is None or "}" in text or "]" in text:
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:
+            return None
+        scan.append(text)
+        self._value_at = scan.end
+        self._sent.append(text)
+        return text
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """JSON: inside the streamed arguments value, the texts before the first with a
+        closing bracket close neither it nor the body: they are appended (the scanners
+        catch up when they next look) and streamed whole, as `_stream_json` would. Elsewhere
+        (XML and GLM values, which stream when they close, included) what `absorb` takes
+        streams nothing."""
+        scan = self._scan
+        if self._state is not self.JSON_BODY:
+            return [""] * self._absorb_tagged(texts)
+        if self._value_at != scan.end or self._announced is None:
+            return []
+        taken = []
+        size = scan.end - scan.start
+        for text in texts:
+            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
+            if "}" in text or "]" in text or size > self._max:
+                break
+            taken.append(text)
+        if taken:
+            scan.append(taken[0] if len(taken) == 1 else "".join(taken))
+            self._value_at = scan.end
+            self._sent += taken
+        return taken
+
+    def _absorb_tagged(self, texts: Sequence[str]) -> int:
+        """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
+        raise NotImplementedError
+
     def _track_value(self, out: list[Piece], pos: int, was_inside: bool) -> None:
         """XML, GLM: a marker at `pos` closed the value open before it, or opened one."""
         if not self._streams:
             return
         scan = self._scan
+        if was_inside and not self._bare and scan.view[pos : pos + len(_FUNCTION_END)] == _FUNCTION_END:
+            # Inside `<tool_call>`, a value's `</function>` ends it only if the body ends there.
+            self._stuck = True
         if was_inside:
             self._stream_member(out, scan.text(self._piece_start, pos))
             self._piece_start = scan.cursor  # (GLM: the next key follows; XML: reset below)

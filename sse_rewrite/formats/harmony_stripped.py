@@ -89,6 +89,14 @@ class GptOssParser:
         """The tokens' `absorb` once the answer began; nothing is taken before."""
         return self._tokens.absorb(texts) if self._mode is Mode.ANSWER else 0
 
+    def absorb_argument(self, text: str) -> str | None:
+        """The answer's `absorb_argument`; nothing is taken before the answer."""
+        return self._tokens.absorb_argument(text) if self._mode is Mode.ANSWER else None
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """The answer's `absorb_arguments`; nothing is taken before the answer."""
+        return self._tokens.absorb_arguments(texts) if self._mode is Mode.ANSWER else []
+
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:

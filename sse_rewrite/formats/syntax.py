@@ -35,6 +35,18 @@ class ToolSyntax(Protocol):
         """
         ...
 
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """With `stream_arguments`, `absorb`, where the texts may also stream more of the
+        announced call: the leading texts taken as `feed` would take them, as the argument
+        text each settles (`""`: none); the rest must go through `feed`. The hot path of a
+        streamed call."""
+        ...
+
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text (a live stream's event): the argument text it
+        settles, or None when it must go through `feed`."""
+        ...
+
     def flush(self, finished: bool = False) -> list[Piece]:
         """End of the field's stream: decide everything still held back. `finished`: the stream
         ended normally (finish_reason `stop` or `tool_calls`), so a call cut only by its closers

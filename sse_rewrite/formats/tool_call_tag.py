@@ -79,9 +79,35 @@ class ToolCallTagParser(TagCalls):
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
+    def _absorb_tagged(self, texts: Sequence[str]) -> int:
+        """In an XML or GLM body (streaming or not: a value streams when it closes), the
+        leading texts without `<`, while nothing is held unscanned: `_step_tagged` would only
+        move its cursor past them."""
+        if self._state is not State.TAGGED:
+            return 0
+        scan = self._scan
+        if scan.cursor != scan.end or not texts:
+            return 0
+        joined = texts[0] if len(texts) == 1 else "".join(texts)  # (one text: a live stream's event)
+        if "<" in joined:
+            taken = 0
+            for text in texts:
+                if "<" in text:
+                    break
+                taken += 1
+            texts, joined = texts[:taken], "".join(texts[:taken])
+        if not texts or scan.end - scan.start + 4 * len(joined) > self._max:  # (`feed` applies the cap)
+            return 0
+        scan.append(joined)
+        scan.cursor = scan.end
+        return len(texts)
+
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
-        """Also, after the opener and spacing, a text that opens a JSON body (`{"`) and holds
-        no closing bracket: it only picks the body's kind, as `_step_opened` would."""
+        """Also, in an XML or GLM body, `_absorb_tagged`; after the opener and spacing, a text
+        that opens a JSON body (`{"`) and holds no closing bracket: it only picks the body's
+        kind, as `_step_opened` would."""
+        if self._state is State.TAGGED:
+            return self._absorb_tagged(texts)
         scan, text = self._scan, texts[0] if texts else ""
         if self._state is not State.OPENED or scan.cursor != scan.end:
             return super()._absorb_around_body(texts)

@@ -36,7 +36,16 @@ from tests.oracles import openai_final
         pytest.param("google/gemini-2.5-pro", NATIVE_TOOL_CALLS, id="google"),
         # unknown: only the unambiguous special tokens
         pytest.param("my-agent", SPECIAL_TOKENS, id="alias"),
-        pytest.param("mistralai/mistral-large", SPECIAL_TOKENS, id="unknown"),
+        pytest.param("cohere/command-r-plus", SPECIAL_TOKENS, id="unknown"),
+        # the marker-then-list family (its special tokens are read in every stream anyway)
+        pytest.param("mistralai/mistral-large", "mistral+special-tokens", id="mistral"),
+        pytest.param("mistralai/devstral-2512", "mistral+special-tokens", id="devstral"),
+        pytest.param("mistralai/Magistral-Small-2509", "mistral+special-tokens", id="magistral"),
+        pytest.param("meta-llama/Llama-3.1-8B-Instruct", "llama+special-tokens", id="llama3"),
+        pytest.param("llama3.2", "llama+special-tokens", id="llama-ollama"),
+        pytest.param("meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama4+special-tokens", id="llama4"),
+        pytest.param("google/gemma-4-31b-it", "gemma+special-tokens", id="gemma-over-google"),
+        pytest.param("LiquidAI/LFM2-1.2B", "lfm2+special-tokens", id="lfm2"),
         pytest.param("", SPECIAL_TOKENS, id="empty"),
         pytest.param(None, SPECIAL_TOKENS, id="missing"),
     ],
@@ -60,7 +69,7 @@ def test_format_none_turns_rewriting_off() -> None:
 def test_choices_are_the_documented_list() -> None:
     assert FORMAT_CHOICES == (
         "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
-        "kimi-k3", "text", "none",
+        "kimi-k3", "mistral", "llama", "gemma", "lfm2", "text", "none",
     )
 
 

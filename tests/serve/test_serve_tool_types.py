@@ -22,7 +22,7 @@ from aiohttp import web
 from sse_rewrite import goldens
 from sse_rewrite.protocols.anthropic.models import ModelChoice
 from sse_rewrite.serve import app
-from tests.serve.servers import Servers
+from tests.serve.servers import Servers, captured
 
 QWEN = "qwen/qwen3-coder-480b-a35b-instruct"
 LEAK = ("I'll write it.\n<tool_call>\n<function=Write>\n<parameter=file_path>\n/tmp/answer.txt\n"
@@ -125,6 +125,7 @@ def test_a_capture_keeps_the_requests_tools(servers: Servers, qwen: str, tmp_pat
                 pass
     finally:
         client.close()
+    captured(tmp_path, ".sse")  # (written off the event loop: wait for the whole file)
     [capture] = goldens.find_captures([tmp_path])
     assert json.loads(goldens.tools_path(capture).read_text())["tools"] == [WRITE_FUNCTION]
     output = goldens.replay(capture).output

@@ -11,6 +11,7 @@ from __future__ import annotations
 import orjson
 
 from ...events import Notice
+from ...streamed_calls import part_chunks
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
     from ...chunks import Chunk
     from ...events import Output
+    from ...streamed_calls import Part
     from .events import ResponsesEmitter
     from .items import ResponseContext
 
@@ -51,6 +53,13 @@ class ResponsesOutput:
     def chunk(self, chunk: Chunk) -> list[Output]:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
+
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
+        """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated."""
+        out: list[Output] = []
+        for part_chunk in part_chunks(chunk, choice, parts):
+            out += self.chunk(part_chunk)
+        return out
 
     def done(self, raw: bytes) -> list[Output]:
         """Responses streams have no `[DONE]`: the response ends."""

@@ -1,0 +1,85 @@
+"""Write the captures of the marker-then-list syntaxes (deterministic: same bytes every run).
+
+    python sse_logs/make_list_captures.py
+
+Same envelope as `make_format_captures.py` (OpenRouter chunks, finish, usage, DONE), but
+tokenized as providers stream these models: each special token (`[TOOL_CALLS]`, `[ARGS]`,
+`<|tool_call>`, `<|"|>`...) in a chunk of its own, other text a few characters at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from make_format_captures import stream, tokens
+
+HERE = Path(__file__).parent
+SPECIAL = re.compile(r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>)')
+
+
+def provider_tokens(text: str) -> list[str]:
+    """`text` as a provider streams it: special tokens whole, the rest in small pieces."""
+    out: list[str] = []
+    for part in SPECIAL.split(text):
+        out += [part] if SPECIAL.fullmatch(part) else tokens(part)
+    return out
+
+
+def field(text: str, name: str = "content") -> list[dict[str, Any]]:
+    return [{name: token} for token in provider_tokens(text)]
+
+
+MISTRAL_V11 = (
+    "I'll list the files and read the README.[TOOL_CALLS]bash[ARGS]{\"command\": \"ls -la\"}"
+    '[TOOL_CALLS]read_file[CALL_ID]a1B2c3D4e[ARGS]{"path": "README.md", "limit": 40}'
+)
+MISTRAL_PRE_V11 = (
+    'Let me add them.[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5, "b": 4}}, '
+    '{"name": "multiply", "arguments": {"a": 2, "b": [1, 2]}}]'
+)
+LLAMA3_TAG = (
+    '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Dublin", "unit": "celsius"}}; '
+    '{"name": "get_time", "parameters": {"timezone": "Europe/Dublin"}}'
+)
+LLAMA3_BARE = '{"name": "search", "parameters": {"query": "sse-rewrite {braces} \\"quotes\\""}}'
+LLAMA4_PYTHONIC = (
+    '[get_weather(location="Dublin, Ireland", date="2025-04-14"), get_time(tz=None, verbose=True)]'
+)
+LFM2 = (
+    'Checking the weather.<|tool_call_start|>[get_weather(city="Oslo", days=3)]<|tool_call_end|>'
+    '[get_weather(city="Oslo", days=3)] Done.'
+)
+GEMMA4 = (
+    "<|tool_call>call:get_weather{location:<|\"|>Paris, France<|\"|>,days:2,metric:true}<tool_call|>"
+    '<|tool_call>call:search{query:<|"|>museums {open} "late"<|"|>,filters:{free:false},tags:[<|"|>art<|"|>]}'
+    "<tool_call|>"
+)
+GEMMA4_STRIPPED = "Let me check.call:get_weather{location:Paris,days:2}"
+
+CAPTURES = {
+    "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
+    "mistral-pre-v11-array": ("mistralai/mistral-7b-instruct-v0.3", field(MISTRAL_PRE_V11), "stop"),
+    "mistral-v11-stream-arguments": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
+    "mistral-v11-under-alias": ("my-agent", field(MISTRAL_V11), "stop"),
+    "llama3-python-tag": ("meta-llama/llama-3.1-8b-instruct", field(LLAMA3_TAG), "stop"),
+    "llama3-bare-json": ("meta-llama/llama-3.3-70b-instruct", field(LLAMA3_BARE), "stop"),
+    "llama4-pythonic": ("meta-llama/llama-4-scout", field(LLAMA4_PYTHONIC), "stop"),
+    "lfm2-echo": ("liquid/lfm2-8b-a1b", field(LFM2), "stop"),
+    "lfm2-in-reasoning": ("liquid/lfm2-8b-a1b", field(LFM2, "reasoning"), "stop"),
+    "gemma4-tool-calls": ("google/gemma-4-31b-it", field(GEMMA4), "stop"),
+    "gemma4-stripped": ("google/gemma-4-31b-it", field(GEMMA4_STRIPPED), "stop"),
+}
+SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments"}
+
+
+def main() -> None:
+    for name, (model, deltas, finish) in CAPTURES.items():
+        (HERE / f"{name}.sse").write_text(stream(name, model, deltas, finish), encoding="utf-8", newline="")
+    for name, args in SIDECARS.items():
+        (HERE / f"{name}.sse.args").write_text(args + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The "marker, then a list" syntaxes, declared: Mistral, Llama 3 / 4, LFM2, Gemma 4.
+
+    Mistral (pre-v11)  [TOOL_CALLS] [{"name": "add", "arguments": {"a": 1}}]
+    Mistral (v11+)     [TOOL_CALLS]add[CALL_ID]a1b2c3d4e[ARGS]{"a": 1}   (`[CALL_ID]…` optional)
+    Llama 3            <|python_tag|>{"name": "add", "parameters": {"a": 1}}; {…}
+    Llama 4            <|python_start|>[add(a=1), now()]<|python_end|>
+    LFM2 / LFM2.5      <|tool_call_start|>[add(a=1)]<|tool_call_end|>
+    Gemma 4            <|tool_call>call:add{a:1,s:<|"|>text<|"|>}<tool_call|>
+
+Each is a `ListSyntax` read by the family machine (`_list_machine.py`). Their openers are
+special tokens that prose does not contain, so `auto` reads them in every stream
+(`ListMarkersParser`). Mistral v11 arguments are passed on as written, JSON or not (as
+vLLM does, so the model sees its own failed call), with a notice; JSON calls take
+`arguments`, else `parameters`; pythonic and Gemma values become JSON (`literals.py`).
+To add the next syntax of this shape: a `ListSyntax` here, a capture, and a row in the
+tables (docs/behaviour.md, "Marker-then-list syntaxes").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._brackets import Quotes
+from ._list_machine import ListParser, ListSyntax
+from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls
+from ._scanner import ANGLE_SNIFF
+from .whole_answer import WholeAnswerParser
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+_VALUES: Final = {ord("{"): Quotes.JSON, ord("["): Quotes.PYTHON}
+MISTRAL: Final = ListSyntax(
+    "Mistral",
+    (b"[TOOL_CALLS]",),
+    {ord("{"): Quotes.JSON, ord("["): Quotes.JSON},
+    mistral_calls,
+    header=re.compile(r"(?P<name>[A-Za-z0-9_.\-]+)(?:\[CALL_ID\](?P<id>[A-Za-z0-9_\-]+))?(?:\[ARGS\])?"),
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.\-\[\]]"),
+    streams=True,
+)
+LLAMA_JSON: Final = ListSyntax("Llama", (b"<|python_tag|>",), _VALUES, list_calls, again=b";")
+LLAMA_PYTHONIC: Final = ListSyntax(
+    "Llama 4", (b"<|python_start|>",), _VALUES, list_calls, closer=b"<|python_end|>"
+)
+LFM2: Final = ListSyntax(
+    "LFM2", (b"<|tool_call_start|>",), _VALUES, list_calls, closer=b"<|tool_call_end|>", echo=True
+)
+_GEMMA_HEADER: Final = re.compile(r"(?:call:)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)")
+GEMMA: Final = ListSyntax(
+    "Gemma 4",
+    (b"<|tool_call>",),
+    {ord("{"): Quotes.GEMMA, ord("("): Quotes.PYTHON},
+    gemma_calls,
+    header=_GEMMA_HEADER,
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.:\-]"),
+    header_optional=False,
+    closer=b"<tool_call|>",
+    again=b"call:",
+)
+GEMMA_STRIPPED: Final = ListSyntax(
+    "Gemma 4", (b"call:",), GEMMA.values, gemma_calls, header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes,
+    header_optional=False, again=GEMMA.again,
+)  # fmt: skip
+"""Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
+(no closer: a `<tool_call|>` that survived is dropped as an orphan)."""
+
+CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')
+"""Sniff bytes for Gemma's stripped `call:`: the raw JSON holds it whole, or a text field ends
+with its start (`c`, `ca`...) before the closing quote."""
+TOOL_CALLS_SNIFF: Final = (b"[T", b'["')
+"""Sniff bytes for `[TOOL_CALLS]`: the raw JSON holds `[T` (the token or its start) or, for a
+lone `[` ending a text field, `["`. Ordinary chunks hold neither (`"choices":[{`)."""
+
+
+class ListMarkersParser(ListParser):
+    """The openers of this family that are special tokens: read in every stream under `auto`."""
+
+    SYNTAXES = (MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
+
+
+class MistralParser(ListParser):
+    """`--format mistral`: `[TOOL_CALLS]` in both generations."""
+
+    SYNTAXES = (MISTRAL,)
+    sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF
+
+
+class Lfm2Parser(ListParser):
+    """`--format lfm2`: `<|tool_call_start|>[…]<|tool_call_end|>`."""
+
+    SYNTAXES = (LFM2,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class LlamaTokensParser(ListParser):
+    """Llama's `<|python_tag|>` JSON and `<|python_start|>` pythonic lists."""
+
+    SYNTAXES = (LLAMA_JSON, LLAMA_PYTHONIC)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class GemmaParser(ListParser):
+    """`--format gemma`, and Gemma ids: `<|tool_call>call:…` and the stripped `call:NAME{…}`."""
+
+    SYNTAXES = (GEMMA, GEMMA_STRIPPED)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
+
+
+class GemmaStrippedParser(ListParser):
+    """Gemma 4's `call:NAME{…}` with the special tokens stripped (model-gated: prose may say `call:`)."""
+
+    SYNTAXES = (GEMMA_STRIPPED,)
+    sniff: ClassVar[tuple[bytes, ...]] = CALL_SNIFF
+
+
+LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";")
+"""Llama 3's `{"name": …, "parameters": …}` with no marker (`; ` between calls)."""
+LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}, list_calls)
+"""Llama 4's `[f(a=1), g()]` with no marker."""
+
+
+class LlamaParser(WholeAnswerParser):
+    """`--format llama`: Llama's tokens, and its bare JSON or pythonic calls as the whole answer."""
+
+    INNER = LlamaTokensParser
+    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)

@@ -1,0 +1,214 @@
+"""The damage table of docs/behaviour.md for the marker-then-list syntaxes, as data.
+
+`ROWS[format][row]` is `(text in, calls as (name, arguments), text kept, notice codes that
+must be among the notices)`, like `damage_rows.ROWS`; `PARSERS[format]` names the parsers
+(the `auto` compositions that contain the syntax included) every row runs through.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.formats.damage_rows import Expected
+
+PARSERS = {
+    "mistral": ("mistral", "special-tokens", "mistral+special-tokens", "qwen+special-tokens"),
+    "llama": ("llama", "llama+special-tokens", "llama4+special-tokens", "special-tokens"),
+    "lfm2": ("lfm2", "special-tokens", "lfm2+special-tokens", "glm+special-tokens"),
+    "gemma": ("gemma", "gemma+special-tokens", "special-tokens"),
+}
+GQ = '<|"|>'
+
+
+def mistral(name: str, args: str) -> str:
+    return f"[TOOL_CALLS]{name}[ARGS]{args}"
+
+
+def python_tag(name: str, args: str) -> str:
+    return f'<|python_tag|>{{"name": "{name}", "parameters": {args}}}'
+
+
+def lfm2(name: str, args: str) -> str:
+    return f"<|tool_call_start|>[{name}({args})]<|tool_call_end|>"
+
+
+def gemma(name: str, args: str) -> str:
+    return f"<|tool_call>call:{name}{{{args}}}<tool_call|>"
+
+
+def _common(fmt: str) -> dict[str, Expected]:
+    """Rows every syntax of the family has, in its own spelling."""
+    a1 = {"mistral": '{"k": 1}', "llama": '{"k": 1}', "lfm2": "k=1", "gemma": "k:1"}[fmt]
+    spell = {"mistral": mistral, "llama": python_tag, "lfm2": lfm2, "gemma": gemma}[fmt]
+    opener = {
+        "mistral": "[TOOL_CALLS]",
+        "llama": "<|python_tag|>",
+        "lfm2": "<|tool_call_start|>",
+        "gemma": "<|tool_call>",
+    }[fmt]
+    tricky = {  # a value whose string holds the syntax's own markers
+        "mistral": ('{"k": "[TOOL_CALLS]x[ARGS]{"}', {"k": "[TOOL_CALLS]x[ARGS]{"}),
+        "llama": ('{"k": "<|python_tag|>}; {"}', {"k": "<|python_tag|>}; {"}),
+        "lfm2": ('k="<|tool_call_end|>)]"', {"k": "<|tool_call_end|>)]"}),
+        "gemma": (f"k:{GQ}<tool_call|>}}{GQ}", {"k": "<tool_call|>}"}),
+    }[fmt]
+    cut = {
+        "mistral": '[TOOL_CALLS]f[ARGS]{"a": ',
+        "llama": '<|python_tag|>{"name": "f", "parameters": {',
+        "lfm2": '<|tool_call_start|>[f(a="',
+        "gemma": f"<|tool_call>call:f{{a:{GQ}x",
+    }[fmt]
+    return {
+        "text-after-and-between-calls": (
+            f"a {spell('f', a1)} b {spell('g', a1)} c",
+            [("f", '{"k": 1}'), ("g", '{"k": 1}')],
+            "a  b  c",
+            set(),
+        ),
+        "markers-inside-a-string-are-data": (
+            spell("f", tricky[0]),
+            [("f", json.dumps(tricky[1]))],
+            "",
+            set(),
+        ),
+        "prose-after-opener": (
+            f"The {opener} token starts calls.",
+            [],
+            f"The {opener} token starts calls.",
+            set(),
+        ),
+        "eof-in-call-incomplete": (f"x {cut}", [], f"x {cut}", {"truncated-call"}),
+        "eof-dangling-opener": (f"text {opener}  \n", [], "text ", {"dangling-opener"}),
+    }
+
+
+ROWS: dict[str, dict[str, Expected]] = {
+    "mistral": {
+        **_common("mistral"),
+        "eof-after-a-complete-call": ('[TOOL_CALLS]f[ARGS]{"a": 1}', [("f", '{"a": 1}')], "", set()),
+        "arguments-not-json-as-written": (
+            mistral("f", '{"a": 1,}'),
+            [("f", '{"a": 1,}')],
+            "",
+            {"invalid-arguments"},
+        ),
+        "pre-v11-array-trailing-text-kept": (
+            'Sure.[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5}}, '
+            '{"name": "mul", "arguments": {}}] ok',
+            [("add", '{"a": 3.5}'), ("mul", "{}")],
+            "Sure. ok",
+            set(),
+        ),
+        "pre-v11-not-calls-is-text": (
+            '[TOOL_CALLS] [{"nom": "add"}]',
+            [],
+            '[TOOL_CALLS] [{"nom": "add"}]',
+            {"malformed-call"},
+        ),
+        "v11-call-id-and-no-args-marker": (
+            '[TOOL_CALLS]f[CALL_ID]a1B2c3D4e[ARGS]{}[TOOL_CALLS]g{"x": [1]}',
+            [("f", "{}"), ("g", '{"x": [1]}')],
+            "",
+            set(),
+        ),
+        "v11-name-then-prose-is-text": ("[TOOL_CALLS]f is next", [], "[TOOL_CALLS]f is next", set()),
+    },
+    "llama": {
+        **_common("llama"),
+        "several-joined-by-semicolons": (
+            'x<|python_tag|>{"name": "f", "parameters": {"a": 1}}; '
+            '{"name": "g", "arguments": {}, "parameters": 1}',
+            [("f", '{"a": 1}'), ("g", "{}")],
+            "x",
+            set(),
+        ),
+        "python-start-pythonic-list": (
+            '<|python_start|>[get_weather(location="Dublin, Ireland"), get_time()]<|python_end|> ok',
+            [("get_weather", '{"location": "Dublin, Ireland"}'), ("get_time", "{}")],
+            " ok",
+            set(),
+        ),
+        "orphan-closer-in-a-sentence": ("a <|python_end|> b", [], "a <|python_end|> b", set()),
+        "orphan-closer-after-a-call": (
+            "<|python_start|>[f()]<|python_end|>\n<|python_end|> b", [("f", "{}")], "\n b", {"orphan-marker"}
+        ),
+        "object-without-name-is-text": (
+            '<|python_tag|>{"query": "x"}',
+            [],
+            '<|python_tag|>{"query": "x"}',
+            {"malformed-call"},
+        ),
+        "code-after-python-tag-is-text": (
+            "<|python_tag|>import math",
+            [],
+            "<|python_tag|>import math",
+            set(),
+        ),
+    },
+    "lfm2": {
+        **_common("lfm2"),
+        "exact-echo-after-the-closer-dropped": (
+            'a<|tool_call_start|>[f(a="x")]<|tool_call_end|>[f(a="x")] b',
+            [("f", '{"a": "x"}')],
+            "a b",
+            {"echo-dropped"},
+        ),
+        "other-text-after-the-closer-kept": (
+            'a<|tool_call_start|>[f(a="x")]<|tool_call_end|>[f(a="y")] b',
+            [("f", '{"a": "x"}')],
+            'a[f(a="y")] b',
+            set(),
+        ),
+        "missing-closer-at-eof": (
+            "x <|tool_call_start|>[f(a=1)]",
+            [("f", '{"a": 1}')],
+            "x ",
+            {"recovered-call"},
+        ),
+        "json-list-inside": (
+            '<|tool_call_start|>[{"name": "f", "arguments": {"a": 1}}]<|tool_call_end|>',
+            [("f", '{"a": 1}')],
+            "",
+            set(),
+        ),
+        "orphan-closer-in-a-sentence": ("a <|tool_call_end|> b", [], "a <|tool_call_end|> b", set()),
+        "not-a-call-is-text": (
+            "<|tool_call_start|>[f(x)]<|tool_call_end|>",
+            [],
+            "<|tool_call_start|>[f(x)]<|tool_call_end|>",
+            {"malformed-call"},
+        ),
+    },
+    "gemma": {
+        **_common("gemma"),
+        "every-value-type": (
+            gemma("f", f"s:{GQ}a, b:{{c}}{GQ},n:42,x:-1.5,t:true,z:null,o:{{k:{GQ}v{GQ}}},l:[1,{GQ}w{GQ}]"),
+            [
+                (
+                    "f",
+                    '{"s": "a, b:{c}", "n": 42, "x": -1.5, "t": true, "z": null, '
+                    '"o": {"k": "v"}, "l": [1, "w"]}',
+                )
+            ],
+            "",
+            set(),
+        ),
+        "concatenated-calls": (
+            "<|tool_call>call:f{}call:g{a:1}<tool_call|><|tool_call>call:h{}<tool_call|>",
+            [("f", "{}"), ("g", '{"a": 1}'), ("h", "{}")],
+            "",
+            set(),
+        ),
+        "orphan-closer-in-a-sentence": ("a <tool_call|> b", [], "a <tool_call|> b", set()),
+        "orphan-closer-after-a-call": (
+            "<|tool_call>call:f{}<tool_call|> <tool_call|> b", [("f", "{}")], "  b", {"orphan-marker"}
+        ),
+        "missing-closer-at-eof": ("x <|tool_call>call:f{a:1}", [("f", '{"a": 1}')], "x ", {"recovered-call"}),
+        "keyword-call-spelling": (
+            '<|tool_call>call:f(a="x, y", n=2)<tool_call|>',
+            [("f", '{"a": "x, y", "n": 2}')],
+            "",
+            set(),
+        ),
+    },
+}

@@ -1,0 +1,46 @@
+"""The marker-then-list captures in `sse_logs/` rewrite to the expected calls (openai SDK as oracle)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.chunking import rewrite_stream
+from tests.oracles import openai_final
+from tests.rewrite_runs import chunks
+
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
+SSE_LOGS = Path(__file__).parent.parent.parent / "sse_logs"
+MARKERS = ("[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<|python_start|>", "<|tool_call", "<tool_call|>",
+           "call:")
+
+# capture: (calls' names, content kept, field the text is in)
+EXPECTED = {
+    "mistral-v11-calls": (["bash", "read_file"], "I'll list the files and read the README.", "content"),
+    "mistral-v11-under-alias": (["bash", "read_file"], "I'll list the files and read the README.", "content"),
+    "mistral-pre-v11-array": (["add", "multiply"], "Let me add them.", "content"),
+    "llama3-python-tag": (["get_weather", "get_time"], "", "content"),
+    "llama3-bare-json": (["search"], "", "content"),
+    "llama4-pythonic": (["get_weather", "get_time"], "", "content"),
+    "lfm2-echo": (["get_weather"], "Checking the weather. Done.", "content"),
+    "lfm2-in-reasoning": (["get_weather"], "Checking the weather. Done.", "reasoning"),
+    "gemma4-tool-calls": (["get_weather", "search"], "", "content"),
+    "gemma4-stripped": (["get_weather"], "Let me check.", "content"),
+}
+
+
+@pytest.mark.parametrize("stem", sorted(EXPECTED))
+def test_capture_becomes_the_expected_tool_calls(stem: str) -> None:
+    names, kept, field = EXPECTED[stem]
+    body = rewrite_stream((SSE_LOGS / f"{stem}.sse").read_bytes())
+    choice = openai_final(body, chunk=11).choices[0]
+    assert choice.finish_reason == "tool_calls"
+    assert [call.function.name for call in choice.message.tool_calls] == names
+    for call in choice.message.tool_calls:
+        orjson.loads(call.function.arguments)
+    text = "".join(ch["delta"].get(field) or "" for c in chunks(body) for ch in c["choices"])
+    assert text == kept
+    assert not any(marker in text for marker in MARKERS)

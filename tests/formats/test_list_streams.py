@@ -1,0 +1,129 @@
+"""The marker-then-list syntaxes as providers stream them: one token per chunk, in content and
+in reasoning, under model ids that pick them or not."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.chunking import rewrite_stream, token_stream
+from tests.oracles import openai_final
+from tests.rewrite_runs import chunks, tool_call_deltas
+
+SPECIAL = re.compile(r"(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|<\|[a-z_\"]+\|>|<\|tool_call>|<tool_call\|>)")
+
+
+def provider_tokens(text: str) -> list[str]:
+    """`text` as a provider streams it: a special token per chunk, other text 3 characters at a time."""
+    out: list[str] = []
+    for part in SPECIAL.split(text):
+        out += [part] if SPECIAL.fullmatch(part) else [part[i : i + 3] for i in range(0, len(part), 3)]
+    return out
+
+
+STREAMED = [
+    ("mistralai/devstral-2512", 'On it.[TOOL_CALLS]bash[ARGS]{"command": "ls -la"}', "bash", "On it."),
+    (
+        "mistralai/mistral-7b-instruct-v0.3",
+        '[TOOL_CALLS] [{"name": "bash", "arguments": {"command": "ls"}}]',
+        "bash",
+        "",
+    ),
+    (
+        "meta-llama/llama-3.1-8b-instruct",
+        '<|python_tag|>{"name": "bash", "parameters": {"command": "ls"}}',
+        "bash",
+        "",
+    ),
+    ("meta-llama/llama-3.3-70b-instruct", '{"name": "bash", "parameters": {"command": "ls"}}', "bash", ""),
+    ("meta-llama/llama-4-scout", '[bash(command="ls")]', "bash", ""),
+    ("liquid/lfm2-8b-a1b", 'Ok.<|tool_call_start|>[bash(command="ls")]<|tool_call_end|>', "bash", "Ok."),
+    ("google/gemma-4-31b-it", '<|tool_call>call:bash{command:<|"|>ls<|"|>}<tool_call|>', "bash", ""),
+    ("google/gemma-4-31b-it", "call:bash{command:ls}", "bash", ""),
+]
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning"])
+@pytest.mark.parametrize(("model", "text", "name", "kept"), STREAMED)
+def test_one_token_per_chunk_in_content_and_reasoning(
+    model: str, text: str, name: str, kept: str, field: str
+) -> None:
+    body = rewrite_stream(token_stream(provider_tokens(text), field=field, model=model))
+    deltas = tool_call_deltas(body)
+    assert [d["function"]["name"] for d in deltas if "name" in d.get("function", {})] == [name]
+    arguments = json.loads("".join(d["function"].get("arguments", "") for d in deltas))
+    assert arguments == {"command": "ls -la" if "-la" in text else "ls"}
+    got = "".join(ch["delta"].get(field) or "" for c in chunks(body) for ch in c["choices"])
+    assert got == kept
+    if field == "content":
+        final = openai_final(body, chunk=5).choices[0]
+        assert [c.function.name for c in final.message.tool_calls] == [name]
+        assert final.finish_reason == "tool_calls"
+
+
+@pytest.mark.parametrize("model", ["my-agent", "openai/gpt-4o", "qwen/qwen3-coder", "z-ai/glm-4.6"])
+def test_special_token_openers_are_read_under_any_model_id(model: str) -> None:
+    for text in (
+        '[TOOL_CALLS]f[ARGS]{"a": 1}',
+        '<|python_tag|>{"name": "f", "parameters": {"a": 1}}',
+        "<|python_start|>[f(a=1)]<|python_end|>",
+        "<|tool_call_start|>[f(a=1)]<|tool_call_end|>",
+        "<|tool_call>call:f{a:1}<tool_call|>",
+    ):
+        final = openai_final(rewrite_stream(token_stream(provider_tokens(text), model=model))).choices[0]
+        assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+            ("f", '{"a": 1}')
+        ]
+
+
+@pytest.mark.parametrize(
+    ("model", "text"),
+    [
+        pytest.param("my-agent", '{"name": "f", "parameters": {}}', id="bare-json-unknown-id"),
+        pytest.param("mistralai/devstral-2512", '{"name": "f", "parameters": {}}', id="bare-json-mistral-id"),
+        pytest.param("meta-llama/llama-3.1-8b-instruct", "[f(a=1)]", id="bare-list-llama3-id"),
+        pytest.param("my-agent", "call:f{a:1}", id="stripped-gemma-unknown-id"),
+    ],
+)
+def test_forms_prose_may_hold_are_read_only_under_their_ids(model: str, text: str) -> None:
+    stream = token_stream(provider_tokens(text), model=model)
+    assert rewrite_stream(stream) == stream  # byte for byte
+
+
+def test_a_bare_json_answer_that_is_not_only_calls_passes_byte_for_byte() -> None:
+    text = '{"name": "f", "parameters": {"a": 1}} is the shape Llama writes.'
+    stream = token_stream(provider_tokens(text), model="meta-llama/llama-3.1-8b-instruct")
+    assert rewrite_stream(stream) == stream
+
+
+@pytest.mark.usefixtures("accelerators")
+def test_a_stripped_gemma_call_cut_anywhere_is_found_by_its_needles() -> None:
+    text = "Checking. call:get{city:Oslo}"
+    for point in range(1, len(text)):
+        tokens = ["Some prose first.", text[:point], text[point:]]
+        stream = token_stream(tokens, model="google/gemma-4-31b-it")
+        final = openai_final(rewrite_stream(stream)).choices[0]
+        assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+            ("get", '{"city": "Oslo"}')
+        ], point
+        assert final.message.content == "Some prose first.Checking. "
+
+
+@pytest.mark.usefixtures("accelerators")
+@pytest.mark.parametrize("model", ["meta-llama/llama-3.3-70b-instruct", "meta-llama/llama-4-scout"])
+def test_a_bare_call_after_prose_is_text_though_the_prose_events_hold_no_needle(model: str) -> None:
+    for answer in ('{"name": "f", "parameters": {}}', "[f(a=1)]"):
+        stream = token_stream(["", "Here", " it", " is:", " ", answer[:3], answer[3:]], model=model)
+        assert rewrite_stream(stream) == stream  # byte for byte: not the whole answer
+
+
+@pytest.mark.usefixtures("accelerators")
+def test_a_bare_call_as_the_whole_answer_is_read_after_a_role_only_chunk() -> None:
+    answer = '{"name": "f", "parameters": {"a": 1}}'
+    stream = token_stream(["", "\n", *(answer[i : i + 4] for i in range(0, len(answer), 4))],
+                          model="meta-llama/llama-3.3-70b-instruct")  # fmt: skip
+    final = openai_final(rewrite_stream(stream)).choices[0]
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [("f", '{"a": 1}')]
+    assert final.message.content == "\n"

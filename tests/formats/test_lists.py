@@ -1,0 +1,231 @@
+"""The marker-then-list syntaxes against their reference parsers' behaviour, their streamed
+arguments, the hot path, and prose that holds fragments of their markers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.formats import FORMATS
+from tests.chunking import (
+    assert_same_for_any_cut,
+    calls,
+    codes,
+    every_cut,
+    feed_pieces,
+    texts,
+)
+from tests.formats.streamed import streamed_at_every_cut
+from tests.formats.test_fast_paths import run
+
+# (format, text, the reference's calls as (name, arguments), the reference's content) for the
+# cases ../shared/FORMATS.md lists; `ours` notes where we deliberately keep more text.
+REFERENCE = [
+    pytest.param(
+        "mistral", "Just text, no [token] at all.", [], "Just text, no [token] at all.", id="mistral-no-token"
+    ),
+    pytest.param(
+        "mistral",
+        'Sure.[TOOL_CALLS]add[ARGS]{"a": 3.5}[TOOL_CALLS]mul[ARGS]{"b": 4}',
+        [("add", '{"a": 3.5}'), ("mul", '{"b": 4}')],
+        "Sure.",
+        id="mistral-v11-content-before",
+    ),
+    pytest.param(
+        "mistral", '[TOOL_CALLS]add{"a": 1}', [("add", '{"a": 1}')], "", id="mistral-v11-args-marker-lost"
+    ),
+    pytest.param(
+        "mistral",
+        "[TOOL_CALLS]add[ARGS]{'a': 1}",
+        [("add", "{'a': 1}")],
+        "",
+        id="mistral-v11-not-json-passed-through",
+    ),
+    pytest.param(
+        "mistral",
+        '[TOOL_CALLS] [{"name": "add", "arguments": {"a": 3.5, "b": 4}}]',
+        [("add", '{"a": 3.5, "b": 4}')],
+        "",
+        id="mistral-pre-v11",
+    ),
+    pytest.param(
+        "mistral",
+        '[TOOL_CALLS] [{"name": "f", "arguments": {}}] trailing',
+        [("f", "{}")],
+        " trailing",
+        id="mistral-pre-v11-trailing-text-ours-kept",
+    ),
+    pytest.param(
+        "llama",
+        '<|python_tag|>{"name": "f", "arguments": {"a": 1}, "parameters": {"b": 2}}',
+        [("f", '{"a": 1}')],
+        "",
+        id="llama-arguments-over-parameters",
+    ),
+    pytest.param(
+        "llama",
+        '{"name": "f", "parameters": {"a": 1}}; {"name": "g", "parameters": {}}',
+        [("f", '{"a": 1}'), ("g", "{}")],
+        "",
+        id="llama-bare-json-whole-answer",
+    ),
+    pytest.param(
+        "llama", ' \n{"name": "f", "parameters": {}}\n', [("f", "{}")], " \n\n", id="llama-bare-spacing-kept"
+    ),
+    pytest.param("llama", '{"query": "x"}', [], '{"query": "x"}', id="llama-object-without-name-is-content"),
+    pytest.param(
+        "llama",
+        '{"tool_calls": [{"name": "f", "arguments": {"a": 1}, "id": "c1"}, {"name": "g", "arguments": {}}]}',
+        [("f", '{"a": 1}'), ("g", "{}")],
+        "",
+        id="llama-cpp-generic-envelope",
+    ),
+    pytest.param(
+        "llama", '{"tool_calls": []} ok', [], '{"tool_calls": []} ok', id="llama-cpp-envelope-with-text"
+    ),
+    pytest.param(
+        "llama",
+        'Here: {"name": "f", "parameters": {}}',
+        [],
+        'Here: {"name": "f", "parameters": {}}',
+        id="llama-prose-first-is-content",
+    ),
+    pytest.param(
+        "llama",
+        '{"name": "f", "parameters": {}} is how',
+        [],
+        '{"name": "f", "parameters": {}} is how',
+        id="llama-not-the-whole-answer-is-content",
+    ),
+    pytest.param(
+        "llama",
+        '[get_weather(location="Dublin, Ireland", date="2025-04-14"), get_time()]',
+        [("get_weather", '{"location": "Dublin, Ireland", "date": "2025-04-14"}'), ("get_time", "{}")],
+        "",
+        id="llama4-pythonic-whole-answer",
+    ),
+    pytest.param("llama", "Try [f(a=1)]", [], "Try [f(a=1)]", id="llama4-prose-before-list-is-content"),
+    pytest.param(
+        "llama", "<|python_start|>[f(a=1)]<|python_end|>", [("f", '{"a": 1}')], "", id="llama4-python-start"
+    ),
+    pytest.param(
+        "lfm2",
+        'Ok. <|tool_call_start|>[f(a="x")]<|tool_call_end|> Done.',
+        [("f", '{"a": "x"}')],
+        "Ok.  Done.",
+        id="lfm2-text-around-ours-untrimmed",
+    ),
+    pytest.param(
+        "gemma",
+        '<|tool_call>call:get_weather{location:<|"|>Dublin<|"|>,n:42,flag:true}<tool_call|>',
+        [("get_weather", '{"location": "Dublin", "n": 42, "flag": true}')],
+        "",
+        id="gemma-tokens",
+    ),
+    pytest.param(
+        "gemma",
+        "Checking.call:get_weather{location:Dublin,days:3}",
+        [("get_weather", '{"location": "Dublin", "days": 3}')],
+        "Checking.",
+        id="gemma-tokens-stripped",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fmt", "text", "expected", "content"), REFERENCE)
+def test_the_reference_cases(fmt: str, text: str, expected: list[tuple[str, str]], content: str) -> None:
+    out = every_cut(FORMATS[fmt], text)
+    assert [(c[1], c[2]) for c in calls(out)] == expected
+    assert texts(out) == content
+
+
+def test_mistral_v11_arguments_stream_as_written() -> None:
+    text = (
+        'Ok.[TOOL_CALLS]write[CALL_ID]a1B2c3D4e[ARGS]{"path": "a.md", "text": "x } y"}[TOOL_CALLS]ls[ARGS]{}'
+    )
+    for name in ("mistral", "special-tokens"):
+        found, kept, announced = streamed_at_every_cut(name, text)
+        assert announced == ["write", "ls"]
+        assert found == [("a1B2c3D4e", "write", '{"path": "a.md", "text": "x } y"}'), (None, "ls", "{}")]
+        assert kept == "Ok."
+
+
+def test_a_streamed_call_cut_off_is_completed_as_written() -> None:
+    out = feed_pieces(FORMATS["mistral"](stream_arguments=True), ['[TOOL_CALLS]f[ARGS]{"a": "b', "c"])
+    assert calls(out) == [(None, "f", '{"a": "bc')]
+    assert "truncated-call" in codes(out)
+
+
+FRAGMENTS = [
+    "[TOOL_CALL",
+    "[ARGS",
+    "<|python_ta",
+    "<|python_star",
+    "<|python_en",
+    "<|tool_call_star",
+    "<|tool_call_en",
+    "<|tool_cal",
+    "<tool_call",
+    '<|"',
+    "call",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    '"',
+    "'",
+    "=",
+    ";",
+    "x",
+    " ",
+    "\n",
+    "é",
+    "😀",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=30), st.data())
+def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
+    parts: list[str], data: st.DataObject
+) -> None:
+    text = "".join(parts)
+    points = data.draw(st.lists(st.integers(0, len(text)), max_size=4))
+    for name in ("mistral", "lfm2", "gemma", "special-tokens", "gemma+special-tokens"):
+        out = feed_pieces(FORMATS[name](), [text])
+        assert texts(out) == text, name
+        assert_same_for_any_cut(FORMATS[name], text, points)
+
+
+LIST_CALLS = (
+    'Ok.[TOOL_CALLS]f[ARGS]{"a": "x}\\\\\\"]", "b": [1, {"c": ")"}]}'
+    '[TOOL_CALLS] [{"name": "g", "arguments": {}}] t'
+    '<|tool_call_start|>[f(a="x)]", b=[1, (2,)])]<|tool_call_end|>'
+    '<|tool_call>call:f{a:<|"|>}]) <|"|>,b:[1]}<tool_call|>'
+)
+
+
+@st.composite
+def list_texts(draw: st.DrawFn) -> list[str]:
+    """The calls above with prose around them, cut at random points."""
+    whole = draw(st.sampled_from(["", "text "])) + LIST_CALLS + draw(st.sampled_from(["", "}"]))
+    cuts = sorted(draw(st.sets(st.integers(1, len(whole) - 1), max_size=60)))
+    return [whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(list_texts(), st.lists(st.integers(1, 6), min_size=1, max_size=30), st.sampled_from([60, 1 << 20]))
+def test_absorbed_texts_change_nothing(texts: list[str], windows: list[int], cap: int) -> None:
+    for name in ("special-tokens", "gemma"):
+        absorbing = run(FORMATS[name](cap), texts, windows)
+        assert absorbing == run(FORMATS[name](cap), texts, []), name
+
+
+def test_ids_written_in_json_calls_are_kept() -> None:
+    envelope = '{"tool_calls": [{"name": "f", "arguments": {}, "id": "c1"}]}'
+    assert calls(feed_pieces(FORMATS["llama"](), [envelope])) == [("c1", "f", "{}")]
+    array = '[TOOL_CALLS] [{"name": "f", "arguments": {}, "id": "a1B2c3D4e"}, {"name": "g", "arguments": {}}]'
+    assert calls(feed_pieces(FORMATS["mistral"](), [array])) == [("a1B2c3D4e", "f", "{}"), (None, "g", "{}")]

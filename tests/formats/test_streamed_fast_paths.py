@@ -1,0 +1,79 @@
+"""The parsers' fast paths inside a call decide nothing of their own, for every syntax of
+`SYNTAXES`, streaming arguments or not: after every text, the pieces, `pending` and
+`undecided` are those of the same parser fed every text.
+
+- `absorb` (runs of texts, as the token-run accelerator offers them), inside a body of any
+  syntax: `<tool_call>` XML and GLM values included;
+- `absorb_arguments` and `absorb_argument` (with `--stream-arguments`: runs of texts, or one,
+  that only stream more of the announced call) give as each text's argument text what `feed`
+  hands back for it as one `ArgumentsDelta`.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.events import ArgumentsDelta, Piece
+from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats.syntax import ToolSyntax
+from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
+
+Step = tuple[list[Piece], bool, int]
+
+
+def fast(parser: ToolSyntax, texts: list[str], windows: list[int], streams: bool) -> list[Step]:
+    """Each text's pieces, `pending` and `undecided` after it: runs offered to `absorb`, then
+    (streaming) runs to `absorb_arguments`, then one text to `feed`."""
+    out: list[Step] = []
+    pos, sizes = 0, iter(windows)
+    while pos < len(texts):
+        taken = parser.absorb(texts[pos : pos + next(sizes, 1)])
+        out += [([], parser.pending, parser.undecided)] * taken
+        pos += taken
+        if pos == len(texts):
+            break
+        window = next(sizes, 1)
+        if not streams:
+            streamed = []
+        elif window == 1:  # (the one-text path)
+            one = parser.absorb_argument(texts[pos])
+            streamed = [] if one is None else [one]
+        else:
+            streamed = parser.absorb_arguments(texts[pos : pos + window])
+        for text in streamed:  # (`pending` and `undecided` cannot change inside a call's arguments)
+            out.append(([ArgumentsDelta(text)] if text else [], parser.pending, parser.undecided))
+        pos += len(streamed)
+        if not streamed and pos < len(texts):
+            out.append((parser.feed(texts[pos]), parser.pending, parser.undecided))
+            pos += 1
+    return [*out, (parser.flush(), False, 0)]
+
+
+def fed(parser: ToolSyntax, texts: list[str]) -> list[Step]:
+    """The reference: every text fed."""
+    return [*((parser.feed(t), parser.pending, parser.undecided) for t in texts), (parser.flush(), False, 0)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    syntax=st.sampled_from(sorted(SYNTAXES)),
+    calls_pairs=st.lists(st.lists(st.tuples(keys, values), min_size=1, max_size=3), min_size=1, max_size=2),
+    spacing=st.sampled_from(["", " ", "\n"]),
+    streams=st.booleans(),
+    cap=st.sampled_from([80, 1 << 20]),
+    data=st.data(),
+)
+def test_fast_paths_inside_a_call_change_nothing(
+    syntax: str, calls_pairs: list[list[tuple[str, str]]], spacing: str, streams: bool, cap: int,
+    data: st.DataObject,
+) -> None:  # fmt: skip
+    row = SYNTAXES[syntax]
+    rendered = (row.render(f"f{i}", list(dict(p).items()), spacing) for i, p in enumerate(calls_pairs))
+    text = "Go.\n" + "\n".join(rendered)
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(text) - 1), max_size=60), label="cuts"))
+    texts = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    windows = data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=30), label="windows")
+    for name in row.parsers:
+        got = fast(FORMATS[name](cap, stream_arguments=streams), texts, windows, streams)
+        assert got == fed(FORMATS[name](cap, stream_arguments=streams), texts), name

@@ -1,0 +1,91 @@
+"""`--stream-arguments`' hot path: a chunk that only streams more of an open call's arguments
+is taken by `StreamChoices.absorbed` (one event a read) or the token runs (runs of look-alike
+events in a read) and encoded by the output's `parts` (a byte template for OpenAI), without
+the rewrite. The output is the rewrite's alone (no accelerator, no hot path), byte for byte,
+for every syntax of `SYNTAXES`, every field a token may come in, and every protocol."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.choice_state import ChoiceState
+from sse_rewrite.protocols import PROTOCOLS
+from sse_rewrite.protocols.openai.output import OpenAIOutput
+from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from tests.chunking import chunk_event, cut
+from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
+
+
+def event(field: str, token: str, stream_id: str) -> bytes:
+    """A token in `field`, as providers send it (reasoning mirrored in `reasoning_details`)."""
+    delta: dict[str, object] = {"role": "assistant", "content": ""}
+    delta[field] = token
+    if field != "content":
+        detail = {"type": "reasoning.text", "text": token, "format": "unknown", "index": 0}
+        delta["reasoning_details"] = [detail]
+    return chunk_event(delta, stream_id=stream_id)
+
+
+def rewritten(stream: list[bytes], fmt: str, to: str, per_event: bool, accelerators: bool = True) -> bytes:
+    options = RewriteOptions(format=fmt, to=to, stream_arguments=True, plain_runs=accelerators,
+                             token_runs=accelerators)  # fmt: skip
+    rewriter = StreamRewriter(options)
+    reads = stream if per_event else [stream[0], b"".join(stream[1:])]  # (the first tells the format)
+    out = [o for read in reads for o in rewriter.feed(read)] + rewriter.flush()
+    return b"".join(o for o in out if isinstance(o, bytes))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    syntax=st.sampled_from(sorted(SYNTAXES)),
+    pairs=st.lists(st.tuples(keys, values), min_size=1, max_size=3),
+    field=st.sampled_from(["content", "reasoning", "reasoning_content"]),
+    to=st.sampled_from(PROTOCOLS),
+    per_event=st.booleans(),
+    stream_id=st.sampled_from(["gen-1", "gen-2"]),
+    data=st.data(),
+)
+def test_streamed_parts_are_the_rewrites_bytes(
+    syntax: str, pairs: list[tuple[str, str]], field: str, to: str, per_event: bool, stream_id: str,
+    data: st.DataObject,
+) -> None:  # fmt: skip
+    row = SYNTAXES[syntax]
+    calls = row.render("f", list(dict(pairs).items()), " ") + "\n" + row.render("g", [("a", "b")], "")
+    text = "Go.\n" + calls
+    size = data.draw(st.integers(1, 6), label="size")  # tokens of about this size, cut at random
+    more = data.draw(st.lists(st.integers(1, len(text) - 1)), label="cuts")
+    points = [*range(size, len(text), size), *more]
+    every = data.draw(st.integers(2, 9), label="every")  # an envelope that changes now and then
+    tokens = [token for token in cut(text, points) if token]
+    stream = [event(field, token, "gen-x" if i % every == 0 else stream_id) for i, token in enumerate(tokens)]
+    stream += [chunk_event({}, "stop"), b"data: [DONE]\n\n"]
+    fast = rewritten(stream, row.parsers[0], to, per_event)
+    with pytest.MonkeyPatch.context() as patch:
+        absorb = ChoiceState.absorb
+        patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
+        assert fast == rewritten(stream, row.parsers[0], to, True, accelerators=False)
+
+
+def test_a_streamed_call_token_takes_the_hot_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    encoded: list[bytes] = []
+    parts = OpenAIOutput.parts
+
+    def spy(self: OpenAIOutput, *args: object) -> list[bytes]:
+        out = parts(self, *args)  # type: ignore[arg-type]
+        encoded.extend(out)  # type: ignore[arg-type]
+        return out  # type: ignore[return-value]
+
+    monkeypatch.setattr(OpenAIOutput, "parts", spy)
+    for syntax in ("kimi", "deepseek", "hermes"):
+        encoded.clear()
+        text = SYNTAXES[syntax].render("write", [("content", "x = 1\n" * 40)], " ")
+        tokens = [text[i : i + 4] for i in range(0, len(text), 4)]
+        stream = [event("content", t, "gen-1") for t in tokens] + [b"data: [DONE]\n\n"]
+        rewritten(stream, SYNTAXES[syntax].parsers[0], "openai", True)
+        assert len(encoded) > 50, syntax  # (of ~70 argument tokens)
+        entries = [orjson.loads(e[6:])["choices"][0]["delta"]["tool_calls"][0] for e in encoded]
+        arguments = "".join(entry["function"]["arguments"] for entry in entries)
+        assert "x = 1\\n" * 30 in arguments, syntax
