@@ -39,16 +39,8 @@ import orjson
 from ...events import Notice
 from ...formats._json import is_json
 from ...sse import encode_event
-from .mapping import (
-    anthropic_usage,
-    error_object,
-    message_id,
-    object_field,
-    reasoning_text,
-    stop_reason,
-    string_field,
-    tool_use_id,
-)
+from ..fields import object_field, reasoning_text, string_field
+from .mapping import anthropic_usage, error_object, message_id, stop_reason, tool_use_id
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

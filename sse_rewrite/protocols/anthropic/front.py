@@ -38,9 +38,10 @@ from ...serve.request_log import RequestRecord
 from ...serve.upstream import Upstream, UpstreamFailure, broken_off, describe, end_to_end
 from ...sse import encode_event
 from ...tool_schemas import ToolSchemas
+from ..fields import RequestError
 from .mapping import completion_to_message, error_object, status_error
 from .models import models_list
-from .request import RequestError, translate_request
+from .request import translate_request
 from .token_estimate import estimate_tokens
 from .whole import message_events
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 import orjson
 
 from ...events import Notice
+from ..fields import RequestError, requested_model
 from .mapping import native_id
 from .models import ModelChoice, upstream_model
 
@@ -62,17 +63,9 @@ _KNOWN: Final = {*_COPIED, "model", "messages", "system", "stop_sequences", "met
 _IMAGE_MOVED: Final = "(image: attached to the next user message)"
 
 
-class RequestError(ValueError):
-    """The body is not a Messages request we can translate; the message says where and why."""
-
-
 def translate_request(body: Any, choice: ModelChoice | None = None) -> tuple[dict[str, Any], list[Notice]]:
     """The chat.completions request for an Anthropic Messages request body, and notices."""
-    if not isinstance(body, dict):
-        raise RequestError("the request body must be a JSON object")
-    model = body.get("model")
-    if not isinstance(model, str) or not model:
-        raise RequestError("model: expected a model name")
+    model = requested_model(body)
     notes: list[Notice] = []
     out: dict[str, Any] = {"model": upstream_model(model, choice or ModelChoice())}
     out["messages"] = _messages(body, notes)

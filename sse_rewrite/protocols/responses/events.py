@@ -36,6 +36,7 @@ import orjson
 from ...chunks import derived_call_id
 from ...events import Notice
 from ...sse import encode_event
+from ..fields import object_field, reasoning_text, string_field
 from .items import ResponseContext, call_item, custom_input, text_item, text_part
 from .mapping import (
     error_fields,
@@ -44,7 +45,6 @@ from .mapping import (
     response_frame,
     response_id,
     responses_usage,
-    string_field,
 )
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -106,8 +106,7 @@ class ResponsesEmitter:
             if choice.get("index", position) != 0:
                 out += self._note_other_choice()
                 continue
-            delta = choice.get("delta")
-            out += self._delta(delta if isinstance(delta, dict) else {})
+            out += self._delta(object_field(choice, "delta"))
             finish = choice.get("finish_reason")
             if finish == "error":
                 return out + self._fail({"message": "the provider ended the stream with an error"})
@@ -177,7 +176,7 @@ class ResponsesEmitter:
 
     def _delta(self, delta: dict[str, Any]) -> list[Emitted]:
         out: list[Emitted] = []
-        if reasoning := string_field(delta, "reasoning") or string_field(delta, "reasoning_content"):
+        if reasoning := reasoning_text(delta):
             out += self._text_delta("reasoning", reasoning)
         for name in ("content", "refusal"):
             if text := string_field(delta, name):
@@ -231,8 +230,7 @@ class ResponsesEmitter:
 
     def _tool_call(self, call: dict[str, Any], position: int) -> list[Emitted]:
         number = call["index"] if isinstance(call.get("index"), int) else position
-        function = call.get("function")
-        function = function if isinstance(function, dict) else {}
+        function = object_field(call, "function")
         arguments = string_field(function, "arguments")
         if number in self._calls:
             state = self._calls[number]

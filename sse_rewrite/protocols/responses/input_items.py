@@ -26,6 +26,7 @@ from __future__ import annotations
 import orjson
 
 from ...events import Notice
+from ..fields import RequestError
 
 # typing is imported for type checkers only, as in the core (see entry.py)
 TYPE_CHECKING = False
@@ -37,10 +38,6 @@ _TEXT_PARTS: Final = frozenset({"input_text", "output_text", "text", "refusal", 
 _ROLES: Final = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _CALLS: Final = frozenset({"function_call", "custom_tool_call"})
 _OUTPUTS: Final = frozenset({"function_call_output", "custom_tool_call_output"})
-
-
-class RequestError(ValueError):
-    """The body is not a Responses request we can translate; the message says where and why."""
 
 
 def input_messages(items: Any, notes: list[Notice], where: str = "input") -> list[dict[str, Any]]:
