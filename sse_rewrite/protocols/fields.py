@@ -26,6 +26,14 @@ def requested_model(body: Any) -> str:
     return model
 
 
+def required_string(fields: dict[str, Any], name: str, where: str) -> str:
+    """`fields[name]`, which must be a string; `RequestError` naming `where` if it is not."""
+    value = fields.get(name)
+    if not isinstance(value, str):
+        raise RequestError(f"{where}.{name}: expected a string")
+    return value
+
+
 def string_field(fields: dict[str, Any], name: str) -> str:
     """`fields[name]` if it is a string, else ""."""
     value = fields.get(name)
