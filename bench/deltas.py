@@ -111,7 +111,8 @@ def minimax(number: int, name: str, args: Args) -> list[str]:
 
 
 def minimax_block(calls: list[list[str]]) -> list[str]:
-    return ["<minimax:tool_call>", "\n", *flat(calls), "</minimax:tool_call>"]
+    """M2's template opens `<think>` in the prompt: the prose is its reasoning, then the calls."""
+    return ["</think>", "\n\n", "<minimax:tool_call>", "\n", *flat(calls), "</minimax:tool_call>"]
 
 
 def harmony(number: int, name: str, args: Args) -> list[str]:
