@@ -10,9 +10,9 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from aiohttp import web
 
@@ -140,3 +140,29 @@ class Servers:
         """Stop every server, newest first."""
         for runner in reversed(self._runners):
             self.loop.run(runner.cleanup())
+
+
+def upstream_saw(servers: Servers) -> dict[str, Any]:
+    """The last chat request body the fake upstream received."""
+    return servers.fake.requests[-1]["body"]  # type: ignore[no-any-return]
+
+
+class SDKClient(Protocol):
+    def close(self) -> None: ...
+
+
+C = TypeVar("C", bound=SDKClient)
+
+
+def sdk_clients(sdk: Callable[..., C]) -> Iterator[Callable[..., C]]:
+    """A fixture's body: makes official SDK clients of class `sdk` (no retries, short timeout)
+    with `client-key` unless told another key; closes them after the test."""
+    made: list[C] = []
+
+    def make(base_url: str, api_key: str = "client-key", **kw: Any) -> C:
+        made.append(sdk(base_url=base_url, api_key=api_key, max_retries=0, timeout=10, **kw))
+        return made[-1]
+
+    yield make
+    for client in made:
+        client.close()

@@ -13,7 +13,7 @@ import pytest
 
 from sse_rewrite.protocols.anthropic.models import ModelChoice
 from sse_rewrite.sse import SSEDecoder
-from tests.serve.servers import Servers, eventually
+from tests.serve.servers import Servers, eventually, sdk_clients, upstream_saw
 
 KIMI = "moonshotai/kimi-k2.5"
 SCHEMA = {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}
@@ -37,21 +37,8 @@ Client = Callable[..., anthropic.Anthropic]
 
 @pytest.fixture
 def client() -> Iterator[Client]:
-    """Makes official SDK clients (no retries, short timeout); closes them after the test."""
-    made: list[anthropic.Anthropic] = []
-
-    def make(base_url: str, api_key: str = "client-key", **kw: Any) -> anthropic.Anthropic:
-        made.append(anthropic.Anthropic(base_url=base_url, api_key=api_key, max_retries=0, timeout=10, **kw))
-        return made[-1]
-
-    yield make
-    for sdk in made:
-        sdk.close()
-
-
-def upstream_saw(servers: Servers) -> dict[str, Any]:
-    """The last chat request body the fake upstream received."""
-    return servers.fake.requests[-1]["body"]  # type: ignore[no-any-return]
+    """Makes official anthropic SDK clients (see `sdk_clients`)."""
+    yield from sdk_clients(anthropic.Anthropic)
 
 
 def test_streaming_sdk_gets_the_leaked_call_as_a_tool_use_block(servers: Servers, client: Client) -> None:

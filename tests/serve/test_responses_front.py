@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx2
 import openai
@@ -12,7 +11,7 @@ import orjson
 import pytest
 
 from sse_rewrite.sse import SSEDecoder
-from tests.serve.servers import Servers, eventually
+from tests.serve.servers import Servers, eventually, sdk_clients, upstream_saw
 
 KIMI = "moonshotai/kimi-k2.5"
 SCHEMA = {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}
@@ -26,21 +25,8 @@ Client = Callable[..., openai.OpenAI]
 
 @pytest.fixture
 def client() -> Iterator[Client]:
-    """Makes official SDK clients (no retries, short timeout); closes them after the test."""
-    made: list[openai.OpenAI] = []
-
-    def make(base_url: str, **kw: Any) -> openai.OpenAI:
-        made.append(openai.OpenAI(base_url=base_url, api_key="client-key", max_retries=0, timeout=10, **kw))
-        return made[-1]
-
-    yield make
-    for sdk in made:
-        sdk.close()
-
-
-def upstream_saw(servers: Servers) -> dict[str, Any]:
-    """The last chat request body the fake upstream received."""
-    return servers.fake.requests[-1]["body"]  # type: ignore[no-any-return]
+    """Makes official openai SDK clients (see `sdk_clients`)."""
+    yield from sdk_clients(openai.OpenAI)
 
 
 def test_stream_helper_gets_the_leaked_call_as_a_function_call(servers: Servers, client: Client) -> None:

@@ -39,16 +39,9 @@ import orjson
 from ...events import Notice
 from ...formats._json import is_json
 from ...sse import encode_event
-from .mapping import (
-    anthropic_usage,
-    error_object,
-    message_id,
-    object_field,
-    reasoning_text,
-    stop_reason,
-    string_field,
-    tool_use_id,
-)
+from ..emitting import ChunkEmitter, Emitted
+from ..fields import object_field, reasoning_text, string_field
+from .mapping import anthropic_usage, error_object, message_id, stop_reason, tool_use_id
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -60,43 +53,33 @@ if TYPE_CHECKING:
     TextKind = Literal["thinking", "text"]
     BlockKind = TextKind | Literal["tool_use"]
 
-Emitted = bytes | Notice
-"""What the emitter produces: SSE bytes to write, or a notice for stderr."""
-
 EMPTY_BLOCKS: Final = {
     "thinking": {"type": "thinking", "thinking": "", "signature": ""},
     "text": {"type": "text", "text": ""},
 }
 
 
-class AnthropicEmitter:
+class AnthropicEmitter(ChunkEmitter):
     """Turns one stream's rewritten OpenAI chunks into Anthropic events: `feed(chunk)`, `flush()`."""
 
+    _made, _closed = "Anthropic message", "message"
+
     def __init__(self) -> None:
+        super().__init__()
         self._stream_id: str | None = None  # set by the first chunk, with message_start
         self._blocks = 0  # blocks started so far; the open one, if any, is the last
         self._open: tuple[BlockKind, int | None] | None = None  # kind and call index
         self._calls_seen: set[int] = set()
         self._open_arguments: list[str] = []  # the open tool_use block's argument text so far
         self._held_calls: dict[int, tuple[dict[str, Any], list[str]]] = {}  # block, arguments
-        self._finish: str | None = None
         self._usage: dict[str, int] = {}
-        self._ended = False  # message_stop or error sent: nothing more goes out
         self._held: tuple[TextKind, str] | None = None  # whitespace that may start a block
-        self._flushed = False
-        self._other_choices_noted = False
 
     @property
-    def flushed(self) -> bool:
-        """True once `flush()` ran: the stream has ended and `feed` may not be called."""
-        return self._flushed
+    def _started(self) -> bool:
+        return self._stream_id is not None
 
-    def feed(self, chunk: Chunk) -> list[Emitted]:
-        """Consume one rewritten chunk; return the events it completes."""
-        if self._flushed:
-            raise RuntimeError("feed() after flush()")
-        if self._ended:
-            return []
+    def _feed(self, chunk: Chunk) -> list[Emitted]:
         if chunk.get("error"):  # OpenAI `{"error": ...}`; OpenRouter adds finish_reason "error"
             return self._error(chunk["error"])
         out: list[Emitted] = []
@@ -105,37 +88,10 @@ class AnthropicEmitter:
         has_usage = isinstance(chunk.get("usage"), dict)
         if has_usage:
             self._usage = anthropic_usage(chunk["usage"])
-        choices = chunk.get("choices")
-        for position, choice in enumerate(choices if isinstance(choices, list) else []):
-            if not isinstance(choice, dict):
-                continue
-            if choice.get("index", position) != 0:
-                out += self._note_other_choice()
-                continue
-            out += self._delta(object_field(choice, "delta"))
-            finish = choice.get("finish_reason")
-            if finish == "error":
-                return out + self._error({"message": "the provider ended the stream with an error"})
-            if isinstance(finish, str):
-                out += self._close_blocks()
-                self._finish = finish
-        if self._finish is not None and has_usage:  # usage comes last: the message is complete
-            out += self._stop()
+        out += self._choices(chunk)
+        if not self._ended and self._finish is not None and has_usage:  # usage comes last: complete
+            out += self._end()
         return out
-
-    def flush(self) -> list[Emitted]:
-        """End of stream (`[DONE]` or EOF): close the open block and the message."""
-        if self._flushed:
-            return []
-        self._flushed = True
-        if self._ended:
-            return []
-        if self._stream_id is None:
-            return [Notice("empty-stream", "the stream held no chunk: no Anthropic message to send")]
-        out: list[Emitted] = []
-        if self._finish is None:
-            out.append(Notice("no-finish", "the stream ended without a finish_reason; message closed"))
-        return out + self._stop()
 
     # -- message
 
@@ -154,8 +110,8 @@ class AnthropicEmitter:
         }
         return [event_bytes({"type": "message_start", "message": message})]
 
-    def _stop(self) -> list[Emitted]:
-        out = self._close_blocks()
+    def _end(self) -> list[Emitted]:
+        out = self._close_all()
         reason, notices = stop_reason(self._finish, bool(self._calls_seen))
         delta = {"stop_reason": reason, "stop_sequence": None}
         usage = {"output_tokens": 0, **self._usage}  # the SDK requires output_tokens
@@ -172,12 +128,6 @@ class AnthropicEmitter:
         body = error_object(error)
         notice = Notice("stream-error", f"{body['error']['type']}: {body['error']['message']}")
         return [notice, event_bytes(body)]
-
-    def _note_other_choice(self) -> list[Emitted]:
-        if self._other_choices_noted:
-            return []
-        self._other_choices_noted = True
-        return [Notice("extra-choices", "only choice 0 becomes the Anthropic message; others dropped")]
 
     # -- content blocks
 
@@ -261,7 +211,7 @@ class AnthropicEmitter:
     def _block_delta(self, delta: dict[str, Any]) -> bytes:
         return event_bytes({"type": "content_block_delta", "index": self._blocks - 1, "delta": delta})
 
-    def _close_blocks(self) -> list[Emitted]:
+    def _close_all(self) -> list[Emitted]:
         """Nothing more can come for the open block: open and close every held call, then close."""
         return self._open_held_calls(final=True) + self._close_block()
 

@@ -29,18 +29,17 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict
 
-from ...body import rewrite_completion
 from ...rewrite import RewriteOptions, StreamRewriter
 from ...serve import state
-from ...serve.capture import open_capture
-from ...serve.relay import StreamRelay
 from ...serve.request_log import RequestRecord
-from ...serve.upstream import Upstream, UpstreamFailure, broken_off, describe, end_to_end
+from ...serve.upstream import Upstream, UpstreamFailure, describe, end_to_end
 from ...sse import encode_event
 from ...tool_schemas import ToolSchemas
+from ..answers import error_status, relay_stream, request_json, whole_completion
+from ..fields import RequestError
 from .mapping import completion_to_message, error_object, status_error
 from .models import models_list
-from .request import RequestError, translate_request
+from .request import translate_request
 from .token_estimate import estimate_tokens
 from .whole import message_events
 
@@ -74,7 +73,7 @@ async def messages(request: web.Request) -> web.StreamResponse:
     """Answer a Messages request from the upstream's chat completion, repaired."""
     upstream, record, log = request.app[state.UPSTREAM], state.RECORD.get(), request.app[state.LOG]
     try:
-        translated, notices = translate_request(await _payload(request), upstream.settings.models)
+        translated, notices = translate_request(await request_json(request), upstream.settings.models)
     except RequestError as error:
         return anthropic_error(400, str(error))
     record.model = translated["model"]
@@ -87,53 +86,28 @@ async def messages(request: web.Request) -> web.StreamResponse:
         async with upstream.post_json("/chat/completions", orjson.dumps(translated), request,
                                       headers=upstream_headers(upstream, request)) as response:
             if response.content_type != "text/event-stream":
-                return await _whole_answer(response, options, upstream, record, request,
+                return await _whole_answer(response, options, record, request,
                                            stream=translated.get("stream") is True)
-            rewriter = StreamRewriter(options)
-            capture_dir = upstream.settings.capture_dir
-            capture = open_capture(capture_dir, options, ".sse") if capture_dir is not None else None
-            try:
-                relay = StreamRelay(request, response, rewriter, record,
-                                    lambda notice: log.notice(record, notice),
-                                    interval=upstream.settings.keepalive_interval, keepalive=PING,
-                                    capture=capture, on_break=BROKEN_OFF)
-                return await relay.run()
-            finally:
-                record.take_stats(rewriter.stats)
-                if capture is not None:
-                    capture.close()
+            return await relay_stream(request, response, StreamRewriter(options), options, record,
+                                      keepalive=PING, on_break=BROKEN_OFF)
     except UpstreamFailure as failure:
         record.outcome = failure.reason
         return anthropic_failure(failure)
 
 
-async def _whole_answer(response: aiohttp.ClientResponse, options: RewriteOptions, upstream: Upstream,
-                        record: RequestRecord, request: web.Request, *, stream: bool) -> web.Response:
+async def _whole_answer(response: aiohttp.ClientResponse, options: RewriteOptions, record: RequestRecord,
+                        request: web.Request, *, stream: bool) -> web.Response:
     """A non-streamed completion as one Anthropic message (or error) body; as events if `stream`.
 
     (An upstream may answer a streaming request whole; the client still expects events.)
     """
-    try:
-        whole = await response.read()
-    except (aiohttp.ClientError, TimeoutError) as error:
-        raise broken_off(error) from None
-    if upstream.settings.capture_dir is not None:
-        with open_capture(upstream.settings.capture_dir, options, ".json") as capture:
-            capture.write(whole)
-    rewritten, notices, record.calls = rewrite_completion(whole, options)
-    try:
-        completion = orjson.loads(rewritten)
-    except orjson.JSONDecodeError:
-        completion = None
-    if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
+    whole, completion, notices = await whole_completion(request, response, options, record)
+    if completion is None:
         return anthropic_error(502, f"the upstream's answer is not a chat completion: {whole[:200]!r}")
     message, more = completion_to_message(completion)
     for notice in notices + more:
         request.app[state.LOG].notice(record, notice)
-    status = 200
-    if message["type"] == "error":  # an error inside a 200 (OpenRouter does this)
-        code = completion["error"].get("code") if isinstance(completion["error"], dict) else None
-        status = code if isinstance(code, int) and 400 <= code <= 599 else 502
+    status = error_status(completion) if message["type"] == "error" else 200
     if stream and status == 200:
         return web.Response(body=message_events(message), content_type="text/event-stream")
     # the body ends as the filter's does, so a capture's golden file equals what the client got
@@ -144,7 +118,7 @@ async def count_tokens(request: web.Request) -> web.Response:
     """`{"input_tokens": N}`, estimated here (see `estimate_tokens`); the upstream is not asked."""
     models = request.app[state.UPSTREAM].settings.models
     try:
-        translated, _ = translate_request(await _payload(request), models)
+        translated, _ = translate_request(await request_json(request), models)
     except RequestError as error:
         return anthropic_error(400, str(error))
     state.RECORD.get().model = translated["model"]
@@ -215,10 +189,3 @@ def anthropic_failure(failure: UpstreamFailure) -> web.Response:
     headers = CIMultiDict(failure.headers)
     headers.popall("content-type", None)
     return anthropic_error(failure.status, message, headers)
-
-
-async def _payload(request: web.Request) -> Any:
-    try:
-        return orjson.loads(await request.read())
-    except orjson.JSONDecodeError as error:
-        raise RequestError(f"the request body is not JSON: {error}") from None

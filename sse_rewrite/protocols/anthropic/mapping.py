@@ -20,6 +20,7 @@ import orjson
 
 from ...chunks import derived_call_id
 from ...events import Notice
+from ..fields import object_field, reasoning_text, string_field, token_count
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -137,9 +138,9 @@ def anthropic_usage(usage: Any) -> dict[str, int]:
         return {}
     details = usage.get("prompt_tokens_details")
     details = details if isinstance(details, dict) else {}
-    prompt = _count(usage.get("prompt_tokens"))
-    cached = _count(details.get("cached_tokens"), usage.get("prompt_cache_hit_tokens"))
-    written = _count(details.get("cache_write_tokens"))
+    prompt = token_count(usage.get("prompt_tokens"))
+    cached = token_count(details.get("cached_tokens"), usage.get("prompt_cache_hit_tokens"))
+    written = token_count(details.get("cache_write_tokens"))
     out: dict[str, int] = {}
     if prompt is not None:
         out["input_tokens"] = max(prompt - (cached or 0) - (written or 0), 0)
@@ -147,7 +148,7 @@ def anthropic_usage(usage: Any) -> dict[str, int]:
         out["cache_read_input_tokens"] = cached
     if written is not None:
         out["cache_creation_input_tokens"] = written
-    completion = _count(usage.get("completion_tokens"))
+    completion = token_count(usage.get("completion_tokens"))
     if completion is not None:
         out["output_tokens"] = completion
     return out
@@ -234,23 +235,6 @@ def completion_to_message(completion: Chunk) -> tuple[dict[str, Any], list[Notic
     }, notices + note
 
 
-def reasoning_text(fields: dict[str, Any]) -> str:
-    """The reasoning text of a delta or message: `reasoning`, else `reasoning_content` (a mirror)."""
-    return string_field(fields, "reasoning") or string_field(fields, "reasoning_content")
-
-
-def string_field(fields: dict[str, Any], name: str) -> str:
-    """`fields[name]` if it is a string, else ""."""
-    value = fields.get(name)
-    return value if isinstance(value, str) else ""
-
-
-def object_field(fields: dict[str, Any], name: str) -> dict[str, Any]:
-    """`fields[name]` if it is a JSON object, else {}."""
-    value = fields.get(name)
-    return value if isinstance(value, dict) else {}
-
-
 def _tool_input(arguments: Any, index: int) -> tuple[Any, list[Notice]]:
     text = arguments.strip() if isinstance(arguments, str) else ""
     try:
@@ -261,8 +245,3 @@ def _tool_input(arguments: Any, index: int) -> tuple[Any, list[Notice]]:
         return value, []
     note = f"tool call {index}: arguments {text!r} are not a JSON object; input sent as {{}}"
     return {}, [Notice("tool-input-not-object", note)]
-
-
-def _count(*values: Any) -> int | None:
-    """The first value that is a token count (an int, not a bool), else None."""
-    return next((v for v in values if isinstance(v, int) and not isinstance(v, bool)), None)

@@ -1,65 +1,28 @@
 """What goes out in the Anthropic encoding (`--to anthropic`, `/v1/messages`).
 
-`AnthropicOutput` feeds every chunk of a stream, changed or not, to an
-`AnthropicEmitter`, so no OpenAI bytes reach its output: only Anthropic events, and
-comments (keep-alives) re-encoded as comments. `whole_body` turns a (rewritten)
-completion body into one message body.
+`AnthropicOutput` feeds every chunk of a stream to an `AnthropicEmitter` (see
+`TranslatedOutput`); `whole_body` turns a (rewritten) completion body into one message body.
 """
 
 from __future__ import annotations
 
-import orjson
-
-from ...events import Notice
-from ...streamed_calls import part_chunks
+from ..translated import TranslatedOutput, translated_body
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ...chunks import Chunk
-    from ...events import Output
-    from ...streamed_calls import Part
-    from .events import AnthropicEmitter
+    from typing import Any
+
+    from ...events import Notice
 
 
-class AnthropicOutput:
+class AnthropicOutput(TranslatedOutput):
     """Anthropic Messages streaming events, from every chunk of the stream."""
-
-    keeps_bytes = False
-    unchanged = "dropped"
 
     def __init__(self) -> None:
         from .events import AnthropicEmitter  # here: start-up pays only for what it uses
 
-        self._emitter: AnthropicEmitter = AnthropicEmitter()
-
-    def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]:
-        """An unchanged event: its chunk's translation; without a decoded chunk, only its comments."""
-        if self._emitter.flushed:
-            return []
-        if chunk is not None:
-            return self._emitter.feed(chunk)
-        comments = [line for line in raw.splitlines() if line.startswith(b":")]
-        return [b"".join(line + b"\n" for line in comments) + b"\n"] if comments else []
-
-    def chunk(self, chunk: Chunk) -> list[Output]:
-        """A rewritten or synthesized chunk."""
-        return [] if self._emitter.flushed else self._emitter.feed(chunk)
-
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
-        """Argument parts of a streamed call (see `OpenAIOutput.parts`), translated."""
-        out: list[Output] = []
-        for part_chunk in part_chunks(chunk, choice, parts):
-            out += self.chunk(part_chunk)
-        return out
-
-    def done(self, raw: bytes) -> list[Output]:
-        """Anthropic streams have no `[DONE]`: the message ends."""
-        return self._emitter.flush()
-
-    def flush(self) -> list[Output]:
-        """End of input: close the open block and the message."""
-        return self._emitter.flush()
+        super().__init__(AnthropicEmitter())
 
 
 def stream_output() -> AnthropicOutput:
@@ -69,13 +32,10 @@ def stream_output() -> AnthropicOutput:
 
 def whole_body(body: bytes) -> tuple[bytes, list[Notice]]:
     """A (rewritten) completion body as an Anthropic message body; other bodies unchanged."""
-    try:
-        completion = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return body, []  # rewrite_completion has already said so
-    if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
-        return body, [Notice("not-a-completion", "body is no chat.completion: not converted")]
+    return translated_body(body, _message)
+
+
+def _message(completion: dict[str, Any]) -> tuple[dict[str, Any], list[Notice]]:
     from .mapping import completion_to_message
 
-    message, notices = completion_to_message(completion)
-    return orjson.dumps(message) + b"\n", notices
+    return completion_to_message(completion)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import orjson
 
 from ...events import Notice
+from ..fields import RequestError, requested_model, required_string
 from .mapping import native_id
 from .models import ModelChoice, upstream_model
 
@@ -62,17 +63,9 @@ _KNOWN: Final = {*_COPIED, "model", "messages", "system", "stop_sequences", "met
 _IMAGE_MOVED: Final = "(image: attached to the next user message)"
 
 
-class RequestError(ValueError):
-    """The body is not a Messages request we can translate; the message says where and why."""
-
-
 def translate_request(body: Any, choice: ModelChoice | None = None) -> tuple[dict[str, Any], list[Notice]]:
     """The chat.completions request for an Anthropic Messages request body, and notices."""
-    if not isinstance(body, dict):
-        raise RequestError("the request body must be a JSON object")
-    model = body.get("model")
-    if not isinstance(model, str) or not model:
-        raise RequestError("model: expected a model name")
+    model = requested_model(body)
     notes: list[Notice] = []
     out: dict[str, Any] = {"model": upstream_model(model, choice or ModelChoice())}
     out["messages"] = _messages(body, notes)
@@ -137,7 +130,7 @@ def _user_turn(blocks: list[dict[str, Any]], where: str, notes: list[Notice]) ->
         place = f"{where}.content.{j}"
         if block.get("type") == "tool_result":
             text, images = _tool_result_text(block, place, notes)
-            call_id = native_id(_string(block, "tool_use_id", place))
+            call_id = native_id(required_string(block, "tool_use_id", place))
             tool_messages.append({"role": "tool", "tool_call_id": call_id, "content": text})
             parts += images
         elif part := _part(block, place, notes):
@@ -152,11 +145,11 @@ def _assistant_turn(blocks: list[dict[str, Any]], where: str, notes: list[Notice
         place = f"{where}.content.{j}"
         kind = block.get("type")
         if kind == "text":
-            texts.append(_string(block, "text", place))
+            texts.append(required_string(block, "text", place))
         elif kind == "tool_use":
             arguments = orjson.dumps(block.get("input", {})).decode()
-            function = {"name": _string(block, "name", place), "arguments": arguments}
-            call_id = native_id(_string(block, "id", place))
+            function = {"name": required_string(block, "name", place), "arguments": arguments}
+            call_id = native_id(required_string(block, "id", place))
             calls.append({"id": call_id, "type": "function", "function": function})
         elif kind not in ("thinking", "redacted_thinking"):
             notes.append(Notice("block-dropped", f"{place}: {kind!r} block has no chat.completions form"))
@@ -195,14 +188,15 @@ def _part(
     kind = block.get("type")
     source = _object(block, "source")
     if kind == "text":
-        return {"type": "text", "text": _string(block, "text", place)}
+        return {"type": "text", "text": required_string(block, "text", place)}
     if kind == "image" and source.get("type") == "base64":
-        url = f"data:{_string(source, 'media_type', place)};base64,{_string(source, 'data', place)}"
+        media_type = required_string(source, "media_type", place)
+        url = f"data:{media_type};base64,{required_string(source, 'data', place)}"
         return {"type": "image_url", "image_url": {"url": url}}
     if kind == "image" and source.get("type") == "url":
-        return {"type": "image_url", "image_url": {"url": _string(source, "url", place)}}
+        return {"type": "image_url", "image_url": {"url": required_string(source, "url", place)}}
     if kind == "document" and source.get("type") == "text":
-        return {"type": "text", "text": _string(source, "data", place)}
+        return {"type": "text", "text": required_string(source, "data", place)}
     if keep_unknown:  # inside a tool result: the model still gets to read it, as JSON
         return {"type": "text", "text": orjson.dumps(block).decode()}
     notes.append(Notice("block-dropped", f"{place}: {kind!r} block has no chat.completions form"))
@@ -234,7 +228,7 @@ def _tools(tools: Any, notes: list[Notice]) -> list[dict[str, Any]]:
     for i, tool in enumerate(tools or []):
         if not isinstance(tool, dict):
             raise RequestError(f"tools.{i}: expected an object")
-        name = _string(tool, "name", f"tools.{i}")
+        name = required_string(tool, "name", f"tools.{i}")
         if not isinstance(schema := tool.get("input_schema"), dict):
             note = f"tools.{i} ({tool.get('type')!s} {name!r}) has no input_schema: a server tool, not sent"
             notes.append(Notice("server-tool-dropped", note))
@@ -254,7 +248,7 @@ def _tool_choice(choice: Any) -> dict[str, Any]:
     kind = choice.get("type")
     out: dict[str, Any] = {}
     if kind == "tool":
-        name = _string(choice, "name", "tool_choice")
+        name = required_string(choice, "name", "tool_choice")
         out["tool_choice"] = {"type": "function", "function": {"name": name}}
     elif isinstance(kind, str) and kind in _TOOL_CHOICES:
         out["tool_choice"] = _TOOL_CHOICES[kind]
@@ -272,13 +266,6 @@ def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
     if not isinstance(content, list) or not all(isinstance(block, dict) for block in content):
         raise RequestError(f"{where}: expected a string or a list of content blocks")
     return content
-
-
-def _string(fields: dict[str, Any], name: str, where: str) -> str:
-    value = fields.get(name)
-    if not isinstance(value, str):
-        raise RequestError(f"{where}.{name}: expected a string")
-    return value
 
 
 def _object(fields: dict[str, Any], name: str) -> dict[str, Any]:

@@ -18,12 +18,11 @@ from aiohttp import web
 from ...body import rewrite_completion
 from ...rewrite import RewriteOptions, StreamRewriter
 from ...serve import state
-from ...serve.capture import open_capture
 from ...serve.errors import json_error
-from ...serve.relay import StreamRelay
 from ...serve.request_log import RequestRecord
-from ...serve.upstream import UpstreamFailure, broken_off
+from ...serve.upstream import UpstreamFailure
 from ...tool_schemas import ToolSchemas
+from ..answers import read_whole, relay_stream
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -62,43 +61,19 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     try:
         async with upstream.post_json("/chat/completions", body, request) as response:
             if response.content_type == "text/event-stream":
-                return await _stream(request, response, options, record)
+                return await relay_stream(request, response, StreamRewriter(options), options, record)
             return await _whole(request, response, options, record)
     except UpstreamFailure as failure:
         record.outcome = failure.reason
         return failure.response()
 
 
-async def _stream(request: web.Request, response: aiohttp.ClientResponse, options: RewriteOptions,
-                  record: RequestRecord) -> web.StreamResponse:
-    """Relay a streamed answer through the rewriter, event by event."""
-    settings, log = request.app[state.UPSTREAM].settings, request.app[state.LOG]
-    rewriter = StreamRewriter(options)
-    capture = open_capture(settings.capture_dir, options, ".sse") if settings.capture_dir else None
-    try:
-        relay = StreamRelay(request, response, rewriter, record, lambda notice: log.notice(record, notice),
-                            interval=settings.keepalive_interval, capture=capture)
-        return await relay.run()
-    finally:
-        record.take_stats(rewriter.stats)
-        if capture is not None:
-            capture.close()
-
-
 async def _whole(request: web.Request, response: aiohttp.ClientResponse, options: RewriteOptions,
                  record: RequestRecord) -> web.Response:
     """Read a whole answer and rewrite it as one body."""
-    settings, log = request.app[state.UPSTREAM].settings, request.app[state.LOG]
-    try:
-        whole = await response.read()
-    except (aiohttp.ClientError, TimeoutError) as error:
-        raise broken_off(error) from None
-    if settings.capture_dir is not None:
-        with open_capture(settings.capture_dir, options, ".json") as capture:
-            capture.write(whole)
-    rewritten, notices, calls = rewrite_completion(whole, options)
+    rewritten, notices, calls = rewrite_completion(await read_whole(request, response, options), options)
     for notice in notices:
-        log.notice(record, notice)
+        request.app[state.LOG].notice(record, notice)
     record.events_in, record.events_out, record.calls = 1, 1, calls
     headers = {"Content-Type": response.headers.get("Content-Type", "application/json")}
     return web.Response(status=response.status, body=rewritten, headers=headers)

@@ -36,6 +36,8 @@ import orjson
 from ...chunks import derived_call_id
 from ...events import Notice
 from ...sse import encode_event
+from ..emitting import ChunkEmitter, Emitted
+from ..fields import object_field, reasoning_text, string_field
 from .items import ResponseContext, call_item, custom_input, text_item, text_part
 from .mapping import (
     error_fields,
@@ -44,7 +46,6 @@ from .mapping import (
     response_frame,
     response_id,
     responses_usage,
-    string_field,
 )
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -55,10 +56,6 @@ if TYPE_CHECKING:
     from ...chunks import Chunk
     from .items import CallKind, TextKind
 
-Emitted = bytes | Notice
-"""What the emitter produces: SSE bytes to write, or a notice for stderr."""
-
-
 @dataclass(slots=True)
 class _Call:
     item: dict[str, Any]
@@ -66,10 +63,13 @@ class _Call:
     arguments: list[str] = field(default_factory=list)
 
 
-class ResponsesEmitter:
+class ResponsesEmitter(ChunkEmitter):
     """Turns one stream's rewritten OpenAI chunks into Responses events: `feed(chunk)`, `flush()`."""
 
+    _made, _closed = "response", "response"
+
     def __init__(self, context: ResponseContext | None = None) -> None:
+        super().__init__()
         self._context = context or ResponseContext()
         self.response: dict[str, Any] | None = None
         """The response object, from the first chunk on; final once the stream ended."""
@@ -78,59 +78,24 @@ class ResponsesEmitter:
         self._sequence = 0
         self._text: tuple[TextKind, int, list[str]] | None = None  # the open text item
         self._calls: dict[int, _Call | None] = {}  # by call index; None once closed
-        self._finish: str | None = None
         self._usage: dict[str, Any] | None = None
-        self._ended = False
-        self._flushed = False
-        self._other_choices_noted = False
 
-    flushed = property(lambda self: self._flushed, doc="True once `flush()` ran.")
+    @property
+    def _started(self) -> bool:
+        return self.response is not None
 
-    def feed(self, chunk: Chunk) -> list[Emitted]:
-        """Consume one rewritten chunk; return the events it completes."""
-        if self._flushed:
-            raise RuntimeError("feed() after flush()")
-        if self._ended:
-            return []
+    def _feed(self, chunk: Chunk) -> list[Emitted]:
         out: list[Emitted] = []
         if self.response is None:
             out += self._start(chunk)
         if chunk.get("error"):  # OpenAI `{"error": ...}`; OpenRouter adds finish_reason "error"
-            return out + self._fail(chunk["error"])
+            return out + self._error(chunk["error"])
         if isinstance(chunk.get("usage"), dict):
             self._usage = responses_usage(chunk["usage"])
-        choices = chunk.get("choices")
-        for position, choice in enumerate(choices if isinstance(choices, list) else []):
-            if not isinstance(choice, dict):
-                continue
-            if choice.get("index", position) != 0:
-                out += self._note_other_choice()
-                continue
-            delta = choice.get("delta")
-            out += self._delta(delta if isinstance(delta, dict) else {})
-            finish = choice.get("finish_reason")
-            if finish == "error":
-                return out + self._fail({"message": "the provider ended the stream with an error"})
-            if isinstance(finish, str):
-                self._finish = finish
-                out += self._close_all()
-        if self._finish is not None and self._usage is not None:
-            out += self._complete()
+        out += self._choices(chunk)
+        if not self._ended and self._finish is not None and self._usage is not None:
+            out += self._end()
         return out
-
-    def flush(self) -> list[Emitted]:
-        """End of stream (`[DONE]` or EOF): close the open items and the response."""
-        if self._flushed:
-            return []
-        self._flushed = True
-        if self._ended:
-            return []
-        if self.response is None:
-            return [Notice("empty-stream", "the stream held no chunk: no response to send")]
-        out: list[Emitted] = []
-        if self._finish is None:
-            out.append(Notice("no-finish", "the stream ended without a finish_reason; response closed"))
-        return out + self._complete()
 
     # -- the response
 
@@ -144,7 +109,7 @@ class ResponsesEmitter:
         return [self._event("response.created", response=self.response),
                 self._event("response.in_progress", response=self.response)]
 
-    def _complete(self) -> list[Emitted]:
+    def _end(self) -> list[Emitted]:
         out = self._close_all()
         assert self.response is not None
         reason = incomplete_reason(self._finish)
@@ -154,7 +119,7 @@ class ResponsesEmitter:
         self._ended = True
         return [*out, self._event(f"response.{self.response['status']}", response=self.response)]
 
-    def _fail(self, error: Any) -> list[Emitted]:
+    def _error(self, error: Any) -> list[Emitted]:
         """The response failed: items still open stay out of it (a half call must not run)."""
         assert self.response is not None
         self._ended = True
@@ -167,17 +132,11 @@ class ResponsesEmitter:
         notice = Notice("stream-error", f"{fields['code']}: {fields['message']}")
         return [notice, self._event("response.failed", response=self.response)]
 
-    def _note_other_choice(self) -> list[Emitted]:
-        if self._other_choices_noted:
-            return []
-        self._other_choices_noted = True
-        return [Notice("extra-choices", "only choice 0 becomes the response; others dropped")]
-
     # -- items
 
     def _delta(self, delta: dict[str, Any]) -> list[Emitted]:
         out: list[Emitted] = []
-        if reasoning := string_field(delta, "reasoning") or string_field(delta, "reasoning_content"):
+        if reasoning := reasoning_text(delta):
             out += self._text_delta("reasoning", reasoning)
         for name in ("content", "refusal"):
             if text := string_field(delta, name):
@@ -231,8 +190,7 @@ class ResponsesEmitter:
 
     def _tool_call(self, call: dict[str, Any], position: int) -> list[Emitted]:
         number = call["index"] if isinstance(call.get("index"), int) else position
-        function = call.get("function")
-        function = function if isinstance(function, dict) else {}
+        function = object_field(call, "function")
         arguments = string_field(function, "arguments")
         if number in self._calls:
             state = self._calls[number]

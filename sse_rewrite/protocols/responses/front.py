@@ -30,13 +30,11 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict
 
-from ...body import rewrite_completion
 from ...rewrite import RewriteOptions, StreamRewriter
 from ...serve import state
-from ...serve.capture import open_capture
-from ...serve.relay import StreamRelay
-from ...serve.upstream import UpstreamFailure, broken_off
+from ...serve.upstream import UpstreamFailure
 from ...tool_schemas import ToolSchemas
+from ..answers import error_status, relay_stream, request_json, whole_completion
 from .input_items import input_messages
 from .items import ResponseContext
 from .mapping import error_body, new_response_id
@@ -93,7 +91,7 @@ async def create(request: web.Request) -> web.StreamResponse:
     upstream, record, log = request.app[state.UPSTREAM], state.RECORD.get(), request.app[state.LOG]
     responses = request.app[RESPONSES]
     try:
-        body = await _payload(request)
+        body = await request_json(request)
         previous = await _previous(responses, body)
         translation = translate_request(body, previous, upstream.settings.models)
     except RequestError as error:
@@ -117,19 +115,8 @@ async def create(request: web.Request) -> web.StreamResponse:
                 whole, response = await _whole_answer(answer, request, context, options, stream=stream)
                 await _keep(responses, keep, response, translation)
                 return whole
-            rewriter = StreamRewriter(options, output)
-            capture_dir = upstream.settings.capture_dir
-            capture = open_capture(capture_dir, options, ".sse") if capture_dir is not None else None
-            try:
-                relay = StreamRelay(request, answer, rewriter, record,
-                                    lambda notice: log.notice(record, notice),
-                                    interval=upstream.settings.keepalive_interval, capture=capture,
-                                    on_break=BROKEN_OFF)
-                streamed = await relay.run()
-            finally:
-                record.take_stats(rewriter.stats)
-                if capture is not None:
-                    capture.close()
+            streamed = await relay_stream(request, answer, StreamRewriter(options, output), options, record,
+                                          on_break=BROKEN_OFF)
             await _keep(responses, keep, output.response, translation)
             return streamed
     except UpstreamFailure as failure:
@@ -179,28 +166,16 @@ async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, co
                         options: RewriteOptions, *, stream: bool,
                         ) -> tuple[web.Response, dict[str, Any] | None]:  # fmt: skip
     """A non-streamed completion as one response object (or error body); as events if `stream`."""
-    upstream, record = request.app[state.UPSTREAM], state.RECORD.get()
-    try:
-        whole = await answer.read()
-    except (aiohttp.ClientError, TimeoutError) as error:
-        raise broken_off(error) from None
-    if upstream.settings.capture_dir is not None:
-        with open_capture(upstream.settings.capture_dir, options, ".json") as capture:
-            capture.write(whole)
-    rewritten, notices, record.calls = rewrite_completion(whole, options)
-    try:
-        completion = orjson.loads(rewritten)
-    except orjson.JSONDecodeError:
-        completion = None
-    if not isinstance(completion, dict) or not (completion.get("choices") or completion.get("error")):
+    record = state.RECORD.get()
+    whole, completion, notices = await whole_completion(request, answer, options, record)
+    if completion is None:
         return responses_error(502, f"the upstream's answer is not a chat completion: {whole[:200]!r}"), None
     response, events, more = completion_response(completion, context)
     for notice in notices + more:
         request.app[state.LOG].notice(record, notice)
     if "error" in response and "object" not in response:  # an error inside a 200 (OpenRouter does this)
-        code = completion["error"].get("code") if isinstance(completion["error"], dict) else None
-        status = code if isinstance(code, int) and 400 <= code <= 599 else 502
-        return web.Response(status=status, body=orjson.dumps(response), content_type="application/json"), None
+        body = orjson.dumps(response)
+        return web.Response(status=error_status(completion), body=body, content_type="application/json"), None
     if stream:
         return web.Response(body=events, content_type="text/event-stream"), response
     return web.Response(body=orjson.dumps(response), content_type="application/json"), response
@@ -251,10 +226,3 @@ def responses_failure(failure: UpstreamFailure) -> web.Response:
     headers = CIMultiDict(failure.headers)
     headers.popall("content-type", None)
     return responses_error(failure.status, message, headers, code)
-
-
-async def _payload(request: web.Request) -> Any:
-    try:
-        return orjson.loads(await request.read())
-    except orjson.JSONDecodeError as error:
-        raise RequestError(f"the request body is not JSON: {error}") from None

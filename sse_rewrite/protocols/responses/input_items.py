@@ -26,6 +26,7 @@ from __future__ import annotations
 import orjson
 
 from ...events import Notice
+from ..fields import RequestError, required_string
 
 # typing is imported for type checkers only, as in the core (see entry.py)
 TYPE_CHECKING = False
@@ -37,10 +38,6 @@ _TEXT_PARTS: Final = frozenset({"input_text", "output_text", "text", "refusal", 
 _ROLES: Final = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _CALLS: Final = frozenset({"function_call", "custom_tool_call"})
 _OUTPUTS: Final = frozenset({"function_call_output", "custom_tool_call_output"})
-
-
-class RequestError(ValueError):
-    """The body is not a Responses request we can translate; the message says where and why."""
 
 
 def input_messages(items: Any, notes: list[Notice], where: str = "input") -> list[dict[str, Any]]:
@@ -60,7 +57,7 @@ def input_messages(items: Any, notes: list[Notice], where: str = "input") -> lis
         elif kind in _CALLS:
             _add_call(out, item, place)
         elif kind in _OUTPUTS:
-            out.append({"role": "tool", "tool_call_id": _string(item, "call_id", place),
+            out.append({"role": "tool", "tool_call_id": required_string(item, "call_id", place),
                         "content": _output_text(item.get("output"), place)})
         elif kind != "reasoning":
             notes.append(Notice("item-dropped", f"{place}: {kind!r} item has no chat.completions form"))
@@ -88,7 +85,8 @@ def _part(part: Any, place: str, notes: list[Notice]) -> dict[str, Any] | None:
         raise RequestError(f"{place}: expected a content part object")
     kind = part.get("type")
     if kind in _TEXT_PARTS:
-        return {"type": "text", "text": _string(part, "refusal" if kind == "refusal" else "text", place)}
+        field = "refusal" if kind == "refusal" else "text"
+        return {"type": "text", "text": required_string(part, field, place)}
     if kind == "input_image" and isinstance(url := part.get("image_url"), str):
         image: dict[str, Any] = {"url": url}
         if isinstance(detail := part.get("detail"), str) and detail != "auto":
@@ -100,11 +98,11 @@ def _part(part: Any, place: str, notes: list[Notice]) -> dict[str, Any] | None:
 
 def _add_call(out: list[dict[str, Any]], item: dict[str, Any], place: str) -> None:
     if item["type"] == "function_call":
-        arguments = _string(item, "arguments", place)
+        arguments = required_string(item, "arguments", place)
     else:
-        arguments = orjson.dumps({"input": _string(item, "input", place)}).decode()
-    function = {"name": _string(item, "name", place), "arguments": arguments}
-    call = {"id": _string(item, "call_id", place), "type": "function", "function": function}
+        arguments = orjson.dumps({"input": required_string(item, "input", place)}).decode()
+    function = {"name": required_string(item, "name", place), "arguments": arguments}
+    call = {"id": required_string(item, "call_id", place), "type": "function", "function": function}
     if not out or out[-1]["role"] != "assistant":
         out.append({"role": "assistant", "content": None})
     out[-1].setdefault("tool_calls", []).append(call)
@@ -121,10 +119,3 @@ def _output_text(output: Any, place: str) -> str:
         is_text = is_text and isinstance(part.get("text"), str)
         texts.append(part["text"] if is_text else orjson.dumps(part).decode())
     return _JOINER.join(texts)
-
-
-def _string(fields: dict[str, Any], name: str, where: str) -> str:
-    value = fields.get(name)
-    if not isinstance(value, str):
-        raise RequestError(f"{where}.{name}: expected a string")
-    return value

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import orjson
 
+from ..fields import object_field, token_count
+
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,18 +63,18 @@ def responses_usage(usage: Any) -> dict[str, Any] | None:
     """
     if not isinstance(usage, dict):
         return None
-    prompt = _count(usage.get("prompt_tokens")) or 0
-    completion = _count(usage.get("completion_tokens")) or 0
-    prompt_details = _object(usage, "prompt_tokens_details")
-    completion_details = _object(usage, "completion_tokens_details")
-    cached = _count(prompt_details.get("cached_tokens"), usage.get("prompt_cache_hit_tokens")) or 0
-    reasoning = _count(completion_details.get("reasoning_tokens")) or 0
+    prompt = token_count(usage.get("prompt_tokens")) or 0
+    completion = token_count(usage.get("completion_tokens")) or 0
+    prompt_details = object_field(usage, "prompt_tokens_details")
+    completion_details = object_field(usage, "completion_tokens_details")
+    cached = token_count(prompt_details.get("cached_tokens"), usage.get("prompt_cache_hit_tokens")) or 0
+    reasoning = token_count(completion_details.get("reasoning_tokens")) or 0
     return {
         "input_tokens": prompt,
         "input_tokens_details": {"cached_tokens": cached},
         "output_tokens": completion,
         "output_tokens_details": {"reasoning_tokens": reasoning},
-        "total_tokens": _count(usage.get("total_tokens")) or prompt + completion,
+        "total_tokens": token_count(usage.get("total_tokens")) or prompt + completion,
     }
 
 
@@ -123,19 +125,3 @@ def error_body(status: int, message: str, code: str | None = None) -> dict[str, 
     """The body of an HTTP error in the Responses shape (`{"error": {message, type, code, param}}`)."""
     kind = _ERROR_TYPES.get(status) or ("server_error" if status >= 500 else "invalid_request_error")
     return {"error": {"message": message, "type": kind, "code": code, "param": None}}
-
-
-def string_field(fields: dict[str, Any], name: str) -> str:
-    """`fields[name]` if it is a string, else ""."""
-    value = fields.get(name)
-    return value if isinstance(value, str) else ""
-
-
-def _object(fields: dict[str, Any], name: str) -> dict[str, Any]:
-    value = fields.get(name)
-    return value if isinstance(value, dict) else {}
-
-
-def _count(*values: Any) -> int | None:
-    """The first value that is a token count (an int, not a bool), else None."""
-    return next((v for v in values if isinstance(v, int) and not isinstance(v, bool)), None)

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 
 from ...events import Notice
 from ..anthropic.models import ModelChoice, upstream_model
-from .input_items import RequestError, input_messages
+from ..fields import RequestError, requested_model
+from .input_items import input_messages
 
 # typing is imported for type checkers only, as in the core (see entry.py)
 TYPE_CHECKING = False
@@ -62,11 +63,7 @@ class Translation:
 def translate_request(body: Any, previous: list[dict[str, Any]] | None = None,
                       choice: ModelChoice | None = None) -> Translation:
     """The chat.completions request for a Responses request body (after `previous` messages)."""
-    if not isinstance(body, dict):
-        raise RequestError("the request body must be a JSON object")
-    model = body.get("model")
-    if not isinstance(model, str) or not model:
-        raise RequestError("model: expected a model name")
+    model = requested_model(body)
     notes: list[Notice] = []
     conversation = [*(previous or []), *input_messages(body.get("input", []), notes)]
     instructions = body.get("instructions")

@@ -1,0 +1,115 @@
+"""What the Anthropic and Responses emitters do alike with a stream of rewritten chunks.
+
+`ChunkEmitter` keeps the `feed(chunk)` / `flush()` contract (nothing after `flush`, nothing
+once the stream ended), reads choice 0 only (others are noted once and dropped), closes
+what is open at a finish_reason or at an `error` finish, and ends the stream at `flush`
+with a notice when no finish came. Each protocol's emitter supplies the rest.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from ..events import Notice
+from .fields import object_field
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..chunks import Chunk
+
+Emitted = bytes | Notice
+"""What an emitter produces: SSE bytes to write, or a notice for stderr."""
+
+
+class ChunkEmitter(ABC):
+    """Rewritten OpenAI chunks in, a protocol's events out: `feed(chunk)`, then `flush()`."""
+
+    _made: str
+    """What the stream becomes, for notices ("Anthropic message", "response")."""
+    _closed: str
+    """What `flush` closes, for notices ("message", "response")."""
+
+    def __init__(self) -> None:
+        self._finish: str | None = None
+        self._ended = False  # the stream's end or error sent: nothing more goes out
+        self._flushed = False
+        self._other_choices_noted = False
+
+    @property
+    def flushed(self) -> bool:
+        """True once `flush()` ran: the stream has ended and `feed` may not be called."""
+        return self._flushed
+
+    def feed(self, chunk: Chunk) -> list[Emitted]:
+        """Consume one rewritten chunk; return the events it completes."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        return [] if self._ended else self._feed(chunk)
+
+    def flush(self) -> list[Emitted]:
+        """End of stream (`[DONE]` or EOF): close what is open, and the stream."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        if self._ended:
+            return []
+        if not self._started:
+            return [Notice("empty-stream", f"the stream held no chunk: no {self._made} to send")]
+        out: list[Emitted] = []
+        if self._finish is None:
+            note = f"the stream ended without a finish_reason; {self._closed} closed"
+            out.append(Notice("no-finish", note))
+        return out + self._end()
+
+    def _choices(self, chunk: Chunk) -> list[Emitted]:
+        """Choice 0's delta and finish_reason; after an `error` finish the stream has ended."""
+        out: list[Emitted] = []
+        choices = chunk.get("choices")
+        for position, choice in enumerate(choices if isinstance(choices, list) else []):
+            if not isinstance(choice, dict):
+                continue
+            if choice.get("index", position) != 0:
+                out += self._note_other_choice()
+                continue
+            out += self._delta(object_field(choice, "delta"))
+            finish = choice.get("finish_reason")
+            if finish == "error":
+                return out + self._error({"message": "the provider ended the stream with an error"})
+            if isinstance(finish, str):
+                self._finish = finish
+                out += self._close_all()
+        return out
+
+    def _note_other_choice(self) -> list[Emitted]:
+        if self._other_choices_noted:
+            return []
+        self._other_choices_noted = True
+        return [Notice("extra-choices", f"only choice 0 becomes the {self._made}; others dropped")]
+
+    @property
+    @abstractmethod
+    def _started(self) -> bool:
+        """Whether a chunk has started the stream's events."""
+
+    @abstractmethod
+    def _feed(self, chunk: Chunk) -> list[Emitted]:
+        """`feed`, while the stream goes on."""
+
+    @abstractmethod
+    def _delta(self, delta: dict[str, Any]) -> list[Emitted]:
+        """The events of choice 0's delta."""
+
+    @abstractmethod
+    def _close_all(self) -> list[Emitted]:
+        """Close whatever is open: nothing more comes for it."""
+
+    @abstractmethod
+    def _end(self) -> list[Emitted]:
+        """Close what is open and end the stream."""
+
+    @abstractmethod
+    def _error(self, error: Any) -> list[Emitted]:
+        """End the stream with `error` (an OpenAI or OpenRouter error)."""
