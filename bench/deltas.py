@@ -87,6 +87,43 @@ def glm(number: int, name: str, args: Args) -> list[str]:
     return [*out, "</tool_call>"]
 
 
+BAR = "\uff5cDSML\uff5c"
+"""DSML's bar (a full-width vertical line)."""
+
+
+def dsml(number: int, name: str, args: Args) -> list[str]:
+    out = [f"<{BAR}invoke", " name", '="', name, '">', "\n"]
+    for key, value in args.items():
+        out += [f"<{BAR}parameter", " name", '="', key, '"', " string", '="', "true", '">', *tokens(value),
+                f"</{BAR}parameter>", "\n"]
+    return [*out, f"</{BAR}invoke>", "\n"]
+
+
+def dsml_block(calls: list[list[str]]) -> list[str]:
+    return [f"<{BAR}tool_calls>", "\n", *flat(calls), f"</{BAR}tool_calls>"]
+
+
+def minimax(number: int, name: str, args: Args) -> list[str]:
+    out = ["<invoke", " name", '="', name, '">', "\n"]
+    for key, value in args.items():
+        out += ["<parameter", " name", '="', key, '">', *tokens(value), "</parameter>", "\n"]
+    return [*out, "</invoke>", "\n"]
+
+
+def minimax_block(calls: list[list[str]]) -> list[str]:
+    """M2's template opens `<think>` in the prompt: the prose is its reasoning, then the calls."""
+    return ["</think>", "\n\n", "<minimax:tool_call>", "\n", *flat(calls), "</minimax:tool_call>"]
+
+
+def harmony(number: int, name: str, args: Args) -> list[str]:
+    return ["<|start|>", "assistant", "<|channel|>", "commentary", " to", "=functions", f".{name}",
+            " <|constrain|>", "json", "<|message|>", *tokens(json.dumps(args)), "<|call|>"]
+
+
+def mistral(number: int, name: str, args: Args) -> list[str]:
+    return ["[TOOL_CALLS]", name, "[ARGS]", *tokens(json.dumps(args))]
+
+
 def flat(calls: list[list[str]]) -> list[str]:
     return [t for call in calls for t in call]
 
@@ -100,6 +137,10 @@ SYNTAXES: dict[str, Syntax] = {
     "hermes": ("nousresearch/hermes-4-70b", hermes, flat),
     "qwen3-coder": ("qwen/qwen3-coder", qwen, flat),
     "glm": ("z-ai/glm-4.6", glm, flat),
+    "dsml": (streams.DSML_MODEL, dsml, dsml_block),
+    "minimax": ("minimax/minimax-m2", minimax, minimax_block),
+    "harmony": (streams.GPT_OSS_MODEL, harmony, flat),
+    "mistral": (streams.MISTRAL_MODEL, mistral, flat),
 }
 """Every syntax measured; one more is one more row."""
 

@@ -62,7 +62,7 @@ class ContentThinking:
     @property
     def busy(self) -> bool:
         """True while content is moved or a tag prefix is held: every content event must come here."""
-        return self._splitter.inside or self._splitter.pending or self._splitter.at_start
+        return self._splitter.busy
 
     def split(self, choice: dict[str, Any], in_call: bool = False,
               syntax: Callable[[], ToolSyntax] | None = None) -> Split:

@@ -93,10 +93,11 @@ class ThinkSplitter:
         return bool(self._held)
 
     @property
-    def at_start(self) -> bool:
-        """True while a tag at the content's very start would be read as one: every content
-        text must come here until the start is decided (a text passed unread would move it)."""
-        return self._start and self._prompt_opens
+    def busy(self) -> bool:
+        """True while content is moved, a tag prefix is held, or a tag at the content's very
+        start would be read as one (a text passed unread would move the start): every content
+        text must come here. One look: it is asked once per content event."""
+        return self._inside or bool(self._held) or (self._start and self._prompt_opens)
 
     @property
     def held(self) -> int:

@@ -72,6 +72,8 @@ class HarmonyCalls(ScanningParser):
             if found is not None:
                 return self._end_call(out, pos, after)
             self._search_at = pos + 1
+        # (a `<|call|>` not found may still end in the next text: the search goes on from where it can begin)
+        self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
         return False
 
     def _stream_body(self, out: list[Piece], upto: int) -> None:

@@ -79,6 +79,13 @@ class ToolCallTagParser(TagCalls):
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The base's `absorb`, looking first for the hot state of an XML or GLM body (a
+        value's tokens): one call a token, not three."""
+        if self._state is State.TAGGED and not self._streams:
+            return self._absorb_tagged(texts)
+        return super().absorb(texts)
+
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """In an XML or GLM body (streaming or not: a value streams when it closes), the
         leading texts without `<`, while nothing is held unscanned: `_step_tagged` would only

@@ -86,6 +86,10 @@ def harmony_call(name: str, pairs: Pairs, spacing: str) -> str:
     return f"{head}<|message|>{arguments}<|call|>"
 
 
+def mistral_call(name: str, pairs: Pairs, spacing: str) -> str:
+    return f"[TOOL_CALLS]{name}[ARGS]{json_arguments(pairs, spacing)}"
+
+
 @dataclass(frozen=True)
 class Syntax:
     """One row of the property: the parsers reading a syntax, and how it writes a call."""
@@ -109,8 +113,10 @@ SYNTAXES: dict[str, Syntax] = {
     "harmony": Syntax(("harmony",), harmony_call),
     "dsml": Syntax(("dsml",), dsml_call, (f"</{BAR}parameter>", f"</{BAR}invoke>", f"<{BAR}")),
     "minimax": Syntax(("minimax",), minimax_call, ("</parameter>", "</invoke>", "<parameter", "<invoke")),
+    "mistral": Syntax(("mistral", "mistral+special-tokens"), mistral_call),
 }  # fmt: skip
-"""Every syntax `--stream-arguments` streams; a new syntax is one more row."""
+"""Every syntax `--stream-arguments` streams (Seed-OSS and Kimi K3 send their calls whole); a new
+syntax is one more row."""
 
 LOOKALIKES = [
     "", " ", "\n", "\n\n", " \n", "\t", "\r\n", "\\", '"', "\\n", "{", "}", "[1]", "1", "-0.5", "true",
