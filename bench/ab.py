@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import streams
+import shapes
 from measure import MB, best, filter_command, write
 from run import ACCELERATORS_OFF
 
@@ -44,7 +44,7 @@ def main() -> None:
     print(f"{'stream':50} {'old on':>7} {'new on':>7} {'old off':>7} {'new off':>7}"
           f"  ({clock} time / baseline's, best of {args.repeats})")
     with tempfile.TemporaryDirectory() as tmp:
-        for shape in (s for s in streams.SHAPES if args.shape in s.name):
+        for shape in (s for s in shapes.SHAPES if args.shape in s.name):
             for kind, make in (("tool-heavy", shape.heavy), ("no-syntax", shape.plain)):
                 path = str(write(Path(tmp) / "shape.sse", make(args.size_mb * MB)))
                 commands = [baseline, old, new, [*old, *off], [*new, *off]]

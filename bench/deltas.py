@@ -26,8 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import shapes
 import streams
-from streams import model_event, tokens
+from shapes import model_event
+from streams import tokens
 
 from sse_rewrite.formats._section_base import Token
 from sse_rewrite.formats.deepseek import MARKERS
@@ -137,10 +139,10 @@ SYNTAXES: dict[str, Syntax] = {
     "hermes": ("nousresearch/hermes-4-70b", hermes, flat),
     "qwen3-coder": ("qwen/qwen3-coder", qwen, flat),
     "glm": ("z-ai/glm-4.6", glm, flat),
-    "dsml": (streams.DSML_MODEL, dsml, dsml_block),
+    "dsml": (shapes.DSML_MODEL, dsml, dsml_block),
     "minimax": ("minimax/minimax-m2", minimax, minimax_block),
-    "harmony": (streams.GPT_OSS_MODEL, harmony, flat),
-    "mistral": (streams.MISTRAL_MODEL, mistral, flat),
+    "harmony": (shapes.GPT_OSS_MODEL, harmony, flat),
+    "mistral": (shapes.MISTRAL_MODEL, mistral, flat),
 }
 """Every syntax measured; one more is one more row."""
 

@@ -1,7 +1,7 @@
 """Instructions the core executes per stream shape, against the baseline's (valgrind's callgrind).
 
 On a shared machine timings wobble by ±30 %; instruction counts do not (string hashing is
-fixed with PYTHONHASHSEED=0, so dict layouts repeat). For every shape of `streams.SHAPES`
+fixed with PYTHONHASHSEED=0, so dict layouts repeat). For every shape of `shapes.SHAPES`
 (tool-heavy, or `--plain`), the baseline loop (orjson load and dump of every `data:` line,
 as `baseline.py` does, in process), and the core with the accelerators on and off, run in
 process under callgrind on a stream of `--size-mb` and on one event; the difference is the
@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import streams
+import shapes
 
 HERE = Path(__file__).resolve().parent
 MB = 1 << 20
@@ -30,8 +30,8 @@ MB = 1 << 20
 _SETUP = """
 import sys
 sys.path.insert(0, {here!r})
-import streams
-shape = next(s for s in streams.SHAPES if s.name == {shape!r})
+import shapes
+shape = next(s for s in shapes.SHAPES if s.name == {shape!r})
 data = b"".join(getattr(shape, {kind!r})({size})) if {size} else shape.event("x")
 """
 _BASELINE = """
@@ -84,7 +84,7 @@ def main() -> None:
     kind, size = ("plain" if args.plain else "heavy"), int(args.size_mb * MB)
     cores = [("new", None)] + ([("old", str(args.old.resolve()))] if args.old else [])
     print(f"{'stream':45} {'baseline':>9}  " + "  ".join(f"{n} on  {n} off" for n, _ in cores))
-    for shape in (s.name for s in streams.SHAPES if args.shape in s.name):
+    for shape in (s.name for s in shapes.SHAPES if args.shape in s.name):
         base = cost(shape, kind, size, _BASELINE, None)
         stream = args.stream_arguments
         ratios = [cost(shape, kind, size, _CORE.format(on=on, stream=stream), path) / base

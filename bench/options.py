@@ -1,7 +1,7 @@
 """The cost of `--stream-arguments` and `--think` on the tool-heavy stream shapes.
 
 Usage: `python bench/options.py [--quick] [--shape NAME]` from the project root. For each
-tool-heavy shape of `streams.SHAPES` (a third of `run.py`'s throughput size), the filter
+tool-heavy shape of `shapes.SHAPES` (a third of `run.py`'s throughput size), the filter
 runs with its defaults and with each of `OPTIONS`, interleaved, best of `repeats` runs,
 in CPU time (user + system: other jobs on a busy machine disturb it less than wall time).
 Each row is a ratio to the default measured in the same run. There is no target: the
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import streams
+import shapes
 from measure import MB, best, filter_command, write
 from run import FULL, QUICK
 
@@ -35,7 +35,7 @@ def main() -> None:
     cli = filter_command()
     print(f"{'options':<40} {'shape':<44} {'ratio':>6}  CPU seconds")
     with tempfile.TemporaryDirectory(prefix="sse-bench-") as tmp:
-        for shape in (s for s in streams.SHAPES if args.shape in s.name):
+        for shape in (s for s in shapes.SHAPES if args.shape in s.name):
             path = write(Path(tmp) / "shape.sse", shape.heavy(sizes.throughput // 3))
             commands = [[*cli, str(path)], *([*cli, *options, str(path)] for options in OPTIONS)]
             default, *timed = best(sizes.repeats, *commands, cpu=True)

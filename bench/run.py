@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import shapes
 import streams
 from measure import ENV, HERE, MB, best, filter_command, held_memory, ping_pong, reads, run, write
 
@@ -66,7 +67,7 @@ def throughput(tmp: Path, sizes: Sizes, cli: list[str], only: str = "") -> list[
     baseline = [sys.executable, str(HERE / "baseline.py")]
     rows = []
     off = accelerators_off(cli, write(tmp / "one.sse", [streams.ping_event()]))
-    for shape in (s for s in streams.SHAPES if only in s.name):
+    for shape in (s for s in shapes.SHAPES if only in s.name):
         for kind, make, limit in (("tool-heavy", shape.heavy, 1.5), ("no-syntax", shape.plain, 1.0)):
             path = write(tmp / "shape.sse", make(sizes.throughput))
             commands = [[*cli, str(path)], [*baseline, str(path)]]
