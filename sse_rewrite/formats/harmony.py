@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from ..events import Markup, Piece, Reasoning, Text
+from ..events import Markup, Piece, Text
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
 from .harmony_calls import HarmonyCalls, State
@@ -109,22 +109,14 @@ class HarmonyParser(HarmonyCalls):
         return True
 
     def _step_reasoning(self, out: list[Piece]) -> bool:
-        scan = self._scan
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
-            found = scan.match(pos, REASONING_ENDS)
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            self._emit_reasoning(out, pos)
-            if found is NEED_MORE:
-                return False
-            consumed, length = found
-            if consumed:
-                out.append(Markup(scan.take(pos + length)))
-            self._state = State.TEXT
-            return True
-        self._emit_reasoning(out, scan.end)
-        return False
+        found = self._reasoning_until(out, REASONING_ENDS)
+        if found is None:
+            return False
+        consumed, pos, length = found
+        if consumed:
+            out.append(Markup(self._scan.take(pos + length)))
+        self._state = State.TEXT
+        return True
 
     def _step_opened(self, out: list[Piece]) -> bool:
         scan = self._scan
@@ -198,10 +190,6 @@ class HarmonyParser(HarmonyCalls):
     }
 
     # -- helpers
-
-    def _emit_reasoning(self, out: list[Piece], end: int) -> None:
-        if end > self._scan.start:
-            out.append(Reasoning(self._take(end)))
 
     def _release_opener(self, out: list[Piece]) -> bool:
         """The header cannot be one: its opener is text, and scanning resumes after it."""

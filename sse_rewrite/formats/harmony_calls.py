@@ -148,6 +148,3 @@ class HarmonyCalls(ScanningParser):
             self._emit_text(out, end)
             out.append(Notice(code, f"{message}: passed through as text"))
         self._state = State.TEXT
-
-    def _emit_reasoning(self, out: list[Piece], end: int) -> None:
-        raise NotImplementedError

@@ -21,7 +21,7 @@ import enum
 import re
 from collections.abc import Sequence
 
-from ..events import Markup, Notice, Piece, Reasoning
+from ..events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
@@ -132,21 +132,13 @@ class SeedParser(ScanningParser):
         return False
 
     def _step_think(self, out: list[Piece]) -> bool:
-        scan = self._scan
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
-            found = scan.match(pos, _THINK_END)
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            self._emit_reasoning(out, pos)
-            if found is NEED_MORE:
-                scan.cursor = pos
-                return False
-            out.append(Markup(scan.take(pos + found[1])))
-            self._state = State.TEXT
-            return True
-        self._emit_reasoning(out, scan.end)
-        return False
+        found = self._reasoning_until(out, _THINK_END)
+        if found is None:
+            return False
+        _, pos, length = found
+        out.append(Markup(self._scan.take(pos + length)))
+        self._state = State.TEXT
+        return True
 
     _STEPS: ClassVar = {
         State.TEXT: ScanningParser._step_text,
@@ -190,10 +182,6 @@ class SeedParser(ScanningParser):
             if state is State.AFTER and scan.buffered:
                 out.append(Markup(scan.take(scan.end)))
             self._emit_text(out, scan.end)
-
-    def _emit_reasoning(self, out: list[Piece], end: int) -> None:
-        if end > self._scan.start:
-            out.append(Reasoning(self._take(end)))
 
 
 def _complete_parameters(body: str) -> bool:
