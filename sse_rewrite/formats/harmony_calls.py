@@ -107,7 +107,11 @@ class HarmonyCalls(ScanningParser):
         """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
         would append, minus its searches. Not while the header ends in what may begin a marker."""
         scan, taken = self._scan, 0
+        room = self._max - scan.buffered
         for text in texts:
+            room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
+            if room < 0:  # (a header over the cap is released by `feed`)
+                break
             tail = scan.end - len(MESSAGE) + 1  # (where a `<|message|>` the text may complete begins)
             if scan.cursor < tail or scan.find(b"<", tail) != -1:
                 break
