@@ -24,13 +24,12 @@ followed by spacing only dropped, anything else comes out as the raw text it was
 from __future__ import annotations
 
 import enum
-import re
 
 from ..events import Markup, Notice, Piece
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
 from ._machine import MachineState, ScanningParser
-from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable, Partial
+from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable, Partial
 from .raw_values import tool_parameters
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -58,7 +57,6 @@ class Tag(enum.Enum):
     PARAMETER = "parameter closer"
 
 
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
 
 
@@ -152,7 +150,7 @@ class InvokeParser(InvokeStreaming):
                 return False
             self._angle = False
             scan.cursor += scan.view[scan.cursor] == 0x3E  # '>'
-        found = _NON_SPACE.search(scan.view, scan.cursor, scan.end)
+        found = NON_SPACE.search(scan.view, scan.cursor, scan.end)
         if found is None:
             scan.cursor = scan.end
             return False
@@ -179,7 +177,7 @@ class InvokeParser(InvokeStreaming):
         start = self._head_at
         angle = scan.find(b">", start, min(scan.end, start + LOOKAHEAD))
         if angle == -1:
-            first = _NON_SPACE.search(scan.view, start, scan.end)
+            first = NON_SPACE.search(scan.view, start, scan.end)
             if scan.end - start < LOOKAHEAD and (first is None or first.start() > start):
                 return False  # (the header begins with spacing: wait for its `>`)
             name = None
@@ -200,7 +198,7 @@ class InvokeParser(InvokeStreaming):
     def _step_body(self, out: list[Piece]) -> bool:
         scan = self._scan
         if not self._in_body:
-            found = _NON_SPACE.search(scan.view, self._head_at, scan.end)
+            found = NON_SPACE.search(scan.view, self._head_at, scan.end)
             if found is None:
                 return False
             first = scan.view[found.start()]
@@ -275,7 +273,7 @@ class InvokeParser(InvokeStreaming):
         scan, state = self._scan, self._state
         if state is State.TEXT:
             self._emit_text(out, scan.end)
-        elif state is State.BLOCK and _NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
+        elif state is State.BLOCK and NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
             out.append(Markup(scan.take(scan.end)))
             if not self._block_calls:
                 out.append(Notice("dangling-opener", "tool block opened but nothing followed: dropped"))

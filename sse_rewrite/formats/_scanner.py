@@ -38,6 +38,10 @@ ANGLE_SNIFF: Final = (b"<", b"\\u003")
 `\\u003` covers both spellings of the escape in one search (and `\\u0030`-`\\u003f`, which
 only cost a decode)."""
 
+NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
+"""The first byte that is not spacing (space, tab, CR, LF)."""
+
+
 @functools.cache
 def _lead_pattern(leads: bytes) -> re.Pattern[bytes]:
     return re.compile(b"[" + re.escape(leads) + b"]")
@@ -116,6 +120,15 @@ class MarkerScanner:
     def find(self, needle: bytes, pos: int, end: int | None = None) -> int:
         """Position of `needle` at or after `pos` (before `end`), or -1."""
         return self.view.find(needle, pos, self.end if end is None else end)
+
+    def skip_spacing(self) -> int | None:
+        """Where the first byte that is not spacing lies, at or after the cursor; None when
+        only spacing is left (the cursor then moves to the end: it need not be read again)."""
+        found = NON_SPACE.search(self.view, self.cursor)
+        if found is None:
+            self.cursor = self.end
+            return None
+        return found.start()
 
     def find_lead(self, leads: bytes, pos: int) -> int:
         """Position of the first byte of `leads` at or after `pos`, or -1 (one pass whatever their number)."""

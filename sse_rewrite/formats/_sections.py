@@ -41,7 +41,7 @@ import re
 from ..events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import ScanningParser
-from ._scanner import NEED_MORE
+from ._scanner import NEED_MORE, NON_SPACE
 from ._section_base import MAX_HEADER, SectionBase, State, Token, is_prose_header
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     from typing import ClassVar, Final
 
 
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 # A header whose call-begin marker is missing must look like one (`functions.bash:15`, `get_weather`).
 _HEADER_START: Final = re.compile(rb"[A-Za-z0-9_]")
 
@@ -85,7 +84,7 @@ class SectionParser(SectionBase):
 
     def _step_section(self, out: list[Piece]) -> bool:
         scan = self._scan
-        found_space = _NON_SPACE.search(scan.view, scan.cursor)
+        found_space = NON_SPACE.search(scan.view, scan.cursor)
         if found_space is None:
             scan.cursor = scan.end
             return False
@@ -179,7 +178,7 @@ class SectionParser(SectionBase):
                     scan.cursor = pos + length
                     continue
                 # A close marker inside a JSON string: data, unless a marker or EOF follows.
-                after = _NON_SPACE.search(scan.view, pos + length)
+                after = NON_SPACE.search(scan.view, pos + length)
                 if after is None:
                     scan.cursor = pos
                     return False

@@ -24,11 +24,9 @@ Theory of operation
 
 from __future__ import annotations
 
-import re
-
 from ..events import Markup, Piece, Text
 from ._machine import MachineState, ScanningParser
-from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
+from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from .harmony_calls import HarmonyCalls, State
 from .harmony_headers import (
     CALL_ENDS,
@@ -44,9 +42,8 @@ from .harmony_headers import (
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import ClassVar
 
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 
 
 class HarmonyParser(HarmonyCalls):
@@ -120,11 +117,9 @@ class HarmonyParser(HarmonyCalls):
 
     def _step_opened(self, out: list[Piece]) -> bool:
         scan = self._scan
-        first = _NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return False
-        pos = first.start()
         scan.cursor = pos
         if scan.view[pos] in b"{[":
             self._json.reset(pos)
@@ -166,7 +161,7 @@ class HarmonyParser(HarmonyCalls):
 
     def _step_closing(self, out: list[Piece]) -> bool:
         scan = self._scan
-        after = _NON_SPACE.search(scan.view, scan.cursor)
+        after = NON_SPACE.search(scan.view, scan.cursor)
         if after is None:
             scan.cursor = scan.end
             return False

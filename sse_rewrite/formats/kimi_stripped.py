@@ -20,7 +20,7 @@ from ..events import Piece, Text
 from ._compose import ComposedParser
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
-from ._scanner import MarkerTable
+from ._scanner import NON_SPACE, MarkerTable
 from .kimi import kimi_call_parts
 from .special_tokens import SpecialTokensParser
 
@@ -45,7 +45,6 @@ def _prefixes(literal: bytes) -> bytes:
 # What a header not yet complete may look like at the end of the input
 _HEAD_PREFIX: Final = re.compile(rb"functions\.[\w.\-]*(?::\d*" + _prefixes(_ARGUMENT) + rb")?")
 _MAX_HEAD: Final = 256
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 HELD_FROM: Final = {OPENER: len(b"functions")}
 """Only a text ending in `functions` is held as a possible opener (the word is one token; a
 shorter start, `f` or `func`, would hold back much ordinary text)."""
@@ -96,7 +95,7 @@ class StrippedKimiParser(ScanningParser):
     def _step_json(self, out: list[Piece]) -> bool:
         scan = self._scan
         if self._json.pos == scan.cursor and not self._json.depth:  # at the `{`: a key or `}` must follow
-            first = _NON_SPACE.search(scan.view, scan.cursor + 1)
+            first = NON_SPACE.search(scan.view, scan.cursor + 1)
             if first is None:
                 return False
             if scan.view[first.start()] not in b'"}':

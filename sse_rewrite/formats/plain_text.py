@@ -17,7 +17,7 @@ import re
 from ..events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
-from ._scanner import NEED_MORE, MarkerTable
+from ._scanner import NEED_MORE, NON_SPACE, MarkerTable
 from .tool_call_bodies import is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -31,7 +31,6 @@ ARGUMENTS: Final = b"ARGUMENTS:"
 """Leads the JSON object of arguments, after the `TOOL:` line."""
 _TOOL: Final = MarkerTable({TOOL: True})
 _ARGUMENTS: Final = MarkerTable({ARGUMENTS: True})
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _LINE_END: Final = re.compile(rb"\r\n?|\n")
 _MAX_LINE: Final = 300  # bytes of a `TOOL:` line before it is taken for prose
 
@@ -110,16 +109,14 @@ class PlainTextParser(ScanningParser):
 
     def _step_label(self, out: list[Piece]) -> bool:
         scan = self._scan
-        first = _NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return False
-        pos = first.start()
         found = scan.match(pos, _ARGUMENTS)
         if found == NEED_MORE:
             return False
         after_label = pos + len(ARGUMENTS)
-        brace = _NON_SPACE.search(scan.view, after_label, after_label + _MAX_LINE) if found else None
+        brace = NON_SPACE.search(scan.view, after_label, after_label + _MAX_LINE) if found else None
         if brace is None and found is not None:
             return scan.end - after_label >= _MAX_LINE and self._release_prose(out)
         if brace is None or scan.view[brace.start()] != 0x7B:  # no `ARGUMENTS: {`: prose

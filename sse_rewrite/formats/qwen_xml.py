@@ -15,10 +15,8 @@ an opener too (a stray `</tool_call>` after it is dropped with it). The tag mach
 
 from __future__ import annotations
 
-import re
-
 from ..events import Notice, Piece
-from ._scanner import MarkerTable
+from ._scanner import NON_SPACE, MarkerTable
 from ._tag_calls import CLOSE, FUNCTION_CLOSE, OPEN, State
 from .tool_call_bodies import FUNCTION, Body, is_name
 from .tool_call_tag import ToolCallTagParser
@@ -33,7 +31,6 @@ _OPENERS: Final[MarkerTable[bool | bytes]] = MarkerTable(
 )
 _FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes within which a bare function's name must end in `>`
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 
 
 class QwenXmlParser(ToolCallTagParser):
@@ -57,7 +54,7 @@ class QwenXmlParser(ToolCallTagParser):
             out.append(Notice("malformed-call", "<function= without a name and '>': kept as text"))
             self._release_prose(out)
             return False
-        after = _NON_SPACE.search(scan.view, name_end + 1)
+        after = NON_SPACE.search(scan.view, name_end + 1)
         if after is not None and scan.view[after.start()] != 0x3C:  # '<'
             self._release_prose(out)
         return after is not None and self._state is not State.TEXT

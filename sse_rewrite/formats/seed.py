@@ -18,7 +18,6 @@ the end of input a body whose parameters are complete is recovered (docs/behavio
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Sequence
 
 from ..events import Markup, Notice, Piece
@@ -32,7 +31,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _BODY_STARTS: Final = MarkerTable({QWEN_FUNCTION: True, NAMED_FUNCTION: True, CLOSE: False})
 _BODY_ENDS: Final = MarkerTable({END: True, CLOSE: False, OPEN: False})
 _THINK_END: Final = MarkerTable({THINK_END: True})
@@ -84,11 +82,9 @@ class SeedParser(ScanningParser):
 
     def _step_between(self, out: list[Piece]) -> bool:
         scan = self._scan
-        first = _NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return False
-        pos = first.start()
         found = scan.match(pos, _BODY_STARTS)
         if found is NEED_MORE:
             scan.cursor = pos

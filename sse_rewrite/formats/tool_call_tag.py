@@ -29,12 +29,11 @@ object, complete parameters) is recovered, a bare opener dropped, the rest is te
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from ..events import Notice, Piece
 from ._machine import MachineState
-from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
+from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from ._tag_calls import CLOSE, OPEN, State, TagCalls
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, is_name
 
@@ -63,7 +62,6 @@ _VALUE_ENDS: Final[dict[bytes, MarkerTable[bytes | None]]] = {
 _XML_OR_EMPTY: Final = MarkerTable({_FUNCTION: True, CLOSE: False})
 _GLM_KEY_OR_CLOSE: Final = MarkerTable({b"<arg_key>": True, CLOSE: True})
 _CLOSE: Final = MarkerTable({CLOSE: True})
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
 
 
@@ -131,13 +129,13 @@ class ToolCallTagParser(TagCalls):
 
     def _step_opened(self, out: list[Piece]) -> bool:
         scan = self._scan
-        first = _NON_SPACE.search(scan.view, scan.cursor)
+        first = NON_SPACE.search(scan.view, scan.cursor)
         if first is None:
             scan.cursor = scan.end
             return False
         pos = first.start()
         if scan.view[pos] == 0x7B:  # '{': JSON, if a key or the object's end follows
-            after = _NON_SPACE.search(scan.view, pos + 1, pos + _LOOKAHEAD)
+            after = NON_SPACE.search(scan.view, pos + 1, pos + _LOOKAHEAD)
             if after is None:
                 return scan.end - pos >= _LOOKAHEAD and self._release_prose(out)
             if scan.view[after.start()] not in b'"}' or Body.JSON not in self.BODIES:
@@ -219,7 +217,7 @@ class ToolCallTagParser(TagCalls):
 
     def _step_closing(self, out: list[Piece]) -> bool:
         scan = self._scan
-        after = _NON_SPACE.search(scan.view, scan.cursor)
+        after = NON_SPACE.search(scan.view, scan.cursor)
         if after is None:
             scan.cursor = scan.end
             return False

@@ -32,7 +32,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final, Literal
 
-_NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 # a marker's word, and the byte that ends it
 _WORD: Final = re.compile(rb"<\|(?:open|close)\|>[ \t\r\n]*([a-z]*)(.)?", re.DOTALL)
 _WORDS: Final = (b"tools", b"call", b"argument", b"response")
@@ -120,11 +119,9 @@ class XtmlParser(ScanningParser):
 
     def _step_section(self, out: list[Piece]) -> bool:
         scan = self._scan
-        first = _NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return False
-        pos = first.start()
         found = self._marker(pos)
         if found is True:
             scan.cursor = pos
