@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from ..events import Markup, Notice, Piece, Text
 from ._brackets import BracketScanner, Quotes
+from ._list_fast import ListFastPaths
+from ._list_syntax import ListSyntax, Written
 from ._machine import MachineState, ScanningParser
 from ._scanner import MarkerTable
 
@@ -46,36 +47,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Final
 
-Call = tuple[str | None, str, str]
-"""`(id, name, arguments JSON text)`."""
-Written = list[tuple["re.Match[str] | None", str]]
-"""A block's calls as written: each header's match (None without one) and value text."""
 MAX_HEADER: Final = 256
 """Bytes of header before the opener is taken for prose."""
 _SPACE: Final = re.compile(rb"[ \t\r\n]*")
-
-
-@dataclass(frozen=True, eq=False)  # (a declaration is itself: hashed by identity)
-class ListSyntax:
-    """One syntax of the family, declared (see `lists.py` for the declarations)."""
-
-    name: str
-    openers: tuple[bytes, ...]
-    values: dict[int, Quotes]
-    """The bytes a value may start with, and how its strings are quoted."""
-    read: Callable[[Written], tuple[list[Call], list[Notice]] | None]
-    """The calls of a block (and notices), or None when it is not calls."""
-    header: re.Pattern[str] | None = None
-    """What may stand between the opener and the value (groups `name`, `id`)."""
-    header_bytes: re.Pattern[bytes] | None = None
-    """A byte that cannot be in a header: where the header ends."""
-    header_optional: bool = True
-    closer: bytes | None = None
-    again: bytes | None = None
-    """What starts another call of the block after a value (`;`, `call:`)."""
-    streams: bool = False
-    """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
-    echo: bool = False
 
 
 class Role(enum.Enum):
@@ -95,10 +69,11 @@ class State(MachineState):
     ECHO = enum.auto()
 
 
-class ListParser(ScanningParser):
+class ListParser(ListFastPaths):
     """The family machine; a subclass names its `SYNTAXES` (earlier ones win a shared marker)."""
 
     TEXT = State.TEXT
+    VALUE = State.VALUE
     SYNTAXES: ClassVar[tuple[ListSyntax, ...]]
 
     def __init_subclass__(cls) -> None:
@@ -123,25 +98,6 @@ class ListParser(ScanningParser):
         self._head_at = 0  # where the header (or value) of the next call may begin
         self._written_end = 0  # where the last complete value ends
         self._echo = b""
-
-    def absorb(self, texts: Sequence[str]) -> int:
-        """Inside a value, take the leading texts without a closing bracket: they cannot end it.
-
-        They are appended unscanned; the value step's `BracketScanner` reads them in one run
-        when it next looks (an open string or bracket carries over, so nothing is misread).
-        """
-        if self._state is not State.VALUE or self._announced is not None:
-            return 0
-        scan, taken = self._scan, 0
-        room = self._max - scan.buffered
-        for text in texts:
-            room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
-            if room < 0 or "}" in text or "]" in text or ")" in text:
-                break
-            taken += 1
-        if taken:
-            scan.append("".join(texts[:taken]))
-        return taken
 
     def _open(self, found: tuple[ListSyntax, Role], pos: int, length: int, out: list[Piece]) -> None:
         syntax = found[0]

@@ -13,7 +13,7 @@ import orjson
 
 from ..events import Notice
 from ._json import is_json
-from ._list_machine import Call, Written
+from ._list_syntax import Call, Written
 from .literals import GEMMA_QUOTE, LiteralReader, NotALiteral
 from .tool_call_bodies import hermes_call, json_members
 

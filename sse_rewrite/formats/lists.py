@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 
 from ._brackets import Quotes
-from ._list_machine import ListParser, ListSyntax
+from ._list_machine import ListParser
 from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls
+from ._list_syntax import ListSyntax
 from ._scanner import ANGLE_SNIFF
 from .whole_answer import WholeAnswerParser
 
