@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ._list_syntax import MAX_HEADER, ListSyntax
 from ._machine import MachineState, ScanningParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -22,16 +23,52 @@ if TYPE_CHECKING:
 class ListFastPaths(ScanningParser):
     """`absorb`, `absorb_argument(s)` of the list machine, in its `VALUE` state."""
 
+    HEAD: ClassVar[MachineState]
     VALUE: ClassVar[MachineState]
+    _syntax: ListSyntax | None  # the open block's
+    _head_at: int  # where the header (or value) of the next call may begin
     _seen: int  # streamed argument text ends here
 
     def absorb(self, texts: Sequence[str]) -> int:
-        """Inside a value not streamed, take the leading texts without a closing bracket."""
-        if self._state is not self.VALUE or self._announced is not None:
+        """Inside a value not streamed, take the leading texts without a closing bracket; in a
+        header, those of header characters alone (`_absorb_header`)."""
+        state = self._state
+        if state is not self.VALUE:
+            return self._absorb_header(texts) if state is self.HEAD else 0
+        if self._announced is not None:
             return 0
+        scan = self._scan
+        if len(texts) == 1:  # (the one-text case inlined: it runs once per live event)
+            text = texts[0]
+            if "}" in text or "]" in text or ")" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                return 0
+            scan.append(text)
+            return 1
         taken = self._unclosing(texts)
         if taken:
-            self._scan.append("".join(texts[:taken]))
+            scan.append("".join(texts[:taken]))
+        return taken
+
+    def _absorb_header(self, texts: Sequence[str]) -> int:
+        """The leading texts of header characters alone, within `MAX_HEADER`: the head step,
+        which waits at the header's start for a byte that ends it, would wait on them too."""
+        scan, syntax = self._scan, self._syntax
+        if syntax is None or syntax.header is None or syntax.header_bytes is None:
+            return 0
+        taken = 0
+        for text in texts:
+            data = text.encode("utf-8", "surrogatepass")
+            if not data or syntax.header_bytes.search(data) is not None:
+                break
+            end = scan.end + len(data)
+            if end - scan.cursor > MAX_HEADER or end - scan.start > self._max:
+                break
+            if scan.cursor == scan.end and (  # (the header's first bytes: where the step looks)
+                data[0] in syntax.values if syntax.header_optional else scan.end != self._head_at
+            ):
+                break
+            scan.append(text)
+            taken += 1
         return taken
 
     def _unclosing(self, texts: Sequence[str]) -> int:

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from ..events import Markup, Notice, Piece, Text
 from ._brackets import BracketScanner, Quotes
 from ._list_fast import ListFastPaths
-from ._list_syntax import ListSyntax, Written
+from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._machine import MachineState, ScanningParser
 from ._scanner import MarkerTable
 
@@ -47,8 +47,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Final
 
-MAX_HEADER: Final = 256
-"""Bytes of header before the opener is taken for prose."""
 _SPACE: Final = re.compile(rb"[ \t\r\n]*")
 
 
@@ -73,6 +71,7 @@ class ListParser(ListFastPaths):
     """The family machine; a subclass names its `SYNTAXES` (earlier ones win a shared marker)."""
 
     TEXT = State.TEXT
+    HEAD = State.HEAD
     VALUE = State.VALUE
     SYNTAXES: ClassVar[tuple[ListSyntax, ...]]
 

@@ -13,10 +13,17 @@ from dataclasses import dataclass
 from ..events import Notice
 from ._brackets import Quotes
 
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 Call = tuple[str | None, str, str]
 """`(id, name, arguments JSON text)`."""
 Written = list[tuple["re.Match[str] | None", str]]
 """A block's calls as written: each header's match (None without one) and value text."""
+MAX_HEADER: Final = 256
+"""Bytes of header before the opener is taken for prose."""
 
 @dataclass(frozen=True, eq=False)  # (a declaration is itself: hashed by identity)
 class ListSyntax:
