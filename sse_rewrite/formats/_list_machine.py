@@ -40,6 +40,7 @@ from ._brackets import BracketScanner, Quotes
 from ._list_fast import ListFastPaths
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._machine import MachineState, ScanningParser
+from ._orphans import Surroundings
 from ._scanner import MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -97,6 +98,10 @@ class ListParser(ListFastPaths):
         self._head_at = 0  # where the header (or value) of the next call may begin
         self._written_end = 0  # where the last complete value ends
         self._echo = b""
+        if any(syntax.word_start for syntax in self.SYNTAXES):  # (every text must reach `_open`)
+            if self._around is None:
+                self._around = Surroundings(self.OPENERS)
+            self._around.reads_all = True
 
     def _open(self, found: tuple[ListSyntax, Role], pos: int, length: int, out: list[Piece]) -> None:
         syntax = found[0]
@@ -106,6 +111,11 @@ class ListParser(ListFastPaths):
         scan.mark = pos
         self._opener_end = self._head_at = pos + length
         self._state = State.HEAD
+        if syntax.word_start and self._around is not None:
+            self._around.catch_up()  # (the text before the opener is out: what it ends with)
+            last = self._around.last
+            if last.isalnum() or last == "_":
+                self._release_opener(out)
 
     def _step_head(self, out: list[Piece]) -> bool:
         scan, syntax = self._scan, self._syntax

@@ -46,3 +46,5 @@ class ListSyntax:
     streams: bool = False
     """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
     echo: bool = False
+    word_start: bool = False
+    """Whether an opener that follows a letter, digit or `_` is prose (`recall:` is no `call:`)."""

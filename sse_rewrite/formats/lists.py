@@ -63,10 +63,11 @@ GEMMA: Final = ListSyntax(
 )
 GEMMA_STRIPPED: Final = ListSyntax(
     "Gemma 4", (b"call:",), GEMMA.values, gemma_calls, header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes,
-    header_optional=False, again=GEMMA.again,
+    header_optional=False, again=GEMMA.again, word_start=True,
 )  # fmt: skip
 """Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
-(no closer: a `<tool_call|>` that survived is dropped as an orphan)."""
+(no closer: a `<tool_call|>` that survived is dropped as an orphan), at the field's start or
+after a character that is not a letter, digit or `_` (`recall:x{…}` is prose)."""
 
 CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')
 """Sniff bytes for Gemma's stripped `call:`: the raw JSON holds it whole, or a text field ends

@@ -16,7 +16,10 @@ PARSERS = {
     "llama": ("llama", "llama+special-tokens", "llama4+special-tokens", "special-tokens"),
     "lfm2": ("lfm2", "special-tokens", "lfm2+special-tokens", "glm+special-tokens"),
     "gemma": ("gemma", "gemma+special-tokens", "special-tokens"),
+    "gemma-stripped": ("gemma", "gemma+special-tokens"),
 }
+FORMAT = {"gemma-stripped": "gemma"}
+"""The `--format` a family's rows run under end to end, where it is not the family's name."""
 GQ = '<|"|>'
 
 
@@ -210,5 +213,19 @@ ROWS: dict[str, dict[str, Expected]] = {
             "",
             set(),
         ),
+    },
+    "gemma-stripped": {
+        "call-after-punctuation": (
+            "Checking.call:get{city:Oslo}", [("get", '{"city": "Oslo"}')], "Checking.", set()
+        ),
+        "call-at-the-field-start-and-after-spacing": (
+            "call:f{a:1} then\ncall:g{}", [("f", '{"a": 1}'), ("g", "{}")], " then\n", set()
+        ),
+        "call-after-non-ascii-punctuation": ("好。call:f{}", [("f", "{}")], "好。", set()),
+        "recall-is-prose": ("I recall:x{a:1} well", [], "I recall:x{a:1} well", set()),
+        "call-after-digit-underscore-or-letter-is-prose": (
+            "2call:f{} a_call:f{} écall:f{}", [], "2call:f{} a_call:f{} écall:f{}", set()
+        ),
+        "prose-call-then-a-call": ("recall:x{}.call:f{}", [("f", "{}")], "recall:x{}.", set()),
     },
 }

@@ -112,6 +112,14 @@ def test_a_stripped_gemma_call_cut_anywhere_is_found_by_its_needles() -> None:
 
 
 @pytest.mark.usefixtures("accelerators")
+def test_a_word_before_a_stripped_gemma_call_keeps_it_prose_wherever_the_events_are_cut() -> None:
+    text = "I recall:get{city:Oslo} well"
+    for point in range(1, len(text)):
+        stream = token_stream(["Some prose first.", text[:point], text[point:]], model="google/gemma-4-31b-it")
+        assert rewrite_stream(stream) == stream, point  # byte for byte
+
+
+@pytest.mark.usefixtures("accelerators")
 @pytest.mark.parametrize("model", ["meta-llama/llama-3.3-70b-instruct", "meta-llama/llama-4-scout"])
 def test_a_bare_call_after_prose_is_text_though_the_prose_events_hold_no_needle(model: str) -> None:
     for answer in ('{"name": "f", "parameters": {}}', "[f(a=1)]"):
