@@ -26,11 +26,12 @@ from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
 from .lists import (
     LLAMA_BARE_JSON,
     LLAMA_BARE_PYTHONIC,
+    GemmaIdsParser,
     GemmaParser,
-    GemmaStrippedParser,
     Lfm2Parser,
     ListMarkersParser,
     LlamaParser,
+    MistralIdsParser,
     MistralParser,
 )
 from .minimax import MiniMaxParser
@@ -136,9 +137,16 @@ class _MiniMaxAndTokens(ComposedParser):
 
 
 class _GemmaAndTokens(ComposedParser):
-    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped."""
+    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped, and
+    `<|channel>thought…<channel|>` reasoning."""
 
-    PARTS = (*_DISTINCTIVE, GemmaStrippedParser)
+    PARTS = (*_DISTINCTIVE, GemmaIdsParser)
+
+
+class _MistralAndTokens(ComposedParser):
+    """`auto` for Mistral ids: also `[THINK]…[/THINK]` reasoning."""
+
+    PARTS = (*_DISTINCTIVE, MistralIdsParser)
 
 
 class _LlamaAndTokens(WholeAnswerParser):
@@ -179,7 +187,7 @@ FORMATS: Final[dict[str, type[ToolSyntax]]] = {
     "minimax+special-tokens": _MiniMaxAndTokens,
     "gpt-oss+special-tokens": _GptOss,
     "seed+special-tokens": _SeedAndTokens,
-    "mistral+special-tokens": _Tokens,
+    "mistral+special-tokens": _MistralAndTokens,
     "lfm2+special-tokens": _Tokens,
     "llama+special-tokens": _LlamaAndTokens,
     "llama4+special-tokens": _Llama4AndTokens,
@@ -212,11 +220,12 @@ _MODEL_FAMILIES: Final = (
     (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),
     (("seed-oss",), "seed+special-tokens", "Qwen3-Coder function bodies without <seed:tool_call>"),
     (("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
-     "nothing (Mistral's [TOOL_CALLS] is read in every stream)"),
+     "Mistral's [THINK] reasoning (its [TOOL_CALLS] is read in every stream)"),
     (("llama-4", "llama4"), "llama4+special-tokens",
      "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
     (("llama",), "llama+special-tokens", "Llama's bare JSON calls as the whole answer"),
-    (("gemma",), "gemma+special-tokens", "Gemma 4's call:NAME{...} with its special tokens stripped"),
+    (("gemma",), "gemma+special-tokens",
+     "Gemma 4's call:NAME{...} with its special tokens stripped, and its thought channel"),
     (("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", "nothing (LFM2's tokens are read in every stream)"),
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.

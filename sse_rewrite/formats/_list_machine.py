@@ -22,6 +22,8 @@ Theory of operation
   cannot, the block was not calls and comes out as text, with a notice.
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
+- THINK: a `reasoning` declaration's opener (`[THINK]`) starts reasoning, up to its closer
+  (`_list_reasoning.py`; THINK_LINE first drops the newline ending an `opener_line`).
 
 `flush` decides what is held: an opener followed by spacing alone is dropped, a block
 whose values are complete gives its calls (a missing closer noted), an unfinished value
@@ -37,7 +39,7 @@ from collections.abc import Callable
 
 from ..events import Markup, Notice, Piece, Text
 from ._brackets import BracketScanner, Quotes
-from ._list_fast import ListFastPaths
+from ._list_reasoning import ListReasoning
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._machine import MachineState, ScanningParser
 from ._orphans import Surroundings
@@ -66,12 +68,15 @@ class State(MachineState):
     VALUE = enum.auto()
     NEXT = enum.auto()
     ECHO = enum.auto()
+    THINK_LINE = enum.auto()
+    THINK = enum.auto()
 
 
-class ListParser(ListFastPaths):
+class ListParser(ListReasoning):
     """The family machine; a subclass names its `SYNTAXES` (earlier ones win a shared marker)."""
 
     TEXT = State.TEXT
+    THINK = State.THINK
     HEAD = State.HEAD
     VALUE = State.VALUE
     SYNTAXES: ClassVar[tuple[ListSyntax, ...]]
@@ -85,6 +90,9 @@ class ListParser(ListFastPaths):
                     table.setdefault(syntax.closer, (syntax, Role.CLOSE))
             cls.OPENERS = MarkerTable(table)
             cls.ORPHANS = frozenset(value for value in table.values() if value[1] is Role.CLOSE)
+            closers = [syntax.closer or b"" for syntax in cls.SYNTAXES if syntax.reasoning]
+            if closers and all(closer.startswith(b"<") for closer in closers):
+                cls.REASONING_AT_ONCE = State.THINK  # (a text without `<` ends no reasoning)
         super().__init_subclass__()
 
     def _setup(self) -> None:
@@ -110,6 +118,10 @@ class ListParser(ListFastPaths):
         self._syntax, self._written = syntax, []
         scan.mark = pos
         self._opener_end = self._head_at = pos + length
+        if syntax.reasoning:
+            out.append(Markup(scan.take(pos + length)))
+            self._state = State.THINK_LINE if syntax.opener_line else State.THINK
+            return
         self._state = State.HEAD
         if syntax.word_start and self._around is not None:
             self._around.catch_up()  # (the text before the opener is out: what it ends with)
@@ -238,6 +250,9 @@ class ListParser(ListFastPaths):
         if state is State.TEXT or state is State.ECHO:
             self._emit_text(out, scan.end)
             return
+        if state is State.THINK or state is State.THINK_LINE:
+            self._emit_reasoning(out, scan.end)
+            return
         syntax = self._syntax
         assert syntax is not None
         if state is State.NEXT or (state is State.HEAD and self._written):
@@ -260,4 +275,6 @@ class ListParser(ListFastPaths):
         State.VALUE: _step_value,
         State.NEXT: _step_next,
         State.ECHO: _step_echo,
+        State.THINK_LINE: ListReasoning._step_think_line,
+        State.THINK: ListReasoning._step_think,
     }

@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 Read = tuple[list[Call], list[Notice]] | None
 """What a declaration's `read` gives: calls and notices, or None (not calls)."""
 _DECODER: Final = json.JSONDecoder()
+
+
+def no_calls(_: Written) -> Read:
+    """The `read` of a reasoning declaration, which writes no calls."""
+    return None
+
+
 _ITEM_END: Final = re.compile(r"[ \t\r\n]*([,\]])[ \t\r\n]*")
 
 

@@ -46,5 +46,9 @@ class ListSyntax:
     streams: bool = False
     """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
     echo: bool = False
+    reasoning: bool = False
+    """Whether the opener starts reasoning, up to its closer (`[THINK]`): no calls are read."""
+    opener_line: bool = False
+    """Whether a newline right after the opener is markup too (Gemma's `<|channel>thought` line)."""
     word_start: bool = False
     """Whether an opener that follows a letter, digit or `_` is prose (`recall:` is no `call:`)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from sse_rewrite.events import Reasoning
 from sse_rewrite.formats import FORMATS
 from tests.chunking import (
     calls,
@@ -21,8 +22,9 @@ from tests.chunking import (
     texts,
     token_stream,
 )
-from tests.formats.list_rows import FORMAT, GQ, PARSERS, ROWS, gemma, lfm2, mistral, python_tag
+from tests.formats.list_rows import FORMAT, GQ, PARSERS, REASONING, ROWS, gemma, lfm2, mistral, python_tag
 from tests.oracles import openai_final
+from tests.rewrite_runs import chunks
 
 CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
 
@@ -34,6 +36,7 @@ def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
         out = every_cut(FORMATS[name], text)
         assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
         assert texts(out) == kept, name
+        assert "".join(p.text for p in out if isinstance(p, Reasoning)) == REASONING.get((fmt, row), ""), name
         assert notices <= codes(out), name
 
 
@@ -46,6 +49,8 @@ def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
     assert (final.message.content or "") == kept
     assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
     assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
+    deltas = [choice["delta"] for chunk in chunks(body) for choice in chunk["choices"]]
+    assert "".join(d.get("reasoning_content") or "" for d in deltas) == REASONING.get((fmt, row), "")
 
 
 PROSE_AT_ONCE = {
