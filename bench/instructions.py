@@ -5,10 +5,11 @@ fixed with PYTHONHASHSEED=0, so dict layouts repeat). For every shape of `shapes
 (tool-heavy, or `--plain`), the baseline loop (orjson load and dump of every `data:` line,
 as `baseline.py` does, in process), and the core with the accelerators on and off, run in
 process under callgrind on a stream of `--size-mb` and on one event; the difference is the
-stream's cost, start-up excluded (the format parts a stream imports on its first marker,
-`sse_rewrite/formats/_lazy.py`, are imported up front in both runs). With `OLD` (a directory holding another version's
-`sse_rewrite`, as for `ab.py`) the old core is counted too. Instructions are not time
-(cache misses and branches differ), but a change that removes work shows here in one run.
+stream's cost, start-up excluded (the format parts a stream imports on its first
+marker, `sse_rewrite/formats/_lazy.py`, are imported up front in both runs). With `OLD` (a
+directory holding another version's `sse_rewrite`, as for `ab.py`) the old core is counted
+too. Instructions are not time (cache misses and branches differ), but a change that removes
+work shows here in one run.
 
 Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME] [--stream-arguments]`
 (needs `valgrind`; about a minute per shape).
