@@ -42,14 +42,16 @@ for line in io.BytesIO(data):
     if line.startswith(b"data: {"):
         line = b"data: " + orjson.dumps(orjson.loads(line[6:])) + b"\\n"
 """
-_CORE = """
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+PRELOAD = """
 try:  # the format parts a stream imports on its first marker: start-up, in both runs
     from sse_rewrite.formats._lazy import LazyComposition
 except ImportError:  # (a core from before the lazy registry imports them all up front)
     LazyComposition = None
 for composition in LazyComposition.__subclasses__() if LazyComposition else ():
     composition.composition()
+"""
+_CORE = PRELOAD + """
+from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 rewriter = StreamRewriter(RewriteOptions(plain_runs={on}, token_runs={on}, stream_arguments={stream}))
 for i in range(0, len(data), 65536):
     rewriter.feed(data[i : i + 65536])
