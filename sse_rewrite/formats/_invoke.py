@@ -13,7 +13,9 @@ Theory of operation
   once, scanning resumes after it); after a call it ends the block (notice).
 - HEAD: after `<…invoke`, its ` name="…">`. A header that cannot be one (300 bytes without
   `>`) makes an invoke outside a block prose, and one inside a block malformed (text, notice).
-- BODY: up to the invoke closer; the next invoke or the block closer ends it too. The body is
+- BODY: up to the invoke closer; the next invoke or the block closer ends it too. An invoke
+  closer inside a parameter value (its closer not seen) ends it only if another tag of the block
+  or the input's end follows; otherwise it is the value's data. The body is
   read whole (`read_invoke`) and the call goes out at once. An invoke outside a block must
   go on with markup (`<`, `]` or `{`) after its header, or it was prose.
 At the end of input an invoke with no value left open is recovered (notice), a block opener
@@ -28,6 +30,7 @@ import enum
 from ..events import Markup, Notice, Piece
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
+from ._invoke_tags import Inside, Tag
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable, Partial
 from .raw_values import tool_parameters
@@ -47,42 +50,7 @@ class State(MachineState):
     BODY = enum.auto()
 
 
-class Tag(enum.Enum):
-    """What a marker found by the machine is."""
-
-    BLOCK = "block opener"
-    INVOKE = "invoke opener"
-    CLOSE = "invoke closer"
-    END = "block closer"
-    PARAMETER = "parameter closer"
-
-
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
-
-
-def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
-    """A table of every spelling of each kind of tag (the first kind to name a spelling keeps it)."""
-    table: dict[bytes, Tag] = {}
-    for spellings, tag in pairs:
-        for spelling in spellings:
-            table.setdefault(spelling.encode(), tag)
-    return MarkerTable(table)
-
-
-class Inside:
-    """What a syntax's markers are inside its blocks (built once per parser class)."""
-
-    __slots__ = ("between", "body", "lead", "streamed_body")
-
-    def __init__(self, syntax: InvokeSyntax) -> None:
-        invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
-        ends = (syntax.invoke_closers(), Tag.CLOSE)
-        self.between = _table([invoke, closers])  # after spacing in a block
-        self.body = _table([ends, invoke, closers])  # what ends an invoke body
-        self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
-        if len(self.streamed_body.leads) != 1:
-            raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
-        self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
 
 
 class InvokeParser(InvokeStreaming):
@@ -207,12 +175,31 @@ class InvokeParser(InvokeStreaming):
             self._body_settled(out, self._head_at, first)
         while (marker := self._next_marker()) is not None and marker is not NEED_MORE:
             tag, pos, end = marker
-            if tag is not Tag.PARAMETER:
-                self._end_invoke(out, pos, tag, end)
-                return True
-            scan.cursor = end
-            self._parameter_closed(out, end)
+            if tag is Tag.PARAMETER:
+                scan.cursor = end
+                self._parameter_closed(out, end)
+                continue
+            if tag is Tag.CLOSE and self._INSIDE[self._syntax].value_open(scan.view, self._head_at, pos):
+                ends = self._closer_ends(end)
+                if ends is None:  # (wait for what follows it)
+                    scan.cursor = pos
+                    return False
+                if not ends:
+                    scan.cursor = end
+                    continue
+            self._end_invoke(out, pos, tag, end)
+            return True
         return False
+
+    def _closer_ends(self, end: int) -> bool | None:
+        """An invoke closer inside a parameter value ends the invoke only if what follows it is
+        another tag of the block or the input's end; else it is the value's data (None: not known yet)."""
+        scan = self._scan
+        found = NON_SPACE.search(scan.view, end, scan.end)
+        if found is None:
+            return None
+        after = scan.match(found.start(), self._INSIDE[self._syntax].between)
+        return None if after is NEED_MORE else after is not None
 
     def _next_marker(self) -> tuple[Tag, int, int] | Partial | None:
         """From the cursor, the next marker ending the body or a value: `(tag, position, end)`;
@@ -277,6 +264,9 @@ class InvokeParser(InvokeStreaming):
             out.append(Markup(scan.take(scan.end)))
             if not self._block_calls:
                 out.append(Notice("dangling-opener", "tool block opened but nothing followed: dropped"))
+        elif state is State.BODY and isinstance(held := self._next_marker(), tuple) and held[0] is Tag.CLOSE:
+            self._end_invoke(out, held[1], Tag.CLOSE, held[2])  # (a closer followed by spacing only)
+            self._finish(out)
         elif state is State.BODY and self._in_body and (
             arguments := read_invoke(self._syntax, scan.text(self._head_at, scan.end), False,
                                      tool_parameters(self._tools, self._name))

@@ -99,6 +99,12 @@ class InvokeSyntax:
         spellings = [s for s in self.tags if not bare or s.distinctive or self.bare_plain]
         return [spelling.open + "invoke" for spelling in spellings]
 
+    def parameter_openers(self) -> list[str]:
+        """`<…parameter` in every tag spelling (none for values in named tags)."""
+        if self.values is not Values.PARAMETERS:
+            return []
+        return [spelling.open + "parameter" for spelling in self.tags]
+
     def parameter_closers(self) -> list[str]:
         """`</…parameter>` in every tag spelling (none for values in named tags)."""
         if self.values is not Values.PARAMETERS:
@@ -181,12 +187,14 @@ def parameter_members(
         closed = closer.search(body, found.end(), value_end)
         if closed is None and following is None and not complete:
             return None
-        # (a value closed by the next tag loses the newline before it: markup, as between tags)
+        string = attributes.get("string")
         if closed is None:
-            raw = body[found.end() : value_end].removesuffix("\n")
+            raw = body[found.end() : value_end]
+            if string != "true":  # (the newline before the next tag is markup; a raw string keeps it)
+                raw = raw.removesuffix("\n")
         else:
             raw = body[found.end() : closed.start()]
-        members.append(_member(syntax, key, raw, attributes.get("string"), parameters))
+        members.append(_member(syntax, key, raw, string, parameters))
         pos = value_end if closed is None else closed.end()
     return None if body[pos:].strip(_SPACE) else members
 
