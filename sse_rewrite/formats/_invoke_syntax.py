@@ -58,7 +58,7 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("bare_plain", "block_words", "blocks", "name", "strip_values", "tags", "values")
+    __slots__ = ("bare_plain", "block_words", "blocks", "name", "strip_values", "tags", "unwraps", "values")
 
     def __init__(
         self,
@@ -70,6 +70,7 @@ class InvokeSyntax:
         values: Values = Values.PARAMETERS,
         strip_values: bool = False,
         bare_plain: bool = False,
+        unwraps: bool = False,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -77,6 +78,7 @@ class InvokeSyntax:
         self.values = values
         self.strip_values = strip_values  # values lose surrounding whitespace before they are typed
         self.bare_plain = bare_plain  # a `<invoke` without a marker opens a call outside a block too
+        self.unwraps = unwraps  # a lone undeclared `arguments`/`input` object is the arguments (`unwrapped`)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
@@ -163,7 +165,33 @@ def read_invoke(
             members = parameter_members(syntax, body, complete, parameters)
     except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
         return None
-    return None if members is None else "{" + ", ".join(members) + "}"
+    if members is None:
+        return None
+    if syntax.unwraps and (inner := unwrapped(members, parameters)) is not None:
+        return inner
+    return "{" + ", ".join(members) + "}"
+
+
+WRAPPERS: Final = ("arguments", "input")
+
+
+def unwrapped(members: list[str], parameters: Parameters | None) -> str | None:
+    """DeepSeek V4's reading of a lone `arguments` or `input` parameter the tool does not declare:
+    if its value (or the JSON its string holds) is an object of declared parameters, that
+    object is the arguments. None when it is not so, or the tool's schema is not known."""
+    if len(members) != 1 or parameters is None:
+        return None
+    properties = parameters.resolve(parameters.root).get("properties")
+    ((key, value),) = orjson.loads("{" + members[0] + "}").items()
+    if key not in WRAPPERS or not isinstance(properties, dict) or not properties or key in properties:
+        return None
+    text = members[0][len(orjson.dumps(key)) + 2 :]
+    if isinstance(value, str):
+        try:
+            text, value = value.strip(_SPACE), orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return None
+    return text if isinstance(value, dict) and value.keys() <= properties.keys() else None
 
 
 def parameter_members(
