@@ -50,6 +50,11 @@ V4_THINK = "<think>The user wants a file listing; run ls.</think>" + dsml(
     f'<{BAR}invoke name="bash">\n<{BAR}parameter name="command" string="true">ls -la src/</{BAR}parameter>\n'
     f"</{BAR}invoke>\n",
 )  # fmt: skip
+INSIDE_THINK = "<think>A listing first.\n" + dsml(  # (V4 ends the reasoning at the block)
+    BAR, "tool_calls",
+    f'<{BAR}invoke name="bash">\n<{BAR}parameter name="command" string="true">ls</{BAR}parameter>\n'
+    f"</{BAR}invoke>\n",
+)  # fmt: skip
 SPACED = f"{BAR} "
 V41_RELABELLED = "Reading it now." + dsml(
     SPACED, "calls",
@@ -93,6 +98,7 @@ M3 = (
 CAPTURES = {
     "dsml-v32-parallel": ("deepseek-ai/DeepSeek-V3.2", content(V32)),
     "dsml-v4-think": ("deepseek/deepseek-v4-pro", content(V4_THINK)),
+    "dsml-inside-think": ("deepseek-ai/DeepSeek-V4-Flash", content(INSIDE_THINK)),
     "dsml-v41-relabelled": ("gpt-4o", content(V41_RELABELLED)),
     "dsml-damaged": ("my-agent", content(DAMAGED)),
     "dsml-marker-less": ("deepseek-v3.2:cloud", content(MARKERLESS)),

@@ -20,6 +20,7 @@ WEATHER = [
 EXPECTED = {
     "dsml-v32-parallel": ("I'll look up both.\n\n", WEATHER),
     "dsml-v4-think": ("", [("bash", {"command": "ls -la src/"})]),
+    "dsml-inside-think": ("", [("bash", {"command": "ls"})]),
     "dsml-v41-relabelled": ("Reading it now.", [("read_file", {"path": "README.md"})]),
     "dsml-damaged": ("Two edits.\n Done.", [("edit", {"path": "a.py\n", "line": 12}), ("noop", {})]),
     "dsml-marker-less": ("Checking the time.\n", [("get_time", {"tz": "Asia/Shanghai"})]),
@@ -42,3 +43,9 @@ def test_capture_gives_the_expected_calls_and_text(stem: str) -> None:
     assert [
         (c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls
     ] == expected
+
+
+def test_a_block_inside_think_ends_the_reasoning_in_the_capture() -> None:
+    stream = (SSE_LOGS / "dsml-inside-think.sse").read_bytes()
+    message = openai_final(rewrite_stream(stream), chunk=11).choices[0].message
+    assert message.model_extra["reasoning_content"] == "A listing first.\n"
