@@ -94,6 +94,10 @@ M3 = (
     f'Listing.\n{NS}<tool_call>\n{NS}<invoke name="list_dir">{NS}<dir>docs/</dir>{NS}</invoke>\n'
     f"{NS}</tool_call>"
 ).replace("</dir>", f"{NS}</dir>")
+M3_STRIPPED = (  # the namespace token stripped with the special tokens; `<mm:think>` reasoning
+    "<mm:think>The user wants the docs folder.</mm:think>Listing.\n<tool_call>\n"
+    '<invoke name="list_dir"><dir>docs/</dir><depth>1</depth></invoke>\n</tool_call>'
+)
 
 CAPTURES = {
     "dsml-v32-parallel": ("deepseek-ai/DeepSeek-V3.2", content(V32)),
@@ -109,6 +113,7 @@ CAPTURES = {
     "minimax-m2-think": ("MiniMaxAI/MiniMax-M2.5", content(M2)),
     "minimax-m2-bare": ("minimax/minimax-m2.1", content(M2_BARE)),
     "minimax-m3": ("MiniMaxAI/MiniMax-M3", content(M3)),
+    "minimax-m3-stripped": ("MiniMaxAI/MiniMax-M3", content(M3_STRIPPED)),
 }
 
 

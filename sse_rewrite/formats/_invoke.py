@@ -8,6 +8,7 @@ Theory of operation
 - TEXT: hand text back up to the first opener of any syntax: a block opener, an invoke
   outside a block (a distinctive spelling, or a plain `<invoke` where a model id picks it),
   or a block closer with nothing open (dropped with a notice).
+- THINK: after a syntax's reasoning opener (M3's `<mm:think>`), reasoning up to its closer.
 - BLOCK: after a block opener (its `>` may be missing) or a call, spacing, then an invoke
   or the block closer. Anything else after the opener means it was prose (released at
   once, scanning resumes after it); after a call it ends the block (notice).
@@ -30,7 +31,7 @@ import enum
 from ..events import Markup, Notice, Piece
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
-from ._invoke_tags import Inside, Tag
+from ._invoke_tags import Inside, Tag, openers
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable, Partial
 from .raw_values import tool_parameters
@@ -48,6 +49,7 @@ class State(MachineState):
     BLOCK = enum.auto()
     HEAD = enum.auto()
     BODY = enum.auto()
+    THINK = enum.auto()
 
 
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
@@ -66,16 +68,8 @@ class InvokeParser(InvokeStreaming):
 
     def __init_subclass__(cls) -> None:
         if "SYNTAXES" in cls.__dict__:
-            openers: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
-            cls._INSIDE = {}
-            for syntax in cls.SYNTAXES:
-                blocks, bare = syntax.block_openers(), syntax.invoke_openers(bare=True)
-                outside = ((blocks, Tag.BLOCK), (bare, Tag.INVOKE), (_distinctive_closers(syntax), Tag.END))
-                for markers, tag in outside:
-                    for marker in markers:
-                        openers.setdefault(marker.encode(), (syntax, tag))
-                cls._INSIDE[syntax] = Inside(syntax)
-            cls.OPENERS = MarkerTable(openers)
+            cls.OPENERS = openers(cls.SYNTAXES)
+            cls._INSIDE = {syntax: Inside(syntax) for syntax in cls.SYNTAXES}
         super().__init_subclass__()
 
     def _setup(self) -> None:
@@ -96,8 +90,11 @@ class InvokeParser(InvokeStreaming):
         if tag is Tag.END:
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {scan.text(pos, pos + length)} with nothing open"))
+        elif tag is Tag.THINK:
+            out.append(Markup(scan.take(pos + length)))
+            self._state = State.THINK
         elif tag is Tag.BLOCK:
-            self._in_block, self._block_calls, self._angle = True, 0, True
+            self._in_block, self._block_calls, self._angle = True, 0, syntax.angle_optional
             self._opener_end = scan.cursor = pos + length
             self._state = State.BLOCK
         else:
@@ -158,6 +155,15 @@ class InvokeParser(InvokeStreaming):
         self._name, self._head_at = name, angle + 1
         scan.cursor = angle + 1
         self._state = State.BODY
+        return True
+
+    def _step_think(self, out: list[Piece]) -> bool:
+        ends = self._INSIDE[self._syntax].think_end
+        found = None if ends is None else self._reasoning_until(out, ends)
+        if found is None:
+            return False
+        out.append(Markup(self._scan.take(found[1] + found[2])))
+        self._state = State.TEXT
         return True
 
     def _body_lead(self) -> str:
@@ -260,6 +266,8 @@ class InvokeParser(InvokeStreaming):
         scan, state = self._scan, self._state
         if state is State.TEXT:
             self._emit_text(out, scan.end)
+        elif state is State.THINK:
+            self._emit_reasoning(out, scan.end)
         elif state is State.BLOCK and NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
             out.append(Markup(scan.take(scan.end)))
             if not self._block_calls:
@@ -277,10 +285,5 @@ class InvokeParser(InvokeStreaming):
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
     _STEPS: ClassVar = {State.TEXT: ScanningParser._step_text, State.BLOCK: _step_block,
-                        State.HEAD: _step_head, State.BODY: _step_body}  # fmt: skip
-
-
-def _distinctive_closers(syntax: InvokeSyntax) -> list[str]:
-    """Block closers prose cannot contain: dropped when nothing is open."""
-    return [s.close + word + ">" for s in syntax.blocks if s.distinctive for word in syntax.block_words]
+                        State.HEAD: _step_head, State.BODY: _step_body, State.THINK: _step_think}  # fmt: skip
 

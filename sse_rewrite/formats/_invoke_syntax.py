@@ -58,7 +58,8 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("bare_plain", "block_words", "blocks", "name", "strip_values", "tags", "unwraps", "values")
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "name", "strip_values", "tags",
+                 "think", "unwraps", "values")  # fmt: skip
 
     def __init__(
         self,
@@ -71,6 +72,8 @@ class InvokeSyntax:
         strip_values: bool = False,
         bare_plain: bool = False,
         unwraps: bool = False,
+        think: tuple[str, str] | None = None,
+        angle_optional: bool = True,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -79,6 +82,8 @@ class InvokeSyntax:
         self.strip_values = strip_values  # values lose surrounding whitespace before they are typed
         self.bare_plain = bare_plain  # a `<invoke` without a marker opens a call outside a block too
         self.unwraps = unwraps  # a lone undeclared `arguments`/`input` object is the arguments (`unwrapped`)
+        self.think = think  # reasoning tags (opener, closer): what is between goes to the reasoning field
+        self.angle_optional = angle_optional  # a block opener may lack its `>` (else the `>` is its own)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
@@ -88,8 +93,9 @@ class InvokeSyntax:
         return copy
 
     def block_openers(self) -> list[str]:
-        """Every spelling of the block opener, without its `>` (a block opener may lack it)."""
-        return [spelling.open + word for spelling in self.blocks for word in self.block_words]
+        """Every spelling of the block opener, without its `>` if it may lack it."""
+        angle = "" if self.angle_optional else ">"
+        return [spelling.open + word + angle for spelling in self.blocks for word in self.block_words]
 
     def block_closers(self) -> list[str]:
         """Every spelling of the block closer, the tags' included (any closes a block opened in another)."""

@@ -20,6 +20,7 @@ class Tag(enum.Enum):
     CLOSE = "invoke closer"
     END = "block closer"
     PARAMETER = "parameter closer"
+    THINK = "reasoning opener"
 
 
 def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
@@ -34,7 +35,7 @@ def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
 class Inside:
     """What a syntax's markers are inside its blocks (built once per parser class)."""
 
-    __slots__ = ("between", "body", "lead", "streamed_body", "value_closers", "value_openers")
+    __slots__ = ("between", "body", "lead", "streamed_body", "think_end", "value_closers", "value_openers")
 
     def __init__(self, syntax: InvokeSyntax) -> None:
         invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
@@ -45,6 +46,7 @@ class Inside:
         if len(self.streamed_body.leads) != 1:
             raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
         self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
+        self.think_end = MarkerTable({syntax.think[1].encode(): Tag.THINK}) if syntax.think else None
         self.value_openers = tuple(s.encode() for s in syntax.parameter_openers())
         self.value_closers = tuple(s.encode() for s in syntax.parameter_closers())
 
@@ -52,3 +54,19 @@ class Inside:
         """Whether the body `view[start:end]` ends inside a parameter value (its closer not seen)."""
         opened = max((view.rfind(opener, start, end) for opener in self.value_openers), default=-1)
         return opened > max((view.rfind(closer, start, end) for closer in self.value_closers), default=-1)
+
+
+def openers(syntaxes: tuple[InvokeSyntax, ...]) -> MarkerTable[tuple[InvokeSyntax, Tag]]:
+    """What opens something outside any block, and whose it is (an earlier syntax wins a tie):
+    block openers, invokes that open a call alone, block closers prose cannot contain (orphans)
+    and reasoning openers."""
+    table: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
+    for syntax in syntaxes:
+        closers = [s.close + w + ">" for s in syntax.blocks if s.distinctive for w in syntax.block_words]
+        thinks = [syntax.think[0]] if syntax.think else []
+        outside = ((syntax.block_openers(), Tag.BLOCK), (syntax.invoke_openers(bare=True), Tag.INVOKE),
+                   (closers, Tag.END), (thinks, Tag.THINK))  # fmt: skip
+        for markers, tag in outside:
+            for marker in markers:
+                table.setdefault(marker.encode(), (syntax, tag))
+    return MarkerTable(table)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._invoke import InvokeParser
 from .dsml import DSML, DSML_ANY_MARKER
-from .minimax import MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3
+from .minimax import MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -33,6 +33,9 @@ class DeepSeekInvokeParser(InvokeParser):
 
 
 class MiniMaxInvokeParser(InvokeParser):
-    """For MiniMax ids: MiniMax M2 (a bare `<invoke>` too) and M3, and DSML by its marker."""
+    """For MiniMax ids: MiniMax M2 (a bare `<invoke>` too) and M3 (its `<mm:think>`, and its tags
+    with the namespace token stripped), and DSML by its marker."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3, DSML)
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (
+        MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML
+    )  # fmt: skip

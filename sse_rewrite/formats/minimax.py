@@ -35,9 +35,16 @@ MINIMAX_M2_BARE: Final = MINIMAX_M2.but(bare_plain=True)
 MINIMAX_M3: Final = InvokeSyntax("minimax-m3", (_M3,), ("tool_call",), (_M3,), values=Values.NAMED_TAGS,
                                  strip_values=True)  # fmt: skip
 """`]<]minimax[>[`-led tags: read in every stream whatever the model id."""
+MINIMAX_M3_IDS: Final = MINIMAX_M3.but(think=("<mm:think>", "</mm:think>"))
+"""With M3's `<mm:think>` reasoning moved to the reasoning field: MiniMax ids and `--format minimax`."""
+MINIMAX_M3_STRIPPED: Final = InvokeSyntax("minimax-m3-stripped", (PLAIN,), ("tool_call",), (PLAIN,),
+                                          values=Values.NAMED_TAGS, strip_values=True,
+                                          angle_optional=False)  # fmt: skip
+"""M3 with its namespace token stripped (`<tool_call>`, `<invoke name=…>`, `<KEY>VALUE</KEY>`):
+prose-like tags, read under MiniMax ids and `--format minimax` only, inside a `<tool_call>` block."""
 
 
 class MiniMaxParser(InvokeParser):
     """MiniMax M2 (blocks and bare invokes) and M3 (`--format minimax`)."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3)
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED)

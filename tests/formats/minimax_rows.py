@@ -91,3 +91,34 @@ M3_ROWS: dict[str, Expected] = {
     "eof-dangling-opener": (f"text {NS}<tool_call>\n", [], "text ", {"dangling-opener"}),
 }
 """MiniMax M3 behind its namespace token: every stream reads these."""
+
+M3_STRIPPED = '<tool_call>\n<invoke name="list_dir"><dir>docs/</dir><depth> 2 </depth></invoke>\n</tool_call>'
+M3_STRIPPED_ROWS: dict[str, Expected] = {
+    "namespace-token-stripped": (
+        f"Listing.\n{M3_STRIPPED} done",
+        [("list_dir", '{"dir": "docs/", "depth": 2}')],
+        "Listing.\n done",
+        set(),
+    ),
+    "stripped-parallel-invokes": (
+        '<tool_call>\n<invoke name="f"><a>1</a></invoke>\n<invoke name="g"><b>x</b></invoke>\n</tool_call>',
+        [("f", A1), ("g", BX)],
+        "",
+        set(),
+    ),
+    "stripped-opener-in-prose": ("Use a <tool_call> tag.", [], "Use a <tool_call> tag.", set()),
+    "hermes-body-is-not-m3": (
+        '<tool_call>{"name": "f"}</tool_call>',
+        [],
+        '<tool_call>{"name": "f"}</tool_call>',
+        set(),
+    ),
+    "stripped-eof-in-call": (
+        '<tool_call>\n<invoke name="f"><a>1',
+        [],
+        '<tool_call>\n<invoke name="f"><a>1',
+        {"truncated-call"},
+    ),
+}
+"""MiniMax M3 with its namespace token stripped (prose-like tags): MiniMax ids and `--format minimax` only."""
+

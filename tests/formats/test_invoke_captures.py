@@ -31,6 +31,7 @@ EXPECTED = {
     ),
     "minimax-m2-bare": ("\nRunning it.\n", [("bash", {"command": "git status"})]),
     "minimax-m3": ("Listing.\n", [("list_dir", {"dir": "docs/"})]),
+    "minimax-m3-stripped": ("Listing.\n", [("list_dir", {"dir": "docs/", "depth": 1})]),
 }
 
 
@@ -45,7 +46,11 @@ def test_capture_gives_the_expected_calls_and_text(stem: str) -> None:
     ] == expected
 
 
-def test_a_block_inside_think_ends_the_reasoning_in_the_capture() -> None:
-    stream = (SSE_LOGS / "dsml-inside-think.sse").read_bytes()
+@pytest.mark.parametrize(
+    ("stem", "reasoning"),
+    [("dsml-inside-think", "A listing first.\n"), ("minimax-m3-stripped", "The user wants the docs folder.")],
+)
+def test_reasoning_in_the_capture_moves_to_the_reasoning_field(stem: str, reasoning: str) -> None:
+    stream = (SSE_LOGS / f"{stem}.sse").read_bytes()
     message = openai_final(rewrite_stream(stream), chunk=11).choices[0].message
-    assert message.model_extra["reasoning_content"] == "A listing first.\n"
+    assert message.model_extra["reasoning_content"] == reasoning

@@ -165,6 +165,19 @@ def test_dsml_words_inside_think_that_open_no_block_stay_reasoning() -> None:
     assert final.message.content == "ok"
 
 
+
+def test_m3_mm_think_moves_to_the_reasoning_field_under_minimax_ids_only() -> None:
+    answer = "<mm:think>Plan: list docs.</mm:think>Listing."
+    text = answer + leak("minimax-m3")
+    for model, reasoning, content in (("MiniMaxAI/MiniMax-M3", "Plan: list docs.", "Listing."),
+                                      ("gpt-4o", None, answer)):  # fmt: skip
+        stream = field_stream([{"content": token} for token in _TOKEN.findall(text)], model=model)
+        final = openai_final(rewrite_stream(stream)).choices[0]
+        assert (final.message.model_extra or {}).get("reasoning_content") == reasoning, model
+        assert final.message.content == content, model
+        assert [c.function.name for c in final.message.tool_calls] == [name for name, _ in CALLS], model
+
+
 # -- property: prose made of the markers' fragments comes out byte for byte, in every parser
 
 _FRAGMENTS = [
