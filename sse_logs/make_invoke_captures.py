@@ -98,6 +98,13 @@ M3_STRIPPED = (  # the namespace token stripped with the special tokens; `<mm:th
     "<mm:think>The user wants the docs folder.</mm:think>Listing.\n<tool_call>\n"
     '<invoke name="list_dir"><dir>docs/</dir><depth>1</depth></invoke>\n</tool_call>'
 )
+HASH_CALLS = (  # MiniMax M2.7 through OpenRouter: a wrapper no template defines, Perl-like bodies
+    "Creating the folder, then the notes.\n[TOOL_CALL]\n"
+    '{tool => "file_toolkit", args => {\n  --operation "create_directory"\n  --path "notes"\n}}\n'
+    "[/TOOL_CALL]\n[TOOL_CALL]\n"
+    '{tool => "file_toolkit", args => {\n  --operation "write_file"\n  --path "notes/a.md"\n'
+    '  --content "# Notes\\n\\n- first"\n}}\n[/TOOL_CALL]'
+)
 
 CAPTURES = {
     "dsml-v32-parallel": ("deepseek-ai/DeepSeek-V3.2", content(V32)),
@@ -112,6 +119,10 @@ CAPTURES = {
     ),
     "minimax-m2-think": ("MiniMaxAI/MiniMax-M2.5", content(M2)),
     "minimax-m2-bare": ("minimax/minimax-m2.1", content(M2_BARE)),
+    "minimax-hash-calls": (  # (OpenRouter sends the reasoning in its own field)
+        "minimax/minimax-m2.7",
+        [*content("The user wants notes.", "reasoning"), *content(HASH_CALLS)],
+    ),
     "minimax-m3": ("MiniMaxAI/MiniMax-M3", content(M3)),
     "minimax-m3-stripped": ("MiniMaxAI/MiniMax-M3", content(M3_STRIPPED)),
 }

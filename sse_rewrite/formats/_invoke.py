@@ -8,7 +8,7 @@ Theory of operation
 - TEXT: hand text back up to the first opener of any syntax: a block opener, an invoke
   outside a block (a distinctive spelling, or a plain `<invoke` where a model id picks it),
   or a block closer with nothing open (dropped with a notice).
-- THINK: after a syntax's reasoning opener (M3's `<mm:think>`), reasoning up to its closer.
+- THINK and HASH: a syntax's reasoning and its hash-call wrapper (`_invoke_around`).
 - BLOCK: after a block opener (its `>` may be missing) or a call, spacing, then an invoke
   or the block closer. Anything else after the opener means it was prose (released at
   once, scanning resumes after it); after a call it ends the block (notice).
@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 
 from ..events import Markup, Notice, Piece
+from ._invoke_around import InvokeAround
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
 from ._invoke_tags import Inside, Tag, openers
@@ -50,12 +51,13 @@ class State(MachineState):
     HEAD = enum.auto()
     BODY = enum.auto()
     THINK = enum.auto()
+    HASH = enum.auto()
 
 
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
 
 
-class InvokeParser(InvokeStreaming):
+class InvokeParser(InvokeStreaming, InvokeAround):
     """Streaming parser for the invoke/parameter syntaxes a subclass names in `SYNTAXES`."""
 
     TEXT, HEAD, BODY, BLOCK = State.TEXT, State.HEAD, State.BODY, State.BLOCK
@@ -81,6 +83,7 @@ class InvokeParser(InvokeStreaming):
         self._invoke_end = 0  # where the `<…invoke` marker ends (prose resumes there)
         self._head_at = 0  # HEAD: where the header begins; BODY: where the body begins
         self._name = ""
+        self._hash_at = 0  # HASH: where the wrapper's body begins
         self._reset_stream()
 
     def _open(self, value: tuple[InvokeSyntax, Tag], pos: int, length: int, out: list[Piece]) -> None:
@@ -93,6 +96,9 @@ class InvokeParser(InvokeStreaming):
         elif tag is Tag.THINK:
             out.append(Markup(scan.take(pos + length)))
             self._state = State.THINK
+        elif tag is Tag.HASH:
+            self._hash_at = scan.cursor = pos + length
+            self._state = State.HASH
         elif tag is Tag.BLOCK:
             self._in_block, self._block_calls, self._angle = True, 0, syntax.angle_optional
             self._opener_end = scan.cursor = pos + length
@@ -155,15 +161,6 @@ class InvokeParser(InvokeStreaming):
         self._name, self._head_at = name, angle + 1
         scan.cursor = angle + 1
         self._state = State.BODY
-        return True
-
-    def _step_think(self, out: list[Piece]) -> bool:
-        ends = self._INSIDE[self._syntax].think_end
-        found = None if ends is None else self._reasoning_until(out, ends)
-        if found is None:
-            return False
-        out.append(Markup(self._scan.take(found[1] + found[2])))
-        self._state = State.TEXT
         return True
 
     def _body_lead(self) -> str:
@@ -268,6 +265,8 @@ class InvokeParser(InvokeStreaming):
             self._emit_text(out, scan.end)
         elif state is State.THINK:
             self._emit_reasoning(out, scan.end)
+        elif state is State.HASH and self._hash_call(out, scan.end, scan.end):
+            self._finish(out)
         elif state is State.BLOCK and NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
             out.append(Markup(scan.take(scan.end)))
             if not self._block_calls:
@@ -285,5 +284,6 @@ class InvokeParser(InvokeStreaming):
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
     _STEPS: ClassVar = {State.TEXT: ScanningParser._step_text, State.BLOCK: _step_block,
-                        State.HEAD: _step_head, State.BODY: _step_body, State.THINK: _step_think}  # fmt: skip
+                        State.HEAD: _step_head, State.BODY: _step_body, State.THINK: InvokeAround._step_think,
+                        State.HASH: InvokeAround._step_hash}  # fmt: skip
 

@@ -58,8 +58,8 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "name", "strip_values", "tags",
-                 "think", "unwraps", "values")  # fmt: skip
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "hash_calls", "name",
+                 "strip_values", "tags", "think", "unwraps", "values")  # fmt: skip
 
     def __init__(
         self,
@@ -74,6 +74,7 @@ class InvokeSyntax:
         unwraps: bool = False,
         think: tuple[str, str] | None = None,
         angle_optional: bool = True,
+        hash_calls: tuple[str, str] | None = None,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -84,6 +85,7 @@ class InvokeSyntax:
         self.unwraps = unwraps  # a lone undeclared `arguments`/`input` object is the arguments (`unwrapped`)
         self.think = think  # reasoning tags (opener, closer): what is between goes to the reasoning field
         self.angle_optional = angle_optional  # a block opener may lack its `>` (else the `>` is its own)
+        self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""

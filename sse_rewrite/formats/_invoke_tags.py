@@ -21,6 +21,7 @@ class Tag(enum.Enum):
     END = "block closer"
     PARAMETER = "parameter closer"
     THINK = "reasoning opener"
+    HASH = "hash call wrapper opener"
 
 
 def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
@@ -35,7 +36,8 @@ def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
 class Inside:
     """What a syntax's markers are inside its blocks (built once per parser class)."""
 
-    __slots__ = ("between", "body", "lead", "streamed_body", "think_end", "value_closers", "value_openers")
+    __slots__ = ("between", "body", "hash_end", "lead", "streamed_body", "think_end", "value_closers",
+                 "value_openers")  # fmt: skip
 
     def __init__(self, syntax: InvokeSyntax) -> None:
         invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
@@ -47,6 +49,7 @@ class Inside:
             raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
         self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
         self.think_end = MarkerTable({syntax.think[1].encode(): Tag.THINK}) if syntax.think else None
+        self.hash_end = MarkerTable({syntax.hash_calls[1].encode(): Tag.HASH}) if syntax.hash_calls else None
         self.value_openers = tuple(s.encode() for s in syntax.parameter_openers())
         self.value_closers = tuple(s.encode() for s in syntax.parameter_closers())
 
@@ -58,14 +61,15 @@ class Inside:
 
 def openers(syntaxes: tuple[InvokeSyntax, ...]) -> MarkerTable[tuple[InvokeSyntax, Tag]]:
     """What opens something outside any block, and whose it is (an earlier syntax wins a tie):
-    block openers, invokes that open a call alone, block closers prose cannot contain (orphans)
-    and reasoning openers."""
+    block openers, invokes that open a call alone, block closers prose cannot contain (orphans),
+    reasoning openers and hash-call wrappers."""
     table: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
     for syntax in syntaxes:
         closers = [s.close + w + ">" for s in syntax.blocks if s.distinctive for w in syntax.block_words]
         thinks = [syntax.think[0]] if syntax.think else []
+        hashes = [syntax.hash_calls[0]] if syntax.hash_calls else []
         outside = ((syntax.block_openers(), Tag.BLOCK), (syntax.invoke_openers(bare=True), Tag.INVOKE),
-                   (closers, Tag.END), (thinks, Tag.THINK))  # fmt: skip
+                   (closers, Tag.END), (thinks, Tag.THINK), (hashes, Tag.HASH))  # fmt: skip
         for markers, tag in outside:
             for marker in markers:
                 table.setdefault(marker.encode(), (syntax, tag))

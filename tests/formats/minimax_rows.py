@@ -50,6 +50,11 @@ M2_ROWS: dict[str, Expected] = {
 }
 """MiniMax M2 blocks: every stream reads these."""
 
+HASH = (
+    '[TOOL_CALL]\n{tool => "file_toolkit", args => {\n  --operation "write_file"\n'
+    '  --content "# T\\n\\nx"\n  --n 2\n}}\n[/TOOL_CALL]'
+)
+HASH_ARGS = '{"operation": "write_file", "content": "# T\\n\\nx", "n": 2}'
 M2_BARE_ROWS: dict[str, Expected] = {
     "bare-invoke": (f"a {PLAIN_INVOKE} b", [("f", A1)], "a  b", set()),
     "bare-invokes-in-a-row": (
@@ -65,8 +70,41 @@ M2_BARE_ROWS: dict[str, Expected] = {
         set(),
     ),
     "invoke-tag-in-prose": ("The <invoke> tag.", [], "The <invoke> tag.", set()),
+    "hash-call-wrapper": (
+        f"Creating it.\n{HASH}\nDone.",
+        [("file_toolkit", HASH_ARGS)],
+        "Creating it.\n\nDone.",
+        set(),
+    ),
+    "hash-call-json-args-in-a-row": (
+        '[TOOL_CALL]{tool => "web_search", args => {"query":"NET"}}[/TOOL_CALL]'
+        '[TOOL_CALL]{tool => "skill", args => { query => "topic", k => 3 }}[/TOOL_CALL]',
+        [("web_search", '{"query":"NET"}'), ("skill", '{"query": "topic", "k": 3}')],
+        "",
+        set(),
+    ),
+    "hash-call-without-args": ('[TOOL_CALL]\n{tool => "skill"}\n[/TOOL_CALL]', [("skill", "{}")], "", set()),
+    "hash-wrapper-holding-prose": (
+        "Never write [TOOL_CALL] tags; [/TOOL_CALL] ends them.",
+        [],
+        "Never write [TOOL_CALL] tags; [/TOOL_CALL] ends them.",
+        set(),
+    ),
+    "hash-call-eof-recovered": (
+        HASH.removesuffix("\n[/TOOL_CALL]"),
+        [("file_toolkit", HASH_ARGS)],
+        "",
+        {"recovered-call"},
+    ),
+    "hash-call-eof-in-args": (HASH[:40], [], HASH[:40], {"truncated-call"}),
+    "hash-wrapper-around-other-braces": (
+        "[TOOL_CALL] {not => a call} [/TOOL_CALL] ok",
+        [],
+        "[TOOL_CALL] {not => a call} [/TOOL_CALL] ok",
+        {"malformed-call"},
+    ),
 }
-"""MiniMax's bare invokes: MiniMax ids and `--format minimax` only."""
+"""MiniMax's bare invokes and `[TOOL_CALL]` hash calls: MiniMax ids and `--format minimax` only."""
 
 M3_ROWS: dict[str, Expected] = {
     "documented-example": (

@@ -31,6 +31,14 @@ EXPECTED = {
     ),
     "minimax-m2-bare": ("\nRunning it.\n", [("bash", {"command": "git status"})]),
     "minimax-m3": ("Listing.\n", [("list_dir", {"dir": "docs/"})]),
+    "minimax-hash-calls": (
+        "Creating the folder, then the notes.\n\n",
+        [
+            ("file_toolkit", {"operation": "create_directory", "path": "notes"}),
+            ("file_toolkit", {"operation": "write_file", "path": "notes/a.md",
+                              "content": "# Notes\n\n- first"}),
+        ],
+    ),
     "minimax-m3-stripped": ("Listing.\n", [("list_dir", {"dir": "docs/", "depth": 1})]),
 }
 

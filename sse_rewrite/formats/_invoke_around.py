@@ -1,0 +1,85 @@
+"""InvokeAround: what a declaration of the invoke family reads besides its blocks and invokes.
+
+- THINK: after the syntax's reasoning opener (M3's `<mm:think>`), reasoning up to its closer,
+  handed back as it arrives.
+- HASH: after its hash-call wrapper's opener (MiniMax's `[TOOL_CALL]`), spacing and `{`
+  (else the opener was prose, released at once), then the body up to the wrapper's closer,
+  read whole (`hash_calls.read_hash_call`); a body that is not one call comes out as the text
+  it was (notice). At the end of input an unclosed body that is one call is recovered.
+"""
+
+from __future__ import annotations
+
+from ..events import Markup, Notice, Piece
+from ._invoke_syntax import InvokeSyntax
+from ._invoke_tags import Inside
+from ._machine import ScanningParser
+from ._scanner import NEED_MORE, NON_SPACE
+from .hash_calls import read_hash_call
+from .raw_values import tool_parameters
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
+
+
+class InvokeAround(ScanningParser):
+    """The THINK and HASH states of `_invoke.InvokeParser` (its open `_syntax`, `_INSIDE`)."""
+
+    _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
+    _syntax: InvokeSyntax
+    _hash_at: int  # HASH: where the wrapper's body begins
+
+    def _step_think(self, out: list[Piece]) -> bool:
+        ends = self._INSIDE[self._syntax].think_end
+        found = None if ends is None else self._reasoning_until(out, ends)
+        if found is None:
+            return False
+        out.append(Markup(self._scan.take(found[1] + found[2])))
+        self._state = self.TEXT
+        return True
+
+    def _step_hash(self, out: list[Piece]) -> bool:
+        scan, ends = self._scan, self._INSIDE[self._syntax].hash_end
+        if scan.cursor == self._hash_at:  # (the body must open with `{`: else the opener was prose)
+            first = NON_SPACE.search(scan.view, self._hash_at, scan.end)
+            if first is None:
+                return False
+            if scan.view[first.start()] != 0x7B:  # '{'
+                self._emit_text(out, self._hash_at)
+                self._state = self.TEXT
+                return True
+            scan.cursor = first.start()
+        while ends is not None and (pos := scan.find_lead(ends.leads, scan.cursor)) != -1:
+            found = scan.match(pos, ends)
+            if found is NEED_MORE:
+                scan.cursor = pos
+                return False
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            self._hash_call(out, pos, pos + found[1])
+            return True
+        scan.cursor = scan.end
+        return False
+
+    def _hash_call(self, out: list[Piece], body_end: int, end: int) -> bool:
+        """The wrapper's body ends at `body_end` (its closer at `end`): a call, or its text.
+        False when it is no call (nothing handed back)."""
+        scan = self._scan
+        body = scan.text(self._hash_at, body_end)
+        read = read_hash_call(body)
+        if read is not None:
+            read = read_hash_call(body, tool_parameters(self._tools, read[0]))
+        if read is None:
+            if end == body_end:
+                return False
+            self._emit_text(out, end)
+            out.append(Notice("malformed-call", "hash call wrapper holds no call: passed through as text"))
+        else:
+            if end == body_end:
+                out.append(Notice("recovered-call", f"stream ended inside call {read[0]}: call recovered"))
+            self._call(out, None, read[0], read[1], scan.take(end))
+        self._state = self.TEXT
+        return True
