@@ -8,7 +8,7 @@ Theory of operation
 - TEXT: hand text back up to the first opener of any syntax: a block opener, an invoke
   outside a block (a distinctive spelling, or a plain `<invoke` where a model id picks it),
   or a block closer with nothing open (dropped with a notice).
-- THINK and HASH: a syntax's reasoning and its hash-call wrapper (`_invoke_around`).
+- THINK, HASH and FENCED: a syntax's reasoning, hash-call wrapper and fenced call (`_invoke_around`).
 - BLOCK: after a block opener (its `>` may be missing) or a call, spacing, then an invoke
   or the block closer. Anything else after the opener means it was prose (released at
   once, scanning resumes after it); after a call it ends the block (notice).
@@ -52,6 +52,7 @@ class State(MachineState):
     BODY = enum.auto()
     THINK = enum.auto()
     HASH = enum.auto()
+    FENCED = enum.auto()
 
 
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
@@ -61,6 +62,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
     """Streaming parser for the invoke/parameter syntaxes a subclass names in `SYNTAXES`."""
 
     TEXT, HEAD, BODY, BLOCK = State.TEXT, State.HEAD, State.BODY, State.BLOCK
+    HASH_STATE, FENCED_STATE = State.HASH, State.FENCED
     CAP_SUBJECT = "tool block"
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
     """The declarations read (an earlier one's spelling wins a tie)."""
@@ -83,7 +85,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         self._invoke_end = 0  # where the `<…invoke` marker ends (prose resumes there)
         self._head_at = 0  # HEAD: where the header begins; BODY: where the body begins
         self._name = ""
-        self._hash_at = 0  # HASH: where the wrapper's body begins
+        self._hash_at = 0  # HASH, FENCED: where what follows the opener begins
+        self._fence_at = 0  # FENCED: where the fenced object begins (0: the head is not read yet)
         self._reset_stream()
 
     def _open(self, value: tuple[InvokeSyntax, Tag], pos: int, length: int, out: list[Piece]) -> None:
@@ -96,9 +99,10 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         elif tag is Tag.THINK:
             out.append(Markup(scan.take(pos + length)))
             self._state = State.THINK
-        elif tag is Tag.HASH:
+        elif tag is Tag.HASH or tag is Tag.FENCED:
             self._hash_at = scan.cursor = pos + length
-            self._state = State.HASH
+            self._fence_at = 0
+            self._state = State.HASH if tag is Tag.HASH else State.FENCED
         elif tag is Tag.BLOCK:
             self._in_block, self._block_calls, self._angle = True, 0, syntax.angle_optional
             self._opener_end = scan.cursor = pos + length
@@ -265,7 +269,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             self._emit_text(out, scan.end)
         elif state is State.THINK:
             self._emit_reasoning(out, scan.end)
-        elif state is State.HASH and self._hash_call(out, scan.end, scan.end):
+        elif self._wrapped_call_ends(out):
             self._finish(out)
         elif state is State.BLOCK and NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
             out.append(Markup(scan.take(scan.end)))
@@ -284,6 +288,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
     _STEPS: ClassVar = {State.TEXT: ScanningParser._step_text, State.BLOCK: _step_block,
-                        State.HEAD: _step_head, State.BODY: _step_body, State.THINK: InvokeAround._step_think,
-                        State.HASH: InvokeAround._step_hash}  # fmt: skip
+                        State.HEAD: _step_head, State.BODY: _step_body,
+                        State.THINK: InvokeAround._step_think, State.HASH: InvokeAround._step_hash,
+                        State.FENCED: InvokeAround._step_fenced}  # fmt: skip
 

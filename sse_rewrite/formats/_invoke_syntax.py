@@ -58,8 +58,8 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "hash_calls", "name",
-                 "strip_values", "tags", "think", "unwraps", "values")  # fmt: skip
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "fenced_words", "hash_calls",
+                 "name", "strip_values", "tags", "think", "unwraps", "values")  # fmt: skip
 
     def __init__(
         self,
@@ -75,6 +75,7 @@ class InvokeSyntax:
         think: tuple[str, str] | None = None,
         angle_optional: bool = True,
         hash_calls: tuple[str, str] | None = None,
+        fenced_words: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -86,6 +87,7 @@ class InvokeSyntax:
         self.think = think  # reasoning tags (opener, closer): what is between goes to the reasoning field
         self.angle_optional = angle_optional  # a block opener may lack its `>` (else the `>` is its own)
         self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
+        self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""

@@ -22,6 +22,7 @@ class Tag(enum.Enum):
     PARAMETER = "parameter closer"
     THINK = "reasoning opener"
     HASH = "hash call wrapper opener"
+    FENCED = "fenced call opener"
 
 
 def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
@@ -62,14 +63,18 @@ class Inside:
 def openers(syntaxes: tuple[InvokeSyntax, ...]) -> MarkerTable[tuple[InvokeSyntax, Tag]]:
     """What opens something outside any block, and whose it is (an earlier syntax wins a tie):
     block openers, invokes that open a call alone, block closers prose cannot contain (orphans),
-    reasoning openers and hash-call wrappers."""
+    reasoning openers, hash-call wrappers and fenced-call openers."""
     table: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
     for syntax in syntaxes:
         closers = [s.close + w + ">" for s in syntax.blocks if s.distinctive for w in syntax.block_words]
         thinks = [syntax.think[0]] if syntax.think else []
         hashes = [syntax.hash_calls[0]] if syntax.hash_calls else []
+        fenced = [(s.open + w + ">", s.close + w + ">") for s in syntax.blocks if s.distinctive
+                  for w in syntax.fenced_words]  # fmt: skip
+        closers += [closer for _, closer in fenced]  # (a fenced call needs no closer: one is dropped)
         outside = ((syntax.block_openers(), Tag.BLOCK), (syntax.invoke_openers(bare=True), Tag.INVOKE),
-                   (closers, Tag.END), (thinks, Tag.THINK), (hashes, Tag.HASH))  # fmt: skip
+                   (closers, Tag.END), (thinks, Tag.THINK), (hashes, Tag.HASH),
+                   ([opener for opener, _ in fenced], Tag.FENCED))  # fmt: skip
         for markers, tag in outside:
             for marker in markers:
                 table.setdefault(marker.encode(), (syntax, tag))
