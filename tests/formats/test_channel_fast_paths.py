@@ -3,7 +3,8 @@ of their own: each is compared with the same machine or stream without it.
 
 - a harmony analysis text without `<`, fed while nothing is held, handed back whole as
   `Reasoning` (`REASONING_AT_ONCE`; the reference has it unset, so its step scans the text);
-- harmony's `absorb` of header words (`_absorb_header`) and JSON bodies;
+- harmony's `absorb` of header words (`_absorb_header`, with `_keeps_header`'s shortcut past
+  `maybe_prose`) and JSON bodies;
 - the invoke machine's `absorb` of header words and of spacing before a body or between
   invokes (the reference is fed every text);
 - a chunk whose content all goes to the reasoning field, made as that field's chunk
@@ -52,6 +53,7 @@ HARMONY_PIECES = [
     "<|channel|>", "analysis", "<|message|>", "Let ", "me l", "ook", "<|end|>", "<|start|>", "assistant",
     "commentary", " to", "=functions", ".bash", " <|constrain|>", "json", '{"a": ', '"<|call|>"', "}",
     "<|call|>", "final", "<|return|>", "<", "<|", "é", "\n", "x" * 40, "",
+    "analysisé", "  ", "<|constrain", "|>", " json", "x y", "commentary ", "<|channel|>commentary",
 ]
 HARMONY_TURN = (
     "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary"
@@ -99,6 +101,21 @@ def test_absorbed_tag_words_and_spacing_change_nothing(
 ) -> None:
     parser = FORMATS[format_name]
     assert run(parser(cap), texts, windows) == run(parser(cap), texts, [])
+
+
+@pytest.mark.parametrize("header", [
+    ["<|start|>", "assistant", "<|channel|>", "commentary", " to", "=functions", ".f", " <|constrain|>",
+     "json"],
+    ["<|channel|>", "comment", "ary", " to", "=functions.f"],  # the channel word goes on
+    ["<|channel|>", "analysis", "x"],  # `analysisx`: no channel
+    ["<|channel|>", "  ", "analysis", "<|start|>", "assist", "ant"],
+    ["<|start|>", "assistant", "<|channel|>commentary to=functions.f ", "<|constrain", "x y"],  # partial
+    ["<|channel|>", "commentary", " to", "=functions.", "f" * 100, "f" * 100, "f" * 100],  # too long
+])
+def test_header_words_absorbed_are_what_feeding_them_gives(header: list[str]) -> None:
+    texts = [*header, "<|message|>", "{}", "<|call|>", "after"]
+    assert run(Harmony(), texts, [6] * 9) == run(Harmony(), texts, [])
+    assert Harmony().absorb(header[1:]) == 0  # (nothing open: nothing taken)
 
 
 def test_header_words_and_spacing_are_absorbed() -> None:
@@ -156,3 +173,34 @@ def test_channel_streams_come_out_the_same_with_every_fast_path_off(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ChoiceRewriter, "moved", lambda self, choice: None)  # the full plan
         assert rewrite(data, reads, plain_runs=False, token_runs=False, **options) == expected
+
+
+ANALYSIS_PIECES = ["Let ", "me l", "ook", "é", "\n", "x" * 40, "", "<", "<|", "|>", "<|e", "nd|>", "<|end|>",
+                   "<|start|>assistant", "<|channel|>analysis<|message|>", "<|call|>", " to"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(ANALYSIS_PIECES), max_size=40), st.sampled_from([1 << 16, 97]),
+       st.sampled_from([{}, {"stream_arguments": True}]))
+def test_runs_of_analysis_tokens_come_out_as_the_general_path_sends_them(
+    pieces: list[str], reads: int, options: dict[str, Any]
+) -> None:
+    tokens = ["<|channel|>", "analysis", "<|message|>", *pieces, "<|end|>", *HARMONY_PIECES[7:19]]
+    data = token_stream("openai/gpt-oss-120b", tokens * 2)
+    general = rewrite(data, reads, plain_runs=False, token_runs=False, **options)
+    assert rewrite(data, reads, **options) == general
+
+
+def test_token_runs_move_a_run_of_analysis_tokens_without_the_general_path() -> None:
+    tokens = ["<|channel|>", "analysis", "<|message|>", *(["Let ", "me l", "ook"] * 60), "<|end|>"]
+    data = token_stream("openai/gpt-oss-120b", tokens)
+    with pytest.MonkeyPatch.context() as patch:
+        decoded: list[bytes] = []
+        general = StreamRewriter._on_event
+        patch.setattr(StreamRewriter, "_on_event", lambda self, raw, value: decoded.append(raw) or general(
+            self, raw, value))
+        out, _ = rewrite(data, 2048)  # (a first read of one event resolves the format)
+    assert len(decoded) < 40  # of 186 events: the first read's, and those a read cuts
+    reasoning = "".join(orjson.loads(item[6:])["choices"][0]["delta"].get("reasoning_content", "")
+                        for item in out if isinstance(item, bytes) and item.startswith(b"data: {"))
+    assert reasoning == "Let me look" * 60
