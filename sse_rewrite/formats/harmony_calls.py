@@ -110,6 +110,49 @@ class HarmonyCalls(ScanningParser):
             return self._absorb_header(texts)
         return super().absorb(texts) if texts else 0
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan = self._scan
+        if self._state is not State.JSON:
+            return "" if self.absorb((text,)) else None
+        if self._value_at != scan.end or self._announced is None or "<" in text or "}" in text or "]" in text:
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:  # (4 bytes a character bound its UTF-8 size)
+            return None
+        self._append_streamed(text)
+        self._sent.append(text)
+        return text
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """Streaming, in an announced call's JSON body streamed so far (no `<` held back): the
+        leading texts without `<` and without a closing bracket (they can neither close the body
+        nor begin its end) are appended unscanned (`_json` catches up when the JSON step next
+        looks) and streamed whole, as the JSON step would stream them. Elsewhere what `absorb`
+        takes streams nothing."""
+        scan = self._scan
+        if self._state is not State.JSON:
+            return [""] * self.absorb(texts)
+        if self._value_at != scan.end or self._announced is None:
+            return []
+        taken = []
+        size = scan.end - scan.start
+        for text in texts:
+            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
+            if "<" in text or "}" in text or "]" in text or size > self._max:
+                break
+            taken.append(text)
+        if taken:
+            self._append_streamed(taken[0] if len(taken) == 1 else "".join(taken))
+            self._sent += taken
+        return taken
+
+    def _append_streamed(self, text: str) -> None:
+        """Append body text that streams whole: it is settled, and no `<|call|>` can end in it."""
+        scan = self._scan
+        scan.append(text)
+        self._value_at = scan.end
+        self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
+
     def _absorb_header(self, texts: Sequence[str]) -> int:
         """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
         would append, minus its searches. Not while the header ends in what may begin a marker."""

@@ -4,7 +4,7 @@ of their own: each is compared with the same machine or stream without it.
 - a harmony analysis text without `<`, fed while nothing is held, handed back whole as
   `Reasoning` (`REASONING_AT_ONCE`; the reference has it unset, so its step scans the text);
 - harmony's `absorb` of header words (`_absorb_header`, with `_keeps_header`'s shortcut past
-  `maybe_prose`) and JSON bodies;
+  `maybe_prose`) and JSON bodies, and, streaming arguments, `absorb_argument(s)` of body text;
 - the invoke machine's `absorb` of header words and of spacing before a body or between
   invokes (the reference is fed every text);
 - a chunk whose content all goes to the reasoning field, made as that field's chunk
@@ -29,6 +29,7 @@ from sse_rewrite.formats.special_tokens import SpecialTokensParser
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 from tests.formats.invoke_text import BAR, dsml, invoke
 from tests.formats.test_fast_paths import run
+from tests.formats.test_streamed_fast_paths import fast, fed
 
 
 class HarmonyScanningAll(HarmonyParser):
@@ -118,6 +119,23 @@ def test_header_words_absorbed_are_what_feeding_them_gives(header: list[str]) ->
     assert Harmony().absorb(header[1:]) == 0  # (nothing open: nothing taken)
 
 
+@pytest.mark.parametrize("body", [
+    ['{"a', '": "x', " y", '"', " }", " ", "\n"],
+    ['{"a": "', "b}", " c", '"}  ', "x"],
+    ['{"a": "', "<|call|>", '"}'],
+    ['{"a": "', "<", "|call|>", "<|start|>"],
+    ["[1, ", "2] ", "]"],
+    [" ", "{", '"é": "', "é" * 30, '"', "}"],
+])
+@pytest.mark.parametrize("windows", [[1], [2, 1], [6]])
+def test_streamed_body_texts_absorbed_are_what_feeding_them_give(body: list[str], windows: list[int]) -> None:
+    head = ["<|start|>", "assistant", "<|channel|>", "commentary to=functions.f", "<|message|>"]
+    texts = [*head, *body, "<|call|>", "after"]
+    for cap in (90, 1 << 20):
+        got = fast(Harmony(cap, stream_arguments=True), texts, windows * 20, True)
+        assert got == fed(Harmony(cap, stream_arguments=True), texts)
+
+
 def test_header_words_and_spacing_are_absorbed() -> None:
     parser = FORMATS["dsml"]()
     assert parser.feed(f"<{BAR}tool_calls>") == []
@@ -144,11 +162,16 @@ def token_stream(model: str, tokens: list[str]) -> bytes:
     return b"".join([event(""), *map(event, tokens), event("", "stop"), b"data: [DONE]\n\n"])
 
 
-def rewrite(data: bytes, reads: int, **options: Any) -> tuple[list[object], tuple[int, ...]]:
+def rewrite(data: bytes, reads: int, **options: Any) -> tuple[bytes, list[object], tuple[int, ...]]:
+    """The bytes written (a run of events passed through may come as one item or several), the
+    notices, and the counts."""
     rewriter = StreamRewriter(RewriteOptions(**options))
     out = [item for i in range(0, len(data), reads) for item in rewriter.feed(data[i : i + reads])]
+    out += rewriter.flush()
     stats = rewriter.stats
-    return out + rewriter.flush(), (stats.events_in, stats.events_out, stats.passed_through, stats.tool_calls)
+    written = b"".join(item for item in out if isinstance(item, bytes))
+    notices = [item for item in out if not isinstance(item, bytes)]
+    return written, notices, (stats.events_in, stats.events_out, stats.passed_through, stats.tool_calls)
 
 
 SWITCHES = [{"plain_runs": False}, {"token_runs": False}, {"plain_runs": False, "token_runs": False}]
@@ -199,8 +222,8 @@ def test_token_runs_move_a_run_of_analysis_tokens_without_the_general_path() -> 
         general = StreamRewriter._on_event
         patch.setattr(StreamRewriter, "_on_event", lambda self, raw, value: decoded.append(raw) or general(
             self, raw, value))
-        out, _ = rewrite(data, 2048)  # (a first read of one event resolves the format)
+        written, _, _ = rewrite(data, 2048)  # (a first read of one event resolves the format)
     assert len(decoded) < 40  # of 186 events: the first read's, and those a read cuts
-    reasoning = "".join(orjson.loads(item[6:])["choices"][0]["delta"].get("reasoning_content", "")
-                        for item in out if isinstance(item, bytes) and item.startswith(b"data: {"))
+    reasoning = "".join(orjson.loads(event[6:])["choices"][0]["delta"].get("reasoning_content", "")
+                        for event in written.split(b"\n\n") if event.startswith(b"data: {"))
     assert reasoning == "Let me look" * 60
