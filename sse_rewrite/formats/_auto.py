@@ -33,7 +33,8 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS)
 
 STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", (b"functions",))
-GEMMA_STRIPPED: Final = Part("lists", "GemmaStrippedParser", "c", _CALL_SNIFF)
+GEMMA_IDS: Final = Part("lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
+MISTRAL_IDS: Final = Part("lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
 QWEN_XML: Final = Part("qwen_xml", "QwenXmlParser", "<", ANGLE_SNIFF)
 GLM: Final = Part("glm", "GlmParser", "<", ANGLE_SNIFF)
@@ -94,9 +95,16 @@ class MiniMaxAndTokens(LazyComposition):
 
 
 class GemmaAndTokens(LazyComposition):
-    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped."""
+    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped, and
+    `<|channel>thought…<channel|>` reasoning."""
 
-    PARTS = (*MARKERS_EVERYWHERE, GEMMA_STRIPPED)
+    PARTS = (*MARKERS_EVERYWHERE, GEMMA_IDS)
+
+
+class MistralAndTokens(LazyComposition):
+    """`auto` for Mistral ids: also `[THINK]…[/THINK]` reasoning."""
+
+    PARTS = (*MARKERS_EVERYWHERE, MISTRAL_IDS)
 
 
 class Family:
@@ -123,14 +131,14 @@ FAMILIES: Final = (
            "harmony with its tokens stripped"),
     Family(("seed-oss",), "seed+special-tokens", SeedAndTokens,
            "Qwen3-Coder function bodies without <seed:tool_call>"),
-    Family(("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens", Tokens,
-           "nothing (Mistral's [TOOL_CALLS] is read in every stream)"),
+    Family(("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
+           MistralAndTokens, "Mistral's [THINK] reasoning (its [TOOL_CALLS] is read in every stream)"),
     Family(("llama-4", "llama4"), "llama4+special-tokens", Ref("_auto_wrapped", "Llama4AndTokens"),
            "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
     Family(("llama",), "llama+special-tokens", Ref("_auto_wrapped", "LlamaAndTokens"),
            "Llama's bare JSON calls as the whole answer"),
     Family(("gemma",), "gemma+special-tokens", GemmaAndTokens,
-           "Gemma 4's call:NAME{...} with its special tokens stripped"),
+           "Gemma 4's call:NAME{...} with its special tokens stripped, and its thought channel"),
     Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", Tokens,
            "nothing (LFM2's tokens are read in every stream)"),
 )  # fmt: skip
