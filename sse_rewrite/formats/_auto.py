@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from .syntax import ToolSyntax
 
-_TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`)
+_TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
 SPECIAL_TOKENS: Final = Part("special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
@@ -32,8 +32,9 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 """Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats")."""
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS)
 
-STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", (b"functions",))
-GEMMA_IDS: Final = Part("lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
+_FUNCTIONS_SNIFF: Final = (b"functions", *(b"functions"[:n] + b'"' for n in range(1, 9)))  # (`kimi_stripped`)
+STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
+GEMMA_IDS: Final = Part("lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF), reads_all=True)
 MISTRAL_IDS: Final = Part("lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
 QWEN_XML: Final = Part("qwen_xml", "QwenXmlParser", "<", ANGLE_SNIFF)
@@ -41,7 +42,9 @@ GLM: Final = Part("glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("hermes", "HermesParser", "<", ANGLE_SNIFF)
 SEED_THINK: Final = Part("seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
-MINIMAX_INVOKE: Final = Part("invoke_markers", "MiniMaxInvokeParser", "<]", ANGLE_SNIFF)
+MINIMAX_INVOKE: Final = Part(
+    "invoke_markers", "MiniMaxInvokeParser", "<][", (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF)  # (`[TOOL_CALL]`)
+)
 
 
 class Tokens(LazyComposition):

@@ -53,15 +53,21 @@ class Ref:
 
 class Part:
     """A part of an `auto` composition, as data: its class, its markers' lead characters (at
-    least: a text without any of them holds none of its markers, nor a marker's start) and its
-    sniff bytes (`ToolSyntax.sniff`)."""
+    least: a text without any of them holds none of its markers, nor a marker's start), its
+    sniff bytes (`ToolSyntax.sniff`), and whether it reads every text (`Surroundings.reads_all`)."""
 
-    __slots__ = ("leads", "parser", "sniff")
+    __slots__ = ("leads", "parser", "reads_all", "sniff")
 
-    def __init__(self, module: str, name: str, leads: str, sniff: tuple[bytes, ...]) -> None:
-        self.parser, self.leads, self.sniff = Ref(module, name), leads, sniff
+    def __init__(
+        self, module: str, name: str, leads: str, sniff: tuple[bytes, ...], *, reads_all: bool = False
+    ) -> None:
+        self.parser, self.leads, self.sniff, self.reads_all = Ref(module, name), leads, sniff, reads_all
 
 
+_READ_STATE: tuple[str, ...] = tuple(
+    name for name in Surroundings.__slots__ if name not in ("markers", "_out", "_seen")
+)
+"""What a `Surroundings` knows of the texts read (the composition takes it over)."""
 _UNREAD: MarkerTable[None] = MarkerTable({b"<": None})
 """The light object's `Surroundings` reads only texts, never a closer's line: its table is not used."""
 
@@ -75,12 +81,14 @@ class LazyComposition:
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes, as the composition has it."""
     _LEADS: ClassVar[str]
+    _READS_ALL: ClassVar[bool]
     _built: ClassVar[type[ComposedParser] | None]
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
         cls._LEADS = "".join(dict.fromkeys("".join(part.leads for part in cls.PARTS)))
+        cls._READS_ALL = any(part.reads_all for part in cls.PARTS)
         cls._built = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> LazyComposition:
@@ -95,6 +103,7 @@ class LazyComposition:
     ) -> None:  # fmt: skip
         self._options = (max_section_bytes, stream_arguments, tools)
         self._around = Surroundings(_UNREAD)
+        self._around.reads_all = self._READS_ALL
         self._flushed = False
 
     @classmethod
@@ -112,12 +121,13 @@ class LazyComposition:
         (Its class is swapped, so that no call goes through this object. The swap leaves the
         object's attributes in a dict of its own, about 1 % slower to read than an ordinary
         object's: only parsers made before the process's first marker are made so.)"""
-        line_start, options = self._around.line_start, self._options
+        read, options = self._around, self._options
         composition = self.composition()
         self.__dict__.clear()
         self.__class__ = composition  # type: ignore[assignment]  # (no indirection on the hot path)
         composition.__init__(self, *options)  # type: ignore[arg-type]
-        self._around.line_start = line_start
+        for name in _READ_STATE:
+            setattr(self._around, name, getattr(read, name))
 
     @property
     def pending(self) -> bool:
