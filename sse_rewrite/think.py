@@ -200,9 +200,8 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
 
 @functools.cache
 def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """DSML block openers by their marker (without `>`), each ending the reasoning it stands in,
-    and a pattern for any of them. (The DSML declaration is imported on first need: its module
-    imports the invoke machine, which a stream without DSML never needs at start-up.)"""
+    """DSML block openers by their marker (without `>`), each of which ends the reasoning it
+    stands in, and a pattern finding them (the invoke machine is imported on first need)."""
     from .formats.dsml import DSML
 
     openers = tuple(DSML.block_openers())

@@ -9,7 +9,7 @@ their markers) and sniff bytes, and hands text back itself until a text holds on
 leads. Then it imports its parts, builds the composition, and becomes it.
 
 Why output cannot change: a composition hands a text back whole, and only notes its line
-ends for orphan closers (`_orphans.Surroundings`), unless the text holds a lead of one of its
+ends and last character (`_orphans.Surroundings`), unless the text holds a lead of one of its
 markers: no marker can begin without its lead, and a text with none holds no marker's start
 either, so nothing is held back between such texts. That is what the light object does with
 them, on a `Surroundings` of its own, which the composition takes over when it is built. A
@@ -53,21 +53,15 @@ class Ref:
 
 class Part:
     """A part of an `auto` composition, as data: its class, its markers' lead characters (at
-    least: a text without any of them holds none of its markers, nor a marker's start), its
-    sniff bytes (`ToolSyntax.sniff`), and whether it reads every text (`Surroundings.reads_all`)."""
+    least: a text without any of them holds none of its markers, nor a marker's start) and its
+    sniff bytes (`ToolSyntax.sniff`)."""
 
-    __slots__ = ("leads", "parser", "reads_all", "sniff")
+    __slots__ = ("leads", "parser", "sniff")
 
-    def __init__(
-        self, module: str, name: str, leads: str, sniff: tuple[bytes, ...], *, reads_all: bool = False
-    ) -> None:
-        self.parser, self.leads, self.sniff, self.reads_all = Ref(module, name), leads, sniff, reads_all
+    def __init__(self, module: str, name: str, leads: str, sniff: tuple[bytes, ...]) -> None:
+        self.parser, self.leads, self.sniff = Ref(module, name), leads, sniff
 
 
-_READ_STATE: tuple[str, ...] = tuple(
-    name for name in Surroundings.__slots__ if name not in ("markers", "_out", "_seen")
-)
-"""What a `Surroundings` knows of the texts read (the composition takes it over)."""
 _UNREAD: MarkerTable[None] = MarkerTable({b"<": None})
 """The light object's `Surroundings` reads only texts, never a closer's line: its table is not used."""
 
@@ -78,17 +72,17 @@ class LazyComposition:
 
     PARTS: ClassVar[tuple[Part, ...]]
     BASE: ClassVar[Ref] = Ref("_compose", "ComposedParser")
+    READS_ALL: ClassVar[bool] = False
+    """Whether a part reads every text (`Surroundings.reads_all`), so the light object watches too."""
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes, as the composition has it."""
     _LEADS: ClassVar[str]
-    _READS_ALL: ClassVar[bool]
     _built: ClassVar[type[ComposedParser] | None]
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
         cls._LEADS = "".join(dict.fromkeys("".join(part.leads for part in cls.PARTS)))
-        cls._READS_ALL = any(part.reads_all for part in cls.PARTS)
         cls._built = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> LazyComposition:
@@ -103,7 +97,6 @@ class LazyComposition:
     ) -> None:  # fmt: skip
         self._options = (max_section_bytes, stream_arguments, tools)
         self._around = Surroundings(_UNREAD)
-        self._around.reads_all = self._READS_ALL
         self._flushed = False
 
     @classmethod
@@ -121,13 +114,12 @@ class LazyComposition:
         (Its class is swapped, so that no call goes through this object. The swap leaves the
         object's attributes in a dict of its own, about 1 % slower to read than an ordinary
         object's: only parsers made before the process's first marker are made so.)"""
-        read, options = self._around, self._options
+        around, options = self._around, self._options
         composition = self.composition()
         self.__dict__.clear()
         self.__class__ = composition  # type: ignore[assignment]  # (no indirection on the hot path)
         composition.__init__(self, *options)  # type: ignore[arg-type]
-        for name in _READ_STATE:
-            setattr(self._around, name, getattr(read, name))
+        self._around.line_start, self._around.last = around.line_start, around.last
 
     @property
     def pending(self) -> bool:
@@ -136,8 +128,8 @@ class LazyComposition:
 
     @property
     def watching(self) -> bool:
-        """Whether a closer read next could be dropped (see `_orphans`)."""
-        return self._around.watching
+        """Whether a closer read next could be dropped (see `_orphans`), or every text is read."""
+        return self.READS_ALL or self._around.watching
 
     @property
     def undecided(self) -> int:

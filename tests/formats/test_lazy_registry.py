@@ -153,7 +153,7 @@ def test_a_composition_is_known_by_its_declarations(cls: type[LazyComposition]) 
     built = cls.composition()
     assert cls.sniff == built.sniff
     assert set(built._OPENERS.leads.decode()) <= set(cls._LEADS)
-    assert built()._around.reads_all == cls._READS_ALL
+    assert built()._around.reads_all == cls.READS_ALL
 
 
 def test_a_one_event_run_imports_no_format_machine() -> None:
