@@ -21,12 +21,12 @@ parsers see them.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from .events import Markup, Text
 from .formats._scanner import ANGLE_SNIFF
-from .formats.dsml import DSML
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,10 +37,18 @@ if TYPE_CHECKING:
 OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
 
-_BLOCK_OPENERS: Final = tuple(DSML.block_openers())
-"""DSML block openers by their marker (without `>`): each ends the reasoning it stands in."""
-_BLOCK_OPENER: Final = re.compile("|".join(re.escape(opener) for opener in _BLOCK_OPENERS))
-_AROUND_MARK: Final = (4, 24)  # (how far a block opener reaches before and after its `DSML`)
+_AROUND_MARK: Final = (4, 24)  # (how far a DSML block opener reaches before and after its `DSML`)
+_AFTER_LEAD: Final = "\uff5c\u2016 |"  # (what follows a DSML block opener's `<`: a bar, a space)
+
+
+@functools.cache
+def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """DSML block openers by their marker (without `>`), each ending the reasoning it stands in,
+    and their pattern (imported on first need: start-up imports no format machine)."""
+    from .formats.dsml import DSML
+
+    openers = tuple(DSML.block_openers())
+    return openers, re.compile("|".join(re.escape(opener) for opener in openers))
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
@@ -205,7 +213,7 @@ def _block_opener(buf: str, pos: int, end: int) -> int:
     """Where the first DSML block opener in `buf[pos:end]` begins, or -1."""
     before, after = _AROUND_MARK
     while (mark := buf.find("DSML", pos, end)) >= 0:
-        found = _BLOCK_OPENER.search(buf, max(pos, mark - before), min(len(buf), mark + after))
+        found = _block_openers()[1].search(buf, max(pos, mark - before), min(len(buf), mark + after))
         if found is not None and found.start() < end:
             return found.start()
         pos = mark + 4
@@ -216,4 +224,6 @@ def _partial_opener(buf: str, pos: int) -> int:
     """Length of the end of `buf[pos:]` that may still become a DSML block opener."""
     lead = buf.rfind("<", max(pos, len(buf) - sum(_AROUND_MARK)))
     tail = buf[lead:] if lead >= 0 else ""
-    return len(tail) if tail and any(o.startswith(tail) and o != tail for o in _BLOCK_OPENERS) else 0
+    if not tail or (len(tail) > 1 and tail[1] not in _AFTER_LEAD):
+        return 0
+    return len(tail) if any(o.startswith(tail) and o != tail for o in _block_openers()[0]) else 0
