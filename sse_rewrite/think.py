@@ -37,18 +37,7 @@ if TYPE_CHECKING:
 OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
 
-_AROUND_MARK: Final = (4, 24)  # (how far a DSML block opener reaches before and after its `DSML`)
-_AFTER_LEAD: Final = "\uff5c\u2016 |"  # (what follows a DSML block opener's `<`: a bar, a space)
-
-
-@functools.cache
-def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """DSML block openers by their marker (without `>`), each ending the reasoning it stands in,
-    and their pattern (imported on first need: start-up imports no format machine)."""
-    from .formats.dsml import DSML
-
-    openers = tuple(DSML.block_openers())
-    return openers, re.compile("|".join(re.escape(opener) for opener in openers))
+_AROUND_MARK: Final = (4, 24)  # (how far a block opener reaches before and after its `DSML`)
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
@@ -209,6 +198,16 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
     return 0
 
 
+@functools.cache
+def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """DSML block openers by their marker (without `>`), each of which ends the reasoning it
+    stands in, and a pattern finding them (the invoke machine is imported on first need)."""
+    from .formats.dsml import DSML
+
+    openers = tuple(DSML.block_openers())
+    return openers, re.compile("|".join(re.escape(opener) for opener in openers))
+
+
 def _block_opener(buf: str, pos: int, end: int) -> int:
     """Where the first DSML block opener in `buf[pos:end]` begins, or -1."""
     before, after = _AROUND_MARK
@@ -224,6 +223,4 @@ def _partial_opener(buf: str, pos: int) -> int:
     """Length of the end of `buf[pos:]` that may still become a DSML block opener."""
     lead = buf.rfind("<", max(pos, len(buf) - sum(_AROUND_MARK)))
     tail = buf[lead:] if lead >= 0 else ""
-    if not tail or (len(tail) > 1 and tail[1] not in _AFTER_LEAD):
-        return 0
-    return len(tail) if any(o.startswith(tail) and o != tail for o in _block_openers()[0]) else 0
+    return len(tail) if tail and any(o.startswith(tail) and o != tail for o in _block_openers()[0]) else 0
