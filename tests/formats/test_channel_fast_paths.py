@@ -269,3 +269,25 @@ def test_token_runs_move_a_run_of_analysis_tokens_without_the_general_path() -> 
     reasoning = "".join(orjson.loads(event[6:])["choices"][0]["delta"].get("reasoning_content", "")
                         for event in written.split(b"\n\n") if event.startswith(b"data: {"))
     assert reasoning == "Let me look" * 60
+
+
+def test_markup_alone_is_fed_ahead_in_token_runs() -> None:
+    analysis = ["<|channel|>", "analysis", "<|message|>", *(["Let ", "me l", "ook"] * 4), "<|end|>"]
+    tokens = [*analysis, "<|start|>", "assistant", *analysis, "<|start|>", "assistant", *analysis]
+    data = token_stream("openai/gpt-oss-120b", tokens)
+    first = data.index(b"\n\n") + 2  # (in a read of its own: it tells the format)
+    decoded: list[str] = []
+    rewriter = StreamRewriter(RewriteOptions())
+    general = rewriter.decode
+
+    def decode(data: bytes) -> list[object]:
+        decoded.extend(orjson.loads(line[6:])["choices"][0]["delta"]["content"]
+                       for line in data.split(b"\n\n") if line.startswith(b"data: {"))
+        return general(data)  # type: ignore[return-value]
+
+    rewriter.decode = decode  # type: ignore[method-assign]
+    out = rewriter.feed(data[:first]) + rewriter.feed(data[first:]) + rewriter.flush()
+    written = b"".join(item for item in out if isinstance(item, bytes))
+    assert written == rewrite(data, len(data), plain_runs=False, token_runs=False)[0]
+    assert "<|end|>" not in decoded[:-2] and "<|message|>" not in decoded[1:]  # (after the first header)
+
