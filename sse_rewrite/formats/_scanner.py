@@ -70,13 +70,10 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
     shortest marker's length), as `(marker, value, length)`.
     """
 
-    __slots__ = ("by_head", "head", "held_from", "leads", "longest")
+    __slots__ = ("by_head", "head", "leads", "longest")
 
-    def __init__(self, markers: dict[bytes, K], held_from: dict[bytes, int] | None = None) -> None:
+    def __init__(self, markers: dict[bytes, K]) -> None:
         super().__init__(markers)
-        # How long the end of the input must be to be held as a marker's start (default 1): a
-        # marker led by a letter (`functions.`) holds only its distinctive starts back.
-        self.held_from = held_from or {}
         ordered = sorted(self)  # (a marker that is a prefix of another is one of the next one)
         for marker, following in itertools.pairwise(ordered):
             if following.startswith(marker):
@@ -150,8 +147,7 @@ class MarkerScanner:
             tail = bytes(buf[pos:])
             # (a tail of `head` bytes or more can only begin a marker that shares its head)
             markers = table if len(tail) < table.head else (c[0] for c in candidates or ())
-            held_from = table.held_from
-            if any(marker.startswith(tail) and len(tail) >= held_from.get(marker, 1) for marker in markers):
+            if any(marker.startswith(tail) for marker in markers):
                 return NEED_MORE
         return None
 

@@ -54,7 +54,10 @@ class GptOssParser:
     """`auto` for gpt-oss ids: stripped harmony at the start, then `TOKENS` (implements `ToolSyntax`)."""
 
     TOKENS: ClassVar[type[ComposedParser]]
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, _ANALYSIS.encode())
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, b'"content":"a', b'"content": "a')
+    """The tokens', and a content starting with `a`: once the content's first text is read this
+    parser is `pending` until the answer begins, so a start cut across events (`ana`, `lysis…`)
+    is read even after an empty first chunk (`a"`, a text ending in `a`, would match far more)."""
 
     def __init__(
         self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False,

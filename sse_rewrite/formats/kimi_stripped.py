@@ -45,9 +45,11 @@ def _prefixes(literal: bytes) -> bytes:
 # What a header not yet complete may look like at the end of the input
 _HEAD_PREFIX: Final = re.compile(rb"functions\.[\w.\-]*(?::\d*" + _prefixes(_ARGUMENT) + rb")?")
 _MAX_HEAD: Final = 256
-HELD_FROM: Final = {OPENER: len(b"functions")}
-"""Only a text ending in `functions` is held as a possible opener (the word is one token; a
-shorter start, `f` or `func`, would hold back much ordinary text)."""
+_STARTS: Final = tuple(OPENER[:length].decode() for length in range(1, len(OPENER)))
+"""What a text may end with and still go on into `functions.` (`f` … `functions`): such a tail
+is held back, at most 9 characters, until the next text shows whether the word goes on."""
+SNIFF: Final = (b"functions", *(start.encode() + b'"' for start in _STARTS[:-1]))
+"""The word whole, or a text field ending with one of its starts before the closing quote."""
 
 
 class State(MachineState):
@@ -63,10 +65,10 @@ class StrippedKimiParser(ScanningParser):
     """Calls glued to the text as `functions.NAME:N{json}` (a part of the Kimi `auto` format)."""
 
     TEXT = State.TEXT
-    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True}, HELD_FROM)
+    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True})
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.DONE})
-    sniff: ClassVar[tuple[bytes, ...]] = (b"functions",)  # (the word is a token: `.` may come next)
+    sniff: ClassVar[tuple[bytes, ...]] = SNIFF
 
     def _setup(self) -> None:
         self._body_end = 0
@@ -147,19 +149,15 @@ class StrippedKimiParser(ScanningParser):
 
 class StrippedKimiComposed(ComposedParser):
     """Kimi's tokens and `StrippedKimiParser` (a subclass may add `PARTS`): a text that holds
-    neither `<` nor `functions` is handed back at once while
-    nothing is held (the base's fast path needs `<`-led openers only)."""
+    neither `<` nor `functions`, and does not end with a start of it, is handed back at once
+    while nothing is held (the base's fast path needs `<`-led openers only)."""
 
     PARTS: ClassVar[tuple[type[ScanningParser], ...]] = (SpecialTokensParser, StrippedKimiParser)
-
-    def __init_subclass__(cls) -> None:
-        super().__init_subclass__()
-        cls._OPENERS = MarkerTable(dict(cls._OPENERS), HELD_FROM)
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if (self._active is None and not self._scan.end and not self._flushed and "<" not in text
-                and "functions" not in text):
+                and "functions" not in text and not text.endswith(_STARTS)):
             self._around.text(text)  # (what precedes a closer: `_orphans.py`)
             return [Text(text)] if text else []
         return super().feed(text)

@@ -4,7 +4,6 @@ and in reasoning, and random prose made of the markers' fragments kept byte for 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 import orjson
@@ -56,22 +55,13 @@ def reasoning(pieces: Iterable[Piece]) -> str:
     return "".join(p.text for p in pieces if isinstance(p, Reasoning))
 
 
-def whole_words(text: str) -> list[int]:
-    """Where `text` may be cut without splitting a `functions` (one token; see `kimi_stripped`)."""
-    starts = [start for start in range(len(text)) if text.startswith("functions", start)]
-    inside = {start + i for start in starts for i in range(1, 9)}
-    return [point for point in range(1, len(text)) if point not in inside]
-
-
-def every_cut(factory: Callable[[], ToolSyntax], text: str, words: bool = False) -> list[Piece]:
-    """The pieces of `text` fed whole; the same at every size of SIZES and every cut in two
-    (with `words`, at every cut that keeps `functions` whole)."""
+def every_cut(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
+    """The pieces of `text` fed whole; the same at every size of SIZES and every cut in two."""
     whole = feed_in_pieces(factory, text, None)
     expected = normalize(whole)
     assert rejoin(whole) == text
-    points = whole_words(text) if words else range(1, len(text))
-    cuts = [] if words else [list(feed_in_pieces(factory, text, size)) for size in SIZES[1:]]
-    cuts += [feed_pieces(factory(), [text[:point], text[point:]]) for point in points]
+    cuts = [list(feed_in_pieces(factory, text, size)) for size in SIZES[1:]]
+    cuts += [feed_pieces(factory(), [text[:point], text[point:]]) for point in range(1, len(text))]
     for out in cuts:
         assert normalize(out) == expected
         assert rejoin(out) == text
@@ -82,7 +72,7 @@ def every_cut(factory: Callable[[], ToolSyntax], text: str, words: bool = False)
 def test_row_in_the_parsers_at_every_cut(fmt: str, row: str) -> None:
     text, expected_calls, kept, thought, notices = ROWS[fmt][row]
     for name in PARSERS[fmt]:
-        out = every_cut(FORMATS[name], text, words=fmt == "kimi-stripped")
+        out = every_cut(FORMATS[name], text)
         assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
         assert texts(out) == kept, name
         assert reasoning(out) == thought, name
@@ -107,25 +97,10 @@ def run(fmt: str, tokens: list[str], field: str = "content") -> tuple[bytes, dic
     return body, fields(body)
 
 
-def three_char_tokens(fmt: str, text: str) -> list[str]:
-    # a stripped start is one token (`analysis`), as gpt-oss's tokenizer writes it
-    # and `functions` is one token of Kimi's
-    head = 8 if fmt == "gpt-oss" and text.startswith("analysis") else 0
-    tokens = ([text[:head]] if head else []) + [text[i : i + 3] for i in range(head, len(text), 3)]
-    if fmt != "kimi-stripped":
-        return tokens
-    return [
-        t
-        for part in re.split("(functions)", text)
-        if part
-        for t in ([part] if part == "functions" else [part[i : i + 3] for i in range(0, len(part), 3)])
-    ]
-
-
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
     text, expected_calls, kept, thought, _ = ROWS[fmt][row]
-    body, joined = run(fmt, three_char_tokens(fmt, text))
+    body, joined = run(fmt, [text[i : i + 3] for i in range(0, len(text), 3)])
     final = openai_final(body, chunk=7).choices[0]
     assert (final.message.content or "") == kept
     assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls

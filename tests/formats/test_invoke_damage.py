@@ -27,7 +27,7 @@ from tests.chunking import (
 )
 from tests.formats.dsml_rows import DSML_PLAIN_ROWS, DSML_ROWS
 from tests.formats.invoke_text import BAR, NS, dsml, invoke, m2, m2_invoke, m3
-from tests.formats.minimax_rows import M2_BARE_ROWS, M2_ROWS, M3_ROWS
+from tests.formats.minimax_rows import M2_BARE_ROWS, M2_ROWS, M3_ROWS, M3_STRIPPED_ROWS
 from tests.formats.streamed import streamed_at_every_cut
 from tests.oracles import openai_final
 
@@ -43,6 +43,7 @@ ROWS = {
     "minimax-m2": M2_ROWS,
     "minimax-bare": M2_BARE_ROWS,
     "minimax-m3": M3_ROWS,
+    "minimax-m3-stripped": M3_STRIPPED_ROWS,
 }
 PARSERS = {
     "dsml": ("dsml", *EVERY_STREAM),
@@ -50,6 +51,7 @@ PARSERS = {
     "minimax-m2": ("minimax", *EVERY_STREAM),
     "minimax-bare": ("minimax", "minimax+special-tokens"),
     "minimax-m3": ("minimax", *EVERY_STREAM),
+    "minimax-m3-stripped": ("minimax", "minimax+special-tokens"),
 }
 FORMAT = {
     "dsml": "dsml",
@@ -57,6 +59,7 @@ FORMAT = {
     "minimax-m2": "minimax",
     "minimax-bare": "minimax",
     "minimax-m3": "minimax",
+    "minimax-m3-stripped": "minimax",
 }
 
 
@@ -89,7 +92,7 @@ def test_row_end_to_end_through_the_openai_sdk(group: str, row: str) -> None:
     assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
 
 
-@pytest.mark.parametrize("group", ["dsml-plain", "minimax-bare"])
+@pytest.mark.parametrize("group", ["dsml-plain", "minimax-bare", "minimax-m3-stripped"])
 def test_plain_invoke_grammar_is_text_in_streams_no_model_id_picks_it_for(group: str) -> None:
     for text, _, _, _ in ROWS[group].values():
         out = feed_pieces(FORMATS["special-tokens"](), [text])
@@ -147,7 +150,7 @@ def test_prose_after_an_opener_is_released_without_waiting(prose: str) -> None:
         assert not parser.pending, name
 
 
-STREAMED = [case for case in CASES if case.values[0] != "minimax-m3"]
+STREAMED = [case for case in CASES if not str(case.values[0]).startswith("minimax-m3")]
 
 
 @pytest.mark.parametrize(("group", "row"), STREAMED)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from sse_rewrite.events import Reasoning
 from sse_rewrite.formats import FORMATS
 from tests.chunking import (
     calls,
@@ -21,8 +22,9 @@ from tests.chunking import (
     texts,
     token_stream,
 )
-from tests.formats.list_rows import GQ, PARSERS, ROWS, gemma, lfm2, mistral, python_tag
+from tests.formats.list_rows import FORMAT, GQ, PARSERS, REASONING, ROWS, gemma, lfm2, mistral, python_tag
 from tests.oracles import openai_final
+from tests.rewrite_runs import chunks
 
 CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
 
@@ -34,6 +36,7 @@ def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
         out = every_cut(FORMATS[name], text)
         assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
         assert texts(out) == kept, name
+        assert "".join(p.text for p in out if isinstance(p, Reasoning)) == REASONING.get((fmt, row), ""), name
         assert notices <= codes(out), name
 
 
@@ -41,10 +44,13 @@ def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
     text, expected_calls, kept, _ = ROWS[fmt][row]
     tokens = [text[i : i + 3] for i in range(0, len(text), 3)]
-    final = openai_final(rewrite_stream(token_stream(tokens), format=fmt), chunk=7).choices[0]
+    body = rewrite_stream(token_stream(tokens), format=FORMAT.get(fmt, fmt))
+    final = openai_final(body, chunk=7).choices[0]
     assert (final.message.content or "") == kept
     assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
     assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
+    deltas = [choice["delta"] for chunk in chunks(body) for choice in chunk["choices"]]
+    assert "".join(d.get("reasoning_content") or "" for d in deltas) == REASONING.get((fmt, row), "")
 
 
 PROSE_AT_ONCE = {
@@ -55,7 +61,7 @@ PROSE_AT_ONCE = {
 }
 
 
-@pytest.mark.parametrize("fmt", list(PARSERS))
+@pytest.mark.parametrize("fmt", list(PROSE_AT_ONCE))
 def test_prose_after_an_opener_is_released_without_waiting(fmt: str) -> None:
     for name in PARSERS[fmt]:
         parser = FORMATS[name]()
@@ -77,7 +83,7 @@ LATER_CALL = {
 }
 
 
-@pytest.mark.parametrize("fmt", list(PARSERS))
+@pytest.mark.parametrize("fmt", list(CAP_OPENERS))
 def test_a_call_over_the_cap_is_released_and_scanning_resumes(fmt: str) -> None:
     held = CAP_OPENERS[fmt] + "x" * 200
     for name in PARSERS[fmt]:
@@ -92,7 +98,7 @@ def test_a_call_over_the_cap_is_released_and_scanning_resumes(fmt: str) -> None:
     assert [c.function.name for c in final.message.tool_calls] == ["b"]
 
 
-@pytest.mark.parametrize("fmt", list(PARSERS))
+@pytest.mark.parametrize("fmt", list(LATER_CALL))
 def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
     plain = chunk_event({"content": "plain @@ text\n"}).replace(b"@@", b"\xff")
     rewritten = chunk_event({"content": LATER_CALL[fmt] + "\n@@ after"}).replace(b"@@", b"\xfe")
