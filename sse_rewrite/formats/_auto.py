@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from .syntax import ToolSyntax
 
-_TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`)
+_TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
 SPECIAL_TOKENS: Final = Part("special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
@@ -32,7 +32,9 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 """Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats")."""
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS)
 
-STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", (b"functions",))
+_FUNCTIONS_SNIFF: Final = (b"functions", *(b"functions"[:length] + b'"' for length in range(1, 9)))
+# (`kimi_stripped.SNIFF`: the word, or a text field ending in one of its starts)
+STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
 GEMMA_IDS: Final = Part("lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
@@ -41,7 +43,8 @@ GLM: Final = Part("glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("hermes", "HermesParser", "<", ANGLE_SNIFF)
 SEED_THINK: Final = Part("seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
-MINIMAX_INVOKE: Final = Part("invoke_markers", "MiniMaxInvokeParser", "<]", ANGLE_SNIFF)
+MINIMAX_INVOKE: Final = Part("invoke_markers", "MiniMaxInvokeParser", "<][",
+                             (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
 
 
 class Tokens(LazyComposition):
@@ -99,6 +102,7 @@ class GemmaAndTokens(LazyComposition):
     `<|channel>thought…<channel|>` reasoning."""
 
     PARTS = (*MARKERS_EVERYWHERE, GEMMA_IDS)
+    READS_ALL = True  # (`call:` must not go on from a word: every text's last character counts)
 
 
 class MistralAndTokens(LazyComposition):

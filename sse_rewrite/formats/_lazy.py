@@ -9,7 +9,7 @@ their markers) and sniff bytes, and hands text back itself until a text holds on
 leads. Then it imports its parts, builds the composition, and becomes it.
 
 Why output cannot change: a composition hands a text back whole, and only notes its line
-ends for orphan closers (`_orphans.Surroundings`), unless the text holds a lead of one of its
+ends and last character (`_orphans.Surroundings`), unless the text holds a lead of one of its
 markers: no marker can begin without its lead, and a text with none holds no marker's start
 either, so nothing is held back between such texts. That is what the light object does with
 them, on a `Surroundings` of its own, which the composition takes over when it is built. A
@@ -72,6 +72,8 @@ class LazyComposition:
 
     PARTS: ClassVar[tuple[Part, ...]]
     BASE: ClassVar[Ref] = Ref("_compose", "ComposedParser")
+    READS_ALL: ClassVar[bool] = False
+    """Whether a part reads every text (`Surroundings.reads_all`), so the light object watches too."""
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes, as the composition has it."""
     _LEADS: ClassVar[str]
@@ -102,12 +104,12 @@ class LazyComposition:
 
     def _become(self) -> None:
         """Turn into the composition, as it would be after the texts handed back so far."""
-        line_start, options = self._around.line_start, self._options
+        around, options = self._around, self._options
         composition = self.composition()
         self.__dict__.clear()
         self.__class__ = composition  # type: ignore[assignment]  # (no indirection on the hot path)
         composition.__init__(self, *options)  # type: ignore[arg-type]
-        self._around.line_start = line_start
+        self._around.line_start, self._around.last = around.line_start, around.last
 
     @property
     def pending(self) -> bool:
@@ -116,8 +118,8 @@ class LazyComposition:
 
     @property
     def watching(self) -> bool:
-        """Whether a closer read next could be dropped (see `_orphans`)."""
-        return self._around.watching
+        """Whether a closer read next could be dropped (see `_orphans`), or every text is read."""
+        return self.READS_ALL or self._around.watching
 
     @property
     def undecided(self) -> int:
