@@ -115,6 +115,8 @@ def test_absorbed_tag_words_and_spacing_change_nothing(
     ["<|channel|>", "  ", "analysis", "<|start|>", "assist", "ant"],
     ["<|start|>", "assistant", "<|channel|>commentary to=functions.f ", "<|constrain", "x y"],  # partial
     ["<|channel|>", "commentary", " to", "=functions.", "f" * 100, "f" * 100, "f" * 100],  # too long
+    ["<|start|>", "assistant", "<|channel|>", "final", "<|mess", "age|>", "x"],  # the end, cut
+    ["<|channel|>", "final", "<", "|message|>", "<|start|>", "x"],
 ])
 def test_header_words_absorbed_are_what_feeding_them_gives(header: list[str]) -> None:
     texts = [*header, "<|message|>", "{}", "<|call|>", "after"]
