@@ -10,12 +10,10 @@ tokenized as providers stream these models: each special token (`[TOOL_CALLS]`, 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from make_format_captures import stream, tokens
+from make_format_captures import Captures, deltas, tokens, write_captures
 
-HERE = Path(__file__).parent
 SPECIAL = re.compile(r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>)')
 
 
@@ -28,7 +26,7 @@ def provider_tokens(text: str) -> list[str]:
 
 
 def field(text: str, name: str = "content") -> list[dict[str, Any]]:
-    return [{name: token} for token in provider_tokens(text)]
+    return deltas(provider_tokens(text), name)
 
 
 MISTRAL_V11 = (
@@ -58,7 +56,7 @@ GEMMA4 = (
 )
 GEMMA4_STRIPPED = "Let me check.call:get_weather{location:Paris,days:2}"
 
-CAPTURES = {
+CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
     "mistral-pre-v11-array": ("mistralai/mistral-7b-instruct-v0.3", field(MISTRAL_PRE_V11), "stop"),
     "mistral-v11-stream-arguments": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
@@ -74,12 +72,5 @@ CAPTURES = {
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments"}
 
 
-def main() -> None:
-    for name, (model, deltas, finish) in CAPTURES.items():
-        (HERE / f"{name}.sse").write_text(stream(name, model, deltas, finish), encoding="utf-8", newline="")
-    for name, args in SIDECARS.items():
-        (HERE / f"{name}.sse.args").write_text(args + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    write_captures(CAPTURES, SIDECARS)

@@ -69,6 +69,12 @@ def row_at_every_cut(name: str, factory: Callable[[], ToolSyntax], row: Expectat
     assert row.notices <= codes(out), name
 
 
+def row_in_parsers(names: Iterable[str], row: tuple[Any, ...]) -> None:
+    """`row_at_every_cut` in each named parser of `FORMATS`."""
+    for name in names:
+        row_at_every_cut(name, FORMATS[name], expectation(row))
+
+
 def fields(body: bytes) -> dict[str, str]:
     """Each delta text field of an output stream, joined."""
     joined: dict[str, str] = {}
@@ -90,6 +96,11 @@ def row_through_the_sdk(body: bytes, row: Expectation, finished: bool = True) ->
     if finished:
         assert final.finish_reason == ("tool_calls" if row.calls else "stop")
     assert fields(body).get("reasoning_content", "") == row.reasoning
+
+
+def tokens_through_the_sdk(tokens: list[str], row: tuple[Any, ...], **options: Any) -> None:
+    """The row's text as `tokens`, one a chunk, through the rewriter with `options`: `row_through_the_sdk`."""
+    row_through_the_sdk(rewrite_stream(token_stream(tokens), **options), expectation(row))
 
 
 def prose_released_at_once(names: Iterable[str], prose: str) -> None:

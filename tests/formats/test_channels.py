@@ -5,7 +5,9 @@ and in reasoning, and random prose made of the markers' fragments kept byte for 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +19,7 @@ from tests.formats.harness import (
     cases,
     expectation,
     fields,
-    row_at_every_cut,
+    row_in_parsers,
     row_through_the_sdk,
     three_characters,
 )
@@ -28,8 +30,7 @@ CASES = cases(ROWS)
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_in_the_parsers_at_every_cut(fmt: str, row: str) -> None:
-    for name in PARSERS[fmt]:
-        row_at_every_cut(name, FORMATS[name], expectation(ROWS[fmt][row]))
+    row_in_parsers(PARSERS[fmt], ROWS[fmt][row])
 
 
 def run(fmt: str, tokens: list[str], field: str = "content") -> tuple[bytes, dict[str, str]]:
@@ -53,125 +54,32 @@ def tokens(fmt: str, text: str) -> list[str]:
     return [token for part in parts for token in ([part] if part == "functions" else three_characters(part))]
 
 
-ONE_TOKEN_A_CHUNK = {
-    "harmony": (
-        [
-            "<|channel|>",
-            "analysis",
-            "<|message|>",
-            "Need",
-            " weather",
-            "<|end|>",
-            "<|start|>",
-            "assistant",
-            "<|channel|>",
-            "commentary",
-            " to",
-            "=functions",
-            ".get",
-            "_weather",
-            " <|constrain|>",
-            "json",
-            "<|message|>",
-            '{"',
-            "city",
-            '":"',
-            "SF",
-            '"}',
-            "<|call|>",
-        ],
-        "Need weather",
-    ),
-    "gpt-oss": (
-        [
-            "analysis",
-            "Need",
-            " weather",
-            ".",
-            "assistant",
-            "commentary",
-            " to",
-            "=functions",
-            ".get",
-            "_weather",
-            " json",
-            '{"',
-            "city",
-            '":"',
-            "SF",
-            '"}',
-        ],
-        "Need weather.",
-    ),
-    "seed": (
-        [
-            "<seed:think>",
-            "Need",
-            " weather",
-            "</seed:think>",
-            "<seed:tool_call>",
-            "\n",
-            "<function=",
-            "get",
-            "_weather",
-            ">\n",
-            "<parameter=",
-            "city",
-            ">\n",
-            "SF",
-            "\n",
-            "</parameter>",
-            "\n",
-            "</function>",
-            "\n",
-            "</seed:tool_call>",
-        ],
-        "Need weather",
-    ),
-    "kimi-k3": (
-        [
-            "<|open|>",
-            "tools",
-            "<|sep|>",
-            "<|open|>",
-            "call",
-            ' tool="',
-            "get",
-            "_weather",
-            '" index="1"',
-            "<|sep|>",
-            "<|open|>",
-            "argument",
-            ' key="city"',
-            ' type="string"',
-            "<|sep|>",
-            "SF",
-            "<|close|>",
-            "argument",
-            "<|sep|>",
-            "<|close|>",
-            "call",
-            "<|sep|>",
-            "<|close|>",
-            "tools",
-            "<|sep|>",
-        ],
-        "",
-    ),
+ONE_TOKEN_A_CHUNK = {  # a capture of `sse_logs/make_channel_captures.py`: calls, reasoning, prose
+    "harmony": ("harmony-call", [("get_weather", '{"location":"Paris"}')], "Need the weather in Paris.", ""),
+    "gpt-oss": ("harmony-stripped", [("shell", '{"cmd":["ls"]}')], "User wants the files.", ""),
+    "seed": ("seed-oss", [("get_weather", '{"city": "Dallas", "days": 3}')], "Check Dallas.", "Checking."),
+    "kimi-k3": ("kimi-k3-xtml", [("bash", '{"command": "ls -la"}')], "", "Sure."),
 }
+
+
+def capture_tokens(stem: str) -> list[str]:
+    """The content of a capture in `sse_logs/`, one model token a chunk."""
+    data = (Path(__file__).parents[2] / "sse_logs" / f"{stem}.sse").read_bytes()
+    chunks = [orjson.loads(line[6:]) for line in data.split(b"\n") if line.startswith(b"data: {")]
+    return [c["delta"]["content"] for chunk in chunks for c in chunk["choices"] if c["delta"].get("content")]
 
 
 @pytest.mark.parametrize("field", ["content", "reasoning"])
 @pytest.mark.parametrize("fmt", list(ONE_TOKEN_A_CHUNK))
 def test_one_token_per_chunk_in_content_and_in_reasoning(fmt: str, field: str) -> None:
-    tokens, thought = ONE_TOKEN_A_CHUNK[fmt]
-    body, joined = run(fmt, tokens, field)
+    stem, expected_calls, thought, prose = ONE_TOKEN_A_CHUNK[fmt]
+    body, joined = run(fmt, capture_tokens(stem), field)
     final = openai_final(body).choices[0]
-    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == [
-        ("get_weather", '{"city":"SF"}' if fmt in ("harmony", "gpt-oss") else '{"city": "SF"}')
-    ]
-    assert joined.get("content", "") == ""
-    assert joined.get("reasoning_content" if field == "content" else "reasoning", "") == thought
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
+    if field == "content":
+        assert (joined.get("content", ""), joined.get("reasoning_content", "")) == (prose, thought)
+    else:  # (the field's own text stays there, after what moved to it)
+        assert (joined.get("content", ""), joined.get("reasoning", "")) == ("", thought + prose)
 
 
 FRAGMENTS = [

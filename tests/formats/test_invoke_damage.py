@@ -14,16 +14,15 @@ import pytest
 
 from sse_rewrite.events import ArgumentsDelta
 from sse_rewrite.formats import FORMATS
-from tests.chunking import calls, feed_pieces, rewrite_stream, texts, token_stream
+from tests.chunking import calls, feed_pieces, texts
 from tests.formats.dsml_rows import DSML_PLAIN_ROWS, DSML_ROWS
 from tests.formats.harness import (
     cases,
-    expectation,
     invalid_utf8_replaced_only_where_rewritten,
     over_the_cap_released,
     prose_released_at_once,
-    row_at_every_cut,
-    row_through_the_sdk,
+    row_in_parsers,
+    tokens_through_the_sdk,
 )
 from tests.formats.invoke_text import BAR, NS, dsml, invoke, m2, m2_invoke, m3
 from tests.formats.minimax_rows import M2_BARE_ROWS, M2_ROWS, M3_ROWS
@@ -70,14 +69,12 @@ CASES = cases(ROWS)
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_in_every_parser_at_every_cut(group: str, row: str) -> None:
-    for name in PARSERS[group]:
-        row_at_every_cut(name, FORMATS[name], expectation(ROWS[group][row]))
+    row_in_parsers(PARSERS[group], ROWS[group][row])
 
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(group: str, row: str) -> None:
-    expected = expectation(ROWS[group][row])
-    row_through_the_sdk(rewrite_stream(token_stream(tokens(expected.text)), format=FORMAT[group]), expected)
+    tokens_through_the_sdk(tokens(ROWS[group][row][0]), ROWS[group][row], format=FORMAT[group])
 
 
 @pytest.mark.parametrize("group", ["dsml-plain", "minimax-bare"])

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from sse_rewrite.formats import FORMATS
-from tests.chunking import rewrite_stream, token_stream
 from tests.formats.harness import (
     cases,
-    expectation,
     invalid_utf8_replaced_only_where_rewritten,
     over_the_cap_released,
     prose_released_at_once,
-    row_at_every_cut,
-    row_through_the_sdk,
+    row_in_parsers,
     three_characters,
+    tokens_through_the_sdk,
 )
 from tests.formats.list_rows import GQ, PARSERS, ROWS, gemma, lfm2, mistral, python_tag
 
@@ -28,14 +25,12 @@ CASES = cases(ROWS)
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
-    for name in PARSERS[fmt]:
-        row_at_every_cut(name, FORMATS[name], expectation(ROWS[fmt][row]))
+    row_in_parsers(PARSERS[fmt], ROWS[fmt][row])
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
-    expected = expectation(ROWS[fmt][row])
-    row_through_the_sdk(rewrite_stream(token_stream(three_characters(expected.text)), format=fmt), expected)
+    tokens_through_the_sdk(three_characters(ROWS[fmt][row][0]), ROWS[fmt][row], format=fmt)
 
 
 PROSE_AT_ONCE = {
