@@ -40,7 +40,8 @@ class ChoiceResult:
     role_seen: bool = False
     source: dict[str, Any] | None = None
     undecided: int = 0
-    syntax: dict[str, int] | None = None
+    decided: dict[str, list[tuple[bool, int]]] | None = None
+    """By field, its held characters as they were decided: `(syntax, count)` runs (`undecided.py`)."""
 
     @property
     def changed(self) -> bool:
@@ -55,8 +56,20 @@ class ChoiceResult:
 
     def settle(self) -> None:
         """A held result whose characters are all decided: rebuilt without those that were syntax."""
-        if self.source is not None and self.syntax:
+        decided = self.decided
+        if self.source is not None and decided and any(syn for runs in decided.values() for syn, _ in runs):
             delta = self.source["delta"]
-            texts = {name: delta[name][: len(delta[name]) - count] for name, count in self.syntax.items()}
+            texts = {name: _without_syntax(delta[name], runs) for name, runs in decided.items()}
             self.choice = with_texts(self.source, texts)
             self.blank = carries_nothing(self.choice, self.role_seen)
+
+
+def _without_syntax(text: str, runs: list[tuple[bool, int]]) -> str:
+    """`text` without the syntax runs of its held tail (`runs` cover its last characters)."""
+    pos = len(text) - sum(count for _, count in runs)
+    kept = [text[:pos]]
+    for syntax, count in runs:
+        if not syntax:
+            kept.append(text[pos : pos + count])
+        pos += count
+    return "".join(kept)

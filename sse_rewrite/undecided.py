@@ -9,7 +9,9 @@ decides the oldest undecided characters: a `Text` piece as text, a call or marku
 as syntax. Characters of an event that was rebuilt anyway have no owner: decided as
 text, they simply go out with the piece that carries them.
 
-An owner is anything with an `undecided` count and a `syntax` dict or None (`ChoiceResult`).
+An owner is anything with an `undecided` count and a `decided` dict or None (`ChoiceResult`):
+by field, the runs of its held characters as they were decided, in order, `(syntax, count)`
+(a held answer can have text after its syntax: `f{…}\n`).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ class UndecidedText:
             for owner, count in runs:
                 if owner is not None:
                     owner.undecided -= count
-                    _add_syntax(owner, name, count)
+                    _add_run(owner, name, True, count)
             runs.clear()
         if not undecided:
             if not runs:
@@ -107,9 +109,10 @@ def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Pi
                 kept.append(piece.text[pos : pos + count])
             else:
                 owner.undecided -= count
+                _add_run(owner, name, False, count)
         elif owner is not None:
             owner.undecided -= count
-            _add_syntax(owner, name, count)
+            _add_run(owner, name, True, count)
         pos += count
         entry[1] -= count
         if not entry[1]:
@@ -120,7 +123,8 @@ def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Pi
     return Text(text) if text else None
 
 
-def _add_syntax(owner: Any, name: str, count: int) -> None:
-    if owner.syntax is None:
-        owner.syntax = {}
-    owner.syntax[name] = owner.syntax.get(name, 0) + count
+def _add_run(owner: Any, name: str, syntax: bool, count: int) -> None:
+    """Record that the owner's next `count` held characters of the field were syntax or text."""
+    if owner.decided is None:
+        owner.decided = {}
+    owner.decided.setdefault(name, []).append((syntax, count))

@@ -104,8 +104,9 @@ class GemmaAndTokens(LazyComposition):
     READS_ALL = True  # (`call:` must not go on from a word: every text's last character counts)
 
 
-class MistralAndTokens(LazyComposition):
-    """`auto` for Mistral ids: also `[THINK]…[/THINK]` reasoning."""
+class MistralTokens(LazyComposition):
+    """What `auto` for Mistral ids reads once the answer is not stripped calls
+    (`_auto_wrapped.MistralAndTokens`): also `[THINK]…[/THINK]` reasoning."""
 
     PARTS = (*MARKERS_EVERYWHERE, MISTRAL_IDS)
 
@@ -135,7 +136,9 @@ FAMILIES: Final = (
     Family(("seed-oss",), "seed+special-tokens", SeedAndTokens,
            "Qwen3-Coder function bodies without <seed:tool_call>"),
     Family(("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
-           MistralAndTokens, "Mistral's [THINK] reasoning (its [TOOL_CALLS] is read in every stream)"),
+           Ref("_auto_wrapped", "MistralAndTokens"),
+           "Mistral's [THINK] reasoning, and its v11 calls with their tokens stripped (NAME{...}) as "
+           "the whole answer (its [TOOL_CALLS] is read in every stream)"),
     Family(("llama-4", "llama4"), "llama4+special-tokens", Ref("_auto_wrapped", "Llama4AndTokens"),
            "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
     Family(("llama",), "llama+special-tokens", Ref("_auto_wrapped", "LlamaAndTokens"),

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ._auto import Tokens
+from ._auto import MistralTokens, Tokens
 from .harmony_stripped import GptOssParser
-from .lists import LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC
+from .lists import LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC, MISTRAL_STRIPPED
 from .whole_answer import WholeAnswerParser
 
 
@@ -27,3 +27,11 @@ class Llama4AndTokens(WholeAnswerParser):
 
     INNER = Tokens
     BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)
+
+
+class MistralAndTokens(WholeAnswerParser):
+    """`auto` for Mistral ids: also v11 calls whose tokens the server stripped, `NAME{…}NAME{…}`,
+    as the whole answer (prose holds `word{`: only the answer's first word is held meanwhile)."""
+
+    INNER = MistralTokens
+    BARE = (MISTRAL_STRIPPED,)

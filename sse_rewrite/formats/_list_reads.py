@@ -128,6 +128,17 @@ def mistral_calls(written: Written) -> Read:
     return found, notices
 
 
+def stripped_mistral_calls(written: Written) -> Read:
+    """v11 calls whose tokens a server stripped, `NAME{…}`: each value must be a JSON object
+    (unlike `mistral_calls`, nothing marks these as calls, so anything else is text)."""
+    found: list[Call] = []
+    for header, value in written:
+        if header is None or not value.startswith("{") or not is_json(value):
+            return None
+        found.append((None, header["name"], value))
+    return found, []
+
+
 def gemma_calls(written: Written) -> Read:
     """`call:NAME{key:value,…}` (quote tokens or not) or `call:NAME(key=value, …)`."""
     found: list[Call] = []

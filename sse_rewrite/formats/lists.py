@@ -22,7 +22,7 @@ import re
 
 from ._brackets import Quotes
 from ._list_machine import ListParser
-from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls, no_calls
+from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls, no_calls, stripped_mistral_calls
 from ._list_syntax import ListSyntax
 from ._scanner import ANGLE_SNIFF
 from .whole_answer import WholeAnswerParser
@@ -139,6 +139,13 @@ LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_c
 """Llama 3's `{"name": …, "parameters": …}` with no marker (`; ` between calls)."""
 LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}, list_calls)
 """Llama 4's `[f(a=1), g()]` with no marker."""
+MISTRAL_STRIPPED: Final = ListSyntax(
+    "Mistral", (), {ord("{"): Quotes.JSON}, stripped_mistral_calls,
+    header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)"), header_bytes=re.compile(rb"[^A-Za-z0-9_.\-]"),
+    header_optional=False,
+)  # fmt: skip
+"""Mistral v11 with its tokens stripped by a server: `NAME{…}`, calls back to back, each a
+JSON object (text-generation-webui leaves this)."""
 
 
 class LlamaParser(WholeAnswerParser):

@@ -1,15 +1,19 @@
 """WholeAnswerParser: calls written bare, with no marker, when they are the whole answer.
 
 Llama 3 writes `{"name": "f", "parameters": {…}}` (several joined by `; `) and Llama 4
-`[f(a=1), g()]` without any marker. Prose and code contain such text too, so, as the
-reference parsers do, they count only under the model's own ids and only when they are
-the whole answer: the field starts with the value (after spacing) and holds nothing but
-calls. Everything else goes to the model's `INNER` parser as it would without this gate.
+`[f(a=1), g()]` without any marker; a server that strips Mistral v11's tokens leaves
+`NAME{…}NAME{…}` (a syntax with a `header`: a name before each value, back to back).
+Prose and code contain such text too, so, as the reference parsers do, they count only
+under the model's own ids and only when they are the whole answer: the field starts with
+the value (after spacing) and holds nothing but calls. Everything else goes to the model's
+`INNER` parser as it would without this gate.
 
-So the answer is held from its first `{` or `[` to its end: the events it came from are
-held whole (`undecided`), and either rebuilt around the calls at the end of the field, or,
-once any other text shows up (or the value is not calls, or grows past the cap), handed
-to `INNER` as if fed just now, events and all. Bare calls come out whole, at the end.
+So the answer is held from its first `{`, `[` or header byte to its end: the events it came
+from are held whole (`undecided`), and either rebuilt around the calls at the end of the
+field, or, once any other text shows up (a header is held only while it could still end
+in its value: `Hello world` goes on at the space), or the value is not calls, or the answer
+grows past the cap, handed to `INNER` as if fed just now, events and all. Bare calls come
+out whole, at the end.
 
 The gate must see its field from the first text on: it is `pending` until it has decided,
 and `reads_from_start` asks the choice to make it before any text comes (`choice_state.py`),
@@ -23,7 +27,7 @@ from collections.abc import Sequence
 
 from ..events import Piece, Text, ToolCall
 from ._brackets import BracketScanner
-from ._list_syntax import ListSyntax
+from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -61,7 +65,9 @@ class WholeAnswerParser:
         self._held: bytearray | None = bytearray()  # None once the answer went to `INNER`
         self._syntax: ListSyntax | None = None
         self._brackets: BracketScanner | None = None  # the open value's, if any
-        self._values: list[str] = []
+        self._values: Written = []  # each value's header match (or None) and text
+        self._header: re.Match[str] | None = None  # the open value's
+        self._in_header = False  # whether the held text ends in a header not yet followed by its value
         self._after = 0  # where the text after the last complete value begins
         self._first = 0  # where the first value begins
         self._chars = 0  # characters held
@@ -114,8 +120,9 @@ class WholeAnswerParser:
             return []
         held = self._held
         read = None
-        if held is not None and self._brackets is None and self._values and self._syntax is not None:
-            read = self._syntax.read([(None, value) for value in self._values])
+        ended = self._brackets is None and not self._in_header
+        if held is not None and ended and self._values and self._syntax is not None:
+            read = self._syntax.read(self._values)
         self._flushed = True
         if held is None or read is None or not read[0]:
             passed = self._pass() if held else []
@@ -143,28 +150,62 @@ class WholeAnswerParser:
                 if end is None:
                     return True
                 value_start = self._after
-                self._values.append(held[value_start:end].decode("utf-8", "surrogatepass"))
+                self._values.append((self._header, held[value_start:end].decode("utf-8", "surrogatepass")))
                 self._brackets, self._after = None, end
                 continue
             at = _SPACE.match(held, self._after).end()  # type: ignore[union-attr]  # (always matches)
             if at == len(held):
                 return True
-            again = self._syntax.again if self._syntax is not None else None
-            if self._values and (again is None or not held.startswith(again, at)):
-                return False  # (a cut `again` marker would wait: both are one byte)
+            syntax = self._syntax
             if self._values:
-                at = _SPACE.match(held, at + 1).end()  # type: ignore[union-attr]
-                if at == len(held):
-                    return True
-            syntax = self._syntax or next((s for s in self.BARE if held[at] in s.values), None)
-            if syntax is None or held[at] not in syntax.values:
+                assert syntax is not None
+                if syntax.again is not None:  # (a cut `again` marker would wait: both are one byte)
+                    if not held.startswith(syntax.again, at):
+                        return False
+                    at = _SPACE.match(held, at + 1).end()  # type: ignore[union-attr]
+                    if at == len(held):
+                        return True
+                elif syntax.header is None:
+                    return False
+            syntax = syntax or next((s for s in self.BARE if _may_start(s, held[at])), None)
+            if syntax is None or not _may_start(syntax, held[at]):
+                return False
+            value_at = _value_start(syntax, held, at)
+            self._in_header = value_at is None
+            if value_at is None:
+                return True
+            if value_at < 0:
                 return False
             if not self._values:
                 self._first = at
-            self._syntax, self._after = syntax, at
-            self._brackets = BracketScanner(at, syntax.values[held[at]])
+            if syntax.header is not None:
+                self._header = syntax.header.fullmatch(held[at:value_at].decode())
+            self._syntax, self._after = syntax, value_at
+            self._brackets = BracketScanner(value_at, syntax.values[held[value_at]])
 
     def _pass(self) -> list[Piece]:
         """Hand the held answer to `INNER`, which reads it from now on."""
         held, self._held = self._held, None
         return self._inner.feed(held.decode("utf-8", "surrogatepass")) if held else []
+
+
+def _may_start(syntax: ListSyntax, byte: int) -> bool:
+    """Whether a value of `syntax` (its header, if it has one) may start with `byte`."""
+    if syntax.header_bytes is None:
+        return byte in syntax.values
+    return syntax.header_bytes.match(bytes((byte,))) is None
+
+
+def _value_start(syntax: ListSyntax, held: bytes | bytearray, at: int) -> int | None:
+    """Where the value of the call written at `at` starts, past its header: None while the
+    header could still go on, -1 once the text cannot be a header then a value."""
+    if syntax.header_bytes is None:
+        return at
+    end = syntax.header_bytes.search(held, at, at + MAX_HEADER + 1)
+    if end is None:
+        return None if len(held) - at <= MAX_HEADER else -1
+    stop = end.start()
+    assert syntax.header is not None  # (declared with `header_bytes`)
+    if held[stop] not in syntax.values or not syntax.header.fullmatch(held[at:stop].decode()):
+        return -1
+    return stop

@@ -45,6 +45,7 @@ PROSE_AT_ONCE = {
     "llama": "The <|python_tag|> token is",
     "lfm2": "The <|tool_call_start|> token is",
     "gemma": "The <|tool_call> token is",
+    "mistral-stripped": "Sure, dict{} is",
 }
 
 

@@ -44,6 +44,7 @@ STREAMED = [
     ("liquid/lfm2-8b-a1b", 'Ok.<|tool_call_start|>[bash(command="ls")]<|tool_call_end|>', "bash", "Ok."),
     ("google/gemma-4-31b-it", '<|tool_call>call:bash{command:<|"|>ls<|"|>}<tool_call|>', "bash", ""),
     ("google/gemma-4-31b-it", "call:bash{command:ls}", "bash", ""),
+    ("mistralai/devstral-small-2507", 'bash{"command": "ls"}', "bash", ""),
 ]
 
 
@@ -112,6 +113,10 @@ def test_special_token_openers_are_read_under_any_model_id(model: str) -> None:
         pytest.param("mistralai/devstral-2512", '{"name": "f", "parameters": {}}', id="bare-json-mistral-id"),
         pytest.param("meta-llama/llama-3.1-8b-instruct", "[f(a=1)]", id="bare-list-llama3-id"),
         pytest.param("my-agent", "call:f{a:1}", id="stripped-gemma-unknown-id"),
+        pytest.param("my-agent", 'f{"a": 1}g{}', id="stripped-mistral-unknown-id"),
+        pytest.param("meta-llama/llama-3.1-8b-instruct", 'f{"a": 1}', id="stripped-mistral-llama-id"),
+        pytest.param("google/gemma-4-31b-it", 'f{"a": 1}', id="stripped-mistral-gemma-id"),
+        pytest.param("moonshotai/kimi-k2", 'f{"a": 1}', id="stripped-mistral-kimi-id"),
         pytest.param("my-agent", "[THINK]x[/THINK]y", id="mistral-think-unknown-id"),
         pytest.param("my-agent", "<|channel>thought\nx<channel|>y", id="gemma-thought-unknown-id"),
     ],
@@ -119,6 +124,12 @@ def test_special_token_openers_are_read_under_any_model_id(model: str) -> None:
 def test_forms_prose_may_hold_are_read_only_under_their_ids(model: str, text: str) -> None:
     stream = token_stream(provider_tokens(text), model=model)
     assert rewrite_stream(stream) == stream  # byte for byte
+
+
+@pytest.mark.parametrize("text", ["Use dict{} here", 'see foo{"a":1} and more', 'f{"a": 1} and more', "x{"])
+def test_braces_after_a_word_under_mistral_ids_pass_byte_for_byte(text: str) -> None:
+    stream = token_stream(provider_tokens(text), model="mistralai/mistral-small-3.2-24b-instruct-2506")
+    assert rewrite_stream(stream) == stream
 
 
 def test_a_bare_json_answer_that_is_not_only_calls_passes_byte_for_byte() -> None:
@@ -164,3 +175,19 @@ def test_a_bare_call_as_the_whole_answer_is_read_after_a_role_only_chunk() -> No
     final = openai_final(rewrite_stream(stream)).choices[0]
     assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [("f", '{"a": 1}')]
     assert final.message.content == "\n"
+
+
+@pytest.mark.parametrize(
+    ("model", "answer"),
+    [
+        ("meta-llama/llama-3.3-70b-instruct", '{"name": "f", "parameters": {"a": 1}}'),
+        ("mistralai/devstral-2512", 'f{"a": 1}'),
+    ],
+)
+def test_spacing_around_a_whole_answer_call_in_the_same_event_is_kept(model: str, answer: str) -> None:
+    for tokens in ([" \n" + answer + "\n"], [" \n" + answer[:3], answer[3:] + "\n"]):
+        final = openai_final(rewrite_stream(token_stream(tokens, model=model))).choices[0]
+        assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+            ("f", '{"a": 1}')
+        ]
+        assert final.message.content == " \n\n", tokens
