@@ -3,6 +3,8 @@ arguments, the hot path, and prose that holds fragments of their markers."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -211,6 +213,8 @@ FRAGMENTS = [
 ]
 
 
+STRIPPED_ANSWER = re.compile(r"\s*(?:[A-Za-z_][A-Za-z0-9_.\-]*\{.*\}\s*)+", re.DOTALL)
+"""The shape of an answer made only of Mistral calls with their tokens stripped (`NAME{…}`)."""
 FRAGMENT_FORMATS = (
     "mistral", "lfm2", "gemma", "special-tokens", "gemma+special-tokens", "mistral+special-tokens"
 )  # fmt: skip
@@ -225,7 +229,10 @@ def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
     points = data.draw(st.lists(st.integers(0, len(text)), max_size=4))
     for name in FRAGMENT_FORMATS:
         out = feed_pieces(FORMATS[name](), [text])
-        assert texts(out) == text, name
+        if name == "mistral+special-tokens" and calls(out):  # (`x{}` alone is a stripped call, not prose)
+            assert STRIPPED_ANSWER.fullmatch(text), text
+        else:
+            assert texts(out) == text, name
         assert_same_for_any_cut(FORMATS[name], text, points)
 
 
