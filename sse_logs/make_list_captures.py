@@ -10,13 +10,13 @@ tokenized as providers stream these models: each special token (`[TOOL_CALLS]`, 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from make_format_captures import stream, tokens
+from make_format_captures import Captures, deltas, tokens, write_captures
 
-HERE = Path(__file__).parent
-SPECIAL = re.compile(r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>)')
+SPECIAL = re.compile(
+    r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|\[/?THINK\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>|<\|channel>|<channel\|>)'
+)
 
 
 def provider_tokens(text: str) -> list[str]:
@@ -28,7 +28,7 @@ def provider_tokens(text: str) -> list[str]:
 
 
 def field(text: str, name: str = "content") -> list[dict[str, Any]]:
-    return [{name: token} for token in provider_tokens(text)]
+    return deltas(provider_tokens(text), name)
 
 
 MISTRAL_V11 = (
@@ -57,8 +57,16 @@ GEMMA4 = (
     "<tool_call|>"
 )
 GEMMA4_STRIPPED = "Let me check.call:get_weather{location:Paris,days:2}"
+MAGISTRAL_THINK = (
+    "[THINK]The user wants the files listed. I'll call bash with ls.[/THINK]"
+    'Listing the files.[TOOL_CALLS]bash[ARGS]{"command": "ls -la"}'
+)
+GEMMA4_THOUGHT = (
+    "<|channel>thought\nParis weather: call get_weather for two days.<channel|>"
+    "<|tool_call>call:get_weather{location:<|\"|>Paris, France<|\"|>,days:2}<tool_call|>"
+)
 
-CAPTURES = {
+CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
     "mistral-pre-v11-array": ("mistralai/mistral-7b-instruct-v0.3", field(MISTRAL_PRE_V11), "stop"),
     "mistral-v11-stream-arguments": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
@@ -70,16 +78,11 @@ CAPTURES = {
     "lfm2-in-reasoning": ("liquid/lfm2-8b-a1b", field(LFM2, "reasoning"), "stop"),
     "gemma4-tool-calls": ("google/gemma-4-31b-it", field(GEMMA4), "stop"),
     "gemma4-stripped": ("google/gemma-4-31b-it", field(GEMMA4_STRIPPED), "stop"),
+    "magistral-think": ("mistralai/magistral-small-2509", field(MAGISTRAL_THINK), "stop"),
+    "gemma4-thought": ("google/gemma-4-31b-it", field(GEMMA4_THOUGHT), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments"}
 
 
-def main() -> None:
-    for name, (model, deltas, finish) in CAPTURES.items():
-        (HERE / f"{name}.sse").write_text(stream(name, model, deltas, finish), encoding="utf-8", newline="")
-    for name, args in SIDECARS.items():
-        (HERE / f"{name}.sse.args").write_text(args + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    write_captures(CAPTURES, SIDECARS)

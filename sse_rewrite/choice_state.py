@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .deltas import carries_nothing, sole_text
-from .events import ArgumentsDelta, CallStart, Piece, ToolCall
+from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
 
@@ -158,11 +158,14 @@ class ChoiceState:
             return False
         self._last_field = name
         pieces = parser.feed(text)
-        if parser.undecided or not parser.pending:
+        if parser.undecided:
             self._fed = (name, text, pieces)
             return False
-        if not pieces:
+        if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
+        if not parser.pending:
+            self._fed = (name, text, pieces)
+            return False
         if parts is not None and self._streamed is not None and _streams_only(pieces):
             for part in self._streamed.parts(name, pieces):  # (as `_account` and `_extra` make them)
                 assert isinstance(part, CallPart)
@@ -172,10 +175,43 @@ class ChoiceState:
         self._fed = (name, text, pieces)
         return False
 
+    def moved_on(self, texts: Sequence[str]) -> list[str]:
+        """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis
+        channel): the leading `texts` that go there whole too, each fed as `feed_ahead` would
+        ("" for one that sends nothing). It stops before a text with a `<` (a marker, for
+        `feed_ahead`), and at a fed text that does anything else: that one waits in `_fed`, and
+        `moved` declines it, as it would have after `feed_ahead`."""
+        parser = self._parsers.get("content")
+        if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
+            return []
+        moved = []
+        for text in texts:
+            if not text or "<" in text:
+                break
+            pieces = parser.feed(text)
+            if parser.undecided or not parser.pending:
+                self._fed = ("content", text, pieces)
+                break
+            if pieces:
+                piece = pieces[0]
+                if len(pieces) != 1 or type(piece) is not Reasoning or piece.text != text:
+                    self._fed = ("content", text, pieces)
+                    break
+            moved.append(text if pieces else "")
+        return moved
+
     @property
     def _thinking(self) -> bool:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
         return self._think is not None and self._think.tags.busy
+
+
+def _markup_only(pieces: list[Piece]) -> bool:
+    """Whether every piece is syntax that carries no text (none at all, or `Markup`)."""
+    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per token fed ahead)
+        if type(piece) is not Markup:
+            return False
+    return True
 
 
 def _streams_only(pieces: list[Piece]) -> bool:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Markup, Notice, Piece, Text, ToolCall
+from sse_rewrite.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 
 if TYPE_CHECKING:
@@ -18,13 +18,16 @@ if TYPE_CHECKING:
 
 
 def normalize(pieces: Iterable[Piece]) -> list[Piece]:
-    """Merge adjacent Text and adjacent Markup, drop empty text (chunking-independent form)."""
+    """Merge adjacent Text, adjacent Reasoning and adjacent Markup, drop empty text
+    (chunking-independent form)."""
     out: list[Piece] = []
     for piece in pieces:
-        if isinstance(piece, Text) and not piece.text:
+        if isinstance(piece, Text | Reasoning) and not piece.text:
             continue
         if out and isinstance(piece, Text) and isinstance(out[-1], Text):
             out[-1] = Text(out[-1].text + piece.text)
+        elif out and isinstance(piece, Reasoning) and isinstance(out[-1], Reasoning):
+            out[-1] = Reasoning(out[-1].text + piece.text)
         elif out and isinstance(piece, Markup) and isinstance(out[-1], Markup):
             out[-1] = Markup(out[-1].raw + piece.raw)
         else:
@@ -51,9 +54,11 @@ def feed_in_pieces(factory: Callable[[], ToolSyntax], text: str, size: int | Non
 
 
 def rejoin(pieces: Iterable[Piece]) -> str:
-    """Text, call and markup spans re-joined: must equal the parser's input."""
+    """Text, reasoning, call and markup spans re-joined: must equal the parser's input."""
     return "".join(
-        p.text if isinstance(p, Text) else p.raw for p in pieces if isinstance(p, Text | ToolCall | Markup)
+        p.text if isinstance(p, Text | Reasoning) else p.raw
+        for p in pieces
+        if isinstance(p, Text | Reasoning | ToolCall | Markup)
     )
 
 
@@ -134,6 +139,11 @@ def field_stream(
 def texts(pieces: Iterable[Piece]) -> str:
     """All kept text, joined."""
     return "".join(p.text for p in pieces if isinstance(p, Text))
+
+
+def reasoning(pieces: Iterable[Piece]) -> str:
+    """All text moved to the reasoning field, joined."""
+    return "".join(p.text for p in pieces if isinstance(p, Reasoning))
 
 
 def calls(pieces: Iterable[Piece]) -> list[tuple[str | None, str, str]]:

@@ -168,6 +168,10 @@ KIMI_STRIPPED: dict[str, Row] = {
     "invalid-json-is-text": ('functions.a:0{"a": 1,} ok', [], 'functions.a:0{"a": 1,} ok', "", set()),
     "object-not-whole-at-eof-is-text": ('functions.a:0{"a": ', [], 'functions.a:0{"a": ', "", set()),
     "no-index-is-text": ("the functions.read{} helper", [], "the functions.read{} helper", "", set()),
+    "functions-py-in-prose": (
+        "see the functions.py file, one of", [], "see the functions.py file, one of", "", set()
+    ),
+    "word-start-at-the-end-is-text": ("the functio", [], "the functio", "", set()),
     "inside-a-section-kimi-reads-it": (
         "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}"
         "<|tool_call_end|><|tool_calls_section_end|>",
@@ -175,8 +179,20 @@ KIMI_STRIPPED: dict[str, Row] = {
     ),
 }
 
-ROWS: dict[str, dict[str, Row]] = {"harmony": HARMONY, "gpt-oss": STRIPPED, "seed": SEED, "kimi-k3": K3,
-                                   "kimi-stripped": KIMI_STRIPPED}
+STRIPPED_WORDS: dict[str, Row] = {
+    "marker-fragments-in-reasoning": (
+        "analysisThe assistant finally said: commentary to a function.assistantfinalOk",
+        [], "Ok", "The assistant finally said: commentary to a function.", set(),
+    ),
+    "call-after-fragments": (
+        'analysisHm: assistant final commentary to=functionsassistantcommentary to=functions.f{"a":1}',
+        [("f", '{"a":1}')], "", "Hm: assistant final commentary to=functions", set(),
+    ),
+}
+ROWS: dict[str, dict[str, Row]] = {
+    "harmony": HARMONY, "gpt-oss": {**STRIPPED, **STRIPPED_WORDS}, "seed": SEED, "kimi-k3": K3,
+    "kimi-stripped": KIMI_STRIPPED,
+}  # fmt: skip
 PARSERS: dict[str, tuple[str, ...]] = {
     "harmony": ("harmony", "special-tokens", "qwen+special-tokens", "gpt-oss+special-tokens"),
     "gpt-oss": ("gpt-oss+special-tokens",),

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite.events import ArgumentsDelta, Piece
 from sse_rewrite.formats import FORMATS
 from tests.chunking import (
     assert_same_for_any_cut,
@@ -151,6 +152,24 @@ def test_mistral_v11_arguments_stream_as_written() -> None:
         assert kept == "Ok."
 
 
+def test_mistral_argument_texts_taken_one_at_a_time_stream_what_feed_streams() -> None:
+    value = '{"a": "x\\\\", "b": "} ] )\\"\\n\\\\\\"é", "c": [1, {"d": 2}]}'
+    text = "[TOOL_CALLS]f[ARGS]" + value + " ok"
+    for size in (1, 2, 3, 4):
+        texts = [text[i : i + size] for i in range(0, len(text), size)]
+        fast, fed = FORMATS["mistral"](stream_arguments=True), FORMATS["mistral"](stream_arguments=True)
+        out: list[Piece] = []
+        for piece in texts:
+            reference = fed.feed(piece)
+            streamed = fast.absorb_argument(piece)
+            got = fast.feed(piece) if streamed is None else [ArgumentsDelta(streamed)] if streamed else []
+            assert got == reference, (size, piece)
+            out += got
+        end = fast.flush()
+        assert end == fed.flush()
+        assert calls(out + end) == [(None, "f", value)]
+
+
 def test_a_streamed_call_cut_off_is_completed_as_written() -> None:
     out = feed_pieces(FORMATS["mistral"](stream_arguments=True), ['[TOOL_CALLS]f[ARGS]{"a": "b', "c"])
     assert calls(out) == [(None, "f", '{"a": "bc')]
@@ -202,6 +221,7 @@ def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
 
 LIST_CALLS = (
     'Ok.[TOOL_CALLS]f[ARGS]{"a": "x}\\\\\\"]", "b": [1, {"c": ")"}]}'
+    '[TOOL_CALLS]read_file[CALL_ID]a1B2c3D4e[ARGS]{"p": "(x)"}[TOOL_CALLS] {}[TOOL_CALLS]no-[args]'
     '[TOOL_CALLS] [{"name": "g", "arguments": {}}] t'
     '<|tool_call_start|>[f(a="x)]", b=[1, (2,)])]<|tool_call_end|>'
     '<|tool_call>call:f{a:<|"|>}]) <|"|>,b:[1]}<tool_call|>'
