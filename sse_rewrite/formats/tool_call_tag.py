@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..events import Notice, Piece
-from ._machine import MachineState
+from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from ._tag_calls import CLOSE, OPEN, State, TagCalls
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, is_name
@@ -85,7 +85,7 @@ class ToolCallTagParser(TagCalls):
         value's tokens): one call a token, not three."""
         if self._state is _TAGGED and not self._streams:
             return self._absorb_tagged(texts)
-        return super().absorb(texts)
+        return ScanningParser.absorb(self, texts)  # (its base's, named: a `super()` a token costs)
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """In an XML or GLM body (streaming or not: a value streams when it closes), the
