@@ -12,7 +12,8 @@ this process), their ratio, and growth per doubling of the size (time ratio betw
 to the power 1/log2 of the size ratio: 2.0 is linear). With `--instructions`, callgrind's
 count for the feeding alone, per delta,
 at `--size` KB, for this tree and for `OLD` (a directory holding another `sse_rewrite`);
-a run fed only the first event is subtracted (start-up, imports, building the events).
+a run fed only the first event is subtracted (start-up, imports, building the events; both
+import the format parts a stream imports on its first marker, `instructions.PRELOAD`).
 """
 
 from __future__ import annotations
@@ -183,13 +184,13 @@ rewriter.flush()
 
 def count_instructions(syntax: str, size: int, old: Path | None) -> None:
     """Print instructions per delta, both modes, for this tree (and `old`)."""
-    from instructions import instructions
+    from instructions import PRELOAD, instructions
 
     here = str(Path(__file__).resolve().parent)
     deltas = len(turn_events(syntax, size)) - 1
     for label, path in [("new", None), *([("old", str(old.resolve()))] if old else [])]:
         def run(feed: bool, stream: bool, path: str | None = path) -> int:
-            code = _CALLGRIND.format(here=here, syntax=syntax, size=size, feed=feed, stream=stream)
+            code = PRELOAD + _CALLGRIND.format(here=here, syntax=syntax, size=size, feed=feed, stream=stream)
             return instructions(code, path)
 
         run(False, False)  # (compiles what the interpreter has not cached yet)

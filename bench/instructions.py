@@ -5,9 +5,11 @@ fixed with PYTHONHASHSEED=0, so dict layouts repeat). For every shape of `shapes
 (tool-heavy, or `--plain`), the baseline loop (orjson load and dump of every `data:` line,
 as `baseline.py` does, in process), and the core with the accelerators on and off, run in
 process under callgrind on a stream of `--size-mb` and on one event; the difference is the
-stream's cost, start-up excluded. With `OLD` (a directory holding another version's
-`sse_rewrite`, as for `ab.py`) the old core is counted too. Instructions are not time
-(cache misses and branches differ), but a change that removes work shows here in one run.
+stream's cost, start-up excluded (the format parts a stream imports on its first
+marker, `sse_rewrite/formats/_lazy.py`, are imported up front in both runs). With `OLD` (a
+directory holding another version's `sse_rewrite`, as for `ab.py`) the old core is counted
+too. Instructions are not time (cache misses and branches differ), but a change that removes
+work shows here in one run.
 
 Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME] [--stream-arguments]`
 (needs `valgrind`; about a minute per shape).
@@ -40,7 +42,15 @@ for line in io.BytesIO(data):
     if line.startswith(b"data: {"):
         line = b"data: " + orjson.dumps(orjson.loads(line[6:])) + b"\\n"
 """
-_CORE = """
+PRELOAD = """
+try:  # the format parts a stream imports on its first marker: start-up, in both runs
+    from sse_rewrite.formats._lazy import LazyComposition
+except ImportError:  # (a core from before the lazy registry imports them all up front)
+    LazyComposition = None
+for composition in LazyComposition.__subclasses__() if LazyComposition else ():
+    composition.composition()
+"""
+_CORE = PRELOAD + """
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 rewriter = StreamRewriter(RewriteOptions(plain_runs={on}, token_runs={on}, stream_arguments={stream}))
 for i in range(0, len(data), 65536):

@@ -48,6 +48,11 @@ V4_THINK = "<think>The user wants a file listing; run ls.</think>" + dsml(
     f'<{BAR}invoke name="bash">\n<{BAR}parameter name="command" string="true">ls -la src/</{BAR}parameter>\n'
     f"</{BAR}invoke>\n",
 )  # fmt: skip
+INSIDE_THINK = "<think>A listing first.\n" + dsml(  # (V4 ends the reasoning at the block)
+    BAR, "tool_calls",
+    f'<{BAR}invoke name="bash">\n<{BAR}parameter name="command" string="true">ls</{BAR}parameter>\n'
+    f"</{BAR}invoke>\n",
+)  # fmt: skip
 SPACED = f"{BAR} "
 V41_RELABELLED = "Reading it now." + dsml(
     SPACED, "calls",
@@ -87,10 +92,22 @@ M3 = (
     f'Listing.\n{NS}<tool_call>\n{NS}<invoke name="list_dir">{NS}<dir>docs/</dir>{NS}</invoke>\n'
     f"{NS}</tool_call>"
 ).replace("</dir>", f"{NS}</dir>")
+M3_STRIPPED = (  # the namespace token stripped with the special tokens; `<mm:think>` reasoning
+    "<mm:think>The user wants the docs folder.</mm:think>Listing.\n<tool_call>\n"
+    '<invoke name="list_dir"><dir>docs/</dir><depth>1</depth></invoke>\n</tool_call>'
+)
+HASH_CALLS = (  # MiniMax M2.7 through OpenRouter: a wrapper no template defines, Perl-like bodies
+    "Creating the folder, then the notes.\n[TOOL_CALL]\n"
+    '{tool => "file_toolkit", args => {\n  --operation "create_directory"\n  --path "notes"\n}}\n'
+    "[/TOOL_CALL]\n[TOOL_CALL]\n"
+    '{tool => "file_toolkit", args => {\n  --operation "write_file"\n  --path "notes/a.md"\n'
+    '  --content "# Notes\\n\\n- first"\n}}\n[/TOOL_CALL]'
+)
 
 CAPTURES = {
     "dsml-v32-parallel": ("deepseek-ai/DeepSeek-V3.2", content(V32)),
     "dsml-v4-think": ("deepseek/deepseek-v4-pro", content(V4_THINK)),
+    "dsml-inside-think": ("deepseek-ai/DeepSeek-V4-Flash", content(INSIDE_THINK)),
     "dsml-v41-relabelled": ("gpt-4o", content(V41_RELABELLED)),
     "dsml-damaged": ("my-agent", content(DAMAGED)),
     "dsml-marker-less": ("deepseek-v3.2:cloud", content(MARKERLESS)),
@@ -100,7 +117,12 @@ CAPTURES = {
     ),
     "minimax-m2-think": ("MiniMaxAI/MiniMax-M2.5", content(M2)),
     "minimax-m2-bare": ("minimax/minimax-m2.1", content(M2_BARE)),
+    "minimax-hash-calls": (  # (OpenRouter sends the reasoning in its own field)
+        "minimax/minimax-m2.7",
+        [*content("The user wants notes.", "reasoning"), *content(HASH_CALLS)],
+    ),
     "minimax-m3": ("MiniMaxAI/MiniMax-M3", content(M3)),
+    "minimax-m3-stripped": ("MiniMaxAI/MiniMax-M3", content(M3_STRIPPED)),
 }
 
 

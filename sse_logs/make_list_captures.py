@@ -14,7 +14,9 @@ from typing import Any
 
 from make_format_captures import Captures, deltas, tokens, write_captures
 
-SPECIAL = re.compile(r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>)')
+SPECIAL = re.compile(
+    r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|\[/?THINK\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>|<\|channel>|<channel\|>)'
+)
 
 
 def provider_tokens(text: str) -> list[str]:
@@ -55,6 +57,14 @@ GEMMA4 = (
     "<tool_call|>"
 )
 GEMMA4_STRIPPED = "Let me check.call:get_weather{location:Paris,days:2}"
+MAGISTRAL_THINK = (
+    "[THINK]The user wants the files listed. I'll call bash with ls.[/THINK]"
+    'Listing the files.[TOOL_CALLS]bash[ARGS]{"command": "ls -la"}'
+)
+GEMMA4_THOUGHT = (
+    "<|channel>thought\nParis weather: call get_weather for two days.<channel|>"
+    "<|tool_call>call:get_weather{location:<|\"|>Paris, France<|\"|>,days:2}<tool_call|>"
+)
 
 CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
@@ -68,6 +78,8 @@ CAPTURES: Captures = {
     "lfm2-in-reasoning": ("liquid/lfm2-8b-a1b", field(LFM2, "reasoning"), "stop"),
     "gemma4-tool-calls": ("google/gemma-4-31b-it", field(GEMMA4), "stop"),
     "gemma4-stripped": ("google/gemma-4-31b-it", field(GEMMA4_STRIPPED), "stop"),
+    "magistral-think": ("mistralai/magistral-small-2509", field(MAGISTRAL_THINK), "stop"),
+    "gemma4-thought": ("google/gemma-4-31b-it", field(GEMMA4_THOUGHT), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments"}
 

@@ -83,7 +83,11 @@ class ChoiceRewriter(ChoiceState):
         if not carries_nothing(choice, self._role_seen, ("content",)):
             return None
         self._fed = None
-        return {"index": self.index, "delta": {self._reasoning_field: piece.text}, "finish_reason": None}
+        return self.moved_choice(piece.text)
+
+    def moved_choice(self, text: str) -> dict[str, Any]:
+        """The choice that sends `text` of the content to the reasoning field (see `moved`)."""
+        return {"index": self.index, "delta": {self._reasoning_field: text}, "finish_reason": None}
 
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
                  tail: int = 0) -> ChoiceResult:

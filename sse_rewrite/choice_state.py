@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .deltas import carries_nothing, sole_text
-from .events import ArgumentsDelta, CallStart, Piece, ToolCall
+from .events import ArgumentsDelta, CallStart, Piece, Reasoning, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
 
@@ -171,6 +171,31 @@ class ChoiceState:
             return True
         self._fed = (name, text, pieces)
         return False
+
+    def moved_on(self, texts: Sequence[str]) -> list[str]:
+        """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis
+        channel): the leading `texts` that go there whole too, each fed as `feed_ahead` would
+        ("" for one that sends nothing). It stops before a text with a `<` (a marker, for
+        `feed_ahead`), and at a fed text that does anything else: that one waits in `_fed`, and
+        `moved` declines it, as it would have after `feed_ahead`."""
+        parser = self._parsers.get("content")
+        if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
+            return []
+        moved = []
+        for text in texts:
+            if not text or "<" in text:
+                break
+            pieces = parser.feed(text)
+            if parser.undecided or not parser.pending:
+                self._fed = ("content", text, pieces)
+                break
+            if pieces:
+                piece = pieces[0]
+                if len(pieces) != 1 or type(piece) is not Reasoning or piece.text != text:
+                    self._fed = ("content", text, pieces)
+                    break
+            moved.append(text if pieces else "")
+        return moved
 
     @property
     def _thinking(self) -> bool:

@@ -26,7 +26,7 @@ from .formats import NATIVE_TOOL_CALLS
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from .chunks import Chunk
@@ -191,6 +191,17 @@ class StreamChoices:
         self._last = chunk
         self.pending = True  # (its parser holds the open reasoning message)
         return [{**envelope(chunk), "choices": [moved]}]
+
+    def moved_on(self, chunk: Chunk, index: int, texts: Sequence[str]) -> tuple[int, list[Planned]]:
+        """After `moved` took `chunk` (for choice `index`), its look-alikes (the same chunk but
+        for their content, `texts`) that the reasoning field takes whole too
+        (`ChoiceRewriter.moved_on`): how many, and their chunks."""
+        rewriter = self._choices[index]
+        moved = rewriter.moved_on(texts)
+        if not moved:
+            return 0, []
+        base = envelope(chunk)
+        return len(moved), [{**base, "choices": [rewriter.moved_choice(text)]} for text in moved if text]
 
     def _assemble(
         self, raw: bytes, chunk: Chunk, results: list[tuple[int, ChoiceResult]]

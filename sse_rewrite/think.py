@@ -10,8 +10,10 @@ stays in `content`), `Thought` (reasoning, moves to the stream's reasoning field
 (the tags themselves), in order; the three re-join to the input exactly. A tag split across
 chunks is held back until the next text settles it; nothing else is held. Every `<think>`
 opens and every `</think>` closes; a tag that cannot apply (`</think>` outside, `<think>`
-inside) is text, but at the content's very start (docs/behaviour.md, "Think tags"). Time is
-linear: the only text scanned twice is a held tag prefix.
+inside) is text, but at the content's very start (docs/behaviour.md, "Think tags"). A DSML
+block opener inside ends the reasoning too, as DeepSeek V4's parser does: it and what follows
+are the answer, where the content's parser reads the block. Time is linear: the only text
+scanned twice is a held tag prefix.
 
 `content_thinking.ContentThinking` applies a splitter to one choice's deltas, before the tool
 parsers see them.
@@ -19,10 +21,12 @@ parsers see them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .events import Markup, Text
 from .formats._scanner import ANGLE_SNIFF
+from .formats.dsml import DSML
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -32,6 +36,11 @@ if TYPE_CHECKING:
 
 OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
+
+_BLOCK_OPENERS: Final = tuple(DSML.block_openers())
+"""DSML block openers by their marker (without `>`): each ends the reasoning it stands in."""
+_BLOCK_OPENER: Final = re.compile("|".join(re.escape(opener) for opener in _BLOCK_OPENERS))
+_AROUND_MARK: Final = (4, 24)  # (how far a block opener reaches before and after its `DSML`)
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
@@ -130,6 +139,10 @@ class ThinkSplitter:
         while True:
             tag = CLOSE if self._inside else OPEN
             found = buf.find(tag, pos)
+            if self._inside and (block := _block_opener(buf, pos, len(buf) if found < 0 else found)) >= 0:
+                self._emit(out, buf[pos:block])  # (the block is the answer's: V4 ends the reasoning there)
+                self._inside, pos = False, block
+                continue
             if found < 0:
                 break
             self._emit(out, buf[pos:found])
@@ -137,6 +150,8 @@ class ThinkSplitter:
             self._inside = not self._inside
             pos = found + len(tag)
         keep = _partial_suffix(buf, pos, CLOSE if self._inside else OPEN)
+        if self._inside:
+            keep = max(keep, _partial_opener(buf, pos))
         self._emit(out, buf[pos : len(buf) - keep])
         self._held = buf[len(buf) - keep :]
         return out
@@ -184,3 +199,21 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
         if tag.startswith(buf[len(buf) - length :]):
             return length
     return 0
+
+
+def _block_opener(buf: str, pos: int, end: int) -> int:
+    """Where the first DSML block opener in `buf[pos:end]` begins, or -1."""
+    before, after = _AROUND_MARK
+    while (mark := buf.find("DSML", pos, end)) >= 0:
+        found = _BLOCK_OPENER.search(buf, max(pos, mark - before), min(len(buf), mark + after))
+        if found is not None and found.start() < end:
+            return found.start()
+        pos = mark + 4
+    return -1
+
+
+def _partial_opener(buf: str, pos: int) -> int:
+    """Length of the end of `buf[pos:]` that may still become a DSML block opener."""
+    lead = buf.rfind("<", max(pos, len(buf) - sum(_AROUND_MARK)))
+    tail = buf[lead:] if lead >= 0 else ""
+    return len(tail) if tail and any(o.startswith(tail) and o != tail for o in _BLOCK_OPENERS) else 0

@@ -10,6 +10,7 @@ from sse_rewrite.events import Markup, Text
 from sse_rewrite.think import CLOSE, OPEN, ThinkSplitter, Thought, think_mode
 
 from .chunking import cut
+from .formats.invoke_text import BAR
 
 Out = list[Text | Thought | Markup]
 
@@ -73,6 +74,14 @@ def every_cut(text: str, starts_inside: bool = False) -> Out:
         pytest.param(" <think>x</think>y", True, [Thought(" <think>x"), Markup(CLOSE), Text("y")],
                      id="r1-opener-after-text-is-text"),
         pytest.param("</think>\n\n4.", False, [Text("</think>\n\n4.")], id="closer-first-elsewhere"),
+        pytest.param(f"<think>a<{BAR}tool_calls>b</think>", False,
+                     [Markup(OPEN), Thought("a"), Text(f"<{BAR}tool_calls>b</think>")],
+                     id="dsml-block-ends-it"),
+        pytest.param("a< | DSML | calls", True, [Thought("a"), Text("< | DSML | calls")],
+                     id="dsml-ascii-bars"),
+        pytest.param(f"<think>DSML <{BAR}invoke</think>", False,
+                     [Markup(OPEN), Thought(f"DSML <{BAR}invoke"), Markup(CLOSE)], id="dsml-words-stay"),
+        pytest.param(f"<{BAR}tool_calls>", False, [Text(f"<{BAR}tool_calls>")], id="dsml-block-outside"),
         pytest.param("a << <t <think>é😀</think>", False,
                      [Text("a << <t "), Markup(OPEN), Thought("é😀"), Markup(CLOSE)],
                      id="lookalikes-unicode"),
@@ -122,7 +131,8 @@ def test_think_mode(model: str, requested: str, split: bool, inside: bool) -> No
 
 
 @given(
-    st.lists(st.sampled_from(["<think>", "</think>", "<", "</", "<th", "think>", "a", "é", " ", "\n"]),
+    st.lists(st.sampled_from(["<think>", "</think>", "<", "</", "<th", "think>", "a", "é", " ", "\n",
+                              f"<{BAR}tool_calls>", f"<{BAR[:2]}", BAR[0], "DSML", "calls", "| DSML |"]),
              max_size=20).map("".join),
     st.lists(st.integers(0, 200), max_size=6),
     st.booleans(),

@@ -49,6 +49,7 @@ class TokenRuns:
         self._choice = 0  # the choice index and field the template's token goes to
         self._field = ""
         self._misses = 0
+        self._moved_count = 0  # how many tokens `_moved` took
         self._chunk: Chunk | None = None  # the template's event, decoded (its envelope, streaming)
         # The last run read, in which read, where, for which template: the general path
         # takes the event the call declined, then the rest may be taken from it.
@@ -85,7 +86,7 @@ class TokenRuns:
             if parts is None:
                 done = self._absorb(rewriter, tokens, out)
             else:
-                done = self._stream_parts(rewriter, tokens, parts)
+                done = self._stream_parts(rewriter, tokens, parts, out)
             taken += done
             if done < len(tokens) or not run.whole:
                 end = pos + run.span(done)
@@ -119,31 +120,54 @@ class TokenRuns:
         absorbs, and between them those it is fed ahead (`ChoiceRewriter.feed_ahead`), or
         whose text all goes to the reasoning field (their chunks are added to `out`)."""
         count = rewriter.absorb_texts(self._field, tokens)
-        while count < len(tokens) and self._fed_ahead(rewriter, tokens[count], out):
-            count += 1
+        while count < len(tokens):
+            if rewriter.feed_ahead(self._field, tokens[count]):
+                count += 1
+            elif self._moved(tokens, count, out):
+                count += self._moved_count
+            else:
+                break
             count += rewriter.absorb_texts(self._field, tokens[count:])
         return count
 
-    def _fed_ahead(self, rewriter: ChoiceRewriter, token: str, out: list[Output]) -> bool:
-        """Feed the choice a token it declined; True when its event is done here: it sends
-        nothing, or (harmony's analysis text) the choices plan the one chunk it becomes
-        (`StreamChoices.moved`, asked of the learned chunk: a look-alike differs only in its
-        token, which the choice was just fed), sent to `out`."""
-        if rewriter.feed_ahead(self._field, token):
-            return True
-        moved = None if self._chunk is None else self._stream.choices.moved(self._chunk)
-        if moved is None:
+    def _moved(
+        self, tokens: list[str], count: int, out: list[Output], parts: list[Part] | None = None
+    ) -> bool:  # fmt: skip
+        """After the choice was fed `tokens[count]` and holds its pieces: whether its event is
+        done here because its text all goes to the reasoning field (harmony's analysis text),
+        as one chunk the choices plan (`StreamChoices.moved`, asked of the learned chunk: a
+        look-alike differs only in its token, which the choice was just fed), sent to `out`;
+        then the tokens after it that go there whole too (`StreamChoices.moved_on`), fed and
+        sent the same way (after the argument `parts` taken before them, if any). `_moved_count`
+        says how many tokens that took."""
+        chunk = self._chunk
+        moved = None if chunk is None else self._stream.choices.moved(chunk)
+        if chunk is None or moved is None:
             return False
-        out += self._stream.send(moved)
+        more, chunks = self._stream.choices.moved_on(chunk, self._choice, tokens[count + 1 :])
+        if parts:
+            out += self._sent(parts)
+            parts.clear()
+        out += self._stream.send(moved + chunks)
+        self._moved_count = 1 + more
         return True
 
-    def _stream_parts(self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[Part]) -> int:
+    def _stream_parts(
+        self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[Part], out: list[Output]
+    ) -> int:  # fmt: skip
         """`_absorb`, streaming arguments: how many of the leading `tokens` the call takes,
-        leaving nothing to send but the argument parts they stream (added to `parts`)."""
+        leaving nothing to send but the argument parts they stream (added to `parts`), or
+        the chunks of text moved to the reasoning field (added to `out`, after the parts
+        before them)."""
         field = self._field
         count = rewriter.absorb_streamed(field, tokens, parts)
-        while count < len(tokens) and rewriter.feed_ahead(field, tokens[count], parts):
-            count += 1
+        while count < len(tokens):
+            if rewriter.feed_ahead(field, tokens[count], parts):
+                count += 1
+            elif self._moved(tokens, count, out, parts):
+                count += self._moved_count
+            else:
+                break
             count += rewriter.absorb_streamed(field, tokens[count:], parts)
         return count
 
@@ -162,6 +186,8 @@ class TokenRuns:
             chunk = None
         parts: list[Part] | None = [] if self._stream.streams_arguments else None
         taken = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
+        if taken is None and type(chunk) is dict:
+            taken = self._learn_moved(chunk, out)
         if chunk is None or taken is None:
             self._misses += 1
             return start
@@ -171,3 +197,14 @@ class TokenRuns:
         self._template = TokenTemplate.learn(raw, chunk, self._field)
         self._misses = 0 if self._template is not None else self._misses + 1
         return end
+
+    def _learn_moved(self, chunk: Chunk, out: list[Output]) -> tuple[int, str] | None:
+        """A chunk the choices declined, fed ahead, whose content all goes to the reasoning
+        field (`StreamChoices.moved`): sent to `out`; its choice index and field, or None."""
+        moved = self._stream.choices.moved(chunk)
+        if moved is None:
+            return None
+        out += self._stream.send(moved)
+        [planned] = moved
+        assert isinstance(planned, dict)  # (a moved chunk is planned, not raw)
+        return planned["choices"][0]["index"], "content"

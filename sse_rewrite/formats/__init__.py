@@ -4,42 +4,20 @@ Every parser implements `ToolSyntax`: feed it the text of one field as it stream
 get back `Text` (keep in the field), `ToolCall` (complete call), `Markup` (syntax that
 was consumed), `Reasoning` (a reasoning channel's text) and `Notice` pieces; `flush()` at
 the end of the field's stream. The registry `FORMATS` maps each `--format` name to a
-parser factory; `select_format` picks one for a stream from its `model` id: under `auto`,
-the model's own syntax composed (`ComposedParser`) with the markers no prose holds (Kimi's
-and DeepSeek's special tokens, harmony, Seed-OSS and Kimi K3: `_DISTINCTIVE`). `ToolSyntax`
-(in `syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
+parser class, importing its module on first look-up; `select_format` picks one for a stream
+from its `model` id (the families of `_auto.FAMILIES`): under `auto`, the model's own syntax
+composed (`ComposedParser`) with the markers no prose holds (`_auto.MARKERS_EVERYWHERE`), its
+parts imported once a text holds one of their markers' leads (`_lazy.py`). `ToolSyntax` (in
+`syntax.py`) is loaded on first use, so that importing the parsers does not import `typing`.
 """
 
 from __future__ import annotations
 
-from ._compose import ComposedParser
+from collections.abc import Iterator, Mapping
+
+from ._auto import FAMILIES, Tokens
+from ._lazy import Ref
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
-from .deepseek import DeepSeekParser
-from .dsml import DsmlParser
-from .glm import GlmParser
-from .harmony import HarmonyParser
-from .harmony_stripped import GptOssParser
-from .hermes import HermesParser
-from .invoke_markers import DeepSeekInvokeParser, InvokeMarkersParser, MiniMaxInvokeParser
-from .kimi import KimiParser
-from .kimi_stripped import StrippedKimiComposed, StrippedKimiParser
-from .lists import (
-    LLAMA_BARE_JSON,
-    LLAMA_BARE_PYTHONIC,
-    GemmaParser,
-    GemmaStrippedParser,
-    Lfm2Parser,
-    ListMarkersParser,
-    LlamaParser,
-    MistralParser,
-)
-from .minimax import MiniMaxParser
-from .plain_text import PlainTextParser
-from .qwen_xml import QwenParser, QwenXmlParser
-from .seed import SeedParser, SeedThinkParser
-from .special_tokens import SpecialTokensParser
-from .whole_answer import WholeAnswerParser
-from .xtml import XtmlParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -73,121 +51,44 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats").
-_DISTINCTIVE: Final = (SpecialTokensParser, InvokeMarkersParser, HarmonyParser, SeedParser, XtmlParser,
-                        ListMarkersParser)
-# The same but DSML and MiniMax, for ids whose own invoke parser reads those markers too.
-_DISTINCTIVE_BUT_INVOKE: Final = tuple(part for part in _DISTINCTIVE if part is not InvokeMarkersParser)
+class _Registry(Mapping[str, "type[ToolSyntax]"]):
+    """Format name -> parser class; a module is imported when its class is first looked up."""
+
+    def __init__(self, entries: dict[str, type[ToolSyntax] | Ref]) -> None:
+        self._entries = entries
+
+    def __getitem__(self, name: str) -> type[ToolSyntax]:
+        entry = self._entries[name]
+        return entry.load() if isinstance(entry, Ref) else entry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
-class _Tokens(ComposedParser):
-    """`auto` for other ids: the special tokens and the other distinctive markers."""
-
-    PARTS = _DISTINCTIVE
-
-
-class _KimiAndTokens(StrippedKimiComposed):
-    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`)."""
-
-    PARTS = (*_DISTINCTIVE, StrippedKimiParser)
-
-
-class _QwenAndTokens(ComposedParser):
-    """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
-
-    PARTS = (QwenParser, *_DISTINCTIVE)
-
-
-class _GlmAndTokens(ComposedParser):
-    """`auto` for GLM ids: GLM bodies and the special tokens."""
-
-    PARTS = (GlmParser, *_DISTINCTIVE)
-
-
-class _HermesAndTokens(ComposedParser):
-    """`auto` for Hermes ids: Hermes JSON and the special tokens."""
-
-    PARTS = (HermesParser, *_DISTINCTIVE)
-
-
-class _SeedAndTokens(ComposedParser):
-    """`auto` for Seed-OSS ids: also `<seed:think>`, and Qwen3-Coder bodies without the wrapper
-    (as vLLM reads them)."""
-
-    PARTS = (SeedThinkParser, QwenXmlParser, *_DISTINCTIVE)
-
-
-class _GptOss(GptOssParser):
-    """`auto` for gpt-oss ids: harmony with its tokens stripped, then the special tokens."""
-
-    TOKENS = _Tokens
-
-
-class _DeepSeekAndTokens(ComposedParser):
-    """`auto` for DeepSeek ids: the distinctive markers, and DSML with or without its marker."""
-
-    PARTS = (SpecialTokensParser, DeepSeekInvokeParser, *_DISTINCTIVE_BUT_INVOKE[1:])
-
-
-class _MiniMaxAndTokens(ComposedParser):
-    """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, and the distinctive markers."""
-
-    PARTS = (MiniMaxInvokeParser, *_DISTINCTIVE_BUT_INVOKE)
-
-
-class _GemmaAndTokens(ComposedParser):
-    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped."""
-
-    PARTS = (*_DISTINCTIVE, GemmaStrippedParser)
-
-
-class _LlamaAndTokens(WholeAnswerParser):
-    """`auto` for Llama ids: also a bare JSON call as the whole answer."""
-
-    INNER = _Tokens
-    BARE = (LLAMA_BARE_JSON,)
-
-
-class _Llama4AndTokens(WholeAnswerParser):
-    """`auto` for Llama 4 ids: also a bare JSON call or pythonic list as the whole answer."""
-
-    INNER = _Tokens
-    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)
-
-
-FORMATS: Final[dict[str, type[ToolSyntax]]] = {
-    "kimi": KimiParser,
-    "hermes": HermesParser,
-    "qwen3-coder": QwenXmlParser,
-    "glm": GlmParser,
-    "deepseek": DeepSeekParser,
-    "dsml": DsmlParser,
-    "minimax": MiniMaxParser,
-    "text": PlainTextParser,
-    "harmony": HarmonyParser,
-    "seed": SeedThinkParser,
-    "kimi-k3": XtmlParser,
-    "mistral": MistralParser,
-    "llama": LlamaParser,
-    "gemma": GemmaParser,
-    "lfm2": Lfm2Parser,
-    # What `auto` picks: a model's own syntax plus the special tokens, in one pass.
-    SPECIAL_TOKENS: _Tokens,
-    NATIVE_TOOL_CALLS: _Tokens,
-    "kimi+deepseek": _KimiAndTokens,
-    "deepseek+kimi": _DeepSeekAndTokens,
-    "minimax+special-tokens": _MiniMaxAndTokens,
-    "gpt-oss+special-tokens": _GptOss,
-    "seed+special-tokens": _SeedAndTokens,
-    "mistral+special-tokens": _Tokens,
-    "lfm2+special-tokens": _Tokens,
-    "llama+special-tokens": _LlamaAndTokens,
-    "llama4+special-tokens": _Llama4AndTokens,
-    "gemma+special-tokens": _GemmaAndTokens,
-    "qwen+special-tokens": _QwenAndTokens,
-    "glm+special-tokens": _GlmAndTokens,
-    "hermes+special-tokens": _HermesAndTokens,
-}
+FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
+    "kimi": Ref("kimi", "KimiParser"),
+    "hermes": Ref("hermes", "HermesParser"),
+    "qwen3-coder": Ref("qwen_xml", "QwenXmlParser"),
+    "glm": Ref("glm", "GlmParser"),
+    "deepseek": Ref("deepseek", "DeepSeekParser"),
+    "dsml": Ref("dsml", "DsmlParser"),
+    "minimax": Ref("minimax", "MiniMaxParser"),
+    "text": Ref("plain_text", "PlainTextParser"),
+    "harmony": Ref("harmony", "HarmonyParser"),
+    "seed": Ref("seed", "SeedThinkParser"),
+    "kimi-k3": Ref("xtml", "XtmlParser"),
+    "mistral": Ref("lists", "MistralParser"),
+    "llama": Ref("lists", "LlamaParser"),
+    "gemma": Ref("lists", "GemmaParser"),
+    "lfm2": Ref("lists", "Lfm2Parser"),
+    # What `auto` picks: a model's own syntax plus the special tokens, in one pass (`_auto.py`).
+    SPECIAL_TOKENS: Tokens,
+    NATIVE_TOOL_CALLS: Tokens,
+    **{family.format: family.parser for family in FAMILIES},
+})
 """Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
 
 FORMAT_CHOICES: Final = (
@@ -199,25 +100,6 @@ FORMAT_CHOICES: Final = (
 _TOKENS_EVERYWHERE: Final = (
     "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
     "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens"
-)
-# Family by substrings of the lowered model id, in order of precedence (first match wins):
-# (needles, format auto picks, what that format adds to the special tokens).
-_MODEL_FAMILIES: Final = (
-    (("kimi", "moonshot"), "kimi+deepseek", "Kimi calls with their tokens stripped"),
-    (("qwen", "qwq"), "qwen+special-tokens", "Hermes JSON and Qwen3-Coder XML tool-call tags"),
-    (("deepseek",), "deepseek+kimi", "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
-    (("minimax",), "minimax+special-tokens", "MiniMax bare <invoke> XML"),
-    (("glm", "z-ai", "zhipu"), "glm+special-tokens", "GLM tool-call tags"),
-    (("hermes", "nous"), "hermes+special-tokens", "Hermes JSON tool-call tags"),
-    (("gpt-oss",), "gpt-oss+special-tokens", "harmony with its tokens stripped"),
-    (("seed-oss",), "seed+special-tokens", "Qwen3-Coder function bodies without <seed:tool_call>"),
-    (("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
-     "nothing (Mistral's [TOOL_CALLS] is read in every stream)"),
-    (("llama-4", "llama4"), "llama4+special-tokens",
-     "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
-    (("llama",), "llama+special-tokens", "Llama's bare JSON calls as the whole answer"),
-    (("gemma",), "gemma+special-tokens", "Gemma 4's call:NAME{...} with its special tokens stripped"),
-    (("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", "nothing (LFM2's tokens are read in every stream)"),
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
@@ -237,10 +119,10 @@ def select_format(model: str | None, requested: str) -> tuple[str | None, str]:
     if requested != "auto":
         return requested, f"--format {requested}"
     lowered = (model or "").lower()
-    for needles, name, adds in _MODEL_FAMILIES:
-        needle = next((n for n in needles if n in lowered), None)
+    for family in FAMILIES:
+        needle = next((n for n in family.ids if n in lowered), None)
         if needle:
-            return name, f"{adds}: model {model!r} contains {needle!r}; {_TOKENS_EVERYWHERE}"
+            return family.format, f"{family.adds}: model {model!r} contains {needle!r}; {_TOKENS_EVERYWHERE}"
     vendor, _, base = lowered.rpartition("/")
     if model and (vendor.split("/")[0] in _NATIVE_VENDORS or base.startswith(_NATIVE_MODELS)):
         why = f"model {model!r} sends native tool_calls, so no tag syntax or legacy function_call"

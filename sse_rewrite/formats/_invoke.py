@@ -8,12 +8,15 @@ Theory of operation
 - TEXT: hand text back up to the first opener of any syntax: a block opener, an invoke
   outside a block (a distinctive spelling, or a plain `<invoke` where a model id picks it),
   or a block closer with nothing open (dropped with a notice).
+- THINK, HASH and FENCED: a syntax's reasoning, hash-call wrapper and fenced call (`_invoke_around`).
 - BLOCK: after a block opener (its `>` may be missing) or a call, spacing, then an invoke
   or the block closer. Anything else after the opener means it was prose (released at
   once, scanning resumes after it); after a call it ends the block (notice).
 - HEAD: after `<…invoke`, its ` name="…">`. A header that cannot be one (300 bytes without
   `>`) makes an invoke outside a block prose, and one inside a block malformed (text, notice).
-- BODY: up to the invoke closer; the next invoke or the block closer ends it too. The body is
+- BODY: up to the invoke closer; the next invoke or the block closer ends it too. An invoke
+  closer inside a parameter value (its closer not seen) ends it only if another tag of the block
+  or the input's end follows; otherwise it is the value's data. The body is
   read whole (`read_invoke`) and the call goes out at once. An invoke outside a block must
   go on with markup (`<`, `]` or `{`) after its header, or it was prose.
 At the end of input an invoke with no value left open is recovered (notice), a block opener
@@ -26,8 +29,10 @@ from __future__ import annotations
 import enum
 
 from ..events import Markup, Notice, Piece
+from ._invoke_around import InvokeAround
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
+from ._invoke_tags import Inside, Tag, openers
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable, Partial
 from .raw_values import tool_parameters
@@ -45,50 +50,19 @@ class State(MachineState):
     BLOCK = enum.auto()
     HEAD = enum.auto()
     BODY = enum.auto()
-
-
-class Tag(enum.Enum):
-    """What a marker found by the machine is."""
-
-    BLOCK = "block opener"
-    INVOKE = "invoke opener"
-    CLOSE = "invoke closer"
-    END = "block closer"
-    PARAMETER = "parameter closer"
+    THINK = enum.auto()
+    HASH = enum.auto()
+    FENCED = enum.auto()
 
 
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
 
 
-def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
-    """A table of every spelling of each kind of tag (the first kind to name a spelling keeps it)."""
-    table: dict[bytes, Tag] = {}
-    for spellings, tag in pairs:
-        for spelling in spellings:
-            table.setdefault(spelling.encode(), tag)
-    return MarkerTable(table)
-
-
-class Inside:
-    """What a syntax's markers are inside its blocks (built once per parser class)."""
-
-    __slots__ = ("between", "body", "lead", "streamed_body")
-
-    def __init__(self, syntax: InvokeSyntax) -> None:
-        invoke, closers = (syntax.invoke_openers(), Tag.INVOKE), (syntax.block_closers(), Tag.END)
-        ends = (syntax.invoke_closers(), Tag.CLOSE)
-        self.between = _table([invoke, closers])  # after spacing in a block
-        self.body = _table([ends, invoke, closers])  # what ends an invoke body
-        self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
-        if len(self.streamed_body.leads) != 1:
-            raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
-        self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
-
-
-class InvokeParser(InvokeStreaming):
+class InvokeParser(InvokeStreaming, InvokeAround):
     """Streaming parser for the invoke/parameter syntaxes a subclass names in `SYNTAXES`."""
 
     TEXT, HEAD, BODY, BLOCK = State.TEXT, State.HEAD, State.BODY, State.BLOCK
+    HASH_STATE, FENCED_STATE = State.HASH, State.FENCED
     CAP_SUBJECT = "tool block"
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
     """The declarations read (an earlier one's spelling wins a tie)."""
@@ -98,16 +72,8 @@ class InvokeParser(InvokeStreaming):
 
     def __init_subclass__(cls) -> None:
         if "SYNTAXES" in cls.__dict__:
-            openers: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
-            cls._INSIDE = {}
-            for syntax in cls.SYNTAXES:
-                blocks, bare = syntax.block_openers(), syntax.invoke_openers(bare=True)
-                outside = ((blocks, Tag.BLOCK), (bare, Tag.INVOKE), (_distinctive_closers(syntax), Tag.END))
-                for markers, tag in outside:
-                    for marker in markers:
-                        openers.setdefault(marker.encode(), (syntax, tag))
-                cls._INSIDE[syntax] = Inside(syntax)
-            cls.OPENERS = MarkerTable(openers)
+            cls.OPENERS = openers(cls.SYNTAXES)
+            cls._INSIDE = {syntax: Inside(syntax) for syntax in cls.SYNTAXES}
         super().__init_subclass__()
 
     def _setup(self) -> None:
@@ -119,6 +85,8 @@ class InvokeParser(InvokeStreaming):
         self._invoke_end = 0  # where the `<…invoke` marker ends (prose resumes there)
         self._head_at = 0  # HEAD: where the header begins; BODY: where the body begins
         self._name = ""
+        self._hash_at = 0  # HASH, FENCED: where what follows the opener begins
+        self._fence_at = 0  # FENCED: where the fenced object begins (0: the head is not read yet)
         self._reset_stream()
 
     def _open(self, value: tuple[InvokeSyntax, Tag], pos: int, length: int, out: list[Piece]) -> None:
@@ -128,8 +96,15 @@ class InvokeParser(InvokeStreaming):
         if tag is Tag.END:
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {scan.text(pos, pos + length)} with nothing open"))
+        elif tag is Tag.THINK:
+            out.append(Markup(scan.take(pos + length)))
+            self._state = State.THINK
+        elif tag is Tag.HASH or tag is Tag.FENCED:
+            self._hash_at = scan.cursor = pos + length
+            self._fence_at = 0
+            self._state = State.HASH if tag is Tag.HASH else State.FENCED
         elif tag is Tag.BLOCK:
-            self._in_block, self._block_calls, self._angle = True, 0, True
+            self._in_block, self._block_calls, self._angle = True, 0, syntax.angle_optional
             self._opener_end = scan.cursor = pos + length
             self._state = State.BLOCK
         else:
@@ -207,12 +182,31 @@ class InvokeParser(InvokeStreaming):
             self._body_settled(out, self._head_at, first)
         while (marker := self._next_marker()) is not None and marker is not NEED_MORE:
             tag, pos, end = marker
-            if tag is not Tag.PARAMETER:
-                self._end_invoke(out, pos, tag, end)
-                return True
-            scan.cursor = end
-            self._parameter_closed(out, end)
+            if tag is Tag.PARAMETER:
+                scan.cursor = end
+                self._parameter_closed(out, end)
+                continue
+            if tag is Tag.CLOSE and self._INSIDE[self._syntax].value_open(scan.view, self._head_at, pos):
+                ends = self._closer_ends(end)
+                if ends is None:  # (wait for what follows it)
+                    scan.cursor = pos
+                    return False
+                if not ends:
+                    scan.cursor = end
+                    continue
+            self._end_invoke(out, pos, tag, end)
+            return True
         return False
+
+    def _closer_ends(self, end: int) -> bool | None:
+        """An invoke closer inside a parameter value ends the invoke only if what follows it is
+        another tag of the block or the input's end; else it is the value's data (None: not known yet)."""
+        scan = self._scan
+        found = NON_SPACE.search(scan.view, end, scan.end)
+        if found is None:
+            return None
+        after = scan.match(found.start(), self._INSIDE[self._syntax].between)
+        return None if after is NEED_MORE else after is not None
 
     def _next_marker(self) -> tuple[Tag, int, int] | Partial | None:
         """From the cursor, the next marker ending the body or a value: `(tag, position, end)`;
@@ -273,10 +267,17 @@ class InvokeParser(InvokeStreaming):
         scan, state = self._scan, self._state
         if state is State.TEXT:
             self._emit_text(out, scan.end)
+        elif state is State.THINK:
+            self._emit_reasoning(out, scan.end)
+        elif self._wrapped_call_ends(out):
+            self._finish(out)
         elif state is State.BLOCK and NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
             out.append(Markup(scan.take(scan.end)))
             if not self._block_calls:
                 out.append(Notice("dangling-opener", "tool block opened but nothing followed: dropped"))
+        elif state is State.BODY and isinstance(held := self._next_marker(), tuple) and held[0] is Tag.CLOSE:
+            self._end_invoke(out, held[1], Tag.CLOSE, held[2])  # (a closer followed by spacing only)
+            self._finish(out)
         elif state is State.BODY and self._in_body and (
             arguments := read_invoke(self._syntax, scan.text(self._head_at, scan.end), False,
                                      tool_parameters(self._tools, self._name))
@@ -287,10 +288,7 @@ class InvokeParser(InvokeStreaming):
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
     _STEPS: ClassVar = {State.TEXT: ScanningParser._step_text, State.BLOCK: _step_block,
-                        State.HEAD: _step_head, State.BODY: _step_body}  # fmt: skip
-
-
-def _distinctive_closers(syntax: InvokeSyntax) -> list[str]:
-    """Block closers prose cannot contain: dropped when nothing is open."""
-    return [s.close + word + ">" for s in syntax.blocks if s.distinctive for word in syntax.block_words]
+                        State.HEAD: _step_head, State.BODY: _step_body,
+                        State.THINK: InvokeAround._step_think, State.HASH: InvokeAround._step_hash,
+                        State.FENCED: InvokeAround._step_fenced}  # fmt: skip
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import orjson
 
 from ..events import Piece
-from ._invoke_syntax import InvokeSyntax, Values, parameter_members
+from ._invoke_syntax import InvokeSyntax, Values, parameter_members, unwrapped
 from ._machine import MachineState, ScanningParser
 from .raw_values import tool_parameters
 
@@ -61,13 +61,14 @@ class InvokeStreaming(ScanningParser):
         """A parameter closer ends at `end`: stream the members closed since the last one."""
         if self._announced is None or self._stuck:
             return
+        parameters = tool_parameters(self._tools, self._name)
         try:
             source = self._scan.text(self._streamed_to, end)
-            members = parameter_members(self._syntax, source, True, tool_parameters(self._tools, self._name))
+            members = parameter_members(self._syntax, source, True, parameters)
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             members = None
-        if not members:
-            self._stuck = True
+        if not members or (self._syntax.unwraps and not self._sent and unwrapped(members[:1], parameters)):
+            self._stuck = True  # (an unwrapped object is not the prefix streamed: the call goes whole)
             return
         self._stream(out, ("{" if not self._sent else ", ") + ", ".join(members))
         self._streamed_to = end

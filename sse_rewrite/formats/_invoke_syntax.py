@@ -58,7 +58,8 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("bare_plain", "block_words", "blocks", "name", "strip_values", "tags", "values")
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "fenced_words", "hash_calls",
+                 "name", "strip_values", "tags", "think", "unwraps", "values")  # fmt: skip
 
     def __init__(
         self,
@@ -70,6 +71,11 @@ class InvokeSyntax:
         values: Values = Values.PARAMETERS,
         strip_values: bool = False,
         bare_plain: bool = False,
+        unwraps: bool = False,
+        think: tuple[str, str] | None = None,
+        angle_optional: bool = True,
+        hash_calls: tuple[str, str] | None = None,
+        fenced_words: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -77,6 +83,11 @@ class InvokeSyntax:
         self.values = values
         self.strip_values = strip_values  # values lose surrounding whitespace before they are typed
         self.bare_plain = bare_plain  # a `<invoke` without a marker opens a call outside a block too
+        self.unwraps = unwraps  # a lone undeclared `arguments`/`input` object is the arguments (`unwrapped`)
+        self.think = think  # reasoning tags (opener, closer): what is between goes to the reasoning field
+        self.angle_optional = angle_optional  # a block opener may lack its `>` (else the `>` is its own)
+        self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
+        self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
@@ -86,8 +97,9 @@ class InvokeSyntax:
         return copy
 
     def block_openers(self) -> list[str]:
-        """Every spelling of the block opener, without its `>` (a block opener may lack it)."""
-        return [spelling.open + word for spelling in self.blocks for word in self.block_words]
+        """Every spelling of the block opener, without its `>` if it may lack it."""
+        angle = "" if self.angle_optional else ">"
+        return [spelling.open + word + angle for spelling in self.blocks for word in self.block_words]
 
     def block_closers(self) -> list[str]:
         """Every spelling of the block closer, the tags' included (any closes a block opened in another)."""
@@ -98,6 +110,12 @@ class InvokeSyntax:
         """`<…invoke` in every tag spelling; with `bare`, those that open a call outside a block."""
         spellings = [s for s in self.tags if not bare or s.distinctive or self.bare_plain]
         return [spelling.open + "invoke" for spelling in spellings]
+
+    def parameter_openers(self) -> list[str]:
+        """`<…parameter` in every tag spelling (none for values in named tags)."""
+        if self.values is not Values.PARAMETERS:
+            return []
+        return [spelling.open + "parameter" for spelling in self.tags]
 
     def parameter_closers(self) -> list[str]:
         """`</…parameter>` in every tag spelling (none for values in named tags)."""
@@ -157,7 +175,33 @@ def read_invoke(
             members = parameter_members(syntax, body, complete, parameters)
     except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
         return None
-    return None if members is None else "{" + ", ".join(members) + "}"
+    if members is None:
+        return None
+    if syntax.unwraps and (inner := unwrapped(members, parameters)) is not None:
+        return inner
+    return "{" + ", ".join(members) + "}"
+
+
+WRAPPERS: Final = ("arguments", "input")
+
+
+def unwrapped(members: list[str], parameters: Parameters | None) -> str | None:
+    """DeepSeek V4's reading of a lone `arguments` or `input` parameter the tool does not declare:
+    if its value (or the JSON its string holds) is an object of declared parameters, that
+    object is the arguments. None when it is not so, or the tool's schema is not known."""
+    if len(members) != 1 or parameters is None:
+        return None
+    properties = parameters.resolve(parameters.root).get("properties")
+    ((key, value),) = orjson.loads("{" + members[0] + "}").items()
+    if key not in WRAPPERS or not isinstance(properties, dict) or not properties or key in properties:
+        return None
+    text = members[0][len(orjson.dumps(key)) + 2 :]
+    if isinstance(value, str):
+        try:
+            text, value = value.strip(_SPACE), orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return None
+    return text if isinstance(value, dict) and value.keys() <= properties.keys() else None
 
 
 def parameter_members(
@@ -181,12 +225,14 @@ def parameter_members(
         closed = closer.search(body, found.end(), value_end)
         if closed is None and following is None and not complete:
             return None
-        # (a value closed by the next tag loses the newline before it: markup, as between tags)
+        string = attributes.get("string")
         if closed is None:
-            raw = body[found.end() : value_end].removesuffix("\n")
+            raw = body[found.end() : value_end]
+            if string != "true":  # (the newline before the next tag is markup; a raw string keeps it)
+                raw = raw.removesuffix("\n")
         else:
             raw = body[found.end() : closed.start()]
-        members.append(_member(syntax, key, raw, attributes.get("string"), parameters))
+        members.append(_member(syntax, key, raw, string, parameters))
         pos = value_end if closed is None else closed.end()
     return None if body[pos:].strip(_SPACE) else members
 

@@ -22,6 +22,8 @@ Theory of operation
   cannot, the block was not calls and comes out as text, with a notice.
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
+- THINK: a `reasoning` declaration's opener (`[THINK]`) starts reasoning, up to its closer
+  (`_list_reasoning.py`; THINK_LINE first drops the newline ending an `opener_line`).
 
 `flush` decides what is held: an opener followed by spacing alone is dropped, a block
 whose values are complete gives its calls (a missing closer noted), an unfinished value
@@ -33,12 +35,14 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from ..events import Markup, Notice, Piece, Text
 from ._brackets import BracketScanner, Quotes
+from ._list_reasoning import ListReasoning
+from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._machine import MachineState, ScanningParser
+from ._orphans import Surroundings
 from ._scanner import MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -46,36 +50,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Final
 
-Call = tuple[str | None, str, str]
-"""`(id, name, arguments JSON text)`."""
-Written = list[tuple["re.Match[str] | None", str]]
-"""A block's calls as written: each header's match (None without one) and value text."""
-MAX_HEADER: Final = 256
-"""Bytes of header before the opener is taken for prose."""
 _SPACE: Final = re.compile(rb"[ \t\r\n]*")
-
-
-@dataclass(frozen=True, eq=False)  # (a declaration is itself: hashed by identity)
-class ListSyntax:
-    """One syntax of the family, declared (see `lists.py` for the declarations)."""
-
-    name: str
-    openers: tuple[bytes, ...]
-    values: dict[int, Quotes]
-    """The bytes a value may start with, and how its strings are quoted."""
-    read: Callable[[Written], tuple[list[Call], list[Notice]] | None]
-    """The calls of a block (and notices), or None when it is not calls."""
-    header: re.Pattern[str] | None = None
-    """What may stand between the opener and the value (groups `name`, `id`)."""
-    header_bytes: re.Pattern[bytes] | None = None
-    """A byte that cannot be in a header: where the header ends."""
-    header_optional: bool = True
-    closer: bytes | None = None
-    again: bytes | None = None
-    """What starts another call of the block after a value (`;`, `call:`)."""
-    streams: bool = False
-    """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
-    echo: bool = False
 
 
 class Role(enum.Enum):
@@ -93,12 +68,17 @@ class State(MachineState):
     VALUE = enum.auto()
     NEXT = enum.auto()
     ECHO = enum.auto()
+    THINK_LINE = enum.auto()
+    THINK = enum.auto()
 
 
-class ListParser(ScanningParser):
+class ListParser(ListReasoning):
     """The family machine; a subclass names its `SYNTAXES` (earlier ones win a shared marker)."""
 
     TEXT = State.TEXT
+    THINK = State.THINK
+    HEAD = State.HEAD
+    VALUE = State.VALUE
     SYNTAXES: ClassVar[tuple[ListSyntax, ...]]
 
     def __init_subclass__(cls) -> None:
@@ -110,6 +90,9 @@ class ListParser(ScanningParser):
                     table.setdefault(syntax.closer, (syntax, Role.CLOSE))
             cls.OPENERS = MarkerTable(table)
             cls.ORPHANS = frozenset(value for value in table.values() if value[1] is Role.CLOSE)
+            closers = [syntax.closer or b"" for syntax in cls.SYNTAXES if syntax.reasoning]
+            if closers and all(closer.startswith(b"<") for closer in closers):
+                cls.REASONING_AT_ONCE = State.THINK  # (a text without `<` ends no reasoning)
         super().__init_subclass__()
 
     def _setup(self) -> None:
@@ -123,25 +106,10 @@ class ListParser(ScanningParser):
         self._head_at = 0  # where the header (or value) of the next call may begin
         self._written_end = 0  # where the last complete value ends
         self._echo = b""
-
-    def absorb(self, texts: Sequence[str]) -> int:
-        """Inside a value, take the leading texts without a closing bracket: they cannot end it.
-
-        They are appended unscanned; the value step's `BracketScanner` reads them in one run
-        when it next looks (an open string or bracket carries over, so nothing is misread).
-        """
-        if self._state is not State.VALUE or self._announced is not None:
-            return 0
-        scan, taken = self._scan, 0
-        room = self._max - scan.buffered
-        for text in texts:
-            room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
-            if room < 0 or "}" in text or "]" in text or ")" in text:
-                break
-            taken += 1
-        if taken:
-            scan.append("".join(texts[:taken]))
-        return taken
+        if any(syntax.word_start for syntax in self.SYNTAXES):  # (every text must reach `_open`)
+            if self._around is None:
+                self._around = Surroundings(self.OPENERS)
+            self._around.reads_all = True
 
     def _open(self, found: tuple[ListSyntax, Role], pos: int, length: int, out: list[Piece]) -> None:
         syntax = found[0]
@@ -150,7 +118,16 @@ class ListParser(ScanningParser):
         self._syntax, self._written = syntax, []
         scan.mark = pos
         self._opener_end = self._head_at = pos + length
+        if syntax.reasoning:
+            out.append(Markup(scan.take(pos + length)))
+            self._state = State.THINK_LINE if syntax.opener_line else State.THINK
+            return
         self._state = State.HEAD
+        if syntax.word_start and self._around is not None:
+            self._around.catch_up()  # (the text before the opener is out: what it ends with)
+            last = self._around.last
+            if last.isalnum() or last == "_":
+                self._release_opener(out)
 
     def _step_head(self, out: list[Piece]) -> bool:
         scan, syntax = self._scan, self._syntax
@@ -273,6 +250,9 @@ class ListParser(ScanningParser):
         if state is State.TEXT or state is State.ECHO:
             self._emit_text(out, scan.end)
             return
+        if state is State.THINK or state is State.THINK_LINE:
+            self._emit_reasoning(out, scan.end)
+            return
         syntax = self._syntax
         assert syntax is not None
         if state is State.NEXT or (state is State.HEAD and self._written):
@@ -295,4 +275,6 @@ class ListParser(ScanningParser):
         State.VALUE: _step_value,
         State.NEXT: _step_next,
         State.ECHO: _step_echo,
+        State.THINK_LINE: ListReasoning._step_think_line,
+        State.THINK: ListReasoning._step_think,
     }

@@ -13,7 +13,7 @@ import orjson
 
 from ..events import Notice
 from ._json import is_json
-from ._list_machine import Call, Written
+from ._list_syntax import Call, Written
 from .literals import GEMMA_QUOTE, LiteralReader, NotALiteral
 from .tool_call_bodies import hermes_call, json_members
 
@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 Read = tuple[list[Call], list[Notice]] | None
 """What a declaration's `read` gives: calls and notices, or None (not calls)."""
 _DECODER: Final = json.JSONDecoder()
+
+
+def no_calls(_: Written) -> Read:
+    """The `read` of a reasoning declaration, which writes no calls."""
+    return None
+
+
 _ITEM_END: Final = re.compile(r"[ \t\r\n]*([,\]])[ \t\r\n]*")
 
 

@@ -38,20 +38,22 @@ _NOT_BLANK: Final = re.compile(rb"[^ \t]")
 class Surroundings:
     """What precedes the scan cursor, as far as an orphan closer cares (see module docstring)."""
 
-    __slots__ = ("_out", "_seen", "after_syntax", "at_end", "line_start", "markers")
+    __slots__ = ("_out", "_seen", "after_syntax", "at_end", "last", "line_start", "markers", "reads_all")
 
     def __init__(self, markers: MarkerTable[Any]) -> None:
         self.markers = markers  # what counts as a marker on a closer's line
         self.after_syntax = False  # a call or section closed, and only spacing came after it
         self.line_start = False  # a newline was read, and only spacing came after it
         self.at_end = False  # the field ended: a line still open ends here
+        self.last = ""  # the last character of the text read, "" at the start or after syntax
+        self.reads_all = False  # a part needs `last` (`ListSyntax.word_start`): every text is read
         self._out: list[Piece] = []
         self._seen = 0
 
     @property
     def watching(self) -> bool:
         """Whether a closer read next could be dropped: every text must be read until it is not."""
-        return self.after_syntax or self.line_start
+        return self.after_syntax or self.line_start or self.reads_all
 
     def begin(self, out: list[Piece]) -> None:
         """A feed starts: its pieces go to `out`."""
@@ -66,11 +68,13 @@ class Surroundings:
             if kind is Text:
                 self.text(piece.text)  # type: ignore[union-attr]
             elif kind is ToolCall or kind is Markup:
-                self.after_syntax, self.line_start = True, False
+                self.after_syntax, self.line_start, self.last = True, False, ""
         self._seen = len(out)
 
     def text(self, text: str) -> None:
         """Plain text handed back."""
+        if text:
+            self.last = text[-1]
         cut = max(text.rfind("\n"), text.rfind("\r"))
         if cut >= 0:
             self.line_start = not text[cut + 1 :].strip(" \t")

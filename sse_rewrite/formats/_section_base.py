@@ -24,21 +24,12 @@ from collections.abc import Sequence
 from ..events import Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, MarkerTable
+from ._section_syntax import SectionSyntax, Token
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
-
-
-class Token(enum.Enum):
-    """The special tokens, by role."""
-
-    SECTION_BEGIN = enum.auto()
-    SECTION_END = enum.auto()
-    CALL_BEGIN = enum.auto()
-    ARGUMENT_BEGIN = enum.auto()
-    CALL_END = enum.auto()
 
 
 MAX_HEADER: Final = 256
@@ -74,8 +65,12 @@ class SectionBase(ScanningParser):
     TEXT = State.TEXT
     CAP_SUBJECT = "tool section"
 
+    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]]
+    """The syntaxes read (their spellings must differ); a call whose opener is none of theirs
+    (its call-begin marker was lost) is read by the first."""
     MARKERS: ClassVar[MarkerTable[Token]]
-    """Every spelling of every token, mapped to its role."""
+    """Every spelling of every token of `SYNTAXES`, mapped to its role."""
+    _BY_MARKER: ClassVar[dict[bytes, SectionSyntax]]
 
     # Every token starts with `<`. A narrower needle (`<|`) would let more events with a
     # `<` skip the parser, but a one-byte needle is searched with memchr, several times
@@ -83,9 +78,13 @@ class SectionBase(ScanningParser):
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def __init_subclass__(cls) -> None:
-        super().__init_subclass__()
-        if "MARKERS" in cls.__dict__:  # an argument marker in plain text is just text
+        if "SYNTAXES" in cls.__dict__:
+            cls._BY_MARKER = {marker: syntax for syntax in cls.SYNTAXES for marker in syntax.markers}
+            spellings = {marker: role for syntax in cls.SYNTAXES for marker, role in syntax.markers.items()}
+            cls.MARKERS = MarkerTable(spellings)
+            # an argument marker in plain text is just text
             cls.OPENERS = MarkerTable({m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN})
+        super().__init_subclass__()
 
     def absorb(self, texts: Sequence[str]) -> int:
         """Take the leading texts that land inside an open call and can decide nothing.
@@ -162,16 +161,20 @@ class SectionBase(ScanningParser):
     _held: list[str]  # a trailing run of whitespace, held back
     _quoted: bool  # the arguments are a JSON string: not streamed (`_machine._call` may unwrap them)
 
+    def _syntax(self) -> SectionSyntax:
+        """The syntax of the open call: its opener's (the call-begin marker, else the argument marker)."""
+        return self._BY_MARKER.get(self._opener) or self.SYNTAXES[0]
+
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         """`(id, name, arguments JSON text)` of a call from its header and argument text."""
-        raise NotImplementedError
+        return self._syntax().call_parts(header, arguments)
 
     def _step_args(self, out: list[Piece]) -> bool:
         raise NotImplementedError
 
     def _announceable(self, header: str) -> bool:
         """Whether the header alone names the call (DeepSeek V3's `function` does not)."""
-        return True
+        return self._syntax().announceable(header)
 
     def _start_arguments(self, out: list[Piece]) -> None:
         """The argument marker followed the header: announce the call when streaming."""

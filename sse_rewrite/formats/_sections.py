@@ -1,8 +1,9 @@
 """SectionParser: the state machine shared by the special-token syntaxes (Kimi, DeepSeek).
 
 Both wrap calls in a section of special tokens, a header before an argument marker
-and a call-end marker; they differ only in the spellings (`MARKERS`) and in how a
-header and its argument text become a call (`_call_parts`).
+and a call-end marker; they differ only in the spellings and in how a header and its
+argument text become a call, which each declares (`_section_syntax.SectionSyntax`): a
+parser of the family names the syntaxes it reads (`SYNTAXES`).
 
 Theory of operation
 -------------------
@@ -42,7 +43,8 @@ from ..events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import NEED_MORE, NON_SPACE
-from ._section_base import MAX_HEADER, SectionBase, State, Token, is_prose_header
+from ._section_base import MAX_HEADER, SectionBase, State, is_prose_header
+from ._section_syntax import Token
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -55,7 +57,7 @@ _HEADER_START: Final = re.compile(rb"[A-Za-z0-9_]")
 
 
 class SectionParser(SectionBase):
-    """Section/call/arguments state machine; subclasses give `MARKERS` and `_call_parts`."""
+    """Section/call/arguments state machine; subclasses name their `SYNTAXES`."""
 
     def _setup(self) -> None:
         self._header = ""

@@ -6,15 +6,16 @@
             ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>
     V3.1:   <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{"x": 1}<｜tool▁call▁end｜>...
 
-Same grammar as Kimi (`SectionParser`), with `tool▁sep` as the argument marker. The
-V3 header is the call type `function`; the name then leads the argument text, and
-the JSON sits in a Markdown fence. DeepSeek gives no call id.
+`DEEPSEEK` declares the syntax (`_section_syntax.SectionSyntax`): Kimi's grammar
+(`SectionParser`) with `tool▁sep` as the argument marker. The V3 header is the call type
+`function`; the name then leads the argument text, and the JSON sits in a Markdown fence,
+so such a header does not name its call. DeepSeek gives no call id.
 """
 
 from __future__ import annotations
 
 from ._scanner import MarkerTable
-from ._section_base import Token
+from ._section_syntax import SectionSyntax, Token
 from ._sections import SectionParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -46,14 +47,16 @@ def deepseek_call_parts(header: str, arguments: str) -> tuple[str | None, str, s
     return None, name, text or "{}"
 
 
+def names_the_call(header: str) -> bool:
+    """A V3 call's name leads its fenced argument text: such a call comes out whole."""
+    return header != _V3_CALL_TYPE
+
+
+DEEPSEEK: Final = SectionSyntax("deepseek", MARKERS, deepseek_call_parts, names_the_call)
+"""DeepSeek V3 / R1 / V3.1."""
+
+
 class DeepSeekParser(SectionParser):
-    """Streaming parser for DeepSeek tool-call tokens."""
+    """Streaming parser for DeepSeek tool-call tokens (`--format deepseek`)."""
 
-    MARKERS: ClassVar[MarkerTable[Token]] = MARKERS
-
-    def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
-        return deepseek_call_parts(header, arguments)
-
-    def _announceable(self, header: str) -> bool:
-        # A V3 call's name leads its fenced argument text: such a call comes out whole.
-        return header != _V3_CALL_TYPE
+    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (DEEPSEEK,)

@@ -5,21 +5,24 @@
     <arg_value>Dallas</arg_value>
     </tool_call>
 
-The tag machine is `ToolCallTagParser`; the body is read by `glm_call`.
+`GLM` declares the syntax (`_tag_syntax.TagSyntax`); the tag machine is
+`ToolCallTagParser`, and the body is read by `glm_call`.
 """
 
 from __future__ import annotations
 
+from ._tag_syntax import TagSyntax, TagSyntaxParser
 from .tool_call_bodies import Body
-from .tool_call_tag import ToolCallTagParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import ClassVar, Final
+
+GLM: Final = TagSyntax("glm", frozenset({Body.GLM}))
 
 
-class GlmParser(ToolCallTagParser):
+class GlmParser(TagSyntaxParser):
     """Streaming parser for GLM bodies only (`--format glm`)."""
 
-    BODIES: ClassVar[frozenset[Body]] = frozenset({Body.GLM})
+    SYNTAX: ClassVar[TagSyntax] = GLM

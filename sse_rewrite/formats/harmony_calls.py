@@ -12,13 +12,14 @@ as it arrives, up to the first `<` not yet settled.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 
 from ..events import Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
-from .harmony_headers import CALL, CHANNEL, MESSAGE, START, maybe_prose
+from .harmony_headers import CALL, CHANNEL, MAX_HEADER, MESSAGE, START, maybe_prose
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -26,6 +27,12 @@ if TYPE_CHECKING:
     from typing import Final
 
 _NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
+_HEADER_WORD: Final = re.compile(r"[\w \t.=:/@\-]*")
+"""A text of header characters alone (as `maybe_prose` has them)."""
+_WHOLE_MARKERS: Final = re.compile(rb"[^<\n]*+(?:<\|(?:start|channel|constrain)\|>[^<\n]*+)*+")
+"""A header's bytes whose every `<` begins a whole marker."""
+_SETTLED_WORD: Final = re.compile(rb"[ \t]*+\w*+.", re.DOTALL)
+"""The word after a marker, and a character after it: no text appended can change that word."""
 
 
 class State(MachineState):
@@ -103,6 +110,49 @@ class HarmonyCalls(ScanningParser):
             return self._absorb_header(texts)
         return super().absorb(texts) if texts else 0
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan = self._scan
+        if self._state is not State.JSON:
+            return "" if self.absorb((text,)) else None
+        if self._value_at != scan.end or self._announced is None or "<" in text or "}" in text or "]" in text:
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:  # (4 bytes a character bound its UTF-8 size)
+            return None
+        self._append_streamed(text)
+        self._sent.append(text)
+        return text
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """Streaming, in an announced call's JSON body streamed so far (no `<` held back): the
+        leading texts without `<` and without a closing bracket (they can neither close the body
+        nor begin its end) are appended unscanned (`_json` catches up when the JSON step next
+        looks) and streamed whole, as the JSON step would stream them. Elsewhere what `absorb`
+        takes streams nothing."""
+        scan = self._scan
+        if self._state is not State.JSON:
+            return [""] * self.absorb(texts)
+        if self._value_at != scan.end or self._announced is None:
+            return []
+        taken = []
+        size = scan.end - scan.start
+        for text in texts:
+            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
+            if "<" in text or "}" in text or "]" in text or size > self._max:
+                break
+            taken.append(text)
+        if taken:
+            self._append_streamed(taken[0] if len(taken) == 1 else "".join(taken))
+            self._sent += taken
+        return taken
+
+    def _append_streamed(self, text: str) -> None:
+        """Append body text that streams whole: it is settled, and no `<|call|>` can end in it."""
+        scan = self._scan
+        scan.append(text)
+        self._value_at = scan.end
+        self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
+
     def _absorb_header(self, texts: Sequence[str]) -> int:
         """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
         would append, minus its searches. Not while the header ends in what may begin a marker."""
@@ -115,12 +165,30 @@ class HarmonyCalls(ScanningParser):
             tail = scan.end - len(MESSAGE) + 1  # (where a `<|message|>` the text may complete begins)
             if scan.cursor < tail or scan.find(b"<", tail) != -1:
                 break
-            if maybe_prose(scan.text(scan.mark, scan.end) + text):
+            if not self._keeps_header(text):
                 break
             scan.append(text)
             scan.cursor = scan.end - len(MESSAGE) + 1
             taken += 1
         return taken
+
+    def _keeps_header(self, text: str) -> bool:
+        """Whether the open header (not prose so far) stays one with `text` appended: at once
+        when it stays short, `text` is header characters alone, every marker in it is whole,
+        and the word after its `<|start|>` and `<|channel|>` is settled (a character follows);
+        else `maybe_prose` asks all of it."""
+        scan = self._scan
+        view, mark, end = scan.view, scan.mark, scan.end
+        if end - mark + len(text) <= MAX_HEADER and _HEADER_WORD.fullmatch(text) and _WHOLE_MARKERS.fullmatch(
+            view, mark, end
+        ):
+            for opener in (START, CHANNEL):
+                at = scan.find(opener, mark)
+                if at != -1 and not _SETTLED_WORD.match(view, at + len(opener), end):
+                    break
+            else:
+                return True
+        return not maybe_prose(scan.text(mark, end) + text)
 
     def _finish(self, out: list[Piece]) -> None:
         """End of input: reasoning and text come out, a complete call is kept, else raw text."""

@@ -46,9 +46,15 @@ _FULL: Final = re.compile(
     r"(?:<\|channel\|>[ \t]*(?P<channel>\w+)(?:[ \t]+to=(?P<to2>[^\s<]+))?)?"
     r"[ \t]*(?:<\|constrain\|>[ \t]*)?(?P<ctype>[^\s<]+)?[ \t]*"
 )
-_MARKER_WORDS: Final = re.compile(r"<\|(?:start|channel|constrain)\|>")
-_WORD: Final = re.compile(r"[ \t]*(\w*)(.?)")
-_HEADER_CHARACTERS: Final = re.compile(r"[\w \t.=:/@\-]*(?:<\|?[a-z]*\|?)?")
+_HEADER_TEXT: Final = re.compile(r"(?:[\w \t.=:/@\-]|<\|(?:start|channel|constrain)\|>)*(?:<\|?[a-z]*\|?)?")
+"""What a header may hold: its characters, whole markers, and a marker's start at its end."""
+
+
+def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """The text after a marker that may still name one of `words`: spacing, then one of them
+    (a whole word), or a prefix of one (or nothing) at the end."""
+    prefixes = sorted({word[:size] for word in words for size in range(1, len(word) + 1)}, key=len)[::-1]
+    return re.compile(rf"[ \t]*(?:(?:{'|'.join(words)})(?!\w)|(?:{'|'.join(prefixes)})?\Z)")
 
 
 def header_kind(header: str) -> tuple[Kind, str] | None:
@@ -69,26 +75,18 @@ def header_kind(header: str) -> tuple[Kind, str] | None:
 def maybe_prose(header: str) -> bool:
     """Whether an incomplete header can no longer become one: too long, a line break, other
     characters than a header has, or a role or channel word that is none of harmony's."""
-    if len(header) > MAX_HEADER or "\n" in header:
+    if len(header) > MAX_HEADER or _HEADER_TEXT.fullmatch(header) is None:
         return True
-    rest = _MARKER_WORDS.sub(" ", header)
-    if _HEADER_CHARACTERS.fullmatch(rest) is None:
-        return True
-    for marker, words in ((b"<|start|>", ("assistant",)), (CHANNEL, CHANNELS)):
-        at = header.find(marker.decode())
-        if at != -1 and _bad_word(header[at + len(marker) :], words):
+    for marker, word in _OPENER_WORDS:
+        at = header.find(marker)
+        if at != -1 and word.match(header, at + len(marker)) is None:
             return True
     return False
 
 
-def _bad_word(after: str, words: tuple[str, ...]) -> bool:
-    """Whether the word after a marker is no prefix of `words` (or, complete, none of them)."""
-    found = _WORD.match(after)
-    assert found is not None  # (it matches, if only nothing)
-    word, following = found.groups()
-    if not following:  # the word may go on
-        return not any(w.startswith(word) for w in words)
-    return word not in words
+_OPENER_WORDS: Final = (("<|start|>", _word_pattern(("assistant",))),
+                        ("<|channel|>", _word_pattern(CHANNELS)))
+"""The first marker of each kind, and the word that must follow it."""
 
 
 OPENERS: Final[MarkerTable[bytes]] = MarkerTable({START: START, CHANNEL: CHANNEL, END: END, RETURN: END,

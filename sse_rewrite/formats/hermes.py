@@ -4,21 +4,24 @@
     {"name": "get_weather", "arguments": {"city": "Dallas"}}
     </tool_call>
 
-The tag machine is `ToolCallTagParser`; the body is read by `hermes_call`.
+`HERMES` declares the syntax (`_tag_syntax.TagSyntax`); the tag machine is
+`ToolCallTagParser`, and the body is read by `hermes_call`.
 """
 
 from __future__ import annotations
 
+from ._tag_syntax import TagSyntax, TagSyntaxParser
 from .tool_call_bodies import Body
-from .tool_call_tag import ToolCallTagParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import ClassVar, Final
+
+HERMES: Final = TagSyntax("hermes", frozenset({Body.JSON}))
 
 
-class HermesParser(ToolCallTagParser):
+class HermesParser(TagSyntaxParser):
     """Streaming parser for Hermes JSON bodies only (`--format hermes`)."""
 
-    BODIES: ClassVar[frozenset[Body]] = frozenset({Body.JSON})
+    SYNTAX: ClassVar[TagSyntax] = HERMES

@@ -9,8 +9,9 @@ grammar, which prose and code quote, only where a model id picks it (`DeepSeekIn
 from __future__ import annotations
 
 from ._invoke import InvokeParser
+from ._scanner import ANGLE_SNIFF
 from .dsml import DSML, DSML_ANY_MARKER
-from .minimax import MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3
+from .minimax import HASH_SNIFF, MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -33,6 +34,10 @@ class DeepSeekInvokeParser(InvokeParser):
 
 
 class MiniMaxInvokeParser(InvokeParser):
-    """For MiniMax ids: MiniMax M2 (a bare `<invoke>` too) and M3, and DSML by its marker."""
+    """For MiniMax ids: MiniMax M2 (a bare `<invoke>` and the `[TOOL_CALL]` wrapper too) and M3 (its
+    `<mm:think>`, and its tags with the namespace token stripped), and DSML by its marker."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3, DSML)
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (
+        MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML
+    )  # fmt: skip
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF)

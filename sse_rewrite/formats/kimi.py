@@ -4,9 +4,9 @@
     <|tool_call_begin|>functions.bash:15<|tool_call_argument_begin|>{"cmd": "ls"}<|tool_call_end|>
     <|tool_calls_section_end|>
 
-The grammar and every recovery rule live in `SectionParser` (see `_sections.py`); this
-module gives Kimi's spellings and turns its `functions.NAME:IDX` header into a call,
-keeping the header as the call id (Kimi expects to see its own ids again).
+`KIMI` declares the syntax (`_section_syntax.SectionSyntax`): Kimi's spellings, and its
+`functions.NAME:IDX` header as a call whose id is the header (Kimi expects to see its own
+ids again). The grammar and every recovery rule live in `SectionParser` (`_sections.py`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ._scanner import MarkerTable
-from ._section_base import Token
+from ._section_syntax import SectionSyntax, Token
 from ._sections import SectionParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -47,10 +47,11 @@ def kimi_call_parts(header: str, arguments: str) -> tuple[str | None, str, str]:
     return header, name_from_header(header), arguments.strip() or "{}"
 
 
+KIMI: Final = SectionSyntax("kimi", MARKERS, kimi_call_parts)
+"""Kimi K2 / K2.5 / K2-Thinking."""
+
+
 class KimiParser(SectionParser):
-    """Streaming parser for Kimi K2 tool-call tokens."""
+    """Streaming parser for Kimi K2 tool-call tokens (`--format kimi`)."""
 
-    MARKERS: ClassVar[MarkerTable[Token]] = MARKERS
-
-    def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
-        return kimi_call_parts(header, arguments)
+    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI,)

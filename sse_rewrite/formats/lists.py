@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 
 from ._brackets import Quotes
-from ._list_machine import ListParser, ListSyntax
-from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls
+from ._list_machine import ListParser
+from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls, no_calls
+from ._list_syntax import ListSyntax
 from ._scanner import ANGLE_SNIFF
 from .whole_answer import WholeAnswerParser
 
@@ -41,6 +42,8 @@ MISTRAL: Final = ListSyntax(
     header_bytes=re.compile(rb"[^A-Za-z0-9_.\-\[\]]"),
     streams=True,
 )
+MISTRAL_THINK: Final = ListSyntax("Mistral", (b"[THINK]",), {}, no_calls, closer=b"[/THINK]", reasoning=True)
+"""Magistral's reasoning (Mistral ids and `--format mistral`: a tag quoted in prose would move the rest)."""
 LLAMA_JSON: Final = ListSyntax("Llama", (b"<|python_tag|>",), _VALUES, list_calls, again=b";")
 LLAMA_PYTHONIC: Final = ListSyntax(
     "Llama 4", (b"<|python_start|>",), _VALUES, list_calls, closer=b"<|python_end|>"
@@ -62,10 +65,17 @@ GEMMA: Final = ListSyntax(
 )
 GEMMA_STRIPPED: Final = ListSyntax(
     "Gemma 4", (b"call:",), GEMMA.values, gemma_calls, header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes,
-    header_optional=False, again=GEMMA.again,
+    header_optional=False, again=GEMMA.again, word_start=True,
 )  # fmt: skip
 """Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
-(no closer: a `<tool_call|>` that survived is dropped as an orphan)."""
+(no closer: a `<tool_call|>` that survived is dropped as an orphan), at the field's start or
+after a character that is not a letter, digit or `_` (`recall:x{…}` is prose)."""
+
+GEMMA_THOUGHT: Final = ListSyntax(
+    "Gemma 4", (b"<|channel>thought",), {}, no_calls, closer=b"<channel|>", reasoning=True, opener_line=True
+)
+"""Gemma 4's reasoning channel (Gemma ids and `--format gemma`), from the line after `thought` to
+`<channel|>`."""
 
 CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')
 """Sniff bytes for Gemma's stripped `call:`: the raw JSON holds it whole, or a text field ends
@@ -83,10 +93,17 @@ class ListMarkersParser(ListParser):
 
 
 class MistralParser(ListParser):
-    """`--format mistral`: `[TOOL_CALLS]` in both generations."""
+    """`--format mistral`: `[TOOL_CALLS]` in both generations, and `[THINK]` reasoning."""
 
-    SYNTAXES = (MISTRAL,)
+    SYNTAXES = (MISTRAL, MISTRAL_THINK)
     sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF
+
+
+class MistralIdsParser(ListParser):
+    """What Mistral ids add to the tokens read in every stream: `[THINK]` reasoning."""
+
+    SYNTAXES = (MISTRAL_THINK,)
+    sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF  # (`[T` holds `[THINK]`, whole or cut)
 
 
 class Lfm2Parser(ListParser):
@@ -106,15 +123,16 @@ class LlamaTokensParser(ListParser):
 class GemmaParser(ListParser):
     """`--format gemma`, and Gemma ids: `<|tool_call>call:…` and the stripped `call:NAME{…}`."""
 
-    SYNTAXES = (GEMMA, GEMMA_STRIPPED)
+    SYNTAXES = (GEMMA, GEMMA_STRIPPED, GEMMA_THOUGHT)
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
 
 
-class GemmaStrippedParser(ListParser):
-    """Gemma 4's `call:NAME{…}` with the special tokens stripped (model-gated: prose may say `call:`)."""
+class GemmaIdsParser(ListParser):
+    """What Gemma ids add to the tokens read in every stream (prose may say `call:`): the
+    stripped `call:NAME{…}`, and the `<|channel>thought` reasoning."""
 
-    SYNTAXES = (GEMMA_STRIPPED,)
-    sniff: ClassVar[tuple[bytes, ...]] = CALL_SNIFF
+    SYNTAXES = (GEMMA_STRIPPED, GEMMA_THOUGHT)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
 
 
 LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";")

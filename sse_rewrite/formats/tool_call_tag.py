@@ -249,5 +249,5 @@ class ToolCallTagParser(TagCalls):
         self._scan.mark = self._scan.cursor = pos
 
     def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
-        """Whether a bare `<function=NAME>` at `pos` is complete (see `qwen_xml`)."""
+        """Whether a bare `<function=NAME>` at `pos` is complete (see `_tag_syntax`)."""
         raise NotImplementedError

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from ..events import Piece, Text, ToolCall
 from ._brackets import BracketScanner
-from ._list_machine import ListSyntax
+from ._list_syntax import ListSyntax
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)

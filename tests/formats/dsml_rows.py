@@ -62,6 +62,58 @@ DSML_ROWS: dict[str, Expected] = {
         "",
         set(),
     ),
+    "string-true-closed-by-the-next-tag-keeps-every-byte": (
+        dsml(
+            f'<{BAR}invoke name="f">\n<{BAR}parameter name="s" string="true">x\n\n'
+            f'<{BAR}parameter name="t" string="true">y\r\n</{BAR}invoke>'
+        ),
+        [("f", '{"s": "x\\n\\n", "t": "y\\r\\n"}')],
+        "",
+        set(),
+    ),
+    "invoke-closer-inside-a-value-is-data": (
+        dsml(invoke("f", ("s", f"a</{BAR}invoke> b", "true"), ("t", "</invoke>\n", "true"))),
+        [("f", f'{{"s": "a</{BAR}invoke> b", "t": "</invoke>\\n"}}')],
+        "",
+        set(),
+    ),
+    "invoke-closer-ends-an-open-value-before-a-tag-or-the-end": (
+        dsml(f'<{BAR}invoke name="f"><{BAR}parameter name="b">x</{BAR}invoke>\n', G)
+        + f'{OPEN}<{BAR}invoke name="f"><{BAR}parameter name="b">x</{BAR}invoke> \n',
+        [("f", BX), ("g", BX), ("f", BX)],
+        "",
+        set(),
+    ),
+    "fenced-toolcall": (
+        f'Checking.\n<{BAR}toolcall>get_weather\n```json\n{{"city": "x"}}\n```\nDone.',
+        [("get_weather", '{"city": "x"}')],
+        "Checking.\n\nDone.",
+        set(),
+    ),
+    "fenced-toolcall-with-a-closer-and-ascii-bars": (
+        f"< | DSML | toolcall> f \n\n```\n{A1}\n```</ | DSML | toolcall>",
+        [("f", A1)],
+        "",
+        {"orphan-marker"},
+    ),
+    "fenced-toolcall-in-prose": (
+        f"The <{BAR}toolcall> tag, then\nmore.",
+        [],
+        f"The <{BAR}toolcall> tag, then\nmore.",
+        set(),
+    ),
+    "fenced-toolcall-not-json": (
+        f"<{BAR}toolcall>f\n```json\nnot json\n``` ok",
+        [],
+        f"<{BAR}toolcall>f\n```json\nnot json\n``` ok",
+        {"malformed-call"},
+    ),
+    "fenced-toolcall-eof-recovered": (
+        f"<{BAR}toolcall>f\n```json\n{A1}\n",
+        [("f", A1)],
+        "",
+        {"recovered-call"},
+    ),
     "json-object-body": (dsml(f'<{BAR}invoke name="f">{{"a": 1}}</{BAR}invoke>'), [("f", A1)], "", set()),
     "invoke-without-parameters": (dsml(invoke("f")), [("f", "{}")], "", set()),
     "string-true-is-byte-exact": (

@@ -16,7 +16,12 @@ PARSERS = {
     "llama": ("llama", "llama+special-tokens", "llama4+special-tokens", "special-tokens"),
     "lfm2": ("lfm2", "special-tokens", "lfm2+special-tokens", "glm+special-tokens"),
     "gemma": ("gemma", "gemma+special-tokens", "special-tokens"),
+    "gemma-stripped": ("gemma", "gemma+special-tokens"),
+    "mistral-think": ("mistral", "mistral+special-tokens"),
+    "gemma-thought": ("gemma", "gemma+special-tokens"),
 }
+FORMAT = {"gemma-stripped": "gemma", "mistral-think": "mistral", "gemma-thought": "gemma"}
+"""The `--format` a family's rows run under end to end, where it is not the family's name."""
 GQ = '<|"|>'
 
 
@@ -211,4 +216,52 @@ ROWS: dict[str, dict[str, Expected]] = {
             set(),
         ),
     },
+    "gemma-stripped": {
+        "call-after-punctuation": (
+            "Checking.call:get{city:Oslo}", [("get", '{"city": "Oslo"}')], "Checking.", set()
+        ),
+        "call-at-the-field-start-and-after-spacing": (
+            "call:f{a:1} then\ncall:g{}", [("f", '{"a": 1}'), ("g", "{}")], " then\n", set()
+        ),
+        "call-after-non-ascii-punctuation": ("好。call:f{}", [("f", "{}")], "好。", set()),
+        "recall-is-prose": ("I recall:x{a:1} well", [], "I recall:x{a:1} well", set()),
+        "call-after-digit-underscore-or-letter-is-prose": (
+            "2call:f{} a_call:f{} écall:f{}", [], "2call:f{} a_call:f{} écall:f{}", set()
+        ),
+        "prose-call-then-a-call": ("recall:x{}.call:f{}", [("f", "{}")], "recall:x{}.", set()),
+    },
+    "mistral-think": {
+        "think-then-answer-then-call": (
+            "[THINK]Add 2 and 2.[/THINK]4.[TOOL_CALLS]f[ARGS]{}", [("f", "{}")], "4.", set()
+        ),
+        "closer-look-alike-inside": ("[THINK]a [/THIN b[/THINK]c", [], "c", set()),
+        "markers-inside-reasoning-are-reasoning": ("[THINK]x[TOOL_CALLS]f[ARGS]{}[/THINK]k", [], "k", set()),
+        "think-cut-off-at-eof": ("[THINK]Let me", [], "", set()),
+        "orphan-closer-in-a-sentence": ("a [/THINK] b", [], "a [/THINK] b", set()),
+        "opener-in-a-sentence-takes-the-rest": ("say [THINK] to", [], "say ", set()),
+    },
+    "gemma-thought": {
+        "thought-then-stripped-call": (
+            "<|channel>thought\nCheck.<channel|>call:get{city:Oslo}", [("get", '{"city": "Oslo"}')], "", set()
+        ),
+        "thought-then-call-tokens-then-text": (
+            "<|channel>thought\n\nx<channel|><|tool_call>call:f{}<tool_call|>ok", [("f", "{}")], "ok", set()
+        ),
+        "thought-cut-off-at-eof": ("<|channel>thought\nHm", [], "", set()),
+        "thought-without-its-newline": ("<|channel>thoughtHm<channel|>", [], "", set()),
+        "thought-opener-at-eof": ("a<|channel>thought", [], "a", set()),
+        "other-channel-is-text": ("<|channel>final x<channel|>", [], "<|channel>final x<channel|>", set()),
+    },
 }
+REASONING = {
+    ("mistral-think", "think-then-answer-then-call"): "Add 2 and 2.",
+    ("mistral-think", "closer-look-alike-inside"): "a [/THIN b",
+    ("mistral-think", "markers-inside-reasoning-are-reasoning"): "x[TOOL_CALLS]f[ARGS]{}",
+    ("mistral-think", "think-cut-off-at-eof"): "Let me",
+    ("mistral-think", "opener-in-a-sentence-takes-the-rest"): " to",
+    ("gemma-thought", "thought-then-stripped-call"): "Check.",
+    ("gemma-thought", "thought-then-call-tokens-then-text"): "\nx",
+    ("gemma-thought", "thought-cut-off-at-eof"): "Hm",
+    ("gemma-thought", "thought-without-its-newline"): "Hm",
+}
+"""The reasoning a row's text gives (the reasoning field), where there is any."""

@@ -50,6 +50,11 @@ M2_ROWS: dict[str, Expected] = {
 }
 """MiniMax M2 blocks: every stream reads these."""
 
+HASH = (
+    '[TOOL_CALL]\n{tool => "file_toolkit", args => {\n  --operation "write_file"\n'
+    '  --content "# T\\n\\nx"\n  --n 2\n}}\n[/TOOL_CALL]'
+)
+HASH_ARGS = '{"operation": "write_file", "content": "# T\\n\\nx", "n": 2}'
 M2_BARE_ROWS: dict[str, Expected] = {
     "bare-invoke": (f"a {PLAIN_INVOKE} b", [("f", A1)], "a  b", set()),
     "bare-invokes-in-a-row": (
@@ -65,8 +70,41 @@ M2_BARE_ROWS: dict[str, Expected] = {
         set(),
     ),
     "invoke-tag-in-prose": ("The <invoke> tag.", [], "The <invoke> tag.", set()),
+    "hash-call-wrapper": (
+        f"Creating it.\n{HASH}\nDone.",
+        [("file_toolkit", HASH_ARGS)],
+        "Creating it.\n\nDone.",
+        set(),
+    ),
+    "hash-call-json-args-in-a-row": (
+        '[TOOL_CALL]{tool => "web_search", args => {"query":"NET"}}[/TOOL_CALL]'
+        '[TOOL_CALL]{tool => "skill", args => { query => "topic", k => 3 }}[/TOOL_CALL]',
+        [("web_search", '{"query":"NET"}'), ("skill", '{"query": "topic", "k": 3}')],
+        "",
+        set(),
+    ),
+    "hash-call-without-args": ('[TOOL_CALL]\n{tool => "skill"}\n[/TOOL_CALL]', [("skill", "{}")], "", set()),
+    "hash-wrapper-holding-prose": (
+        "Never write [TOOL_CALL] tags; [/TOOL_CALL] ends them.",
+        [],
+        "Never write [TOOL_CALL] tags; [/TOOL_CALL] ends them.",
+        set(),
+    ),
+    "hash-call-eof-recovered": (
+        HASH.removesuffix("\n[/TOOL_CALL]"),
+        [("file_toolkit", HASH_ARGS)],
+        "",
+        {"recovered-call"},
+    ),
+    "hash-call-eof-in-args": (HASH[:40], [], HASH[:40], {"truncated-call"}),
+    "hash-wrapper-around-other-braces": (
+        "[TOOL_CALL] {not => a call} [/TOOL_CALL] ok",
+        [],
+        "[TOOL_CALL] {not => a call} [/TOOL_CALL] ok",
+        {"malformed-call"},
+    ),
 }
-"""MiniMax's bare invokes: MiniMax ids and `--format minimax` only."""
+"""MiniMax's bare invokes and `[TOOL_CALL]` hash calls: MiniMax ids and `--format minimax` only."""
 
 M3_ROWS: dict[str, Expected] = {
     "documented-example": (
@@ -91,3 +129,34 @@ M3_ROWS: dict[str, Expected] = {
     "eof-dangling-opener": (f"text {NS}<tool_call>\n", [], "text ", {"dangling-opener"}),
 }
 """MiniMax M3 behind its namespace token: every stream reads these."""
+
+M3_STRIPPED = '<tool_call>\n<invoke name="list_dir"><dir>docs/</dir><depth> 2 </depth></invoke>\n</tool_call>'
+M3_STRIPPED_ROWS: dict[str, Expected] = {
+    "namespace-token-stripped": (
+        f"Listing.\n{M3_STRIPPED} done",
+        [("list_dir", '{"dir": "docs/", "depth": 2}')],
+        "Listing.\n done",
+        set(),
+    ),
+    "stripped-parallel-invokes": (
+        '<tool_call>\n<invoke name="f"><a>1</a></invoke>\n<invoke name="g"><b>x</b></invoke>\n</tool_call>',
+        [("f", A1), ("g", BX)],
+        "",
+        set(),
+    ),
+    "stripped-opener-in-prose": ("Use a <tool_call> tag.", [], "Use a <tool_call> tag.", set()),
+    "hermes-body-is-not-m3": (
+        '<tool_call>{"name": "f"}</tool_call>',
+        [],
+        '<tool_call>{"name": "f"}</tool_call>',
+        set(),
+    ),
+    "stripped-eof-in-call": (
+        '<tool_call>\n<invoke name="f"><a>1',
+        [],
+        '<tool_call>\n<invoke name="f"><a>1',
+        {"truncated-call"},
+    ),
+}
+"""MiniMax M3 with its namespace token stripped (prose-like tags): MiniMax ids and `--format minimax` only."""
+

@@ -3,9 +3,11 @@ of their own: each is compared with the same machine or stream without it.
 
 - a harmony analysis text without `<`, fed while nothing is held, handed back whole as
   `Reasoning` (`REASONING_AT_ONCE`; the reference has it unset, so its step scans the text);
-- harmony's `absorb` of header words (`_absorb_header`) and JSON bodies;
+- harmony's `absorb` of header words (`_absorb_header`, with `_keeps_header`'s shortcut past
+  `maybe_prose`) and JSON bodies, and, streaming arguments, `absorb_argument(s)` of body text;
 - the invoke machine's `absorb` of header words and of spacing before a body or between
   invokes (the reference is fed every text);
+- `maybe_prose` in two patterns, against the step by step reading it replaced (`prose_reference`);
 - a chunk whose content all goes to the reasoning field, made as that field's chunk
   (`ChoiceRewriter.moved`; the reference plans it in full), and such chunks sent by the token
   runs (each accelerator switched off alone).
@@ -13,6 +15,7 @@ of their own: each is compared with the same machine or stream without it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -24,10 +27,12 @@ from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.harmony import HarmonyParser
+from sse_rewrite.formats.harmony_headers import CHANNELS, MAX_HEADER, maybe_prose
 from sse_rewrite.formats.special_tokens import SpecialTokensParser
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 from tests.formats.invoke_text import BAR, dsml, invoke
 from tests.formats.test_fast_paths import run
+from tests.formats.test_streamed_fast_paths import fast, fed
 
 
 class HarmonyScanningAll(HarmonyParser):
@@ -52,6 +57,7 @@ HARMONY_PIECES = [
     "<|channel|>", "analysis", "<|message|>", "Let ", "me l", "ook", "<|end|>", "<|start|>", "assistant",
     "commentary", " to", "=functions", ".bash", " <|constrain|>", "json", '{"a": ', '"<|call|>"', "}",
     "<|call|>", "final", "<|return|>", "<", "<|", "é", "\n", "x" * 40, "",
+    "analysisé", "  ", "<|constrain", "|>", " json", "x y", "commentary ", "<|channel|>commentary",
 ]
 HARMONY_TURN = (
     "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary"
@@ -101,6 +107,77 @@ def test_absorbed_tag_words_and_spacing_change_nothing(
     assert run(parser(cap), texts, windows) == run(parser(cap), texts, [])
 
 
+@pytest.mark.parametrize("header", [
+    ["<|start|>", "assistant", "<|channel|>", "commentary", " to", "=functions", ".f", " <|constrain|>",
+     "json"],
+    ["<|channel|>", "comment", "ary", " to", "=functions.f"],  # the channel word goes on
+    ["<|channel|>", "analysis", "x"],  # `analysisx`: no channel
+    ["<|channel|>", "  ", "analysis", "<|start|>", "assist", "ant"],
+    ["<|start|>", "assistant", "<|channel|>commentary to=functions.f ", "<|constrain", "x y"],  # partial
+    ["<|channel|>", "commentary", " to", "=functions.", "f" * 100, "f" * 100, "f" * 100],  # too long
+])
+def test_header_words_absorbed_are_what_feeding_them_gives(header: list[str]) -> None:
+    texts = [*header, "<|message|>", "{}", "<|call|>", "after"]
+    assert run(Harmony(), texts, [6] * 9) == run(Harmony(), texts, [])
+    assert Harmony().absorb(header[1:]) == 0  # (nothing open: nothing taken)
+
+
+@pytest.mark.parametrize("body", [
+    ['{"a', '": "x', " y", '"', " }", " ", "\n"],
+    ['{"a": "', "b}", " c", '"}  ', "x"],
+    ['{"a": "', "<|call|>", '"}'],
+    ['{"a": "', "<", "|call|>", "<|start|>"],
+    ["[1, ", "2] ", "]"],
+    [" ", "{", '"é": "', "é" * 30, '"', "}"],
+])
+@pytest.mark.parametrize("windows", [[1], [2, 1], [6]])
+def test_streamed_body_texts_absorbed_are_what_feeding_them_give(body: list[str], windows: list[int]) -> None:
+    head = ["<|start|>", "assistant", "<|channel|>", "commentary to=functions.f", "<|message|>"]
+    texts = [*head, *body, "<|call|>", "after"]
+    for cap in (90, 1 << 20):
+        got = fast(Harmony(cap, stream_arguments=True), texts, windows * 20, True)
+        assert got == fed(Harmony(cap, stream_arguments=True), texts)
+
+
+def prose_reference(header: str) -> bool:
+    """`maybe_prose` as it was read before its patterns: characters once markers are blanked,
+    then the word after the first `<|start|>` and `<|channel|>`, a prefix while it may go on."""
+    if len(header) > MAX_HEADER or "\n" in header:
+        return True
+    rest = re.sub(r"<\|(?:start|channel|constrain)\|>", " ", header)
+    if re.fullmatch(r"[\w \t.=:/@\-]*(?:<\|?[a-z]*\|?)?", rest) is None:
+        return True
+    for marker, words in (("<|start|>", ("assistant",)), ("<|channel|>", CHANNELS)):
+        at = header.find(marker)
+        if at == -1:
+            continue
+        found = re.match(r"[ \t]*(\w*)(.?)", header[at + len(marker) :])
+        assert found is not None
+        word, following = found.groups()
+        if (word not in words) if following else not any(w.startswith(word) for w in words):
+            return True
+    return False
+
+
+HEADER_BITS = ["<|start|>", "<|channel|>", "<|constrain|>", "<|message|>", "<|", "<|con", "|>", "<", " ",
+               "\t", "\n", "assistant", "assist", "analysis", "analysisx", "comment", "commentary", "final",
+               " to", "=functions.f", "é", "json", "x", "_", "ñ", ".", "-", ">", "{", "a" * 120]
+
+
+WORDS = st.sampled_from(["", "a", "assist", "assistant", "assistantx", "analysis", "analysisx", "comm",
+                         "final", "fin_", "ñ", "x"])
+OPENER_AND_WORD = st.tuples(
+    st.sampled_from(["<|start|>", "<|channel|>"]), st.sampled_from(["", " ", "\t "]), WORDS,
+    st.sampled_from(["", " ", "<|channel|>", ".", "é", "\n", "<"]),
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(HEADER_BITS) | OPENER_AND_WORD, max_size=6).map("".join))
+def test_maybe_prose_reads_headers_as_it_did_step_by_step(header: str) -> None:
+    assert maybe_prose(header) == prose_reference(header)
+
+
 def test_header_words_and_spacing_are_absorbed() -> None:
     parser = FORMATS["dsml"]()
     assert parser.feed(f"<{BAR}tool_calls>") == []
@@ -127,11 +204,16 @@ def token_stream(model: str, tokens: list[str]) -> bytes:
     return b"".join([event(""), *map(event, tokens), event("", "stop"), b"data: [DONE]\n\n"])
 
 
-def rewrite(data: bytes, reads: int, **options: Any) -> tuple[list[object], tuple[int, ...]]:
+def rewrite(data: bytes, reads: int, **options: Any) -> tuple[bytes, list[object], tuple[int, ...]]:
+    """The bytes written (a run of events passed through may come as one item or several), the
+    notices, and the counts."""
     rewriter = StreamRewriter(RewriteOptions(**options))
     out = [item for i in range(0, len(data), reads) for item in rewriter.feed(data[i : i + reads])]
+    out += rewriter.flush()
     stats = rewriter.stats
-    return out + rewriter.flush(), (stats.events_in, stats.events_out, stats.passed_through, stats.tool_calls)
+    written = b"".join(item for item in out if isinstance(item, bytes))
+    notices = [item for item in out if not isinstance(item, bytes)]
+    return written, notices, (stats.events_in, stats.events_out, stats.passed_through, stats.tool_calls)
 
 
 SWITCHES = [{"plain_runs": False}, {"token_runs": False}, {"plain_runs": False, "token_runs": False}]
@@ -156,3 +238,34 @@ def test_channel_streams_come_out_the_same_with_every_fast_path_off(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ChoiceRewriter, "moved", lambda self, choice: None)  # the full plan
         assert rewrite(data, reads, plain_runs=False, token_runs=False, **options) == expected
+
+
+ANALYSIS_PIECES = ["Let ", "me l", "ook", "é", "\n", "x" * 40, "", "<", "<|", "|>", "<|e", "nd|>", "<|end|>",
+                   "<|start|>assistant", "<|channel|>analysis<|message|>", "<|call|>", " to"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(ANALYSIS_PIECES), max_size=40), st.sampled_from([1 << 16, 97]),
+       st.sampled_from([{}, {"stream_arguments": True}]))
+def test_runs_of_analysis_tokens_come_out_as_the_general_path_sends_them(
+    pieces: list[str], reads: int, options: dict[str, Any]
+) -> None:
+    tokens = ["<|channel|>", "analysis", "<|message|>", *pieces, "<|end|>", *HARMONY_PIECES[7:19]]
+    data = token_stream("openai/gpt-oss-120b", tokens * 2)
+    general = rewrite(data, reads, plain_runs=False, token_runs=False, **options)
+    assert rewrite(data, reads, **options) == general
+
+
+def test_token_runs_move_a_run_of_analysis_tokens_without_the_general_path() -> None:
+    tokens = ["<|channel|>", "analysis", "<|message|>", *(["Let ", "me l", "ook"] * 60), "<|end|>"]
+    data = token_stream("openai/gpt-oss-120b", tokens)
+    with pytest.MonkeyPatch.context() as patch:
+        decoded: list[bytes] = []
+        general = StreamRewriter._on_event
+        patch.setattr(StreamRewriter, "_on_event", lambda self, raw, value: decoded.append(raw) or general(
+            self, raw, value))
+        written, _, _ = rewrite(data, 2048)  # (a first read of one event resolves the format)
+    assert len(decoded) < 40  # of 186 events: the first read's, and those a read cuts
+    reasoning = "".join(orjson.loads(event[6:])["choices"][0]["delta"].get("reasoning_content", "")
+                        for event in written.split(b"\n\n") if event.startswith(b"data: {"))
+    assert reasoning == "Let me look" * 60

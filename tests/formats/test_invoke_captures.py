@@ -20,8 +20,9 @@ WEATHER = [
 EXPECTED = {
     "dsml-v32-parallel": ("I'll look up both.\n\n", WEATHER),
     "dsml-v4-think": ("", [("bash", {"command": "ls -la src/"})]),
+    "dsml-inside-think": ("", [("bash", {"command": "ls"})]),
     "dsml-v41-relabelled": ("Reading it now.", [("read_file", {"path": "README.md"})]),
-    "dsml-damaged": ("Two edits.\n Done.", [("edit", {"path": "a.py", "line": 12}), ("noop", {})]),
+    "dsml-damaged": ("Two edits.\n Done.", [("edit", {"path": "a.py\n", "line": 12}), ("noop", {})]),
     "dsml-marker-less": ("Checking the time.\n", [("get_time", {"tz": "Asia/Shanghai"})]),
     "dsml-in-reasoning": ("ok", [("lookup", {"id": 42})]),
     "minimax-m2-think": (
@@ -30,6 +31,15 @@ EXPECTED = {
     ),
     "minimax-m2-bare": ("\nRunning it.\n", [("bash", {"command": "git status"})]),
     "minimax-m3": ("Listing.\n", [("list_dir", {"dir": "docs/"})]),
+    "minimax-hash-calls": (
+        "Creating the folder, then the notes.\n\n",
+        [
+            ("file_toolkit", {"operation": "create_directory", "path": "notes"}),
+            ("file_toolkit", {"operation": "write_file", "path": "notes/a.md",
+                              "content": "# Notes\n\n- first"}),
+        ],
+    ),
+    "minimax-m3-stripped": ("Listing.\n", [("list_dir", {"dir": "docs/", "depth": 1})]),
 }
 
 
@@ -42,3 +52,13 @@ def test_capture_gives_the_expected_calls_and_text(stem: str) -> None:
     assert [
         (c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls
     ] == expected
+
+
+@pytest.mark.parametrize(
+    ("stem", "reasoning"),
+    [("dsml-inside-think", "A listing first.\n"), ("minimax-m3-stripped", "The user wants the docs folder.")],
+)
+def test_reasoning_in_the_capture_moves_to_the_reasoning_field(stem: str, reasoning: str) -> None:
+    stream = (SSE_LOGS / f"{stem}.sse").read_bytes()
+    message = openai_final(rewrite_stream(stream), chunk=11).choices[0].message
+    assert message.model_extra["reasoning_content"] == reasoning

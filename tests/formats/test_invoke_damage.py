@@ -18,6 +18,7 @@ from tests.chunking import calls, feed_pieces, texts
 from tests.formats.dsml_rows import DSML_PLAIN_ROWS, DSML_ROWS
 from tests.formats.harness import (
     cases,
+    expectation,
     invalid_utf8_replaced_only_where_rewritten,
     over_the_cap_released,
     prose_released_at_once,
@@ -25,7 +26,7 @@ from tests.formats.harness import (
     tokens_through_the_sdk,
 )
 from tests.formats.invoke_text import BAR, NS, dsml, invoke, m2, m2_invoke, m3
-from tests.formats.minimax_rows import M2_BARE_ROWS, M2_ROWS, M3_ROWS
+from tests.formats.minimax_rows import M2_BARE_ROWS, M2_ROWS, M3_ROWS, M3_STRIPPED_ROWS
 from tests.formats.streamed import streamed_at_every_cut
 
 EVERY_STREAM = (
@@ -40,6 +41,7 @@ ROWS = {
     "minimax-m2": M2_ROWS,
     "minimax-bare": M2_BARE_ROWS,
     "minimax-m3": M3_ROWS,
+    "minimax-m3-stripped": M3_STRIPPED_ROWS,
 }
 PARSERS = {
     "dsml": ("dsml", *EVERY_STREAM),
@@ -47,6 +49,7 @@ PARSERS = {
     "minimax-m2": ("minimax", *EVERY_STREAM),
     "minimax-bare": ("minimax", "minimax+special-tokens"),
     "minimax-m3": ("minimax", *EVERY_STREAM),
+    "minimax-m3-stripped": ("minimax", "minimax+special-tokens"),
 }
 FORMAT = {
     "dsml": "dsml",
@@ -54,6 +57,7 @@ FORMAT = {
     "minimax-m2": "minimax",
     "minimax-bare": "minimax",
     "minimax-m3": "minimax",
+    "minimax-m3-stripped": "minimax",
 }
 
 
@@ -69,15 +73,16 @@ CASES = cases(ROWS)
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_in_every_parser_at_every_cut(group: str, row: str) -> None:
-    row_in_parsers(PARSERS[group], ROWS[group][row])
+    row_in_parsers(PARSERS[group], expectation(ROWS[group][row]))
 
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(group: str, row: str) -> None:
-    tokens_through_the_sdk(tokens(ROWS[group][row][0]), ROWS[group][row], format=FORMAT[group])
+    expected = expectation(ROWS[group][row])
+    tokens_through_the_sdk(tokens(expected.text), expected, format=FORMAT[group])
 
 
-@pytest.mark.parametrize("group", ["dsml-plain", "minimax-bare"])
+@pytest.mark.parametrize("group", ["dsml-plain", "minimax-bare", "minimax-m3-stripped"])
 def test_plain_invoke_grammar_is_text_in_streams_no_model_id_picks_it_for(group: str) -> None:
     for text, _, _, _ in ROWS[group].values():
         out = feed_pieces(FORMATS["special-tokens"](), [text])
@@ -118,7 +123,7 @@ def test_prose_after_an_opener_is_released_without_waiting(prose: str) -> None:
     prose_released_at_once(names, prose)
 
 
-STREAMED = [case for case in CASES if case.values[0] != "minimax-m3"]
+STREAMED = [case for case in CASES if not str(case.values[0]).startswith("minimax-m3")]
 
 
 @pytest.mark.parametrize(("group", "row"), STREAMED)

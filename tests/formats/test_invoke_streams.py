@@ -141,6 +141,43 @@ def test_dsml_after_deepseek_reasoning_in_think_tags() -> None:
     assert [c.function.name for c in final.message.tool_calls] == [name for name, _ in CALLS]
 
 
+
+@pytest.mark.parametrize("size", [1, 3, 7])
+@pytest.mark.parametrize("model", ["deepseek/deepseek-v4-pro", "deepseek-reasoner"])
+def test_a_dsml_block_inside_think_ends_the_reasoning(model: str, size: int) -> None:
+    """As DeepSeek V4's parser does: the block is the answer's (`<think>` written, or the
+    template's, for an id that starts inside)."""
+    for start in ("<think>", "") if think_mode(model, "auto")[1] else ("<think>",):
+        text = start + "Look it up.\n" + leak("dsml")
+        stream = field_stream([{"content": p} for p in pieces(text, size)], model=model)
+        final = openai_final(rewrite_stream(stream)).choices[0]
+        assert final.message.model_extra["reasoning_content"] == "Look it up.\n"
+        assert not final.message.content
+        assert [c.function.name for c in final.message.tool_calls] == [name for name, _ in CALLS]
+
+
+def test_dsml_words_inside_think_that_open_no_block_stay_reasoning() -> None:
+    thought = "The DSML marker <｜DSML｜ is not a block; nor is <｜DSML｜invoke alone, nor DSML."
+    stream = field_stream([{"content": p} for p in pieces(f"<think>{thought}</think>ok", 2)],
+                          model="deepseek/deepseek-v4-pro")  # fmt: skip
+    final = openai_final(rewrite_stream(stream)).choices[0]
+    assert final.message.model_extra["reasoning_content"] == thought
+    assert final.message.content == "ok"
+
+
+
+def test_m3_mm_think_moves_to_the_reasoning_field_under_minimax_ids_only() -> None:
+    answer = "<mm:think>Plan: list docs.</mm:think>Listing."
+    text = answer + leak("minimax-m3")
+    for model, reasoning, content in (("MiniMaxAI/MiniMax-M3", "Plan: list docs.", "Listing."),
+                                      ("gpt-4o", None, answer)):  # fmt: skip
+        stream = field_stream([{"content": token} for token in _TOKEN.findall(text)], model=model)
+        final = openai_final(rewrite_stream(stream)).choices[0]
+        assert (final.message.model_extra or {}).get("reasoning_content") == reasoning, model
+        assert final.message.content == content, model
+        assert [c.function.name for c in final.message.tool_calls] == [name for name, _ in CALLS], model
+
+
 # -- property: prose made of the markers' fragments comes out byte for byte, in every parser
 
 _FRAGMENTS = [

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and witho
 
 SSE_LOGS = Path(__file__).parent.parent.parent / "sse_logs"
 MARKERS = ("[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<|python_start|>", "<|tool_call", "<tool_call|>",
-           "call:")
+           "call:", "[THINK]", "<|channel>")
 
 # capture: (calls' names, content kept, field the text is in)
 EXPECTED = {
@@ -29,7 +29,14 @@ EXPECTED = {
     "lfm2-in-reasoning": (["get_weather"], "Checking the weather. Done.", "reasoning"),
     "gemma4-tool-calls": (["get_weather", "search"], "", "content"),
     "gemma4-stripped": (["get_weather"], "Let me check.", "content"),
+    "magistral-think": (["bash"], "Listing the files.", "content"),
+    "gemma4-thought": (["get_weather"], "", "content"),
 }
+THOUGHT = {
+    "magistral-think": "The user wants the files listed. I'll call bash with ls.",
+    "gemma4-thought": "Paris weather: call get_weather for two days.",
+}
+"""The reasoning a capture's content holds (it goes to `reasoning_content`)."""
 
 
 @pytest.mark.parametrize("stem", sorted(EXPECTED))
@@ -44,3 +51,5 @@ def test_capture_becomes_the_expected_tool_calls(stem: str) -> None:
     text = "".join(ch["delta"].get(field) or "" for c in chunks(body) for ch in c["choices"])
     assert text == kept
     assert not any(marker in text for marker in MARKERS)
+    thought = "".join(ch["delta"].get("reasoning_content") or "" for c in chunks(body) for ch in c["choices"])
+    assert thought == THOUGHT.get(stem, "")

@@ -12,7 +12,9 @@ from tests.chunking import rewrite_stream, token_stream
 from tests.oracles import openai_final
 from tests.rewrite_runs import chunks, tool_call_deltas
 
-SPECIAL = re.compile(r"(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|<\|[a-z_\"]+\|>|<\|tool_call>|<tool_call\|>)")
+SPECIAL = re.compile(
+    r"(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|\[/?THINK\]|<\|[a-z_\"]+\|>|<\|tool_call>|<tool_call\|>|<\|channel>|<channel\|>)"
+)
 
 
 def provider_tokens(text: str) -> list[str]:
@@ -63,6 +65,31 @@ def test_one_token_per_chunk_in_content_and_reasoning(
         assert final.finish_reason == "tool_calls"
 
 
+THINKING = [
+    (
+        "mistralai/magistral-small-2509",
+        '[THINK]Plan: ls.[/THINK]On it.[TOOL_CALLS]bash[ARGS]{"command": "ls"}',
+    ),
+    ("google/gemma-4-31b-it", '<|channel>thought\nPlan: ls.<channel|>On it.call:bash{command:<|"|>ls<|"|>}'),
+]
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning"])
+@pytest.mark.parametrize(("model", "text"), THINKING)
+def test_reasoning_tokens_move_to_the_reasoning_field_one_token_per_chunk(
+    model: str, text: str, field: str
+) -> None:
+    body = rewrite_stream(token_stream(provider_tokens(text), field=field, model=model))
+    deltas = [choice["delta"] for c in chunks(body) for choice in c["choices"]]
+    thought = "".join(d.get("reasoning_content" if field == "content" else "reasoning") or "" for d in deltas)
+    assert thought == ("Plan: ls." if field == "content" else "Plan: ls.On it.")
+    if field == "content":
+        assert "".join(d.get("content") or "" for d in deltas) == "On it."
+    calls = tool_call_deltas(body)
+    assert [d["function"]["name"] for d in calls if "name" in d.get("function", {})] == ["bash"]
+    assert json.loads("".join(d["function"].get("arguments", "") for d in calls)) == {"command": "ls"}
+
+
 @pytest.mark.parametrize("model", ["my-agent", "openai/gpt-4o", "qwen/qwen3-coder", "z-ai/glm-4.6"])
 def test_special_token_openers_are_read_under_any_model_id(model: str) -> None:
     for text in (
@@ -85,6 +112,8 @@ def test_special_token_openers_are_read_under_any_model_id(model: str) -> None:
         pytest.param("mistralai/devstral-2512", '{"name": "f", "parameters": {}}', id="bare-json-mistral-id"),
         pytest.param("meta-llama/llama-3.1-8b-instruct", "[f(a=1)]", id="bare-list-llama3-id"),
         pytest.param("my-agent", "call:f{a:1}", id="stripped-gemma-unknown-id"),
+        pytest.param("my-agent", "[THINK]x[/THINK]y", id="mistral-think-unknown-id"),
+        pytest.param("my-agent", "<|channel>thought\nx<channel|>y", id="gemma-thought-unknown-id"),
     ],
 )
 def test_forms_prose_may_hold_are_read_only_under_their_ids(model: str, text: str) -> None:
@@ -109,6 +138,14 @@ def test_a_stripped_gemma_call_cut_anywhere_is_found_by_its_needles() -> None:
             ("get", '{"city": "Oslo"}')
         ], point
         assert final.message.content == "Some prose first.Checking. "
+
+
+@pytest.mark.usefixtures("accelerators")
+def test_a_word_before_a_stripped_gemma_call_keeps_it_prose_wherever_the_events_are_cut() -> None:
+    text = "I recall:get{city:Oslo} well"
+    for point in range(1, len(text)):
+        stream = token_stream(["Prose.", text[:point], text[point:]], model="google/gemma-4-31b-it")
+        assert rewrite_stream(stream) == stream, point  # byte for byte
 
 
 @pytest.mark.usefixtures("accelerators")

@@ -202,6 +202,7 @@ def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
 
 LIST_CALLS = (
     'Ok.[TOOL_CALLS]f[ARGS]{"a": "x}\\\\\\"]", "b": [1, {"c": ")"}]}'
+    '[TOOL_CALLS]read_file[CALL_ID]a1B2c3D4e[ARGS]{"p": "(x)"}[TOOL_CALLS] {}[TOOL_CALLS]no-[args]'
     '[TOOL_CALLS] [{"name": "g", "arguments": {}}] t'
     '<|tool_call_start|>[f(a="x)]", b=[1, (2,)])]<|tool_call_end|>'
     '<|tool_call>call:f{a:<|"|>}]) <|"|>,b:[1]}<tool_call|>'

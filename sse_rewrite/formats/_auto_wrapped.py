@@ -1,0 +1,29 @@
+"""The `auto` formats that wrap the every-stream composition, imported once a stream needs one
+(gpt-oss's reads the composition built: its start reads the stream's first texts itself)."""
+
+from __future__ import annotations
+
+from ._auto import Tokens
+from .harmony_stripped import GptOssParser
+from .lists import LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC
+from .whole_answer import WholeAnswerParser
+
+
+class GptOssAndTokens(GptOssParser):
+    """`auto` for gpt-oss ids: harmony with its tokens stripped, then the special tokens."""
+
+    TOKENS = Tokens.composition()
+
+
+class LlamaAndTokens(WholeAnswerParser):
+    """`auto` for Llama ids: also a bare JSON call as the whole answer."""
+
+    INNER = Tokens
+    BARE = (LLAMA_BARE_JSON,)
+
+
+class Llama4AndTokens(WholeAnswerParser):
+    """`auto` for Llama 4 ids: also a bare JSON call or pythonic list as the whole answer."""
+
+    INNER = Tokens
+    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)

@@ -1,0 +1,116 @@
+"""ListFastPaths: the list machine's ways to take texts inside a value without scanning them.
+
+Inside a value, a text without a closing bracket cannot end it: it is appended unscanned,
+and the value's `BracketScanner` reads it with the rest when the value step next looks
+(an open string or bracket carries over, so nothing is misread). With `--stream-arguments`
+such a text is also what the value step would stream (docs/behaviour.md, "Streamed
+arguments"). `ListParser` (`_list_machine.py`) is built on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ._list_syntax import MAX_HEADER, ListSyntax
+from ._machine import MachineState, ScanningParser
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
+
+
+class ListFastPaths(ScanningParser):
+    """`absorb`, `absorb_argument(s)` of the list machine, in its `VALUE` state."""
+
+    HEAD: ClassVar[MachineState]
+    VALUE: ClassVar[MachineState]
+    _syntax: ListSyntax | None  # the open block's
+    _head_at: int  # where the header (or value) of the next call may begin
+    _seen: int  # streamed argument text ends here
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """Inside a value not streamed, take the leading texts without a closing bracket; in a
+        header, those of header characters alone (`_absorb_header`)."""
+        state = self._state
+        if state is not self.VALUE:
+            return self._absorb_header(texts) if state is self.HEAD else 0
+        if self._announced is not None:
+            return 0
+        scan = self._scan
+        if len(texts) == 1:  # (the one-text case inlined: it runs once per live event)
+            text = texts[0]
+            if "}" in text or "]" in text or ")" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                return 0
+            scan.append(text)
+            return 1
+        taken = self._unclosing(texts)
+        if taken:
+            scan.append("".join(texts[:taken]))
+        return taken
+
+    def _absorb_header(self, texts: Sequence[str]) -> int:
+        """The leading texts of header characters alone, within `MAX_HEADER`: the head step,
+        which waits at the header's start for a byte that ends it, would wait on them too."""
+        scan, syntax = self._scan, self._syntax
+        if syntax is None or syntax.header is None or syntax.header_bytes is None:
+            return 0
+        taken = 0
+        for text in texts:
+            data = text.encode("utf-8", "surrogatepass")
+            if not data or syntax.header_bytes.search(data) is not None:
+                break
+            end = scan.end + len(data)
+            if end - scan.cursor > MAX_HEADER or end - scan.start > self._max:
+                break
+            if scan.cursor == scan.end and (  # (the header's first bytes: where the step looks)
+                data[0] in syntax.values if syntax.header_optional else scan.end != self._head_at
+            ):
+                break
+            scan.append(text)
+            taken += 1
+        return taken
+
+    def _unclosing(self, texts: Sequence[str]) -> int:
+        """How many leading texts hold no closing bracket and stay within the cap."""
+        taken, room = 0, self._max - self._scan.buffered
+        for text in texts:
+            room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
+            if room < 0 or "}" in text or "]" in text or ")" in text:
+                break
+            taken += 1
+        return taken
+
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan = self._scan
+        if self._announced is None or self._state is not self.VALUE:
+            return "" if self.absorb((text,)) else None
+        if self._seen != scan.end or "}" in text or "]" in text or ")" in text or text[-1:] == "\\":
+            return None  # (the value step holds back a backslash whose escaped byte has not come)
+        if scan.buffered + 4 * len(text) > self._max:
+            return None
+        scan.append(text)
+        scan.cursor = self._seen = scan.end
+        self._sent.append(text)
+        return text
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """In the announced call's value, the texts `absorb` would take: appended (the value's
+        `BracketScanner` catches up when it next looks) and streamed whole, as the value step
+        would stream them; elsewhere what `absorb` takes streams nothing."""
+        scan = self._scan
+        if self._announced is None or self._state is not self.VALUE:
+            return [""] * self.absorb(texts)
+        if self._seen != scan.end:  # (something is still to look at)
+            return []
+        taken = []
+        for text in texts[: self._unclosing(texts)]:
+            if text[-1:] == "\\":  # (see `absorb_argument`)
+                break
+            taken.append(text)
+        if taken:
+            scan.append(taken[0] if len(taken) == 1 else "".join(taken))
+            scan.cursor = self._seen = scan.end
+            self._sent += taken
+        return taken
