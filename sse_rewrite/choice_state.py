@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
 from .deltas import carries_nothing, sole_text
-from .events import ArgumentsDelta, CallStart, Piece, Reasoning, ToolCall
+from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
 
@@ -158,11 +158,14 @@ class ChoiceState:
             return False
         self._last_field = name
         pieces = parser.feed(text)
-        if parser.undecided or not parser.pending:
+        if parser.undecided:
             self._fed = (name, text, pieces)
             return False
-        if not pieces:
+        if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
+        if not parser.pending:
+            self._fed = (name, text, pieces)
+            return False
         if parts is not None and self._streamed is not None and _streams_only(pieces):
             for part in self._streamed.parts(name, pieces):  # (as `_account` and `_extra` make them)
                 assert isinstance(part, CallPart)
@@ -201,6 +204,14 @@ class ChoiceState:
     def _thinking(self) -> bool:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
         return self._think is not None and self._think.busy
+
+
+def _markup_only(pieces: list[Piece]) -> bool:
+    """Whether every piece is syntax that carries no text (none at all, or `Markup`)."""
+    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per token fed ahead)
+        if type(piece) is not Markup:
+            return False
+    return True
 
 
 def _streams_only(pieces: list[Piece]) -> bool:

@@ -21,12 +21,12 @@ parsers see them.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from .events import Markup, Text
 from .formats._scanner import ANGLE_SNIFF
-from .formats.dsml import DSML
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,9 +37,6 @@ if TYPE_CHECKING:
 OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
 
-_BLOCK_OPENERS: Final = tuple(DSML.block_openers())
-"""DSML block openers by their marker (without `>`): each ends the reasoning it stands in."""
-_BLOCK_OPENER: Final = re.compile("|".join(re.escape(opener) for opener in _BLOCK_OPENERS))
 _AROUND_MARK: Final = (4, 24)  # (how far a block opener reaches before and after its `DSML`)
 
 THINK_CHOICES: Final = ("auto", "on", "off")
@@ -201,11 +198,21 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
     return 0
 
 
+@functools.cache
+def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
+    """DSML block openers by their marker (without `>`), each of which ends the reasoning it
+    stands in, and a pattern finding them (the invoke machine is imported on first need)."""
+    from .formats.dsml import DSML
+
+    openers = tuple(DSML.block_openers())
+    return openers, re.compile("|".join(re.escape(opener) for opener in openers))
+
+
 def _block_opener(buf: str, pos: int, end: int) -> int:
     """Where the first DSML block opener in `buf[pos:end]` begins, or -1."""
     before, after = _AROUND_MARK
     while (mark := buf.find("DSML", pos, end)) >= 0:
-        found = _BLOCK_OPENER.search(buf, max(pos, mark - before), min(len(buf), mark + after))
+        found = _block_openers()[1].search(buf, max(pos, mark - before), min(len(buf), mark + after))
         if found is not None and found.start() < end:
             return found.start()
         pos = mark + 4
@@ -216,4 +223,4 @@ def _partial_opener(buf: str, pos: int) -> int:
     """Length of the end of `buf[pos:]` that may still become a DSML block opener."""
     lead = buf.rfind("<", max(pos, len(buf) - sum(_AROUND_MARK)))
     tail = buf[lead:] if lead >= 0 else ""
-    return len(tail) if tail and any(o.startswith(tail) and o != tail for o in _BLOCK_OPENERS) else 0
+    return len(tail) if tail and any(o.startswith(tail) and o != tail for o in _block_openers()[0]) else 0

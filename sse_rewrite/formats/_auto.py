@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 
     from .syntax import ToolSyntax
 
-_TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`)
-_CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
+_TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
 _FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`kimi_stripped.SNIFF`)
+_CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
 SPECIAL_TOKENS: Final = Part("special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
 INVOKE_MARKERS: Final = Part("invoke_markers", "InvokeMarkersParser", "<]", ANGLE_SNIFF)
@@ -42,7 +42,8 @@ GLM: Final = Part("glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("hermes", "HermesParser", "<", ANGLE_SNIFF)
 SEED_THINK: Final = Part("seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
-MINIMAX_INVOKE: Final = Part("invoke_markers", "MiniMaxInvokeParser", "<]", ANGLE_SNIFF)
+MINIMAX_INVOKE: Final = Part("invoke_markers", "MiniMaxInvokeParser", "<][",
+                             (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
 
 
 class Tokens(LazyComposition):
@@ -100,6 +101,7 @@ class GemmaAndTokens(LazyComposition):
     `<|channel>thought…<channel|>` reasoning."""
 
     PARTS = (*MARKERS_EVERYWHERE, GEMMA_IDS)
+    READS_ALL = True  # (`call:` must not go on from a word: every text's last character counts)
 
 
 class MistralAndTokens(LazyComposition):

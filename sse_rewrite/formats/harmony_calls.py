@@ -155,7 +155,8 @@ class HarmonyCalls(ScanningParser):
 
     def _absorb_header(self, texts: Sequence[str]) -> int:
         """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
-        would append, minus its searches. Not while the header ends in what may begin a marker."""
+        would append, minus its searches. (A text that completes a `<|message|>` begun before it
+        holds its `|>`: the header then holds a marker no header has, and `maybe_prose` says so.)"""
         scan, taken = self._scan, 0
         room = self._max - scan.buffered
         for text in texts:
@@ -163,7 +164,7 @@ class HarmonyCalls(ScanningParser):
             if room < 0:  # (a header over the cap is released by `feed`)
                 break
             tail = scan.end - len(MESSAGE) + 1  # (where a `<|message|>` the text may complete begins)
-            if scan.cursor < tail or scan.find(b"<", tail) != -1:
+            if scan.cursor < tail:
                 break
             if not self._keeps_header(text):
                 break

@@ -115,6 +115,8 @@ def test_absorbed_tag_words_and_spacing_change_nothing(
     ["<|channel|>", "  ", "analysis", "<|start|>", "assist", "ant"],
     ["<|start|>", "assistant", "<|channel|>commentary to=functions.f ", "<|constrain", "x y"],  # partial
     ["<|channel|>", "commentary", " to", "=functions.", "f" * 100, "f" * 100, "f" * 100],  # too long
+    ["<|start|>", "assistant", "<|channel|>", "final", "<|mess", "age|>", "x"],  # the end, cut
+    ["<|channel|>", "final", "<", "|message|>", "<|start|>", "x"],
 ])
 def test_header_words_absorbed_are_what_feeding_them_gives(header: list[str]) -> None:
     texts = [*header, "<|message|>", "{}", "<|call|>", "after"]
@@ -269,3 +271,25 @@ def test_token_runs_move_a_run_of_analysis_tokens_without_the_general_path() -> 
     reasoning = "".join(orjson.loads(event[6:])["choices"][0]["delta"].get("reasoning_content", "")
                         for event in written.split(b"\n\n") if event.startswith(b"data: {"))
     assert reasoning == "Let me look" * 60
+
+
+def test_markup_alone_is_fed_ahead_in_token_runs() -> None:
+    analysis = ["<|channel|>", "analysis", "<|message|>", *(["Let ", "me l", "ook"] * 4), "<|end|>"]
+    tokens = [*analysis, "<|start|>", "assistant", *analysis, "<|start|>", "assistant", *analysis]
+    data = token_stream("openai/gpt-oss-120b", tokens)
+    first = data.index(b"\n\n") + 2  # (in a read of its own: it tells the format)
+    decoded: list[str] = []
+    rewriter = StreamRewriter(RewriteOptions())
+    general = rewriter.decode
+
+    def decode(data: bytes) -> list[object]:
+        decoded.extend(orjson.loads(line[6:])["choices"][0]["delta"]["content"]
+                       for line in data.split(b"\n\n") if line.startswith(b"data: {"))
+        return general(data)  # type: ignore[return-value]
+
+    rewriter.decode = decode  # type: ignore[method-assign]
+    out = rewriter.feed(data[:first]) + rewriter.feed(data[first:]) + rewriter.flush()
+    written = b"".join(item for item in out if isinstance(item, bytes))
+    assert written == rewrite(data, len(data), plain_runs=False, token_runs=False)[0]
+    assert "<|end|>" not in decoded[:-2] and "<|message|>" not in decoded[1:]  # (after the first header)
+
