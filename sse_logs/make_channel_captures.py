@@ -10,16 +10,15 @@ per model token, a closing chunk with `finish_reason`, a usage-only chunk and `d
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from make_format_captures import event
+from make_format_captures import deltas, event, write_captures
 
-HERE = Path(__file__).parent
 CREATED = 1764000000
 
 
-def stream(name: str, model: str, deltas: list[dict[str, Any]]) -> str:
+def stream(name: str, model: str, chunks: list[dict[str, Any]], finish: str) -> str:
+    """Groq's envelope: no `native_finish_reason`, the role in the first chunk only."""
     base = {
         "id": f"gen-{CREATED}-{name}",
         "object": "chat.completion.chunk",
@@ -32,8 +31,8 @@ def stream(name: str, model: str, deltas: list[dict[str, Any]]) -> str:
         return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
 
     parts = [": OPENROUTER PROCESSING\n\n", event(chunk({"role": "assistant", "content": ""}))]
-    parts += [event(chunk(delta)) for delta in deltas]
-    parts.append(event(chunk({"content": ""}, "stop")))
+    parts += [event(chunk(delta)) for delta in chunks]
+    parts.append(event(chunk({"content": ""}, finish)))
     parts.append(event({**base, "choices": [], "usage": {"prompt_tokens": 90, "completion_tokens": 40}}))
     return "".join(parts) + "data: [DONE]\n\n"
 
@@ -207,14 +206,13 @@ KIMI_STRIPPED = [
 ]
 
 CAPTURES = {
-    "harmony-call": ("openai/gpt-oss-20b", [{"content": t} for t in HARMONY_CALL]),
-    "harmony-final-in-reasoning": ("gpt-4o", [{"reasoning": t} for t in HARMONY_FINAL]),
-    "harmony-stripped": ("gpt-oss:120b", [{"content": t} for t in HARMONY_STRIPPED]),
-    "seed-oss": ("ByteDance-Seed/Seed-OSS-36B-Instruct", [{"content": t} for t in SEED]),
-    "kimi-k3-xtml": ("moonshotai/kimi-k3", [{"content": t} for t in K3]),
-    "stripped-kimi-k2": ("moonshotai/Kimi-K2-Instruct-0905", [{"content": t} for t in KIMI_STRIPPED]),
+    "harmony-call": ("openai/gpt-oss-20b", deltas(HARMONY_CALL)),
+    "harmony-final-in-reasoning": ("gpt-4o", deltas(HARMONY_FINAL, "reasoning")),
+    "harmony-stripped": ("gpt-oss:120b", deltas(HARMONY_STRIPPED)),
+    "seed-oss": ("ByteDance-Seed/Seed-OSS-36B-Instruct", deltas(SEED)),
+    "kimi-k3-xtml": ("moonshotai/kimi-k3", deltas(K3)),
+    "stripped-kimi-k2": ("moonshotai/Kimi-K2-Instruct-0905", deltas(KIMI_STRIPPED)),
 }
 
 if __name__ == "__main__":
-    for name, (model, deltas) in CAPTURES.items():
-        (HERE / f"{name}.sse").write_text(stream(name, model, deltas), encoding="utf-8", newline="")
+    write_captures({name: (model, chunks, "stop") for name, (model, chunks) in CAPTURES.items()}, {}, stream)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,25 @@ def stream(name: str, model: str, deltas: list[dict[str, Any]], finish: str) -> 
     return "".join(parts) + "data: [DONE]\n\n"
 
 
+def deltas(pieces: list[str], field: str = "content") -> list[dict[str, Any]]:
+    """One delta a token, in `field`."""
+    return [{field: piece} for piece in pieces]
+
+
 def content(text: str) -> list[dict[str, Any]]:
-    return [{"content": token} for token in tokens(text)]
+    return deltas(tokens(text))
+
+
+Captures = dict[str, tuple[str, list[dict[str, Any]], str]]
+"""A capture's name: its model, deltas and finish reason."""
+
+
+def write_captures(captures: Captures, sidecars: dict[str, str], make: Callable[..., str] = stream) -> None:
+    """Write each capture as `make` streams it, and the `.args` sidecar of those that have options."""
+    for name, (model, chunks, finish) in captures.items():
+        (HERE / f"{name}.sse").write_text(make(name, model, chunks, finish), encoding="utf-8", newline="")
+    for name, args in sidecars.items():
+        (HERE / f"{name}.sse.args").write_text(args + "\n")
 
 
 HERMES = (
@@ -163,12 +181,5 @@ SIDECARS = {
 }
 
 
-def main() -> None:
-    for name, (model, deltas, finish) in CAPTURES.items():
-        (HERE / f"{name}.sse").write_text(stream(name, model, deltas, finish), encoding="utf-8", newline="")
-    for name, args in SIDECARS.items():
-        (HERE / f"{name}.sse.args").write_text(args + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    write_captures(CAPTURES, SIDECARS)

@@ -11,12 +11,10 @@ namespace token `]<]minimax[>[`, `<minimax:tool_call>`, words, spacing, punctuat
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from make_format_captures import stream
+from make_format_captures import deltas, write_captures
 
-HERE = Path(__file__).parent
 BAR = "｜DSML｜"
 NS = "]<]minimax[>["
 _TOKEN = re.compile(rf"</?(?:{BAR}|{BAR} )?\w+>?|{re.escape(NS)}|</?minimax:tool_call>|\w+|\s+|[^\w\s]")
@@ -29,7 +27,7 @@ def tokens(text: str) -> list[str]:
 
 
 def content(text: str, field: str = "content") -> list[dict[str, Any]]:
-    return [{field: token} for token in tokens(text)]
+    return deltas(tokens(text), field)
 
 
 def dsml(mark: str, block: str, *invokes: str) -> str:
@@ -128,10 +126,5 @@ CAPTURES = {
 }
 
 
-def main() -> None:
-    for name, (model, deltas) in CAPTURES.items():
-        (HERE / f"{name}.sse").write_text(stream(name, model, deltas, "stop"), encoding="utf-8", newline="")
-
-
 if __name__ == "__main__":
-    main()
+    write_captures({name: (model, chunks, "stop") for name, (model, chunks) in CAPTURES.items()}, {})

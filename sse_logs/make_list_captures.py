@@ -10,12 +10,10 @@ tokenized as providers stream these models: each special token (`[TOOL_CALLS]`, 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from make_format_captures import stream, tokens
+from make_format_captures import Captures, deltas, tokens, write_captures
 
-HERE = Path(__file__).parent
 SPECIAL = re.compile(
     r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|\[/?THINK\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>|<\|channel>|<channel\|>)'
 )
@@ -30,7 +28,7 @@ def provider_tokens(text: str) -> list[str]:
 
 
 def field(text: str, name: str = "content") -> list[dict[str, Any]]:
-    return [{name: token} for token in provider_tokens(text)]
+    return deltas(provider_tokens(text), name)
 
 
 MISTRAL_V11 = (
@@ -68,7 +66,7 @@ GEMMA4_THOUGHT = (
     "<|tool_call>call:get_weather{location:<|\"|>Paris, France<|\"|>,days:2}<tool_call|>"
 )
 
-CAPTURES = {
+CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
     "mistral-pre-v11-array": ("mistralai/mistral-7b-instruct-v0.3", field(MISTRAL_PRE_V11), "stop"),
     "mistral-v11-stream-arguments": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
@@ -86,12 +84,5 @@ CAPTURES = {
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments"}
 
 
-def main() -> None:
-    for name, (model, deltas, finish) in CAPTURES.items():
-        (HERE / f"{name}.sse").write_text(stream(name, model, deltas, finish), encoding="utf-8", newline="")
-    for name, args in SIDECARS.items():
-        (HERE / f"{name}.sse.args").write_text(args + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    write_captures(CAPTURES, SIDECARS)

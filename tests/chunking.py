@@ -18,10 +18,11 @@ if TYPE_CHECKING:
 
 
 def normalize(pieces: Iterable[Piece]) -> list[Piece]:
-    """Merge adjacent Text and adjacent Markup, drop empty text (chunking-independent form)."""
+    """Merge adjacent Text, adjacent Reasoning and adjacent Markup, drop empty text
+    (chunking-independent form)."""
     out: list[Piece] = []
     for piece in pieces:
-        if isinstance(piece, Text) and not piece.text:
+        if isinstance(piece, Text | Reasoning) and not piece.text:
             continue
         if out and isinstance(piece, Text) and isinstance(out[-1], Text):
             out[-1] = Text(out[-1].text + piece.text)
@@ -138,6 +139,11 @@ def field_stream(
 def texts(pieces: Iterable[Piece]) -> str:
     """All kept text, joined."""
     return "".join(p.text for p in pieces if isinstance(p, Text))
+
+
+def reasoning(pieces: Iterable[Piece]) -> str:
+    """All text moved to the reasoning field, joined."""
+    return "".join(p.text for p in pieces if isinstance(p, Reasoning))
 
 
 def calls(pieces: Iterable[Piece]) -> list[tuple[str | None, str, str]]:

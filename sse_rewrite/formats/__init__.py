@@ -89,7 +89,8 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     NATIVE_TOOL_CALLS: Tokens,
     **{family.format: family.parser for family in FAMILIES},
 })
-"""Parser factory by format name (`auto` and `none` are resolved by `select_format`)."""
+"""Parser class by format name, its module imported on first look-up (`auto` and `none` are resolved
+by `select_format`)."""
 
 FORMAT_CHOICES: Final = (
     "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .syntax import ToolSyntax
 
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
+_FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`kimi_stripped.SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
 SPECIAL_TOKENS: Final = Part("special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
@@ -32,8 +33,6 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 """Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats")."""
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS)
 
-_FUNCTIONS_SNIFF: Final = (b"functions", *(b"functions"[:length] + b'"' for length in range(1, 9)))
-# (`kimi_stripped.SNIFF`: the word, or a text field ending in one of its starts)
 STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
 GEMMA_IDS: Final = Part("lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)

@@ -1,4 +1,4 @@
-"""InvokeAround: what a declaration of the invoke family reads besides its blocks and invokes.
+"""InvokeAround: what declarations of the invoke family read besides their blocks and invokes.
 
 - THINK: after the syntax's reasoning opener (M3's `<mm:think>`), reasoning up to its closer,
   handed back as it arrives.
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class InvokeAround(ScanningParser):
-    """The THINK and HASH states of `_invoke.InvokeParser` (its open `_syntax`, `_INSIDE`)."""
+    """The THINK, HASH and FENCED states of `_invoke.InvokeParser` (its open `_syntax`, `_INSIDE`)."""
 
     _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
     _syntax: InvokeSyntax

@@ -226,10 +226,9 @@ def parameter_members(
         if closed is None and following is None and not complete:
             return None
         string = attributes.get("string")
-        if closed is None:
+        if closed is None:  # (the line end before the next tag is markup, as between tags)
             raw = body[found.end() : value_end]
-            if string != "true":  # (the newline before the next tag is markup; a raw string keeps it)
-                raw = raw.removesuffix("\n")
+            raw = raw[:-2] if raw.endswith("\r\n") else raw.removesuffix("\n")
         else:
             raw = body[found.end() : closed.start()]
         members.append(_member(syntax, key, raw, string, parameters))

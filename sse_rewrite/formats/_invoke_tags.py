@@ -56,6 +56,14 @@ class Inside:
 
     def value_open(self, view: bytearray, start: int, end: int) -> bool:
         """Whether the body `view[start:end]` ends inside a parameter value (its closer not seen)."""
+        if not self.value_openers:
+            return False
+        last = end
+        while last > start and view[last - 1] in b" \t\r\n":
+            last -= 1
+        tail = bytes(view[max(start, last - 64) : last])
+        if tail.endswith(self.value_closers):  # (the usual case: the last value is closed)
+            return False
         opened = max((view.rfind(opener, start, end) for opener in self.value_openers), default=-1)
         return opened > max((view.rfind(closer, start, end) for closer in self.value_closers), default=-1)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ._brackets import BracketScanner
 from ._list_syntax import MAX_HEADER, ListSyntax
 from ._machine import MachineState, ScanningParser
 
@@ -28,6 +29,7 @@ class ListFastPaths(ScanningParser):
     _syntax: ListSyntax | None  # the open block's
     _head_at: int  # where the header (or value) of the next call may begin
     _seen: int  # streamed argument text ends here
+    _brackets: BracketScanner  # the open value's
 
     def absorb(self, texts: Sequence[str]) -> int:
         """Inside a value not streamed, take the leading texts without a closing bracket; in a
@@ -82,18 +84,42 @@ class ListFastPaths(ScanningParser):
         return taken
 
     def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        """`absorb_arguments` for one text, without the lists (it runs once per live event): a
+        text without a closing bracket or a trailing backslash is streamed unscanned, with the
+        backslash held before it, if any; another is scanned as the value step would scan it,
+        and taken unless it closes the value."""
         scan = self._scan
         if self._announced is None or self._state is not self.VALUE:
             return "" if self.absorb((text,)) else None
-        if self._seen != scan.end or "}" in text or "]" in text or ")" in text or text[-1:] == "\\":
-            return None  # (the value step holds back a backslash whose escaped byte has not come)
-        if scan.buffered + 4 * len(text) > self._max:
+        if scan.end - scan.start + 4 * len(text) > self._max:
             return None
+        if "}" in text or "]" in text or ")" in text or text[-1:] == "\\":
+            return self._scan_argument(text)
+        seen = self._seen
         scan.append(text)
+        if seen != scan.end - len(text):  # (not ASCII, or a backslash held: decode what it streams)
+            text = scan.text(seen, scan.end)
         scan.cursor = self._seen = scan.end
         self._sent.append(text)
         return text
+
+    def _scan_argument(self, text: str) -> str | None:
+        """`absorb_argument` for a text that may close the value: scanned by its `BracketScanner`
+        (it catches up over the texts taken unscanned, which cannot close it); None, with
+        everything as it was, when it closes the value (the value step ends it)."""
+        scan, brackets = self._scan, self._brackets
+        before, saved = scan.end, (brackets.pos, brackets.depth, brackets.quote)
+        scan.append(text)
+        if brackets.advance(scan.view, scan.end) is not None:
+            del scan.view[before:]
+            scan.end = before
+            brackets.pos, brackets.depth, brackets.quote = saved
+            return None
+        streamed = scan.text(self._seen, brackets.pos)
+        self._seen, scan.cursor = brackets.pos, scan.end
+        if streamed:
+            self._sent.append(streamed)
+        return streamed
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """In the announced call's value, the texts `absorb` would take: appended (the value's

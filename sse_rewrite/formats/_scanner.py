@@ -41,6 +41,9 @@ only cost a decode)."""
 NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 """The first byte that is not spacing (space, tab, CR, LF)."""
 
+_WORD: Final = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
+"""Bytes a word goes on with (`MarkerTable.held_from`)."""
+
 
 @functools.cache
 def _lead_pattern(leads: bytes) -> re.Pattern[bytes]:
@@ -70,10 +73,14 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
     shortest marker's length), as `(marker, value, length)`.
     """
 
-    __slots__ = ("by_head", "head", "leads", "longest")
+    __slots__ = ("by_head", "head", "held_from", "leads", "longest")
 
-    def __init__(self, markers: dict[bytes, K]) -> None:
+    def __init__(self, markers: dict[bytes, K], held_from: dict[bytes, int] | None = None) -> None:
         super().__init__(markers)
+        # How long the end of the input must be to be held as a marker's start where it follows
+        # a word byte (default 1): a marker led by a letter (`functions.`) holds a shorter start
+        # (`f`) only where no word goes on into it (` of` is not held; `.f` and `f` alone are).
+        self.held_from = held_from or {}
         ordered = sorted(self)  # (a marker that is a prefix of another is one of the next one)
         for marker, following in itertools.pairwise(ordered):
             if following.startswith(marker):
@@ -147,7 +154,10 @@ class MarkerScanner:
             tail = bytes(buf[pos:])
             # (a tail of `head` bytes or more can only begin a marker that shares its head)
             markers = table if len(tail) < table.head else (c[0] for c in candidates or ())
-            if any(marker.startswith(tail) for marker in markers):
+            held_from = table.held_from
+            glued = pos > 0 and buf[pos - 1] in _WORD
+            if any(marker.startswith(tail) and (len(tail) >= held_from.get(marker, 1) or not glued)
+                   for marker in markers):
                 return NEED_MORE
         return None
 

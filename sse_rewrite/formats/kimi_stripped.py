@@ -45,11 +45,16 @@ def _prefixes(literal: bytes) -> bytes:
 # What a header not yet complete may look like at the end of the input
 _HEAD_PREFIX: Final = re.compile(rb"functions\.[\w.\-]*(?::\d*" + _prefixes(_ARGUMENT) + rb")?")
 _MAX_HEAD: Final = 256
-_STARTS: Final = tuple(OPENER[:length].decode() for length in range(1, len(OPENER)))
-"""What a text may end with and still go on into `functions.` (`f` … `functions`): such a tail
-is held back, at most 9 characters, until the next text shows whether the word goes on."""
-SNIFF: Final = (b"functions", *(start.encode() + b'"' for start in _STARTS[:-1]))
-"""The word whole, or a text field ending with one of its starts before the closing quote."""
+HELD_FROM: Final = {OPENER: 2}
+"""A text ending in `fu` … `functions` is held back (at most 9 characters) until the next text
+shows whether the word goes on; a lone `f` only where no word goes on into it (`.f`, `f` alone,
+not ` of`): `f` ends too many ordinary tokens, each of which would take the general path twice."""
+_STARTS: Final = tuple(OPENER[:length].decode() for length in range(2, len(OPENER)))
+SNIFF: Final = (b"functions", b'"f"', b'function"')
+"""An event is read while nothing is held when it holds the word whole, or a text field that is
+a lone `f` (one character a chunk) or ends in `function` (a tokenizer's `function` + `s.`). Other
+starts are held only in events read anyway: every needle costs each idle event a search (about
+0.04x the baseline loop on Kimi's no-syntax shape; all eight starts cost 1.1x, bench/README.md)."""
 
 
 class State(MachineState):
@@ -65,7 +70,7 @@ class StrippedKimiParser(ScanningParser):
     """Calls glued to the text as `functions.NAME:N{json}` (a part of the Kimi `auto` format)."""
 
     TEXT = State.TEXT
-    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True})
+    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True}, HELD_FROM)
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.DONE})
     sniff: ClassVar[tuple[bytes, ...]] = SNIFF
@@ -149,15 +154,19 @@ class StrippedKimiParser(ScanningParser):
 
 class StrippedKimiComposed(ComposedParser):
     """Kimi's tokens and `StrippedKimiParser` (a subclass may add `PARTS`): a text that holds
-    neither `<` nor `functions`, and does not end with a start of it, is handed back at once
-    while nothing is held (the base's fast path needs `<`-led openers only)."""
+    neither `<` nor `functions`, and does not end with a held start of it, is handed back at
+    once while nothing is held (the base's fast path needs `<`-led openers only)."""
 
     PARTS: ClassVar[tuple[type[ScanningParser], ...]] = (SpecialTokensParser, StrippedKimiParser)
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls._OPENERS = MarkerTable(dict(cls._OPENERS), HELD_FROM)
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if (self._active is None and not self._scan.end and not self._flushed and "<" not in text
-                and "functions" not in text and not text.endswith(_STARTS)):
+                and "functions" not in text and not text.endswith(_STARTS) and text[-1:] != "f"):
             self._around.text(text)  # (what precedes a closer: `_orphans.py`)
             return [Text(text)] if text else []
         return super().feed(text)

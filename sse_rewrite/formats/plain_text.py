@@ -15,9 +15,9 @@ import enum
 import re
 
 from ..events import Markup, Notice, Piece
-from ._json import is_json
-from ._machine import MachineState, ScanningParser
+from ._machine import MachineState
 from ._scanner import NEED_MORE, NON_SPACE, MarkerTable
+from ._whole_calls import WholeCallParser
 from .tool_call_bodies import is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -44,7 +44,7 @@ class State(MachineState):
     JSON = enum.auto()
 
 
-class PlainTextParser(ScanningParser):
+class PlainTextParser(WholeCallParser):
     """Streaming parser for `TOOL: name` / `ARGUMENTS: {json}` line pairs."""
 
     TEXT = State.TEXT
@@ -132,10 +132,7 @@ class PlainTextParser(ScanningParser):
         if end is None:
             scan.cursor = scan.end
             return False
-        arguments = scan.text(scan.mark, end)
-        if not is_json(arguments):
-            out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
-        self._call(out, None, self._name, arguments, self._take(end))
+        self._emit_call(out, self._name, scan.text(scan.mark, end), end)
         self._state = State.TEXT
         return True
 

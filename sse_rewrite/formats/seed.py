@@ -18,12 +18,11 @@ the end of input a body whose parameters are complete is recovered (docs/behavio
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 
 from ..events import Markup, Notice, Piece
-from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
+from ._whole_calls import WholeCallParser
 from .seed_bodies import CLOSE, END, NAMED_FUNCTION, OPEN, QWEN_FUNCTION, THINK, THINK_END, seed_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -46,10 +45,11 @@ class State(MachineState):
     THINK = enum.auto()
 
 
-class SeedParser(ScanningParser):
+class SeedParser(WholeCallParser):
     """Streaming parser for Seed-OSS tool calls (read in every stream)."""
 
     TEXT = State.TEXT
+    BODY = State.BODY
     OPENERS: ClassVar[MarkerTable[bytes]] = MarkerTable({OPEN: OPEN, CLOSE: CLOSE})
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
@@ -62,21 +62,6 @@ class SeedParser(ScanningParser):
         if marker == THINK:
             out.append(Markup(scan.take(pos + length)))
         self._state = State.THINK if marker == THINK else State.OPENED
-
-    def _compact(self) -> None:
-        """Compact in every state (only the scanner's own offsets are kept, and move with it)."""
-        self._scan.compact()
-
-    def absorb(self, texts: Sequence[str]) -> int:
-        """In a body, texts without `<` (they decide nothing), within the cap."""
-        scan, text = self._scan, "".join(texts)
-        if self._state is not State.BODY or scan.cursor != scan.end or "<" in text:
-            return 0
-        if scan.buffered + 4 * len(text) > self._max:  # (4 bytes a character bound the UTF-8 size)
-            return 0
-        scan.append(text)
-        scan.cursor = scan.end
-        return len(texts)
 
     # -- state handlers: each returns True when it made progress and should run again
 
@@ -106,26 +91,19 @@ class SeedParser(ScanningParser):
         return True
 
     def _step_body(self, out: list[Piece]) -> bool:
-        scan = self._scan
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
-            found = scan.match(pos, _BODY_ENDS)
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            if found is NEED_MORE:
-                scan.cursor = pos
-                return False
-            if found[0]:  # `</function>`
-                scan.cursor = pos + found[1]
-                call = seed_call(scan.text(scan.mark, scan.cursor), self._tools)
-                return self._close(out, call, scan.cursor)
-            call = seed_call(scan.text(scan.mark, pos) + END.decode(), self._tools)
-            if call is not None:
-                out.append(Notice("implicit-close", f"call {call[0]} closed without </function>"))
-            scan.cursor = pos
-            return self._close(out, call, pos)
-        scan.cursor = scan.end
-        return False
+        scan, found = self._scan, self._next_marker(_BODY_ENDS)
+        if found is None:
+            return False
+        is_end, pos, length = found
+        if is_end:  # `</function>`
+            scan.cursor = pos + length
+            call = seed_call(scan.text(scan.mark, scan.cursor), self._tools)
+            return self._close(out, call, scan.cursor)
+        call = seed_call(scan.text(scan.mark, pos) + END.decode(), self._tools)
+        if call is not None:
+            out.append(Notice("implicit-close", f"call {call[0]} closed without </function>"))
+        scan.cursor = pos
+        return self._close(out, call, pos)
 
     def _step_think(self, out: list[Piece]) -> bool:
         found = self._reasoning_until(out, _THINK_END)
@@ -148,14 +126,8 @@ class SeedParser(ScanningParser):
 
     def _close(self, out: list[Piece], call: tuple[str, str] | None, end: int) -> bool:
         if call is None:
-            self._emit_text(out, end)
-            out.append(Notice("malformed-call", "<seed:tool_call> body is not a call: kept as text"))
-            self._state = State.TEXT
-            return True
-        name, arguments = call
-        if not is_json(arguments):
-            out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
-        self._call(out, None, name, arguments, self._take(end))
+            return self._not_a_call(out, end, "<seed:tool_call> body")
+        self._emit_call(out, *call, end)
         self._state = State.AFTER
         return True
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Sequence
 
 from ..events import Markup, Notice, Piece
-from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, MarkerTable
+from ._whole_calls import WholeCallParser
 from .xtml_bodies import CLOSE, OPEN, TAG, TAG_PREFIX, xtml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -47,34 +46,20 @@ class State(MachineState):
     CALL = enum.auto()
 
 
-class XtmlParser(ScanningParser):
+class XtmlParser(WholeCallParser):
     """Streaming parser for Kimi K3 XTML tool calls (`--format kimi-k3`)."""
 
     TEXT = State.TEXT
+    BODY = State.CALL
     OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPEN: True, CLOSE: False})
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
     def _setup(self) -> None:
         self._calls = 0  # calls in the open section
 
-    def _compact(self) -> None:
-        """Compact in every state (only the scanner's own offsets are kept, and move with it)."""
-        self._scan.compact()
-
     def _open(self, _: bool, pos: int, length: int, out: list[Piece]) -> None:
         self._scan.mark = self._scan.cursor = pos
         self._state = State.MARKER
-
-    def absorb(self, texts: Sequence[str]) -> int:
-        """In a call, texts without `<` (they decide nothing), within the cap."""
-        scan, text = self._scan, "".join(texts)
-        if self._state is not State.CALL or scan.cursor != scan.end or "<" in text:
-            return 0
-        if scan.buffered + 4 * len(text) > self._max:  # (4 bytes a character bound the UTF-8 size)
-            return 0
-        scan.append(text)
-        scan.cursor = scan.end
-        return len(texts)
 
     def _marker(self, pos: int) -> tuple[str, str, int] | Literal[True] | None:
         """The marker at `pos`: (open or close, word, end); True while it may still become
@@ -168,16 +153,10 @@ class XtmlParser(ScanningParser):
         scan = self._scan
         call = xtml_call(scan.text(scan.mark, body_end), self._tools)
         if call is None:
-            self._emit_text(out, end)
-            out.append(Notice("malformed-call", "K3 call is not a call: kept as text"))
-            self._state = State.TEXT
-            return True
-        name, arguments = call
+            return self._not_a_call(out, end, "K3 call")
         if code:
-            out.append(Notice(code, f"call {name} closed without <|close|>call<|sep|>"))
-        if not is_json(arguments):
-            out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
-        self._call(out, None, name, arguments, scan.take(end))
+            out.append(Notice(code, f"call {call[0]} closed without <|close|>call<|sep|>"))
+        self._emit_call(out, *call, end)
         scan.cursor = end
         self._calls += 1
         self._state = State.SECTION

@@ -62,12 +62,12 @@ DSML_ROWS: dict[str, Expected] = {
         "",
         set(),
     ),
-    "string-true-closed-by-the-next-tag-keeps-every-byte": (
+    "string-true-closed-by-the-next-tag-loses-only-the-separating-line-end": (
         dsml(
             f'<{BAR}invoke name="f">\n<{BAR}parameter name="s" string="true">x\n\n'
             f'<{BAR}parameter name="t" string="true">y\r\n</{BAR}invoke>'
         ),
-        [("f", '{"s": "x\\n\\n", "t": "y\\r\\n"}')],
+        [("f", '{"s": "x\\n", "t": "y"}')],
         "",
         set(),
     ),

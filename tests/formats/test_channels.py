@@ -4,91 +4,33 @@ and in reasoning, and random prose made of the markers' fragments kept byte for 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from pathlib import Path
 
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Markup, Piece, Reasoning, Text, ToolCall
-from sse_rewrite.formats import FORMATS, ToolSyntax
-from tests.chunking import (
-    SIZES,
-    calls,
-    codes,
-    feed_in_pieces,
-    feed_pieces,
-    rewrite_stream,
-    texts,
-    token_stream,
-)
+from sse_rewrite.formats import FORMATS
+from tests.chunking import calls, feed_in_pieces, reasoning, rewrite_stream, texts, token_stream
 from tests.formats.channel_rows import MODELS, PARSERS, ROWS
+from tests.formats.harness import (
+    cases,
+    expectation,
+    fields,
+    row_in_parsers,
+    row_through_the_sdk,
+    three_characters,
+)
 from tests.oracles import openai_final
 
-CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
-
-
-def normalize(pieces: Iterable[Piece]) -> list[Piece]:
-    """Adjacent text, reasoning and markup merged; notices dropped (they may move with chunking)."""
-    out: list[Piece] = []
-    for piece in pieces:
-        kind = type(piece)
-        if kind in (Text, Reasoning, Markup) and out and type(out[-1]) is kind:
-            field = "raw" if kind is Markup else "text"
-            out[-1] = kind(getattr(out[-1], field) + getattr(piece, field))  # type: ignore[call-arg]
-        elif kind in (Text, Reasoning, Markup, ToolCall):
-            out.append(piece)
-    return out
-
-
-def rejoin(pieces: Iterable[Piece]) -> str:
-    """Every span the pieces cover, in order: must be the input."""
-    return "".join(
-        p.text if isinstance(p, Text | Reasoning) else p.raw
-        for p in pieces
-        if isinstance(p, Text | Reasoning | Markup | ToolCall)
-    )
-
-
-def reasoning(pieces: Iterable[Piece]) -> str:
-    return "".join(p.text for p in pieces if isinstance(p, Reasoning))
-
-
-def every_cut(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
-    """The pieces of `text` fed whole; the same at every size of SIZES and every cut in two."""
-    whole = feed_in_pieces(factory, text, None)
-    expected = normalize(whole)
-    assert rejoin(whole) == text
-    cuts = [list(feed_in_pieces(factory, text, size)) for size in SIZES[1:]]
-    cuts += [feed_pieces(factory(), [text[:point], text[point:]]) for point in range(1, len(text))]
-    for out in cuts:
-        assert normalize(out) == expected
-        assert rejoin(out) == text
-    return whole
+CASES = cases(ROWS)
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_in_the_parsers_at_every_cut(fmt: str, row: str) -> None:
-    text, expected_calls, kept, thought, notices = ROWS[fmt][row]
-    for name in PARSERS[fmt]:
-        out = every_cut(FORMATS[name], text)
-        assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
-        assert texts(out) == kept, name
-        assert reasoning(out) == thought, name
-        assert notices <= codes(out), name
-
-
-def fields(body: bytes) -> dict[str, str]:
-    """Each delta text field of an output stream, joined."""
-    joined: dict[str, str] = {}
-    for line in body.split(b"\n"):
-        if line.startswith(b"data: {"):
-            for choice in orjson.loads(line[6:])["choices"]:
-                for key, value in choice["delta"].items():
-                    if isinstance(value, str) and key != "role":
-                        joined[key] = joined.get(key, "") + value
-    return joined
+    row_in_parsers(PARSERS[fmt], ROWS[fmt][row])
 
 
 def run(fmt: str, tokens: list[str], field: str = "content") -> tuple[bytes, dict[str, str]]:
@@ -99,134 +41,45 @@ def run(fmt: str, tokens: list[str], field: str = "content") -> tuple[bytes, dic
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
-    text, expected_calls, kept, thought, _ = ROWS[fmt][row]
-    body, joined = run(fmt, [text[i : i + 3] for i in range(0, len(text), 3)])
-    final = openai_final(body, chunk=7).choices[0]
-    assert (final.message.content or "") == kept
-    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
-    assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
-    assert joined.get("reasoning_content", "") == thought
+    expected = expectation(ROWS[fmt][row])
+    row_through_the_sdk(run(fmt, tokens(fmt, expected.text))[0], expected)
 
 
-ONE_TOKEN_A_CHUNK = {
-    "harmony": (
-        [
-            "<|channel|>",
-            "analysis",
-            "<|message|>",
-            "Need",
-            " weather",
-            "<|end|>",
-            "<|start|>",
-            "assistant",
-            "<|channel|>",
-            "commentary",
-            " to",
-            "=functions",
-            ".get",
-            "_weather",
-            " <|constrain|>",
-            "json",
-            "<|message|>",
-            '{"',
-            "city",
-            '":"',
-            "SF",
-            '"}',
-            "<|call|>",
-        ],
-        "Need weather",
-    ),
-    "gpt-oss": (
-        [
-            "analysis",
-            "Need",
-            " weather",
-            ".",
-            "assistant",
-            "commentary",
-            " to",
-            "=functions",
-            ".get",
-            "_weather",
-            " json",
-            '{"',
-            "city",
-            '":"',
-            "SF",
-            '"}',
-        ],
-        "Need weather.",
-    ),
-    "seed": (
-        [
-            "<seed:think>",
-            "Need",
-            " weather",
-            "</seed:think>",
-            "<seed:tool_call>",
-            "\n",
-            "<function=",
-            "get",
-            "_weather",
-            ">\n",
-            "<parameter=",
-            "city",
-            ">\n",
-            "SF",
-            "\n",
-            "</parameter>",
-            "\n",
-            "</function>",
-            "\n",
-            "</seed:tool_call>",
-        ],
-        "Need weather",
-    ),
-    "kimi-k3": (
-        [
-            "<|open|>",
-            "tools",
-            "<|sep|>",
-            "<|open|>",
-            "call",
-            ' tool="',
-            "get",
-            "_weather",
-            '" index="1"',
-            "<|sep|>",
-            "<|open|>",
-            "argument",
-            ' key="city"',
-            ' type="string"',
-            "<|sep|>",
-            "SF",
-            "<|close|>",
-            "argument",
-            "<|sep|>",
-            "<|close|>",
-            "call",
-            "<|sep|>",
-            "<|close|>",
-            "tools",
-            "<|sep|>",
-        ],
-        "",
-    ),
+def tokens(fmt: str, text: str) -> list[str]:
+    """3-character tokens, but Kimi's `functions` whole, a token of its tokenizer (an event cut
+    inside it is read only for the cuts `kimi_stripped.SNIFF` names: `test_stripped_starts.py`)."""
+    if fmt != "kimi-stripped":
+        return three_characters(text)
+    parts = re.split("(functions)", text)
+    return [token for part in parts for token in ([part] if part == "functions" else three_characters(part))]
+
+
+ONE_TOKEN_A_CHUNK = {  # a capture of `sse_logs/make_channel_captures.py`: calls, reasoning, prose
+    "harmony": ("harmony-call", [("get_weather", '{"location":"Paris"}')], "Need the weather in Paris.", ""),
+    "gpt-oss": ("harmony-stripped", [("shell", '{"cmd":["ls"]}')], "User wants the files.", ""),
+    "seed": ("seed-oss", [("get_weather", '{"city": "Dallas", "days": 3}')], "Check Dallas.", "Checking."),
+    "kimi-k3": ("kimi-k3-xtml", [("bash", '{"command": "ls -la"}')], "", "Sure."),
 }
+
+
+def capture_tokens(stem: str) -> list[str]:
+    """The content of a capture in `sse_logs/`, one model token a chunk."""
+    data = (Path(__file__).parents[2] / "sse_logs" / f"{stem}.sse").read_bytes()
+    chunks = [orjson.loads(line[6:]) for line in data.split(b"\n") if line.startswith(b"data: {")]
+    return [c["delta"]["content"] for chunk in chunks for c in chunk["choices"] if c["delta"].get("content")]
 
 
 @pytest.mark.parametrize("field", ["content", "reasoning"])
 @pytest.mark.parametrize("fmt", list(ONE_TOKEN_A_CHUNK))
 def test_one_token_per_chunk_in_content_and_in_reasoning(fmt: str, field: str) -> None:
-    tokens, thought = ONE_TOKEN_A_CHUNK[fmt]
-    body, joined = run(fmt, tokens, field)
+    stem, expected_calls, thought, prose = ONE_TOKEN_A_CHUNK[fmt]
+    body, joined = run(fmt, capture_tokens(stem), field)
     final = openai_final(body).choices[0]
-    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == [
-        ("get_weather", '{"city":"SF"}' if fmt in ("harmony", "gpt-oss") else '{"city": "SF"}')
-    ]
-    assert joined.get("content", "") == ""
-    assert joined.get("reasoning_content" if field == "content" else "reasoning", "") == thought
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
+    if field == "content":
+        assert (joined.get("content", ""), joined.get("reasoning_content", "")) == (prose, thought)
+    else:  # (the field's own text stays there, after what moved to it)
+        assert (joined.get("content", ""), joined.get("reasoning", "")) == ("", thought + prose)
 
 
 FRAGMENTS = [

@@ -10,11 +10,10 @@ from sse_rewrite.body import rewrite_completion
 from sse_rewrite.events import Reasoning
 from sse_rewrite.formats import FORMATS, select_format
 from sse_rewrite.rewrite_options import RewriteOptions
-from tests.chunking import calls, chunk_event, codes, feed_pieces, rewrite_stream, texts
+from tests.chunking import calls, codes, feed_pieces, rejoin, texts
 from tests.formats.channel_rows import PARSERS, ROWS
+from tests.formats.harness import cases, invalid_utf8_replaced_only_where_rewritten, prose_released_at_once
 from tests.formats.streamed import checked
-from tests.formats.test_channels import rejoin
-from tests.oracles import openai_final
 
 
 @pytest.mark.parametrize(
@@ -92,16 +91,10 @@ ONE_CALL = {
 
 @pytest.mark.parametrize("fmt", list(ONE_CALL))
 def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
-    plain = chunk_event({"content": "plain @@ text\n"}).replace(b"@@", b"\xff")
-    rewritten = chunk_event({"content": ONE_CALL[fmt] + "\n@@ after"}).replace(b"@@", b"\xfe")
-    body = rewrite_stream(plain + rewritten + b"data: [DONE]\n\n", format=fmt)
-    assert body.startswith(plain)  # passed through byte for byte
-    assert "\ufffd after".encode() in body  # replaced inside the rewritten text
-    final = openai_final(body.removeprefix(plain)).choices[0]
-    assert [c.function.name for c in final.message.tool_calls] == ["b"]
+    invalid_utf8_replaced_only_where_rewritten(fmt, ONE_CALL[fmt])
 
 
-CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
+CASES = cases(ROWS)
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
@@ -111,7 +104,7 @@ def test_streamed_arguments_keep_their_promises(fmt: str, row: str) -> None:
     text = ROWS[fmt][row][0]
     name = PARSERS[fmt][0]
     reference = feed_pieces(FORMATS[name](), [text])
-    for size in (None,) if fmt == "kimi-stripped" else (None, 1, 4):  # (`functions` is one token)
+    for size in (None, 1, 4):
         pieces = [text] if size is None else [text[i : i + size] for i in range(0, len(text), size)]
         out = feed_pieces(FORMATS[name](stream_arguments=True), pieces)
         got_calls, _, _ = checked(out)
@@ -153,9 +146,7 @@ PROSE = {
 
 @pytest.mark.parametrize("name", list(PROSE))
 def test_prose_after_an_opener_is_released_without_waiting(name: str) -> None:
-    parser = FORMATS[name]()
-    assert texts(parser.feed(PROSE[name])) == PROSE[name]
-    assert not parser.pending
+    prose_released_at_once((name,), PROSE[name])
 
 
 BACK_TO_BACK = {

@@ -14,23 +14,22 @@ import pytest
 
 from sse_rewrite.events import Piece
 from sse_rewrite.formats import FORMATS, ToolSyntax
-from tests.chunking import (
-    calls,
-    chunk_event,
-    codes,
-    every_cut,
-    feed_pieces,
-    field_stream,
-    rejoin,
-    rewrite_stream,
-    texts,
-    token_stream,
-)
+from tests.chunking import calls, every_cut, field_stream, rewrite_stream, token_stream
 from tests.formats.damage_rows import DEEPSEEK, KIMI, PARSERS, ROWS, STOPPED, glm, hermes, qwen
+from tests.formats.harness import (
+    cases,
+    expectation,
+    invalid_utf8_replaced_only_where_rewritten,
+    over_the_cap_released,
+    prose_released_at_once,
+    row_at_every_cut,
+    row_through_the_sdk,
+    three_characters,
+)
 from tests.fuzzing import assemble
 from tests.oracles import openai_final
 
-CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
+CASES = cases(ROWS)
 
 
 class _FinishedNormally:
@@ -53,13 +52,9 @@ def _factory(name: str, finished: bool) -> Callable[[], ToolSyntax]:
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
-    text, expected_calls, kept, notices = ROWS[fmt][row]
     # `auto` reads Hermes JSON and Qwen XML alike for a Qwen model: only `--format` reads one body
     for name in (fmt,) if row == "another-formats-body-is-text" else PARSERS[fmt]:
-        out = every_cut(_factory(name, finished=row.startswith("stop-")), text)
-        assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
-        assert texts(out) == kept, name
-        assert notices <= codes(out), name
+        row_at_every_cut(name, _factory(name, finished=row.startswith("stop-")), expectation(ROWS[fmt][row]))
 
 
 # Rows whose closers are dropped for standing alone on a line: a stream decides so only where the
@@ -70,17 +65,13 @@ ALONE_ON_A_LINE = {row for rows in ROWS.values() for row in rows if "alone-on" i
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
-    text, expected_calls, kept, _ = ROWS[fmt][row]
-    tokens = [text] if row in ALONE_ON_A_LINE else [text[i : i + 3] for i in range(0, len(text), 3)]
+    expected = expectation(ROWS[fmt][row])
+    tokens = [expected.text] if row in ALONE_ON_A_LINE else three_characters(expected.text)
     if row.startswith("eof-"):  # cut: no finish_reason, the end of input (`length` is the same)
         stream = field_stream([{"content": token} for token in tokens], finish=None)
     else:
         stream = token_stream(tokens)
-    final = openai_final(rewrite_stream(stream, format=fmt), chunk=7).choices[0]
-    assert (final.message.content or "") == kept
-    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
-    if not row.startswith("eof-"):
-        assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
+    row_through_the_sdk(rewrite_stream(stream, format=fmt), expected, finished=not row.startswith("eof-"))
 
 
 @pytest.mark.parametrize("fmt", ["qwen3-coder", "glm"])
@@ -107,10 +98,7 @@ PROSE_AT_ONCE = {
 
 @pytest.mark.parametrize("fmt", list(PARSERS))
 def test_prose_after_an_opener_is_released_without_waiting(fmt: str) -> None:
-    for name in PARSERS[fmt]:
-        parser = FORMATS[name]()
-        assert texts(parser.feed(PROSE_AT_ONCE[fmt])) == PROSE_AT_ONCE[fmt], name
-        assert not parser.pending, name
+    prose_released_at_once(PARSERS[fmt], PROSE_AT_ONCE[fmt])
 
 
 CAP_OPENERS = {
@@ -133,17 +121,7 @@ LATER_CALL = {
 
 @pytest.mark.parametrize("fmt", list(PARSERS))
 def test_a_call_over_the_cap_is_released_and_scanning_resumes(fmt: str) -> None:
-    held = CAP_OPENERS[fmt] + "x" * 200
-    for name in PARSERS[fmt]:
-        out = feed_pieces(FORMATS[name](100), [held, " then\n", LATER_CALL[fmt]])
-        assert texts(out) == held + " then\n", name
-        assert [c[1] for c in calls(out)] == ["b"], name
-        assert "section-cap" in codes(out), name
-        assert rejoin(out) == held + " then\n" + LATER_CALL[fmt]
-    stream = token_stream([held[i : i + 3] for i in range(0, len(held), 3)] + [" then\n", LATER_CALL[fmt]])
-    final = openai_final(rewrite_stream(stream, format=fmt, max_section_bytes=100)).choices[0]
-    assert final.message.content == held + " then\n"
-    assert [c.function.name for c in final.message.tool_calls] == ["b"]
+    over_the_cap_released(fmt, PARSERS[fmt], CAP_OPENERS[fmt], LATER_CALL[fmt])
 
 
 @pytest.mark.parametrize(
@@ -167,13 +145,7 @@ ONE_CALL = {"kimi": LATER_CALL["kimi"], "deepseek": LATER_CALL["deepseek"], "her
 
 @pytest.mark.parametrize("fmt", list(PARSERS))
 def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
-    plain = chunk_event({"content": "plain @@ text\n"}).replace(b"@@", b"\xff")
-    rewritten = chunk_event({"content": ONE_CALL[fmt] + "\n@@ after"}).replace(b"@@", b"\xfe")
-    body = rewrite_stream(plain + rewritten + b"data: [DONE]\n\n", format=fmt)
-    assert body.startswith(plain)  # passed through byte for byte
-    assert "\ufffd after".encode() in body  # replaced inside the rewritten text
-    final = openai_final(body.removeprefix(plain)).choices[0]  # the SDK rejects the invalid bytes
-    assert [c.function.name for c in final.message.tool_calls] == ["b"]
+    invalid_utf8_replaced_only_where_rewritten(fmt, ONE_CALL[fmt])
 
 
 @pytest.mark.parametrize("fmt", ["kimi", "hermes", "qwen3-coder"])

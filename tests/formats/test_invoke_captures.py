@@ -22,7 +22,7 @@ EXPECTED = {
     "dsml-v4-think": ("", [("bash", {"command": "ls -la src/"})]),
     "dsml-inside-think": ("", [("bash", {"command": "ls"})]),
     "dsml-v41-relabelled": ("Reading it now.", [("read_file", {"path": "README.md"})]),
-    "dsml-damaged": ("Two edits.\n Done.", [("edit", {"path": "a.py\n", "line": 12}), ("noop", {})]),
+    "dsml-damaged": ("Two edits.\n Done.", [("edit", {"path": "a.py", "line": 12}), ("noop", {})]),
     "dsml-marker-less": ("Checking the time.\n", [("get_time", {"tz": "Asia/Shanghai"})]),
     "dsml-in-reasoning": ("ok", [("lookup", {"id": 42})]),
     "minimax-m2-think": (

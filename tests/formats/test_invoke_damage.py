@@ -14,22 +14,19 @@ import pytest
 
 from sse_rewrite.events import ArgumentsDelta
 from sse_rewrite.formats import FORMATS
-from tests.chunking import (
-    calls,
-    chunk_event,
-    codes,
-    every_cut,
-    feed_pieces,
-    rejoin,
-    rewrite_stream,
-    texts,
-    token_stream,
-)
+from tests.chunking import calls, feed_pieces, texts
 from tests.formats.dsml_rows import DSML_PLAIN_ROWS, DSML_ROWS
+from tests.formats.harness import (
+    cases,
+    invalid_utf8_replaced_only_where_rewritten,
+    over_the_cap_released,
+    prose_released_at_once,
+    row_in_parsers,
+    tokens_through_the_sdk,
+)
 from tests.formats.invoke_text import BAR, NS, dsml, invoke, m2, m2_invoke, m3
 from tests.formats.minimax_rows import M2_BARE_ROWS, M2_ROWS, M3_ROWS, M3_STRIPPED_ROWS
 from tests.formats.streamed import streamed_at_every_cut
-from tests.oracles import openai_final
 
 EVERY_STREAM = (
     "special-tokens",  # (`kimi+deepseek` and `native+special-tokens` are the same parser)
@@ -70,26 +67,17 @@ def tokens(text: str) -> list[str]:
     return [p[i : i + 3] if p != NS else p for p in parts for i in range(0, len(p), 3 if p != NS else len(p))]
 
 
-CASES = [pytest.param(group, row, id=f"{group}-{row}") for group, rows in ROWS.items() for row in rows]
+CASES = cases(ROWS)
 
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_in_every_parser_at_every_cut(group: str, row: str) -> None:
-    text, expected_calls, kept, notices = ROWS[group][row]
-    for name in PARSERS[group]:
-        out = every_cut(FORMATS[name], text)
-        assert [(c[1], c[2]) for c in calls(out)] == expected_calls, name
-        assert texts(out) == kept, name
-        assert notices <= codes(out), name
+    row_in_parsers(PARSERS[group], ROWS[group][row])
 
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(group: str, row: str) -> None:
-    text, expected_calls, kept, _ = ROWS[group][row]
-    final = openai_final(rewrite_stream(token_stream(tokens(text)), format=FORMAT[group]), chunk=7).choices[0]
-    assert (final.message.content or "") == kept
-    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
-    assert final.finish_reason == ("tool_calls" if expected_calls else "stop")
+    tokens_through_the_sdk(tokens(ROWS[group][row][0]), ROWS[group][row], format=FORMAT[group])
 
 
 @pytest.mark.parametrize("group", ["dsml-plain", "minimax-bare", "minimax-m3-stripped"])
@@ -111,28 +99,13 @@ FORMAT_OF = {"dsml": "dsml", "minimax": "minimax", "minimax-m3": "minimax"}
 
 @pytest.mark.parametrize("syntax", list(CAP_OPENERS))
 def test_a_block_over_the_cap_is_released_and_scanning_resumes(syntax: str) -> None:
-    held = CAP_OPENERS[syntax] + "x" * 200
-    for name in (FORMAT_OF[syntax], "special-tokens"):
-        out = feed_pieces(FORMATS[name](100), [held, " then\n", LATER_CALL[syntax]])
-        assert texts(out) == held + " then\n", name
-        assert [c[1] for c in calls(out)] == ["b"], name
-        assert "section-cap" in codes(out), name
-        assert rejoin(out) == held + " then\n" + LATER_CALL[syntax]
-    stream = token_stream([held[i : i + 3] for i in range(0, len(held), 3)] + [" then\n", LATER_CALL[syntax]])
-    final = openai_final(rewrite_stream(stream, format=FORMAT_OF[syntax], max_section_bytes=100)).choices[0]
-    assert final.message.content == held + " then\n"
-    assert [c.function.name for c in final.message.tool_calls] == ["b"]
+    names = (FORMAT_OF[syntax], "special-tokens")
+    over_the_cap_released(FORMAT_OF[syntax], names, CAP_OPENERS[syntax], LATER_CALL[syntax])
 
 
 @pytest.mark.parametrize("syntax", list(CAP_OPENERS))
 def test_invalid_utf8_is_replaced_only_in_rewritten_text(syntax: str) -> None:
-    plain = chunk_event({"content": "plain @@ text\n"}).replace(b"@@", b"\xff")
-    rewritten = chunk_event({"content": LATER_CALL[syntax] + "\n@@ after"}).replace(b"@@", b"\xfe")
-    body = rewrite_stream(plain + rewritten + b"data: [DONE]\n\n", format=FORMAT_OF[syntax])
-    assert body.startswith(plain)  # passed through byte for byte
-    assert "\ufffd after".encode() in body  # replaced inside the rewritten text
-    final = openai_final(body.removeprefix(plain)).choices[0]
-    assert [c.function.name for c in final.message.tool_calls] == ["b"]
+    invalid_utf8_replaced_only_where_rewritten(FORMAT_OF[syntax], LATER_CALL[syntax])
 
 
 PROSE_AT_ONCE = [
@@ -144,10 +117,8 @@ PROSE_AT_ONCE = [
 
 @pytest.mark.parametrize("prose", PROSE_AT_ONCE)
 def test_prose_after_an_opener_is_released_without_waiting(prose: str) -> None:
-    for name in ("dsml", "minimax", "special-tokens", "deepseek+kimi", "minimax+special-tokens"):
-        parser = FORMATS[name]()
-        assert texts(parser.feed(prose)) == prose, name
-        assert not parser.pending, name
+    names = ("dsml", "minimax", "special-tokens", "deepseek+kimi", "minimax+special-tokens")
+    prose_released_at_once(names, prose)
 
 
 STREAMED = [case for case in CASES if not str(case.values[0]).startswith("minimax-m3")]

@@ -142,7 +142,7 @@ def test_dsml_after_deepseek_reasoning_in_think_tags() -> None:
 
 
 
-@pytest.mark.parametrize("size", [1, 3, 7])
+@pytest.mark.parametrize("size", [1, 3, 7, 10_000])
 @pytest.mark.parametrize("model", ["deepseek/deepseek-v4-pro", "deepseek-reasoner"])
 def test_a_dsml_block_inside_think_ends_the_reasoning(model: str, size: int) -> None:
     """As DeepSeek V4's parser does: the block is the answer's (`<think>` written, or the

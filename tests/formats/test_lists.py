@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite.events import ArgumentsDelta, Piece
 from sse_rewrite.formats import FORMATS
 from tests.chunking import (
     assert_same_for_any_cut,
@@ -149,6 +150,24 @@ def test_mistral_v11_arguments_stream_as_written() -> None:
         assert announced == ["write", "ls"]
         assert found == [("a1B2c3D4e", "write", '{"path": "a.md", "text": "x } y"}'), (None, "ls", "{}")]
         assert kept == "Ok."
+
+
+def test_mistral_argument_texts_taken_one_at_a_time_stream_what_feed_streams() -> None:
+    value = '{"a": "x\\\\", "b": "} ] )\\"\\n\\\\\\"é", "c": [1, {"d": 2}]}'
+    text = "[TOOL_CALLS]f[ARGS]" + value + " ok"
+    for size in (1, 2, 3, 4):
+        texts = [text[i : i + size] for i in range(0, len(text), size)]
+        fast, fed = FORMATS["mistral"](stream_arguments=True), FORMATS["mistral"](stream_arguments=True)
+        out: list[Piece] = []
+        for piece in texts:
+            reference = fed.feed(piece)
+            streamed = fast.absorb_argument(piece)
+            got = fast.feed(piece) if streamed is None else [ArgumentsDelta(streamed)] if streamed else []
+            assert got == reference, (size, piece)
+            out += got
+        end = fast.flush()
+        assert end == fed.flush()
+        assert calls(out + end) == [(None, "f", value)]
 
 
 def test_a_streamed_call_cut_off_is_completed_as_written() -> None:

@@ -11,30 +11,69 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
-from tests.chunking import calls, chunk_event, feed_in_pieces, rewrite_stream, texts
+from tests.chunking import (
+    calls,
+    chunk_event,
+    feed_in_pieces,
+    feed_pieces,
+    reasoning,
+    rejoin,
+    rewrite_stream,
+    texts,
+    token_stream,
+)
 from tests.formats.channel_rows import MODELS, ROWS
-from tests.formats.test_channels import fields, reasoning, rejoin
-from tests.oracles import openai_final
+from tests.formats.harness import cases, expectation, row_through_the_sdk
 
-STRIPPED = [pytest.param(f, row, id=f"{f}-{row}") for f in ("gpt-oss", "kimi-stripped") for row in ROWS[f]]
+STRIPPED = cases({fmt: ROWS[fmt] for fmt in ("gpt-oss", "kimi-stripped")})
 
 
 @pytest.mark.parametrize(("fmt", "row"), STRIPPED)
 def test_row_one_character_a_chunk_after_an_empty_first_chunk(fmt: str, row: str) -> None:
-    text, expected_calls, kept, thought, _ = ROWS[fmt][row]
+    expected = expectation(ROWS[fmt][row])
     events = [chunk_event({"role": "assistant", "content": ""}, model=MODELS[fmt])]
-    events += [chunk_event({"content": char}, model=MODELS[fmt]) for char in text]
+    events += [chunk_event({"content": char}, model=MODELS[fmt]) for char in expected.text]
     events.append(chunk_event({}, "stop", model=MODELS[fmt]))
-    body = rewrite_stream(b"".join(events) + b"data: [DONE]\n\n")
-    final = openai_final(body).choices[0]
-    assert (final.message.content or "") == kept
-    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == expected_calls
-    assert fields(body).get("reasoning_content", "") == thought
+    row_through_the_sdk(rewrite_stream(b"".join(events) + b"data: [DONE]\n\n"), expected)
+
+
+KIMI_CALLS = [pytest.param(row, id=row) for row, (_, found, *_) in ROWS["kimi-stripped"].items() if found]
+
+
+@pytest.mark.parametrize("row", KIMI_CALLS)
+def test_a_kimi_row_with_the_word_cut_as_a_tokenizer_may_cut_it(row: str) -> None:
+    expected = expectation(ROWS["kimi-stripped"][row])
+    tokens = [token for part in expected.text.split("functions") for token in (part, "function", "s")][:-2]
+    stream = token_stream([token for token in tokens if token], model=MODELS["kimi-stripped"])
+    row_through_the_sdk(rewrite_stream(stream), expected)
+
+
+def test_an_unread_event_ending_in_another_start_is_not_held() -> None:
+    """`fun` ends an event no needle sends to the parser: the word is not read (the cost of a
+    needle for every start: `kimi_stripped.SNIFF`); nothing is lost."""
+    tokens = ["Let me look.", " Now.fun", "ctions.read:0{}", " done"]  # (a first event is always read)
+    body = rewrite_stream(token_stream(tokens, model=MODELS["kimi-stripped"]))
+    row_through_the_sdk(body, expectation(("".join(tokens), [], "".join(tokens), set())))
+
+
+def test_a_harmony_start_cut_in_an_unread_first_content_is_text() -> None:
+    """`ana` after an empty first chunk has no needle (`harmony_stripped.GptOssParser.sniff`)."""
+    tokens = ["", "ana", "lysisUser says hi.", "assistantfinal", "Hello!"]
+    body = rewrite_stream(token_stream(tokens, model=MODELS["gpt-oss"]))
+    row_through_the_sdk(body, expectation(("".join(tokens), [], "".join(tokens), set())))
 
 
 @pytest.mark.parametrize(
     ("text", "held"),
-    [("Let me look.functio", "functio"), ("one of", "f"), ("functions", "functions"), ("the fun", "fun")],
+    [
+        ("Let me look.functio", "functio"),
+        ("the fun", "fun"),
+        ("functions", "functions"),
+        ("f", "f"),
+        ("look.f", "f"),
+        ('{"a": 1}f', "f"),
+        ("one of", ""),  # (a word goes on into this `f`: not held, see `kimi_stripped.HELD_FROM`)
+    ],
 )
 def test_only_a_start_of_the_word_is_held_and_it_comes_out_unchanged(text: str, held: str) -> None:
     parser = FORMATS["kimi+deepseek"]()
@@ -42,6 +81,14 @@ def test_only_a_start_of_the_word_is_held_and_it_comes_out_unchanged(text: str, 
     assert parser.undecided == len(held)
     assert texts(parser.feed(" then")) == held + " then"
     assert not parser.pending
+
+
+def test_a_lone_f_glued_to_a_word_is_not_held_so_that_one_cut_is_text() -> None:
+    text = "I'll read the filefunctions.read:0{}"
+    assert [c[1] for c in calls(feed_pieces(FORMATS["kimi+deepseek"](), [text]))] == ["read"]
+    cut = text.index("functions") + 1
+    out = feed_pieces(FORMATS["kimi+deepseek"](), [text[:cut], text[cut:]])
+    assert (texts(out), calls(out)) == (text, [])
 
 
 KIMI_FRAGMENTS = ["f", "fun", "func", "tions", "functions", "functions.", ".", "py", "read", ":", "0", "{",

@@ -1,0 +1,48 @@
+"""Needles that share their first byte, searched as one pattern (sans-IO).
+
+While a stream is idle, an event is read only if it holds one of the stream's needles
+(`StreamRewriter.needles`); `PlainRuns` searches a read for them (`NeedleIndex`). A search
+for a short needle steps through the bytes a
+needle's length at a time, and stops at every byte that ends the needle: the search for
+`["` stops at every quote. Needles that share their first byte are one pattern instead
+(`[T` and `["`, the two ways Mistral's `[TOOL_CALLS]` can show in the raw JSON, become
+`\\[(?:T|")`), which stops only at that byte (an ordinary chunk holds one `[`:
+`"choices":[{`): one pass for the group, however many needles it holds. A quote is in
+every few bytes of JSON, so quote-led needles (the words choice.py acts on) are searched
+one by one. (The general path tests each event's data for each needle: there a search's
+call costs more than its pass over one event, and one pattern saves nothing.)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_QUOTE: Final = b'"'
+
+
+@functools.cache
+def grouped(needles: tuple[bytes, ...]) -> tuple[tuple[bytes | re.Pattern[bytes], int], ...]:
+    """The searches that stand for `needles`, each with the length of its longest needle: a
+    needle, or one pattern for the needles that share their first byte (not a quote), in
+    the place of the first of them. A read holds a needle exactly where a search finds one."""
+    groups: dict[int | bytes, list[bytes]] = {}
+    for needle in dict.fromkeys(needles):
+        alone = not needle or needle.startswith(_QUOTE)  # (no byte: every event)
+        groups.setdefault(needle if alone else needle[0], []).append(needle)
+    searches: list[tuple[bytes | re.Pattern[bytes], int]] = []
+    for group in groups.values():
+        # (a needle that begins with another is found with it: `<` stands for `<think>`)
+        kept = [n for n in group if not any(n != other and n.startswith(other) for other in group)]
+        searches.append((kept[0] if len(kept) == 1 else _pattern(kept), max(map(len, kept))))
+    return tuple(searches)
+
+
+def _pattern(group: list[bytes]) -> re.Pattern[bytes]:
+    rests = b"|".join(re.escape(needle[1:]) for needle in group)
+    return re.compile(re.escape(group[0][:1]) + b"(?:" + rests + b")")
