@@ -187,6 +187,11 @@ FRAGMENTS = [
     "<|tool_cal",
     "<tool_call",
     '<|"',
+    "[THIN",
+    "[/THIN",
+    "<|channe",
+    "<channel|",
+    "thought",
     "call",
     "[",
     "]",
@@ -206,6 +211,11 @@ FRAGMENTS = [
 ]
 
 
+FRAGMENT_FORMATS = (
+    "mistral", "lfm2", "gemma", "special-tokens", "gemma+special-tokens", "mistral+special-tokens"
+)  # fmt: skip
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=30), st.data())
 def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
@@ -213,7 +223,7 @@ def test_prose_with_fragments_of_the_markers_comes_out_byte_for_byte(
 ) -> None:
     text = "".join(parts)
     points = data.draw(st.lists(st.integers(0, len(text)), max_size=4))
-    for name in ("mistral", "lfm2", "gemma", "special-tokens", "gemma+special-tokens"):
+    for name in FRAGMENT_FORMATS:
         out = feed_pieces(FORMATS[name](), [text])
         assert texts(out) == text, name
         assert_same_for_any_cut(FORMATS[name], text, points)

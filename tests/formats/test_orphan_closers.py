@@ -25,6 +25,10 @@ _OPENS_SECTION = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m
                   if t is Token.SECTION_BEGIN}  # fmt: skip
 _CLOSES_SECTION = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
                    if t is Token.SECTION_END}  # fmt: skip
+_BEGINS_CALL = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
+                if t is Token.CALL_BEGIN}  # fmt: skip
+_ENDS_CALL = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
+              if t is Token.CALL_END}  # fmt: skip
 MARKERS = _TAGS + _TOKENS
 ALL_PARSERS = sorted({name for names in PARSERS.values() for name in names})
 
@@ -38,8 +42,10 @@ def prose(draw: st.DrawFn) -> str:
     parts = [draw(words)]
     for _ in range(draw(st.integers(1, 5))):
         run = draw(st.lists(st.sampled_from(MARKERS), min_size=1, max_size=3))
-        if any(a in _OPENS_SECTION and b in _CLOSES_SECTION for a, b in itertools.pairwise(run)):
-            run = run[:1]  # (an empty section, an opener then its closer, is syntax)
+        if any(a in _OPENS_SECTION and b in _CLOSES_SECTION for a, b in itertools.pairwise(run)) or any(
+            a in _BEGINS_CALL and b in _ENDS_CALL for a, b in itertools.combinations(run, 2)
+        ):
+            run = run[:1]  # (an empty section, or a call begun and ended around a header, is syntax)
         gap = draw(st.sampled_from([" ", "", "\t"]))
         end = draw(st.sampled_from([" ", "\n", ". "]))
         parts.append(f"{gap}{''.join(run)} {draw(words)} {draw(words)}{end}")
