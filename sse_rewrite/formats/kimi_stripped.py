@@ -154,19 +154,23 @@ class StrippedKimiParser(ScanningParser):
 
 class StrippedKimiComposed(ComposedParser):
     """Kimi's tokens and `StrippedKimiParser` (a subclass may add `PARTS`): a text that holds
-    neither `<` nor `functions`, and does not end with a held start of it, is handed back at
-    once while nothing is held (the base's fast path needs `<`-led openers only)."""
+    no other part's lead (`<`, `[`…) nor `functions`, and does not end with a held start of it,
+    is handed back at once while nothing is held (the base's fast path needs `<`-led openers only)."""
 
     PARTS: ClassVar[tuple[type[ScanningParser], ...]] = (SpecialTokensParser, StrippedKimiParser)
+    _OTHER_LEAD: ClassVar[re.Pattern[str]]
+    """Any lead of the parts' markers but `f` (`[TOOL_CALLS]`'s `[` under Kimi ids too)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         cls._OPENERS = MarkerTable(dict(cls._OPENERS), HELD_FROM)
+        cls._OTHER_LEAD = re.compile("[" + re.escape(cls._OPENERS.leads.decode().replace("f", "")) + "]")
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
-        if (self._active is None and not self._scan.end and not self._flushed and "<" not in text
-                and "functions" not in text and not text.endswith(_STARTS) and text[-1:] != "f"):
+        if (self._active is None and not self._scan.end and not self._flushed
+                and self._OTHER_LEAD.search(text) is None and "functions" not in text
+                and not text.endswith(_STARTS) and text[-1:] != "f"):
             self._around.text(text)  # (what precedes a closer: `_orphans.py`)
             return [Text(text)] if text else []
         return super().feed(text)

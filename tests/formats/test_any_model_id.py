@@ -17,6 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from sse_rewrite.cli import cli
+from sse_rewrite.events import Text, ToolCall
+from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats._auto import FAMILIES, Family
 from tests.chunking import field_stream, rewrite_stream
 from tests.formats.damage_rows import DEEPSEEK, KIMI
 from tests.oracles import openai_final
@@ -136,3 +139,19 @@ def test_every_bundled_kimi_and_deepseek_capture_is_restored_under_other_ids(cap
             b'"model":' + orjson.dumps(model), b'"model":' + original.group(1)
         )  # rebuilt
         assert restored == expected, model
+
+
+MARKED_CALLS = [
+    'Done. [TOOL_CALLS] [{"name": "f", "arguments": {}}]',  # Mistral's `[TOOL_CALLS]`: no `<` at all
+    "Done. <|tool_call_start|>[f()]<|tool_call_end|>",  # LFM2
+]
+
+
+@pytest.mark.parametrize("text", MARKED_CALLS)
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda family: family.format)
+def test_every_familys_id_reads_the_markers_no_prose_holds(family: Family, text: str) -> None:
+    for texts in ([text], list(text)):
+        parser = FORMATS[family.format]()
+        out = [piece for chunk in texts for piece in parser.feed(chunk)] + parser.flush(finished=True)
+        assert [(c.name, c.arguments) for c in out if isinstance(c, ToolCall)] == [("f", "{}")], texts
+        assert "".join(p.text for p in out if isinstance(p, Text)) == "Done. "

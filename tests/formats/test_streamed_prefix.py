@@ -111,7 +111,9 @@ SYNTAXES: dict[str, Syntax] = {
                                ("</parameter>", "<parameter=", "</function>", "<tool_call>")),
     "glm": Syntax(("glm", "glm+special-tokens"), glm, ("</arg_value>", "<tool_call>")),
     "harmony": Syntax(("harmony",), harmony_call),
-    "dsml": Syntax(("dsml",), dsml_call, (f"</{BAR}parameter>", f"</{BAR}invoke>", f"<{BAR}")),
+    "dsml": Syntax(("dsml",), dsml_call,  # (inside a marked block, unmarked tags count too)
+                   (f"</{BAR}parameter>", f"</{BAR}invoke>", f"<{BAR}",
+                    "</parameter>", "</invoke>", "<parameter", "<invoke")),
     "minimax": Syntax(("minimax",), minimax_call, ("</parameter>", "</invoke>", "<parameter", "<invoke")),
     "mistral": Syntax(("mistral", "mistral+special-tokens"), mistral_call),
 }  # fmt: skip
