@@ -91,7 +91,7 @@ class ChoiceState:
         delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
         if type(delta) is not dict or self._fed is not None or self._undecided.runs:
             return None
-        if self._think is not None and self._think.busy:  # (no property call without `--think`)
+        if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
             return None
         name, text = sole_text(delta)
         parser = self._parsers.get(name)
@@ -203,7 +203,7 @@ class ChoiceState:
     @property
     def _thinking(self) -> bool:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
-        return self._think is not None and self._think.busy
+        return self._think is not None and self._think.tags.busy
 
 
 def _markup_only(pieces: list[Piece]) -> bool:

@@ -43,26 +43,22 @@ class Split:
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_field", "_owed", "_splitter")
+    __slots__ = ("_field", "_owed", "tags")
 
     def __init__(self, starts_inside: bool) -> None:
-        self._splitter = ThinkSplitter(starts_inside)
+        self.tags = ThinkSplitter(starts_inside)
+        """The tag splitter (read only). While it is `busy`, every content event must come here."""
         self._field = "reasoning_content"
         self._owed = 0  # held characters whose event was held whole for them (`held_whole`)
 
     @property
     def held(self) -> int:
         """How many characters of content are held back as a possible tag start."""
-        return self._splitter.held
+        return self.tags.held
 
     def held_whole(self, count: int) -> None:
         """The choice held its event whole for the `tail` characters of the last split."""
         self._owed += count
-
-    @property
-    def busy(self) -> bool:
-        """True while content is moved or a tag prefix is held: every content event must come here."""
-        return self._splitter.busy
 
     def split(self, choice: dict[str, Any], in_call: bool = False,
               syntax: Callable[[], ToolSyntax] | None = None) -> Split:
@@ -79,20 +75,20 @@ class ContentThinking:
             return Split(None)
         for name in _REASONING_FIELDS:
             if type(delta.get(name)) is str and delta[name]:
-                self._splitter.provider_reasons()
+                self.tags.provider_reasons()
                 if name == "reasoning":
                     self._field = name
         content = delta.get("content")
         text = content if type(content) is str else ""
         owed = self._owed
         if in_call:  # a held prefix is text, and so is all of this content
-            pieces = [*self._splitter.flush(), *([Text(text)] if text else [])]
+            pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
         elif syntax is not None and "think>" in text:
             pieces = self._feed_around_syntax(text, syntax())
         else:
-            pieces = self._splitter.feed(text)
+            pieces = self.tags.feed(text)
         if choice.get("finish_reason") is not None or (owed and not text):
-            pieces += self._splitter.flush()  # the end, or content not continued: a held prefix is text
+            pieces += self.tags.flush()  # the end, or content not continued: a held prefix is text
         lead, tag = "", 0
         if owed and pieces:  # decided: the first piece covers the owed characters (a tag, or text)
             self._owed = 0
@@ -104,7 +100,7 @@ class ContentThinking:
                 pieces = ([Text(first.text[owed:])] if len(first.text) > owed else []) + pieces[1:]
         if pieces == ([Text(text)] if text else []):
             return Split(None, lead, tag)
-        tail = 0 if self._splitter.inside else self._splitter.held - self._owed
+        tail = 0 if self.tags.inside else self.tags.held - self._owed
         if tail and (tail > len(text) or pieces != ([Text(text[:-tail])] if len(text) > tail else [])):
             # more changed than a tag start at the end, or the start began in an event that went
             # out without it: no holding the event whole
@@ -123,7 +119,7 @@ class ContentThinking:
         done = 0
         for piece in parser.feed(text):  # text, markers and calls cover the text read so far
             if isinstance(piece, Text):
-                pieces += self._splitter.feed(piece.text)
+                pieces += self.tags.feed(piece.text)
                 done += len(piece.text)
             elif isinstance(piece, ToolCall | Markup):
                 pieces += self._syntax(piece.raw)
@@ -133,7 +129,7 @@ class ContentThinking:
                 done += len(piece.text)
         # the rest: a call opened here goes on in later content if only an end would break it
         in_call = any(isinstance(p, Notice) and p.code == "truncated-call" for p in parser.flush())
-        pieces += self._syntax(text[done:]) if in_call else self._splitter.feed(text[done:])
+        pieces += self._syntax(text[done:]) if in_call else self.tags.feed(text[done:])
         merged: list[Text | Thought | Markup] = []
         for item in pieces:  # one piece per run, as a plain feed gives
             last = merged[-1] if merged else None
@@ -148,11 +144,11 @@ class ContentThinking:
     def _syntax(self, raw: str) -> list[Text | Thought | Markup]:
         """Tool syntax: in the answer it is data, as `in_call` makes it; in the reasoning, tags
         still apply (the reasoning field's parser reads it, as when it comes token by token)."""
-        return self._splitter.feed(raw) if self._splitter.inside else self._splitter.data(raw)
+        return self.tags.feed(raw) if self.tags.inside else self.tags.data(raw)
 
     def flush(self) -> dict[str, str]:
         """End of stream: the held tag prefix, by the field it goes to."""
-        answer, thought = self._texts(self._splitter.flush())
+        answer, thought = self._texts(self.tags.flush())
         return {name: text for name, text in ((self._field, thought), ("content", answer)) if text}
 
     @staticmethod

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..events import Notice, Piece
-from ._machine import MachineState
+from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from ._tag_calls import CLOSE, OPEN, State, TagCalls
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, is_name
@@ -63,6 +63,9 @@ _XML_OR_EMPTY: Final = MarkerTable({_FUNCTION: True, CLOSE: False})
 _GLM_KEY_OR_CLOSE: Final = MarkerTable({b"<arg_key>": True, CLOSE: True})
 _CLOSE: Final = MarkerTable({CLOSE: True})
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
+_TAGGED: Final = State.TAGGED
+"""The hot state, read once: a member read from its Enum class (`State.TAGGED`) goes through
+the metaclass's `__getattr__` hook, about ten times a global's cost (Python 3.11)."""
 
 
 class ToolCallTagParser(TagCalls):
@@ -80,15 +83,15 @@ class ToolCallTagParser(TagCalls):
     def absorb(self, texts: Sequence[str]) -> int:
         """The base's `absorb`, looking first for the hot state of an XML or GLM body (a
         value's tokens): one call a token, not three."""
-        if self._state is State.TAGGED and not self._streams:
+        if self._state is _TAGGED and not self._streams:
             return self._absorb_tagged(texts)
-        return super().absorb(texts)
+        return ScanningParser.absorb(self, texts)  # (its base's, named: a `super()` a token costs)
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """In an XML or GLM body (streaming or not: a value streams when it closes), the
         leading texts without `<`, while nothing is held unscanned: `_step_tagged` would only
         move its cursor past them."""
-        if self._state is not State.TAGGED:
+        if self._state is not _TAGGED:
             return 0
         scan = self._scan
         if scan.cursor != scan.end or not texts:
@@ -111,7 +114,7 @@ class ToolCallTagParser(TagCalls):
         """Also, in an XML or GLM body, `_absorb_tagged`; after the opener and spacing, a text
         that opens a JSON body (`{"`) and holds no closing bracket: it only picks the body's
         kind, as `_step_opened` would."""
-        if self._state is State.TAGGED:
+        if self._state is _TAGGED:
             return self._absorb_tagged(texts)
         scan, text = self._scan, texts[0] if texts else ""
         if self._state is not State.OPENED or scan.cursor != scan.end:
