@@ -41,12 +41,13 @@ class Expectation(NamedTuple):
     reasoning: str = ""
 
 
-def expectation(row: tuple[Any, ...]) -> Expectation:
-    """A row of any table as an `Expectation` (a 5-tuple holds the reasoning before the notices)."""
+def expectation(row: tuple[Any, ...], reasoning: str = "") -> Expectation:
+    """A row of any table as an `Expectation` (a 5-tuple holds the reasoning before the notices;
+    a table of 4-tuples may give it beside the row, as `list_rows.REASONING` does)."""
     if len(row) == 5:
         text, expected_calls, kept, thought, notices = row
         return Expectation(text, expected_calls, kept, notices, thought)
-    return Expectation(*row)
+    return Expectation(*row, reasoning)
 
 
 def cases(rows: Mapping[str, Mapping[str, object]]) -> list[Any]:
@@ -69,10 +70,10 @@ def row_at_every_cut(name: str, factory: Callable[[], ToolSyntax], row: Expectat
     assert row.notices <= codes(out), name
 
 
-def row_in_parsers(names: Iterable[str], row: tuple[Any, ...]) -> None:
+def row_in_parsers(names: Iterable[str], row: Expectation) -> None:
     """`row_at_every_cut` in each named parser of `FORMATS`."""
     for name in names:
-        row_at_every_cut(name, FORMATS[name], expectation(row))
+        row_at_every_cut(name, FORMATS[name], row)
 
 
 def fields(body: bytes) -> dict[str, str]:
@@ -98,9 +99,9 @@ def row_through_the_sdk(body: bytes, row: Expectation, finished: bool = True) ->
     assert fields(body).get("reasoning_content", "") == row.reasoning
 
 
-def tokens_through_the_sdk(tokens: list[str], row: tuple[Any, ...], **options: Any) -> None:
+def tokens_through_the_sdk(tokens: list[str], row: Expectation, **options: Any) -> None:
     """The row's text as `tokens`, one a chunk, through the rewriter with `options`: `row_through_the_sdk`."""
-    row_through_the_sdk(rewrite_stream(token_stream(tokens), **options), expectation(row))
+    row_through_the_sdk(rewrite_stream(token_stream(tokens), **options), row)
 
 
 def prose_released_at_once(names: Iterable[str], prose: str) -> None:

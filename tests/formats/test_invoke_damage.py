@@ -18,6 +18,7 @@ from tests.chunking import calls, feed_pieces, texts
 from tests.formats.dsml_rows import DSML_PLAIN_ROWS, DSML_ROWS
 from tests.formats.harness import (
     cases,
+    expectation,
     invalid_utf8_replaced_only_where_rewritten,
     over_the_cap_released,
     prose_released_at_once,
@@ -72,12 +73,13 @@ CASES = cases(ROWS)
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_in_every_parser_at_every_cut(group: str, row: str) -> None:
-    row_in_parsers(PARSERS[group], ROWS[group][row])
+    row_in_parsers(PARSERS[group], expectation(ROWS[group][row]))
 
 
 @pytest.mark.parametrize(("group", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(group: str, row: str) -> None:
-    tokens_through_the_sdk(tokens(ROWS[group][row][0]), ROWS[group][row], format=FORMAT[group])
+    expected = expectation(ROWS[group][row])
+    tokens_through_the_sdk(tokens(expected.text), expected, format=FORMAT[group])
 
 
 @pytest.mark.parametrize("group", ["dsml-plain", "minimax-bare", "minimax-m3-stripped"])

@@ -11,6 +11,7 @@ import pytest
 
 from tests.formats.harness import (
     cases,
+    expectation,
     invalid_utf8_replaced_only_where_rewritten,
     over_the_cap_released,
     prose_released_at_once,
@@ -23,21 +24,15 @@ from tests.formats.list_rows import FORMAT, GQ, PARSERS, REASONING, ROWS, gemma,
 CASES = cases(ROWS)
 
 
-def with_reasoning(fmt: str, row: str) -> tuple[object, ...]:
-    """The row with the reasoning it moves to the reasoning field (`REASONING`, empty for most)."""
-    text, expected_calls, kept, notices = ROWS[fmt][row]
-    return text, expected_calls, kept, REASONING.get((fmt, row), ""), notices
-
-
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
-    row_in_parsers(PARSERS[fmt], with_reasoning(fmt, row))
+    row_in_parsers(PARSERS[fmt], expectation(ROWS[fmt][row], REASONING.get((fmt, row), "")))
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
-    expected = with_reasoning(fmt, row)
-    tokens_through_the_sdk(three_characters(ROWS[fmt][row][0]), expected, format=FORMAT.get(fmt, fmt))
+    expected = expectation(ROWS[fmt][row], REASONING.get((fmt, row), ""))
+    tokens_through_the_sdk(three_characters(expected.text), expected, format=FORMAT.get(fmt, fmt))
 
 
 PROSE_AT_ONCE = {
