@@ -62,7 +62,7 @@ def recording_log() -> tuple[ServerLog, list[str]]:
     return log, lines.lines
 
 
-def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+def eventually(condition: Callable[[], bool], timeout: float = 15.0) -> bool:
     """Whether `condition` holds within `timeout` seconds (the server thread may lag the client)."""
     deadline = time.monotonic() + timeout
     while not condition():
