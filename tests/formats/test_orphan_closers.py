@@ -27,8 +27,8 @@ _CLOSES_SECTION = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for 
                    if t is Token.SECTION_END}  # fmt: skip
 _BEGINS_CALL = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
                 if t is Token.CALL_BEGIN}  # fmt: skip
-_ENDS_CALL = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
-              if t is Token.CALL_END}  # fmt: skip
+_ENDS_HEADER = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
+                if t in (Token.CALL_BEGIN, Token.CALL_END, Token.SECTION_END)}  # fmt: skip
 MARKERS = _TAGS + _TOKENS
 ALL_PARSERS = sorted({name for names in PARSERS.values() for name in names})
 
@@ -43,9 +43,9 @@ def prose(draw: st.DrawFn) -> str:
     for _ in range(draw(st.integers(1, 5))):
         run = draw(st.lists(st.sampled_from(MARKERS), min_size=1, max_size=3))
         if any(a in _OPENS_SECTION and b in _CLOSES_SECTION for a, b in itertools.pairwise(run)) or any(
-            a in _BEGINS_CALL and b in _ENDS_CALL for a, b in itertools.combinations(run, 2)
+            a in _BEGINS_CALL and b in _ENDS_HEADER for a, b in itertools.combinations(run, 2)
         ):
-            run = run[:1]  # (an empty section, or a call begun and ended around a header, is syntax)
+            run = run[:1]  # (an empty section, or a call begun and its header closed by a marker, is syntax)
         gap = draw(st.sampled_from([" ", "", "\t"]))
         end = draw(st.sampled_from([" ", "\n", ". "]))
         parts.append(f"{gap}{''.join(run)} {draw(words)} {draw(words)}{end}")

@@ -106,7 +106,7 @@ SYNTAXES: dict[str, Syntax] = {
     "deepseek": Syntax(("deepseek", "special-tokens", "hermes+special-tokens"), deepseek),
     "hermes": Syntax(("hermes", "qwen+special-tokens"), hermes),
     "qwen3-coder": Syntax(("qwen3-coder", "qwen+special-tokens"), qwen,
-                          ("</parameter>", "<parameter=", "<tool_call>")),
+                          ("</parameter>", "<parameter=", "</function>", "<tool_call>")),
     "qwen3-coder bare": Syntax(("qwen3-coder", "qwen+special-tokens"), qwen_bare,
                                ("</parameter>", "<parameter=", "</function>", "<tool_call>")),
     "glm": Syntax(("glm", "glm+special-tokens"), glm, ("</arg_value>", "<tool_call>")),
