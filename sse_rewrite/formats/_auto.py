@@ -128,7 +128,9 @@ FAMILIES: Final = (
            "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     Family(("deepseek",), "deepseek+kimi", DeepSeekAndTokens,
            "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
-    Family(("minimax",), "minimax+special-tokens", MiniMaxAndTokens, "MiniMax bare <invoke> XML"),
+    Family(("minimax",), "minimax+special-tokens", MiniMaxAndTokens,
+           "MiniMax bare <invoke> XML, [TOOL_CALL] wrappers, M3 tags without their namespace "
+           "token, <mm:think>"),
     Family(("glm", "z-ai", "zhipu"), "glm+special-tokens", GlmAndTokens, "GLM tool-call tags"),
     Family(("hermes", "nous"), "hermes+special-tokens", HermesAndTokens, "Hermes JSON tool-call tags"),
     Family(("gpt-oss",), "gpt-oss+special-tokens", Ref("_auto_wrapped", "GptOssAndTokens"),
