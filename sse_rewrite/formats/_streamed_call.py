@@ -11,6 +11,7 @@ hot path's way in: texts that only stream more of the call, taken without a sear
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..events import ArgumentsDelta, CallStart, Notice, Piece, ToolCall
@@ -93,3 +94,16 @@ class StreamedCall:
         self._call(out, None, name, self._broken_arguments(), self._take(end))
         self._state = self.TEXT
         return True
+
+
+def settled_texts(texts: Sequence[str], held: int, limit: int, stops: re.Pattern[str]) -> list[str]:
+    """The leading `texts` that hold none of `stops` and keep the bytes held (`held`, plus at
+    most 4 UTF-8 bytes a character: `feed` applies the cap) within `limit`: the texts an
+    `absorb_arguments` streams whole."""
+    taken = []
+    for text in texts:
+        held += 4 * len(text)
+        if held > limit or stops.search(text):
+            break
+        taken.append(text)
+    return taken

@@ -21,6 +21,7 @@ import orjson
 from ..events import Piece
 from ._json import JsonScanner
 from ._machine import ScanningParser
+from ._streamed_call import settled_texts
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, is_name, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -36,6 +37,7 @@ _HEAD_LOOKAHEAD: Final = 300  # bytes of a JSON body within which its head must 
 _UNDECIDED: Final = -2
 _NOT_STREAMED: Final = -1
 _FUNCTION_END: Final = FUNCTION_END.encode()
+_CLOSING_BRACKET: Final = re.compile(r"[}\]]")
 
 
 class TagStreaming(ScanningParser):
@@ -106,13 +108,7 @@ class TagStreaming(ScanningParser):
             return [""] * self._absorb_tagged(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
-        taken = []
-        size = scan.end - scan.start
-        for text in texts:
-            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
-            if "}" in text or "]" in text or size > self._max:
-                break
-            taken.append(text)
+        taken = settled_texts(texts, scan.end - scan.start, self._max, _CLOSING_BRACKET)
         if taken:
             scan.append(taken[0] if len(taken) == 1 else "".join(taken))
             self._value_at = scan.end

@@ -19,6 +19,7 @@ from ..events import Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
+from ._streamed_call import settled_texts
 from .harmony_headers import CALL, CHANNEL, MAX_HEADER, MESSAGE, START, maybe_prose
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -32,6 +33,7 @@ _HEADER_WORD: Final = re.compile(r"[\w \t.=:/@\-]*")
 _WHOLE_MARKERS: Final = re.compile(rb"[^<\n]*+(?:<\|(?:start|channel|constrain)\|>[^<\n]*+)*+")
 """A header's bytes whose every `<` begins a whole marker."""
 _SETTLED_WORD: Final = re.compile(rb"[ \t]*+\w*+.", re.DOTALL)
+_BODY_STOPS: Final = re.compile(r"[<}\]]")  # (a text with none neither closes a body nor begins its end)
 """The word after a marker, and a character after it: no text appended can change that word."""
 
 
@@ -134,13 +136,7 @@ class HarmonyCalls(ScanningParser):
             return [""] * self.absorb(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
-        taken = []
-        size = scan.end - scan.start
-        for text in texts:
-            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
-            if "<" in text or "}" in text or "]" in text or size > self._max:
-                break
-            taken.append(text)
+        taken = settled_texts(texts, scan.end - scan.start, self._max, _BODY_STOPS)
         if taken:
             self._append_streamed(taken[0] if len(taken) == 1 else "".join(taken))
             self._sent += taken
