@@ -79,7 +79,7 @@ def think_mode(model: str | None, requested: Literal["auto", "on", "off"]) -> tu
 class ThinkSplitter:
     """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
 
-    __slots__ = ("_held", "_implicit", "_inside", "_prompt_opens", "_start")
+    __slots__ = ("_held", "_implicit", "_inside", "_prompt_opens", "_start", "busy")
 
     def __init__(self, starts_inside: bool = False) -> None:
         self._inside = starts_inside
@@ -87,6 +87,10 @@ class ThinkSplitter:
         self._prompt_opens = starts_inside  # the template opens the tag: a `</think>` first ends it
         self._held = ""
         self._start = True  # nothing decided yet: the content's very start
+        self.busy = starts_inside
+        """True while content is moved, a tag prefix is held, or a tag at the content's very
+        start would be read as one (a text passed unread would move the start): every content
+        text must come here. An attribute, kept by `_settle`: it is asked once per content event."""
 
     @property
     def inside(self) -> bool:
@@ -98,12 +102,9 @@ class ThinkSplitter:
         """True while a possible tag prefix is held back."""
         return bool(self._held)
 
-    @property
-    def busy(self) -> bool:
-        """True while content is moved, a tag prefix is held, or a tag at the content's very
-        start would be read as one (a text passed unread would move the start): every content
-        text must come here. One look: it is asked once per content event."""
-        return self._inside or bool(self._held) or (self._start and self._prompt_opens)
+    def _settle(self) -> None:
+        """`busy` for the state now."""
+        self.busy = self._inside or bool(self._held) or (self._start and self._prompt_opens)
 
     @property
     def held(self) -> int:
@@ -118,6 +119,7 @@ class ThinkSplitter:
         """
         if self._implicit:
             self._inside = self._implicit = False
+            self._settle()
 
     def feed(self, text: str) -> list[Text | Thought | Markup]:
         """Consume more content text; return what can be decided now."""
@@ -132,6 +134,7 @@ class ThinkSplitter:
         if self._start:
             pos = self._at_start(buf, out)
             if pos < 0:
+                self._settle()
                 return out
         while True:
             tag = CLOSE if self._inside else OPEN
@@ -151,6 +154,7 @@ class ThinkSplitter:
             keep = max(keep, _partial_opener(buf, pos))
         self._emit(out, buf[pos : len(buf) - keep])
         self._held = buf[len(buf) - keep :]
+        self._settle()
         return out
 
     def _at_start(self, buf: str, out: list[Text | Thought | Markup]) -> int:
@@ -176,6 +180,7 @@ class ThinkSplitter:
         out = self.flush()
         self._emit(out, text)
         self._start = self._start and not text
+        self._settle()
         return out
 
     def flush(self) -> list[Text | Thought | Markup]:
@@ -183,6 +188,7 @@ class ThinkSplitter:
         out: list[Text | Thought | Markup] = []
         self._emit(out, self._held)
         self._held = ""
+        self._settle()
         return out
 
     def _emit(self, out: list[Text | Thought | Markup], text: str) -> None:
