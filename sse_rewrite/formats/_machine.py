@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ..events import Notice, Piece, Reasoning, Text
 from ._json import JsonScanner
 from ._orphans import OrphanClosers, Surroundings
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable, scan_text
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
 from ._streamed_call import StreamedCall
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -258,17 +258,7 @@ class ScanningParser(StreamedCall, OrphanClosers):
     def _reasoning_until(self, out: list[Piece], ends: MarkerTable[Any]) -> tuple[Any, int, int] | None:
         """In reasoning: hand it back up to the first marker of `ends`, found as `(value, position,
         length)`; None when the text ran out (holding only what may begin such a marker)."""
-        scan = self._scan
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
-            found = scan.match(pos, ends)
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            self._emit_reasoning(out, pos)
-            if found is NEED_MORE:
-                scan.cursor = pos
-                return None
-            return found[0], pos, found[1]
-        self._emit_reasoning(out, scan.end)
-        return None
+        found = self._scan.find_marker(ends)
+        self._emit_reasoning(out, self._scan.cursor if found is None else found[1])
+        return found
 

@@ -141,6 +141,22 @@ class MarkerScanner:
         found = _lead_pattern(leads).search(self.view, pos, self.end)
         return -1 if found is None else found.start()
 
+    def find_marker(self, table: MarkerTable[K]) -> tuple[K, int, int] | None:
+        """The first marker of `table` at or after the cursor, as `(value, position, length)`;
+        None when the text ran out (the cursor then rests where a marker may still begin, or at
+        the end)."""
+        while (pos := self.find_lead(table.leads, self.cursor)) != -1:
+            found = self.match(pos, table)
+            if found is None:
+                self.cursor = pos + 1
+                continue
+            if found is NEED_MORE:
+                self.cursor = pos
+                return None
+            return found[0], pos, found[1]
+        self.cursor = self.end
+        return None
+
     def match(self, pos: int, table: MarkerTable[K]) -> tuple[K, int] | Literal[Partial.NEED_MORE] | None:
         """Which marker of `table` starts at `pos`: `(value, length)`; NEED_MORE when the
         buffer ends inside what may still become one; else None."""

@@ -5,7 +5,7 @@ A body read whole ends in one of two ways: it is a call, emitted with an `invali
 notice when its arguments are not JSON (`_emit_call`), or it is not, and it stays text where it
 stands with a `malformed-call` notice (`_not_a_call`). A parser whose body is one state that
 only a `<`-led marker ends (`BODY`) also takes texts without `<` there unsearched (`absorb`), and
-compacts in every state, since it keeps no offsets of its own. In a body, `_next_marker` finds
+compacts in every state, since it keeps no offsets of its own. In a body, `MarkerScanner.find_marker` finds
 the marker that may end it.
 """
 
@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from ..events import Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
-from ._scanner import NEED_MORE, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import ClassVar
 
 
 class WholeCallParser(ScanningParser):
@@ -63,19 +62,3 @@ class WholeCallParser(ScanningParser):
         out.append(Notice("malformed-call", f"{what} is not a call: kept as text"))
         self._state = self.TEXT
         return True
-
-    def _next_marker(self, table: MarkerTable[Any]) -> tuple[Any, int, int] | None:
-        """The first marker of `table` at or after the cursor, as `(value, position, length)`;
-        None when the text ran out (the cursor then rests where a marker may still begin)."""
-        scan = self._scan
-        while (pos := scan.find_lead(table.leads, scan.cursor)) != -1:
-            found = scan.match(pos, table)
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            if found is NEED_MORE:
-                scan.cursor = pos
-                return None
-            return found[0], pos, found[1]
-        scan.cursor = scan.end
-        return None

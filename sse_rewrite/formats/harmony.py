@@ -146,18 +146,11 @@ class HarmonyParser(HarmonyCalls):
         self._state = State.CLOSING
 
     def _step_raw(self, out: list[Piece]) -> bool:
-        scan = self._scan
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
-            found = scan.match(pos, CALL_ENDS)
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            if found is NEED_MORE:
-                scan.cursor = pos
-                return False
-            return self._end_call(out, pos, pos + found[1] if found[0] else pos)
-        scan.cursor = scan.end
-        return False
+        found = self._scan.find_marker(CALL_ENDS)
+        if found is None:
+            return False
+        consumed, pos, length = found
+        return self._end_call(out, pos, pos + length if consumed else pos)
 
     def _step_closing(self, out: list[Piece]) -> bool:
         scan = self._scan

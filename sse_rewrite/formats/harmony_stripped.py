@@ -20,7 +20,7 @@ import re
 
 from ..events import Markup, Notice, Piece, Reasoning, ToolCall
 from ._json import JsonScanner, is_json
-from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable
+from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -150,22 +150,17 @@ class GptOssParser:
             return True
         if self._mode is Mode.CALL:
             return self._step_call(out)
-        while (pos := scan.find_lead(_MARKERS.leads, scan.cursor)) != -1:
-            found = scan.match(pos, _MARKERS)
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            self._emit(out, pos)
-            if found is NEED_MORE:
-                return False
-            if not found[0]:  # `assistantfinal`: the answer follows
-                out.append(Markup(scan.take(pos + found[1])))
-                return self._answer(out)
-            scan.mark, scan.cursor = pos, pos + found[1]
-            self._mode = Mode.CALL
-            return True
-        self._emit(out, scan.end)
-        return False
+        found = scan.find_marker(_MARKERS)
+        self._emit(out, scan.cursor if found is None else found[1])
+        if found is None:
+            return False
+        call, pos, length = found
+        if not call:  # `assistantfinal`: the answer follows
+            out.append(Markup(scan.take(pos + length)))
+            return self._answer(out)
+        scan.mark, scan.cursor = pos, pos + length
+        self._mode = Mode.CALL
+        return True
 
     def _step_call(self, out: list[Piece]) -> bool:
         scan = self._scan

@@ -91,7 +91,7 @@ class SeedParser(WholeCallParser):
         return True
 
     def _step_body(self, out: list[Piece]) -> bool:
-        scan, found = self._scan, self._next_marker(_BODY_ENDS)
+        scan, found = self._scan, self._scan.find_marker(_BODY_ENDS)
         if found is None:
             return False
         is_end, pos, length = found
