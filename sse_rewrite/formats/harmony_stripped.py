@@ -50,6 +50,11 @@ class Mode(enum.Enum):
     ANSWER = enum.auto()
 
 
+_ANSWER: Final = Mode.ANSWER
+"""Read once: a member read from its Enum class goes through the metaclass's `__getattr__`
+hook, about ten times a global's cost (Python 3.11), and this one is asked on every call."""
+
+
 class GptOssParser:
     """`auto` for gpt-oss ids: stripped harmony at the start, then `TOKENS` (implements `ToolSyntax`)."""
 
@@ -76,37 +81,37 @@ class GptOssParser:
     @property
     def pending(self) -> bool:
         """True while text is held back, or stripped reasoning goes on (every event must come here)."""
-        return self._mode is not Mode.ANSWER or self._tokens.pending
+        return self._mode is not _ANSWER or self._tokens.pending
 
     @property
     def watching(self) -> bool:
         """The tokens' `watching` once the answer began (orphan closers: `_orphans.py`)."""
-        return self._mode is Mode.ANSWER and self._tokens.watching
+        return self._mode is _ANSWER and self._tokens.watching
 
     @property
     def undecided(self) -> int:
         """Characters held back only because they may begin a marker; 0 inside syntax."""
-        if self._mode is Mode.START:
-            return len(self._scan.text(self._scan.start, self._scan.end))
-        return self._tokens.undecided if self._mode is Mode.ANSWER else 0
+        if self._mode is _ANSWER:
+            return self._tokens.undecided
+        return len(self._scan.text(self._scan.start, self._scan.end)) if self._mode is Mode.START else 0
 
     def absorb(self, texts: Sequence[str]) -> int:
         """The tokens' `absorb` once the answer began; nothing is taken before."""
-        return self._tokens.absorb(texts) if self._mode is Mode.ANSWER else 0
+        return self._tokens.absorb(texts) if self._mode is _ANSWER else 0
 
     def absorb_argument(self, text: str) -> str | None:
         """The answer's `absorb_argument`; nothing is taken before the answer."""
-        return self._tokens.absorb_argument(text) if self._mode is Mode.ANSWER else None
+        return self._tokens.absorb_argument(text) if self._mode is _ANSWER else None
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """The answer's `absorb_arguments`; nothing is taken before the answer."""
-        return self._tokens.absorb_arguments(texts) if self._mode is Mode.ANSWER else []
+        return self._tokens.absorb_arguments(texts) if self._mode is _ANSWER else []
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._mode is Mode.ANSWER:
+        if self._mode is _ANSWER:
             return self._tokens.feed(text)
         out: list[Piece] = []
         self._scan.append(text)

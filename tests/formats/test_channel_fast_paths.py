@@ -20,13 +20,14 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.harmony import HarmonyParser
+from sse_rewrite.formats.harmony_calls import State
 from sse_rewrite.formats.harmony_headers import CHANNELS, MAX_HEADER, maybe_prose
 from sse_rewrite.formats.special_tokens import SpecialTokensParser
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
@@ -293,3 +294,20 @@ def test_markup_alone_is_fed_ahead_in_token_runs() -> None:
     assert written == rewrite(data, len(data), plain_runs=False, token_runs=False)[0]
     assert "<|end|>" not in decoded[:-2] and "<|message|>" not in decoded[1:]  # (after the first header)
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(HEADER_BITS) | OPENER_AND_WORD, max_size=5).map("".join),
+       st.sampled_from(HEADER_BITS) | WORDS | st.sampled_from([" to=functions.f", "=", "ary", "x" * 250]))
+@example("commentary <|con", " ")  # a marker's start, then no marker
+@example("commentary <|con", "strain")
+@example("comm", "ent")  # the channel word goes on
+@example("comm", "x")
+@example("<|start|>assist", "ant")
+def test_a_header_kept_with_a_text_is_one_maybe_prose_does_not_call_prose(header: str, text: str) -> None:
+    parser = HarmonyParser()
+    parser.feed("<|channel|>" + header)
+    if parser._state is not State.HEADER:  # (prose, or the header ended)
+        return
+    held = parser._scan.text(parser._scan.mark, parser._scan.end)
+    assert parser._keeps_header(text) == (not maybe_prose(held + text))
