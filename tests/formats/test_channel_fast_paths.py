@@ -24,7 +24,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.choice import ChoiceRewriter
+from sse_rewrite.events import Markup, Reasoning, Text
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats._auto_wrapped import GptOssAndTokens
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.harmony import HarmonyParser
 from sse_rewrite.formats.harmony_calls import State
@@ -311,3 +313,14 @@ def test_a_header_kept_with_a_text_is_one_maybe_prose_does_not_call_prose(header
         return
     held = parser._scan.text(parser._scan.mark, parser._scan.end)
     assert parser._keeps_header(text) == (not maybe_prose(held + text))
+
+
+def test_the_gpt_oss_parser_becomes_the_tokens_parser_once_the_answer_begins() -> None:
+    stripped = GptOssAndTokens()
+    assert stripped.feed("analysisNeed it.") == [Markup("analysis"), Reasoning("Need it.")]
+    assert type(stripped) is GptOssAndTokens  # (stripped reasoning: its own)
+    assert stripped.feed("assistantfinalIt is <b>") == [Markup("assistantfinal"), Text("It is <b>")]
+    assert type(stripped) is GptOssAndTokens.TOKENS  # no call goes through the wrapper now
+    tokens = GptOssAndTokens()
+    assert tokens.feed("<|channel|>final<|message|>Hi") == [Markup("<|channel|>final<|message|>"), Text("Hi")]
+    assert type(tokens) is GptOssAndTokens.TOKENS and tokens.feed("<|return|>") == [Markup("<|return|>")]
