@@ -28,10 +28,10 @@ if TYPE_CHECKING:
     from typing import Final
 
 _NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
-_HEADER_WORD: Final = re.compile(r"[\w \t.=:/@\-]*")
-"""A text of header characters alone (as `maybe_prose` has them)."""
+_HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]|<\|(?:start|channel|constrain)\|>)*")
+"""A text of header characters and markers a header may hold, whole (as `maybe_prose` has them)."""
 _HEADER_MARKERS: Final = (START, CHANNEL, CONSTRAIN)
-"""The markers a header may hold whole (as `maybe_prose` has them)."""
+_OPENER_WORDS: Final = tuple((marker, marker.decode(), word) for marker, word in OPENER_WORDS)
 _SETTLED_WORD: Final = re.compile(rb"[ \t]*+\w*+.", re.DOTALL)
 _BODY_STOPS: Final = re.compile(r"[<}\]]")  # (a text with none neither closes a body nor begins its end)
 """The word after a marker, and a character after it: no text appended can change that word."""
@@ -110,12 +110,12 @@ class HarmonyCalls(ScanningParser):
         state = self._state
         if state is _REASONING or state is _TEXT:  # (nothing taken: not scanned)
             return 0
+        if state is _HEADER:
+            return self._absorb_header(texts)
         for count, text in enumerate(texts):
             if "<" in text:
                 texts = texts[:count]
                 break
-        if state is _HEADER:
-            return self._absorb_header(texts)
         return super().absorb(texts) if texts else 0
 
     def absorb_argument(self, text: str) -> str | None:
@@ -156,9 +156,9 @@ class HarmonyCalls(ScanningParser):
         self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
 
     def _absorb_header(self, texts: Sequence[str]) -> int:
-        """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
-        would append, minus its searches. (A text that completes a `<|message|>` begun before it
-        holds its `|>`: the header then holds a marker no header has, and `maybe_prose` says so.)"""
+        """Header words and markers (`assistant`, `<|channel|>`, ` to`, `=functions`, `.bash`,
+        ` <|constrain|>`, `json`): what the header step would append, minus its searches, up to a
+        text it must read (a `<|message|>`, a marker's start, prose; see `_keeps_header`)."""
         scan, taken = self._scan, 0
         room = self._max - scan.buffered
         for text in texts:
@@ -176,27 +176,30 @@ class HarmonyCalls(ScanningParser):
         return taken
 
     def _keeps_header(self, text: str) -> bool:
-        """Whether the open header stays one with `text` appended. The header so far is not prose
-        (its step or this method said so as it grew), so `text` cannot make it prose when it
-        stays short, is header characters alone, the header's last `<` begins a whole marker (no
-        marker's start waits for its end), and the word after its first `<|start|>` and
-        `<|channel|>` is followed by a character already (it is settled) or, with `text`, is
-        still a word of harmony's or the start of one. Else `maybe_prose` asks all of it."""
+        """Whether `text` appended leaves the open header one, still open: the header so far is
+        not prose (its step or this method said so as it grew), so `text` cannot make it prose
+        or end it when it stays short, is header characters and whole `<|start|>`, `<|channel|>`
+        and `<|constrain|>` alone, the header's last `<` begins such a marker (no marker's start
+        waits for its end), and the word after the first `<|start|>` and `<|channel|>` is
+        followed by a character already (it is settled) or, with `text`, is still a word of
+        harmony's or the start of one. Else the step must read it, unless `maybe_prose` says
+        that a text without `<` keeps the header."""
         scan = self._scan
         view, mark, end = scan.view, scan.mark, scan.end
-        if end - mark + len(text) <= MAX_HEADER and _HEADER_WORD.fullmatch(text):
+        if end - mark + len(text) <= MAX_HEADER and _HEADER_PIECE.fullmatch(text):
             last = view.rfind(b"<", mark, end)
             if last == -1 or view.startswith(_HEADER_MARKERS, last):
-                for opener, word in OPENER_WORDS:
+                for opener, name, word in _OPENER_WORDS:
                     at = view.find(opener, mark, end)
-                    if at == -1:
-                        continue
-                    at += len(opener)
-                    settled = _SETTLED_WORD.match(view, at, end)
-                    if not settled and word.match(scan.text(at, end) + text) is None:
+                    if at != -1:
+                        at += len(opener)
+                        settled = _SETTLED_WORD.match(view, at, end)
+                        if not settled and word.match(scan.text(at, end) + text) is None:
+                            return False
+                    elif (inside := text.find(name)) != -1 and word.match(text, inside + len(name)) is None:
                         return False
                 return True
-        return not maybe_prose(scan.text(mark, end) + text)
+        return "<" not in text and not maybe_prose(scan.text(mark, end) + text)
 
     def _finish(self, out: list[Piece]) -> None:
         """End of input: reasoning and text come out, a complete call is kept, else raw text."""

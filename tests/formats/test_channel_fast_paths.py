@@ -306,13 +306,32 @@ def test_markup_alone_is_fed_ahead_in_token_runs() -> None:
 @example("comm", "ent")  # the channel word goes on
 @example("comm", "x")
 @example("<|start|>assist", "ant")
+@example("<|start|>assistant", "<|channel|>")  # a marker taken, the word after it still to come
+@example("<|start|>assistant", "<|channel|>x")
+@example("commentary to=functions.f", " <|constrain|>")
 def test_a_header_kept_with_a_text_is_one_maybe_prose_does_not_call_prose(header: str, text: str) -> None:
     parser = HarmonyParser()
     parser.feed("<|channel|>" + header)
     if parser._state is not State.HEADER:  # (prose, or the header ended)
         return
     held = parser._scan.text(parser._scan.mark, parser._scan.end)
-    assert parser._keeps_header(text) == (not maybe_prose(held + text))
+    kept, prose = parser._keeps_header(text), maybe_prose(held + text)
+    if "<" in text:  # (taken only with whole markers a header holds, else the step reads it)
+        assert not (kept and prose)
+        assert not kept or "<" not in re.sub(r"<\|(?:start|channel|constrain)\|>", "", text)
+    else:
+        assert kept == (not prose)
+
+
+@pytest.mark.parametrize(("header", "marker", "word"), [
+    ("<|start|>assistant", "<|channel|>", "commentary"),
+    ("<|start|>assistant<|channel|>commentary to=functions.f", " <|constrain|>", "json"),
+    ("<|channel|>commentary", " to=functions.f <|constrain|>", "json"),
+])
+def test_header_markers_are_taken_where_they_keep_the_header_one(header: str, marker: str, word: str) -> None:
+    parser = HarmonyParser()
+    assert parser.feed(header) == []
+    assert parser.absorb([marker, word, "<|message|>"]) == 2  # (the end of the header is fed)
 
 
 def test_the_gpt_oss_parser_becomes_the_tokens_parser_once_the_answer_begins() -> None:
