@@ -80,8 +80,9 @@ class GptOssParser:
 
     @property
     def pending(self) -> bool:
-        """True: stripped reasoning goes on until the answer begins (every event must come here)."""
-        return True
+        """True until flushed: stripped reasoning goes on until the answer begins (every event must
+        come here)."""
+        return not self._flushed
 
     @property
     def watching(self) -> bool:

@@ -103,3 +103,12 @@ def test_the_gpt_oss_parser_becomes_the_tokens_parser_once_the_answer_begins() -
     tokens = GptOssAndTokens()
     assert tokens.feed("<|channel|>final<|message|>Hi") == [Markup("<|channel|>final<|message|>"), Text("Hi")]
     assert type(tokens) is GptOssAndTokens.TOKENS and tokens.feed("<|return|>") == [Markup("<|return|>")]
+
+
+def test_the_gpt_oss_parser_holds_nothing_once_flushed() -> None:
+    for text in ("", "analysisNeed it.", "analysisA.commentary to=functions.f json{"):
+        stripped = GptOssAndTokens()
+        assert stripped.pending
+        stripped.feed(text)
+        stripped.flush()
+        assert not stripped.pending and stripped.undecided == 0
