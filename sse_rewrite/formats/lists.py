@@ -22,7 +22,15 @@ import re
 
 from ._brackets import Quotes
 from ._list_machine import ListParser
-from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls, no_calls, stripped_mistral_calls
+from ._list_reads import (
+    bare_mistral_calls,
+    gemma_calls,
+    json_calls,
+    list_calls,
+    mistral_calls,
+    no_calls,
+    stripped_mistral_calls,
+)
 from ._list_syntax import ListSyntax
 from ._scanner import ANGLE_SNIFF
 from .whole_answer import WholeAnswerParser
@@ -92,8 +100,8 @@ class ListMarkersParser(ListParser):
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
 
 
-class MistralParser(ListParser):
-    """`--format mistral`: `[TOOL_CALLS]` in both generations, and `[THINK]` reasoning."""
+class MistralTokensParser(ListParser):
+    """Mistral's tokens: `[TOOL_CALLS]` in both generations, and `[THINK]` reasoning."""
 
     SYNTAXES = (MISTRAL, MISTRAL_THINK)
     sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF
@@ -146,6 +154,21 @@ MISTRAL_STRIPPED: Final = ListSyntax(
 )  # fmt: skip
 """Mistral v11 with its tokens stripped by a server: `NAME{…}`, calls back to back, each a
 JSON object (text-generation-webui leaves this)."""
+MISTRAL_BARE_JSON: Final = ListSyntax("Mistral", (), MISTRAL.values, bare_mistral_calls)
+"""What is left of Mistral's calls without their tokens: pre-v11's JSON array of
+`{"name", "arguments"}` objects (as the Mistral API's calls fall into content), or llama.cpp's
+generic envelope `{"tool_calls": […]}` (a Devstral leak)."""
+MISTRAL_REASONING: Final = ("[THINK]", "[/THINK]")
+"""`MISTRAL_THINK`'s opener and closer: an answer of bare calls may follow the reasoning."""
+
+
+class MistralParser(WholeAnswerParser):
+    """`--format mistral`: Mistral's tokens, and its calls without them as the whole answer
+    (after its `[THINK]` reasoning, if any)."""
+
+    INNER = MistralTokensParser
+    BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
+    REASONING = MISTRAL_REASONING
 
 
 class LlamaParser(WholeAnswerParser):

@@ -25,6 +25,7 @@ def provider_tokens(text: str) -> list[str]:
     return out
 
 
+BASH_CALL = '{"name": "bash", "arguments": {"command": "ls"}}'
 STREAMED = [
     ("mistralai/devstral-2512", 'On it.[TOOL_CALLS]bash[ARGS]{"command": "ls -la"}', "bash", "On it."),
     (
@@ -45,6 +46,8 @@ STREAMED = [
     ("google/gemma-4-31b-it", '<|tool_call>call:bash{command:<|"|>ls<|"|>}<tool_call|>', "bash", ""),
     ("google/gemma-4-31b-it", "call:bash{command:ls}", "bash", ""),
     ("mistralai/devstral-small-2507", 'bash{"command": "ls"}', "bash", ""),
+    ("mistralai/mistral-small-3.2-24b-instruct-2506", f"[{BASH_CALL}]", "bash", ""),
+    ("mistralai/devstral-2512", f'{{"tool_calls": [{BASH_CALL}]}}', "bash", ""),
 ]
 
 
@@ -73,6 +76,23 @@ THINKING = [
     ),
     ("google/gemma-4-31b-it", '<|channel>thought\nPlan: ls.<channel|>On it.call:bash{command:<|"|>ls<|"|>}'),
 ]
+
+
+@pytest.mark.parametrize(
+    ("model", "options"), [("mistralai/magistral-small-2509", {}), ("my-agent", {"format": "mistral"})]
+)
+def test_a_stripped_call_after_the_reasoning_is_read_one_token_per_chunk(
+    model: str, options: dict[str, str]
+) -> None:
+    text = '[THINK]Plan: ls.[/THINK]\nbash{"command": "ls"}'
+    body = rewrite_stream(token_stream(provider_tokens(text), model=model), **options)
+    final = openai_final(body, chunk=5).choices[0]
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+        ("bash", '{"command": "ls"}')
+    ]
+    assert final.message.content == "\n"
+    thought = "".join(ch["delta"].get("reasoning_content") or "" for c in chunks(body) for ch in c["choices"])
+    assert thought == "Plan: ls."
 
 
 @pytest.mark.parametrize("field", ["content", "reasoning"])
