@@ -139,8 +139,9 @@ FAMILIES: Final = (
            "Qwen3-Coder function bodies without <seed:tool_call>"),
     Family(("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
            Ref("_auto_wrapped", "MistralAndTokens"),
-           "Mistral's [THINK] reasoning, and its v11 calls with their tokens stripped (NAME{...}) as "
-           "the whole answer (its [TOOL_CALLS] is read in every stream)"),
+           "Mistral's [THINK] reasoning, and its calls with their tokens stripped (v11's NAME{...}, "
+           "pre-v11's JSON array, llama.cpp's {\"tool_calls\": [...]}) as the whole answer, after the "
+           "reasoning if any (its [TOOL_CALLS] is read in every stream)"),
     Family(("llama-4", "llama4"), "llama4+special-tokens", Ref("_auto_wrapped", "Llama4AndTokens"),
            "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
     Family(("llama",), "llama+special-tokens", Ref("_auto_wrapped", "LlamaAndTokens"),

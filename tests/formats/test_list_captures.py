@@ -31,10 +31,13 @@ EXPECTED = {
     "gemma4-stripped": (["get_weather"], "Let me check.", "content"),
     "magistral-think": (["bash"], "Listing the files.", "content"),
     "gemma4-thought": (["get_weather"], "", "content"),
+    "magistral-think-stripped": (["bash"], "\n", "content"),
+    "devstral-llama-cpp-envelope": (["bash"], "", "content"),
 }
 THOUGHT = {
     "magistral-think": "The user wants the files listed. I'll call bash with ls.",
     "gemma4-thought": "Paris weather: call get_weather for two days.",
+    "magistral-think-stripped": "The user wants the files listed. I'll call bash with ls.",
 }
 """The reasoning a capture's content holds (it goes to `reasoning_content`)."""
 
