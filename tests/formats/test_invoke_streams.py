@@ -204,6 +204,10 @@ _FRAGMENTS = [
     "a",
     "<function",
     "{",
+    "minimax:tool_call>",  # (M2's block opener without its `<`: the invoke headers below lack a quoted name)
+    ":tool_call>",
+    "invoke>",
+    "/parameter>",
 ]
 _prose = st.lists(st.sampled_from(_FRAGMENTS), max_size=14).map("".join)
 
