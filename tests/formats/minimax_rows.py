@@ -83,6 +83,12 @@ M2_BARE_ROWS: dict[str, Expected] = {
         "",
         set(),
     ),
+    "hash-wrapper-around-a-json-call": (
+        '[TOOL_CALL]\n{"name": "bash", "arguments": {"command": "ls"}}\n[/TOOL_CALL] ok',
+        [("bash", '{"command": "ls"}')],
+        " ok",
+        set(),
+    ),
     "hash-call-without-args": ('[TOOL_CALL]\n{tool => "skill"}\n[/TOOL_CALL]', [("skill", "{}")], "", set()),
     "hash-wrapper-holding-prose": (
         "Never write [TOOL_CALL] tags; [/TOOL_CALL] ends them.",
