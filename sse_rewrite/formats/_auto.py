@@ -152,7 +152,8 @@ FAMILIES: Final = (
            "Llama's bare JSON calls as the whole answer"),
     Family(("gemma",), "gemma+special-tokens", GemmaAndTokens,
            "Gemma 4's call:NAME{...} with its special tokens stripped, and its thought channel"),
-    Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", Tokens,
-           "nothing (LFM2's tokens are read in every stream)"),
+    Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", Ref("_auto_wrapped", "Lfm2AndTokens"),
+           "LFM2's pythonic list with its tokens stripped as the whole answer (its tokens are read in "
+           "every stream)"),
 )  # fmt: skip
 """By model id, in order of precedence (the first family whose id the model's contains wins)."""

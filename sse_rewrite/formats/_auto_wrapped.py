@@ -6,6 +6,7 @@ from __future__ import annotations
 from ._auto import MistralTokens, Tokens
 from .harmony_stripped import GptOssParser
 from .lists import (
+    LFM2_BARE,
     LLAMA_BARE_JSON,
     LLAMA_BARE_PYTHONIC,
     MISTRAL_BARE_JSON,
@@ -33,6 +34,13 @@ class Llama4AndTokens(WholeAnswerParser):
 
     INNER = Tokens
     BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)
+
+
+class Lfm2AndTokens(WholeAnswerParser):
+    """`auto` for LFM2 ids: also its pythonic list with its tokens stripped, as the whole answer."""
+
+    INNER = Tokens
+    BARE = (LFM2_BARE,)
 
 
 class MistralAndTokens(WholeAnswerParser):

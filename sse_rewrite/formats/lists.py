@@ -114,8 +114,8 @@ class MistralIdsParser(ListParser):
     sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF  # (`[T` holds `[THINK]`, whole or cut)
 
 
-class Lfm2Parser(ListParser):
-    """`--format lfm2`: `<|tool_call_start|>[…]<|tool_call_end|>`."""
+class Lfm2TokensParser(ListParser):
+    """LFM2's tokens: `<|tool_call_start|>[…]<|tool_call_end|>`."""
 
     SYNTAXES = (LFM2,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
@@ -169,6 +169,17 @@ class MistralParser(WholeAnswerParser):
     INNER = MistralTokensParser
     BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
     REASONING = MISTRAL_REASONING
+
+
+LFM2_BARE: Final = ListSyntax("LFM2", (), {ord("["): Quotes.PYTHON}, list_calls)
+"""LFM2's `[f(a="x")]` with its two tokens stripped (they are by default)."""
+
+
+class Lfm2Parser(WholeAnswerParser):
+    """`--format lfm2`: LFM2's tokens, and its pythonic list without them as the whole answer."""
+
+    INNER = Lfm2TokensParser
+    BARE = (LFM2_BARE,)
 
 
 class LlamaParser(WholeAnswerParser):

@@ -1,7 +1,7 @@
 """The marker-then-list rows of calls written without their markers, as the whole answer
 (`list_rows.ROWS` holds them with the others): Mistral's v11 calls with their tokens stripped,
 and what else is left of Mistral's calls (pre-v11's bare array, llama.cpp's envelope), after
-the `[THINK]` reasoning or not."""
+the `[THINK]` reasoning or not; LFM2's pythonic list without its tokens."""
 
 from __future__ import annotations
 
@@ -62,6 +62,22 @@ BARE_ROWS: dict[str, dict[str, Expected]] = {
         "array-then-prose-is-text": (f"[{LONE_CALL}] ok", [], f"[{LONE_CALL}] ok", set()),
         "array-not-of-calls-is-text": ("[1, 2]", [], "[1, 2]", set()),
         "array-cut-off-at-eof-is-text": ('[{"name": "f", ', [], '[{"name": "f", ', set()),
+    },
+    "lfm2-bare": {
+        "list-as-the-whole-answer": (
+            '[get_weather(city="Oslo"), get_time()]',
+            [("get_weather", '{"city": "Oslo"}'), ("get_time", "{}")],
+            "",
+            set(),
+        ),
+        "spacing-around-kept": (' [f(a="x")]\n', [("f", '{"a": "x"}')], " \n", set()),
+        "list-then-prose-is-text": ('[f(a="x")] done', [], '[f(a="x")] done', set()),
+        "prose-then-list-is-text": ("Use [f(a=1)] here", [], "Use [f(a=1)] here", set()),
+        "list-not-of-calls-is-text": ("[1, 2]", [], "[1, 2]", set()),
+        "cut-off-at-eof-is-text": ('[f(a="x"', [], '[f(a="x"', set()),
+        "tokens-are-still-read": (
+            '<|tool_call_start|>[f(a="x")]<|tool_call_end|>', [("f", '{"a": "x"}')], "", set()
+        ),
     },
 }
 BARE_REASONING = {

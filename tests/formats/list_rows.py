@@ -21,11 +21,12 @@ PARSERS = {
     "mistral-think": ("mistral", "mistral+special-tokens"),
     "mistral-stripped": ("mistral", "mistral+special-tokens"),
     "mistral-bare": ("mistral", "mistral+special-tokens"),
+    "lfm2-bare": ("lfm2", "lfm2+special-tokens"),
     "gemma-thought": ("gemma", "gemma+special-tokens"),
 }
 FORMAT = {
     "gemma-stripped": "gemma", "mistral-think": "mistral", "gemma-thought": "gemma",
-    "mistral-stripped": "mistral+special-tokens", "mistral-bare": "mistral",
+    "mistral-stripped": "mistral+special-tokens", "mistral-bare": "mistral", "lfm2-bare": "lfm2",
 }  # fmt: skip
 """The `--format` a family's rows run under end to end, where it is not the family's name."""
 GQ = '<|"|>'

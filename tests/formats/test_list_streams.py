@@ -43,6 +43,7 @@ STREAMED = [
     ("meta-llama/llama-3.3-70b-instruct", '{"name": "bash", "parameters": {"command": "ls"}}', "bash", ""),
     ("meta-llama/llama-4-scout", '[bash(command="ls")]', "bash", ""),
     ("liquid/lfm2-8b-a1b", 'Ok.<|tool_call_start|>[bash(command="ls")]<|tool_call_end|>', "bash", "Ok."),
+    ("LiquidAI/LFM2-1.2B-Tool", '[bash(command="ls")]', "bash", ""),
     ("google/gemma-4-31b-it", '<|tool_call>call:bash{command:<|"|>ls<|"|>}<tool_call|>', "bash", ""),
     ("google/gemma-4-31b-it", "call:bash{command:ls}", "bash", ""),
     ("mistralai/devstral-small-2507", 'bash{"command": "ls"}', "bash", ""),
