@@ -44,6 +44,7 @@ SEED_THINK: Final = Part("seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
 MINIMAX_INVOKE: Final = Part("invoke_markers", "MiniMaxInvokeParser", "<][",
                              (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
+MINIMAX_M1: Final = Part("lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
 MINIMAX_UNANGLED: Final = Part("minimax_unangled", "UnangledMiniMaxParser", "m", (b"minimax:",))
 """(`minimax_unangled.SNIFF`)"""
 
@@ -94,9 +95,9 @@ class DeepSeekAndTokens(LazyComposition):
 
 class MiniMaxAndTokens(LazyComposition):
     """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, M2 blocks whose tags lost their
-    angles, and the distinctive markers."""
+    angles, M1's `<tool_calls>` block, and the distinctive markers."""
 
-    PARTS = (MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_UNANGLED)
+    PARTS = (MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_M1, MINIMAX_UNANGLED)
 
 
 class GemmaAndTokens(LazyComposition):
@@ -133,6 +134,7 @@ FAMILIES: Final = (
            "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
     Family(("minimax",), "minimax+special-tokens", MiniMaxAndTokens,
            "MiniMax M2 tags without their angles (minimax:tool_call>invoke name=...>), "
+           "M1's <tool_calls> JSON lines, "
            "MiniMax bare <invoke> XML, [TOOL_CALL] wrappers, M3 tags without their namespace "
            "token, <mm:think>"),
     Family(("glm", "z-ai", "zhipu"), "glm+special-tokens", GlmAndTokens, "GLM tool-call tags"),

@@ -93,6 +93,14 @@ TOOL_CALLS_SNIFF: Final = (b"[T", b'["')
 lone `[` ending a text field, `["`. Ordinary chunks hold neither (`"choices":[{`)."""
 
 
+MINIMAX_M1: Final = ListSyntax(
+    "MiniMax M1", (b"<tool_calls>",), {ord("{"): Quotes.JSON}, json_calls, closer=b"</tool_calls>",
+    repeats=True,
+)
+"""MiniMax M1's `<tool_calls>` block of JSON call objects, one a line, which M2 models write with
+M1's chat template (prose may say `<tool_calls>`: MiniMax ids and `--format minimax` only)."""
+
+
 class ListMarkersParser(ListParser):
     """The openers of this family that are special tokens: read in every stream under `auto`."""
 
@@ -112,6 +120,13 @@ class MistralIdsParser(ListParser):
 
     SYNTAXES = (MISTRAL_THINK,)
     sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF  # (`[T` holds `[THINK]`, whole or cut)
+
+
+class MiniMaxM1Parser(ListParser):
+    """MiniMax M1's `<tool_calls>` block (a part of MiniMax's `auto` and `--format minimax`)."""
+
+    SYNTAXES = (MINIMAX_M1,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
 
 class Lfm2TokensParser(ListParser):

@@ -24,6 +24,7 @@ from ._compose import ComposedParser
 from ._invoke_syntax import invoke_name, read_invoke
 from ._machine import MachineState, ScanningParser
 from ._scanner import NON_SPACE, MarkerTable
+from .lists import MiniMaxM1Parser
 from .minimax import MINIMAX_M2, MiniMaxParser
 from .raw_values import tool_parameters
 
@@ -170,6 +171,9 @@ def _may_still_be_a_tag(view: bytearray, pos: int, end: int) -> bool:
 
 
 class MiniMaxFormat(ComposedParser):
-    """`--format minimax`: MiniMax's tags (`minimax.MiniMaxParser`), and M2 blocks without their angles."""
+    """`--format minimax`: MiniMax's tags (`minimax.MiniMaxParser`), M1's `<tool_calls>`, and M2
+    blocks without their angles."""
 
-    PARTS: ClassVar[tuple[type[ScanningParser], ...]] = (MiniMaxParser, UnangledMiniMaxParser)
+    PARTS: ClassVar[tuple[type[ScanningParser], ...]] = (
+        MiniMaxParser, MiniMaxM1Parser, UnangledMiniMaxParser
+    )

@@ -1,7 +1,8 @@
 """The marker-then-list rows of calls written without their markers, as the whole answer
 (`list_rows.ROWS` holds them with the others): Mistral's v11 calls with their tokens stripped,
 and what else is left of Mistral's calls (pre-v11's bare array, llama.cpp's envelope), after
-the `[THINK]` reasoning or not; LFM2's pythonic list without its tokens."""
+the `[THINK]` reasoning or not; LFM2's pythonic list without its tokens; and MiniMax M1's
+`<tool_calls>` block, which prose may also write (MiniMax ids and `--format minimax` only)."""
 
 from __future__ import annotations
 
@@ -78,6 +79,26 @@ BARE_ROWS: dict[str, dict[str, Expected]] = {
         "tokens-are-still-read": (
             '<|tool_call_start|>[f(a="x")]<|tool_call_end|>', [("f", '{"a": "x"}')], "", set()
         ),
+    },
+    "minimax-m1": {
+        "json-lines": (
+            'Checking.\n<tool_calls>\n{"name": "bash", "arguments": {"command": "ls"}}\n'
+            '{"name": "read", "arguments": {"path": "a"}}\n</tool_calls>',
+            [("bash", '{"command": "ls"}'), ("read", '{"path": "a"}')],
+            "Checking.\n",
+            set(),
+        ),
+        "one-call-then-text": (
+            '<tool_calls>{"name": "f", "arguments": {"a": 1}}</tool_calls> ok',
+            [("f", '{"a": 1}')],
+            " ok",
+            set(),
+        ),
+        "not-a-call-is-text": (
+            '<tool_calls>{"x": 1}</tool_calls>', [], '<tool_calls>{"x": 1}</tool_calls>', {"malformed-call"}
+        ),
+        "opener-in-prose": ("Use <tool_calls> tags.", [], "Use <tool_calls> tags.", set()),
+        "missing-closer-at-eof": ('<tool_calls>\n{"name": "f", "arguments": {}}', [("f", "{}")], "", set()),
     },
 }
 BARE_REASONING = {

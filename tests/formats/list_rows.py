@@ -22,11 +22,13 @@ PARSERS = {
     "mistral-stripped": ("mistral", "mistral+special-tokens"),
     "mistral-bare": ("mistral", "mistral+special-tokens"),
     "lfm2-bare": ("lfm2", "lfm2+special-tokens"),
+    "minimax-m1": ("minimax", "minimax+special-tokens"),
     "gemma-thought": ("gemma", "gemma+special-tokens"),
 }
 FORMAT = {
     "gemma-stripped": "gemma", "mistral-think": "mistral", "gemma-thought": "gemma",
     "mistral-stripped": "mistral+special-tokens", "mistral-bare": "mistral", "lfm2-bare": "lfm2",
+    "minimax-m1": "minimax",
 }  # fmt: skip
 """The `--format` a family's rows run under end to end, where it is not the family's name."""
 GQ = '<|"|>'
