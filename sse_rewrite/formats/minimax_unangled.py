@@ -50,8 +50,6 @@ _BLOCK_END: Final = re.compile(rb"(?:</|/)?minimax:tool_call>")
 _INVOKE_END: Final = re.compile(rb"(?:</|/)?invoke>")
 _PARAMETER_OPEN: Final = re.compile(r"<?parameter(?=[ \t\r\n]+name[ \t]*=)")
 _PARAMETER_CLOSE: Final = re.compile(r"(?:</|/)?parameter>")
-
-
 _TRUNCATED: Final = "stream ended inside a tool call: passed through as text"
 
 
