@@ -167,9 +167,6 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         self._state = State.BODY
         return True
 
-    def _body_lead(self) -> str:
-        return self._INSIDE[self._syntax].lead
-
     def _step_body(self, out: list[Piece]) -> bool:
         scan = self._scan
         if not self._in_body:
