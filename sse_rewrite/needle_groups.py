@@ -46,3 +46,18 @@ def grouped(needles: tuple[bytes, ...]) -> tuple[tuple[bytes | re.Pattern[bytes]
 def _pattern(group: list[bytes]) -> re.Pattern[bytes]:
     rests = b"|".join(re.escape(needle[1:]) for needle in group)
     return re.compile(re.escape(group[0][:1]) + b"(?:" + rests + b")")
+
+
+def as_text(needles: tuple[bytes, ...]) -> tuple[str, ...]:
+    """`needles` as text, each once, for `holds_any`."""
+    return tuple(needle.decode() for needle in dict.fromkeys(needles))
+
+
+def holds_any(data: bytes, needles: tuple[str, ...]) -> bool:
+    """Whether an event's data, as text (`sse.decoded`), holds one of `needles` (the general
+    path's search; a search in the bytes costs more)."""
+    text = data.decode("utf-8", "replace")
+    for needle in needles:  # noqa: SIM110 (a loop, not any(): this runs once per event)
+        if needle in text:
+            return True
+    return False
