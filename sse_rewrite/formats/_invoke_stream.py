@@ -19,7 +19,6 @@ import orjson
 
 from ..events import Piece
 from ._invoke_syntax import InvokeSyntax, Values, parameter_members, unwrapped
-from ._invoke_tags import Inside
 from ._machine import MachineState, ScanningParser
 from .raw_values import tool_parameters
 
@@ -41,12 +40,11 @@ class InvokeStreaming(ScanningParser):
     """Its state in an invoke's header (from `_head_at`, up to its `>`)."""
     BLOCK: ClassVar[MachineState]
     """Its state in a block, between invokes (`_angle`: the opener's `>` may still follow)."""
-    _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
-    """The subclass's markers inside an invoke, per syntax (`lead`: the first character of those
-    that end the body or a value)."""
     _head_at: int
     _angle: bool
     _syntax: InvokeSyntax
+    _lead: str
+    """The first character of every marker that ends the open invoke's body or a value."""
     _name: str
 
     def _reset_stream(self) -> None:
@@ -96,7 +94,7 @@ class InvokeStreaming(ScanningParser):
             return 0
         if scan.cursor != scan.end:  # (a cut marker)
             return 0
-        lead, room, taken = self._INSIDE[self._syntax].lead, self._max - (scan.end - scan.start), 0
+        lead, room, taken = self._lead, self._max - (scan.end - scan.start), 0
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
             if room < 0:
