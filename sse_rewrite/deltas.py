@@ -26,6 +26,7 @@ TEXT_FIELDS: Final = ("reasoning", "reasoning_content", "content")
 
 _REASONING: Final = ("reasoning", "reasoning_content")
 _CALL_KEYS: Final = (NATIVE_CALLS, LEGACY_CALL)
+_ABSENT: Final = object()
 
 
 def scanned_fields(delta: dict[str, Any]) -> dict[str, str]:
@@ -50,7 +51,7 @@ def lone_text(choice: dict[str, Any], role_seen: bool) -> tuple[str, str] | None
     if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
         return None
     found = None
-    details: list[object] = []  # the value of `reasoning_details`, if the delta has one
+    details: object = _ABSENT  # the value of `reasoning_details`, if the delta has one
     for key, value in delta.items():
         if key == "role":
             if not role_seen:
@@ -63,10 +64,10 @@ def lone_text(choice: dict[str, Any], role_seen: bool) -> tuple[str, str] | None
                 return None
             found = (key, value)
         elif key == "reasoning_details":
-            details.append(value)
+            details = value
         elif key in _CALL_KEYS or not (value is None or value == "" or value == []):
             return None
-    if found is None or (details and not _blank_details(details[0], delta, (found[0],))):
+    if found is None or (details is not _ABSENT and not _blank_details(details, delta, (found[0],))):
         return None
     return found
 
