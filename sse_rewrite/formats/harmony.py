@@ -184,5 +184,6 @@ class HarmonyParser(HarmonyCalls):
         scan = self._scan
         opener = CHANNEL if scan.view.startswith(CHANNEL, scan.mark) else b"<|start|>"
         out.append(Text(scan.take(scan.mark + len(opener))))
+        scan.cursor = scan.start  # (a wait for `<|message|>` may have moved it past a later opener)
         self._state = State.TEXT
         return True

@@ -2,7 +2,9 @@
 
     <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>
 
-A header runs from `<|start|>` or `<|channel|>` to `<|message|>`. `header_kind` reads a
+A header runs from `<|start|>` or `<|channel|>` to `<|message|>`. A recipient ends at a
+control token, so a `<|channel|>WORD` glued to it is the header's channel again (vLLM's parser
+reads the tokens so). `header_kind` reads a
 complete one (a call to `functions.NAME`, the `analysis` reasoning channel, or content:
 `final`, `commentary` without a recipient); `maybe_prose` tells, while a header is still
 arriving, whether it can no longer become one (then its opener was prose).
@@ -43,7 +45,8 @@ class Kind(enum.Enum):
 
 _FULL: Final = re.compile(
     r"(?:<\|start\|>[ \t]*(?P<role>\w+)(?:[ \t]+to=(?P<to1>[^\s<]+))?[ \t]*)?"
-    r"(?:<\|channel\|>[ \t]*(?P<channel>\w+)(?:[ \t]+to=(?P<to2>[^\s<]+))?)?"
+    r"(?:<\|channel\|>[ \t]*(?P<channel>\w+)"
+    r"(?:[ \t]+to=(?P<to2>[^\s<]+)(?:[ \t]*<\|channel\|>[ \t]*(?P<again>\w+))?)?)?"
     r"[ \t]*(?:<\|constrain\|>[ \t]*)?(?P<ctype>[^\s<]+)?[ \t]*"
 )
 _HEADER_TEXT: Final = re.compile(r"(?:[\w \t.=:/@\-]|<\|(?:start|channel|constrain)\|>)*(?:<\|?[a-z]*\|?)?")
@@ -60,7 +63,8 @@ def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def header_kind(header: str) -> tuple[Kind, str] | None:
     """A complete header (without `<|message|>`): its kind and, for a call, the tool's name."""
     found = _FULL.fullmatch(header)
-    if found is None or (found["channel"] is not None and found["channel"] not in CHANNELS):
+    if found is None or any(found[group] is not None and found[group] not in CHANNELS
+                            for group in ("channel", "again")):
         return None
     recipient = found["to2"] or found["to1"]
     if recipient is None or not recipient.startswith("functions."):

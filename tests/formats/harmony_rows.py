@@ -115,6 +115,43 @@ HARMONY: dict[str, Row] = {
         "still thinking <|en",
         set(),
     ),
+    # a recipient ends at a control token: one glued to the name is the header's own
+    "channel-again-glued-to-name": (
+        "<|start|>assistant<|channel|>commentary to=functions.get_weather"
+        '<|channel|>commentary <|constrain|>json<|message|>{"a":1}<|call|>',
+        [("get_weather", '{"a":1}')],
+        "",
+        "",
+        set(),
+    ),
+    "channel-again-without-type": (
+        'x <|channel|>commentary to=functions.f<|channel|>commentary<|message|>{"a":1}<|call|>',
+        [("f", '{"a":1}')],
+        "x ",
+        "",
+        set(),
+    ),
+    "channel-again-not-harmony-is-text": (
+        "<|channel|>commentary to=functions.f<|channel|>nope<|message|>{}<|call|>",
+        [],
+        "<|channel|>commentary to=functions.f<|channel|>nope<|message|>{}<|call|>",
+        "",
+        set(),
+    ),
+    "constrain-glued-to-name": (
+        '<|start|>assistant<|channel|>commentary to=functions.f<|constrain|>json<|message|>{"a":1}<|call|>',
+        [("f", '{"a":1}')],
+        "",
+        "",
+        set(),
+    ),
+    "message-glued-to-name": (
+        '<|start|>assistant<|channel|>commentary to=functions.f<|message|>{"a":1}<|call|>',
+        [("f", '{"a":1}')],
+        "",
+        "",
+        set(),
+    ),
 }
 
 STRIPPED: dict[str, Row] = {
