@@ -145,6 +145,13 @@ HARMONY: dict[str, Row] = {
         "",
         set(),
     ),
+    "space-in-name-is-text": (
+        '<|channel|>commentary to=functions.get weather <|constrain|>json<|message|>{"a":1}<|call|>',
+        [],
+        '<|channel|>commentary to=functions.get weather <|constrain|>json<|message|>{"a":1}<|call|>',
+        "",
+        set(),
+    ),
     "message-glued-to-name": (
         '<|start|>assistant<|channel|>commentary to=functions.f<|message|>{"a":1}<|call|>',
         [("f", '{"a":1}')],
