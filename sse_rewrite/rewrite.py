@@ -205,13 +205,14 @@ class StreamRewriter:
         parts: list[Part] | None = [] if self.streams_arguments else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
-            return self.send_parts(chunk, taken[0], parts) if parts else []
+            return self.send_parts(chunk, taken[0], parts, raw, taken[1]) if parts else []
         return self.send(choices.rewrite(raw, chunk))
 
-    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
-        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,
-        encoded and counted."""
-        out = self._output.parts(chunk, choice, parts)
+    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+                   field: str = "") -> list[Output]:  # fmt: skip
+        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`
+        (`raw`: its event, if its token in `field` streamed them), encoded and counted."""
+        out = self._output.parts(chunk, choice, parts, raw, field)
         for part in parts:
             if isinstance(part, dict):  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
                 self.stats.tool_calls += 1

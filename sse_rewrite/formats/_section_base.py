@@ -232,9 +232,13 @@ class SectionBase(ScanningParser):
             return None
         scan.append(text)
         scan.cursor = self._seen = scan.end
+        sent = self._sent
+        if sent and not self._held and not self._quoted and text and not text[-1].isspace():
+            sent.append(text)  # (what `_settle` makes of it: the text itself)
+            return text
         streamed = self._settle(text)
         if streamed:
-            self._sent.append(streamed)
+            sent.append(streamed)
         return streamed
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
