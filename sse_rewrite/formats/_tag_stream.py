@@ -88,32 +88,60 @@ class TagStreaming(ScanningParser):
         scan = self._scan
         if self._state is not self.JSON_BODY:
             return "" if self._absorb_tagged((text,)) else None
-        if self._value_at != scan.end or self._announced is None or "}" in text or "]" in text:
+        if self._value_at != scan.end or self._announced is None:
             return None
         if scan.end - scan.start + 4 * len(text) > self._max:
             return None
+        if "}" in text or "]" in text:
+            return text if self._scanned(text) else None
         scan.append(text)
         self._value_at = scan.end
         self._sent.append(text)
         return text
 
+    def _scanned(self, text: str) -> bool:
+        """Take a text that may close the arguments value, appended at the streamed end: read
+        by the value's `JsonScanner` (which catches up over the texts taken unread, which
+        cannot close it), and streamed whole unless it closes the value; when it does,
+        everything is as it was (the JSON step ends the value)."""
+        scan, value = self._scan, self._value_json
+        before, saved = scan.end, (value.pos, value.in_string, value.depth)
+        scan.append(text)
+        if value.advance(scan.view, scan.end) is not None:
+            del scan.view[before:]
+            scan.end = before
+            value.pos, value.in_string, value.depth = saved
+            return False
+        self._value_at = scan.end
+        self._sent.append(text)
+        return True
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """JSON: inside the streamed arguments value, the texts before the first with a
-        closing bracket close neither it nor the body: they are appended (the scanners
-        catch up when they next look) and streamed whole, as `_stream_json` would. Elsewhere
-        (XML and GLM values, which stream when they close, included) what `absorb` takes
-        streams nothing."""
+        """JSON: inside the streamed arguments value, the texts that do not close it: those
+        without a closing bracket are appended (the scanners catch up when they next look),
+        the others read first (`_scanned`), and all streamed whole, as `_stream_json` would.
+        Elsewhere (XML and GLM values, which stream when they close, included) what `absorb`
+        takes streams nothing."""
         scan = self._scan
         if self._state is not self.JSON_BODY:
             return [""] * self._absorb_tagged(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
-        taken = settled_texts(texts, scan.end - scan.start, self._max, _CLOSING_BRACKET)
-        if taken:
-            scan.append(taken[0] if len(taken) == 1 else "".join(taken))
-            self._value_at = scan.end
-            self._sent += taken
-        return taken
+        taken: list[str] = []
+        while True:
+            run = settled_texts(texts[len(taken) :] if taken else texts, scan.end - scan.start, self._max,
+                                _CLOSING_BRACKET)  # fmt: skip
+            if run:
+                scan.append(run[0] if len(run) == 1 else "".join(run))
+                self._value_at = scan.end
+                self._sent += run
+                taken += run
+            if len(taken) == len(texts):
+                return taken
+            text = texts[len(taken)]
+            if scan.end - scan.start + 4 * len(text) > self._max or not self._scanned(text):
+                return taken
+            taken.append(text)
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
