@@ -217,8 +217,8 @@ class StreamRewriter:
             if isinstance(part, dict):  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
                 self.stats.tool_calls += 1
                 self.choices.calls_made = True
-        if self._output.keeps_bytes:  # (only bytes: no notice to count)
-            self.stats.events_out += len(out)
+        if self._output.keeps_bytes:  # (only bytes, one event a part: no notice to count)
+            self.stats.events_out += len(parts)
             return out
         return self._count(out)
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from sse_rewrite.choice_state import ChoiceState
 from sse_rewrite.protocols import PROTOCOLS
-from sse_rewrite.protocols.openai.output import OpenAIOutput
+from sse_rewrite.protocols.openai.output import OpenAIOutput, arguments_events
+from sse_rewrite.protocols.openai.part_heads import PART_TAIL
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 from tests.chunking import chunk_event, cut
 from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
@@ -134,3 +135,10 @@ def test_the_kept_head_is_the_rewrites_whatever_changes_between_events(
         absorb = ChoiceState.absorb
         patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
         assert fast == rewritten(stream, "kimi", "openai", True, accelerators=False)
+
+
+@given(st.lists(st.text(st.sampled_from(['"', ",", "\\", "a", "é", "\n", "\x00", "\u2028"])), min_size=1))
+def test_argument_parts_encoded_together_are_each_encoded_alone(texts: list[str]) -> None:
+    head = b'data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":'
+    alone = b"".join(head + orjson.dumps(text) + PART_TAIL for text in texts)
+    assert arguments_events(head, texts) == alone

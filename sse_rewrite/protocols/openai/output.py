@@ -43,9 +43,10 @@ class OpenAIOutput:
     def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
               ) -> list[Output]:  # fmt: skip
         """Headers and argument parts of streamed calls: the chunks `part_chunks` makes,
-        encoded. An argument part is its event's head (`PartHeads`: kept while the envelope,
-        choice and call stay the same, a streamed call's every token) and its text,
-        JSON-encoded. `raw` is the event of `chunk`, if it brought a token in `field`."""
+        encoded, one event a part. An argument part is its event's head (`PartHeads`: kept
+        while the envelope, choice and call stay the same, a streamed call's every token)
+        and its text, JSON-encoded. `raw` is the event of `chunk`, if it brought a token in
+        `field`."""
         heads = self._heads
         token, literal = None, b""
         if chunk is not heads.chunk:  # (the token runs send a run's parts in their template's chunk)
@@ -56,14 +57,28 @@ class OpenAIOutput:
                 heads.chunk = chunk
             else:
                 heads.seen(chunk, raw, field)
+        if len(parts) == 1 and not isinstance(parts[0], dict):  # (a live stream's event)
+            index, text = parts[0]
+            head = heads.head if heads.of == (choice, index) else heads.head_of(chunk, choice, index)
+            return [head + (literal if text is token else orjson.dumps(text)) + PART_TAIL]
         out: list[Output] = []
+        texts: list[str] = []  # a run of argument texts of one call, encoded together
         for part in parts:
             if isinstance(part, dict):  # a header
+                if texts:
+                    out.append(arguments_events(heads.head, texts))
+                    texts = []
                 out += [encode_event(orjson.dumps(c)) for c in part_chunks(chunk, choice, [part])]
                 continue
             index, text = part
-            head = heads.head if heads.of == (choice, index) else heads.head_of(chunk, choice, index)
-            out.append(head + (literal if text is token else orjson.dumps(text)) + PART_TAIL)
+            if heads.of != (choice, index):
+                if texts:
+                    out.append(arguments_events(heads.head, texts))
+                    texts = []
+                heads.head_of(chunk, choice, index)
+            texts.append(text)
+        if texts:
+            out.append(arguments_events(heads.head, texts))
         return out
 
     def done(self, raw: bytes) -> list[Output]:
@@ -73,6 +88,17 @@ class OpenAIOutput:
     def flush(self) -> list[Output]:
         """End of input."""
         return []
+
+
+def arguments_events(head: bytes, texts: list[str]) -> bytes:
+    """The events of argument parts of one call (`head`), one a text, encoded together. In
+    orjson's encoding of a list of strings, `","` is the end of one string and the start of
+    the next, unless the comma is a string's last character (a quote inside a string is
+    escaped): then, seen as `,",` or a last `,"`, each text is encoded alone."""
+    encoded = orjson.dumps(texts)[1:-1]
+    if encoded.find(b',",') != -1 or encoded.endswith(b',"'):
+        return head + (PART_TAIL + head).join(map(orjson.dumps, texts)) + PART_TAIL
+    return head + encoded.replace(b'","', b'"' + PART_TAIL + head + b'"') + PART_TAIL
 
 
 def stream_output() -> OpenAIOutput:
