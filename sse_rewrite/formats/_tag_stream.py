@@ -86,8 +86,8 @@ class TagStreaming(ScanningParser):
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
         scan = self._scan
-        if self._state is not self.JSON_BODY:
-            return "" if self._absorb_tagged((text,)) else None
+        if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
+            return "" if self._absorb_unstreamed((text,)) else None
         if self._value_at != scan.end or self._announced is None:
             return None
         if scan.end - scan.start + 4 * len(text) > self._max:
@@ -123,8 +123,8 @@ class TagStreaming(ScanningParser):
         Elsewhere (XML and GLM values, which stream when they close, included) what `absorb`
         takes streams nothing."""
         scan = self._scan
-        if self._state is not self.JSON_BODY:
-            return [""] * self._absorb_tagged(texts)
+        if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
+            return [""] * self._absorb_unstreamed(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
         taken: list[str] = []
@@ -142,6 +142,36 @@ class TagStreaming(ScanningParser):
             if scan.end - scan.start + 4 * len(text) > self._max or not self._scanned(text):
                 return taken
             taken.append(text)
+
+    def _absorb_unstreamed(self, texts: Sequence[str]) -> int:
+        """Outside a streamed JSON value, the leading texts that decide nothing, streaming: in
+        an XML or GLM body, those `_absorb_tagged` takes; in a spacing state (around a body),
+        spacing alone, as `absorb` takes it; in a JSON body whose head has not shown, those
+        that leave it so (`_keeps_head_open`)."""
+        if self._state is not self.JSON_BODY:
+            return self._absorb_tagged(texts) or ScanningParser._absorb_around_body(self, texts)
+        taken = 0
+        for text in texts:
+            if not self._keeps_head_open(text):
+                break
+            taken += 1
+        return taken
+
+    def _keeps_head_open(self, text: str) -> bool:
+        """Take a text of a JSON body whose head has not shown (`_stream_json`) if, appended,
+        it neither closes the body nor completes the head nor passes the lookahead: the JSON
+        step would not act on it. Otherwise everything is as it was."""
+        scan = self._scan
+        if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
+            return False
+        before = scan.end
+        scan.append(text)
+        head = _JSON_HEAD.match(scan.view, scan.mark, scan.end)
+        if head.end() == scan.end if head is not None else scan.end - scan.mark <= _HEAD_LOOKAHEAD:
+            return True
+        del scan.view[before:]
+        scan.end = before
+        return False
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
