@@ -17,6 +17,8 @@ request offers (a name with shell, bash, command or exec; else the first tool), 
 `command` (or first) parameter gets the text after the last `$ ` of the last user
 message (a shell command, or a patch), or `ls`. `GET /v1/models` lists one model;
 `/echo/...` answers what it received (method, raw path and query, headers, body).
+`--syntax` (or the `syntax` knob) leaks the call in another family's syntax instead:
+dsml, harmony, qwen3-coder, minimax, gemma4 or mistral (examples/leaked_syntaxes.py).
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
 status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-after` (N
@@ -24,7 +26,7 @@ events, then the connection is cut; `/echo` cuts it after a few bytes), `hang-af
 events, then silence for `hang` seconds, default 30, then the rest), `field=reasoning`
 (the call leaks into `reasoning`, mirrored in `reasoning_details`), `prose` (N words before
 the call), `delay` (seconds between events), `stamp` (each chunk gets `"t"`: its send time,
-`time.monotonic_ns()`), `gzip` (a whole body comes gzip-encoded, asked for or not).
+`time.monotonic_ns()`), `gzip` (a whole body comes gzip-encoded, asked for or not), `syntax`.
 """
 
 from __future__ import annotations
@@ -42,10 +44,14 @@ from typing import Any
 
 from aiohttp import web
 
+if __package__:
+    from .leaked_syntaxes import LEAKS, tokens
+else:  # run as a script: the module sits beside it
+    from leaked_syntaxes import LEAKS, tokens
+
 MODEL = "moonshotai/kimi-k2.5"
 KEEPALIVE = b": OPENROUTER PROCESSING\n\n"
 _SHELL = re.compile(r"shell|bash|command|exec", re.IGNORECASE)  # a tool that runs commands
-_TOKEN = re.compile(r"<\|[a-z_]+\|>|\s*[A-Za-z0-9]+|\s*[^A-Za-z0-9\s<]+|\s*<|\s+")
 
 
 @dataclass
@@ -54,6 +60,7 @@ class FakeUpstream:
 
     requests: list[dict[str, Any]] = field(default_factory=list)
     hung_up: threading.Event = field(default_factory=threading.Event)
+    syntax: str = "kimi"
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def stream_id(self) -> str:
@@ -64,19 +71,7 @@ class FakeUpstream:
 FAKE: web.AppKey[FakeUpstream] = web.AppKey("fake", FakeUpstream)
 
 
-def kimi_tokens(text: str) -> list[str]:
-    """`text` cut the way Kimi streams it: a marker per token, words and punctuation apart."""
-    return _TOKEN.findall(text)
-
-
-def leaked_call(name: str, arguments: dict[str, Any], counter: int) -> str:
-    """One Kimi tool-call section for `name`, as the model writes it."""
-    return ("<|tool_calls_section_begin|><|tool_call_begin|>"
-            f"functions.{name}:{counter}<|tool_call_argument_begin|>{json.dumps(arguments)}"
-            "<|tool_call_end|><|tool_calls_section_end|>")
-
-
-def answer(request: dict[str, Any], prose: int = 0) -> str:
+def answer(request: dict[str, Any], prose: int = 0, syntax: str = "kimi") -> str:
     """The model's text for a chat request (see the module docstring)."""
     messages = request.get("messages") or [{}]
     if messages[-1].get("role") == "tool":
@@ -91,7 +86,7 @@ def answer(request: dict[str, Any], prose: int = 0) -> str:
     counter = sum(len(m.get("tool_calls") or []) for m in messages)
     words = " ".join(f"word{i}" for i in range(prose))
     command = command.strip() if dollar else ""
-    return f"{words} I will run it. " + leaked_call(tool["name"], {key: command or "ls"}, counter)
+    return f"{words} I will run it. " + LEAKS[syntax](tool["name"], {key: command or "ls"}, counter)
 
 
 def _text(content: Any) -> str:
@@ -113,7 +108,7 @@ def chunk(stream_id: str, model: str, delta: dict[str, Any], finish: str | None 
 def stream_events(stream_id: str, model: str, text: str, field_name: str = "content") -> list[bytes]:
     """The whole stream for `text`, one token per chunk, as OpenRouter sends it."""
     events = [KEEPALIVE]
-    for token in kimi_tokens(text):
+    for token in tokens(text):
         delta: dict[str, Any] = {"role": "assistant", "content": ""}
         delta[field_name] = token
         if field_name == "reasoning":
@@ -144,7 +139,11 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
         error = {"error": {"code": int(knobs["status"]), "message": "Rate limit exceeded: try later"}}
         return web.json_response(error, status=int(knobs["status"]), headers={"Retry-After": "7"})
     model, stream_id = body.get("model") or MODEL, fake.stream_id()
-    text = answer(body, int(knobs.get("prose", 0)))
+    syntax = knobs.get("syntax", fake.syntax)
+    if syntax not in LEAKS:
+        error = {"error": {"code": 400, "message": f"unknown syntax {syntax!r}: one of {', '.join(LEAKS)}"}}
+        return web.json_response(error, status=400)
+    text = answer(body, int(knobs.get("prose", 0)), syntax)
     if not body.get("stream"):
         message = {"role": "assistant", "content": text}
         completion = json.dumps({"id": stream_id, "object": "chat.completion", "created": 1763900000,
@@ -217,8 +216,8 @@ async def start(fake: FakeUpstream | None = None, port: int = 0) -> web.AppRunne
     return runner
 
 
-async def _main(port: int, lifetime: float) -> None:
-    runner = await start(port=port)
+async def _main(port: int, lifetime: float, syntax: str) -> None:
+    runner = await start(FakeUpstream(syntax=syntax), port=port)
     print(f"leaky upstream on http://127.0.0.1:{runner.addresses[0][1]}/v1 for {lifetime:g}s", flush=True)
     await asyncio.sleep(lifetime)
     await runner.cleanup()
@@ -228,5 +227,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--port", type=int, default=9999)
     parser.add_argument("--lifetime", type=float, default=600.0, help="seconds before it exits")
+    parser.add_argument("--syntax", choices=list(LEAKS), default="kimi", help="how the call leaks")
     arguments = parser.parse_args()
-    asyncio.run(_main(arguments.port, arguments.lifetime))
+    asyncio.run(_main(arguments.port, arguments.lifetime, arguments.syntax))

@@ -6,7 +6,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from examples.leaky_upstream import answer, kimi_tokens, leaked_call
+import orjson
+import pytest
+
+from examples.leaked_syntaxes import LEAKS, kimi, tokens
+from examples.leaky_upstream import answer, stream_events
+from tests.chunking import rewrite_stream
+from tests.oracles import openai_final
 
 SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "leaky_upstream.py"
 SHELL = {"type": "function", "function": {"name": "run_shell_command",
@@ -17,13 +23,13 @@ SEARCH = {"type": "function", "function": {"name": "tool_search", "parameters": 
 def test_it_calls_the_offered_shell_tool_with_the_command_after_the_dollar() -> None:
     request = {"messages": [{"role": "user", "content": "hello\nplease run $ ls -la /tmp"}],
                "tools": [SEARCH, SHELL]}
-    call = leaked_call("run_shell_command", {"command": "ls -la /tmp"}, 0)
+    call = kimi("run_shell_command", {"command": "ls -la /tmp"}, 0)
     assert answer(request) == " I will run it. " + call
 
 
 def test_without_a_shell_tool_it_calls_the_first_with_its_first_parameter() -> None:
     request = {"messages": [{"role": "user", "content": [{"type": "text", "text": "x"}]}], "tools": [SEARCH]}
-    assert answer(request).endswith(leaked_call("tool_search", {"q": "ls"}, 0))
+    assert answer(request).endswith(kimi("tool_search", {"q": "ls"}, 0))
 
 
 def test_after_a_tool_result_it_answers_text_and_counts_calls_like_kimi() -> None:
@@ -36,9 +42,29 @@ def test_after_a_tool_result_it_answers_text_and_counts_calls_like_kimi() -> Non
 
 def test_tokens_come_one_marker_at_a_time() -> None:
     text = answer({"messages": [{"role": "user", "content": "$ ls"}]})
-    tokens = kimi_tokens(text)
-    assert "".join(tokens) == text
-    assert "<|tool_call_begin|>" in tokens and "<|tool_call_argument_begin|>" in tokens
+    cut = tokens(text)
+    assert "".join(cut) == text
+    assert "<|tool_call_begin|>" in cut and "<|tool_call_argument_begin|>" in cut
+
+
+# A model id of each family, as a provider names it.
+MODELS = {"kimi": "moonshotai/kimi-k2.5", "dsml": "deepseek/deepseek-v3.2", "harmony": "openai/gpt-oss-120b",
+          "qwen3-coder": "qwen/qwen3-coder", "minimax": "minimax/minimax-m2.5",
+          "gemma4": "google/gemma-4-31b-it", "mistral": "mistralai/devstral-medium"}
+
+
+@pytest.mark.parametrize("syntax", list(LEAKS))  # MiniMax M2 ids start inside the reasoning
+def test_every_syntax_it_leaks_comes_out_as_one_tool_call(syntax: str) -> None:
+    request = {"messages": [{"role": "user", "content": "please run $ ls -la"}], "tools": [SHELL]}
+    body = b"".join(stream_events("gen-1", MODELS[syntax], answer(request, syntax=syntax)))
+    out = rewrite_stream(body)
+    message = openai_final(out).choices[0].message
+    assert [(c.function.name, c.function.arguments) for c in message.tool_calls] == [
+        ("run_shell_command", '{"command": "ls -la"}')]
+    deltas = [orjson.loads(line[6:])["choices"] for line in out.split(b"\n") if line.startswith(b"data: {")]
+    said = "".join(d[0]["delta"].get(f) or "" for d in deltas if d for f in ("content", "reasoning_content"))
+    analysis = "Need to use function run_shell_command." if syntax == "harmony" else ""
+    assert said.split() == f"I will run it. {analysis}".split()
 
 
 def test_the_script_announces_its_port_and_stops_by_itself() -> None:

@@ -6,7 +6,8 @@ import httpx2
 import orjson
 import pytest
 
-from examples.leaky_upstream import answer, kimi_tokens
+from examples.leaked_syntaxes import tokens
+from examples.leaky_upstream import answer
 from tests.serve.servers import Servers, eventually
 
 REQUEST = {"model": "moonshotai/kimi-k2.5", "stream": True,
@@ -15,7 +16,7 @@ REQUEST = {"model": "moonshotai/kimi-k2.5", "stream": True,
 
 def event_number(token: str) -> int:
     """The number of the upstream event carrying `token` (event 0 is the keep-alive comment)."""
-    return kimi_tokens(answer(REQUEST)).index(token) + 1
+    return tokens(answer(REQUEST)).index(token) + 1
 
 
 def events(body: bytes) -> list[bytes]:
