@@ -5,6 +5,9 @@ holding the fragments kept byte for byte."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,7 +15,8 @@ from hypothesis import strategies as st
 from sse_rewrite.formats import FORMATS
 from tests.chunking import calls, codes, feed_in_pieces, feed_pieces, rewrite_stream, texts, token_stream
 from tests.formats.harmony_rows import Row
-from tests.formats.harness import expectation, row_through_the_sdk, three_characters
+from tests.formats.harness import expectation, fields, row_through_the_sdk, three_characters
+from tests.oracles import openai_final
 
 _CALL = 'call tool="bash" index="1"<|sep|>argument key="command" type="string"<|sep|>ls argument<|sep|>'
 _PARTIAL = 'call tool="bash" index="1"<|sep|>argument key="command" type="string"<|sep'
@@ -92,3 +96,18 @@ def test_prose_of_fragments_kept(words: list[str], size: int) -> None:
     if "tools<|sep|>call " in text:  # (a call may begin there)
         return
     assert texts(feed_in_pieces(FORMATS["kimi+deepseek"], text, size)) == text
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning"])
+def test_capture_one_token_a_chunk(field: str) -> None:
+    """`sse_logs/kimi-k3-sep-only.sse`'s tokens in content and in reasoning: the call, the prose kept."""
+    data = (Path(__file__).parents[2] / "sse_logs" / "kimi-k3-sep-only.sse").read_bytes()
+    chunks = [orjson.loads(line[6:]) for line in data.split(b"\n") if line.startswith(b"data: {")]
+    deltas = [choice["delta"] for chunk in chunks for choice in chunk["choices"]]
+    tokens = [delta["content"] for delta in deltas if delta.get("content")]
+    body = rewrite_stream(token_stream(tokens, field, model="moonshotai/kimi-k3"), format="auto")
+    final = openai_final(body).choices[0]
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls or []] == [
+        ("bash", '{"command": "ls -la"}')
+    ]
+    assert fields(body).get("content" if field == "content" else "reasoning", "") == "Sure."
