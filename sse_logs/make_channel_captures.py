@@ -215,7 +215,7 @@ CAPTURES = {
     "harmony-stripped": ("gpt-oss:120b", deltas(HARMONY_STRIPPED)),
     "seed-oss": ("ByteDance-Seed/Seed-OSS-36B-Instruct", deltas(SEED)),
     "kimi-k3-xtml": ("moonshotai/kimi-k3", deltas(K3)),
-    "kimi-k3-sep-only": ("moonshotai/kimi-k3", deltas(K3_SEP_ONLY)),
+    "stripped-kimi-k3-sep": ("moonshotai/kimi-k3", deltas(K3_SEP_ONLY)),
     "stripped-kimi-k2": ("moonshotai/Kimi-K2-Instruct-0905", deltas(KIMI_STRIPPED)),
 }
 

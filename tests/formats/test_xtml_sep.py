@@ -36,6 +36,10 @@ ROWS: dict[str, Row] = {
         "call<|sep|>tools<|sep|>",
         [("w", '{"p": "a b"}')], "", "", set(),
     ),
+    "open-token-on-the-section-only": (  # (`<|open|>` is `xtml`'s, which reads no call after it: text)
+        f"A<|open|>tools<|sep|>{_CALL}call<|sep|>tools<|sep|>B", [("bash", '{"command": "ls"}')],
+        "A<|open|>B", "", set(),
+    ),
     "lost-section-close": (
         f"tools<|sep|>{_CALL}call<|sep|> ok", [("bash", '{"command": "ls"}')], " ok", "", set(),
     ),
@@ -100,8 +104,8 @@ def test_prose_of_fragments_kept(words: list[str], size: int) -> None:
 
 @pytest.mark.parametrize("field", ["content", "reasoning"])
 def test_capture_one_token_a_chunk(field: str) -> None:
-    """`sse_logs/kimi-k3-sep-only.sse`'s tokens in content and in reasoning: the call, the prose kept."""
-    data = (Path(__file__).parents[2] / "sse_logs" / "kimi-k3-sep-only.sse").read_bytes()
+    """`sse_logs/stripped-kimi-k3-sep.sse`'s tokens in content and in reasoning: the call, the prose kept."""
+    data = (Path(__file__).parents[2] / "sse_logs" / "stripped-kimi-k3-sep.sse").read_bytes()
     chunks = [orjson.loads(line[6:]) for line in data.split(b"\n") if line.startswith(b"data: {")]
     deltas = [choice["delta"] for chunk in chunks for choice in chunk["choices"]]
     tokens = [delta["content"] for delta in deltas if delta.get("content")]
