@@ -164,6 +164,8 @@ class SepXtmlParser(ScanningParser):
         if self._state is State.SECTION and self._calls:  # (spacing or prose after the last call)
             scan.cursor, self._state = scan.start, State.TEXT
         elif self._state is not State.TEXT:
+            if self._state is not State.SECTION:
+                out.append(Notice("truncated-call", "stream ended inside a tool call: kept as text"))
             self._give_up(out)
         while self._STEPS[self._state](self, out):  # (what follows is scanned again)
             pass

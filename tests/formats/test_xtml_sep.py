@@ -47,8 +47,12 @@ ROWS: dict[str, Row] = {
         f"tools<|sep|>{_CALL}", [("bash", '{"command": "ls"}')], "", "", {"recovered-call"},
     ),
     "prose-after-the-opener-is-text": ("Use tools<|sep|> wisely", [], "Use tools<|sep|> wisely", "", set()),
-    "cut-inside-a-marker-is-text": (f"tools<|sep|>{_PARTIAL}", [], f"tools<|sep|>{_PARTIAL}", "", set()),
-    "unclosed-value-is-text": (f"tools<|sep|>{_CALL[:-12]}", [], f"tools<|sep|>{_CALL[:-12]}", "", set()),
+    "cut-inside-a-marker-is-text": (
+        f"tools<|sep|>{_PARTIAL}", [], f"tools<|sep|>{_PARTIAL}", "", {"truncated-call"},
+    ),
+    "unclosed-value-is-text": (
+        f"tools<|sep|>{_CALL[:-12]}", [], f"tools<|sep|>{_CALL[:-12]}", "", {"truncated-call"},
+    ),
 }  # fmt: skip
 
 
