@@ -17,7 +17,9 @@ from make_format_captures import deltas, write_captures
 
 BAR = "｜DSML｜"
 NS = "]<]minimax[>["
-_TOKEN = re.compile(rf"</?(?:{BAR}|{BAR} )?\w+>?|{re.escape(NS)}|</?minimax:tool_call>|\w+|\s+|[^\w\s]")
+_TOKEN = re.compile(
+    rf"</?(?:{BAR}|{BAR} )?\w+>?|{re.escape(NS)}|</?minimax:tool_call>|/?minimax:tool_call>|\w+|\s+|[^\w\s]"
+)
 
 
 def tokens(text: str) -> list[str]:
@@ -103,6 +105,10 @@ HASH_CALLS = (  # MiniMax M2.7 through OpenRouter: a wrapper no template defines
     '{tool => "file_toolkit", args => {\n  --operation "write_file"\n  --path "notes/a.md"\n'
     '  --content "# Notes\\n\\n- first"\n}}\n[/TOOL_CALL]'
 )
+UNANGLED = (  # M2.x writing its tags without `<` and `</`
+    "The user wants the files.</think>\n\nListing them.\nminimax:tool_call>\n"
+    'invoke name="bash">\nparameter name="command">ls -la/parameter>\n/invoke>\n/minimax:tool_call>'
+)
 
 CAPTURES = {
     "dsml-v32-parallel": ("deepseek-ai/DeepSeek-V3.2", content(V32)),
@@ -123,6 +129,7 @@ CAPTURES = {
     ),
     "minimax-m3": ("MiniMaxAI/MiniMax-M3", content(M3)),
     "minimax-m3-stripped": ("MiniMaxAI/MiniMax-M3", content(M3_STRIPPED)),
+    "minimax-m2-unangled": ("MiniMaxAI/MiniMax-M2.5", content(UNANGLED)),
 }
 
 

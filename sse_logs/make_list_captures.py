@@ -61,6 +61,19 @@ MAGISTRAL_THINK = (
     "[THINK]The user wants the files listed. I'll call bash with ls.[/THINK]"
     'Listing the files.[TOOL_CALLS]bash[ARGS]{"command": "ls -la"}'
 )
+MAGISTRAL_THINK_STRIPPED = (
+    "[THINK]The user wants the files listed. I'll call bash with ls.[/THINK]"
+    '\nbash{"command": "ls -la"}'
+)
+DEVSTRAL_ENVELOPE = (
+    '{"tool_calls": [{"name": "bash", "arguments": {"command": "ls -la"}, "id": "call_8f2a"}]}'
+)
+LFM2_STRIPPED = '[get_weather(location="Paris, France", days=2)]'  # (its two tokens stripped by default)
+MINIMAX_M1 = (  # M2 with M1's chat template
+    "I'll check both cities.\n<tool_calls>\n"
+    '{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+    '{"name": "get_weather", "arguments": {"city": "Lyon"}}\n</tool_calls>'
+)
 GEMMA4_THOUGHT = (
     "<|channel>thought\nParis weather: call get_weather for two days.<channel|>"
     "<|tool_call>call:get_weather{location:<|\"|>Paris, France<|\"|>,days:2}<tool_call|>"
@@ -80,6 +93,12 @@ CAPTURES: Captures = {
     "gemma4-stripped": ("google/gemma-4-31b-it", field(GEMMA4_STRIPPED), "stop"),
     "magistral-think": ("mistralai/magistral-small-2509", field(MAGISTRAL_THINK), "stop"),
     "gemma4-thought": ("google/gemma-4-31b-it", field(GEMMA4_THOUGHT), "stop"),
+    "magistral-think-stripped": ("mistralai/magistral-small-2509", field(MAGISTRAL_THINK_STRIPPED), "stop"),
+    "devstral-llama-cpp-envelope": ("mistralai/devstral-small-2507", field(DEVSTRAL_ENVELOPE), "stop"),
+    "lfm2-stripped": ("LiquidAI/LFM2-1.2B-Tool", field(LFM2_STRIPPED), "stop"),
+    "minimax-m1-tool-calls": (  # (OpenRouter sends the reasoning in its own field)
+        "minimax/minimax-m2.1", field("The user wants two cities.", "reasoning") + field(MINIMAX_M1), "stop"
+    ),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments"}
 

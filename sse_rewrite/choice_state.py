@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .call_indexes import LEGACY_CALL, NATIVE_CALLS, CallIndexes
-from .deltas import carries_nothing, sole_text
+from .call_indexes import CallIndexes
+from .deltas import lone_text
 from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -88,16 +88,16 @@ class ChoiceState:
         means `rewrite` must run next, on this very choice. Given `parts` (with
         `--stream-arguments`), a text that only streams more of the open call's arguments
         is taken too: its parts are added there, and they are all the choice sends."""
-        delta = choice.get("delta")  # (its finish_reason and logprobs: `carries_nothing` asks)
-        if type(delta) is not dict or self._fed is not None or self._undecided.runs:
+        if self._fed is not None or self._undecided.runs:
             return None
         if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
             return None
-        name, text = sole_text(delta)
-        parser = self._parsers.get(name)
-        if parser is None or NATIVE_CALLS in delta or LEGACY_CALL in delta:
+        found = lone_text(choice, self._role_seen)  # (a delta, one text, nothing else to send)
+        if found is None:
             return None
-        if not carries_nothing(choice, self._role_seen, (name,)):
+        name, text = found
+        parser = self._parsers.get(name)
+        if parser is None:
             return None
         if parts is None or self._streamed is None:
             if parser.absorb((text,)):

@@ -11,6 +11,7 @@ not scanned, and whatever is set in the field it mirrors is set in it too
 
 from __future__ import annotations
 
+from .call_indexes import LEGACY_CALL, NATIVE_CALLS
 from .events import ArgumentsDelta, CallStart, Markup, Notice, Piece, Text, ToolCall
 from .streamed_calls import CallPart
 
@@ -24,6 +25,8 @@ TEXT_FIELDS: Final = ("reasoning", "reasoning_content", "content")
 """The delta fields scanned for leaked syntax, in the order they are fed."""
 
 _REASONING: Final = ("reasoning", "reasoning_content")
+_CALL_KEYS: Final = (NATIVE_CALLS, LEGACY_CALL)
+_ABSENT: Final = object()
 
 
 def scanned_fields(delta: dict[str, Any]) -> dict[str, str]:
@@ -38,19 +41,34 @@ def scanned_fields(delta: dict[str, Any]) -> dict[str, str]:
     return fields
 
 
-def sole_text(delta: dict[str, Any]) -> tuple[str, str]:
-    """The one field `scanned_fields` would give and its text; `("", "")` unless exactly one.
+def lone_text(choice: dict[str, Any], role_seen: bool) -> tuple[str, str] | None:
+    """The one field `scanned_fields` gives for the choice's delta and its text, when the
+    choice carries nothing else (`carries_nothing(choice, role_seen, (name,))`) and has no
+    `tool_calls` or `function_call` key; else None.
 
-    The same rule, without building the dict: it runs once per token event inside a call."""
-    found = ("", "")
-    for name in TEXT_FIELDS:
-        value = delta.get(name)
-        if value and type(value) is str:
-            if name == "reasoning_content" and delta.get("reasoning") == value:
-                continue
-            if found[0]:
-                return "", ""
-            found = (name, value)
+    The same rules in one pass over the delta: it runs once per token event inside a call."""
+    delta = choice.get("delta")
+    if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
+        return None
+    found = None
+    details: object = _ABSENT  # the value of `reasoning_details`, if the delta has one
+    for key, value in delta.items():
+        if key == "role":
+            if not role_seen:
+                return None
+            continue
+        if value and type(value) is str and key in TEXT_FIELDS:
+            if key == "reasoning_content" and delta.get("reasoning") == value:
+                continue  # a mirror: blank once the reasoning it mirrors is taken
+            if found is not None:
+                return None
+            found = (key, value)
+        elif key == "reasoning_details":
+            details = value
+        elif key in _CALL_KEYS or not (value is None or value == "" or value == []):
+            return None
+    if found is None or (details is not _ABSENT and not _blank_details(details, delta, (found[0],))):
+        return None
     return found
 
 

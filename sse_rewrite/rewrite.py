@@ -20,6 +20,7 @@ from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice, Output
 from .formats import FORMATS, select_format
+from .needle_groups import as_text, holds_any
 from .protocols import stream_output
 from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
 
-_DONE: Final = "[DONE]"
+_DONE: Final = b"[DONE]"
 
 
 class StreamRewriter:
@@ -107,7 +108,7 @@ class StreamRewriter:
         tail: list[Output] = []
         for event in self._decoder.flush():
             out.append(Notice("truncated-event", "input ended inside an event (no blank line)"))
-            for item in self._on_event(event.raw, event.data):
+            for item in self._on_event(event.raw, None if event.data is None else event.data.encode()):
                 # Its raw bytes lack the blank line: anything written after them would join
                 # their last line, so the unterminated event goes out last.
                 (tail if item is event.raw else out).append(item)
@@ -165,29 +166,33 @@ class StreamRewriter:
 
     # -- per event
 
-    def _on_event(self, raw: bytes, data: str | None) -> list[Output]:
-        """One event, as its raw bytes and data (None: it has no `data` field)."""
+    def _on_event(self, raw: bytes, value: bytes | None) -> list[Output]:
+        """One event, as its raw bytes and data, undecoded (None: it has no `data` field)."""
         self.stats.events_in += 1
-        if data is None:
+        if value is None:
             return self.send(self._after_held([raw]))
-        if data == _DONE:
+        if value == _DONE:
             out = self.send(self._choices.flush()) if self._choices is not None else []
             if self._output.keeps_bytes:
                 self.stats.passed_through += 1
             return out + self._count(self._output.done(raw))
         choices = self._choices
-        # Needles are looked for only where they decide something: while nothing is held.
+        # Needles are looked for only where they decide something: while nothing is held. They
+        # are looked for in the text (a search in bytes costs more).
         idle_plain = choices is not None and self._output.keeps_bytes and not (
             self._sniff
-            and (choices.pending or choices.watching or _holds_any(data, self._sought[choices.calls_made]))
+            and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
-        if idle_plain and looks_like_object(data):
+        if idle_plain and looks_like_object(value):
             return self._passed(raw)  # nothing in it can need work
-        try:
-            chunk = orjson.loads(data)
-        except orjson.JSONDecodeError as error:
-            note = Notice("invalid-json", f"event {self.stats.events_in}: {error}; {self._output.unchanged}")
-            return self.send(self._after_held([note, raw]))
+        try:  # (orjson reads the bytes: most events inside a call are never decoded)
+            chunk = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            try:  # not JSON, or not UTF-8: read as the text (invalid bytes replaced)
+                chunk = orjson.loads(value.decode("utf-8", "replace"))
+            except orjson.JSONDecodeError as error:
+                note = f"event {self.stats.events_in}: {error}; {self._output.unchanged}"
+                return self.send(self._after_held([Notice("invalid-json", note), raw]))
         if type(chunk) is not dict:
             message = f"event {self.stats.events_in}: not a JSON object; {self._output.unchanged}"
             return self.send(self._after_held([Notice("not-a-chunk", message), raw]))
@@ -248,7 +253,7 @@ class StreamRewriter:
             self.stats.format_reason += f"; <think> tags split ({why})"
         if self._sniff:
             self._sniff_stop = (*self._sniff, STOP_WORD.encode())
-            self._sought = (_decoded(self._sniff), _decoded(self._sniff_stop))
+            self._sought = (as_text(self._sniff), as_text(self._sniff_stop))
         return self._choices
 
     def send(self, items: list[Planned]) -> list[Output]:
@@ -282,19 +287,8 @@ def _parser_factory(parser_type: type[ToolSyntax], options: RewriteOptions) -> C
     return lambda: parser_type(cap, stream_arguments=stream_arguments, tools=tools)
 
 
-def looks_like_object(data: str) -> bool:
+def looks_like_object(data: bytes) -> bool:
     """Whether event data has the shape of one JSON object, `{...}`. While the stream is idle,
     an event of that shape that holds no needle passes unchanged without being parsed;
     any other data is parsed, and gets a notice when it is not one JSON object."""
-    return data[:1] == "{" and data[-1:] == "}"
-
-
-def _decoded(needles: tuple[bytes, ...]) -> tuple[str, ...]:
-    return tuple(needle.decode() for needle in needles)
-
-
-def _holds_any(data: str, needles: tuple[str, ...]) -> bool:
-    for needle in needles:  # noqa: SIM110 (a loop, not any(): this runs once per event)
-        if needle in data:
-            return True
-    return False
+    return data[:1] == b"{" and data[-1:] == b"}"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.events import Notice
-from sse_rewrite.fast import plain_runs
+from sse_rewrite.fast import Reader, plain_runs
 from sse_rewrite.fast.needles import NeedleIndex
 from sse_rewrite.formats import FORMAT_CHOICES, FORMATS, ToolSyntax, select_format
 from sse_rewrite.rewrite import RewriteOptions, Stats, StreamRewriter
@@ -141,3 +141,25 @@ def test_a_call_in_mirrored_reasoning_comes_out_once_with_or_without_token_runs(
     decoded = [orjson.loads(line[6:]) for line in body.split(b"\n\n") if line.startswith(b"data: {")]
     [tool_call] = [c for d in decoded for c in d["choices"][0]["delta"].get("tool_calls", [])]
     assert tool_call["function"]["arguments"] == '{"path": "a/long/path/to/read.txt"}'
+
+
+class _Asked:
+    """An accelerator that takes nothing and records where it was asked."""
+
+    def __init__(self) -> None:
+        self.at: list[int] = []
+
+    def take(self, data: bytes, pos: int, stop: int) -> None:
+        self.at.append(pos)
+
+
+@pytest.mark.parametrize("head", [b"", b": OPENROUTER PROCESSING\n\n", b"data: {oops\n\n"])
+def test_the_accelerators_are_asked_in_the_first_read_once_a_chunk_told_the_format(head: bytes) -> None:
+    first = chunk_event({"role": "assistant", "content": "a"})
+    stream = head + first + b"".join(chunk_event({"content": token}) for token in ["b", "c", "d"])
+    asked = _Asked()
+    rewriter = StreamRewriter(RewriteOptions(plain_runs=False, token_runs=False))
+    out = Reader(rewriter, [asked]).feed(stream)
+    # not before the first chunk (nothing is known then), and well before the read's end
+    assert asked.at and len(head) + len(first) <= asked.at[0] < len(stream) - len(first)
+    assert out == StreamRewriter(RewriteOptions(plain_runs=False, token_runs=False)).feed(stream)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sse_rewrite.fast.needles import NeedleIndex
-from sse_rewrite.needle_groups import grouped
+from sse_rewrite.needle_groups import as_text, grouped, holds_any
 
 NEEDLES = [b"<", b"<think>", b"\\u003", b"[T", b'["', b'"stop"', b'"tool_calls"', b"call:", b'c"', b'ca"',
            b"functions", b"", "é".encode()]
@@ -39,3 +39,14 @@ def test_the_needle_index_finds_grouped_needles_as_a_fresh_search_would(
         end = min(len(data), pos + width)
         found = [at for needle in needles if (at := data.find(needle, pos, end)) != -1]
         assert index.first(pos, end) == min(found, default=end)
+
+
+@given(
+    needles=st.lists(st.sampled_from(NEEDLES), min_size=1, max_size=8).map(tuple),
+    data=st.lists(st.sampled_from([*FRAGMENTS, b"\xff", b"\xe2\x82"]), max_size=30).map(b"".join),
+)
+def test_the_general_path_finds_a_needle_in_an_events_text_as_each_needles_search_would(
+    needles: tuple[bytes, ...], data: bytes
+) -> None:
+    text = data.decode("utf-8", "replace")  # (the data the decoder gives as text)
+    assert holds_any(data, as_text(needles)) == any(needle.decode() in text for needle in needles)

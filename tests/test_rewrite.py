@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from tests.chunking import chunk_event, token_stream
@@ -172,3 +173,23 @@ def test_error_chunk_after_held_back_text_flushes_it_first_and_passes_unchanged(
         f"{SB}{CB}functions.ls",
     ]
     assert [n.code for n in notices] == ["truncated-call"]
+
+
+def test_data_that_is_not_utf8_is_read_as_its_text() -> None:
+    # orjson reads an event's bytes; bytes that are not UTF-8 are read as the decoder's text
+    # (each invalid sequence replaced), inside a call and outside one, as the text was before.
+    tokens = [*ONE_CALL[:7], '{"cmd": "QQ', '"}', *ONE_CALL[10:]]
+    stream = token_stream(["Look QQ", *tokens]).replace(b"QQ", b"\xff\xe2\x82")
+    body, notices = run(stream, format="kimi")
+    assert notices == []
+    assert tool_call_deltas(body)[0]["function"]["arguments"] == '{"cmd": "\ufffd\ufffd"}'
+    assert b"Look \xff\xe2\x82" in body  # (an event nothing changes keeps its bytes)
+
+
+def test_invalid_json_that_is_not_utf8_gets_the_notice_its_text_gets() -> None:
+    body, notices = run(b"data: {\xff\n\n")
+    assert body == b"data: {\xff\n\n"
+    with pytest.raises(orjson.JSONDecodeError) as error:
+        orjson.loads("{\ufffd")
+    assert [n.code for n in notices] == ["invalid-json"]
+    assert notices[0].message.startswith(f"event 1: {error.value};")

@@ -101,15 +101,18 @@ class Reader:
         The decoder is indifferent to how its input is cut, so the events it sees are the
         same either way. Where no accelerator takes anything (prose full of `<`, a long
         `<tool_call>` body), events go to the decoder in doubling batches between attempts,
-        so that trying costs little. A read of one event or less (a live stream, one token a
-        read) goes to the decoder whole: no run pays for asking.
+        so that trying costs little. Until the format is known (the first chunk decoded,
+        usually the read's first event) nothing is asked. A read of one event or less (a live
+        stream, one token a read) goes to the decoder whole: no run pays for asking.
         """
         stream, out = self._stream, []
         pos, stop = 0, complete_end(data)
         if data.find(EVENT_END, 0, stop) + 2 >= stop:
             return stream.decode(data)
-        while pos < stop and stream.resolved:
-            if stream.at_boundary:
+        while pos < stop:
+            if not stream.resolved:  # the format is known from the first chunk decoded: only then
+                self._misses += 1  # can the accelerators take anything (events wait in doubling batches)
+            elif stream.at_boundary:
                 taken = self._take(data, pos, stop)
                 if taken is None:
                     self._misses += 1

@@ -75,7 +75,7 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "glm": Ref("glm", "GlmParser"),
     "deepseek": Ref("deepseek", "DeepSeekParser"),
     "dsml": Ref("dsml", "DsmlParser"),
-    "minimax": Ref("minimax", "MiniMaxParser"),
+    "minimax": Ref("minimax_unangled", "MiniMaxFormat"),
     "text": Ref("plain_text", "PlainTextParser"),
     "harmony": Ref("harmony", "HarmonyParser"),
     "seed": Ref("seed", "SeedThinkParser"),

@@ -34,6 +34,7 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS)
 
 STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
+SEP_XTML: Final = Part("xtml_sep", "SepXtmlParser", "t", (b"tools",))  # (`xtml_sep.SNIFF`)
 GEMMA_IDS: Final = Part("lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
@@ -44,6 +45,9 @@ SEED_THINK: Final = Part("seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
 MINIMAX_INVOKE: Final = Part("invoke_markers", "MiniMaxInvokeParser", "<][",
                              (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
+MINIMAX_M1: Final = Part("lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
+MINIMAX_UNANGLED: Final = Part("minimax_unangled", "UnangledMiniMaxParser", "m", (b"minimax:",))
+"""(`minimax_unangled.SNIFF`)"""
 
 
 class Tokens(LazyComposition):
@@ -53,9 +57,10 @@ class Tokens(LazyComposition):
 
 
 class KimiAndTokens(LazyComposition):
-    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`)."""
+    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`),
+    and K3 XTML whose open and close tokens were dropped (`tools<|sep|>call …`)."""
 
-    PARTS = (*MARKERS_EVERYWHERE, STRIPPED_KIMI)
+    PARTS = (*MARKERS_EVERYWHERE, STRIPPED_KIMI, SEP_XTML)
     BASE = Ref("kimi_stripped", "StrippedKimiComposed")
 
 
@@ -91,9 +96,10 @@ class DeepSeekAndTokens(LazyComposition):
 
 
 class MiniMaxAndTokens(LazyComposition):
-    """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, and the distinctive markers."""
+    """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, M2 blocks whose tags lost their
+    angles, M1's `<tool_calls>` block, and the distinctive markers."""
 
-    PARTS = (MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE)
+    PARTS = (MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_M1, MINIMAX_UNANGLED)
 
 
 class GemmaAndTokens(LazyComposition):
@@ -123,12 +129,15 @@ class Family:
 
 
 FAMILIES: Final = (
-    Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens, "Kimi calls with their tokens stripped"),
+    Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
+           "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
            "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     Family(("deepseek",), "deepseek+kimi", DeepSeekAndTokens,
            "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
     Family(("minimax",), "minimax+special-tokens", MiniMaxAndTokens,
+           "MiniMax M2 tags without their angles (minimax:tool_call>invoke name=...>), "
+           "M1's <tool_calls> JSON lines, "
            "MiniMax bare <invoke> XML, [TOOL_CALL] wrappers, M3 tags without their namespace "
            "token, <mm:think>"),
     Family(("glm", "z-ai", "zhipu"), "glm+special-tokens", GlmAndTokens, "GLM tool-call tags"),
@@ -139,15 +148,17 @@ FAMILIES: Final = (
            "Qwen3-Coder function bodies without <seed:tool_call>"),
     Family(("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
            Ref("_auto_wrapped", "MistralAndTokens"),
-           "Mistral's [THINK] reasoning, and its v11 calls with their tokens stripped (NAME{...}) as "
-           "the whole answer (its [TOOL_CALLS] is read in every stream)"),
+           "Mistral's [THINK] reasoning, and its calls with their tokens stripped (v11's NAME{...}, "
+           "pre-v11's JSON array, llama.cpp's {\"tool_calls\": [...]}) as the whole answer, after the "
+           "reasoning if any (its [TOOL_CALLS] is read in every stream)"),
     Family(("llama-4", "llama4"), "llama4+special-tokens", Ref("_auto_wrapped", "Llama4AndTokens"),
            "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
     Family(("llama",), "llama+special-tokens", Ref("_auto_wrapped", "LlamaAndTokens"),
            "Llama's bare JSON calls as the whole answer"),
     Family(("gemma",), "gemma+special-tokens", GemmaAndTokens,
            "Gemma 4's call:NAME{...} with its special tokens stripped, and its thought channel"),
-    Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", Tokens,
-           "nothing (LFM2's tokens are read in every stream)"),
+    Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", Ref("_auto_wrapped", "Lfm2AndTokens"),
+           "LFM2's pythonic list with its tokens stripped as the whole answer (its tokens are read in "
+           "every stream)"),
 )  # fmt: skip
 """By model id, in order of precedence (the first family whose id the model's contains wins)."""

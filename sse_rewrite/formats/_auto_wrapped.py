@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from ._auto import MistralTokens, Tokens
 from .harmony_stripped import GptOssParser
-from .lists import LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC, MISTRAL_STRIPPED
+from .lists import (
+    LFM2_BARE,
+    LLAMA_BARE_JSON,
+    LLAMA_BARE_PYTHONIC,
+    MISTRAL_BARE_JSON,
+    MISTRAL_REASONING,
+    MISTRAL_STRIPPED,
+)
 from .whole_answer import WholeAnswerParser
 
 
@@ -29,9 +36,18 @@ class Llama4AndTokens(WholeAnswerParser):
     BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)
 
 
+class Lfm2AndTokens(WholeAnswerParser):
+    """`auto` for LFM2 ids: also its pythonic list with its tokens stripped, as the whole answer."""
+
+    INNER = Tokens
+    BARE = (LFM2_BARE,)
+
+
 class MistralAndTokens(WholeAnswerParser):
-    """`auto` for Mistral ids: also v11 calls whose tokens the server stripped, `NAME{…}NAME{…}`,
-    as the whole answer (prose holds `word{`: only the answer's first word is held meanwhile)."""
+    """`auto` for Mistral ids: also calls whose tokens the server stripped (v11's `NAME{…}NAME{…}`,
+    pre-v11's JSON array) as the whole answer, after the `[THINK]` reasoning if any (prose holds
+    `word{`: only the answer's first word is held meanwhile)."""
 
     INNER = MistralTokens
-    BARE = (MISTRAL_STRIPPED,)
+    BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
+    REASONING = MISTRAL_REASONING

@@ -41,9 +41,11 @@ class ComposedParser:
         super().__init_subclass__()
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
         openers: dict[bytes, tuple[int, Any]] = {}
+        held_from: dict[bytes, int] = {}
         for index, part in reversed(list(enumerate(cls.PARTS))):
             openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
-        cls._OPENERS = MarkerTable(openers)
+            held_from.update(part.OPENERS.held_from)
+        cls._OPENERS = MarkerTable(openers, held_from)
         cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
 
     def __init__(

@@ -78,6 +78,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
 
     def _setup(self) -> None:
         self._syntax = self.SYNTAXES[0]  # the open block's or invoke's syntax
+        self._lead = self._INSIDE[self._syntax].lead
         self._in_block = False
         self._block_calls = 0  # calls of the open block so far
         self._opener_end = 0  # BLOCK: where the block opener's marker ends (prose resumes there)
@@ -92,7 +93,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
     def _open(self, value: tuple[InvokeSyntax, Tag], pos: int, length: int, out: list[Piece]) -> None:
         syntax, tag = value
         scan = self._scan
-        self._syntax = syntax
+        self._syntax, self._lead = syntax, self._INSIDE[syntax].lead
         if tag is Tag.END:
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {scan.text(pos, pos + length)} with nothing open"))
@@ -166,9 +167,6 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         scan.cursor = angle + 1
         self._state = State.BODY
         return True
-
-    def _body_lead(self) -> str:
-        return self._INSIDE[self._syntax].lead
 
     def _step_body(self, out: list[Piece]) -> bool:
         scan = self._scan

@@ -43,6 +43,8 @@ class InvokeStreaming(ScanningParser):
     _head_at: int
     _angle: bool
     _syntax: InvokeSyntax
+    _lead: str
+    """The first character of every marker that ends the open invoke's body or a value."""
     _name: str
 
     def _reset_stream(self) -> None:
@@ -92,7 +94,7 @@ class InvokeStreaming(ScanningParser):
             return 0
         if scan.cursor != scan.end:  # (a cut marker)
             return 0
-        lead, room, taken = self._body_lead(), self._max - scan.buffered, 0
+        lead, room, taken = self._lead, self._max - (scan.end - scan.start), 0
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
             if room < 0:
@@ -135,8 +137,4 @@ class InvokeStreaming(ScanningParser):
     def _next_marker(self) -> object:
         """The next marker ending the body or a value from the cursor, if any (None: none, and
         the cursor is at the end)."""
-        raise NotImplementedError
-
-    def _body_lead(self) -> str:
-        """The character every marker ending the open invoke's body or values starts with."""
         raise NotImplementedError

@@ -16,10 +16,11 @@ Theory of operation
   means the opener was prose: it comes out as text at once and scanning resumes after it.
 - VALUE: a `BracketScanner` finds where the value balances. With `--stream-arguments`, a
   declaration whose value is the arguments as written streams them as they come.
-- NEXT: after a value, spacing, then the declaration's `again` (`;`, `call:`) starts
-  another call of the block (HEAD); else its closer, if any, ends the block (it may be
-  missing). The declaration's `read` turns the headers and values into calls; when it
-  cannot, the block was not calls and comes out as text, with a notice.
+- NEXT: after a value, spacing, then the declaration's `again` (`;`, `call:`), or a value
+  where it `repeats`, starts another call of the block (HEAD); else its closer, if any,
+  ends the block (it may be missing). The declaration's `read` turns the headers and
+  values into calls; when it cannot, the block was not calls and comes out as text, with
+  a notice.
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
 - THINK: a `reasoning` declaration's opener (`[THINK]`) starts reasoning, up to its closer
@@ -194,6 +195,10 @@ class ListParser(ListReasoning):
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
         at = _SPACE.match(scan.view, self._written_end).end()  # type: ignore[union-attr]  # (always matches)
+        if syntax.repeats and at < scan.end and scan.view[at] in syntax.values:
+            scan.cursor = self._head_at = at
+            self._state = State.HEAD
+            return True
         for marker, again in ((syntax.again, True), (syntax.closer, False)):
             if marker is None:
                 continue

@@ -60,6 +60,15 @@ def json_calls(written: Written) -> Read:
     return found, []
 
 
+def bare_mistral_calls(written: Written) -> Read:
+    """`json_calls`, but only an array of calls or llama.cpp's envelope: Mistral's calls left
+    without their tokens (a lone call object is Llama's form, not Mistral's)."""
+    for _, value in written:
+        if not value.startswith("[") and "name" in (json_members(value) or {"name": ""}):
+            return None
+    return json_calls(written)
+
+
 def _array_items(text: str) -> list[str] | None:
     """The raw text of each item of the JSON array `text`, or None if it is not one."""
     if not is_json(text):

@@ -43,6 +43,8 @@ class ListSyntax:
     closer: bytes | None = None
     again: bytes | None = None
     """What starts another call of the block after a value (`;`, `call:`)."""
+    repeats: bool = False
+    """Whether another value may follow a value directly, spacing between (MiniMax M1's lines)."""
     streams: bool = False
     """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
     echo: bool = False

@@ -101,10 +101,10 @@ class SectionBase(ScanningParser):
         state = self._state
         if state is _ARGS:
             joined = "".join(texts)
-            marker = joined.find("<")
-            if marker != -1:  # the texts that end before the first `<`
+            if "<" in joined:  # the texts that end before the first `<` (`in` first: no `find` a token)
                 if len(texts) == 1:
                     return 0
+                marker = joined.find("<")
                 texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
                 if not texts:
                     return 0

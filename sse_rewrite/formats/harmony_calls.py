@@ -20,7 +20,7 @@ from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
 from ._streamed_call import settled_texts
-from .harmony_headers import CALL, CHANNEL, MAX_HEADER, MESSAGE, START, maybe_prose
+from .harmony_headers import CALL, CHANNEL, CONSTRAIN, MAX_HEADER, MESSAGE, OPENER_WORDS, START, maybe_prose
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -28,10 +28,10 @@ if TYPE_CHECKING:
     from typing import Final
 
 _NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
-_HEADER_WORD: Final = re.compile(r"[\w \t.=:/@\-]*")
-"""A text of header characters alone (as `maybe_prose` has them)."""
-_WHOLE_MARKERS: Final = re.compile(rb"[^<\n]*+(?:<\|(?:start|channel|constrain)\|>[^<\n]*+)*+")
-"""A header's bytes whose every `<` begins a whole marker."""
+_HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]|<\|(?:start|channel|constrain)\|>)*")
+"""A text of header characters and markers a header may hold, whole (as `maybe_prose` has them)."""
+_HEADER_MARKERS: Final = (START, CHANNEL, CONSTRAIN)
+_OPENER_WORDS: Final = tuple((marker, marker.decode(), word) for marker, word in OPENER_WORDS)
 _SETTLED_WORD: Final = re.compile(rb"[ \t]*+\w*+.", re.DOTALL)
 _BODY_STOPS: Final = re.compile(r"[<}\]]")  # (a text with none neither closes a body nor begins its end)
 """The word after a marker, and a character after it: no text appended can change that word."""
@@ -47,6 +47,11 @@ class State(MachineState):
     JSON = enum.auto()
     RAW = enum.auto()
     CLOSING = enum.auto()
+
+
+_TEXT, _HEADER, _REASONING, _JSON = State.TEXT, State.HEADER, State.REASONING, State.JSON
+"""The states asked on every call, read once: a member read from its Enum class goes through
+the metaclass's `__getattr__` hook, about ten times a global's cost (Python 3.11)."""
 
 
 class HarmonyCalls(ScanningParser):
@@ -102,20 +107,21 @@ class HarmonyCalls(ScanningParser):
     def absorb(self, texts: Sequence[str]) -> int:
         """The base's, up to the first text with a `<` (an end marker in a string may end the
         call); in a header, texts that keep it one and cannot end it (see `_absorb_header`)."""
-        if self._state is State.REASONING or self._state is State.TEXT:  # (nothing taken: not scanned)
+        state = self._state
+        if state is _REASONING or state is _TEXT:  # (nothing taken: not scanned)
             return 0
+        if state is _HEADER:
+            return self._absorb_header(texts)
         for count, text in enumerate(texts):
             if "<" in text:
                 texts = texts[:count]
                 break
-        if self._state is State.HEADER:
-            return self._absorb_header(texts)
         return super().absorb(texts) if texts else 0
 
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
         scan = self._scan
-        if self._state is not State.JSON:
+        if self._state is not _JSON:
             return "" if self.absorb((text,)) else None
         if self._value_at != scan.end or self._announced is None or "<" in text or "}" in text or "]" in text:
             return None
@@ -132,7 +138,7 @@ class HarmonyCalls(ScanningParser):
         looks) and streamed whole, as the JSON step would stream them. Elsewhere what `absorb`
         takes streams nothing."""
         scan = self._scan
-        if self._state is not State.JSON:
+        if self._state is not _JSON:
             return [""] * self.absorb(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
@@ -150,9 +156,9 @@ class HarmonyCalls(ScanningParser):
         self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
 
     def _absorb_header(self, texts: Sequence[str]) -> int:
-        """Header words (`assistant`, ` to`, `=functions`, `.bash`, `json`): what the header step
-        would append, minus its searches. (A text that completes a `<|message|>` begun before it
-        holds its `|>`: the header then holds a marker no header has, and `maybe_prose` says so.)"""
+        """Header words and markers (`assistant`, `<|channel|>`, ` to`, `=functions`, `.bash`,
+        ` <|constrain|>`, `json`): what the header step would append, minus its searches, up to a
+        text it must read (a `<|message|>`, a marker's start, prose; see `_keeps_header`)."""
         scan, taken = self._scan, 0
         room = self._max - scan.buffered
         for text in texts:
@@ -170,22 +176,30 @@ class HarmonyCalls(ScanningParser):
         return taken
 
     def _keeps_header(self, text: str) -> bool:
-        """Whether the open header (not prose so far) stays one with `text` appended: at once
-        when it stays short, `text` is header characters alone, every marker in it is whole,
-        and the word after its `<|start|>` and `<|channel|>` is settled (a character follows);
-        else `maybe_prose` asks all of it."""
+        """Whether `text` appended leaves the open header one, still open: the header so far is
+        not prose (its step or this method said so as it grew), so `text` cannot make it prose
+        or end it when it stays short, is header characters and whole `<|start|>`, `<|channel|>`
+        and `<|constrain|>` alone, the header's last `<` begins such a marker (no marker's start
+        waits for its end), and the word after the first `<|start|>` and `<|channel|>` is
+        followed by a character already (it is settled) or, with `text`, is still a word of
+        harmony's or the start of one. Else the step must read it, unless `maybe_prose` says
+        that a text without `<` keeps the header."""
         scan = self._scan
         view, mark, end = scan.view, scan.mark, scan.end
-        if end - mark + len(text) <= MAX_HEADER and _HEADER_WORD.fullmatch(text) and _WHOLE_MARKERS.fullmatch(
-            view, mark, end
-        ):
-            for opener in (START, CHANNEL):
-                at = scan.find(opener, mark)
-                if at != -1 and not _SETTLED_WORD.match(view, at + len(opener), end):
-                    break
-            else:
+        if end - mark + len(text) <= MAX_HEADER and _HEADER_PIECE.fullmatch(text):
+            last = view.rfind(b"<", mark, end)
+            if last == -1 or view.startswith(_HEADER_MARKERS, last):
+                for opener, name, word in _OPENER_WORDS:
+                    at = view.find(opener, mark, end)
+                    if at != -1:
+                        at += len(opener)
+                        settled = _SETTLED_WORD.match(view, at, end)
+                        if not settled and word.match(scan.text(at, end) + text) is None:
+                            return False
+                    elif (inside := text.find(name)) != -1 and word.match(text, inside + len(name)) is None:
+                        return False
                 return True
-        return not maybe_prose(scan.text(mark, end) + text)
+        return "<" not in text and not maybe_prose(scan.text(mark, end) + text)
 
     def _finish(self, out: list[Piece]) -> None:
         """End of input: reasoning and text come out, a complete call is kept, else raw text."""

@@ -84,9 +84,10 @@ def maybe_prose(header: str) -> bool:
     return False
 
 
-_OPENER_WORDS: Final = (("<|start|>", _word_pattern(("assistant",))),
-                        ("<|channel|>", _word_pattern(CHANNELS)))
-"""The first marker of each kind, and the word that must follow it."""
+OPENER_WORDS: Final = ((START, _word_pattern(("assistant",))), (CHANNEL, _word_pattern(CHANNELS)))
+"""The openers whose first one in a header must be followed by a word of harmony's, and the
+pattern of the text after it (see `_word_pattern`)."""
+_OPENER_WORDS: Final = tuple((marker.decode(), word) for marker, word in OPENER_WORDS)
 
 
 OPENERS: Final[MarkerTable[bytes]] = MarkerTable({START: START, CHANNEL: CHANNEL, END: END, RETURN: END,

@@ -9,8 +9,8 @@ a word (not `analysis of`), which makes the text reasoning; in that reasoning,
 `assistantfinal` (the answer follows) and `assistantcommentary to=functions.NAME` (or
 `commentary to=functions.NAME`) followed by an optional `json` and one whole, valid JSON
 object (a call). Everything else is text where it stands. Once the answer begins (or
-when the start was not `analysis`), the `PARTS` of a `ComposedParser` read the rest:
-harmony's own tokens among them.
+when the start was not `analysis`), the `PARTS` of a `ComposedParser` read the rest,
+harmony's own tokens among them: the parser becomes that composition.
 """
 
 from __future__ import annotations
@@ -50,6 +50,11 @@ class Mode(enum.Enum):
     ANSWER = enum.auto()
 
 
+_ANSWER: Final = Mode.ANSWER
+"""Read once: a member read from its Enum class goes through the metaclass's `__getattr__`
+hook, about ten times a global's cost (Python 3.11), and this one is asked on every feed."""
+
+
 class GptOssParser:
     """`auto` for gpt-oss ids: stripped harmony at the start, then `TOKENS` (implements `ToolSyntax`)."""
 
@@ -75,44 +80,44 @@ class GptOssParser:
 
     @property
     def pending(self) -> bool:
-        """True while text is held back, or stripped reasoning goes on (every event must come here)."""
-        return self._mode is not Mode.ANSWER or self._tokens.pending
+        """True until flushed: stripped reasoning goes on until the answer begins (every event must
+        come here)."""
+        return not self._flushed
 
     @property
     def watching(self) -> bool:
-        """The tokens' `watching` once the answer began (orphan closers: `_orphans.py`)."""
-        return self._mode is Mode.ANSWER and self._tokens.watching
+        """False: no closer is read before the answer (then this object is the tokens' parser)."""
+        return False
 
     @property
     def undecided(self) -> int:
         """Characters held back only because they may begin a marker; 0 inside syntax."""
-        if self._mode is Mode.START:
-            return len(self._scan.text(self._scan.start, self._scan.end))
-        return self._tokens.undecided if self._mode is Mode.ANSWER else 0
+        return len(self._scan.text(self._scan.start, self._scan.end)) if self._mode is Mode.START else 0
 
     def absorb(self, texts: Sequence[str]) -> int:
-        """The tokens' `absorb` once the answer began; nothing is taken before."""
-        return self._tokens.absorb(texts) if self._mode is Mode.ANSWER else 0
+        """Nothing is taken before the answer."""
+        return 0
 
     def absorb_argument(self, text: str) -> str | None:
-        """The answer's `absorb_argument`; nothing is taken before the answer."""
-        return self._tokens.absorb_argument(text) if self._mode is Mode.ANSWER else None
+        """Nothing is taken before the answer."""
+        return None
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """The answer's `absorb_arguments`; nothing is taken before the answer."""
-        return self._tokens.absorb_arguments(texts) if self._mode is Mode.ANSWER else []
+        """Nothing is taken before the answer."""
+        return []
 
     def feed(self, text: str) -> list[Piece]:
-        """Consume more text; return the pieces decided so far."""
+        """Consume more text; return the pieces decided so far (once the answer begins, this
+        object is the tokens' parser: see `_become_tokens`)."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._mode is Mode.ANSWER:
-            return self._tokens.feed(text)
         out: list[Piece] = []
         self._scan.append(text)
         while self._step(out):
             pass
-        if self._mode is Mode.REASONING:
+        if self._mode is _ANSWER:
+            self._become_tokens()
+        elif self._mode is Mode.REASONING:
             self._scan.compact()
         elif self._mode is Mode.CALL and self._scan.buffered > self._max:
             out.append(Notice("section-cap", f"tool call over {self._max} bytes: passed through as text"))
@@ -197,6 +202,13 @@ class GptOssParser:
         self._mode = Mode.ANSWER
         out += self._tokens.feed(rest) if rest else []
         return False
+
+    def _become_tokens(self) -> None:
+        """Become the tokens' parser, which has read the answer so far: its class and attributes
+        are swapped in, so that no later call goes through this object (as `_lazy` does)."""
+        tokens = self._tokens
+        self.__class__ = type(tokens)  # type: ignore[assignment]
+        self.__dict__ = tokens.__dict__
 
     def _emit(self, out: list[Piece], end: int) -> None:
         if end > self._scan.start:

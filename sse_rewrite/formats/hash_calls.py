@@ -7,7 +7,8 @@
     }}
     [/TOOL_CALL]
 
-The args are `--KEY VALUE` (also `--KEY: VALUE`) or `KEY => VALUE` items, or one JSON object.
+The args are `--KEY VALUE` (also `--KEY: VALUE`) or `KEY => VALUE` items, or one JSON object;
+the whole body may also be a JSON call, `{"name": "NAME", "arguments": {…}}`.
 A VALUE is a double-quoted string (its escapes read as JSON's, the raw text if they are not)
 or a bare word, typed by the tool's schema or guessed as raw values are. Anything else makes
 the body no call (docs/behaviour.md, "Invoke/parameter XML").
@@ -20,7 +21,7 @@ import re
 import orjson
 
 from ._json import is_json
-from .tool_call_bodies import is_name, typed_object
+from .tool_call_bodies import hermes_call, is_name, typed_object
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -40,7 +41,9 @@ _ITEM: Final = re.compile(
 def read_hash_call(body: str, parameters: Parameters | None = None) -> tuple[str, str] | None:
     """`(name, arguments)` of a wrapper's body, or None when it is not one hash call."""
     found = _HEAD.fullmatch(body)
-    if found is None or not is_name(found.group(1).strip()):
+    if found is None:  # (a JSON call, as Hermes writes it)
+        return hermes_call(body.strip(" \t\r\n"))
+    if not is_name(found.group(1).strip()):
         return None
     name, args = found.group(1).strip(), (found.group(2) or "").strip()
     if is_json("{" + args + "}"):  # (a JSON object: `args => {"q": 1}`)

@@ -22,7 +22,15 @@ import re
 
 from ._brackets import Quotes
 from ._list_machine import ListParser
-from ._list_reads import gemma_calls, json_calls, list_calls, mistral_calls, no_calls, stripped_mistral_calls
+from ._list_reads import (
+    bare_mistral_calls,
+    gemma_calls,
+    json_calls,
+    list_calls,
+    mistral_calls,
+    no_calls,
+    stripped_mistral_calls,
+)
 from ._list_syntax import ListSyntax
 from ._scanner import ANGLE_SNIFF
 from .whole_answer import WholeAnswerParser
@@ -85,6 +93,14 @@ TOOL_CALLS_SNIFF: Final = (b"[T", b'["')
 lone `[` ending a text field, `["`. Ordinary chunks hold neither (`"choices":[{`)."""
 
 
+MINIMAX_M1: Final = ListSyntax(
+    "MiniMax M1", (b"<tool_calls>",), {ord("{"): Quotes.JSON}, json_calls, closer=b"</tool_calls>",
+    repeats=True,
+)
+"""MiniMax M1's `<tool_calls>` block of JSON call objects, one a line, which M2 models write with
+M1's chat template (prose may say `<tool_calls>`: MiniMax ids and `--format minimax` only)."""
+
+
 class ListMarkersParser(ListParser):
     """The openers of this family that are special tokens: read in every stream under `auto`."""
 
@@ -92,8 +108,8 @@ class ListMarkersParser(ListParser):
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
 
 
-class MistralParser(ListParser):
-    """`--format mistral`: `[TOOL_CALLS]` in both generations, and `[THINK]` reasoning."""
+class MistralTokensParser(ListParser):
+    """Mistral's tokens: `[TOOL_CALLS]` in both generations, and `[THINK]` reasoning."""
 
     SYNTAXES = (MISTRAL, MISTRAL_THINK)
     sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF
@@ -106,8 +122,15 @@ class MistralIdsParser(ListParser):
     sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF  # (`[T` holds `[THINK]`, whole or cut)
 
 
-class Lfm2Parser(ListParser):
-    """`--format lfm2`: `<|tool_call_start|>[…]<|tool_call_end|>`."""
+class MiniMaxM1Parser(ListParser):
+    """MiniMax M1's `<tool_calls>` block (a part of MiniMax's `auto` and `--format minimax`)."""
+
+    SYNTAXES = (MINIMAX_M1,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class Lfm2TokensParser(ListParser):
+    """LFM2's tokens: `<|tool_call_start|>[…]<|tool_call_end|>`."""
 
     SYNTAXES = (LFM2,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
@@ -146,6 +169,32 @@ MISTRAL_STRIPPED: Final = ListSyntax(
 )  # fmt: skip
 """Mistral v11 with its tokens stripped by a server: `NAME{…}`, calls back to back, each a
 JSON object (text-generation-webui leaves this)."""
+MISTRAL_BARE_JSON: Final = ListSyntax("Mistral", (), MISTRAL.values, bare_mistral_calls)
+"""What is left of Mistral's calls without their tokens: pre-v11's JSON array of
+`{"name", "arguments"}` objects (as the Mistral API's calls fall into content), or llama.cpp's
+generic envelope `{"tool_calls": […]}` (a Devstral leak)."""
+MISTRAL_REASONING: Final = ("[THINK]", "[/THINK]")
+"""`MISTRAL_THINK`'s opener and closer: an answer of bare calls may follow the reasoning."""
+
+
+class MistralParser(WholeAnswerParser):
+    """`--format mistral`: Mistral's tokens, and its calls without them as the whole answer
+    (after its `[THINK]` reasoning, if any)."""
+
+    INNER = MistralTokensParser
+    BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
+    REASONING = MISTRAL_REASONING
+
+
+LFM2_BARE: Final = ListSyntax("LFM2", (), {ord("["): Quotes.PYTHON}, list_calls)
+"""LFM2's `[f(a="x")]` with its two tokens stripped (they are by default)."""
+
+
+class Lfm2Parser(WholeAnswerParser):
+    """`--format lfm2`: LFM2's tokens, and its pythonic list without them as the whole answer."""
+
+    INNER = Lfm2TokensParser
+    BARE = (LFM2_BARE,)
 
 
 class LlamaParser(WholeAnswerParser):

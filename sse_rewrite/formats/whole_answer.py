@@ -18,6 +18,9 @@ out whole, at the end.
 The gate must see its field from the first text on: it is `pending` until it has decided,
 and `reads_from_start` asks the choice to make it before any text comes (`choice_state.py`),
 so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough.
+
+A reasoning block `INNER` reads (`REASONING`: Magistral's `[THINK]…[/THINK]`) may come first:
+it goes to `INNER` as it streams, and the answer starts after its closer.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ class WholeAnswerParser:
     """`INNER`'s: until the gate has decided it is `pending`, so every event reaches it anyway."""
     reads_from_start: ClassVar[bool] = True
     """Made before the field's first text, so that it sees it (see the module docstring)."""
+    REASONING: ClassVar[tuple[str, str] | None] = None
+    """The opener and closer of a reasoning block `INNER` reads that may come before the answer."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -62,6 +67,12 @@ class WholeAnswerParser:
     ) -> None:  # fmt: skip
         self._inner = self.INNER(max_section_bytes, stream_arguments=stream_arguments, tools=tools)
         self._max = max_section_bytes
+        self._thinking: str | None = None  # in a leading reasoning block: its text that may begin the closer
+        self._flushed = False
+        self._start_answer()
+
+    def _start_answer(self) -> None:
+        """Hold the answer from its start (the field's, or the end of a leading reasoning block)."""
         self._held: bytearray | None = bytearray()  # None once the answer went to `INNER`
         self._syntax: ListSyntax | None = None
         self._brackets: BracketScanner | None = None  # the open value's, if any
@@ -71,7 +82,6 @@ class WholeAnswerParser:
         self._after = 0  # where the text after the last complete value begins
         self._first = 0  # where the first value begins
         self._chars = 0  # characters held
-        self._flushed = False
 
     @property
     def pending(self) -> bool:
@@ -86,7 +96,7 @@ class WholeAnswerParser:
     @property
     def undecided(self) -> int:
         """The held answer, whose events wait whole for the end of the field."""
-        if self._held is None:
+        if self._held is None or self._thinking is not None:
             return self._inner.undecided
         return self._chars
 
@@ -106,18 +116,66 @@ class WholeAnswerParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
+        if self._thinking is not None:
+            return self._think(text)
         held = self._held
         if held is None:
             return self._inner.feed(text)
         held += text.encode("utf-8", "surrogatepass")
         self._chars += len(text)
+        opens = self._opens_reasoning()
+        if opens:
+            return self._think(self._take_held())
+        if opens is None:
+            return []
         return self._pass() if not self._still_calls() or len(held) > self._max else []
+
+    def _opens_reasoning(self) -> bool | None:
+        """Whether the held answer, still at its start, is `REASONING`'s opener after spacing
+        (None: it may still become it)."""
+        held = self._held
+        if self.REASONING is None or self._syntax is not None or held is None:
+            return False
+        opener = self.REASONING[0].encode()
+        start = _SPACE.match(held).end()  # type: ignore[union-attr]  # (always matches)
+        if held.startswith(opener, start):
+            return True
+        return None if opener.startswith(held[start:]) and start < len(held) else False
+
+    def _take_held(self) -> str:
+        """The held text, now `INNER`'s to read: the gate holds nothing."""
+        held = self._held
+        assert held is not None
+        self._held, self._thinking = bytearray(), ""
+        return held.decode("utf-8", "surrogatepass")
+
+    def _think(self, text: str) -> list[Piece]:
+        """Text of the leading reasoning block, up to its closer, to `INNER`; the gate starts
+        again after it. A possible start of the closer at the end waits for the next text."""
+        assert self.REASONING is not None and self._thinking is not None
+        closer = self.REASONING[1]
+        text = self._thinking + text
+        end = text.find(closer)
+        if end < 0:
+            starts = (len(text) - n for n in range(len(closer) - 1, 0, -1) if text.endswith(closer[:n]))
+            cut = next(starts, len(text))
+            self._thinking = text[cut:]
+            return self._inner.feed(text[:cut])
+        end += len(closer)
+        out = self._inner.feed(text[:end])
+        self._thinking = None
+        self._start_answer()
+        return out + self.feed(text[end:]) if end < len(text) else out
 
     def flush(self, finished: bool = False) -> list[Piece]:
         """End of the field: the held answer's calls, or `INNER`'s reading of it (`finished`: a
         normal finish, see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
+        if self._thinking is not None:
+            tail = self._inner.feed(self._thinking) if self._thinking else []
+            self._thinking, self._held, self._flushed = None, None, True
+            return tail + self._inner.flush(finished)
         held = self._held
         read = None
         ended = self._brackets is None and not self._in_header

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from tests.formats.damage_rows import Expected
+from tests.formats.list_bare_rows import BARE_REASONING, BARE_ROWS
 
 PARSERS = {
     "mistral": ("mistral", "special-tokens", "mistral+special-tokens", "qwen+special-tokens"),
@@ -18,12 +19,16 @@ PARSERS = {
     "gemma": ("gemma", "gemma+special-tokens", "special-tokens"),
     "gemma-stripped": ("gemma", "gemma+special-tokens"),
     "mistral-think": ("mistral", "mistral+special-tokens"),
-    "mistral-stripped": ("mistral+special-tokens",),
+    "mistral-stripped": ("mistral", "mistral+special-tokens"),
+    "mistral-bare": ("mistral", "mistral+special-tokens"),
+    "lfm2-bare": ("lfm2", "lfm2+special-tokens"),
+    "minimax-m1": ("minimax", "minimax+special-tokens"),
     "gemma-thought": ("gemma", "gemma+special-tokens"),
 }
 FORMAT = {
     "gemma-stripped": "gemma", "mistral-think": "mistral", "gemma-thought": "gemma",
-    "mistral-stripped": "mistral+special-tokens",
+    "mistral-stripped": "mistral+special-tokens", "mistral-bare": "mistral", "lfm2-bare": "lfm2",
+    "minimax-m1": "minimax",
 }  # fmt: skip
 """The `--format` a family's rows run under end to end, where it is not the family's name."""
 GQ = '<|"|>'
@@ -244,29 +249,6 @@ ROWS: dict[str, dict[str, Expected]] = {
         "orphan-closer-in-a-sentence": ("a [/THINK] b", [], "a [/THINK] b", set()),
         "opener-in-a-sentence-takes-the-rest": ("say [THINK] to", [], "say ", set()),
     },
-    "mistral-stripped": {
-        "one-call-as-the-whole-answer": (
-            'bash{"command": "ls -la"}', [("bash", '{"command": "ls -la"}')], "", set()
-        ),
-        "calls-back-to-back": (
-            'bash{"command": "ls"}read_file{"path": "a.txt"}',
-            [("bash", '{"command": "ls"}'), ("read_file", '{"path": "a.txt"}')],
-            "",
-            set(),
-        ),
-        "spacing-around-kept": (' \nf{"a": 1}\n', [("f", '{"a": 1}')], " \n\n", set()),
-        "braces-in-a-sentence-are-text": ("Use dict{} here", [], "Use dict{} here", set()),
-        "call-shape-in-a-sentence-is-text": ('see foo{"a":1} and more', [], 'see foo{"a":1} and more', set()),
-        "call-then-prose-is-text": ('f{"a": 1} and more', [], 'f{"a": 1} and more', set()),
-        "calls-then-prose-is-text": ("f{}g{} ok", [], "f{}g{} ok", set()),
-        "arguments-not-json-is-text": ('f{"a": 1,}', [], 'f{"a": 1,}', set()),
-        "arguments-not-an-object-is-text": ("f{a: 1}", [], "f{a: 1}", set()),
-        "cut-off-at-eof-is-text": ('f{"a": ', [], 'f{"a": ', set()),
-        "a-name-alone-is-text": ("bash", [], "bash", set()),
-        "digit-first-is-no-name": ("2{}", [], "2{}", set()),
-        "tokens-are-still-read": ('[TOOL_CALLS]f[ARGS]{"a": 1}', [("f", '{"a": 1}')], "", set()),
-        "stripped-then-tokens": ("f{}[TOOL_CALLS]g[ARGS]{}", [("g", "{}")], "f{}", set()),
-    },
     "gemma-thought": {
         "thought-then-stripped-call": (
             "<|channel>thought\nCheck.<channel|>call:get{city:Oslo}", [("get", '{"city": "Oslo"}')], "", set()
@@ -279,8 +261,10 @@ ROWS: dict[str, dict[str, Expected]] = {
         "thought-opener-at-eof": ("a<|channel>thought", [], "a", set()),
         "other-channel-is-text": ("<|channel>final x<channel|>", [], "<|channel>final x<channel|>", set()),
     },
+    **BARE_ROWS,
 }
 REASONING = {
+    **BARE_REASONING,
     ("mistral-think", "think-then-answer-then-call"): "Add 2 and 2.",
     ("mistral-think", "closer-look-alike-inside"): "a [/THIN b",
     ("mistral-think", "markers-inside-reasoning-are-reasoning"): "x[TOOL_CALLS]f[ARGS]{}",

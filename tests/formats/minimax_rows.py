@@ -83,6 +83,12 @@ M2_BARE_ROWS: dict[str, Expected] = {
         "",
         set(),
     ),
+    "hash-wrapper-around-a-json-call": (
+        '[TOOL_CALL]\n{"name": "bash", "arguments": {"command": "ls"}}\n[/TOOL_CALL] ok',
+        [("bash", '{"command": "ls"}')],
+        " ok",
+        set(),
+    ),
     "hash-call-without-args": ('[TOOL_CALL]\n{tool => "skill"}\n[/TOOL_CALL]', [("skill", "{}")], "", set()),
     "hash-wrapper-holding-prose": (
         "Never write [TOOL_CALL] tags; [/TOOL_CALL] ends them.",
@@ -160,3 +166,66 @@ M3_STRIPPED_ROWS: dict[str, Expected] = {
 }
 """MiniMax M3 with its namespace token stripped (prose-like tags): MiniMax ids and `--format minimax` only."""
 
+
+UNANGLED = (
+    'minimax:tool_call>\ninvoke name="bash">\nparameter name="command">ls -la/parameter>\n/invoke>\n'
+    "/minimax:tool_call>"
+)
+M2_UNANGLED_ROWS: dict[str, Expected] = {
+    "closers-with-their-slash": (f"Sure.\n{UNANGLED}", [("bash", '{"command": "ls -la"}')], "Sure.\n", set()),
+    "closers-without-their-slash": (
+        'minimax:tool_call>\ninvoke name="f">\nparameter name="a">1parameter>\ninvoke>\n'
+        "minimax:tool_call> ok",
+        [("f", A1)],
+        " ok",
+        set(),
+    ),
+    "parallel-invokes-typed-and-quoted": (
+        "minimax:tool_call>invoke name='f'>parameter name='a'> 1 /parameter>/invoke>"
+        'invoke name="g">parameter name="b">x/parameter>/invoke>/minimax:tool_call>',
+        [("f", A1), ("g", BX)],
+        "",
+        set(),
+    ),
+    "angled-tags-inside": (
+        'minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke>/minimax:tool_call>',
+        [("f", A1)],
+        "",
+        set(),
+    ),
+    "json-body": (
+        'minimax:tool_call>invoke name="f">{"a": 1}/invoke>/minimax:tool_call>', [("f", A1)], "", set()
+    ),
+    "opener-in-prose": ("Write minimax:tool_call> then", [], "Write minimax:tool_call> then", set()),
+    "block-not-closed-before-prose": (
+        'minimax:tool_call>\ninvoke name="f">parameter name="a">1/parameter>/invoke>\nThanks',
+        [("f", A1)],
+        "\nThanks",
+        {"missing-close"},
+    ),
+    "invoke-body-not-parameters": (
+        'minimax:tool_call>invoke name="f">hello/invoke>/minimax:tool_call>',
+        [],
+        'minimax:tool_call>invoke name="f">hello/invoke>/minimax:tool_call>',
+        {"malformed-call"},
+    ),
+    "eof-in-call-complete-parameters": (
+        'minimax:tool_call>invoke name="f">parameter name="a">1/parameter>',
+        [("f", A1)],
+        "",
+        {"recovered-call"},
+    ),
+    "eof-in-call-incomplete": (
+        'minimax:tool_call>invoke name="f">parameter name="a">1',
+        [],
+        'minimax:tool_call>invoke name="f">parameter name="a">1',
+        {"truncated-call"},
+    ),
+    "eof-opener-with-nothing-after-is-text": (
+        "text minimax:tool_call>\n", [], "text minimax:tool_call>\n", set()
+    ),
+    "eof-after-a-call-in-a-block": (
+        'minimax:tool_call>invoke name="f">{"a": 1}/invoke>\n', [("f", A1)], "", set()
+    ),
+}
+"""MiniMax M2 tags that lost their `<` and `</`: MiniMax ids and `--format minimax` only."""

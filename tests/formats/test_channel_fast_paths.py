@@ -3,11 +3,11 @@ of their own: each is compared with the same machine or stream without it.
 
 - a harmony analysis text without `<`, fed while nothing is held, handed back whole as
   `Reasoning` (`REASONING_AT_ONCE`; the reference has it unset, so its step scans the text);
-- harmony's `absorb` of header words (`_absorb_header`, with `_keeps_header`'s shortcut past
-  `maybe_prose`) and JSON bodies, and, streaming arguments, `absorb_argument(s)` of body text;
+- harmony's `absorb` of header words and markers (`_absorb_header`; `_keeps_header` itself:
+  test_harmony_header_paths.py) and JSON bodies, and, streaming arguments,
+  `absorb_argument(s)` of body text;
 - the invoke machine's `absorb` of header words and of spacing before a body or between
   invokes (the reference is fed every text);
-- `maybe_prose` in two patterns, against the step by step reading it replaced (`prose_reference`);
 - a chunk whose content all goes to the reasoning field, made as that field's chunk
   (`ChoiceRewriter.moved`; the reference plans it in full), and such chunks sent by the token
   runs (each accelerator switched off alone).
@@ -15,7 +15,6 @@ of their own: each is compared with the same machine or stream without it.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import orjson
@@ -27,7 +26,6 @@ from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.harmony import HarmonyParser
-from sse_rewrite.formats.harmony_headers import CHANNELS, MAX_HEADER, maybe_prose
 from sse_rewrite.formats.special_tokens import SpecialTokensParser
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 from tests.formats.invoke_text import BAR, dsml, invoke
@@ -139,45 +137,6 @@ def test_streamed_body_texts_absorbed_are_what_feeding_them_give(body: list[str]
     for cap in (90, 1 << 20):
         got = fast(Harmony(cap, stream_arguments=True), texts, windows * 20, True)
         assert got == fed(Harmony(cap, stream_arguments=True), texts)
-
-
-def prose_reference(header: str) -> bool:
-    """`maybe_prose` as it was read before its patterns: characters once markers are blanked,
-    then the word after the first `<|start|>` and `<|channel|>`, a prefix while it may go on."""
-    if len(header) > MAX_HEADER or "\n" in header:
-        return True
-    rest = re.sub(r"<\|(?:start|channel|constrain)\|>", " ", header)
-    if re.fullmatch(r"[\w \t.=:/@\-]*(?:<\|?[a-z]*\|?)?", rest) is None:
-        return True
-    for marker, words in (("<|start|>", ("assistant",)), ("<|channel|>", CHANNELS)):
-        at = header.find(marker)
-        if at == -1:
-            continue
-        found = re.match(r"[ \t]*(\w*)(.?)", header[at + len(marker) :])
-        assert found is not None
-        word, following = found.groups()
-        if (word not in words) if following else not any(w.startswith(word) for w in words):
-            return True
-    return False
-
-
-HEADER_BITS = ["<|start|>", "<|channel|>", "<|constrain|>", "<|message|>", "<|", "<|con", "|>", "<", " ",
-               "\t", "\n", "assistant", "assist", "analysis", "analysisx", "comment", "commentary", "final",
-               " to", "=functions.f", "é", "json", "x", "_", "ñ", ".", "-", ">", "{", "a" * 120]
-
-
-WORDS = st.sampled_from(["", "a", "assist", "assistant", "assistantx", "analysis", "analysisx", "comm",
-                         "final", "fin_", "ñ", "x"])
-OPENER_AND_WORD = st.tuples(
-    st.sampled_from(["<|start|>", "<|channel|>"]), st.sampled_from(["", " ", "\t "]), WORDS,
-    st.sampled_from(["", " ", "<|channel|>", ".", "é", "\n", "<"]),
-).map("".join)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(HEADER_BITS) | OPENER_AND_WORD, max_size=6).map("".join))
-def test_maybe_prose_reads_headers_as_it_did_step_by_step(header: str) -> None:
-    assert maybe_prose(header) == prose_reference(header)
 
 
 def test_header_words_and_spacing_are_absorbed() -> None:
@@ -292,4 +251,3 @@ def test_markup_alone_is_fed_ahead_in_token_runs() -> None:
     written = b"".join(item for item in out if isinstance(item, bytes))
     assert written == rewrite(data, len(data), plain_runs=False, token_runs=False)[0]
     assert "<|end|>" not in decoded[:-2] and "<|message|>" not in decoded[1:]  # (after the first header)
-

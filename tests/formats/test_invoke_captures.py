@@ -40,6 +40,7 @@ EXPECTED = {
         ],
     ),
     "minimax-m3-stripped": ("Listing.\n", [("list_dir", {"dir": "docs/", "depth": 1})]),
+    "minimax-m2-unangled": ("\n\nListing them.\n", [("bash", {"command": "ls -la"})]),
 }
 
 
@@ -56,7 +57,11 @@ def test_capture_gives_the_expected_calls_and_text(stem: str) -> None:
 
 @pytest.mark.parametrize(
     ("stem", "reasoning"),
-    [("dsml-inside-think", "A listing first.\n"), ("minimax-m3-stripped", "The user wants the docs folder.")],
+    [
+        ("dsml-inside-think", "A listing first.\n"),
+        ("minimax-m3-stripped", "The user wants the docs folder."),
+        ("minimax-m2-unangled", "The user wants the files."),
+    ],
 )
 def test_reasoning_in_the_capture_moves_to_the_reasoning_field(stem: str, reasoning: str) -> None:
     stream = (SSE_LOGS / f"{stem}.sse").read_bytes()

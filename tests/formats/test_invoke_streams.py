@@ -204,6 +204,10 @@ _FRAGMENTS = [
     "a",
     "<function",
     "{",
+    "minimax:tool_call>",  # (M2's block opener without its `<`: the invoke headers below lack a quoted name)
+    ":tool_call>",
+    "invoke>",
+    "/parameter>",
 ]
 _prose = st.lists(st.sampled_from(_FRAGMENTS), max_size=14).map("".join)
 
@@ -233,3 +237,24 @@ def test_absorbing_what_it_can_changes_nothing(shape: str, stream_arguments: boo
     out += parser.flush()
     assert absorbed  # the hot path is taken
     assert normalize(out) == normalize(feed_pieces(FORMATS[name](stream_arguments=stream_arguments), tokens))
+
+
+UNANGLED_TOKENS = [
+    "minimax:tool_call>", "\n", "invoke", ' name="', "bash", '">', "\n", "parameter", ' name="', "command",
+    '">', "ls", " -la", "/", "parameter", ">\n", "/", "invoke", ">\n",
+    "/", "minimax", ":", "tool", "_call", ">",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("model", MINIMAX_IDS)
+@pytest.mark.parametrize("field", ["content", "reasoning"])
+def test_m2_tags_without_their_angles_one_token_per_chunk_under_minimax_ids_only(
+    model: str, field: str
+) -> None:
+    stream = field_stream([{field: token} for token in ["Listing.\n", *UNANGLED_TOKENS]], model=model)
+    final = openai_final(rewrite_stream(stream)).choices[0]
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+        ("bash", '{"command": "ls -la"}')
+    ]
+    other = field_stream([{field: token} for token in ["Listing.\n", *UNANGLED_TOKENS]], model="my-agent")
+    assert rewrite_stream(other) == other  # byte for byte

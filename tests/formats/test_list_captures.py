@@ -15,7 +15,7 @@ pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and witho
 
 SSE_LOGS = Path(__file__).parent.parent.parent / "sse_logs"
 MARKERS = ("[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<|python_start|>", "<|tool_call", "<tool_call|>",
-           "call:", "[THINK]", "<|channel>")
+           "call:", "[THINK]", "<|channel>", "<tool_calls>")
 
 # capture: (calls' names, content kept, field the text is in)
 EXPECTED = {
@@ -31,10 +31,15 @@ EXPECTED = {
     "gemma4-stripped": (["get_weather"], "Let me check.", "content"),
     "magistral-think": (["bash"], "Listing the files.", "content"),
     "gemma4-thought": (["get_weather"], "", "content"),
+    "magistral-think-stripped": (["bash"], "\n", "content"),
+    "devstral-llama-cpp-envelope": (["bash"], "", "content"),
+    "lfm2-stripped": (["get_weather"], "", "content"),
+    "minimax-m1-tool-calls": (["get_weather", "get_weather"], "I'll check both cities.\n", "content"),
 }
 THOUGHT = {
     "magistral-think": "The user wants the files listed. I'll call bash with ls.",
     "gemma4-thought": "Paris weather: call get_weather for two days.",
+    "magistral-think-stripped": "The user wants the files listed. I'll call bash with ls.",
 }
 """The reasoning a capture's content holds (it goes to `reasoning_content`)."""
 

@@ -25,6 +25,8 @@ def provider_tokens(text: str) -> list[str]:
     return out
 
 
+BASH_CALL = '{"name": "bash", "arguments": {"command": "ls"}}'
+M1_CALL = '{"name": "f", "arguments": {}}'
 STREAMED = [
     ("mistralai/devstral-2512", 'On it.[TOOL_CALLS]bash[ARGS]{"command": "ls -la"}', "bash", "On it."),
     (
@@ -42,9 +44,13 @@ STREAMED = [
     ("meta-llama/llama-3.3-70b-instruct", '{"name": "bash", "parameters": {"command": "ls"}}', "bash", ""),
     ("meta-llama/llama-4-scout", '[bash(command="ls")]', "bash", ""),
     ("liquid/lfm2-8b-a1b", 'Ok.<|tool_call_start|>[bash(command="ls")]<|tool_call_end|>', "bash", "Ok."),
+    ("LiquidAI/LFM2-1.2B-Tool", '[bash(command="ls")]', "bash", ""),
+    ("MiniMaxAI/MiniMax-M1-80k", f"<tool_calls>\n{BASH_CALL}\n</tool_calls>", "bash", ""),
     ("google/gemma-4-31b-it", '<|tool_call>call:bash{command:<|"|>ls<|"|>}<tool_call|>', "bash", ""),
     ("google/gemma-4-31b-it", "call:bash{command:ls}", "bash", ""),
     ("mistralai/devstral-small-2507", 'bash{"command": "ls"}', "bash", ""),
+    ("mistralai/mistral-small-3.2-24b-instruct-2506", f"[{BASH_CALL}]", "bash", ""),
+    ("mistralai/devstral-2512", f'{{"tool_calls": [{BASH_CALL}]}}', "bash", ""),
 ]
 
 
@@ -73,6 +79,23 @@ THINKING = [
     ),
     ("google/gemma-4-31b-it", '<|channel>thought\nPlan: ls.<channel|>On it.call:bash{command:<|"|>ls<|"|>}'),
 ]
+
+
+@pytest.mark.parametrize(
+    ("model", "options"), [("mistralai/magistral-small-2509", {}), ("my-agent", {"format": "mistral"})]
+)
+def test_a_stripped_call_after_the_reasoning_is_read_one_token_per_chunk(
+    model: str, options: dict[str, str]
+) -> None:
+    text = '[THINK]Plan: ls.[/THINK]\nbash{"command": "ls"}'
+    body = rewrite_stream(token_stream(provider_tokens(text), model=model), **options)
+    final = openai_final(body, chunk=5).choices[0]
+    assert [(c.function.name, c.function.arguments) for c in final.message.tool_calls] == [
+        ("bash", '{"command": "ls"}')
+    ]
+    assert final.message.content == "\n"
+    thought = "".join(ch["delta"].get("reasoning_content") or "" for c in chunks(body) for ch in c["choices"])
+    assert thought == "Plan: ls."
 
 
 @pytest.mark.parametrize("field", ["content", "reasoning"])
@@ -119,6 +142,8 @@ def test_special_token_openers_are_read_under_any_model_id(model: str) -> None:
         pytest.param("moonshotai/kimi-k2", 'f{"a": 1}', id="stripped-mistral-kimi-id"),
         pytest.param("my-agent", "[THINK]x[/THINK]y", id="mistral-think-unknown-id"),
         pytest.param("my-agent", "<|channel>thought\nx<channel|>y", id="gemma-thought-unknown-id"),
+        pytest.param("my-agent", f"<tool_calls>\n{M1_CALL}\n</tool_calls>", id="m1-unknown-id"),
+        pytest.param("google/gemma-4-31b-it", f"<tool_calls>{M1_CALL}</tool_calls>", id="m1-gemma-id"),
     ],
 )
 def test_forms_prose_may_hold_are_read_only_under_their_ids(model: str, text: str) -> None:

@@ -76,11 +76,14 @@ def captured(directory: Path, suffix: str) -> Path:
     """The one capture file with `suffix` in `directory`, once its thread has written all of it.
 
     Captures are written off the event loop, so the request's end does not mean the file's:
-    a whole capture ends as the fake upstream's answers do, with `[DONE]` or `}`.
+    a whole capture ends as the fake upstream's answers do, a stream with `[DONE]` and a body
+    with `}` (a stream's chunks end with `}` too: a stream cut there is not whole).
     """
+    end = b"[DONE]" if suffix == ".sse" else b"}"
+
     def done() -> bool:
         files = [path for path in directory.iterdir() if path.suffix == suffix] if directory.exists() else []
-        return len(files) == 1 and files[0].read_bytes().rstrip().endswith((b"[DONE]", b"}"))
+        return len(files) == 1 and files[0].read_bytes().rstrip().endswith(end)
 
     assert eventually(done)
     [path] = [path for path in directory.iterdir() if path.suffix == suffix]
