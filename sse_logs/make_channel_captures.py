@@ -174,6 +174,10 @@ K3 = [
     "tools",
     "<|sep|>",
 ]
+K3_SEP_ONLY = [  # (`<|open|>` and `<|close|>` dropped by the server, `<|sep|>` left)
+    *K3[:2],
+    *(token for token in K3[3:] if token not in ("<|open|>", "<|close|>")),
+]
 
 KIMI_STRIPPED = [
     "Let",
@@ -211,6 +215,7 @@ CAPTURES = {
     "harmony-stripped": ("gpt-oss:120b", deltas(HARMONY_STRIPPED)),
     "seed-oss": ("ByteDance-Seed/Seed-OSS-36B-Instruct", deltas(SEED)),
     "kimi-k3-xtml": ("moonshotai/kimi-k3", deltas(K3)),
+    "stripped-kimi-k3-sep": ("moonshotai/kimi-k3", deltas(K3_SEP_ONLY)),
     "stripped-kimi-k2": ("moonshotai/Kimi-K2-Instruct-0905", deltas(KIMI_STRIPPED)),
 }
 

@@ -210,19 +210,20 @@ class StreamRewriter:
         parts: list[Part] | None = [] if self.streams_arguments else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
-            return self.send_parts(chunk, taken[0], parts) if parts else []
+            return self.send_parts(chunk, taken[0], parts, raw, taken[1]) if parts else []
         return self.send(choices.rewrite(raw, chunk))
 
-    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
-        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,
-        encoded and counted."""
-        out = self._output.parts(chunk, choice, parts)
+    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+                   field: str = "") -> list[Output]:  # fmt: skip
+        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`
+        (`raw`: its event, if its token in `field` streamed them), encoded and counted."""
+        out = self._output.parts(chunk, choice, parts, raw, field)
         for part in parts:
             if isinstance(part, dict):  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
                 self.stats.tool_calls += 1
                 self.choices.calls_made = True
-        if self._output.keeps_bytes:  # (only bytes: no notice to count)
-            self.stats.events_out += len(out)
+        if self._output.keeps_bytes:  # (only bytes, one event a part: no notice to count)
+            self.stats.events_out += len(parts)
             return out
         return self._count(out)
 

@@ -66,12 +66,12 @@ class StreamedCalls:
         """Add to `parts` the argument texts of the call open in `field` (empty ones send
         nothing), as `parts` makes `CallPart`s of `ArgumentsDelta`s (tuples: one is made per
         streamed token)."""
-        entry = None  # (none when nothing streams: then no call need be open)
-        for text in texts:
-            if text:
-                entry = entry or self._open[field]
-                entry[1] += len(text)
-                parts.append((entry[0], text))
+        size = sum(map(len, texts))
+        if size:  # (when nothing streams, no call need be open)
+            entry = self._open[field]
+            entry[1] += size
+            index = entry[0]
+            parts += [(index, text) for text in texts if text]
 
     def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
         """`pieces` of field `field` with its call pieces turned into parts."""

@@ -6,6 +6,8 @@ for every syntax of `SYNTAXES`, every field a token may come in, and every proto
 
 from __future__ import annotations
 
+import json
+
 import orjson
 import pytest
 from hypothesis import given, settings
@@ -13,7 +15,8 @@ from hypothesis import strategies as st
 
 from sse_rewrite.choice_state import ChoiceState
 from sse_rewrite.protocols import PROTOCOLS
-from sse_rewrite.protocols.openai.output import OpenAIOutput
+from sse_rewrite.protocols.openai.output import OpenAIOutput, arguments_events
+from sse_rewrite.protocols.openai.part_heads import PART_TAIL
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 from tests.chunking import chunk_event, cut
 from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
@@ -89,3 +92,53 @@ def test_a_streamed_call_token_takes_the_hot_path(monkeypatch: pytest.MonkeyPatc
         entries = [orjson.loads(e[6:])["choices"][0]["delta"]["tool_calls"][0] for e in encoded]
         arguments = "".join(entry["function"]["arguments"] for entry in entries)
         assert "x = 1\\n" * 30 in arguments, syntax
+
+
+ENVELOPES = [  # the same envelope but for one thing (key order, a value's type, spacing, escapes)
+    {"id": "gen-1", "object": "chat.completion.chunk", "created": 1, "model": "moonshotai/kimi-k2"},
+    {"object": "chat.completion.chunk", "id": "gen-1", "created": 1, "model": "moonshotai/kimi-k2"},
+    {"id": "gen-1", "object": "chat.completion.chunk", "created": 1.0, "model": "moonshotai/kimi-k2"},
+    {"id": "gen-1", "object": "chat.completion.chunk", "created": True, "model": "moonshotai/kimi-k2"},
+    {"id": "gen-1", "object": "chat.completion.chunk", "created": 1, "model": "moonshotai/kimi-k2",
+     "usage": None},
+    {"id": '"x"', "object": "chat.completion.chunk", "created": 1, "model": "moonshotai/kimi-k2"},
+]
+
+
+def written(envelope: dict[str, object], token: str, spaced: bool, ascii_only: bool) -> bytes:
+    """An event as another server's JSON writer might write it (the hot path must not care)."""
+    chunk = {**envelope, "choices": [{"index": 0, "delta": {"content": token}, "finish_reason": None}]}
+    separators = (", ", ": ") if spaced else (",", ":")
+    return b"data: " + json.dumps(chunk, separators=separators, ensure_ascii=ascii_only).encode() + b"\n\n"
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    tokens=st.lists(st.sampled_from(["x", "é", '"', "\\", "1", "gen-1", ' "x"', "{", "\n"]), max_size=40),
+    envelopes=st.lists(st.sampled_from(range(len(ENVELOPES))), min_size=1, max_size=40),
+    spaced=st.booleans(),
+    ascii_only=st.booleans(),
+)
+def test_the_kept_head_is_the_rewrites_whatever_changes_between_events(
+    tokens: list[str], envelopes: list[int], spaced: bool, ascii_only: bool
+) -> None:
+    """An argument part's head is kept while the event is a look-alike of a learned one, or its
+    envelope encodes the same; any other change (key order, 1 against 1.0, `usage`) is seen."""
+    text = SYNTAXES["kimi"].render("f", [("a", "".join(tokens) + "tail")], " ")
+    head, call, rest = text.partition('{"a": "')
+    pieces = [head, call, *tokens, *cut(rest, range(3, len(rest), 3))]
+    stream = [written(ENVELOPES[envelopes[i % len(envelopes)]], piece, spaced, ascii_only)
+              for i, piece in enumerate(pieces) if piece]
+    stream += [b"data: [DONE]\n\n"]
+    fast = rewritten(stream, "kimi", "openai", True)
+    with pytest.MonkeyPatch.context() as patch:
+        absorb = ChoiceState.absorb
+        patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
+        assert fast == rewritten(stream, "kimi", "openai", True, accelerators=False)
+
+
+@given(st.lists(st.text(st.sampled_from(['"', ",", "\\", "a", "é", "\n", "\x00", "\u2028"])), min_size=1))
+def test_argument_parts_encoded_together_are_each_encoded_alone(texts: list[str]) -> None:
+    head = b'data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":'
+    alone = b"".join(head + orjson.dumps(text) + PART_TAIL for text in texts)
+    assert arguments_events(head, texts) == alone

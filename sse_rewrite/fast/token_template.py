@@ -121,6 +121,11 @@ class TokenTemplate:
         return cls(parts)
 
     @property
+    def parts(self) -> tuple[bytes, ...]:
+        """The bytes around the slots: a look-alike is `literal.join(parts)`, for its token's literal."""
+        return self._parts
+
+    @property
     def size(self) -> int:
         """The length of a look-alike event with a one-byte token."""
         return self._per_event + 3 * self._slots

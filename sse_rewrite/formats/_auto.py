@@ -34,6 +34,7 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS)
 
 STRIPPED_KIMI: Final = Part("kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
+SEP_XTML: Final = Part("xtml_sep", "SepXtmlParser", "t", (b"tools",))  # (`xtml_sep.SNIFF`)
 GEMMA_IDS: Final = Part("lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
@@ -56,9 +57,10 @@ class Tokens(LazyComposition):
 
 
 class KimiAndTokens(LazyComposition):
-    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`)."""
+    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`),
+    and K3 XTML whose open and close tokens were dropped (`tools<|sep|>call …`)."""
 
-    PARTS = (*MARKERS_EVERYWHERE, STRIPPED_KIMI)
+    PARTS = (*MARKERS_EVERYWHERE, STRIPPED_KIMI, SEP_XTML)
     BASE = Ref("kimi_stripped", "StrippedKimiComposed")
 
 
@@ -127,7 +129,8 @@ class Family:
 
 
 FAMILIES: Final = (
-    Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens, "Kimi calls with their tokens stripped"),
+    Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
+           "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
            "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     Family(("deepseek",), "deepseek+kimi", DeepSeekAndTokens,

@@ -232,9 +232,13 @@ class SectionBase(ScanningParser):
             return None
         scan.append(text)
         scan.cursor = self._seen = scan.end
+        sent = self._sent
+        if sent and not self._held and not self._quoted and text and not text[-1].isspace():
+            sent.append(text)  # (what `_settle` makes of it: the text itself)
+            return text
         streamed = self._settle(text)
         if streamed:
-            self._sent.append(streamed)
+            sent.append(streamed)
         return streamed
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
@@ -257,10 +261,14 @@ class SectionBase(ScanningParser):
         scan.append(taken[0] if len(taken) == 1 else "".join(taken))
         scan.cursor = self._seen = scan.end
         settled = []
+        sent = self._sent
         for text in taken:
-            streamed = self._settle(text)  # (which asks `_sent`: each text in turn)
+            if sent and not self._held and not self._quoted and text and not text[-1].isspace():
+                streamed = text  # (what `_settle` makes of it, as in `absorb_argument`)
+            else:
+                streamed = self._settle(text)  # (which asks `_sent`: each text in turn)
             if streamed:
-                self._sent.append(streamed)
+                sent.append(streamed)
             settled.append(streamed)
         return settled
 

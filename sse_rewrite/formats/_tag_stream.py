@@ -86,34 +86,92 @@ class TagStreaming(ScanningParser):
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
         scan = self._scan
-        if self._state is not self.JSON_BODY:
-            return "" if self._absorb_tagged((text,)) else None
-        if self._value_at != scan.end or self._announced is None or "}" in text or "]" in text:
+        if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
+            return "" if self._absorb_unstreamed((text,)) else None
+        if self._value_at != scan.end or self._announced is None:
             return None
         if scan.end - scan.start + 4 * len(text) > self._max:
             return None
+        if "}" in text or "]" in text:
+            return text if self._scanned(text) else None
         scan.append(text)
         self._value_at = scan.end
         self._sent.append(text)
         return text
 
+    def _scanned(self, text: str) -> bool:
+        """Take a text that may close the arguments value, appended at the streamed end: read
+        by the value's `JsonScanner` (which catches up over the texts taken unread, which
+        cannot close it), and streamed whole unless it closes the value; when it does,
+        everything is as it was (the JSON step ends the value)."""
+        scan, value = self._scan, self._value_json
+        before, saved = scan.end, (value.pos, value.in_string, value.depth)
+        scan.append(text)
+        if value.advance(scan.view, scan.end) is not None:
+            del scan.view[before:]
+            scan.end = before
+            value.pos, value.in_string, value.depth = saved
+            return False
+        self._value_at = scan.end
+        self._sent.append(text)
+        return True
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """JSON: inside the streamed arguments value, the texts before the first with a
-        closing bracket close neither it nor the body: they are appended (the scanners
-        catch up when they next look) and streamed whole, as `_stream_json` would. Elsewhere
-        (XML and GLM values, which stream when they close, included) what `absorb` takes
-        streams nothing."""
+        """JSON: inside the streamed arguments value, the texts that do not close it: those
+        without a closing bracket are appended (the scanners catch up when they next look),
+        the others read first (`_scanned`), and all streamed whole, as `_stream_json` would.
+        Elsewhere (XML and GLM values, which stream when they close, included) what `absorb`
+        takes streams nothing."""
         scan = self._scan
-        if self._state is not self.JSON_BODY:
-            return [""] * self._absorb_tagged(texts)
+        if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
+            return [""] * self._absorb_unstreamed(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
-        taken = settled_texts(texts, scan.end - scan.start, self._max, _CLOSING_BRACKET)
-        if taken:
-            scan.append(taken[0] if len(taken) == 1 else "".join(taken))
-            self._value_at = scan.end
-            self._sent += taken
+        taken: list[str] = []
+        while True:
+            run = settled_texts(texts[len(taken) :] if taken else texts, scan.end - scan.start, self._max,
+                                _CLOSING_BRACKET)  # fmt: skip
+            if run:
+                scan.append(run[0] if len(run) == 1 else "".join(run))
+                self._value_at = scan.end
+                self._sent += run
+                taken += run
+            if len(taken) == len(texts):
+                return taken
+            text = texts[len(taken)]
+            if scan.end - scan.start + 4 * len(text) > self._max or not self._scanned(text):
+                return taken
+            taken.append(text)
+
+    def _absorb_unstreamed(self, texts: Sequence[str]) -> int:
+        """Outside a streamed JSON value, the leading texts that decide nothing, streaming: in
+        an XML or GLM body, those `_absorb_tagged` takes; in a spacing state (around a body),
+        spacing alone, as `absorb` takes it; in a JSON body whose head has not shown, those
+        that leave it so (`_keeps_head_open`)."""
+        if self._state is not self.JSON_BODY:
+            return self._absorb_tagged(texts) or ScanningParser._absorb_around_body(self, texts)
+        taken = 0
+        for text in texts:
+            if not self._keeps_head_open(text):
+                break
+            taken += 1
         return taken
+
+    def _keeps_head_open(self, text: str) -> bool:
+        """Take a text of a JSON body whose head has not shown (`_stream_json`) if, appended,
+        it neither closes the body nor completes the head nor passes the lookahead: the JSON
+        step would not act on it. Otherwise everything is as it was."""
+        scan = self._scan
+        if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
+            return False
+        before = scan.end
+        scan.append(text)
+        head = _JSON_HEAD.match(scan.view, scan.mark, scan.end)
+        if head.end() == scan.end if head is not None else scan.end - scan.mark <= _HEAD_LOOKAHEAD:
+            return True
+        del scan.view[before:]
+        scan.end = before
+        return False
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""

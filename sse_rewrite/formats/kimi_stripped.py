@@ -159,18 +159,23 @@ class StrippedKimiComposed(ComposedParser):
 
     PARTS: ClassVar[tuple[type[ScanningParser], ...]] = (SpecialTokensParser, StrippedKimiParser)
     _OTHER_LEAD: ClassVar[re.Pattern[str]]
-    """Any lead of the parts' markers but `f` (`[TOOL_CALLS]`'s `[` under Kimi ids too)."""
+    """Any lead of the parts' markers but `f` (`[TOOL_CALLS]`'s `[` under Kimi ids too) and `t`
+    (`xtml_sep`'s `tools<|sep|>` holds a `<`; a text ending in `tools` is not handed back)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
-        cls._OPENERS = MarkerTable(dict(cls._OPENERS), HELD_FROM)
-        cls._OTHER_LEAD = re.compile("[" + re.escape(cls._OPENERS.leads.decode().replace("f", "")) + "]")
+        tables = [part.OPENERS for part in cls.PARTS]
+        held_from = {marker: n for table in tables for marker, n in table.held_from.items()}
+        held_only_from = {marker: n for table in tables for marker, n in table.held_only_from.items()}
+        cls._OPENERS = MarkerTable(dict(cls._OPENERS), held_from, held_only_from)
+        others = cls._OPENERS.leads.decode().replace("f", "").replace("t", "")
+        cls._OTHER_LEAD = re.compile("[" + re.escape(others) + "]")
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if (self._active is None and not self._scan.end and not self._flushed
                 and self._OTHER_LEAD.search(text) is None and "functions" not in text
-                and not text.endswith(_STARTS) and text[-1:] != "f"):
+                and not text.endswith(_STARTS) and text[-1:] != "f" and not text.endswith("tools")):
             self._around.text(text)  # (what precedes a closer: `_orphans.py`)
             return [Text(text)] if text else []
         return super().feed(text)

@@ -120,7 +120,7 @@ class XtmlParser(WholeCallParser):
             self._state = State.TEXT
         elif self._calls == 0:  # prose after the opener: it is text, read on after its first token
             self._emit_text(out, scan.start + len(OPEN))
-            self._state = State.TEXT
+            scan.cursor, self._state = scan.start, State.TEXT  # (`tools<|sep|>…`: `xtml_sep` under Kimi ids)
         else:
             out.append(Notice("missing-close", "<|open|>tools<|sep|> not closed"))
             self._state = State.TEXT

@@ -54,8 +54,10 @@ class TranslatedOutput:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
-        """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated."""
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
+              ) -> list[Output]:  # fmt: skip
+        """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated
+        (each chunk whole: `raw` and `field` are not needed)."""
         out: list[Output] = []
         for part_chunk in part_chunks(chunk, choice, parts):
             out += self.chunk(part_chunk)

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,3 +78,16 @@ def test_fast_paths_inside_a_call_change_nothing(
     for name in row.parsers:
         got = fast(FORMATS[name](cap, stream_arguments=streams), texts, windows, streams)
         assert got == fed(FORMATS[name](cap, stream_arguments=streams), texts), name
+
+
+@pytest.mark.parametrize("size", range(1, 8))
+@pytest.mark.parametrize("window", [1, 3])
+def test_a_json_body_head_is_announced_where_feeding_announces_it(size: int, window: int) -> None:
+    """Hermes JSON bodies, streaming: the texts before the head shows are taken unfed, and
+    the one that shows it is fed, in every cut of tokens of one size."""
+    row = SYNTAXES["hermes"]
+    text = "Go.\n" + row.render("write", [("path", "a.py"), ("content", '{"x": [1]}\n')], "\n")
+    texts = [text[i : i + size] for i in range(0, len(text), size)]
+    for name in row.parsers:
+        got = fast(FORMATS[name](stream_arguments=True), texts, [window] * len(texts), True)
+        assert got == fed(FORMATS[name](stream_arguments=True), texts), name

@@ -12,14 +12,14 @@ import orjson
 from ...events import Notice, Output
 from ...sse import encode_event
 from ...streamed_calls import part_chunks
+from .part_heads import PART_TAIL, PartHeads
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
-
     from ...chunks import Chunk
     from ...streamed_calls import Part
+
 
 class OpenAIOutput:
     """OpenAI `chat.completion.chunk` SSE: unchanged events keep their bytes."""
@@ -30,8 +30,7 @@ class OpenAIOutput:
     """What happens to an event nobody changes, for notices."""
 
     def __init__(self) -> None:
-        # (envelope, (choice, call index), its keys in order, the encoded head) of the last part
-        self._part_head: tuple[dict[str, Any], tuple[int, int], list[str], bytes] = ({}, (-1, -1), [], b"")
+        self._heads = PartHeads()
 
     def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]:
         """An unchanged event, by its raw bytes (`chunk`: its decoded JSON, when it was decoded)."""
@@ -41,25 +40,45 @@ class OpenAIOutput:
         """A rewritten or synthesized chunk."""
         return [encode_event(orjson.dumps(chunk))]
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
+              ) -> list[Output]:  # fmt: skip
         """Headers and argument parts of streamed calls: the chunks `part_chunks` makes,
-        encoded. An argument part is its envelope's head (kept while the envelope, choice and
-        call stay the same: a streamed call's every token) and its text, JSON-encoded."""
-        base = dict(chunk)  # (`envelope`, as a copy: the chunk holds no usage or error)
-        del base["choices"]
-        base.pop("usage", None)
-        head = self._part_head
-        if head[0] != base or head[2] != list(base):
-            head = self._part_head = (base, (-1, -1), list(base), b"")
+        encoded, one event a part. An argument part is its event's head (`PartHeads`: kept
+        while the envelope, choice and call stay the same, a streamed call's every token)
+        and its text, JSON-encoded. `raw` is the event of `chunk`, if it brought a token in
+        `field`."""
+        heads = self._heads
+        token, literal = None, b""
+        if chunk is not heads.chunk:  # (the token runs send a run's parts in their template's chunk)
+            if raw:
+                token = chunk["choices"][0]["delta"][field]
+                literal = orjson.dumps(token)
+            if raw and literal.join(heads.around) == raw:
+                heads.chunk = chunk
+            else:
+                heads.seen(chunk, raw, field)
+        if len(parts) == 1 and not isinstance(parts[0], dict):  # (a live stream's event)
+            index, text = parts[0]
+            head = heads.head if heads.of == (choice, index) else heads.head_of(chunk, choice, index)
+            return [head + (literal if text is token else orjson.dumps(text)) + PART_TAIL]
         out: list[Output] = []
+        texts: list[str] = []  # a run of argument texts of one call, encoded together
         for part in parts:
             if isinstance(part, dict):  # a header
+                if texts:
+                    out.append(arguments_events(heads.head, texts))
+                    texts = []
                 out += [encode_event(orjson.dumps(c)) for c in part_chunks(chunk, choice, [part])]
                 continue
             index, text = part
-            if head[1] != (choice, index):
-                head = self._part_head = (base, (choice, index), head[2], _part_head(chunk, choice, index))
-            out.append(head[3] + orjson.dumps(text) + _PART_TAIL)
+            if heads.of != (choice, index):
+                if texts:
+                    out.append(arguments_events(heads.head, texts))
+                    texts = []
+                heads.head_of(chunk, choice, index)
+            texts.append(text)
+        if texts:
+            out.append(arguments_events(heads.head, texts))
         return out
 
     def done(self, raw: bytes) -> list[Output]:
@@ -71,16 +90,15 @@ class OpenAIOutput:
         return []
 
 
-_PART_TAIL: Final = b'}}]},"finish_reason":null}]}\n\n'
-"""How an argument part's event ends, after its arguments text."""
-
-
-def _part_head(chunk: Chunk, choice: int, index: int) -> bytes:
-    """The encoded event of an argument part of call `index` (see `part_chunks`) up to its text."""
-    [part_chunk] = part_chunks(chunk, choice, [(index, "")])
-    event = encode_event(orjson.dumps(part_chunk))
-    assert event.endswith(b'""' + _PART_TAIL)
-    return event[: -len(_PART_TAIL) - 2]
+def arguments_events(head: bytes, texts: list[str]) -> bytes:
+    """The events of argument parts of one call (`head`), one a text, encoded together. In
+    orjson's encoding of a list of strings, `","` is the end of one string and the start of
+    the next, unless the comma is a string's last character (a quote inside a string is
+    escaped): then, seen as `,",` or a last `,"`, each text is encoded alone."""
+    encoded = orjson.dumps(texts)[1:-1]
+    if encoded.find(b',",') != -1 or encoded.endswith(b',"'):
+        return head + (PART_TAIL + head).join(map(orjson.dumps, texts)) + PART_TAIL
+    return head + encoded.replace(b'","', b'"' + PART_TAIL + head + b'"') + PART_TAIL
 
 
 def stream_output() -> OpenAIOutput:
