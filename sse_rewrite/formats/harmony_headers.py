@@ -63,9 +63,9 @@ def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def header_kind(header: str) -> tuple[Kind, str] | None:
     """A complete header (without `<|message|>`): its kind and, for a call, the tool's name."""
     found = _FULL.fullmatch(header)
-    if found is None or any(found[group] is not None and found[group] not in CHANNELS
-                            for group in ("channel", "again")):
-        return None
+    if found is None or found["role"] not in (None, "assistant") or any(
+            found[group] is not None and found[group] not in CHANNELS for group in ("channel", "again")):
+        return None  # (as `maybe_prose` reads an incomplete header: the role is assistant)
     recipient = found["to2"] or found["to1"]
     if recipient is None or not recipient.startswith("functions."):
         kind = Kind.REASONING if found["channel"] == "analysis" else Kind.CONTENT

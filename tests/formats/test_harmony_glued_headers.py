@@ -28,6 +28,7 @@ REPORTED = ("<|start|>assistant<|channel|>commentary to=functions.get_weather"
 @settings(max_examples=150, deadline=None)
 @given(HEADER, CUTS)
 @example(REPORTED, [80])
+@example('<|channel|>commentary to=functions.f<|start|>json<|message|>{"a":1}<|call|>', [38])  # role json
 def test_a_glued_header_reads_the_same_at_any_cut_in_the_parsers(text: str, points: list[int]) -> None:
     for name in ("harmony", "gpt-oss+special-tokens"):
         assert_same_for_any_cut(FORMATS[name], text, [point % (len(text) + 1) for point in points])
