@@ -209,7 +209,9 @@ _FRAGMENTS = [
     "invoke>",
     "/parameter>",
 ]
-_prose = st.lists(st.sampled_from(_FRAGMENTS), max_size=14).map("".join)
+# `<` then `minimax:tool_call>` is M2's real opener, which a stream ending there drops (dangling-opener).
+_prose = st.lists(st.sampled_from(_FRAGMENTS), max_size=14).map("".join).filter(
+    lambda text: "<minimax:tool_call>" not in text)
 
 
 @settings(max_examples=60, deadline=None)
