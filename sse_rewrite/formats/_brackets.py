@@ -52,6 +52,14 @@ class BracketScanner:
         self.following = _NEXT[quotes]  # (looked up once: an Enum hashes in Python code)
         self.gemma = quotes is Quotes.GEMMA
 
+    def state(self) -> tuple[int, int, int]:
+        """Where the scan stands, for `restore`."""
+        return self.pos, self.depth, self.quote
+
+    def restore(self, state: tuple[int, int, int]) -> None:
+        """Go back to a `state()`."""
+        self.pos, self.depth, self.quote = state
+
     def advance(self, view: bytes | bytearray, upto: int) -> int | None:
         """Scan `view[pos:upto]`; the offset just past the bracket that closes the value, or None."""
         pos, depth, quote, following = self.pos, self.depth, self.quote, self.following

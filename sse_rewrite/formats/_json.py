@@ -78,6 +78,14 @@ class JsonScanner:
         """Start tracking a new value at `pos`."""
         self.pos, self.in_string, self.depth = pos, False, 0
 
+    def state(self) -> tuple[int, bool, int]:
+        """Where the scan stands, for `restore`."""
+        return self.pos, self.in_string, self.depth
+
+    def restore(self, state: tuple[int, bool, int]) -> None:
+        """Go back to a `state()`."""
+        self.pos, self.in_string, self.depth = state
+
     def advance(self, view: bytes | bytearray, upto: int) -> int | None:
         """Scan `view[pos:upto]`; return the offset just past the bracket that closes the
         outermost object or array, or None while it is still open."""

@@ -108,12 +108,7 @@ class ListFastPaths(ScanningParser):
         (it catches up over the texts taken unscanned, which cannot close it); None, with
         everything as it was, when it closes the value (the value step ends it)."""
         scan, brackets = self._scan, self._brackets
-        before, saved = scan.end, (brackets.pos, brackets.depth, brackets.quote)
-        scan.append(text)
-        if brackets.advance(scan.view, scan.end) is not None:
-            del scan.view[before:]
-            scan.end = before
-            brackets.pos, brackets.depth, brackets.quote = saved
+        if not scan.append_unless_closing(text, brackets):
             return None
         streamed = scan.text(self._seen, brackets.pos)
         self._seen, scan.cursor = brackets.pos, scan.end

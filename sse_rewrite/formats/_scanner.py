@@ -25,9 +25,17 @@ from ..events import Piece, Text
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final, Literal, TypeVar
+    from typing import Any, Final, Literal, Protocol, TypeVar
 
     K = TypeVar("K")
+    S = TypeVar("S")
+
+    class ValueScanner(Protocol[S]):
+        """A value's scanner (`_json.JsonScanner`, `_brackets.BracketScanner`)."""
+
+        def advance(self, view: bytes | bytearray, upto: int) -> int | None: ...
+        def state(self) -> S: ...
+        def restore(self, state: S) -> None: ...
 
 DEFAULT_MAX_SECTION_BYTES: Final = 1 << 20
 """An open tool section larger than this is released as plain text (`--max-section-bytes`)."""
@@ -118,6 +126,18 @@ class MarkerScanner:
         buf = self.view
         buf += text.encode("utf-8", "surrogatepass")
         self.end = len(buf)
+
+    def append_unless_closing(self, text: str, value: ValueScanner[Any]) -> bool:
+        """Append `text` and advance `value` over it; when that closes the value, undo both
+        and say False (the value's own step then reads the text)."""
+        before, saved = self.end, value.state()
+        self.append(text)
+        if value.advance(self.view, self.end) is None:
+            return True
+        del self.view[before:]
+        self.end = before
+        value.restore(saved)
+        return False
 
     @property
     def buffered(self) -> int:

@@ -104,13 +104,8 @@ class TagStreaming(ScanningParser):
         by the value's `JsonScanner` (which catches up over the texts taken unread, which
         cannot close it), and streamed whole unless it closes the value; when it does,
         everything is as it was (the JSON step ends the value)."""
-        scan, value = self._scan, self._value_json
-        before, saved = scan.end, (value.pos, value.in_string, value.depth)
-        scan.append(text)
-        if value.advance(scan.view, scan.end) is not None:
-            del scan.view[before:]
-            scan.end = before
-            value.pos, value.in_string, value.depth = saved
+        scan = self._scan
+        if not scan.append_unless_closing(text, self._value_json):
             return False
         self._value_at = scan.end
         self._sent.append(text)
