@@ -82,9 +82,17 @@ class ToolCallTagParser(TagCalls):
 
     def absorb(self, texts: Sequence[str]) -> int:
         """The base's `absorb`, looking first for the hot state of an XML or GLM body (a
-        value's tokens): one call a token, not three."""
+        value's tokens): one call a token, not three; a live stream's one text, not two."""
         if self._state is _TAGGED and not self._streams:
-            return self._absorb_tagged(texts)
+            scan = self._scan
+            if len(texts) != 1 or scan.cursor != scan.end:
+                return self._absorb_tagged(texts)
+            text = texts[0]  # (`_absorb_tagged` for one text, written out: a call less a token)
+            if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                return 0
+            scan.append(text)
+            scan.cursor = scan.end
+            return 1
         return ScanningParser.absorb(self, texts)  # (its base's, named: a `super()` a token costs)
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
