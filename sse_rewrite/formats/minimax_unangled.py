@@ -126,8 +126,7 @@ class UnangledMiniMaxParser(ScanningParser):
 
     def _end_invoke(self, out: list[Piece], body_end: int, call_end: int) -> None:
         scan = self._scan
-        body = angled(scan.text(self._body_at, body_end))
-        arguments = read_invoke(MINIMAX_M2, body, parameters=tool_parameters(self._tools, self._name))
+        arguments = self._arguments(body_end, complete=True)
         if arguments is None:
             self._emit_text(out, call_end)
             message = f"invoke {self._name} has no valid parameters: passed through as text"
@@ -137,6 +136,11 @@ class UnangledMiniMaxParser(ScanningParser):
             self._block_calls += 1
         scan.cursor, self._state = call_end, State.BLOCK
 
+    def _arguments(self, body_end: int, complete: bool) -> str | None:
+        """The open invoke's arguments, its body read up to `body_end` with its angles given back."""
+        body = angled(self._scan.text(self._body_at, body_end))
+        return read_invoke(MINIMAX_M2, body, complete, tool_parameters(self._tools, self._name))
+
     _STEPS: ClassVar = {State.TEXT: ScanningParser._step_text, State.BLOCK: _step_block,
                         State.BODY: _step_body}  # fmt: skip
 
@@ -145,8 +149,7 @@ class UnangledMiniMaxParser(ScanningParser):
         else held is text (an opener with no call after it may be a word of prose)."""
         scan = self._scan
         if self._state is State.BODY:
-            body = angled(scan.text(self._body_at, scan.end))
-            arguments = read_invoke(MINIMAX_M2, body, False, tool_parameters(self._tools, self._name))
+            arguments = self._arguments(scan.end, complete=False)
             if arguments is not None:
                 message = f"stream ended inside invoke {self._name}: call recovered"
                 out.append(Notice("recovered-call", message))
