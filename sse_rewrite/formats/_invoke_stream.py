@@ -102,8 +102,8 @@ class InvokeStreaming(ScanningParser):
             end = scan.end
             scan.append(text)
             if lead in text and self._next_marker() is not None:  # one to decide, or a cut one
-                del scan.view[end:]
-                scan.end = scan.cursor = end
+                scan.cut_back(end)
+                scan.cursor = end
                 break
             scan.cursor = scan.end
             taken += 1

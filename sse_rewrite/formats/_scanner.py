@@ -134,10 +134,14 @@ class MarkerScanner:
         self.append(text)
         if value.advance(self.view, self.end) is None:
             return True
-        del self.view[before:]
-        self.end = before
+        self.cut_back(before)
         value.restore(saved)
         return False
+
+    def cut_back(self, end: int) -> None:
+        """Drop what was appended after `end` (an append undone)."""
+        del self.view[end:]
+        self.end = end
 
     @property
     def buffered(self) -> int:

@@ -164,8 +164,7 @@ class TagStreaming(ScanningParser):
         head = _JSON_HEAD.match(scan.view, scan.mark, scan.end)
         if head.end() == scan.end if head is not None else scan.end - scan.mark <= _HEAD_LOOKAHEAD:
             return True
-        del scan.view[before:]
-        scan.end = before
+        scan.cut_back(before)
         return False
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
