@@ -81,9 +81,9 @@ class ChoiceState:
                 return True
         return False
 
-    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | None:
+    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> tuple[str, str] | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
-        the field that took it, or None. Its parser takes the text without searching it
+        its field and text (`lone_text`), or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
         means `rewrite` must run next, on this very choice. Given `parts` (with
         `--stream-arguments`), a text that only streams more of the open call's arguments
@@ -102,17 +102,19 @@ class ChoiceState:
         if parts is None or self._streamed is None:
             if parser.absorb((text,)):
                 self._last_field = name
-                return name
+                return found
         else:
             streamed = parser.absorb_argument(text)
             if streamed is not None:
-                if streamed:
-                    parts.append(self._streamed.part(name, streamed))
+                if streamed:  # (`StreamedCalls.add` for one text, inlined: it runs once per live token)
+                    entry = self._streamed.open[name]
+                    entry[1] += len(streamed)
+                    parts.append((entry[0], streamed))
                 self._last_field = name
-                return name
+                return found
         if self._think is None and self._feed_ahead(parser, name, text, parts):
             self._last_field = name
-            return name
+            return found
         return None
 
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:

@@ -76,10 +76,10 @@ class StreamChoices:
         """The rewriter of choice `index`, if the stream has had one."""
         return self._choices.get(index)
 
-    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, str] | None:
+    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, tuple[str, str]] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
-        (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
-        `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
+        (`ChoiceRewriter.absorb`); the choice index and (field, text) of the text taken, or None
+        (then `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
         Given `parts`, a chunk that only streams argument text is taken too: its parts are
         added there, and they are all it sends (the output's `parts` encodes them)."""
         choices = chunk.get("choices")
@@ -91,14 +91,14 @@ class StreamChoices:
         index = choice.get("index")
         index = index if isinstance(index, int) else 0
         rewriter = self._choices.get(index)
-        field = None if rewriter is None else rewriter.absorb(choice, parts)
-        if field is None:
+        taken = None if rewriter is None else rewriter.absorb(choice, parts)
+        if taken is None:
             return None
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
         self.pending = True  # (the choice holds text back: it took this chunk's)
-        return index, field
+        return index, taken
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that

@@ -214,14 +214,18 @@ class StreamRewriter:
         return self.send(choices.rewrite(raw, chunk))
 
     def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
-                   field: str = "") -> list[Output]:  # fmt: skip
+                   fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
         """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`
-        (`raw`: its event, if its token in `field` streamed them), encoded and counted."""
-        out = self._output.parts(chunk, choice, parts, raw, field)
-        for part in parts:
-            if isinstance(part, dict):  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
-                self.stats.tool_calls += 1
-                self.choices.calls_made = True
+        (`raw`: its event, if its token streamed them; `fed`: the token's field and text),
+        encoded and counted."""
+        if fed is not None and len(parts) == 1 and type(parts[0]) is tuple:  # a live event's one part
+            out = self._output.argument(chunk, choice, parts[0], raw, fed)
+        else:
+            out = self._output.parts(chunk, choice, parts)
+            for part in parts:
+                if type(part) is dict:  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
+                    self.stats.tool_calls += 1
+                    self.choices.calls_made = True
         if self._output.keeps_bytes:  # (only bytes, one event a part: no notice to count)
             self.stats.events_out += len(parts)
             return out

@@ -74,14 +74,14 @@ def test_streamed_parts_are_the_rewrites_bytes(
 
 def test_a_streamed_call_token_takes_the_hot_path(monkeypatch: pytest.MonkeyPatch) -> None:
     encoded: list[bytes] = []
-    parts = OpenAIOutput.parts
+    argument = OpenAIOutput.argument  # (a live event's one argument part)
 
     def spy(self: OpenAIOutput, *args: object) -> list[bytes]:
-        out = parts(self, *args)  # type: ignore[arg-type]
+        out = argument(self, *args)  # type: ignore[arg-type]
         encoded.extend(out)  # type: ignore[arg-type]
         return out  # type: ignore[return-value]
 
-    monkeypatch.setattr(OpenAIOutput, "parts", spy)
+    monkeypatch.setattr(OpenAIOutput, "argument", spy)
     for syntax in ("kimi", "deepseek", "hermes"):
         encoded.clear()
         text = SYNTAXES[syntax].render("write", [("content", "x = 1\n" * 40)], " ")

@@ -185,7 +185,8 @@ class TokenRuns:
         except orjson.JSONDecodeError:
             chunk = None
         parts: list[Part] | None = [] if self._stream.streams_arguments else None
-        taken = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
+        absorbed = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
+        taken = None if absorbed is None else (absorbed[0], absorbed[1][0])
         if taken is None and type(chunk) is dict:
             taken = self._learn_moved(chunk, out)
         if chunk is None or taken is None:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ..chunks import Chunk
     from ..events import Output
-    from ..streamed_calls import Part
+    from ..streamed_calls import ArgumentPart, Part
 
     class Emitter(Protocol):
         """Rewritten chunks in, a protocol's events out: `feed(chunk)`, then `flush()` once."""
@@ -54,14 +54,17 @@ class TranslatedOutput:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
-              ) -> list[Output]:  # fmt: skip
-        """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated
-        (each chunk whole: `raw` and `field` are not needed)."""
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
+        """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated."""
         out: list[Output] = []
         for part_chunk in part_chunks(chunk, choice, parts):
             out += self.chunk(part_chunk)
         return out
+
+    def argument(self, chunk: Chunk, choice: int, part: ArgumentPart, raw: bytes, fed: tuple[str, str],
+                 ) -> list[Output]:  # fmt: skip
+        """`parts` for one argument part (the chunk is translated whole: `raw` and `fed` are not needed)."""
+        return self.parts(chunk, choice, [part])
 
     def done(self, raw: bytes) -> list[Output]:
         """Translated streams have no `[DONE]`: the emitter ends the stream its own way."""
