@@ -22,6 +22,7 @@ from .events import Notice, Output
 from .formats import FORMATS, select_format
 from .needle_groups import as_text, holds_any
 from .protocols import stream_output
+from .protocols.openai.output import OpenAIOutput
 from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
 from .stats import Stats
@@ -53,6 +54,8 @@ class StreamRewriter:
         self.stats = Stats()
         self._decoder = SSEDecoder()
         self._output = output or stream_output(options.to)
+        # OpenAI's output encodes a live event's one argument part as a byte template (`argument`)
+        self._openai = self._output if isinstance(self._output, OpenAIOutput) else None
         self._mode: Literal["sse", "json"] | None = None
         self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
         self._choices: StreamChoices | None = None  # once the format is known
@@ -210,22 +213,23 @@ class StreamRewriter:
         parts: list[Part] | None = [] if self.streams_arguments else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
-            return self.send_parts(chunk, taken[0], parts, raw, taken[1]) if parts else []
+            if not parts:
+                return []
+            openai = self._openai
+            if openai is not None and len(parts) == 1 and type(parts[0]) is tuple:  # a live event's one part
+                self.stats.events_out += 1  # (its one event, as `send_parts` counts it)
+                return openai.argument(chunk, taken[0], parts[0], raw, taken[1])
+            return self.send_parts(chunk, taken[0], parts)
         return self.send(choices.rewrite(raw, chunk))
 
-    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
-                   fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
-        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`
-        (`raw`: its event, if its token streamed them; `fed`: the token's field and text),
+    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
+        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,
         encoded and counted."""
-        if fed is not None and len(parts) == 1 and type(parts[0]) is tuple:  # a live event's one part
-            out = self._output.argument(chunk, choice, parts[0], raw, fed)
-        else:
-            out = self._output.parts(chunk, choice, parts)
-            for part in parts:
-                if type(part) is dict:  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
-                    self.stats.tool_calls += 1
-                    self.choices.calls_made = True
+        out = self._output.parts(chunk, choice, parts)
+        for part in parts:
+            if type(part) is dict:  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
+                self.stats.tool_calls += 1
+                self.choices.calls_made = True
         if self._output.keeps_bytes:  # (only bytes, one event a part: no notice to count)
             self.stats.events_out += len(parts)
             return out

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from ..chunks import Chunk
     from ..events import Notice, Output
-    from ..streamed_calls import ArgumentPart, Part
+    from ..streamed_calls import Part
 
     class StreamOutput(Protocol):
         """How a protocol encodes what the rewriter decided to send (see `openai/output.py`)."""
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
         def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]: ...
         def chunk(self, chunk: Chunk) -> list[Output]: ...
         def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...
-        def argument(self, chunk: Chunk, choice: int, part: ArgumentPart, raw: bytes, fed: tuple[str, str],
-                     ) -> list[Output]: ...  # fmt: skip
         def done(self, raw: bytes) -> list[Output]: ...
         def flush(self) -> list[Output]: ...
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ..chunks import Chunk
     from ..events import Output
-    from ..streamed_calls import ArgumentPart, Part
+    from ..streamed_calls import Part
 
     class Emitter(Protocol):
         """Rewritten chunks in, a protocol's events out: `feed(chunk)`, then `flush()` once."""
@@ -60,11 +60,6 @@ class TranslatedOutput:
         for part_chunk in part_chunks(chunk, choice, parts):
             out += self.chunk(part_chunk)
         return out
-
-    def argument(self, chunk: Chunk, choice: int, part: ArgumentPart, raw: bytes, fed: tuple[str, str],
-                 ) -> list[Output]:  # fmt: skip
-        """`parts` for one argument part (the chunk is translated whole: `raw` and `fed` are not needed)."""
-        return self.parts(chunk, choice, [part])
 
     def done(self, raw: bytes) -> list[Output]:
         """Translated streams have no `[DONE]`: the emitter ends the stream its own way."""
