@@ -219,13 +219,15 @@ class StreamRewriter:
             if openai is not None and len(parts) == 1 and type(parts[0]) is tuple:  # a live event's one part
                 self.stats.events_out += 1  # (its one event, as `send_parts` counts it)
                 return openai.argument(chunk, taken[0], parts[0], raw, taken[1])
-            return self.send_parts(chunk, taken[0], parts)
+            return self.send_parts(chunk, taken[0], parts, raw, taken[1])
         return self.send(choices.rewrite(raw, chunk))
 
-    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
-        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`,
+    def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+                   fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
+        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`
+        (`raw`: its event, if its token streamed them; `fed`: the token's field and text),
         encoded and counted."""
-        out = self._output.parts(chunk, choice, parts)
+        out = self._output.parts(chunk, choice, parts, raw, fed)
         for part in parts:
             if type(part) is dict:  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
                 self.stats.tool_calls += 1

@@ -54,8 +54,10 @@ class TranslatedOutput:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
-        """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated."""
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+              fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
+        """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated
+        (each chunk whole: `raw` and `fed` are not needed)."""
         out: list[Output] = []
         for part_chunk in part_chunks(chunk, choice, parts):
             out += self.chunk(part_chunk)

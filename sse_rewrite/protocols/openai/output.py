@@ -40,14 +40,19 @@ class OpenAIOutput:
         """A rewritten or synthesized chunk."""
         return [encode_event(orjson.dumps(chunk))]
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]:
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+              fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
         """Headers and argument parts of streamed calls: the chunks `part_chunks` makes,
         encoded, one event a part. An argument part is its event's head (`PartHeads`: kept
         while the envelope, choice and call stay the same, a streamed call's every token)
-        and its text, JSON-encoded."""
+        and its text, JSON-encoded. `raw` is the event of `chunk`, if it brought a token
+        (`fed`: its field and text)."""
         heads = self._heads
         if chunk is not heads.chunk:  # (the token runs send a run's parts in their template's chunk)
-            heads.seen(chunk)
+            if fed is not None and orjson.dumps(fed[1]).join(heads.around) == raw:
+                heads.chunk = chunk
+            else:
+                heads.seen(chunk, raw, "" if fed is None else fed[0])
         out: list[Output] = []
         texts: list[str] = []  # a run of argument texts of one call, encoded together
         for part in parts:
