@@ -54,8 +54,7 @@ class StreamRewriter:
         self.stats = Stats()
         self._decoder = SSEDecoder()
         self._output = output or stream_output(options.to)
-        # OpenAI's output encodes a live event's one argument part as a byte template (`argument`)
-        self._openai = self._output if isinstance(self._output, OpenAIOutput) else None
+        self._openai = self._output if isinstance(self._output, OpenAIOutput) else None  # (see `_on_event`)
         self._mode: Literal["sse", "json"] | None = None
         self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
         self._choices: StreamChoices | None = None  # once the format is known
@@ -208,25 +207,21 @@ class StreamRewriter:
             return self.send([*choices.flush(), (raw, chunk)])
         if idle_plain:
             return self.send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
-        # Most chunks that need work only add text to open syntax (or, streaming arguments,
-        # only stream more of them): `absorbed` takes those.
+        # Most chunks that need work only add text to open syntax (or, streaming arguments, only
+        # stream more of them): `absorbed` takes those. A live event's one argument part: OpenAI's template.
         parts: list[Part] | None = [] if self.streams_arguments else None
         taken = choices.absorbed(chunk, parts)
-        if taken is not None:
-            if not parts:
-                return []
-            openai = self._openai
-            if openai is not None and len(parts) == 1 and type(parts[0]) is tuple:  # a live event's one part
-                self.stats.events_out += 1  # (its one event, as `send_parts` counts it)
-                return openai.argument(chunk, taken[0], parts[0], raw, taken[1])
-            return self.send_parts(chunk, taken[0], parts, raw, taken[1])
-        return self.send(choices.rewrite(raw, chunk))
+        if taken is None:
+            return self.send(choices.rewrite(raw, chunk))
+        if parts and self._openai is not None and len(parts) == 1 and type(parts[0]) is tuple:
+            self.stats.events_out += 1  # (its one event, as `send_parts` counts it)
+            return self._openai.argument(chunk, taken[0], parts[0], raw, taken[1])
+        return self.send_parts(chunk, taken[0], parts, raw, taken[1]) if parts else []
 
     def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
                    fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
-        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`
-        (`raw`: its event, if its token streamed them; `fed`: the token's field and text),
-        encoded and counted."""
+        """Argument parts of `choice` (`StreamChoices.absorbed`) in the envelope of `chunk` (`raw`: its
+        event, if its token streamed them; `fed`: that token's field and text), encoded and counted."""
         out = self._output.parts(chunk, choice, parts, raw, fed)
         for part in parts:
             if type(part) is dict:  # a header: a call emitted (as `StreamChoices.rewrite` counts it)

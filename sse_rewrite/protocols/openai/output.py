@@ -56,7 +56,7 @@ class OpenAIOutput:
         out: list[Output] = []
         texts: list[str] = []  # a run of argument texts of one call, encoded together
         for part in parts:
-            if type(part) is dict:  # a header
+            if type(part) is not tuple:  # a header (a dict)
                 if texts:
                     out.append(arguments_events(heads.head, texts))
                     texts = []
