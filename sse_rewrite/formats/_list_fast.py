@@ -125,11 +125,9 @@ class ListFastPaths(ScanningParser):
             return [""] * self.absorb(texts)
         if self._seen != scan.end:  # (something is still to look at)
             return []
-        taken = []
-        for text in texts[: self._unclosing(texts)]:
-            if text[-1:] == "\\":  # (see `absorb_argument`)
-                break
-            taken.append(text)
+        taken = list(texts[: self._unclosing(texts)])
+        if "\\\x00" in "\x00".join(taken) + "\x00":  # (a trailing backslash waits: `absorb_argument`)
+            taken = taken[: next((i for i, text in enumerate(taken) if text[-1:] == "\\"), len(taken))]
         if taken:
             scan.append(taken[0] if len(taken) == 1 else "".join(taken))
             scan.cursor = self._seen = scan.end

@@ -91,3 +91,17 @@ def test_a_json_body_head_is_announced_where_feeding_announces_it(size: int, win
     for name in row.parsers:
         got = fast(FORMATS[name](stream_arguments=True), texts, [window] * len(texts), True)
         assert got == fed(FORMATS[name](stream_arguments=True), texts), name
+
+
+@pytest.mark.parametrize("size", range(1, 6))
+@pytest.mark.parametrize("window", [4, 64])
+def test_a_list_value_run_stops_before_a_trailing_backslash(size: int, window: int) -> None:
+    """Mistral values, streaming: a run of texts is taken up to one ending in a backslash
+    (whose escape may not be whole), also when a text holds a backslash before a NUL (what the
+    run's one search for a trailing backslash looks for), in every cut of one size."""
+    row = SYNTAXES["mistral"]
+    text = 'Go.\n[TOOL_CALLS]run[ARGS]{"cmd": "a\\\\\x00b \\"q\\" \\\\n", "n": "\x00\\\\"}'
+    texts = [text[i : i + size] for i in range(0, len(text), size)]
+    for name in row.parsers:
+        got = fast(FORMATS[name](stream_arguments=True), texts, [window] * len(texts), True)
+        assert got == fed(FORMATS[name](stream_arguments=True), texts), name
