@@ -11,12 +11,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.events import ArgumentsDelta, Piece
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats._streamed_call import settled_texts
 from sse_rewrite.formats.syntax import ToolSyntax
 from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
 
@@ -105,3 +108,23 @@ def test_a_list_value_run_stops_before_a_trailing_backslash(size: int, window: i
     for name in row.parsers:
         got = fast(FORMATS[name](stream_arguments=True), texts, [window] * len(texts), True)
         assert got == fed(FORMATS[name](stream_arguments=True), texts), name
+
+
+def _settled_one_by_one(texts: list[str], held: int, limit: int, stops: re.Pattern[str]) -> list[str]:
+    """The reference for `settled_texts`: each text in turn, stopped by a stop or the cap."""
+    taken = []
+    for text in texts:
+        held += 4 * len(text)
+        if held > limit or stops.search(text):
+            break
+        taken.append(text)
+    return taken
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(st.text("ab}]<é", max_size=4), max_size=8), held=st.integers(0, 40),
+       limit=st.integers(0, 60), stops=st.sampled_from([re.compile(r"[}\]]"), re.compile(r"[<}\]]")]))
+def test_settled_texts_take_what_each_text_in_turn_takes(
+    texts: list[str], held: int, limit: int, stops: re.Pattern[str]
+) -> None:  # fmt: skip
+    assert settled_texts(texts, held, limit, stops) == _settled_one_by_one(texts, held, limit, stops)
