@@ -110,6 +110,28 @@ def test_a_list_value_run_stops_before_a_trailing_backslash(size: int, window: i
         assert got == fed(FORMATS[name](stream_arguments=True), texts), name
 
 
+
+_MARKER = re.compile("(<[|\uff5c][^|\uff5c]*[|\uff5c]>)")  # (Kimi's and DeepSeek's tokens)
+
+
+@pytest.mark.parametrize("syntax", ["kimi", "deepseek"])
+@pytest.mark.parametrize("size", range(1, 6))
+@pytest.mark.parametrize("window", [2, 3, 64])
+def test_a_section_run_holds_the_spacing_at_a_text_end(syntax: str, size: int, window: int) -> None:
+    """Kimi and DeepSeek arguments, streaming, in runs of texts (markers whole, the rest in
+    every cut of one size): spacing at a text's end is held back (the trim may drop it), as
+    feeding every text holds it."""
+    row = SYNTAXES[syntax]
+    text = "Go.\n" + row.render("run", [("cmd", "a b\u3000 c"), ("n", "")], " \n ")
+    texts = []
+    for part in _MARKER.split(text):
+        whole = _MARKER.fullmatch(part) is not None
+        texts += [part] if whole else [part[i : i + size] for i in range(0, len(part), size)]
+    for name in row.parsers:
+        got = fast(FORMATS[name](stream_arguments=True), texts, [window] * len(texts), True)
+        assert got == fed(FORMATS[name](stream_arguments=True), texts), name
+
+
 def _settled_one_by_one(texts: list[str], held: int, limit: int, stops: re.Pattern[str]) -> list[str]:
     """The reference for `settled_texts`: each text in turn, stopped by a stop or the cap."""
     taken = []
