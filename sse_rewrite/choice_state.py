@@ -81,13 +81,15 @@ class ChoiceState:
                 return True
         return False
 
-    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | None:
+    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | dict[str, Any] | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         the field that took it, or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
         means `rewrite` must run next, on this very choice. Given `parts` (with
         `--stream-arguments`), a text that only streams more of the open call's arguments
-        is taken too: its parts are added there, and they are all the choice sends."""
+        is taken too: its parts are added there, and they are all the choice sends. A content
+        text fed ahead that all goes to the reasoning field (harmony's analysis channel) is
+        taken too: the choice it becomes is returned (`moved_choice`), all the choice sends."""
         if self._fed is not None or self._undecided.runs:
             return None
         if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
@@ -110,9 +112,12 @@ class ChoiceState:
                     parts.append(self._streamed.part(name, streamed))
                 self._last_field = name
                 return name
-        if self._think is None and self._feed_ahead(parser, name, text, parts):
-            self._last_field = name
-            return name
+        if self._think is None:
+            taken = self._feed_ahead(parser, name, text, parts, True)
+            if type(taken) is dict:
+                return taken
+            if taken:
+                return name
         return None
 
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
@@ -149,11 +154,13 @@ class ChoiceState:
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
             return False
-        return self._feed_ahead(parser, name, text, parts)
+        return self._feed_ahead(parser, name, text, parts) is True
 
     def _feed_ahead(
-        self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None
-    ) -> bool:
+        self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None, moves: bool = False
+    ) -> bool | dict[str, Any]:
+        """`feed_ahead`; `moves` (the choice carries nothing else, `lone_text`): a content text
+        that all went to the reasoning field gives the choice it becomes (`moved_choice`)."""
         if not text:
             return False
         self._last_field = name
@@ -172,8 +179,16 @@ class ChoiceState:
                 header = part.call is not None
                 parts.append(part.delta(self._call_id) if header else (part.index, part.arguments))
             return True
+        if moves and name == "content" and len(pieces) == 1:
+            piece = pieces[0]
+            if type(piece) is Reasoning and piece.text == text:
+                return self.moved_choice(text)
         self._fed = (name, text, pieces)
         return False
+
+    def moved_choice(self, text: str) -> dict[str, Any]:
+        """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""
+        return {"index": self.index, "delta": {self._reasoning_field: text}, "finish_reason": None}
 
     def moved_on(self, texts: Sequence[str]) -> list[str]:
         """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis

@@ -76,12 +76,14 @@ class StreamChoices:
         """The rewriter of choice `index`, if the stream has had one."""
         return self._choices.get(index)
 
-    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, str] | None:
+    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, str, Chunk | None] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
         `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
         Given `parts`, a chunk that only streams argument text is taken too: its parts are
-        added there, and they are all it sends (the output's `parts` encodes them)."""
+        added there, and they are all it sends (the output's `parts` encodes them). A chunk
+        whose content all goes to the reasoning field (harmony's analysis text) is taken too:
+        the third item is then the chunk it becomes, that field's chunk (else None)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -91,14 +93,16 @@ class StreamChoices:
         index = choice.get("index")
         index = index if isinstance(index, int) else 0
         rewriter = self._choices.get(index)
-        field = None if rewriter is None else rewriter.absorb(choice, parts)
-        if field is None:
+        taken = None if rewriter is None else rewriter.absorb(choice, parts)
+        if taken is None:
             return None
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
         self.pending = True  # (the choice holds text back: it took this chunk's)
-        return index, field
+        if type(taken) is str:
+            return index, taken, None
+        return index, "content", {**envelope(chunk), "choices": [taken]}
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that
@@ -106,10 +110,6 @@ class StreamChoices:
         choices = chunk.get("choices")
         if not isinstance(choices, list):
             return self.after_held([(raw, chunk)])
-        if len(choices) == 1:
-            moved = self.moved(chunk)
-            if moved is not None:
-                return moved
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
@@ -173,8 +173,9 @@ class StreamChoices:
         return out
 
     def moved(self, chunk: Chunk) -> list[Planned] | None:
-        """What `rewrite` makes of a one-choice chunk whose content, fed ahead, all went to the
-        reasoning field (`ChoiceRewriter.moved`): that field's chunk; else None."""
+        """What `rewrite` makes of a one-choice chunk whose content, fed ahead by the token runs
+        (`ChoiceRewriter.feed_ahead`), all went to the reasoning field (`ChoiceRewriter.moved`):
+        that field's chunk (as `absorbed` makes it); else None."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None

@@ -210,7 +210,10 @@ class StreamRewriter:
         parts: list[Part] | None = [] if self.streams_arguments else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
-            return self.send_parts(chunk, taken[0], parts, raw, taken[1]) if parts else []
+            index, field, moved = taken
+            if moved is not None:  # (its content all went to the reasoning field: that field's chunk)
+                return self._count(self._output.chunk(moved))
+            return self.send_parts(chunk, index, parts, raw, field) if parts else []
         return self.send(choices.rewrite(raw, chunk))
 
     def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",

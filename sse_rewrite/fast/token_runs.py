@@ -186,25 +186,14 @@ class TokenRuns:
             chunk = None
         parts: list[Part] | None = [] if self._stream.streams_arguments else None
         taken = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
-        if taken is None and type(chunk) is dict:
-            taken = self._learn_moved(chunk, out)
         if chunk is None or taken is None:
             self._misses += 1
             return start
-        self._choice, self._field = taken
+        self._choice, self._field, moved = taken
+        if moved is not None:  # (its content all went to the reasoning field)
+            out += self._stream.send([moved])
         self._chunk = chunk
         out += self._sent(parts)
         self._template = TokenTemplate.learn(raw, chunk, self._field)
         self._misses = 0 if self._template is not None else self._misses + 1
         return end
-
-    def _learn_moved(self, chunk: Chunk, out: list[Output]) -> tuple[int, str] | None:
-        """A chunk the choices declined, fed ahead, whose content all goes to the reasoning
-        field (`StreamChoices.moved`): sent to `out`; its choice index and field, or None."""
-        moved = self._stream.choices.moved(chunk)
-        if moved is None:
-            return None
-        out += self._stream.send(moved)
-        [planned] = moved
-        assert isinstance(planned, dict)  # (a moved chunk is planned, not raw)
-        return planned["choices"][0]["index"], "content"
