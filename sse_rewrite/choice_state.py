@@ -168,6 +168,10 @@ class ChoiceState:
         if parser.undecided:
             self._fed = (name, text, pieces)
             return False
+        if moves and len(pieces) == 1 and name == "content":  # (first: harmony's analysis tokens are many)
+            piece = pieces[0]
+            if type(piece) is Reasoning and piece.text == text and parser.pending:
+                return self.moved_choice(text)
         if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
         if not parser.pending:
@@ -179,10 +183,6 @@ class ChoiceState:
                 header = part.call is not None
                 parts.append(part.delta(self._call_id) if header else (part.index, part.arguments))
             return True
-        if moves and name == "content" and len(pieces) == 1:
-            piece = pieces[0]
-            if type(piece) is Reasoning and piece.text == text:
-                return self.moved_choice(text)
         self._fed = (name, text, pieces)
         return False
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
-from .chunks import derived_call_id, envelope
+from .chunks import derived_call_id, envelope, with_choice
 from .content_thinking import ContentThinking
 from .events import Notice, ToolCall
 from .formats import NATIVE_TOOL_CALLS
@@ -100,9 +100,9 @@ class StreamChoices:
             self.stream_id = chunk["id"]
         self._last = chunk
         self.pending = True  # (the choice holds text back: it took this chunk's)
-        if type(taken) is str:
+        if isinstance(taken, str):
             return index, taken, None
-        return index, "content", {**envelope(chunk), "choices": [taken]}
+        return index, "content", with_choice(chunk, taken)
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that
@@ -148,7 +148,7 @@ class StreamChoices:
             result = choice.flush()
             out += result.notices
             self._stats.tool_calls += result.calls
-            out += [{**envelope(self._last), "choices": [extra]} for extra in result.extras]
+            out += [with_choice(self._last, extra) for extra in result.extras]
         self.pending = self.watching = False
         return self.after_held(out)
 
@@ -191,7 +191,7 @@ class StreamChoices:
             self.stream_id = chunk["id"]
         self._last = chunk
         self.pending = True  # (its parser holds the open reasoning message)
-        return [{**envelope(chunk), "choices": [moved]}]
+        return [with_choice(chunk, moved)]
 
     def moved_on(self, chunk: Chunk, index: int, texts: Sequence[str]) -> tuple[int, list[Planned]]:
         """After `moved` took `chunk` (for choice `index`), its look-alikes (the same chunk but

@@ -50,6 +50,11 @@ def lone_text(choice: dict[str, Any], role_seen: bool) -> tuple[str, str] | None
     delta = choice.get("delta")
     if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
         return None
+    size = len(delta)
+    if (size == 1 or (size == 2 and role_seen and "role" in delta)) and "content" in delta:
+        content = delta["content"]  # (a content token, beside the role sent already: most are)
+        if content and type(content) is str:
+            return "content", content
     found = None
     details: object = _ABSENT  # the value of `reasoning_details`, if the delta has one
     for key, value in delta.items():
