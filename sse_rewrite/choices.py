@@ -76,14 +76,17 @@ class StreamChoices:
         """The rewriter of choice `index`, if the stream has had one."""
         return self._choices.get(index)
 
-    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, str, Chunk | None] | None:
+    def absorbed(
+        self, chunk: Chunk, parts: list[Part] | None = None
+    ) -> tuple[int, str, dict[str, Any] | None] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
         `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
         Given `parts`, a chunk that only streams argument text is taken too: its parts are
         added there, and they are all it sends (the output's `parts` encodes them). A chunk
         whose content all goes to the reasoning field (harmony's analysis text) is taken too:
-        the third item is then the chunk it becomes, that field's chunk (else None)."""
+        the third item is then the one choice of the chunk it becomes (with its envelope:
+        `chunks.with_choice`), that field's; else None."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -102,7 +105,7 @@ class StreamChoices:
         self.pending = True  # (the choice holds text back: it took this chunk's)
         if isinstance(taken, str):
             return index, taken, None
-        return index, "content", with_choice(chunk, taken)
+        return index, "content", taken
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that

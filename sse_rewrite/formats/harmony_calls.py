@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from typing import Final
 
 _NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
-_HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]|<\|(?:start|channel|constrain)\|>)*")
+_HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]++|<\|(?:start|channel|constrain)\|>)*+")
 """A text of header characters and markers a header may hold, whole (as `maybe_prose` has them)."""
 _HEADER_MARKERS: Final = (START, CHANNEL, CONSTRAIN)
 _OPENER_WORDS: Final = tuple((marker, marker.decode(), word) for marker, word in OPENER_WORDS)
@@ -112,11 +112,13 @@ class HarmonyCalls(ScanningParser):
             return 0
         if state is _HEADER:
             return self._absorb_header(texts)
+        if len(texts) == 1:  # (a live stream's one token: no loop)
+            return 0 if "<" in texts[0] else ScanningParser.absorb(self, texts)  # (named: a `super()` costs)
         for count, text in enumerate(texts):
             if "<" in text:
                 texts = texts[:count]
                 break
-        return super().absorb(texts) if texts else 0
+        return ScanningParser.absorb(self, texts) if texts else 0
 
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""

@@ -12,11 +12,14 @@ import orjson
 from ...events import Notice, Output
 from ...sse import encode_event
 from ...streamed_calls import part_chunks
+from .moved_events import MovedEvents
 from .part_heads import PART_TAIL, PartHeads
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ...chunks import Chunk
     from ...streamed_calls import Part
 
@@ -31,6 +34,7 @@ class OpenAIOutput:
 
     def __init__(self) -> None:
         self._heads = PartHeads()
+        self._moved = MovedEvents()
 
     def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]:
         """An unchanged event, by its raw bytes (`chunk`: its decoded JSON, when it was decoded)."""
@@ -39,6 +43,11 @@ class OpenAIOutput:
     def chunk(self, chunk: Chunk) -> list[Output]:
         """A rewritten or synthesized chunk."""
         return [b"data: " + orjson.dumps(chunk) + b"\n\n"]  # (`encode_event`'s: orjson writes no line break)
+
+    def moved(self, raw: bytes, chunk: Chunk, choice: dict[str, Any]) -> list[Output]:
+        """The chunk that `chunk` (event `raw`) becomes when its content all went to the reasoning
+        field (`StreamChoices.absorbed`): its envelope and `choice`, encoded (`MovedEvents`)."""
+        return [self._moved.event(raw, chunk, choice)]
 
     def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
               ) -> list[Output]:  # fmt: skip
