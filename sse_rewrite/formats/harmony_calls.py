@@ -111,12 +111,18 @@ class HarmonyCalls(ScanningParser):
         """The base's, up to the first text with a `<` (an end marker in a string may end the
         call); in a header, texts that keep it one and cannot end it (see `_absorb_header`)."""
         state = self._state
+        if len(texts) == 1 and state is _JSON and not self._streams:  # (a live stream's one token)
+            text, scan = texts[0], self._scan  # the base's first case, inlined: this runs once a token
+            if "<" in text:
+                return 0
+            if "}" not in text and "]" not in text and scan.end - scan.start + 4 * len(text) <= self._max:
+                scan.append(text)
+                return 1
+            return ScanningParser.absorb(self, texts)  # (named: a `super()` costs)
         if state is _REASONING or state is _TEXT:  # (nothing taken: not scanned)
             return 0
         if state is _HEADER:
             return self._absorb_header(texts)
-        if len(texts) == 1:  # (a live stream's one token: no loop)
-            return 0 if "<" in texts[0] else ScanningParser.absorb(self, texts)  # (named: a `super()` costs)
         for count, text in enumerate(texts):
             if "<" in text:
                 texts = texts[:count]
