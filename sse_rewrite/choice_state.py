@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
+from .chunks import moved_choice
 from .deltas import lone_text
 from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
@@ -81,7 +82,7 @@ class ChoiceState:
                 return True
         return False
 
-    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | dict[str, Any] | None:
+    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | tuple[str, str] | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         the field that took it, or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
@@ -89,7 +90,7 @@ class ChoiceState:
         `--stream-arguments`), a text that only streams more of the open call's arguments
         is taken too: its parts are added there, and they are all the choice sends. A content
         text fed ahead that all goes to the reasoning field (harmony's analysis channel) is
-        taken too: the choice it becomes is returned (`moved_choice`), all the choice sends."""
+        taken too: then that field and the text are returned, all the choice sends (`moved_choice`)."""
         if self._fed is not None or self._undecided.runs:
             return None
         if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
@@ -114,7 +115,7 @@ class ChoiceState:
                 return name
         if self._think is None:
             taken = self._feed_ahead(parser, name, text, parts, True)
-            if type(taken) is dict:
+            if type(taken) is tuple:
                 return taken
             if taken:
                 return name
@@ -158,9 +159,9 @@ class ChoiceState:
 
     def _feed_ahead(
         self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None, moves: bool = False
-    ) -> bool | dict[str, Any]:
+    ) -> bool | tuple[str, str]:
         """`feed_ahead`; `moves` (the choice carries nothing else, `lone_text`): a content text
-        that all went to the reasoning field gives the choice it becomes (`moved_choice`)."""
+        that all went to the reasoning field gives that field and the text (`moved_choice`)."""
         if not text:
             return False
         self._last_field = name
@@ -171,7 +172,7 @@ class ChoiceState:
         if moves and len(pieces) == 1 and name == "content":  # (first: harmony's analysis tokens are many)
             piece = pieces[0]
             if type(piece) is Reasoning and piece.text == text and parser.pending:
-                return self.moved_choice(text)
+                return self._reasoning_field, text
         if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
         if not parser.pending:
@@ -188,7 +189,7 @@ class ChoiceState:
 
     def moved_choice(self, text: str) -> dict[str, Any]:
         """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""
-        return {"index": self.index, "delta": {self._reasoning_field: text}, "finish_reason": None}
+        return moved_choice(self.index, self._reasoning_field, text)
 
     def moved_on(self, texts: Sequence[str]) -> list[str]:
         """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis

@@ -78,15 +78,15 @@ class StreamChoices:
 
     def absorbed(
         self, chunk: Chunk, parts: list[Part] | None = None
-    ) -> tuple[int, str, dict[str, Any] | None] | None:
+    ) -> tuple[int, str, tuple[str, str] | None] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
         `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
         Given `parts`, a chunk that only streams argument text is taken too: its parts are
         added there, and they are all it sends (the output's `parts` encodes them). A chunk
         whose content all goes to the reasoning field (harmony's analysis text) is taken too:
-        the third item is then the one choice of the chunk it becomes (with its envelope:
-        `chunks.with_choice`), that field's; else None."""
+        the third item is then that field and the text, the chunk's envelope and that choice
+        alone all it sends (`chunks.moved_choice`); else None."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None

@@ -38,6 +38,12 @@ _HASH: list[Any] = []
 even when the module is loaded: this one ran once a call)."""
 
 
+def moved_choice(index: int, field: str, text: str) -> dict[str, Any]:
+    """Choice `index` sending `text` in the reasoning field `field` alone (harmony's analysis text,
+    read in the content: `StreamChoices.absorbed`)."""
+    return {"index": index, "delta": {field: text}, "finish_reason": None}
+
+
 def derived_call_id(stream_id: str, choice: int, index: int) -> str:
     """A `call_`-prefixed id derived from the stream id, choice index and call index."""
     if not _HASH:

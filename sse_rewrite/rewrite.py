@@ -212,7 +212,7 @@ class StreamRewriter:
         if taken is not None:
             index, field, moved = taken
             if moved is not None:  # (its content all went to the reasoning field: that field's chunk)
-                return self._count(self._output.moved(raw, chunk, moved))
+                return self._count(self._output.moved(raw, chunk, index, *moved))
             return self.send_parts(chunk, index, parts, raw, field) if parts else []
         return self.send(choices.rewrite(raw, chunk))
 

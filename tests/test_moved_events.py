@@ -48,7 +48,7 @@ def test_a_moved_event_is_its_chunk_encoded(events: list[tuple[Any, ...]]) -> No
         raw, chunk = raw_event(envelope, token, index, role, ascii_only, usage)
         choice = {"index": index, "delta": {field: token}, "finish_reason": None}
         expected = b"data: " + orjson.dumps(with_choice(chunk, choice)) + b"\n\n"
-        assert moved.event(raw, chunk, choice) == expected
+        assert moved.event(raw, chunk, index, field, token) == expected
 
 
 def test_look_alikes_are_made_by_the_template() -> None:
@@ -56,10 +56,10 @@ def test_look_alikes_are_made_by_the_template() -> None:
     envelope = {"id": "gen-1", "model": "openai/gpt-oss-120b"}
     for token in ["Let ", "me l", "ook"]:
         raw, chunk = raw_event(envelope, token, 0, True, False, False)
-        moved.event(raw, chunk, {"index": 0, "delta": {"reasoning_content": token}, "finish_reason": None})
+        moved.event(raw, chunk, 0, "reasoning_content", token)
     raw, chunk = raw_event(envelope, "é", 0, True, False, False)
     chunk["id"] = "not read"  # (the template answers from the bytes alone)
-    event = moved.event(raw, chunk, {"index": 0, "delta": {"reasoning_content": "é"}, "finish_reason": None})
+    event = moved.event(raw, chunk, 0, "reasoning_content", "é")
     assert orjson.loads(event[6:])["id"] == "gen-1"
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import orjson
 
-from ..chunks import with_choice
+from ..chunks import moved_choice, with_choice
 from ..sse import EVENT_END, data_value
 from . import Taken
 from .token_template import TokenRun, TokenTemplate
@@ -192,7 +192,7 @@ class TokenRuns:
             return start
         self._choice, self._field, moved = taken
         if moved is not None:  # (its content all went to the reasoning field)
-            out += self._stream.send([with_choice(chunk, moved)])
+            out += self._stream.send([with_choice(chunk, moved_choice(self._choice, *moved))])
         self._chunk = chunk
         out += self._sent(parts)
         self._template = TokenTemplate.learn(raw, chunk, self._field)

@@ -16,7 +16,7 @@ from importlib import import_module
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
-    from typing import Any, Final, Protocol
+    from typing import Final, Protocol
 
     from ..chunks import Chunk
     from ..events import Notice, Output
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
         def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]: ...
         def chunk(self, chunk: Chunk) -> list[Output]: ...
-        def moved(self, raw: bytes, chunk: Chunk, choice: dict[str, Any]) -> list[Output]: ...
+        def moved(self, raw: bytes, chunk: Chunk, index: int, field: str, text: str) -> list[Output]: ...
         def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = ..., field: str = ...,
                   ) -> list[Output]: ...  # fmt: skip
         def done(self, raw: bytes) -> list[Output]: ...

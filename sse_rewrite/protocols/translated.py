@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import orjson
 
-from ..chunks import with_choice
+from ..chunks import moved_choice, with_choice
 from ..events import Notice
 from ..streamed_calls import part_chunks
 
@@ -55,9 +55,10 @@ class TranslatedOutput:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
 
-    def moved(self, raw: bytes, chunk: Chunk, choice: dict[str, Any]) -> list[Output]:
-        """The chunk that `chunk` (event `raw`) becomes: its envelope and `choice` (`OpenAIOutput.moved`)."""
-        return self.chunk(with_choice(chunk, choice))
+    def moved(self, raw: bytes, chunk: Chunk, index: int, field: str, text: str) -> list[Output]:
+        """The chunk that `chunk` (event `raw`) becomes: its envelope and its choice `index` with
+        `text` in the reasoning `field` alone (`OpenAIOutput.moved`)."""
+        return self.chunk(with_choice(chunk, moved_choice(index, field, text)))
 
     def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
               ) -> list[Output]:  # fmt: skip

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import orjson
 
-from ...chunks import with_choice
+from ...chunks import moved_choice, with_choice
 from ...fast.token_template import TokenTemplate
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Final
 
     from ...chunks import Chunk
 
@@ -39,26 +39,25 @@ class MovedEvents:
         self._field = ""  # the reasoning field of the learned moved event
         self._misses = 0
 
-    def event(self, raw: bytes, chunk: Chunk, choice: dict[str, Any]) -> bytes:
-        """The event of the chunk that `chunk` (event `raw`) becomes: its envelope and `choice`,
-        whose one text is the chunk's content, in the reasoning field."""
-        [(field, text)] = choice["delta"].items()
+    def event(self, raw: bytes, chunk: Chunk, index: int, field: str, text: str) -> bytes:
+        """The event of the chunk that `chunk` (event `raw`) becomes: its envelope and its choice
+        `index` with `text`, the chunk's content, in the reasoning `field` alone (`moved_choice`)."""
         literal = orjson.dumps(text)
         if literal.join(self._around) == raw and field == self._field:
             self._misses = 0
             return literal.join(self._moved_around)
-        event = b"data: " + orjson.dumps(with_choice(chunk, choice)) + b"\n\n"  # (no line break in orjson's)
+        moved = with_choice(chunk, moved_choice(index, field, text))
         if self._misses < _MAX_MISSES:
-            self._learn(raw, chunk, choice, field)
-        return event
+            self._learn(raw, chunk, index, field)
+        return b"data: " + orjson.dumps(moved) + b"\n\n"  # (no line break in orjson's)
 
-    def _learn(self, raw: bytes, chunk: Chunk, choice: dict[str, Any], field: str) -> None:
+    def _learn(self, raw: bytes, chunk: Chunk, index: int, field: str) -> None:
         self._misses += 1
         self._around, self._field = (), field
         template = TokenTemplate.learn(raw, chunk, "content")
         if template is None or len(template.parts) != 2:  # (one slot: the content, no mirror)
             return
-        probe = with_choice(chunk, {**choice, "delta": {field: _PROBE}})
+        probe = with_choice(chunk, moved_choice(index, field, _PROBE))
         around = (b"data: " + orjson.dumps(probe) + b"\n\n").split(orjson.dumps(_PROBE))
         if len(around) == 2:
             self._around, self._moved_around = template.parts, tuple(around)

@@ -18,8 +18,6 @@ from .part_heads import PART_TAIL, PartHeads
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from ...chunks import Chunk
     from ...streamed_calls import Part
 
@@ -44,10 +42,11 @@ class OpenAIOutput:
         """A rewritten or synthesized chunk."""
         return [b"data: " + orjson.dumps(chunk) + b"\n\n"]  # (`encode_event`'s: orjson writes no line break)
 
-    def moved(self, raw: bytes, chunk: Chunk, choice: dict[str, Any]) -> list[Output]:
+    def moved(self, raw: bytes, chunk: Chunk, index: int, field: str, text: str) -> list[Output]:
         """The chunk that `chunk` (event `raw`) becomes when its content all went to the reasoning
-        field (`StreamChoices.absorbed`): its envelope and `choice`, encoded (`MovedEvents`)."""
-        return [self._moved.event(raw, chunk, choice)]
+        field (`StreamChoices.absorbed`): its envelope and its choice `index` with `text` in that
+        `field` alone (`chunks.moved_choice`), encoded (`MovedEvents`)."""
+        return [self._moved.event(raw, chunk, index, field, text)]
 
     def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
               ) -> list[Output]:  # fmt: skip
