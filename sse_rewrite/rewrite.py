@@ -212,7 +212,11 @@ class StreamRewriter:
         if taken is not None:
             index, field, moved = taken
             if moved is not None:  # (its content all went to the reasoning field: that field's chunk)
-                return self._count(self._output.moved(raw, chunk, index, *moved))
+                out = self._output.moved(raw, chunk, index, *moved)
+                if self._output.keeps_bytes:  # (one event: no notice to count)
+                    self.stats.events_out += 1
+                    return out
+                return self._count(out)
             return self.send_parts(chunk, index, parts, raw, field) if parts else []
         return self.send(choices.rewrite(raw, chunk))
 
