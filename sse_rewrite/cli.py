@@ -184,7 +184,8 @@ def serve_command(**params: Any) -> None:
 
     Point an agent at http://HOST:PORT/v1: /v1/chat/completions is forwarded to
     URL/chat/completions and its answer rewritten; every other path is forwarded untouched.
-    Anthropic clients (Claude Code) get /v1/messages at http://HOST:PORT, translated.
+    Anthropic clients (Claude Code) get /v1/messages at http://HOST:PORT, and Responses API
+    clients (Codex CLI, wire_api = "responses") /v1/responses, each translated.
 
     \b
     Examples:
@@ -194,6 +195,7 @@ def serve_command(**params: Any) -> None:
       sse-rewrite serve --upstream http://gpu-box:8000/v1 --format kimi --capture captures/
       sse-rewrite serve --upstream https://openrouter.ai/api/v1 --model moonshotai/kimi-k2.5
       ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=$OPENROUTER_API_KEY claude
+      codex exec "…"   # a model_providers entry with base_url http://127.0.0.1:8787/v1 (README)
     """
     from .serve.app import run  # aiohttp is imported by serve only
 

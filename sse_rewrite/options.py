@@ -51,7 +51,8 @@ def read_tools(data: bytes) -> ToolSchemas:
 REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--format", "format", type=click.Choice(FORMAT_CHOICES), default="auto",
                  envvar="SSE_REWRITE_FORMAT", show_default=True, show_envvar=True,
-                 help="Leaked syntax to rewrite; auto: the model's syntax plus Kimi and DeepSeek tokens."),
+                 help=("Leaked syntax to rewrite; auto: every syntax whose markers prose cannot"
+                       " contain, plus the model id's own (README, Formats).")),
     click.option("--id-style", "id_style", type=click.Choice(["native", "openai"]), default="native",
                  show_default=True,
                  help="native keeps the model's call ids; openai derives call_ ids from the stream id."),
