@@ -78,15 +78,15 @@ class StreamChoices:
 
     def absorbed(
         self, chunk: Chunk, parts: list[Part] | None = None
-    ) -> tuple[int, str, tuple[str, str] | None] | None:
+    ) -> tuple[int, str | tuple[str, str]] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
         `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
         Given `parts`, a chunk that only streams argument text is taken too: its parts are
         added there, and they are all it sends (the output's `parts` encodes them). A chunk
         whose content all goes to the reasoning field (harmony's analysis text) is taken too:
-        the third item is then that field and the text, the chunk's envelope and that choice
-        alone all it sends (`chunks.moved_choice`); else None."""
+        in place of the field, that field and the text are given then, the chunk's envelope and
+        that choice alone all it sends (`chunks.moved_choice`)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -103,9 +103,7 @@ class StreamChoices:
             self.stream_id = chunk["id"]
         self._last = chunk
         self.pending = True  # (the choice holds text back: it took this chunk's)
-        if isinstance(taken, str):
-            return index, taken, None
-        return index, "content", taken
+        return index, taken
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that

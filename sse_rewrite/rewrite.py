@@ -210,9 +210,9 @@ class StreamRewriter:
         parts: list[Part] | None = [] if self.streams_arguments else None
         taken = choices.absorbed(chunk, parts)
         if taken is not None:
-            index, field, moved = taken
-            if moved is not None:  # (its content all went to the reasoning field: that field's chunk)
-                out = self._output.moved(raw, chunk, index, *moved)
+            index, field = taken
+            if isinstance(field, tuple):  # (its content all went to the reasoning field: that field's chunk)
+                out = self._output.moved(raw, chunk, index, *field)
                 if self._output.keeps_bytes:  # (one event: no notice to count)
                     self.stats.events_out += 1
                     return out

@@ -190,9 +190,11 @@ class TokenRuns:
         if chunk is None or taken is None:
             self._misses += 1
             return start
-        self._choice, self._field, moved = taken
-        if moved is not None:  # (its content all went to the reasoning field)
-            out += self._stream.send([with_choice(chunk, moved_choice(self._choice, *moved))])
+        self._choice, field = taken
+        if isinstance(field, tuple):  # (its content all went to the reasoning field)
+            out += self._stream.send([with_choice(chunk, moved_choice(self._choice, *field))])
+            field = "content"
+        self._field = field
         self._chunk = chunk
         out += self._sent(parts)
         self._template = TokenTemplate.learn(raw, chunk, self._field)
