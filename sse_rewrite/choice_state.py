@@ -82,15 +82,18 @@ class ChoiceState:
                 return True
         return False
 
-    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> str | tuple[str, str] | None:
+    def absorb(
+        self, choice: dict[str, Any], parts: list[Part] | None = None
+    ) -> tuple[str, str] | tuple[str, str, str] | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
-        the field that took it, or None. Its parser takes the text without searching it
+        its field and text (`lone_text`), or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
         means `rewrite` must run next, on this very choice. Given `parts` (with
         `--stream-arguments`), a text that only streams more of the open call's arguments
         is taken too: its parts are added there, and they are all the choice sends. A content
         text fed ahead that all goes to the reasoning field (harmony's analysis channel) is
-        taken too: then that field and the text are returned, all the choice sends (`moved_choice`)."""
+        taken too: then that field's name follows the field and text, the text in it all the
+        choice sends (`moved_choice`)."""
         if self._fed is not None or self._undecided.runs:
             return None
         if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
@@ -105,20 +108,22 @@ class ChoiceState:
         if parts is None or self._streamed is None:
             if parser.absorb((text,)):
                 self._last_field = name
-                return name
+                return found
         else:
             streamed = parser.absorb_argument(text)
             if streamed is not None:
-                if streamed:
-                    parts.append(self._streamed.part(name, streamed))
+                if streamed:  # (`StreamedCalls.add` for one text, inlined: it runs once per live token)
+                    entry = self._streamed.open[name]
+                    entry[1] += len(streamed)
+                    parts.append((entry[0], streamed))
                 self._last_field = name
-                return name
+                return found
         if self._think is None:
             taken = self._feed_ahead(parser, name, text, parts, True)
-            if type(taken) is tuple:
-                return taken
+            if isinstance(taken, str):  # (the text all went to this reasoning field)
+                return name, text, taken
             if taken:
-                return name
+                return found
         return None
 
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
@@ -159,9 +164,9 @@ class ChoiceState:
 
     def _feed_ahead(
         self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None, moves: bool = False
-    ) -> bool | tuple[str, str]:
+    ) -> bool | str:
         """`feed_ahead`; `moves` (the choice carries nothing else, `lone_text`): a content text
-        that all went to the reasoning field gives that field and the text (`moved_choice`)."""
+        that all went to the reasoning field gives that field's name (`moved_choice`)."""
         if not text:
             return False
         self._last_field = name
@@ -172,7 +177,7 @@ class ChoiceState:
         if moves and len(pieces) == 1 and name == "content":  # (first: harmony's analysis tokens are many)
             piece = pieces[0]
             if type(piece) is Reasoning and piece.text == text and parser.pending:
-                return self._reasoning_field, text
+                return self._reasoning_field
         if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
         if not parser.pending:

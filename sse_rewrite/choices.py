@@ -78,15 +78,15 @@ class StreamChoices:
 
     def absorbed(
         self, chunk: Chunk, parts: list[Part] | None = None
-    ) -> tuple[int, str | tuple[str, str]] | None:
+    ) -> tuple[int, tuple[str, str] | tuple[str, str, str]] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
-        (`ChoiceRewriter.absorb`); the choice index and field that took it, or None (then
-        `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
+        (`ChoiceRewriter.absorb`); the choice index and (field, text) of the text taken, or None
+        (then `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
         Given `parts`, a chunk that only streams argument text is taken too: its parts are
         added there, and they are all it sends (the output's `parts` encodes them). A chunk
         whose content all goes to the reasoning field (harmony's analysis text) is taken too:
-        in place of the field, that field and the text are given then, the chunk's envelope and
-        that choice alone all it sends (`chunks.moved_choice`)."""
+        that field's name then follows its field and text, and the chunk's envelope with the
+        text in it alone is all it sends (`chunks.moved_choice`)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None

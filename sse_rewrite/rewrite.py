@@ -22,6 +22,7 @@ from .events import Notice, Output
 from .formats import FORMATS, select_format
 from .needle_groups import as_text, holds_any
 from .protocols import stream_output
+from .protocols.openai.output import OpenAIOutput
 from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
 from .stats import Stats
@@ -53,6 +54,7 @@ class StreamRewriter:
         self.stats = Stats()
         self._decoder = SSEDecoder()
         self._output = output or stream_output(options.to)
+        self._openai = self._output if isinstance(self._output, OpenAIOutput) else None  # (see `_on_event`)
         self._mode: Literal["sse", "json"] | None = None
         self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
         self._choices: StreamChoices | None = None  # once the format is known
@@ -205,28 +207,25 @@ class StreamRewriter:
             return self.send([*choices.flush(), (raw, chunk)])
         if idle_plain:
             return self.send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
-        # Most chunks that need work only add text to open syntax (or, streaming arguments,
-        # only stream more of them): `absorbed` takes those.
+        # Most chunks that need work only add text to open syntax, stream more of it, or move it all to the
+        # reasoning field (named third): `absorbed` takes those. A live argument part: OpenAI's template.
         parts: list[Part] | None = [] if self.streams_arguments else None
-        taken = choices.absorbed(chunk, parts)
-        if taken is not None:
-            index, field = taken
-            if isinstance(field, tuple):  # (its content all went to the reasoning field: that field's chunk)
-                out = self._output.moved(raw, chunk, index, *field)
-                if self._output.keeps_bytes:  # (one event: no notice to count)
-                    self.stats.events_out += 1
-                    return out
-                return self._count(out)
-            return self.send_parts(chunk, index, parts, raw, field) if parts else []
-        return self.send(choices.rewrite(raw, chunk))
+        if (taken := choices.absorbed(chunk, parts)) is None:
+            return self.send(choices.rewrite(raw, chunk))
+        if len(taken[1]) == 3:
+            return self._count(self._output.moved(raw, chunk, taken[0], taken[1][2], taken[1][1]))
+        if parts and self._openai is not None and len(parts) == 1 and type(parts[0]) is tuple:
+            self.stats.events_out += 1  # (its one event, as `send_parts` counts it)
+            return self._openai.argument(chunk, taken[0], parts[0], raw, taken[1])
+        return self.send_parts(chunk, taken[0], parts, raw, taken[1]) if parts else []
 
     def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
-                   field: str = "") -> list[Output]:  # fmt: skip
-        """Argument parts of `choice` (`StreamChoices.absorbed`), in the envelope of `chunk`
-        (`raw`: its event, if its token in `field` streamed them), encoded and counted."""
-        out = self._output.parts(chunk, choice, parts, raw, field)
+                   fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
+        """Argument parts of `choice` (`StreamChoices.absorbed`) in the envelope of `chunk` (`raw`: its
+        event, if its token streamed them; `fed`: that token's field and text), encoded and counted."""
+        out = self._output.parts(chunk, choice, parts, raw, fed)
         for part in parts:
-            if isinstance(part, dict):  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
+            if type(part) is dict:  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
                 self.stats.tool_calls += 1
                 self.choices.calls_made = True
         if self._output.keeps_bytes:  # (only bytes, one event a part: no notice to count)

@@ -50,17 +50,13 @@ class CallPart:
 class StreamedCalls:
     """The calls a choice's parsers have announced and not completed, by field."""
 
-    __slots__ = ("_indexes", "_open")
+    __slots__ = ("_indexes", "open")
 
     def __init__(self, indexes: CallIndexes) -> None:
         self._indexes = indexes
-        self._open: dict[str, list[int]] = {}  # field -> [index, characters of arguments sent]
-
-    def part(self, field: str, text: str) -> ArgumentPart:
-        """`add` for one text, not empty."""
-        entry = self._open[field]
-        entry[1] += len(text)
-        return entry[0], text
+        self.open: dict[str, list[int]] = {}
+        """Field -> [index, characters of arguments sent] of its open call (`add` for one text
+        is the caller's: `entry[1] += len(text)`, and its part is `(entry[0], text)`)."""
 
     def add(self, field: str, texts: list[str], parts: list[Part]) -> None:
         """Add to `parts` the argument texts of the call open in `field` (empty ones send
@@ -68,7 +64,7 @@ class StreamedCalls:
         streamed token)."""
         size = sum(map(len, texts))
         if size:  # (when nothing streams, no call need be open)
-            entry = self._open[field]
+            entry = self.open[field]
             entry[1] += size
             index = entry[0]
             parts += [(index, text) for text in texts if text]
@@ -79,14 +75,14 @@ class StreamedCalls:
         for piece in pieces:
             if isinstance(piece, CallStart):
                 index = self._indexes.take()
-                self._open[field] = [index, 0]
+                self.open[field] = [index, 0]
                 out.append(CallPart(index, ToolCall(piece.id, piece.name, "", ""), ""))
             elif isinstance(piece, ArgumentsDelta):
-                entry = self._open[field]
+                entry = self.open[field]
                 entry[1] += len(piece.text)
                 out.append(CallPart(entry[0], None, piece.text))
             elif isinstance(piece, ToolCall):
-                opened = self._open.pop(field, None)
+                opened = self.open.pop(field, None)
                 if opened is None:
                     out.append(CallPart(self._indexes.take(), piece, piece.arguments))
                 elif len(piece.arguments) > opened[1]:

@@ -74,14 +74,14 @@ def test_streamed_parts_are_the_rewrites_bytes(
 
 def test_a_streamed_call_token_takes_the_hot_path(monkeypatch: pytest.MonkeyPatch) -> None:
     encoded: list[bytes] = []
-    parts = OpenAIOutput.parts
+    argument = OpenAIOutput.argument  # (a live event's one argument part)
 
     def spy(self: OpenAIOutput, *args: object) -> list[bytes]:
-        out = parts(self, *args)  # type: ignore[arg-type]
+        out = argument(self, *args)  # type: ignore[arg-type]
         encoded.extend(out)  # type: ignore[arg-type]
         return out  # type: ignore[return-value]
 
-    monkeypatch.setattr(OpenAIOutput, "parts", spy)
+    monkeypatch.setattr(OpenAIOutput, "argument", spy)
     for syntax in ("kimi", "deepseek", "hermes"):
         encoded.clear()
         text = SYNTAXES[syntax].render("write", [("content", "x = 1\n" * 40)], " ")
@@ -142,3 +142,33 @@ def test_argument_parts_encoded_together_are_each_encoded_alone(texts: list[str]
     head = b'data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":'
     alone = b"".join(head + orjson.dumps(text) + PART_TAIL for text in texts)
     assert arguments_events(head, texts) == alone
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    syntax=st.sampled_from(["kimi", "deepseek", "hermes", "mistral"]),
+    values=st.lists(values, min_size=2, max_size=2),
+    order=st.lists(st.booleans(), max_size=200),
+    size=st.integers(1, 5),
+)
+def test_interleaved_choices_keep_their_own_heads(
+    syntax: str, values: list[str], order: list[bool], size: int
+) -> None:
+    """Two choices streaming calls at once: a live event's part is headed by its own choice
+    and call (`OpenAIOutput.argument` keeps one head), as the rewrite alone heads it."""
+    row = SYNTAXES[syntax]
+    queues = []
+    for choice, value in enumerate(values):
+        text = row.render(f"f{choice}", [("a", value)], " ")
+        queues.append([chunk_event({"content": text[i : i + size]}, choice=choice)
+                       for i in range(0, len(text), size)])  # fmt: skip
+    stream = []
+    for second in [*order, *[False] * len(queues[0]), *[True] * len(queues[1])]:
+        if queues[second]:
+            stream.append(queues[second].pop(0))
+    stream += [chunk_event({}, "stop"), chunk_event({}, "stop", choice=1), b"data: [DONE]\n\n"]
+    fast = rewritten(stream, row.parsers[0], "openai", True)
+    with pytest.MonkeyPatch.context() as patch:
+        absorb = ChoiceState.absorb
+        patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
+        assert fast == rewritten(stream, row.parsers[0], "openai", True, accelerators=False)

@@ -186,15 +186,14 @@ class TokenRuns:
         except orjson.JSONDecodeError:
             chunk = None
         parts: list[Part] | None = [] if self._stream.streams_arguments else None
-        taken = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
-        if chunk is None or taken is None:
+        absorbed = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
+        if chunk is None or absorbed is None:
             self._misses += 1
             return start
-        self._choice, field = taken
-        if isinstance(field, tuple):  # (its content all went to the reasoning field)
-            out += self._stream.send([with_choice(chunk, moved_choice(self._choice, *field))])
-            field = "content"
-        self._field = field
+        self._choice, fed = absorbed
+        if len(fed) == 3:  # (its content all went to the reasoning field `fed[2]`)
+            out += self._stream.send([with_choice(chunk, moved_choice(self._choice, fed[2], fed[1]))])
+        self._field = fed[0]
         self._chunk = chunk
         out += self._sent(parts)
         self._template = TokenTemplate.learn(raw, chunk, self._field)

@@ -60,10 +60,10 @@ class TranslatedOutput:
         `text` in the reasoning `field` alone (`OpenAIOutput.moved`)."""
         return self.chunk(with_choice(chunk, moved_choice(index, field, text)))
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
-              ) -> list[Output]:  # fmt: skip
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+              fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
         """Headers and argument parts of streamed calls (see `OpenAIOutput.parts`), translated
-        (each chunk whole: `raw` and `field` are not needed)."""
+        (each chunk whole: `raw` and `fed` are not needed)."""
         out: list[Output] = []
         for part_chunk in part_chunks(chunk, choice, parts):
             out += self.chunk(part_chunk)

@@ -19,7 +19,7 @@ from .part_heads import PART_TAIL, PartHeads
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...chunks import Chunk
-    from ...streamed_calls import Part
+    from ...streamed_calls import ArgumentPart, Part
 
 
 class OpenAIOutput:
@@ -48,38 +48,30 @@ class OpenAIOutput:
         `field` alone (`chunks.moved_choice`), encoded (`MovedEvents`)."""
         return [self._moved.event(raw, chunk, index, field, text)]
 
-    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"", field: str = "",
-              ) -> list[Output]:  # fmt: skip
+    def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+              fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
         """Headers and argument parts of streamed calls: the chunks `part_chunks` makes,
         encoded, one event a part. An argument part is its event's head (`PartHeads`: kept
         while the envelope, choice and call stay the same, a streamed call's every token)
-        and its text, JSON-encoded. `raw` is the event of `chunk`, if it brought a token in
-        `field`."""
+        and its text, JSON-encoded. `raw` is the event of `chunk`, if it brought a token
+        (`fed`: its field and text)."""
         heads = self._heads
-        token, literal = None, b""
         if chunk is not heads.chunk:  # (the token runs send a run's parts in their template's chunk)
-            if raw:
-                token = chunk["choices"][0]["delta"][field]
-                literal = orjson.dumps(token)
-            if raw and literal.join(heads.around) == raw:
+            if fed is not None and orjson.dumps(fed[1]).join(heads.around) == raw:
                 heads.chunk = chunk
             else:
-                heads.seen(chunk, raw, field)
-        if len(parts) == 1 and not isinstance(parts[0], dict):  # (a live stream's event)
-            index, text = parts[0]
-            head = heads.head if heads.of == (choice, index) else heads.head_of(chunk, choice, index)
-            return [head + (literal if text is token else orjson.dumps(text)) + PART_TAIL]
+                heads.seen(chunk, raw, "" if fed is None else fed[0])
         out: list[Output] = []
         texts: list[str] = []  # a run of argument texts of one call, encoded together
         for part in parts:
-            if isinstance(part, dict):  # a header
+            if type(part) is not tuple:  # a header (a dict)
                 if texts:
                     out.append(arguments_events(heads.head, texts))
                     texts = []
                 out += [encode_event(orjson.dumps(c)) for c in part_chunks(chunk, choice, [part])]
                 continue
             index, text = part
-            if heads.of != (choice, index):
+            if heads.index != index or heads.choice != choice:
                 if texts:
                     out.append(arguments_events(heads.head, texts))
                     texts = []
@@ -88,6 +80,21 @@ class OpenAIOutput:
         if texts:
             out.append(arguments_events(heads.head, texts))
         return out
+
+    def argument(self, chunk: Chunk, choice: int, part: ArgumentPart, raw: bytes, fed: tuple[str, str],
+                 ) -> list[Output]:  # fmt: skip
+        """`parts` for the one argument part a live stream's event `raw` streamed, its token
+        `fed` (its field and text): the head is kept while `raw` is the learned template's
+        event with another token (`PartHeads`)."""
+        heads = self._heads
+        index, text = part
+        field, token = fed
+        literal = orjson.dumps(token)
+        if literal.join(heads.around) != raw:
+            heads.seen(chunk, raw, field)
+        if heads.index != index or heads.choice != choice:
+            heads.head_of(chunk, choice, index)
+        return [(literal if text is token else orjson.dumps(text)).join(heads.ends)]
 
     def done(self, raw: bytes) -> list[Output]:
         """`data: [DONE]` (its raw bytes), after everything held has gone out."""

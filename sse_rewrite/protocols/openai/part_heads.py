@@ -34,36 +34,39 @@ PART_TAIL: Final = b'}}]},"finish_reason":null}]}\n\n'
 class PartHeads:
     """The head of the last argument part's event, and what says its envelope stayed.
 
-    `chunk` is the last chunk known to be in the kept envelope, `around` the template's
-    parts (empty while none is learned), `head` the head for the (choice, call index) `of`.
+    `chunk` is a chunk known to be in the kept envelope, `around` the template's parts
+    (empty while none is learned), `head` the head for call `index` of choice `choice`,
+    and `ends` that head and `PART_TAIL`: an event is `literal.join(ends)`.
     """
 
-    __slots__ = ("_envelope", "around", "chunk", "head", "of")
+    __slots__ = ("_envelope", "around", "choice", "chunk", "ends", "head", "index")
 
     def __init__(self) -> None:
         self.chunk: Any = None
         self.around: tuple[bytes, ...] = ()
-        self.of = (-1, -1)
+        self.choice = self.index = -1
         self.head = b""
+        self.ends = (b"", PART_TAIL)
         self._envelope = b""  # the kept envelope, encoded
 
     def head_of(self, chunk: Chunk, choice: int, index: int) -> bytes:
         """The encoded event of an argument part of call `index` up to its text."""
-        self.of = (choice, index)
+        self.choice, self.index = choice, index
         [part_chunk] = part_chunks(chunk, choice, [(index, "")])
         event = encode_event(orjson.dumps(part_chunk))
         assert event.endswith(b'""' + PART_TAIL)
         self.head = event[: -len(PART_TAIL) - 2]
+        self.ends = (self.head, PART_TAIL)
         return self.head
 
-    def seen(self, chunk: Chunk, raw: bytes, field: str) -> None:
+    def seen(self, chunk: Chunk, raw: bytes = b"", field: str = "") -> None:
         """`chunk` is not a look-alike of the template's (see module docstring): keep its
         envelope, and learn a template from its event `raw` (whose token is choice 0's
         `delta[field]` and its mirrors), if given, when the envelope changed or none is kept."""
         self.chunk = chunk
         encoded = orjson.dumps(envelope(chunk))
         if encoded != self._envelope:
-            self._envelope, self.of, self.around = encoded, (-1, -1), ()
+            self._envelope, self.around, self.choice, self.index = encoded, (), -1, -1
         if raw and not self.around:
             template = TokenTemplate.learn(raw, chunk, field)
             self.around = () if template is None else template.parts
