@@ -85,10 +85,6 @@ class ChoiceRewriter(ChoiceState):
         self._fed = None
         return self.moved_choice(piece.text)
 
-    def moved_choice(self, text: str) -> dict[str, Any]:
-        """The choice that sends `text` of the content to the reasoning field (see `moved`)."""
-        return {"index": self.index, "delta": {self._reasoning_field: text}, "finish_reason": None}
-
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
                  tail: int = 0) -> ChoiceResult:
         """Rewrite `choice` (`moved`: its content was split by `--think`). `lead`: pieces of held

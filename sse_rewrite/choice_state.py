@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
+from .chunks import moved_choice
 from .deltas import lone_text
 from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .streamed_calls import CallPart, StreamedCalls
@@ -81,13 +82,18 @@ class ChoiceState:
                 return True
         return False
 
-    def absorb(self, choice: dict[str, Any], parts: list[Part] | None = None) -> tuple[str, str] | None:
+    def absorb(
+        self, choice: dict[str, Any], parts: list[Part] | None = None
+    ) -> tuple[str, str] | tuple[str, str, str] | None:
         """Feed a choice whose one text leaves nothing to send (it lands in open syntax);
         its field and text (`lone_text`), or None. Its parser takes the text without searching it
         when it can (`ToolSyntax.absorb`), else it is fed ahead (`feed_ahead`): then None
         means `rewrite` must run next, on this very choice. Given `parts` (with
         `--stream-arguments`), a text that only streams more of the open call's arguments
-        is taken too: its parts are added there, and they are all the choice sends."""
+        is taken too: its parts are added there, and they are all the choice sends. A content
+        text fed ahead that all goes to the reasoning field (harmony's analysis channel) is
+        taken too: then that field's name follows the field and text, the text in it all the
+        choice sends (`moved_choice`)."""
         if self._fed is not None or self._undecided.runs:
             return None
         if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
@@ -112,9 +118,12 @@ class ChoiceState:
                     parts.append((entry[0], streamed))
                 self._last_field = name
                 return found
-        if self._think is None and self._feed_ahead(parser, name, text, parts):
-            self._last_field = name
-            return found
+        if self._think is None:
+            taken = self._feed_ahead(parser, name, text, parts, True)
+            if isinstance(taken, str):  # (the text all went to this reasoning field)
+                return name, text, taken
+            if taken:
+                return found
         return None
 
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
@@ -151,11 +160,13 @@ class ChoiceState:
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
             return False
-        return self._feed_ahead(parser, name, text, parts)
+        return self._feed_ahead(parser, name, text, parts) is True
 
     def _feed_ahead(
-        self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None
-    ) -> bool:
+        self, parser: ToolSyntax, name: str, text: str, parts: list[Part] | None = None, moves: bool = False
+    ) -> bool | str:
+        """`feed_ahead`; `moves` (the choice carries nothing else, `lone_text`): a content text
+        that all went to the reasoning field gives that field's name (`moved_choice`)."""
         if not text:
             return False
         self._last_field = name
@@ -163,6 +174,10 @@ class ChoiceState:
         if parser.undecided:
             self._fed = (name, text, pieces)
             return False
+        if moves and len(pieces) == 1 and name == "content":  # (first: harmony's analysis tokens are many)
+            piece = pieces[0]
+            if type(piece) is Reasoning and piece.text == text and parser.pending:
+                return self._reasoning_field
         if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
         if not parser.pending:
@@ -176,6 +191,10 @@ class ChoiceState:
             return True
         self._fed = (name, text, pieces)
         return False
+
+    def moved_choice(self, text: str) -> dict[str, Any]:
+        """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""
+        return moved_choice(self.index, self._reasoning_field, text)
 
     def moved_on(self, texts: Sequence[str]) -> list[str]:
         """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis

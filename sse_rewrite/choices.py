@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
-from .chunks import derived_call_id, envelope
+from .chunks import derived_call_id, envelope, with_choice
 from .content_thinking import ContentThinking
 from .events import Notice, ToolCall
 from .formats import NATIVE_TOOL_CALLS
@@ -76,12 +76,17 @@ class StreamChoices:
         """The rewriter of choice `index`, if the stream has had one."""
         return self._choices.get(index)
 
-    def absorbed(self, chunk: Chunk, parts: list[Part] | None = None) -> tuple[int, tuple[str, str]] | None:
+    def absorbed(
+        self, chunk: Chunk, parts: list[Part] | None = None
+    ) -> tuple[int, tuple[str, str] | tuple[str, str, str]] | None:
         """Feed a one-choice chunk whose text lands in open syntax and leaves nothing to send
         (`ChoiceRewriter.absorb`); the choice index and (field, text) of the text taken, or None
         (then `rewrite` must run next, on this very chunk). What `rewrite` would do with it, minus the work.
         Given `parts`, a chunk that only streams argument text is taken too: its parts are
-        added there, and they are all it sends (the output's `parts` encodes them)."""
+        added there, and they are all it sends (the output's `parts` encodes them). A chunk
+        whose content all goes to the reasoning field (harmony's analysis text) is taken too:
+        that field's name then follows its field and text, and the chunk's envelope with the
+        text in it alone is all it sends (`chunks.moved_choice`)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -106,10 +111,6 @@ class StreamChoices:
         choices = chunk.get("choices")
         if not isinstance(choices, list):
             return self.after_held([(raw, chunk)])
-        if len(choices) == 1:
-            moved = self.moved(chunk)
-            if moved is not None:
-                return moved
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
@@ -148,7 +149,7 @@ class StreamChoices:
             result = choice.flush()
             out += result.notices
             self._stats.tool_calls += result.calls
-            out += [{**envelope(self._last), "choices": [extra]} for extra in result.extras]
+            out += [with_choice(self._last, extra) for extra in result.extras]
         self.pending = self.watching = False
         return self.after_held(out)
 
@@ -173,8 +174,9 @@ class StreamChoices:
         return out
 
     def moved(self, chunk: Chunk) -> list[Planned] | None:
-        """What `rewrite` makes of a one-choice chunk whose content, fed ahead, all went to the
-        reasoning field (`ChoiceRewriter.moved`): that field's chunk; else None."""
+        """What `rewrite` makes of a one-choice chunk whose content, fed ahead by the token runs
+        (`ChoiceRewriter.feed_ahead`), all went to the reasoning field (`ChoiceRewriter.moved`):
+        that field's chunk (as `absorbed` makes it); else None."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
             return None
@@ -190,7 +192,7 @@ class StreamChoices:
             self.stream_id = chunk["id"]
         self._last = chunk
         self.pending = True  # (its parser holds the open reasoning message)
-        return [{**envelope(chunk), "choices": [moved]}]
+        return [with_choice(chunk, moved)]
 
     def moved_on(self, chunk: Chunk, index: int, texts: Sequence[str]) -> tuple[int, list[Planned]]:
         """After `moved` took `chunk` (for choice `index`), its look-alikes (the same chunk but

@@ -50,6 +50,11 @@ def lone_text(choice: dict[str, Any], role_seen: bool) -> tuple[str, str] | None
     delta = choice.get("delta")
     if type(delta) is not dict or choice.get("finish_reason") is not None or choice.get("logprobs"):
         return None
+    size = len(delta)
+    if size <= 2:  # (a content token, beside the role sent already: most are)
+        content = delta.get("content")
+        if content and type(content) is str and (size == 1 or (role_seen and "role" in delta)):
+            return "content", content
     found = None
     details: object = _ABSENT  # the value of `reasoning_details`, if the delta has one
     for key, value in delta.items():
@@ -138,20 +143,30 @@ def _blank_details(details: object, delta: dict[str, Any], emptied: Collection[s
     """Whether `reasoning_details` is blank once the emptied fields it mirrors are (see `set_text`)."""
     if not isinstance(details, list):
         return False
-    texts, has_text = [], False
-    for detail in details:
-        if not isinstance(detail, dict) or detail.get("summary") or detail.get("data"):
-            return False
-        text = detail.get("text", "")
-        if detail.get("type") == "reasoning.text":
-            texts.append(text if type(text) is str else str(text))
-            has_text = has_text or bool(text)
-        elif text:
-            return False
-    if not has_text:
+    first = details[0] if len(details) == 1 else None  # (one text entry, OpenRouter's mirror: most are)
+    if type(first) is dict and first.get("type") == "reasoning.text" and not (
+        first.get("summary") or first.get("data")
+    ):
+        joined = first.get("text", "")  # (the loop's answer, without its list)
+        if type(joined) is not str:
+            joined = str(joined) if joined else ""
+    else:
+        texts, has_text = [], False
+        for detail in details:
+            if not isinstance(detail, dict) or detail.get("summary") or detail.get("data"):
+                return False
+            text = detail.get("text", "")
+            if detail.get("type") == "reasoning.text":
+                texts.append(text if type(text) is str else str(text))
+                has_text = has_text or bool(text)
+            elif text:
+                return False
+        if not has_text:
+            return True
+        joined = "".join(texts)
+    if not joined:
         return True
     # Its texts are blank only as the mirror of an emptied field: they join up to its text.
-    joined = "".join(texts)
     for name in emptied:  # noqa: SIM110 (a loop, not any(): this runs once per reasoning token in a call)
         if name in _REASONING and delta.get(name) == joined:
             return True

@@ -207,12 +207,13 @@ class StreamRewriter:
             return self.send([*choices.flush(), (raw, chunk)])
         if idle_plain:
             return self.send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
-        # Most chunks that need work only add text to open syntax (or, streaming arguments, only
-        # stream more of them): `absorbed` takes those. A live event's one argument part: OpenAI's template.
+        # Most chunks that need work only add text to open syntax, stream more of it, or move it all to the
+        # reasoning field (named third): `absorbed` takes those. A live argument part: OpenAI's template.
         parts: list[Part] | None = [] if self.streams_arguments else None
-        taken = choices.absorbed(chunk, parts)
-        if taken is None:
+        if (taken := choices.absorbed(chunk, parts)) is None:
             return self.send(choices.rewrite(raw, chunk))
+        if len(taken[1]) == 3:
+            return self._count(self._output.moved(raw, chunk, taken[0], taken[1][2], taken[1][1]))
         if parts and self._openai is not None and len(parts) == 1 and type(parts[0]) is tuple:
             self.stats.events_out += 1  # (its one event, as `send_parts` counts it)
             return self._openai.argument(chunk, taken[0], parts[0], raw, taken[1])

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.call_indexes import LEGACY_CALL, NATIVE_CALLS
-from sse_rewrite.deltas import carries_nothing, lone_text, scanned_fields
+from sse_rewrite.deltas import _blank_details, carries_nothing, lone_text, scanned_fields
 
 _TEXTS = st.sampled_from(["", "x", "y", "<"])
 _DETAILS = st.lists(
@@ -71,3 +71,41 @@ def test_the_common_token_events() -> None:
     assert lone_text({"delta": {**mirrored, "content": ""}}, True) == ("reasoning", "r")
     assert lone_text({"delta": {**mirrored, "content": "c"}}, True) is None  # two texts
     assert lone_text({"delta": {"content": "c", NATIVE_CALLS: []}}, True) is None
+
+
+def _blank_by_the_loop(details: object, delta: dict[str, Any], emptied: tuple[str, ...]) -> bool:
+    """`_blank_details` as one loop over the entries (its one-entry case reads the entry alone)."""
+    if not isinstance(details, list):
+        return False
+    texts, has_text = [], False
+    for detail in details:
+        if not isinstance(detail, dict) or detail.get("summary") or detail.get("data"):
+            return False
+        text = detail.get("text", "")
+        if detail.get("type") == "reasoning.text":
+            texts.append(text if type(text) is str else str(text))
+            has_text = has_text or bool(text)
+        elif text:
+            return False
+    joined = "".join(texts)
+    return not has_text or any(name in ("reasoning", "reasoning_content") and delta.get(name) == joined
+                               for name in emptied)
+
+
+_DETAIL_TEXTS = st.one_of(_TEXTS, _ODD, _BLANK)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    details=st.one_of(st.lists(st.fixed_dictionaries(
+        {"type": st.sampled_from(["reasoning.text", "reasoning.summary", "other"])},
+        optional={"text": _DETAIL_TEXTS, "summary": _TEXTS, "data": _TEXTS},
+    ), max_size=2), _ODD, st.just([["x"]])),
+    reasoning=_TEXTS, emptied=st.sampled_from([(), ("reasoning",), ("reasoning_content",), ("content",)]),
+)
+@example(details=[{"type": "reasoning.text", "text": None}], reasoning="x", emptied=())
+@example(details=[{"type": "reasoning.text", "text": 1}], reasoning="1", emptied=("reasoning",))
+@example(details=[{"type": "reasoning.text", "text": "x", "data": "d"}], reasoning="x", emptied=("content",))
+def test_blank_details_is_the_loop(details: Any, reasoning: str, emptied: tuple[str, ...]) -> None:
+    delta = {"reasoning": reasoning, "reasoning_content": reasoning, "reasoning_details": details}
+    assert _blank_details(details, delta, emptied) == _blank_by_the_loop(details, delta, emptied)

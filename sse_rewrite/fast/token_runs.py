@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import orjson
 
+from ..chunks import moved_choice, with_choice
 from ..sse import EVENT_END, data_value
 from . import Taken
 from .token_template import TokenRun, TokenTemplate
@@ -186,26 +187,15 @@ class TokenRuns:
             chunk = None
         parts: list[Part] | None = [] if self._stream.streams_arguments else None
         absorbed = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
-        taken = None if absorbed is None else (absorbed[0], absorbed[1][0])
-        if taken is None and type(chunk) is dict:
-            taken = self._learn_moved(chunk, out)
-        if chunk is None or taken is None:
+        if chunk is None or absorbed is None:
             self._misses += 1
             return start
-        self._choice, self._field = taken
+        self._choice, fed = absorbed
+        if len(fed) == 3:  # (its content all went to the reasoning field `fed[2]`)
+            out += self._stream.send([with_choice(chunk, moved_choice(self._choice, fed[2], fed[1]))])
+        self._field = fed[0]
         self._chunk = chunk
         out += self._sent(parts)
         self._template = TokenTemplate.learn(raw, chunk, self._field)
         self._misses = 0 if self._template is not None else self._misses + 1
         return end
-
-    def _learn_moved(self, chunk: Chunk, out: list[Output]) -> tuple[int, str] | None:
-        """A chunk the choices declined, fed ahead, whose content all goes to the reasoning
-        field (`StreamChoices.moved`): sent to `out`; its choice index and field, or None."""
-        moved = self._stream.choices.moved(chunk)
-        if moved is None:
-            return None
-        out += self._stream.send(moved)
-        [planned] = moved
-        assert isinstance(planned, dict)  # (a moved chunk is planned, not raw)
-        return planned["choices"][0]["index"], "content"

@@ -64,7 +64,8 @@ class ComposedParser:
     @property
     def pending(self) -> bool:
         """True while any text is held back."""
-        return self._active is not None or self._scan.buffered > 0
+        scan = self._scan  # (its `buffered` without the property's call: asked about every fed text)
+        return self._active is not None or scan.end > scan.start
 
     @property
     def watching(self) -> bool:

@@ -101,13 +101,14 @@ class ScanningParser(StreamedCall, OrphanClosers):
     @property
     def pending(self) -> bool:
         """True while any text is held back."""
-        return self._state is not self.TEXT or self._scan.buffered > 0
+        scan = self._scan  # (its `buffered` without the property's call: asked about every fed text)
+        return self._state is not self.TEXT or scan.end > scan.start
 
     @property
     def undecided(self) -> int:
         """Characters held back only because they may begin a marker; 0 inside syntax."""
         scan = self._scan
-        if self._state is not self.TEXT or not scan.buffered:
+        if self._state is not self.TEXT or scan.end == scan.start:  # (nothing `buffered`)
             return 0
         return len(scan.text(scan.start, scan.end))
 

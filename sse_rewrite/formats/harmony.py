@@ -61,6 +61,7 @@ class HarmonyParser(HarmonyCalls):
         if marker in (CHANNEL, b"<|start|>"):
             scan.mark, scan.cursor = pos, pos + length
             self._state = State.HEADER
+            self._words_settled = False
         elif self._content_open:  # the end of a content message
             self._emit_text(out, pos)
             out.append(Markup(scan.take(pos + length)))

@@ -28,11 +28,13 @@ if TYPE_CHECKING:
     from typing import Final
 
 _NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
-_HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]|<\|(?:start|channel|constrain)\|>)*")
+_HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]++|<\|(?:start|channel|constrain)\|>)*+")
 """A text of header characters and markers a header may hold, whole (as `maybe_prose` has them)."""
 _HEADER_MARKERS: Final = (START, CHANNEL, CONSTRAIN)
 _OPENER_WORDS: Final = tuple((marker, marker.decode(), word) for marker, word in OPENER_WORDS)
 _SETTLED_WORD: Final = re.compile(rb"[ \t]*+\w*+.", re.DOTALL)
+_MESSAGE_TAIL: Final = len(MESSAGE) - 1
+"""Bytes of a `<|message|>` that may wait at the header's end for the text that completes it."""
 _BODY_STOPS: Final = re.compile(r"[<}\]]")  # (a text with none neither closes a body nor begins its end)
 """The word after a marker, and a character after it: no text appended can change that word."""
 
@@ -63,6 +65,7 @@ class HarmonyCalls(ScanningParser):
         self._body_at = self._body_end = 0  # where its body begins; a JSON body: where it ended
         self._value_at = 0  # a JSON body: where the text not yet streamed begins
         self._search_at = 0  # where the search for a `<|call|>` inside a string goes on
+        self._words_settled = False  # the open header's opener words are there and settled (`_keeps_header`)
 
     def _end_call(self, out: list[Piece], body_end: int, end: int) -> bool:
         """The call's body ends at `body_end`, its syntax at `end`: hand it back."""
@@ -108,6 +111,14 @@ class HarmonyCalls(ScanningParser):
         """The base's, up to the first text with a `<` (an end marker in a string may end the
         call); in a header, texts that keep it one and cannot end it (see `_absorb_header`)."""
         state = self._state
+        if len(texts) == 1 and state is _JSON and not self._streams:  # (a live stream's one token)
+            text, scan = texts[0], self._scan  # the base's first case, inlined: this runs once a token
+            if "<" in text:
+                return 0
+            if "}" not in text and "]" not in text and scan.end - scan.start + 4 * len(text) <= self._max:
+                scan.append(text)
+                return 1
+            return ScanningParser.absorb(self, texts)  # (named: a `super()` costs)
         if state is _REASONING or state is _TEXT:  # (nothing taken: not scanned)
             return 0
         if state is _HEADER:
@@ -116,7 +127,7 @@ class HarmonyCalls(ScanningParser):
             if "<" in text:
                 texts = texts[:count]
                 break
-        return super().absorb(texts) if texts else 0
+        return ScanningParser.absorb(self, texts) if texts else 0
 
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
@@ -160,18 +171,17 @@ class HarmonyCalls(ScanningParser):
         ` <|constrain|>`, `json`): what the header step would append, minus its searches, up to a
         text it must read (a `<|message|>`, a marker's start, prose; see `_keeps_header`)."""
         scan, taken = self._scan, 0
-        room = self._max - scan.buffered
+        room = self._max - scan.end + scan.start
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
             if room < 0:  # (a header over the cap is released by `feed`)
                 break
-            tail = scan.end - len(MESSAGE) + 1  # (where a `<|message|>` the text may complete begins)
-            if scan.cursor < tail:
+            if scan.cursor < scan.end - _MESSAGE_TAIL:  # (where a `<|message|>` the text may complete begins)
                 break
             if not self._keeps_header(text):
                 break
             scan.append(text)
-            scan.cursor = scan.end - len(MESSAGE) + 1
+            scan.cursor = scan.end - _MESSAGE_TAIL
             taken += 1
         return taken
 
@@ -182,22 +192,28 @@ class HarmonyCalls(ScanningParser):
         and `<|constrain|>` alone, the header's last `<` begins such a marker (no marker's start
         waits for its end), and the word after the first `<|start|>` and `<|channel|>` is
         followed by a character already (it is settled) or, with `text`, is still a word of
-        harmony's or the start of one. Else the step must read it, unless `maybe_prose` says
-        that a text without `<` keeps the header."""
+        harmony's or the start of one (once both words are there and settled, they stay so:
+        `_words_settled`). Else the step must read it, unless `maybe_prose` says that a text
+        without `<` keeps the header."""
         scan = self._scan
         view, mark, end = scan.view, scan.mark, scan.end
         if end - mark + len(text) <= MAX_HEADER and _HEADER_PIECE.fullmatch(text):
             last = view.rfind(b"<", mark, end)
             if last == -1 or view.startswith(_HEADER_MARKERS, last):
+                if self._words_settled:
+                    return True
+                settled = 0
                 for opener, name, word in _OPENER_WORDS:
                     at = view.find(opener, mark, end)
                     if at != -1:
                         at += len(opener)
-                        settled = _SETTLED_WORD.match(view, at, end)
-                        if not settled and word.match(scan.text(at, end) + text) is None:
+                        if _SETTLED_WORD.match(view, at, end):
+                            settled += 1
+                        elif word.match(scan.text(at, end) + text) is None:
                             return False
                     elif (inside := text.find(name)) != -1 and word.match(text, inside + len(name)) is None:
                         return False
+                self._words_settled = settled == len(_OPENER_WORDS)
                 return True
         return "<" not in text and not maybe_prose(scan.text(mark, end) + text)
 

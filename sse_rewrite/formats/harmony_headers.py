@@ -31,6 +31,8 @@ CALL: Final = b"<|call|>"
 RETURN: Final = b"<|return|>"
 CHANNELS: Final = ("analysis", "final", "commentary")
 """The channels gpt-oss writes; a header naming another is prose."""
+_CHANNEL_WORDS: Final = frozenset({None, *CHANNELS})
+"""What a header's channel may be: one of them, or none."""
 MAX_HEADER: Final = 256
 """Bytes of header before the opener is taken for prose."""
 
@@ -49,8 +51,12 @@ _FULL: Final = re.compile(
     r"(?:[ \t]+to=(?P<to2>[^\s<]+)(?:[ \t]*<\|channel\|>[ \t]*(?P<again>\w+))?)?)?"
     r"[ \t]*(?:<\|constrain\|>[ \t]*)?(?P<ctype>[^\s<]+)?[ \t]*"
 )
-_HEADER_TEXT: Final = re.compile(r"(?:[\w \t.=:/@\-]|<\|(?:start|channel|constrain)\|>)*(?:<\|?[a-z]*\|?)?")
-"""What a header may hold: its characters, whole markers, and a marker's start at its end."""
+_HEADER_TEXT: Final = re.compile(
+    r"(?:[\w \t.=:/@\-]++|<\|(?:start|channel|constrain)\|>)*+(?:<\|?[a-z]*\|?)?"
+)
+"""What a header may hold: its characters, whole markers, and a marker's start at its end (runs
+of characters taken whole and never given back: a third of the steps of one at a time, and no
+backtracking, as a character is never a marker's `<`)."""
 
 
 def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
@@ -63,15 +69,17 @@ def _word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def header_kind(header: str) -> tuple[Kind, str] | None:
     """A complete header (without `<|message|>`): its kind and, for a call, the tool's name."""
     found = _FULL.fullmatch(header)
-    if found is None or found["role"] not in (None, "assistant") or any(
-            found[group] is not None and found[group] not in CHANNELS for group in ("channel", "again")):
+    if found is None:
+        return None
+    role, channel, again, to1, to2, ctype = found.group("role", "channel", "again", "to1", "to2", "ctype")
+    if role not in (None, "assistant") or channel not in _CHANNEL_WORDS or again not in _CHANNEL_WORDS:
         return None  # (as `maybe_prose` reads an incomplete header: the role is assistant)
-    recipient = found["to2"] or found["to1"]
+    recipient = to2 or to1
     if recipient is None or not recipient.startswith("functions."):
-        kind = Kind.REASONING if found["channel"] == "analysis" else Kind.CONTENT
+        kind = Kind.REASONING if channel == "analysis" else Kind.CONTENT
         return kind, ""
     name = recipient.removeprefix("functions.")
-    if found["ctype"] is None and name.endswith("json") and len(name) > 4:
+    if ctype is None and name.endswith("json") and len(name) > 4:
         name = name.removesuffix("json")  # `functions.shelljson`: the type glued on (llama.cpp trims it)
     return Kind.CALL, name
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import orjson
 
+from ..chunks import moved_choice, with_choice
 from ..events import Notice
 from ..streamed_calls import part_chunks
 
@@ -53,6 +54,11 @@ class TranslatedOutput:
     def chunk(self, chunk: Chunk) -> list[Output]:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
+
+    def moved(self, raw: bytes, chunk: Chunk, index: int, field: str, text: str) -> list[Output]:
+        """The chunk that `chunk` (event `raw`) becomes: its envelope and its choice `index` with
+        `text` in the reasoning `field` alone (`OpenAIOutput.moved`)."""
+        return self.chunk(with_choice(chunk, moved_choice(index, field, text)))
 
     def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
               fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip

@@ -9,8 +9,8 @@ of their own: each is compared with the same machine or stream without it.
 - the invoke machine's `absorb` of header words and of spacing before a body or between
   invokes (the reference is fed every text);
 - a chunk whose content all goes to the reasoning field, made as that field's chunk
-  (`ChoiceRewriter.moved`; the reference plans it in full), and such chunks sent by the token
-  runs (each accelerator switched off alone).
+  (`StreamChoices.absorbed`, and `ChoiceRewriter.moved` for the token runs; the reference plans
+  it in full), and such chunks sent by the token runs (each accelerator switched off alone).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.choice import ChoiceRewriter
+from sse_rewrite.choice_state import ChoiceState
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.harmony import HarmonyParser
@@ -196,9 +197,13 @@ def test_channel_streams_come_out_the_same_with_every_fast_path_off(
     expected = rewrite(data, reads, **options)
     for switches in SWITCHES:
         assert rewrite(data, reads, **switches, **options) == expected
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ChoiceRewriter, "moved", lambda self, choice: None)  # the full plan
+    with pytest.MonkeyPatch.context() as patch:  # the full plan: no chunk made as moved
+        patch.setattr(ChoiceRewriter, "moved", lambda self, choice: None)
+        feed_ahead = ChoiceState._feed_ahead
+        patch.setattr(ChoiceState, "_feed_ahead", lambda self, parser, name, text, parts=None, moves=False:
+                      feed_ahead(self, parser, name, text, parts))
         assert rewrite(data, reads, plain_runs=False, token_runs=False, **options) == expected
+        assert rewrite(data, reads, **options) == expected
 
 
 ANALYSIS_PIECES = ["Let ", "me l", "ook", "é", "\n", "x" * 40, "", "<", "<|", "|>", "<|e", "nd|>", "<|end|>",

@@ -83,6 +83,27 @@ def test_a_header_kept_with_a_text_is_one_maybe_prose_does_not_call_prose(header
         assert kept == (not prose)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(HEADER_BITS) | OPENER_AND_WORD, max_size=3).map("".join),
+       st.lists(st.sampled_from(HEADER_BITS) | WORDS, max_size=6))
+@example("", ["commentary", " to", "=functions.f", "<|start|>", "x"])
+@example("<|start|>", ["assistant", "<|channel|>", "final", " ", "json"])
+def test_settled_words_known_from_earlier_texts_keep_the_answer(header: str, texts: list[str]) -> None:
+    parser = HarmonyParser()  # asked text after text, as absorbing them asks it (`_words_settled`)
+    parser.feed("<|channel|>" + header)
+    for text in texts:
+        if parser._state is not State.HEADER:
+            return
+        fresh = HarmonyParser()  # asked once, about the header so far
+        fresh.feed(parser._scan.text(parser._scan.mark, parser._scan.end))  # (from its opener)
+        assert fresh._state is State.HEADER
+        kept = parser._keeps_header(text)
+        assert kept == fresh._keeps_header(text)
+        if not kept:
+            return
+        parser._scan.append(text)
+
+
 @pytest.mark.parametrize(("header", "marker", "word"), [
     ("<|start|>assistant", "<|channel|>", "commentary"),
     ("<|start|>assistant<|channel|>commentary to=functions.f", " <|constrain|>", "json"),

@@ -12,6 +12,7 @@ import orjson
 from ...events import Notice, Output
 from ...sse import encode_event
 from ...streamed_calls import part_chunks
+from .moved_events import MovedEvents
 from .part_heads import PART_TAIL, PartHeads
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -31,6 +32,7 @@ class OpenAIOutput:
 
     def __init__(self) -> None:
         self._heads = PartHeads()
+        self._moved = MovedEvents()
 
     def event(self, raw: bytes, chunk: Chunk | None) -> list[Output]:
         """An unchanged event, by its raw bytes (`chunk`: its decoded JSON, when it was decoded)."""
@@ -38,7 +40,13 @@ class OpenAIOutput:
 
     def chunk(self, chunk: Chunk) -> list[Output]:
         """A rewritten or synthesized chunk."""
-        return [encode_event(orjson.dumps(chunk))]
+        return [b"data: " + orjson.dumps(chunk) + b"\n\n"]  # (`encode_event`'s: orjson writes no line break)
+
+    def moved(self, raw: bytes, chunk: Chunk, index: int, field: str, text: str) -> list[Output]:
+        """The chunk that `chunk` (event `raw`) becomes when its content all went to the reasoning
+        field (`StreamChoices.absorbed`): its envelope and its choice `index` with `text` in that
+        `field` alone (`chunks.moved_choice`), encoded (`MovedEvents`)."""
+        return [self._moved.event(raw, chunk, index, field, text)]
 
     def parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
               fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
