@@ -26,6 +26,7 @@ from .protocols.openai.output import OpenAIOutput
 from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
 from .stats import Stats
+from .streamed_calls import part_counts
 from .think import THINK_NEEDLES, think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -221,15 +222,14 @@ class StreamRewriter:
 
     def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
                    fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
-        """Argument parts of `choice` (`StreamChoices.absorbed`) in the envelope of `chunk` (`raw`: its
-        event, if its token streamed them; `fed`: that token's field and text), encoded and counted."""
+        """Argument parts of `choice` in `chunk`'s envelope, encoded, counted (`raw`, `fed`: see `parts`)."""
         out = self._output.parts(chunk, choice, parts, raw, fed)
-        for part in parts:
-            if type(part) is dict:  # a header: a call emitted (as `StreamChoices.rewrite` counts it)
-                self.stats.tool_calls += 1
-                self.choices.calls_made = True
-        if self._output.keeps_bytes:  # (only bytes, one event a part: no notice to count)
-            self.stats.events_out += len(parts)
+        headers, events = part_counts(parts)
+        if headers:  # calls emitted (as `StreamChoices.rewrite` counts them)
+            self.stats.tool_calls += headers
+            self.choices.calls_made = True
+        if self._output.keeps_bytes:  # (only bytes, one event a header or text: no notice to count)
+            self.stats.events_out += events
             return out
         return self._count(out)
 

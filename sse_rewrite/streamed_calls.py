@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 
     # What an event that only streams calls sends: argument parts (a call's index, and more
     # of its arguments: a `CallPart` without header) and headers (their `tool_calls` entry,
-    # complete: `CallPart.delta`).
+    # complete: `CallPart.delta`); a token run's argument texts of one call, one event a text,
+    # go as one part (`StreamedCalls.add`).
     ArgumentPart = tuple[int, str]
-    Part = ArgumentPart | dict[str, Any]
+    ArgumentRun = tuple[int, list[str]]
+    Part = ArgumentPart | ArgumentRun | dict[str, Any]
 
 
 @dataclass(slots=True)  # (not frozen: one is made per streamed token, and frozen ones are slower to make)
@@ -60,14 +62,13 @@ class StreamedCalls:
 
     def add(self, field: str, texts: list[str], parts: list[Part]) -> None:
         """Add to `parts` the argument texts of the call open in `field` (empty ones send
-        nothing), as `parts` makes `CallPart`s of `ArgumentsDelta`s (tuples: one is made per
-        streamed token)."""
+        nothing), as `parts` makes `CallPart`s of `ArgumentsDelta`s: one part for them all,
+        `(index, texts)`, which sends one event a text (a tuple a text would cost a loop a text)."""
         size = sum(map(len, texts))
         if size:  # (when nothing streams, no call need be open)
             entry = self.open[field]
             entry[1] += size
-            index = entry[0]
-            parts += [(index, text) for text in texts if text]
+            parts.append((entry[0], [text for text in texts if text] if "" in texts else texts))
 
     def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
         """`pieces` of field `field` with its call pieces turned into parts."""
@@ -98,9 +99,33 @@ def part_chunks(chunk: Chunk, choice: int, parts: list[Part]) -> list[Chunk]:
     a rewrite: `_extra`, then `StreamChoices._assemble`)."""
     base = envelope(chunk)
     out = []
-    for part in parts:
-        delta = {"tool_calls": [part if isinstance(part, dict) else _arguments_entry(*part)]}
+    for entry in _entries(parts):
+        delta = {"tool_calls": [entry]}
         out.append({**base, "choices": [{"index": choice, "delta": delta, "finish_reason": None}]})
+    return out
+
+
+def part_counts(parts: list[Part]) -> tuple[int, int]:
+    """How many of `parts` are headers, and how many events they all send (one a header or text)."""
+    headers, events = 0, len(parts)
+    for part in parts:
+        if isinstance(part, dict):
+            headers += 1
+        elif type(part[1]) is list:
+            events += len(part[1]) - 1
+    return headers, events
+
+
+def _entries(parts: list[Part]) -> list[dict[str, Any]]:
+    """The `tool_calls` entries of `parts`, one a header or argument text."""
+    out = []
+    for part in parts:
+        if isinstance(part, dict):
+            out.append(part)
+        elif isinstance(part[1], str):
+            out.append(_arguments_entry(part[0], part[1]))
+        else:
+            out += [_arguments_entry(part[0], text) for text in part[1]]
     return out
 
 

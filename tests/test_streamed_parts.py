@@ -14,12 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.choice_state import ChoiceState
-from sse_rewrite.protocols import PROTOCOLS
+from sse_rewrite.chunks import tool_call_delta
+from sse_rewrite.protocols import PROTOCOLS, stream_output
 from sse_rewrite.protocols.openai.output import OpenAIOutput, arguments_events
 from sse_rewrite.protocols.openai.part_heads import PART_TAIL
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.streamed_calls import part_counts
 from tests.chunking import chunk_event, cut
 from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sse_rewrite.streamed_calls import Part
 
 
 def event(field: str, token: str, stream_id: str) -> bytes:
@@ -172,3 +178,49 @@ def test_interleaved_choices_keep_their_own_heads(
         absorb = ChoiceState.absorb
         patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
         assert fast == rewritten(stream, row.parsers[0], "openai", True, accelerators=False)
+
+
+RUN_CHUNK = {"id": "gen-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+             "choices": [{"index": 0, "delta": {"content": "x"}, "finish_reason": None}]}  # fmt: skip
+ARGUMENT_TEXTS = st.text(st.sampled_from(['"', ",", "\\", "a", "é"]), min_size=1)
+HEADERS: list[Part] = [tool_call_delta(0, "call_0", "f", ""), tool_call_delta(1, "call_1", "g", "")]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    parts=st.lists(st.tuples(st.sampled_from([0, 1]), st.lists(ARGUMENT_TEXTS, min_size=1, max_size=4))),
+    singles=st.lists(st.booleans()),
+    to=st.sampled_from(PROTOCOLS),
+)  # fmt: skip
+def test_a_token_runs_one_part_sends_what_a_part_a_text_sends(
+    parts: list[tuple[int, list[str]]], singles: list[bool], to: str
+) -> None:
+    """A token run's argument texts of one call as one part, `(index, texts)` (`StreamedCalls.add`):
+    the same events as a part a text, in every protocol, and counted as many."""
+    runs: list[Part] = [*HEADERS]
+    alone: list[Part] = [*HEADERS]
+    for n, (index, texts) in enumerate(parts):
+        single = n < len(singles) and singles[n]  # (mixed, as `feed_ahead` and `add` make them)
+        runs += [(index, text) for text in texts] if single else [(index, texts)]
+        alone += [(index, text) for text in texts]
+    sent = [o for o in stream_output(to).parts(RUN_CHUNK, 0, runs) if isinstance(o, bytes)]
+    one_each = [o for o in stream_output(to).parts(RUN_CHUNK, 0, alone) if isinstance(o, bytes)]
+    assert b"".join(sent) == b"".join(one_each)
+    assert part_counts(runs) == part_counts(alone) == (2, len(alone))
+
+
+@pytest.mark.parametrize("syntax", ["kimi", "hermes", "mistral"])
+def test_token_runs_count_the_events_the_rewrite_counts(syntax: str) -> None:
+    text = SYNTAXES[syntax].render("write", [("content", 'x = "1",\n' * 30)], " ")
+    stream = [event("content", text[i : i + 3], "gen-1") for i in range(0, len(text), 3)]
+    stream += [chunk_event({}, "stop"), b"data: [DONE]\n\n"]
+    counts = []
+    for accelerators in (True, False):
+        options = RewriteOptions(format=SYNTAXES[syntax].parsers[0], stream_arguments=True,
+                                 plain_runs=accelerators, token_runs=accelerators)  # fmt: skip
+        rewriter = StreamRewriter(options)
+        reads = [stream[0], b"".join(stream[1:])] if accelerators else stream
+        out = [o for read in reads for o in rewriter.feed(read)] + rewriter.flush()
+        counts.append((b"".join(o for o in out if isinstance(o, bytes)), rewriter.stats.events_out,
+                       rewriter.stats.tool_calls))  # fmt: skip
+    assert counts[0] == counts[1]

@@ -19,7 +19,7 @@ from .part_heads import PART_TAIL, PartHeads
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...chunks import Chunk
-    from ...streamed_calls import ArgumentPart, Part
+    from ...streamed_calls import ArgumentPart, ArgumentRun, Part
 
 
 class OpenAIOutput:
@@ -76,16 +76,20 @@ class OpenAIOutput:
                     out.append(arguments_events(heads.head, texts))
                     texts = []
                 heads.head_of(chunk, choice, index)
-            texts.append(text)
+            if type(text) is str:
+                texts.append(text)
+            else:  # a token run's texts (`StreamedCalls.add`)
+                texts += text
         if texts:
             out.append(arguments_events(heads.head, texts))
         return out
 
-    def argument(self, chunk: Chunk, choice: int, part: ArgumentPart, raw: bytes, fed: tuple[str, str],
-                 ) -> list[Output]:  # fmt: skip
+    def argument(self, chunk: Chunk, choice: int, part: ArgumentPart | ArgumentRun, raw: bytes,
+                 fed: tuple[str, str]) -> list[Output]:  # fmt: skip
         """`parts` for the one argument part a live stream's event `raw` streamed, its token
-        `fed` (its field and text): the head is kept while `raw` is the learned template's
-        event with another token (`PartHeads`)."""
+        `fed` (its field and text; never a run: `StreamedCalls.add` makes those, for the token
+        runs): the head is kept while `raw` is the learned template's event with another token
+        (`PartHeads`)."""
         heads = self._heads
         index, text = part
         field, token = fed
