@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .call_indexes import LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_finish
 from .choice_result import ChoiceResult
-from .choice_state import ChoiceState
+from .choice_state import ChoiceState, reasoning_whole
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
@@ -72,10 +72,10 @@ class ChoiceRewriter(ChoiceState):
         field (harmony's analysis channel) and nothing else in it needs sending: that one field's
         choice, without the plan; else None (then `rewrite` runs, as it would have)."""
         fed = self._fed
-        if fed is None or fed[0] != "content" or len(fed[2]) != 1 or self._undecided.runs:
+        if fed is None or fed[0] != "content" or not reasoning_whole(fed[2], fed[1]) or self._undecided.runs:
             return None
-        piece, parser = fed[2][0], self._parsers["content"]
-        if type(piece) is not Reasoning or piece.text != fed[1] or parser.undecided or not parser.pending:
+        parser = self._parsers["content"]
+        if parser.undecided or not parser.pending:
             return None
         delta = choice.get("delta")
         if type(delta) is not dict or NATIVE_CALLS in delta or LEGACY_CALL in delta:
@@ -83,7 +83,7 @@ class ChoiceRewriter(ChoiceState):
         if not carries_nothing(choice, self._role_seen, ("content",)):
             return None
         self._fed = None
-        return self.moved_choice(piece.text)
+        return self.moved_choice(fed[1])
 
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
                  tail: int = 0) -> ChoiceResult:

@@ -174,10 +174,8 @@ class ChoiceState:
         if parser.undecided:
             self._fed = (name, text, pieces)
             return False
-        if moves and len(pieces) == 1 and name == "content":  # (first: harmony's analysis tokens are many)
-            piece = pieces[0]
-            if type(piece) is Reasoning and piece.text == text and parser.pending:
-                return self._reasoning_field
+        if moves and name == "content" and reasoning_whole(pieces, text) and parser.pending:
+            return self._reasoning_field  # (first: harmony's analysis tokens are many)
         if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
         if not parser.pending:
@@ -213,11 +211,9 @@ class ChoiceState:
             if parser.undecided or not parser.pending:
                 self._fed = ("content", text, pieces)
                 break
-            if pieces:
-                piece = pieces[0]
-                if len(pieces) != 1 or type(piece) is not Reasoning or piece.text != text:
-                    self._fed = ("content", text, pieces)
-                    break
+            if pieces and not reasoning_whole(pieces, text):
+                self._fed = ("content", text, pieces)
+                break
             moved.append(text if pieces else "")
         return moved
 
@@ -225,6 +221,11 @@ class ChoiceState:
     def _thinking(self) -> bool:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
         return self._think is not None and self._think.tags.busy
+
+
+def reasoning_whole(pieces: list[Piece], text: str) -> bool:
+    """Whether feeding the content `text` made one piece of it, all reasoning (harmony's analysis)."""
+    return len(pieces) == 1 and type(pieces[0]) is Reasoning and pieces[0].text == text
 
 
 def _markup_only(pieces: list[Piece]) -> bool:
