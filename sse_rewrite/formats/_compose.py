@@ -36,6 +36,8 @@ class ComposedParser:
     when every part's opener starts with `<`: the text step would hand all of it back)."""
     _OPENERS: ClassVar[MarkerTable[tuple[int, Any]]]
     """Every part's openers, with the part's index in `PARTS` (an earlier part's spelling wins)."""
+    _WHOLE_OPENERS: ClassVar[dict[str, tuple[int, Any]]]
+    """The same, by the opener's text: a text that is one whole opener is looked up, not searched."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -46,6 +48,7 @@ class ComposedParser:
             openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
             held_from.update(part.OPENERS.held_from)
         cls._OPENERS = MarkerTable(openers, held_from)
+        cls._WHOLE_OPENERS = {marker.decode(): found for marker, found in openers.items()}
         cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
 
     def __init__(
@@ -78,8 +81,22 @@ class ComposedParser:
         return 0 if self._active is not None else self._parts[0].undecided
 
     def absorb(self, texts: Sequence[str]) -> int:
-        """The open part's `absorb`; nothing is taken outside a call."""
-        return 0 if self._active is None else self._active.absorb(texts)
+        """The open part's `absorb`. Outside a call, while nothing is held, a first text that is
+        a whole opener its part takes without a search (`ScanningParser._absorb_opener`) opens
+        that part, which may take the texts after it."""
+        active = self._active
+        if active is not None:
+            return active.absorb(texts)
+        if not texts or self._scan.end:
+            return 0
+        found = self._WHOLE_OPENERS.get(texts[0])
+        if found is None:
+            return 0
+        part = self._parts[found[0]]
+        if not part._absorb_opener(found[1], texts[0]):
+            return 0
+        self._active = part
+        return 1 + part.absorb(texts[1:]) if len(texts) > 1 else 1
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """The open part's `absorb_arguments`; nothing is taken outside a call."""
@@ -103,9 +120,12 @@ class ComposedParser:
                 return [Reasoning(text)] if text else []
         out: list[Piece] = []
         self._around.begin(out)
-        self._scan.append(text)
-        while self._step(out):
-            pass
+        if active is None or text not in active.WHOLE_MARKERS or not active._feed_whole(text, out):
+            self._scan.append(text)
+            while self._step(out):
+                pass
+        elif active._state is active.TEXT:  # (the marker closed the part's syntax: as `_step` leaves it)
+            self._active = None
         if out:
             self._around.catch_up()
         active = self._active

@@ -222,6 +222,20 @@ class ScanningParser(StreamedCall, OrphanClosers):
         scan.append(text)
         return len(texts)
 
+    WHOLE_MARKERS: ClassVar[frozenset[str]] = frozenset()
+    """Texts `_feed_whole` may take: markers a `ComposedParser` hands the open part whole."""
+
+    def _feed_whole(self, text: str, out: list[Piece]) -> bool:
+        """Feed `text`, one of `WHOLE_MARKERS`, as the steps would, without searching for it
+        (its pieces go to `out`); False when the steps must read it (nothing was done)."""
+        return False
+
+    def _absorb_opener(self, value: Any, text: str) -> bool:
+        """Take `text`, one whole marker of `OPENERS` (standing for `value`), fed while nothing is
+        held and nothing is open, when that decides nothing: what `_found` and the steps after it
+        would do, minus their searches. The base takes none (a `ComposedParser` asks)."""
+        return False
+
     def _json_body_ended(self, end: int) -> None:
         """The `JSON_BODY` closed just before `end`: move to the `SPACING` state after it."""
         raise NotImplementedError

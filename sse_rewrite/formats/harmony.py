@@ -27,13 +27,15 @@ from __future__ import annotations
 from ..events import Markup, Piece, Text
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
-from .harmony_calls import HarmonyCalls, State
+from .harmony_calls import _MESSAGE_TEXT, HarmonyCalls, State
+from .harmony_header_words import OPENED
 from .harmony_headers import (
     CALL_ENDS,
     CHANNEL,
     MESSAGE,
     OPENERS,
     REASONING_ENDS,
+    START,
     Kind,
     header_kind,
     maybe_prose,
@@ -42,8 +44,16 @@ from .harmony_headers import (
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import ClassVar, Final
 
+
+
+_ENDS: Final = frozenset(marker.decode() for marker, consumed in CALL_ENDS.items() if consumed)
+"""The markers that end a message (`<|end|>`, `<|return|>`, `<|call|>`)."""
+_TEXT, _HEADER, _REASONING = State.TEXT, State.HEADER, State.REASONING
+_OPENED, _CLOSING = State.OPENED, State.CLOSING
+"""The states read once (see `harmony_calls`), and the kinds of message:"""
+_CALL, _CONTENT, _REASONING_KIND = Kind.CALL, Kind.CONTENT, Kind.REASONING
 
 
 class HarmonyParser(HarmonyCalls):
@@ -58,10 +68,11 @@ class HarmonyParser(HarmonyCalls):
 
     def _open(self, marker: bytes, pos: int, length: int, out: list[Piece]) -> None:
         scan = self._scan
-        if marker in (CHANNEL, b"<|start|>"):
+        if marker in (CHANNEL, START):
             scan.mark, scan.cursor = pos, pos + length
             self._state = State.HEADER
             self._words_settled = False
+            self._words, self._words_at = OPENED[marker], length
         elif self._content_open:  # the end of a content message
             self._emit_text(out, pos)
             out.append(Markup(scan.take(pos + length)))
@@ -69,14 +80,63 @@ class HarmonyParser(HarmonyCalls):
         else:  # an end with nothing open: the text's own words
             self._emit_text(out, pos + length)
 
+    WHOLE_MARKERS: ClassVar[frozenset[str]] = frozenset(_ENDS | {_MESSAGE_TEXT})
+
+    def _feed_whole(self, text: str, out: list[Piece]) -> bool:
+        """A header's `<|message|>` (no `<|message|>` waits in a header, nor can one begin before
+        its end: the header step would find it right there), and an end marker that ends the
+        reasoning text or a call's closed JSON body while nothing is held after them (their
+        steps would find it right there); the steps after theirs find nothing."""
+        scan, state = self._scan, self._state
+        if state is _HEADER:
+            return text == _MESSAGE_TEXT and self._end_header(text, out)
+        if text not in _ENDS:
+            return False
+        if state is _REASONING and scan.start == scan.end:
+            scan.append(text)
+            out.append(Markup(scan.take(scan.end)))
+            self._state = _TEXT
+            return True
+        if state is _CLOSING and scan.cursor == scan.end:  # (what the cursor passed is spacing)
+            scan.append(text)
+            return self._end_call(out, self._body_end, scan.end)
+        return False
+
+    def _end_header(self, text: str, out: list[Piece]) -> bool:
+        """`<|message|>` fed after the header: what the header step does with it."""
+        scan = self._scan
+        kind = self._header_kind()
+        if kind is None:
+            return False
+        scan.append(text)
+        self._open_body(kind, scan.end, out)
+        return True
+
+    def _absorb_opener(self, value: bytes, text: str) -> bool:
+        """A header's opener alone: `_open`, then the header step, which finds no `<|message|>`
+        and no prose in it (`maybe_prose` of a lone opener is False)."""
+        if (value != CHANNEL and value != START) or len(text) > self._max:  # (over the cap: `feed`)
+            return False
+        scan = self._scan
+        scan.mark = scan.end
+        scan.append(text)
+        scan.cursor = scan.end
+        self._state = _HEADER
+        self._words_settled = False
+        self._words, self._words_at = OPENED[value], scan.end - scan.mark
+        return True
+
     def _compact(self) -> None:
         """Compact in every state (calls back to back, each read ending inside the next one's
         header, would never return to TEXT); the call's offsets move with the buffer."""
         shift = self._scan.compact()
         if shift:
-            self._body_at, self._body_end = max(0, self._body_at - shift), max(0, self._body_end - shift)
-            self._value_at, self._search_at = max(0, self._value_at - shift), max(0, self._search_at - shift)
-            self._json.pos = max(0, self._json.pos - shift)
+            # (conditionals, not `max`: a builtin call costs about ten times as much)
+            self._body_at = self._body_at - shift if self._body_at > shift else 0
+            self._body_end = self._body_end - shift if self._body_end > shift else 0
+            self._value_at = self._value_at - shift if self._value_at > shift else 0
+            self._search_at = self._search_at - shift if self._search_at > shift else 0
+            self._json.pos = self._json.pos - shift if self._json.pos > shift else 0
 
     # -- state handlers: each returns True when it made progress and should run again
 
@@ -93,18 +153,23 @@ class HarmonyParser(HarmonyCalls):
         kind = header_kind(header)
         if kind is None:
             return self._release_opener(out)
-        body = found + len(MESSAGE)
-        if kind[0] is Kind.CALL:
+        self._open_body(kind, found + len(MESSAGE), out)
+        return True
+
+    def _open_body(self, kind: tuple[Kind, str], body: int, out: list[Piece]) -> None:
+        """The header ended where the message's body begins, at `body`: a call opens there, the
+        header of another message is markup."""
+        scan = self._scan
+        if kind[0] is _CALL:
             self._name, self._body_at = kind[1], body
             scan.cursor = body
-            self._state = State.OPENED
+            self._state = _OPENED
             if self._streams:
                 self._announce(out, None, self._name)
-            return True
+            return
         out.append(Markup(scan.take(body)))
-        self._content_open = kind[0] is Kind.CONTENT
-        self._state = State.REASONING if kind[0] is Kind.REASONING else State.TEXT
-        return True
+        self._content_open = kind[0] is _CONTENT
+        self._state = _REASONING if kind[0] is _REASONING_KIND else _TEXT
 
     def _step_reasoning(self, out: list[Piece]) -> bool:
         found = self._reasoning_until(out, REASONING_ENDS)

@@ -20,7 +20,19 @@ from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
 from ._streamed_call import settled_texts
-from .harmony_headers import CALL, CHANNEL, CONSTRAIN, MAX_HEADER, MESSAGE, OPENER_WORDS, START, maybe_prose
+from .harmony_header_words import NAME, NEXT, kind_at, name_goes_on
+from .harmony_headers import (
+    CALL,
+    CHANNEL,
+    CONSTRAIN,
+    MAX_HEADER,
+    MESSAGE,
+    OPENER_WORDS,
+    START,
+    Kind,
+    header_kind,
+    maybe_prose,
+)
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -33,6 +45,7 @@ _HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]++|<\|(?:start|channel|cons
 _HEADER_MARKERS: Final = (START, CHANNEL, CONSTRAIN)
 _OPENER_WORDS: Final = tuple((marker, marker.decode(), word) for marker, word in OPENER_WORDS)
 _SETTLED_WORD: Final = re.compile(rb"[ \t]*+\w*+.", re.DOTALL)
+_MESSAGE_TEXT: Final = MESSAGE.decode()
 _MESSAGE_TAIL: Final = len(MESSAGE) - 1
 """Bytes of a `<|message|>` that may wait at the header's end for the text that completes it."""
 _BODY_STOPS: Final = re.compile(r"[<}\]]")  # (a text with none neither closes a body nor begins its end)
@@ -66,6 +79,9 @@ class HarmonyCalls(ScanningParser):
         self._value_at = 0  # a JSON body: where the text not yet streamed begins
         self._search_at = 0  # where the search for a `<|call|>` inside a string goes on
         self._words_settled = False  # the open header's opener words are there and settled (`_keeps_header`)
+        # The open header's place in `harmony_header_words`, while the header is `_words_at` bytes
+        # long (it left the table once a text was appended another way), and the tool's name so far.
+        self._words, self._words_at, self._header_name = 0, -1, ""
 
     def _end_call(self, out: list[Piece], body_end: int, end: int) -> bool:
         """The call's body ends at `body_end`, its syntax at `end`: hand it back."""
@@ -74,7 +90,7 @@ class HarmonyCalls(ScanningParser):
         if not is_json(arguments):  # passed on as written: the client decides
             out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
         self._call(out, None, self._name, arguments, scan.take(end))
-        self._state = State.TEXT
+        self._state = _TEXT
         self._content_open = False
         return True
 
@@ -178,12 +194,37 @@ class HarmonyCalls(ScanningParser):
                 break
             if scan.cursor < scan.end - _MESSAGE_TAIL:  # (where a `<|message|>` the text may complete begins)
                 break
-            if not self._keeps_header(text):
+            if text == _MESSAGE_TEXT:  # (the header step reads it: `_keeps_header` says so too)
+                break
+            place = self._next_word(text)
+            if place is None and not self._keeps_header(text):
                 break
             scan.append(text)
             scan.cursor = scan.end - _MESSAGE_TAIL
+            if place is not None:
+                self._words, self._words_at = place, scan.end - scan.mark
             taken += 1
         return taken
+
+    def _next_word(self, text: str) -> int | None:
+        """The header's place in `harmony_header_words` with `text` after it; None when the header
+        is not in the table or `text` takes it out (then `_keeps_header` decides)."""
+        scan = self._scan
+        size = scan.end - scan.mark
+        if size != self._words_at or size + len(text) > MAX_HEADER:
+            return None
+        place = NEXT.get((self._words, text))
+        if place is None and name_goes_on(self._words, text):
+            self._header_name = text[1:] if self._words != NAME else self._header_name + text
+            return NAME
+        return place
+
+    def _header_kind(self) -> tuple[Kind, str] | None:
+        """The open header's kind (`header_kind`), from its place in the table where it says."""
+        scan = self._scan
+        if scan.end - scan.mark == self._words_at and (kind := kind_at(self._words, self._header_name)):
+            return kind
+        return header_kind(scan.text(scan.mark, scan.end))
 
     def _keeps_header(self, text: str) -> bool:
         """Whether `text` appended leaves the open header one, still open: the header so far is
