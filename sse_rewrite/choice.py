@@ -24,7 +24,7 @@ from .call_indexes import LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_
 from .choice_result import ChoiceResult
 from .choice_state import ChoiceState, reasoning_whole
 from .chunks import tool_call_delta
-from .deltas import carries_nothing, scanned_fields, set_text, split_pieces
+from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from .streamed_calls import CallPart
 from .think import OPEN
@@ -84,6 +84,21 @@ class ChoiceRewriter(ChoiceState):
             return None
         self._fed = None
         return self.moved_choice(fed[1])
+
+    def fed_calls(self, choice: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """What `rewrite` makes of `choice` when its one text, fed ahead, made only calls (and
+        markup), and nothing else in it needs sending: the calls' choices, one each (`_extra`,
+        as `_rebuild` makes them), without the plan; else None (then `rewrite` runs)."""
+        fed = self._fed
+        if fed is None or self._streamed is not None or self._undecided.runs or not _calls_only(fed[2]):
+            return None
+        if lone_text(choice, self._role_seen) != fed[:2]:  # (the choice carries nothing else)
+            return None
+        self._fed = None
+        if fed[0] == "reasoning":  # (as `_rewrite` reads the field: the stream's reasoning field)
+            self._reasoning_field = "reasoning"
+        result = ChoiceResult()
+        return [self._extra(piece, {}, result) for piece in fed[2] if type(piece) is ToolCall]
 
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
                  tail: int = 0) -> ChoiceResult:
@@ -252,6 +267,17 @@ class ChoiceRewriter(ChoiceState):
             for name, text in segment.items():
                 set_text(delta, source, name, text)
         return {"index": self.index, "delta": delta, "finish_reason": None}
+
+
+def _calls_only(pieces: list[Piece]) -> bool:
+    """Whether the pieces are calls and markup, a call among them."""
+    called = False
+    for piece in pieces:
+        if type(piece) is ToolCall:
+            called = True
+        elif type(piece) is not Markup:
+            return False
+    return called
 
 
 def _markup_only(items: list[Item]) -> bool:

@@ -114,6 +114,10 @@ class StreamChoices:
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
+        if len(choices) == 1 and not self._queue and not chunk.get("usage") and "error" not in chunk:
+            called = self._fed_calls(chunk, choices[0])
+            if called is not None:
+                return called
         results: list[tuple[int, ChoiceResult]] = []
         out: list[Planned] = []
         undecided = False
@@ -128,6 +132,16 @@ class StreamChoices:
                     self._stats.tool_calls += result.calls
                     self.calls_made = True
                 undecided = undecided or result.undecided > 0
+        self._recount()
+        if undecided:
+            return self.after_held([*out, _Held(raw, chunk, results)])
+        planned = self._assemble(raw, chunk, results)
+        if self._queue:
+            return self.after_held(out + planned)
+        return out + planned if out else planned
+
+    def _recount(self) -> None:
+        """`pending` and `watching`, from every choice, after a chunk was rewritten."""
         self.pending = self.watching = False
         for rewriter in self._choices.values():  # a loop, not any(): this runs once per chunk
             if rewriter.pending:
@@ -135,12 +149,22 @@ class StreamChoices:
                 break
             if rewriter.watching:
                 self.watching = True
-        if undecided:
-            return self.after_held([*out, _Held(raw, chunk, results)])
-        planned = self._assemble(raw, chunk, results)
-        if self._queue:
-            return self.after_held(out + planned)
-        return out + planned if out else planned
+
+    def _fed_calls(self, chunk: Chunk, choice: object) -> list[Planned] | None:
+        """A one-choice chunk whose text, fed ahead, made only calls (`ChoiceRewriter.fed_calls`):
+        a chunk for each, as `_assemble` makes them (the emptied choice is blank); else None."""
+        if type(choice) is not dict:
+            return None
+        index = choice.get("index")
+        rewriter = self._choices.get(index if isinstance(index, int) else 0)
+        calls = None if rewriter is None else rewriter.fed_calls(choice)
+        if calls is None:
+            return None
+        self._stats.tool_calls += len(calls)
+        self.calls_made = True
+        self._recount()
+        base = envelope(chunk)
+        return [{**base, "choices": [call]} for call in calls]
 
     def flush(self) -> list[Planned]:
         """End of the stream (`[DONE]`, an error chunk, EOF): everything held comes out."""

@@ -1,0 +1,74 @@
+"""A chunk whose one text, fed ahead, made only calls goes out as the calls' chunks without the
+plan (`StreamChoices._fed_calls`, `ChoiceRewriter.fed_calls`): compared with the full plan
+(`_rewrite`, `_rebuild`, `_assemble`) on every capture and on token streams of each family."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite.choice import ChoiceRewriter
+from tests.chunking import token_stream
+from tests.formats.invoke_text import dsml, invoke
+from tests.formats.test_channel_fast_paths import rewrite
+from tests.formats.test_harmony_marker_paths import MARKER_TURN, MODEL_TOKENS
+
+SSE_LOGS = Path(__file__).resolve().parent.parent / "sse_logs"
+CAPTURES = sorted(SSE_LOGS.glob("*.sse"))
+OPTIONS: list[dict[str, Any]] = [{}, {"to": "anthropic"}, {"plain_runs": False, "token_runs": False},
+                                 {"id_style": "native"}]
+
+
+def planned_in_full(data: bytes, reads: int, **options: Any) -> Any:
+    """`rewrite` with every call chunk planned by the general path."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceRewriter, "fed_calls", lambda self, choice: None)
+        return rewrite(data, reads, **options)
+
+
+@pytest.mark.parametrize("capture", CAPTURES, ids=[capture.name for capture in CAPTURES])
+def test_captures_come_out_as_the_full_plan_makes_them(capture: Path) -> None:
+    data = capture.read_bytes()
+    for options in OPTIONS:
+        assert rewrite(data, 1 << 16, **options) == planned_in_full(data, 1 << 16, **options)
+
+
+KIMI_TURN = ["I will look. ", "<|tool_calls_section_begin|>", "<|tool_call_begin|>", "functions.read:0",
+             "<|tool_call_argument_begin|>", '{"path": ', '"a"}', "<|tool_call_end|>", "<|tool_call_begin|>",
+             "functions.read:1", "<|tool_call_argument_begin|>", "{}", "<|tool_call_end|>",
+             "<|tool_calls_section_end|>", " Done."]
+HERMES_TURN = ["Sure. ", "<tool_call>", '{"name": "f", ', '"arguments": {}}', "</tool_call>", "\n",
+               "<tool_call>", '{"name": "g", "arguments": {"a": 1}}', "</tool_call>"]
+DSML_BLOCK = dsml(invoke("bash", ("command", "ls", "true")), invoke("f", ("a", "1", None)))
+DSML_TOKENS = ["a ", *DSML_BLOCK.split("\n"), " b"]
+TURNS = [("openai/gpt-oss-120b", MODEL_TOKENS), ("moonshotai/kimi-k2", KIMI_TURN),
+         ("nousresearch/hermes-4-70b", HERMES_TURN), ("deepseek/deepseek-chat", DSML_TOKENS),
+         ("some/model", [MARKER_TURN])]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(TURNS), st.sets(st.integers(0, 60), max_size=6), st.sampled_from([1 << 16, 97]),
+       st.sampled_from(["content", "reasoning", "reasoning_content"]), st.sampled_from(OPTIONS))
+def test_token_streams_come_out_as_the_full_plan_makes_them(
+    turn: tuple[str, list[str]], joins: set[int], reads: int, field: str, options: dict[str, Any]
+) -> None:
+    model, tokens = turn
+    texts: list[str] = []
+    for at, token in enumerate(tokens * 2):  # (some tokens joined to the next one)
+        texts[-1:] = [texts[-1] + token] if at - 1 in joins and texts else [*texts[-1:], token]
+    data = token_stream(texts, field, model=model)
+    assert rewrite(data, reads, **options) == planned_in_full(data, reads, **options)
+
+
+def test_a_harmony_call_chunk_is_made_without_the_plan() -> None:
+    taken: list[object] = []
+    fed_calls = ChoiceRewriter.fed_calls
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceRewriter, "fed_calls", lambda self, choice: taken.append(
+            calls := fed_calls(self, choice)) or calls)
+        rewrite(token_stream(MODEL_TOKENS, model="openai/gpt-oss-120b"), 1 << 16, token_runs=False)
+    assert sum(calls is not None for calls in taken) == 2  # (the turn's two `<|call|>` events)
