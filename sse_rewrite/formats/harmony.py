@@ -27,8 +27,8 @@ from __future__ import annotations
 from ..events import Markup, Piece, Text
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
-from .harmony_calls import _MESSAGE_TEXT, HarmonyCalls, State
-from .harmony_header_words import OPENED
+from .harmony_calls import HarmonyCalls, State
+from .harmony_header_words import MESSAGE_TEXT, OPENED
 from .harmony_headers import (
     CALL_ENDS,
     CHANNEL,
@@ -80,7 +80,7 @@ class HarmonyParser(HarmonyCalls):
         else:  # an end with nothing open: the text's own words
             self._emit_text(out, pos + length)
 
-    WHOLE_MARKERS: ClassVar[frozenset[str]] = frozenset(_ENDS | {_MESSAGE_TEXT})
+    WHOLE_MARKERS: ClassVar[frozenset[str]] = frozenset(_ENDS | {MESSAGE_TEXT})
 
     def _feed_whole(self, text: str, out: list[Piece]) -> bool:
         """A header's `<|message|>` (no `<|message|>` waits in a header, nor can one begin before
@@ -89,7 +89,7 @@ class HarmonyParser(HarmonyCalls):
         steps would find it right there); the steps after theirs find nothing."""
         scan, state = self._scan, self._state
         if state is _HEADER:
-            return text == _MESSAGE_TEXT and self._end_header(text, out)
+            return text == MESSAGE_TEXT and self._end_header(text, out)
         if text not in _ENDS:
             return False
         if state is _REASONING and scan.start == scan.end:

@@ -20,18 +20,11 @@ from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
 from ._streamed_call import settled_texts
-from .harmony_header_words import NAME, NEXT, kind_at, name_goes_on
+from .harmony_header_words import HeaderWords
 from .harmony_headers import (
     CALL,
     CHANNEL,
-    CONSTRAIN,
-    MAX_HEADER,
-    MESSAGE,
-    OPENER_WORDS,
     START,
-    Kind,
-    header_kind,
-    maybe_prose,
 )
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -40,16 +33,8 @@ if TYPE_CHECKING:
     from typing import Final
 
 _NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
-_HEADER_PIECE: Final = re.compile(r"(?:[\w \t.=:/@\-]++|<\|(?:start|channel|constrain)\|>)*+")
-"""A text of header characters and markers a header may hold, whole (as `maybe_prose` has them)."""
-_HEADER_MARKERS: Final = (START, CHANNEL, CONSTRAIN)
-_OPENER_WORDS: Final = tuple((marker, marker.decode(), word) for marker, word in OPENER_WORDS)
-_SETTLED_WORD: Final = re.compile(rb"[ \t]*+\w*+.", re.DOTALL)
-_MESSAGE_TEXT: Final = MESSAGE.decode()
-_MESSAGE_TAIL: Final = len(MESSAGE) - 1
-"""Bytes of a `<|message|>` that may wait at the header's end for the text that completes it."""
-_BODY_STOPS: Final = re.compile(r"[<}\]]")  # (a text with none neither closes a body nor begins its end)
-"""The word after a marker, and a character after it: no text appended can change that word."""
+_BODY_STOPS: Final = re.compile(r"[<}\]]")
+"""A text with none of these neither closes a body nor begins its end."""
 
 
 class State(MachineState):
@@ -65,11 +50,12 @@ class State(MachineState):
 
 
 _TEXT, _HEADER, _REASONING, _JSON = State.TEXT, State.HEADER, State.REASONING, State.JSON
+_OPENED = State.OPENED
 """The states asked on every call, read once: a member read from its Enum class goes through
 the metaclass's `__getattr__` hook, about ten times a global's cost (Python 3.11)."""
 
 
-class HarmonyCalls(ScanningParser):
+class HarmonyCalls(HeaderWords):
     """The open call of `HarmonyParser`, and every way it can end."""
 
     def _setup(self) -> None:
@@ -139,11 +125,32 @@ class HarmonyCalls(ScanningParser):
             return 0
         if state is _HEADER:
             return self._absorb_header(texts)
+        if state is _OPENED and texts and not self._streams and self._opens_body(texts[0]):
+            return 1 + self.absorb(texts[1:]) if len(texts) > 1 else 1
         for count, text in enumerate(texts):
             if "<" in text:
                 texts = texts[:count]
                 break
         return ScanningParser.absorb(self, texts) if texts else 0
+
+    def _opens_body(self, text: str) -> bool:
+        """Take the text that begins a JSON body after the header's spacing, when it neither
+        holds a `<` nor closes a bracket: what the opened and JSON steps would do with it, but
+        `_json`, which catches up when the JSON step next looks (as `absorb` leaves it)."""
+        scan = self._scan
+        body = text.lstrip(" \t\r\n")
+        if scan.cursor != scan.end or not body or body[0] not in "{[" or "<" in text:  # (the cursor
+            return False  # stops at the first byte that is not spacing: only spacing was read)
+        if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
+            return False
+        pos = scan.end + len(text) - len(body)  # (spacing is ASCII: a byte a character)
+        scan.append(text)
+        scan.cursor = self._value_at = pos
+        self._json.reset(pos)
+        search = scan.end - len(CALL) + 1
+        self._search_at = search if search > pos else pos
+        self._state = _JSON
+        return True
 
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
@@ -181,82 +188,6 @@ class HarmonyCalls(ScanningParser):
         scan.append(text)
         self._value_at = scan.end
         self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
-
-    def _absorb_header(self, texts: Sequence[str]) -> int:
-        """Header words and markers (`assistant`, `<|channel|>`, ` to`, `=functions`, `.bash`,
-        ` <|constrain|>`, `json`): what the header step would append, minus its searches, up to a
-        text it must read (a `<|message|>`, a marker's start, prose; see `_keeps_header`)."""
-        scan, taken = self._scan, 0
-        room = self._max - scan.end + scan.start
-        for text in texts:
-            room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
-            if room < 0:  # (a header over the cap is released by `feed`)
-                break
-            if scan.cursor < scan.end - _MESSAGE_TAIL:  # (where a `<|message|>` the text may complete begins)
-                break
-            if text == _MESSAGE_TEXT:  # (the header step reads it: `_keeps_header` says so too)
-                break
-            place = self._next_word(text)
-            if place is None and not self._keeps_header(text):
-                break
-            scan.append(text)
-            scan.cursor = scan.end - _MESSAGE_TAIL
-            if place is not None:
-                self._words, self._words_at = place, scan.end - scan.mark
-            taken += 1
-        return taken
-
-    def _next_word(self, text: str) -> int | None:
-        """The header's place in `harmony_header_words` with `text` after it; None when the header
-        is not in the table or `text` takes it out (then `_keeps_header` decides)."""
-        scan = self._scan
-        size = scan.end - scan.mark
-        if size != self._words_at or size + len(text) > MAX_HEADER:
-            return None
-        place = NEXT.get((self._words, text))
-        if place is None and name_goes_on(self._words, text):
-            self._header_name = text[1:] if self._words != NAME else self._header_name + text
-            return NAME
-        return place
-
-    def _header_kind(self) -> tuple[Kind, str] | None:
-        """The open header's kind (`header_kind`), from its place in the table where it says."""
-        scan = self._scan
-        if scan.end - scan.mark == self._words_at and (kind := kind_at(self._words, self._header_name)):
-            return kind
-        return header_kind(scan.text(scan.mark, scan.end))
-
-    def _keeps_header(self, text: str) -> bool:
-        """Whether `text` appended leaves the open header one, still open: the header so far is
-        not prose (its step or this method said so as it grew), so `text` cannot make it prose
-        or end it when it stays short, is header characters and whole `<|start|>`, `<|channel|>`
-        and `<|constrain|>` alone, the header's last `<` begins such a marker (no marker's start
-        waits for its end), and the word after the first `<|start|>` and `<|channel|>` is
-        followed by a character already (it is settled) or, with `text`, is still a word of
-        harmony's or the start of one (once both words are there and settled, they stay so:
-        `_words_settled`). Else the step must read it, unless `maybe_prose` says that a text
-        without `<` keeps the header."""
-        scan = self._scan
-        view, mark, end = scan.view, scan.mark, scan.end
-        if end - mark + len(text) <= MAX_HEADER and _HEADER_PIECE.fullmatch(text):
-            last = view.rfind(b"<", mark, end)
-            if last == -1 or view.startswith(_HEADER_MARKERS, last):
-                if self._words_settled:
-                    return True
-                settled = 0
-                for opener, name, word in _OPENER_WORDS:
-                    at = view.find(opener, mark, end)
-                    if at != -1:
-                        at += len(opener)
-                        if _SETTLED_WORD.match(view, at, end):
-                            settled += 1
-                        elif word.match(scan.text(at, end) + text) is None:
-                            return False
-                    elif (inside := text.find(name)) != -1 and word.match(text, inside + len(name)) is None:
-                        return False
-                self._words_settled = settled == len(_OPENER_WORDS)
-                return True
-        return "<" not in text and not maybe_prose(scan.text(mark, end) + text)
 
     def _finish(self, out: list[Piece]) -> None:
         """End of input: reasoning and text come out, a complete call is kept, else raw text."""
