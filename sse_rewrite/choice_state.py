@@ -91,9 +91,9 @@ class ChoiceState:
         means `rewrite` must run next, on this very choice. Given `parts` (with
         `--stream-arguments`), a text that only streams more of the open call's arguments
         is taken too: its parts are added there, and they are all the choice sends. A content
-        text fed ahead that all goes to the reasoning field (harmony's analysis channel) is
-        taken too: then that field's name follows the field and text, the text in it all the
-        choice sends (`moved_choice`)."""
+        text that all goes to the reasoning field (harmony's analysis channel: taken unfed,
+        `ToolSyntax.absorb_reasoning`, or fed ahead) is taken too: then that field's name
+        follows the field and text, the text in it all the choice sends (`moved_choice`)."""
         if self._fed is not None or self._undecided.runs:
             return None
         if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
@@ -105,6 +105,9 @@ class ChoiceState:
         parser = self._parsers.get(name)
         if parser is None:
             return None
+        if name == "content" and self._think is None and parser.absorb_reasoning(text):
+            self._last_field = name  # (harmony's analysis text, the most of a turn's events: first)
+            return name, text, self._reasoning_field  # (what `_feed_ahead` says of it, unfed)
         if parts is None or self._streamed is None:
             if parser.absorb((text,)):
                 self._last_field = name

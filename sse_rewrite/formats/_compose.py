@@ -98,6 +98,13 @@ class ComposedParser:
         self._active = part
         return 1 + part.absorb(texts[1:]) if len(texts) > 1 else 1
 
+    def absorb_reasoning(self, text: str) -> bool:
+        """The open part's reasoning taken at once, as `feed` hands it back (the part's own
+        `absorb_reasoning`, inlined: this runs once an analysis token)."""
+        active = self._active
+        return (active is not None and active._state is active.REASONING_AT_ONCE and not self._scan.end
+                and "<" not in text and text != "")
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """The open part's `absorb_arguments`; nothing is taken outside a call."""
         return [] if self._active is None else self._active.absorb_arguments(texts)

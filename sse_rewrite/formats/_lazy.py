@@ -140,6 +140,10 @@ class LazyComposition:
         """No call is open: nothing is taken."""
         return 0
 
+    def absorb_reasoning(self, text: str) -> bool:
+        """No reasoning is open: nothing is taken."""
+        return False
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """No call is open: nothing is taken."""
         return []

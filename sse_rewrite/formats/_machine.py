@@ -240,6 +240,11 @@ class ScanningParser(StreamedCall, OrphanClosers):
         """The `JSON_BODY` closed just before `end`: move to the `SPACING` state after it."""
         raise NotImplementedError
 
+    def absorb_reasoning(self, text: str) -> bool:
+        """`ToolSyntax.absorb_reasoning`: in the `REASONING_AT_ONCE` state, nothing held (what
+        `feed` hands back at once there)."""
+        return self._state is self.REASONING_AT_ONCE and not self._scan.end and "<" not in text and text != ""
+
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""
         if self._state not in self.SPACING:

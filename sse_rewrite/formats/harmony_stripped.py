@@ -98,6 +98,10 @@ class GptOssParser:
         """Nothing is taken before the answer."""
         return 0
 
+    def absorb_reasoning(self, text: str) -> bool:
+        """Nothing is taken before the answer (stripped reasoning is read: it may hold a call)."""
+        return False
+
     def absorb_argument(self, text: str) -> str | None:
         """Nothing is taken before the answer."""
         return None

@@ -35,6 +35,12 @@ class ToolSyntax(Protocol):
         """
         ...
 
+    def absorb_reasoning(self, text: str) -> bool:
+        """Take `text` when `feed` would hand it back whole as one `Reasoning` piece and change
+        nothing else (an open reasoning message, harmony's analysis, takes a text without `<` at
+        once): True when taken, and that piece is all it made."""
+        ...
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """With `stream_arguments`, `absorb`, where the texts may also stream more of the
         announced call: the leading texts taken as `feed` would take them, as the argument

@@ -104,6 +104,10 @@ class WholeAnswerParser:
         """`INNER`'s, once the answer went to it; nothing is absorbed while it is held."""
         return 0 if self._held is not None else self._inner.absorb(texts)
 
+    def absorb_reasoning(self, text: str) -> bool:
+        """Nothing is taken this way: the answer may be held, or its reasoning read first."""
+        return False
+
     def absorb_argument(self, text: str) -> str | None:
         """`INNER`'s, once the answer went to it; nothing is taken while it is held."""
         return None if self._held is not None else self._inner.absorb_argument(text)

@@ -4,6 +4,7 @@ same machine without it (the reference feeds every text through the steps and th
 - a header's opener alone, while nothing is held, absorbed by its part (`_absorb_opener`);
 - `<|message|>` after a header, and an end marker after reasoning or a closed JSON body,
   fed without the steps' searches (`WHOLE_MARKERS`, `_feed_whole`);
+- analysis text taken unfed (`absorb_reasoning`), in every parser that reads reasoning at once;
 - a header's words read by their table (`harmony_header_words`) in place of `_keeps_header`,
   and the kind it gives at `<|message|>` in place of `header_kind`: every path of the table
   is walked against both.
@@ -18,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Markup
+from sse_rewrite.events import Markup, Reasoning
+from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.harmony import HarmonyParser
 from sse_rewrite.formats.harmony_header_words import NAME, NEXT, OPENED, kind_at, name_goes_on
@@ -163,5 +165,31 @@ def test_harmony_streams_come_out_the_same_without_the_whole_marker_paths(
             patch.setattr(HarmonyParser, "WHOLE_MARKERS", frozenset())
             patch.setattr(HarmonyParser, "_absorb_opener", HarmonySteps._absorb_opener)
             patch.setattr(HarmonyParser, "_next_word", HarmonySteps._next_word)
+            patch.setattr(ComposedParser, "absorb_reasoning", lambda self, text: False)
             assert rewrite(data, reads, plain_runs=False, token_runs=False, **options) == got
         assert rewrite(data, reads, **options) == got
+
+
+REASONING_PIECES = ["<|channel|>analysis<|message|>", "<|channel>thought", "<channel|>", "[THINK]",
+                    "[/THINK]", "Let ", "me l", "ook", "<", "<|end|>", "é", "\n", "", "x y", "<|start|>",
+                    "<|call|>"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["gpt-oss+special-tokens", "harmony", "gemma+special-tokens", "gemma",
+                        "mistral+special-tokens", "special-tokens"]),
+       st.lists(st.sampled_from(REASONING_PIECES), max_size=25))
+def test_reasoning_absorbed_is_what_feeding_it_gives(format_name: str, texts: list[str]) -> None:
+    taking, feeding = FORMATS[format_name](), FORMATS[format_name]()
+    for text in texts:
+        pieces = [Reasoning(text)] if taking.absorb_reasoning(text) else taking.feed(text)
+        assert (pieces, taking.pending, taking.undecided) == (feeding.feed(text), feeding.pending,
+                                                              feeding.undecided)
+    assert taking.flush() == feeding.flush()
+
+
+def test_analysis_text_is_taken_unfed() -> None:
+    parser = FORMATS["gpt-oss+special-tokens"]()
+    parser.feed("<|channel|>analysis<|message|>")
+    assert parser.absorb_reasoning("Let me")
+    assert not parser.absorb_reasoning("a <") and not parser.absorb_reasoning("")
