@@ -105,9 +105,6 @@ class ChoiceState:
         parser = self._parsers.get(name)
         if parser is None:
             return None
-        if name == "content" and self._think is None and parser.absorb_reasoning(text):
-            self._last_field = name  # (harmony's analysis text, the most of a turn's events: first)
-            return name, text, self._reasoning_field  # (what `_feed_ahead` says of it, unfed)
         if parts is None or self._streamed is None:
             if parser.absorb((text,)):
                 self._last_field = name
@@ -122,6 +119,9 @@ class ChoiceState:
                 self._last_field = name
                 return found
         if self._think is None:
+            if name == "content" and parser.absorb_reasoning(text):
+                self._last_field = name
+                return name, text, self._reasoning_field  # (what `_feed_ahead` says of it, unfed)
             taken = self._feed_ahead(parser, name, text, parts, True)
             if isinstance(taken, str):  # (the text all went to this reasoning field)
                 return name, text, taken
