@@ -21,6 +21,7 @@ import orjson
 from ..events import Piece
 from ._json import JsonScanner
 from ._machine import ScanningParser
+from ._scanner import NON_SPACE
 from ._streamed_call import settled_texts
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, is_name, qwen_xml_call
 
@@ -88,38 +89,95 @@ class TagStreaming(ScanningParser):
         scan = self._scan
         if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
             return "" if self._absorb_unstreamed((text,)) else None
+        if self._value_at == _NOT_STREAMED:
+            return "" if self._absorb_body_rest((text,)) else None
         if self._value_at != scan.end or self._announced is None:
             return None
         if scan.end - scan.start + 4 * len(text) > self._max:
             return None
         if "}" in text or "]" in text:
-            return text if self._scanned(text) else None
+            return self._scanned(text)
         scan.append(text)
         self._value_at = scan.end
         self._sent.append(text)
         return text
 
-    def _scanned(self, text: str) -> bool:
+    def _scanned(self, text: str) -> str | None:
         """Take a text that may close the arguments value, appended at the streamed end: read
         by the value's `JsonScanner` (which catches up over the texts taken unread, which
-        cannot close it), and streamed whole unless it closes the value; when it does,
-        everything is as it was (the JSON step ends the value)."""
+        cannot close it). What it streams, as the JSON step would: all of it while the value
+        stays open; up to the bracket that closes it (the body's scanner then reads on from
+        there, one level deep outside strings: where the head left the value); nothing if
+        the body closes in it too (`_body_read`). None when something other than spacing
+        follows the body: then everything is as it was (the steps decide)."""
+        scan, value = self._scan, self._value_json
+        before, saved = scan.end, value.state()
+        scan.append(text)
+        closed = value.advance(scan.view, scan.end)
+        if closed is None:
+            self._value_at = scan.end
+            self._sent.append(text)
+            return text
+        body = self._json.state()
+        self._json.restore((closed, False, 1))
+        ended = self._body_read(before)
+        if ended is None:
+            value.restore(saved)
+            self._json.restore(body)
+            return None
+        if ended:
+            return ""
+        streamed = scan.text(before, closed)
+        self._value_at = _NOT_STREAMED
+        self._sent.append(streamed)
+        return streamed
+
+    def _body_read(self, before: int) -> bool | None:
+        """The body's `JsonScanner` reads what was appended from `before`: False while the body
+        stays open, True when it closed and only spacing follows (then it has ended, as the
+        JSON and closing steps would end it), None when something else follows (a close, or
+        words: the text is cut back)."""
         scan = self._scan
-        if not scan.append_unless_closing(text, self._value_json):
+        end = self._json.advance(scan.view, scan.end)
+        if end is None:
             return False
-        self._value_at = scan.end
-        self._sent.append(text)
+        if NON_SPACE.search(scan.view, end) is not None:
+            scan.cut_back(before)
+            return None
+        self._json_body_ended(end)
+        scan.cursor = scan.end
         return True
 
+    def _absorb_body_rest(self, texts: Sequence[str]) -> int:
+        """In a JSON body whose arguments value is streamed to its end (or not streamed at all),
+        the leading texts the JSON step would only read (`_body_read`): those that leave the
+        body open, then one that closes it with only spacing after, and spacing after that."""
+        scan, taken = self._scan, 0
+        for text in texts:
+            if scan.end - scan.start + 4 * len(text) > self._max:
+                break
+            before, saved = scan.end, self._json.state()
+            scan.append(text)
+            ended = self._body_read(before)
+            if ended is None:
+                self._json.restore(saved)
+                break
+            taken += 1
+            if ended:
+                return taken + ScanningParser._absorb_around_body(self, texts[taken:])
+        return taken
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """JSON: inside the streamed arguments value, the texts that do not close it: those
-        without a closing bracket are appended (the scanners catch up when they next look),
-        the others read first (`_scanned`), and all streamed whole, as `_stream_json` would.
-        Elsewhere (XML and GLM values, which stream when they close, included) what `absorb`
-        takes streams nothing."""
+        """JSON: inside the streamed arguments value, texts without a closing bracket are
+        appended (the scanners catch up when they next look), the others read first
+        (`_scanned`), each streaming what `_stream_json` would; once the value has closed,
+        what the body's rest takes (`_absorb_body_rest`) streams nothing. Elsewhere (XML and
+        GLM values, which stream when they close, included) what `absorb` takes streams nothing."""
         scan = self._scan
         if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
             return [""] * self._absorb_unstreamed(texts)
+        if self._value_at == _NOT_STREAMED:
+            return [""] * self._absorb_body_rest(texts)
         if self._value_at != scan.end or self._announced is None:
             return []
         taken: list[str] = []
@@ -134,9 +192,12 @@ class TagStreaming(ScanningParser):
             if len(taken) == len(texts):
                 return taken
             text = texts[len(taken)]
-            if scan.end - scan.start + 4 * len(text) > self._max or not self._scanned(text):
+            streamed = None if scan.end - scan.start + 4 * len(text) > self._max else self._scanned(text)
+            if streamed is None:
                 return taken
-            taken.append(text)
+            taken.append(streamed)
+            if self._value_at != scan.end:  # the value closed: the body's rest
+                return taken + self.absorb_arguments(texts[len(taken) :])
 
     def _absorb_unstreamed(self, texts: Sequence[str]) -> int:
         """Outside a streamed JSON value, the leading texts that decide nothing, streaming: in

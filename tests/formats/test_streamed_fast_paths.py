@@ -111,6 +111,37 @@ def test_a_list_value_run_stops_before_a_trailing_backslash(size: int, window: i
 
 
 
+# JSON bodies whose arguments value closes before the body does: members after it (with
+# brackets and escapes in their strings), an array value, words or a partial close after the
+# body, and bodies never streamed (arguments as a string, or a head not first, shown too late).
+JSON_BODY_RESTS = [
+    '{"name": "w", "arguments": {"p": "a]}.py", "n": [1, {"k": "}"}]}, "id": "c]\\"}"}\n</tool_call>',
+    '{"name": "w", "arguments": [1, "]"] , "x": {"y": []}}  \n </tool_call> ok',
+    '{"name": "w", "arguments": {"a": 1}}  words</tool_call>',
+    '{"name": "w", "arguments": {"a": 1}} <x',
+    '{"name": "w", "arguments": {"a": 1}}\n</tool_c',
+    '{"name": "w", "arguments": "{\\"a\\": 1}", "x": "}"}\n</tool_call>',
+    '{"arguments": {"a": "' + "x" * 300 + '}"}, "name": "w", "b": 2}\n</tool_call>',
+]
+
+
+@pytest.mark.parametrize("body", JSON_BODY_RESTS)
+@pytest.mark.parametrize("size", range(1, 7))
+@pytest.mark.parametrize("window", [1, 2, 64])
+@pytest.mark.parametrize("cap", [90, 1 << 20])
+def test_the_rest_of_a_json_body_is_taken_where_feeding_reads_it(
+    body: str, size: int, window: int, cap: int
+) -> None:  # fmt: skip
+    """Hermes JSON bodies, streaming: the text that closes the arguments value streams up to
+    its bracket (nothing if it closes the body too), and the body's rest is read as feeding
+    reads it (the cap included), in every cut of one size."""
+    text = "Go. <tool_call>\n" + body + " Done."
+    texts = [text[i : i + size] for i in range(0, len(text), size)]
+    for name in SYNTAXES["hermes"].parsers:
+        got = fast(FORMATS[name](cap, stream_arguments=True), texts, [window] * len(texts), True)
+        assert got == fed(FORMATS[name](cap, stream_arguments=True), texts), name
+
+
 _MARKER = re.compile("(<[|\uff5c][^|\uff5c]*[|\uff5c]>)")  # (Kimi's and DeepSeek's tokens)
 
 
