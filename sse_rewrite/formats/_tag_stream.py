@@ -3,7 +3,7 @@
 - JSON: a body that begins `{"name": "NAME", "arguments": {` (or `[`) is announced
   there, and the arguments value streams as it arrives (a JSON body ends where its
   brackets balance, so every byte inside the value is settled). A body in another
-  order, or with arguments as a string, comes out whole at its end.
+  order, with arguments as a string, or a name that does not decode, comes out whole.
 - XML and GLM: the call is announced when its first value opens; each parameter is
   streamed when it closes, as the next member of the JSON object text the whole call
   gives (`{"a": 1` then `, "b": "x"`; the final call adds the `}`), typed by the same
@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
@@ -69,7 +68,10 @@ class TagStreaming(ScanningParser):
                 return False
             if head.end() == scan.end:
                 return False
-            name = json.loads(head.group(1))
+            try:
+                name = orjson.loads(head.group(1))
+            except orjson.JSONDecodeError:  # (an invalid escape, a control character, a lone surrogate)
+                name = ""  # (not a name: the body is decided whole, at its end)
             if not is_name(name) or scan.view[head.end()] not in b"{[":
                 self._value_at = _NOT_STREAMED
                 return False
