@@ -142,6 +142,37 @@ def test_the_rest_of_a_json_body_is_taken_where_feeding_reads_it(
         assert got == fed(FORMATS[name](cap, stream_arguments=True), texts), name
 
 
+# JSON body heads: spaced, not ASCII, escaped, longer than the lookahead (a name, or spacing
+# before the value), `parameters` with an array, and a head not first.
+_JSON_HEADS = [
+    '{ "name" :\t"w" ,\n "arguments" :  \n {"a": 1}}',
+    '{"name": "wé", "arguments": {"a": "é"}}',
+    '{"name": "a\\"b", "arguments": {"a": 1}}',
+    '{"name": "' + "n" * 300 + '", "arguments": {"a": 1}}',
+    '{"name": "w", "arguments":' + " " * 300 + '{"a": 1}}',
+    '{"name": "w", "parameters": [1, 2]}',
+    '{"name": "w", "id": "' + "i" * 300 + '", "arguments": {"a": 1}}',
+    *('{"name": "w",' + " " * spaces + '"arguments": {"a": 1}}' for spaces in (276, 278)),  # (by 300 or not)
+]
+
+
+@pytest.mark.parametrize("body", _JSON_HEADS)
+@pytest.mark.parametrize("size", [1, 2, 3, 5])
+@pytest.mark.parametrize("window", [1, 4, 400])
+@pytest.mark.parametrize("cap", [160, 1 << 20])
+def test_a_json_body_head_run_takes_what_each_text_in_turn_takes(
+    body: str, size: int, window: int, cap: int
+) -> None:  # fmt: skip
+    """Hermes JSON bodies, streaming: the texts before the head shows, taken in runs (in one
+    match when they are ASCII) as each would be in turn (the cap included), in every cut of
+    one size."""
+    text = "Go. <tool_call>" + body + "\n</tool_call>"
+    texts = [text[i : i + size] for i in range(0, len(text), size)]
+    for name in SYNTAXES["hermes"].parsers:
+        got = fast(FORMATS[name](cap, stream_arguments=True), texts, [window] * len(texts), True)
+        assert got == fed(FORMATS[name](cap, stream_arguments=True), texts), name
+
+
 _MARKER = re.compile("(<[|\uff5c][^|\uff5c]*[|\uff5c]>)")  # (Kimi's and DeepSeek's tokens)
 
 
