@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Final
 
 _CLOSING_BRACKET: Final = re.compile(r"[}\]]")
+_HEAD_TEXTS: Final = 8  # texts matched at once before a JSON body's head shows
 
 
 class TagStreamAbsorb(TagStreaming):
@@ -148,34 +149,37 @@ class TagStreamAbsorb(TagStreaming):
                 return taken + self.absorb_arguments(texts[len(taken) :])
 
     def _absorb_unstreamed(self, texts: Sequence[str]) -> int:
-        """Outside a streamed JSON value, the leading texts that decide nothing, streaming: in
-        an XML or GLM body, those `_absorb_tagged` takes; in a spacing state (around a body),
-        spacing alone, as `absorb` takes it; in a JSON body whose head has not shown, those
-        that leave it so, as `_keeps_head_open` takes each in turn (while they are ASCII, in
-        one match)."""
+        """Outside a streamed JSON value, the leading texts that decide nothing, streaming:
+        outside a JSON body, those `_absorb_around_body` takes (`ToolCallTagParser`'s: in an
+        XML or GLM body, around a body, and a text that opens a JSON body); in a JSON body
+        whose head has not shown, those that leave it so, as `_keeps_head_open` takes each in
+        turn (while they are ASCII, in one match)."""
         if self._state is not self.JSON_BODY:
-            return self._absorb_tagged(texts) or ScanningParser._absorb_around_body(self, texts)
-        scan = self._scan
-        room = min(scan.mark + HEAD_LOOKAHEAD, scan.start + self._max) - scan.end
-        ends, size = [], 0  # the texts within the lookahead and the cap, before a closing bracket
-        for text in texts:
-            size += len(text)
-            if size > room or "}" in text or "]" in text:
-                break
-            ends.append(size)
-        joined = "".join(texts[: len(ends)])
-        if not ends or not joined.isascii():
-            return self._each_keeps_head_open(texts)
-        # ASCII (a character a byte): they are matched at once; a prefix of them matches up to
-        # where it ends, as each text appended in turn would, until the head shows
-        before = scan.end
-        scan.append(joined)
-        head = JSON_HEAD.match(scan.view, scan.mark, scan.end)
-        if head is None or head.end() == scan.end:
-            return len(ends) + self._each_keeps_head_open(texts[len(ends) :])
-        count = bisect.bisect_right(ends, head.end() - before)
-        scan.cut_back(before + (ends[count - 1] if count else 0))
-        return count
+            return self._absorb_around_body(texts)
+        scan, taken = self._scan, 0
+        while True:  # (a few texts at a time: the head shows within a few tokens)
+            room = min(scan.mark + HEAD_LOOKAHEAD, scan.start + self._max) - scan.end
+            ends, size = [], 0  # the texts within the lookahead and the cap, before a closing bracket
+            for text in texts[taken : taken + _HEAD_TEXTS]:
+                size += len(text)
+                if size > room or "}" in text or "]" in text:
+                    break
+                ends.append(size)
+            joined = "".join(texts[taken : taken + len(ends)])
+            if not ends or not joined.isascii():
+                return taken + self._each_keeps_head_open(texts[taken:])
+            # ASCII (a character a byte): matched at once; a prefix of them matches up to where
+            # it ends, as each text appended in turn would, until the head shows
+            before = scan.end
+            scan.append(joined)
+            head = JSON_HEAD.match(scan.view, scan.mark, scan.end)
+            if head is not None and head.end() != scan.end:
+                count = bisect.bisect_right(ends, head.end() - before)
+                scan.cut_back(before + (ends[count - 1] if count else 0))
+                return taken + count
+            taken += len(ends)
+            if len(ends) < _HEAD_TEXTS:  # (stopped by a bracket, the lookahead, the cap or the end)
+                return taken + self._each_keeps_head_open(texts[taken:])
 
     def _each_keeps_head_open(self, texts: Sequence[str]) -> int:
         """How many leading `texts` `_keeps_head_open` takes, one at a time."""
@@ -200,7 +204,3 @@ class TagStreamAbsorb(TagStreaming):
             return True
         scan.cut_back(before)
         return False
-
-    def _absorb_tagged(self, texts: Sequence[str]) -> int:
-        """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
-        raise NotImplementedError

@@ -173,6 +173,24 @@ def test_a_json_body_head_run_takes_what_each_text_in_turn_takes(
         assert got == fed(FORMATS[name](cap, stream_arguments=True), texts), name
 
 
+@pytest.mark.parametrize(
+    ("opening", "rest"),
+    [('{"name": "w", "arguments": {"a"', ": 1"), ('{"name": "w", "arguments":', ' {"a": 1'),
+     ('{"name"' + " " * 300, ': "w", "arguments": {"a": 1'), ('{"na', 'me": "w", "arguments": {"a": 1')],
+)  # fmt: skip
+@pytest.mark.parametrize("window", [1, 3, 64])
+@pytest.mark.parametrize("streams", [False, True])
+def test_a_text_opening_a_json_body_after_spacing_is_taken_where_feeding_decides_nothing(
+    opening: str, rest: str, window: int, streams: bool
+) -> None:  # fmt: skip
+    """Hermes, after `<tool_call>` and spacing: the text that opens the JSON body is taken
+    unless feeding it would decide something (streaming: show the head, or pass its lookahead)."""
+    texts = ["Go. ", "<tool_call>", "\n", " ", opening, rest, "}}", "\n", "</tool_call>", " ok"]
+    for name in SYNTAXES["hermes"].parsers:
+        got = fast(FORMATS[name](stream_arguments=streams), texts, [window] * len(texts), streams)
+        assert got == fed(FORMATS[name](stream_arguments=streams), texts), name
+
+
 _MARKER = re.compile("(<[|\uff5c][^|\uff5c]*[|\uff5c]>)")  # (Kimi's and DeepSeek's tokens)
 
 
