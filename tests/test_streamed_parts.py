@@ -211,19 +211,21 @@ def test_a_token_runs_one_part_sends_what_a_part_a_text_sends(
 
 
 @pytest.mark.parametrize("body", JSON_BODY_RESTS)
-@pytest.mark.parametrize("size", [1, 2, 3, 5])
-def test_the_rest_of_a_json_body_sends_the_rewrites_bytes(body: str, size: int) -> None:
-    """Hermes bodies whose arguments value closes before the body (`TagStreaming._scanned`,
-    `_absorb_body_rest`), in token runs and one event a read: the rewrite's bytes alone."""
+@pytest.mark.parametrize("size", [1, 3])
+@pytest.mark.parametrize("to", PROTOCOLS)
+def test_the_rest_of_a_json_body_sends_the_rewrites_bytes(body: str, size: int, to: str) -> None:
+    """Hermes bodies whose arguments value closes before the body (`TagStreamAbsorb._scanned`,
+    `_absorb_body_rest`), in token runs and one event a read: the rewrite's bytes alone, in
+    every protocol."""
     text = "Go. <tool_call>\n" + body + " Done."
     stream = [event("content", text[i : i + size], "gen-1") for i in range(0, len(text), size)]
     stream += [chunk_event({}, "stop"), b"data: [DONE]\n\n"]
     with pytest.MonkeyPatch.context() as patch:  # (no hot path: every text fed)
         absorb = ChoiceState.absorb
         patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
-        alone = rewritten(stream, "hermes", "openai", True, accelerators=False)
+        alone = rewritten(stream, "hermes", to, True, accelerators=False)
     for per_event in (False, True):
-        assert rewritten(stream, "hermes", "openai", per_event) == alone
+        assert rewritten(stream, "hermes", to, per_event) == alone
 
 
 @pytest.mark.parametrize("syntax", ["kimi", "hermes", "mistral"])
