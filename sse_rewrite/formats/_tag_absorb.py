@@ -130,11 +130,17 @@ class TagStreamAbsorb(TagStreaming):
         if self._value_at != scan.end or self._announced is None:
             return []
         taken: list[str] = []
+        run: Sequence[str]
         while True:
-            run = settled_texts(texts[len(taken) :] if taken else texts, scan.end - scan.start, self._max,
-                                _CLOSING_BRACKET)  # fmt: skip
+            rest = texts[len(taken) :] if taken else texts
+            joined = "".join(rest)  # (most runs hold no closing bracket: two finds, not a search)
+            if "}" in joined or "]" in joined or scan.end - scan.start + 4 * len(joined) > self._max:
+                run = settled_texts(rest, scan.end - scan.start, self._max, _CLOSING_BRACKET)
+                joined = "".join(run)
+            else:
+                run = rest
             if run:
-                scan.append(run[0] if len(run) == 1 else "".join(run))
+                scan.append(joined)
                 self._value_at = scan.end
                 self._sent += run
                 taken += run
