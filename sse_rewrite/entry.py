@@ -2,9 +2,10 @@
 
 Importing click costs about a third of Python's own start-up. Two invocations sit in
 every pipeline's start-up path: `sse-rewrite --version` and a plain filter run,
-`sse-rewrite [FILE]` with no option but `--stream-arguments` (a live client's choice, so as
-common in a pipeline) and no `SSE_REWRITE_*` environment variable. They are recognized here
-and run without click, exactly as the `filter` command would run them.
+`sse-rewrite [--stream-arguments] [FILE]` with no other option and no `SSE_REWRITE_*`
+environment variable (streamed arguments are a live client's choice, as common in a
+pipeline). They are recognized here and run without click, exactly as the `filter` command
+would run them.
 Everything else (options, subcommands, help, any error) goes to the click CLI in
 `cli.py`, which stays the one definition of the interface.
 
