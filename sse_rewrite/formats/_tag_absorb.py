@@ -156,12 +156,13 @@ class TagStreamAbsorb(TagStreaming):
 
     def _absorb_unstreamed(self, texts: Sequence[str]) -> int:
         """Outside a streamed JSON value, the leading texts that decide nothing, streaming:
-        outside a JSON body, those `_absorb_around_body` takes (`ToolCallTagParser`'s: in an
-        XML or GLM body, around a body, and a text that opens a JSON body); in a JSON body
+        in an XML or GLM body, those `_absorb_tagged` takes; around a body, those
+        `_absorb_around_body` takes (`ToolCallTagParser`'s: spacing, and a text that opens a
+        JSON body, then its head's texts); in a JSON body
         whose head has not shown, those that leave it so, as `_keeps_head_open` takes each in
         turn (while they are ASCII, in one match)."""
-        if self._state is not self.JSON_BODY:
-            return self._absorb_around_body(texts)
+        if self._state is not self.JSON_BODY:  # (an XML or GLM value's text first: the hot state)
+            return self._absorb_tagged(texts) or self._absorb_around_body(texts)
         scan, taken = self._scan, 0
         while True:  # (a few texts at a time: the head shows within a few tokens)
             room = min(scan.mark + HEAD_LOOKAHEAD, scan.start + self._max) - scan.end
@@ -186,6 +187,10 @@ class TagStreamAbsorb(TagStreaming):
             taken += len(ends)
             if len(ends) < _HEAD_TEXTS:  # (stopped by a bracket, the lookahead, the cap or the end)
                 return taken + self._each_keeps_head_open(texts[taken:])
+
+    def _absorb_tagged(self, texts: Sequence[str]) -> int:
+        """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
+        raise NotImplementedError
 
     def _each_keeps_head_open(self, texts: Sequence[str]) -> int:
         """How many leading `texts` `_keeps_head_open` takes, one at a time."""
