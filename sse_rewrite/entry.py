@@ -2,8 +2,10 @@
 
 Importing click costs about a third of Python's own start-up. Two invocations sit in
 every pipeline's start-up path: `sse-rewrite --version` and a plain filter run,
-`sse-rewrite [FILE]` with no option and no `SSE_REWRITE_*` environment variable. They are
-recognized here and run without click, exactly as the `filter` command would run them.
+`sse-rewrite [--stream-arguments] [FILE]` with no other option and no `SSE_REWRITE_*`
+environment variable (streamed arguments are a live client's choice, as common in a
+pipeline). They are recognized here and run without click, exactly as the `filter` command
+would run them.
 Everything else (options, subcommands, help, any error) goes to the click CLI in
 `cli.py`, which stays the one definition of the interface.
 
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from typing import IO
 
 _SUBCOMMANDS = ("filter", "replay", "diff", "serve")
+_STREAM_ARGUMENTS = "--stream-arguments"
 
 
 def main() -> None:
@@ -36,18 +39,20 @@ def main() -> None:
     if args == ["--version"]:
         sys.stdout.write(f"sse-rewrite, version {__version__}\n")
         sys.exit(0)
-    source = _plain_filter_source(args)
+    streams = _STREAM_ARGUMENTS in args
+    source = _plain_filter_source([arg for arg in args if arg != _STREAM_ARGUMENTS] if streams else args)
     if source is None:
         from .cli import main as click_main
 
         click_main()
         return
     with source:
-        _filter(source)
+        _filter(source, streams)
 
 
 def _plain_filter_source(args: list[str]) -> IO[bytes] | None:
-    """The input of a plain filter run, or None when click must parse the arguments."""
+    """The input of a plain filter run (`--stream-arguments` aside), or None when click must
+    parse the arguments."""
     if any(name.startswith("SSE_REWRITE_") for name in os.environ):
         return None
     if not args:
@@ -61,12 +66,13 @@ def _plain_filter_source(args: list[str]) -> IO[bytes] | None:
         return None  # click reports it
 
 
-def _filter(source: IO[bytes]) -> None:
-    from .rewrite import StreamRewriter
+def _filter(source: IO[bytes], stream_arguments: bool) -> None:
+    from .rewrite import RewriteOptions, StreamRewriter
     from .shell import Diagnostics, pump, quiet_broken_pipe
 
     try:
-        pump(StreamRewriter(), source, sys.stdout.buffer, Diagnostics())
+        pump(StreamRewriter(RewriteOptions(stream_arguments=stream_arguments)), source, sys.stdout.buffer,
+             Diagnostics())  # fmt: skip
     except BrokenPipeError:
         quiet_broken_pipe()
     except KeyboardInterrupt:

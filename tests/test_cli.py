@@ -86,9 +86,12 @@ def _run(
 
 @pytest.mark.parametrize(
     "args",
-    [[], ["--version"], ["{capture}"], ["{broken}"], ["/no/such/file"], ["--format", "kimi"], ["-"]],
-    ids=["stdin", "version", "file", "bad-input", "missing-file", "option", "dash"],
-)
+    [[], ["--version"], ["{capture}"], ["{broken}"], ["/no/such/file"], ["--format", "kimi"], ["-"],
+     ["--stream-arguments"], ["--stream-arguments", "{capture}"], ["{capture}", "--stream-arguments"],
+     ["--stream-arguments", "--version"], ["--stream-arguments", "--stats"]],
+    ids=["stdin", "version", "file", "bad-input", "missing-file", "option", "dash", "streamed-stdin",
+         "streamed-file", "file-streamed", "streamed-version", "streamed-option"],
+)  # fmt: skip
 def test_the_entry_point_runs_every_invocation_as_the_click_cli_does(args: list[str], tmp_path: Path) -> None:
     capture, broken = tmp_path / "capture.sse", tmp_path / "broken.sse"
     capture.write_bytes(token_stream([CALL]))
@@ -97,10 +100,13 @@ def test_the_entry_point_runs_every_invocation_as_the_click_cli_does(args: list[
     stdin = token_stream(["from stdin", CALL])
     fast = _run([*child_command(), *args], stdin)
     assert fast == _run([sys.executable, "-c", _CLICK_MAIN, *args], stdin)
-    assert fast[0] == (2 if args == ["/no/such/file"] else 0)
+    assert fast[0] == (2 if args in (["/no/such/file"], ["--stream-arguments", "--version"]) else 0)
 
 
-@pytest.mark.parametrize("args", [["--version"], [], ["{capture}"]], ids=["version", "stdin", "file"])
+@pytest.mark.parametrize(
+    "args", [["--version"], [], ["{capture}"], ["--stream-arguments", "{capture}"]],
+    ids=["version", "stdin", "file", "streamed-file"],
+)  # fmt: skip
 def test_version_and_plain_filter_runs_do_not_import_click_or_typing(args: list[str], tmp_path: Path) -> None:
     capture = tmp_path / "capture.sse"
     capture.write_bytes(token_stream([CALL]))

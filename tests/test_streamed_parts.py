@@ -21,6 +21,7 @@ from sse_rewrite.protocols.openai.part_heads import PART_TAIL
 from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 from sse_rewrite.streamed_calls import part_counts
 from tests.chunking import chunk_event, cut
+from tests.formats.test_streamed_fast_paths import JSON_BODY_RESTS
 from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
 
 TYPE_CHECKING = False
@@ -207,6 +208,24 @@ def test_a_token_runs_one_part_sends_what_a_part_a_text_sends(
     one_each = [o for o in stream_output(to).parts(RUN_CHUNK, 0, alone) if isinstance(o, bytes)]
     assert b"".join(sent) == b"".join(one_each)
     assert part_counts(runs) == part_counts(alone) == (2, len(alone))
+
+
+@pytest.mark.parametrize("body", JSON_BODY_RESTS)
+@pytest.mark.parametrize("size", [1, 3])
+@pytest.mark.parametrize("to", PROTOCOLS)
+def test_the_rest_of_a_json_body_sends_the_rewrites_bytes(body: str, size: int, to: str) -> None:
+    """Hermes bodies whose arguments value closes before the body (`TagStreamAbsorb._scanned`,
+    `_absorb_body_rest`), in token runs and one event a read: the rewrite's bytes alone, in
+    every protocol."""
+    text = "Go. <tool_call>\n" + body + " Done."
+    stream = [event("content", text[i : i + size], "gen-1") for i in range(0, len(text), size)]
+    stream += [chunk_event({}, "stop"), b"data: [DONE]\n\n"]
+    with pytest.MonkeyPatch.context() as patch:  # (no hot path: every text fed)
+        absorb = ChoiceState.absorb
+        patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
+        alone = rewritten(stream, "hermes", to, True, accelerators=False)
+    for per_event in (False, True):
+        assert rewritten(stream, "hermes", to, per_event) == alone
 
 
 @pytest.mark.parametrize("syntax", ["kimi", "hermes", "mistral"])

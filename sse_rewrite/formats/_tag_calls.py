@@ -16,7 +16,7 @@ import orjson
 from ..events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState
-from ._tag_stream import TagStreaming
+from ._tag_absorb import TagStreamAbsorb
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, hermes_call, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -45,7 +45,7 @@ class State(MachineState):
     CLOSING = enum.auto()
 
 
-class TagCalls(TagStreaming):
+class TagCalls(TagStreamAbsorb):
     """The open call of `ToolCallTagParser`, and every way it can end."""
 
     TEXT = State.TEXT

@@ -3,7 +3,7 @@
 - JSON: a body that begins `{"name": "NAME", "arguments": {` (or `[`) is announced
   there, and the arguments value streams as it arrives (a JSON body ends where its
   brackets balance, so every byte inside the value is settled). A body in another
-  order, or with arguments as a string, comes out whole at its end.
+  order, with arguments as a string, or a name that does not decode, comes out whole.
 - XML and GLM: the call is announced when its first value opens; each parameter is
   streamed when it closes, as the next member of the JSON object text the whole call
   gives (`{"a": 1` then `, "b": "x"`; the final call adds the `}`), typed by the same
@@ -12,16 +12,13 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Sequence
 
 import orjson
 
 from ..events import Piece
 from ._json import JsonScanner
 from ._machine import ScanningParser
-from ._streamed_call import settled_texts
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, is_name, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -30,14 +27,13 @@ if TYPE_CHECKING:
     from typing import Final
 
 # `{"name": "NAME", "arguments": ` (or `"parameters"`), up to the value
-_JSON_HEAD: Final = re.compile(
+JSON_HEAD: Final = re.compile(
     rb'\{\s*"name"\s*:\s*("(?:[^"\\]|\\.)*")\s*,\s*"(?:argument|parameter)s"\s*:\s*'
 )
-_HEAD_LOOKAHEAD: Final = 300  # bytes of a JSON body within which its head must show
-_UNDECIDED: Final = -2
-_NOT_STREAMED: Final = -1
+HEAD_LOOKAHEAD: Final = 300  # bytes of a JSON body within which its head must show
+UNDECIDED: Final = -2  # `_value_at` while the head has not shown
+NOT_STREAMED: Final = -1  # `_value_at` once the value has closed, or when it is not streamed
 _FUNCTION_END: Final = FUNCTION_END.encode()
-_CLOSING_BRACKET: Final = re.compile(r"[}\]]")
 
 
 class TagStreaming(ScanningParser):
@@ -49,7 +45,7 @@ class TagStreaming(ScanningParser):
 
     def _reset_stream(self) -> None:
         """A new call: nothing announced or decided yet."""
-        self._value_at = _UNDECIDED  # JSON: where the unstreamed argument text begins
+        self._value_at = UNDECIDED  # JSON: where the unstreamed argument text begins
         self._value_json = JsonScanner()
         self._piece_start = 0  # XML, GLM: where the source of the next member begins
         self._stuck = False  # XML, GLM: a member did not parse, stream no more
@@ -60,17 +56,20 @@ class TagStreaming(ScanningParser):
         Returns False (no step was made: the JSON step waits for more input).
         """
         scan = self._scan
-        if self._value_at == _UNDECIDED:
-            head = _JSON_HEAD.match(scan.view, scan.mark, scan.end)
+        if self._value_at == UNDECIDED:
+            head = JSON_HEAD.match(scan.view, scan.mark, scan.end)
             if head is None:
-                if scan.end - scan.mark > _HEAD_LOOKAHEAD:
-                    self._value_at = _NOT_STREAMED
+                if scan.end - scan.mark > HEAD_LOOKAHEAD:
+                    self._value_at = NOT_STREAMED
                 return False
             if head.end() == scan.end:
                 return False
-            name = json.loads(head.group(1))
+            try:
+                name = orjson.loads(head.group(1))
+            except orjson.JSONDecodeError:  # (an invalid escape, a control character, a lone surrogate)
+                name = ""  # (not a name: the body is decided whole, at its end)
             if not is_name(name) or scan.view[head.end()] not in b"{[":
-                self._value_at = _NOT_STREAMED
+                self._value_at = NOT_STREAMED
                 return False
             self._announce(out, None, name)
             self._value_at = head.end()
@@ -80,96 +79,8 @@ class TagStreaming(ScanningParser):
         closed = self._value_json.advance(scan.view, scan.end)
         upto = scan.end if closed is None else closed
         self._stream(out, scan.text(self._value_at, upto))
-        self._value_at = upto if closed is None else _NOT_STREAMED
+        self._value_at = upto if closed is None else NOT_STREAMED
         return False
-
-    def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
-        scan = self._scan
-        if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
-            return "" if self._absorb_unstreamed((text,)) else None
-        if self._value_at != scan.end or self._announced is None:
-            return None
-        if scan.end - scan.start + 4 * len(text) > self._max:
-            return None
-        if "}" in text or "]" in text:
-            return text if self._scanned(text) else None
-        scan.append(text)
-        self._value_at = scan.end
-        self._sent.append(text)
-        return text
-
-    def _scanned(self, text: str) -> bool:
-        """Take a text that may close the arguments value, appended at the streamed end: read
-        by the value's `JsonScanner` (which catches up over the texts taken unread, which
-        cannot close it), and streamed whole unless it closes the value; when it does,
-        everything is as it was (the JSON step ends the value)."""
-        scan = self._scan
-        if not scan.append_unless_closing(text, self._value_json):
-            return False
-        self._value_at = scan.end
-        self._sent.append(text)
-        return True
-
-    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """JSON: inside the streamed arguments value, the texts that do not close it: those
-        without a closing bracket are appended (the scanners catch up when they next look),
-        the others read first (`_scanned`), and all streamed whole, as `_stream_json` would.
-        Elsewhere (XML and GLM values, which stream when they close, included) what `absorb`
-        takes streams nothing."""
-        scan = self._scan
-        if self._state is not self.JSON_BODY or self._value_at == _UNDECIDED:
-            return [""] * self._absorb_unstreamed(texts)
-        if self._value_at != scan.end or self._announced is None:
-            return []
-        taken: list[str] = []
-        while True:
-            run = settled_texts(texts[len(taken) :] if taken else texts, scan.end - scan.start, self._max,
-                                _CLOSING_BRACKET)  # fmt: skip
-            if run:
-                scan.append(run[0] if len(run) == 1 else "".join(run))
-                self._value_at = scan.end
-                self._sent += run
-                taken += run
-            if len(taken) == len(texts):
-                return taken
-            text = texts[len(taken)]
-            if scan.end - scan.start + 4 * len(text) > self._max or not self._scanned(text):
-                return taken
-            taken.append(text)
-
-    def _absorb_unstreamed(self, texts: Sequence[str]) -> int:
-        """Outside a streamed JSON value, the leading texts that decide nothing, streaming: in
-        an XML or GLM body, those `_absorb_tagged` takes; in a spacing state (around a body),
-        spacing alone, as `absorb` takes it; in a JSON body whose head has not shown, those
-        that leave it so (`_keeps_head_open`)."""
-        if self._state is not self.JSON_BODY:
-            return self._absorb_tagged(texts) or ScanningParser._absorb_around_body(self, texts)
-        taken = 0
-        for text in texts:
-            if not self._keeps_head_open(text):
-                break
-            taken += 1
-        return taken
-
-    def _keeps_head_open(self, text: str) -> bool:
-        """Take a text of a JSON body whose head has not shown (`_stream_json`) if, appended,
-        it neither closes the body nor completes the head nor passes the lookahead: the JSON
-        step would not act on it. Otherwise everything is as it was."""
-        scan = self._scan
-        if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
-            return False
-        before = scan.end
-        scan.append(text)
-        head = _JSON_HEAD.match(scan.view, scan.mark, scan.end)
-        if head.end() == scan.end if head is not None else scan.end - scan.mark <= _HEAD_LOOKAHEAD:
-            return True
-        scan.cut_back(before)
-        return False
-
-    def _absorb_tagged(self, texts: Sequence[str]) -> int:
-        """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
-        raise NotImplementedError
 
     def _track_value(self, out: list[Piece], pos: int, was_inside: bool) -> None:
         """XML, GLM: a marker at `pos` closed the value open before it, or opened one."""

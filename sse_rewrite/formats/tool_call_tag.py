@@ -35,6 +35,7 @@ from ..events import Notice, Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from ._tag_calls import CLOSE, OPEN, State, TagCalls
+from ._tag_stream import HEAD_LOOKAHEAD
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -121,20 +122,27 @@ class ToolCallTagParser(TagCalls):
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """Also, in an XML or GLM body, `_absorb_tagged`; after the opener and spacing, a text
         that opens a JSON body (`{"`) and holds no closing bracket: it only picks the body's
-        kind, as `_step_opened` would."""
+        kind, as `_step_opened` would (streaming, it holds no `:` either and is within the
+        head's lookahead, so it cannot show the head: see `_tag_stream`); then what `absorb`
+        (streaming: `_absorb_unstreamed`) takes after it."""
         if self._state is _TAGGED:
             return self._absorb_tagged(texts)
-        scan, text = self._scan, texts[0] if texts else ""
-        if self._state is not State.OPENED or scan.cursor != scan.end:
-            return super()._absorb_around_body(texts)
+        taken = super()._absorb_around_body(texts)  # (spacing)
+        scan = self._scan
+        if self._state is not State.OPENED or taken == len(texts) or scan.cursor != scan.end:
+            return taken
+        text = texts[taken]
         body = text.lstrip(" \t\r\n")
         opens = body.startswith('{"') and Body.JSON in self.BODIES
         if not opens or "}" in text or "]" in text or scan.buffered + 4 * len(text) > self._max:
-            return super()._absorb_around_body(texts)
+            return taken
+        if self._streams and (":" in body or 4 * len(body) > HEAD_LOOKAHEAD):
+            return taken
         start = scan.end + len(text) - len(body)  # (the spacing before it is ASCII)
         scan.append(text)
         self._begin_json(start)
-        return 1 + self.absorb(texts[1:])
+        rest = texts[taken + 1 :]
+        return taken + 1 + (self._absorb_unstreamed(rest) if self._streams else self.absorb(rest))
 
     # -- state handlers: each returns True when it made progress and should run again
 

@@ -81,6 +81,16 @@ def test_hermes_arguments_stream_when_the_name_comes_first() -> None:
     assert calls(out) == [(None, "write", json.dumps(LONG))]
 
 
+@pytest.mark.parametrize("name", ["a\\q", "a\nb", "a\\ud800"])
+def test_a_hermes_head_whose_name_does_not_decode_announces_nothing(name: str) -> None:
+    """A name string that is not valid JSON (an invalid escape, a control character, a lone
+    surrogate) announces no call: the body comes out as without streaming, at every cut."""
+    text = '<tool_call>{"name": "' + name + '", "arguments": {"x": 1}}</tool_call> ok'
+    parser = FORMATS["hermes"]()
+    reference = parser.feed(text) + parser.flush()
+    assert streamed_at_every_cut("hermes", text) == (calls(reference), texts(reference), [])
+
+
 def test_tagged_parameters_stream_as_members_when_they_close() -> None:
     for name, text in (
         ("qwen3-coder", "<tool_call>\n<function=w>\n<parameter=n>\n3\n</parameter>\n<parameter=s>\nhi\n"

@@ -111,6 +111,86 @@ def test_a_list_value_run_stops_before_a_trailing_backslash(size: int, window: i
 
 
 
+# JSON bodies whose arguments value closes before the body does: members after it (with
+# brackets and escapes in their strings), an array value, words or a partial close after the
+# body, and bodies never streamed (arguments as a string, or a head not first, shown too late).
+JSON_BODY_RESTS = [
+    '{"name": "w", "arguments": {"p": "a]}.py", "n": [1, {"k": "}"}]}, "id": "c]\\"}"}\n</tool_call>',
+    '{"name": "w", "arguments": [1, "]"] , "x": {"y": []}}  \n </tool_call> ok',
+    '{"name": "w", "arguments": {"a": 1}}  words</tool_call>',
+    '{"name": "w", "arguments": {"a": 1}} <x',
+    '{"name": "w", "arguments": {"a": 1}}\n</tool_c',
+    '{"name": "w", "arguments": "{\\"a\\": 1}", "x": "}"}\n</tool_call>',
+    '{"arguments": {"a": "' + "x" * 300 + '}"}, "name": "w", "b": 2}\n</tool_call>',
+]
+
+
+@pytest.mark.parametrize("body", JSON_BODY_RESTS)
+@pytest.mark.parametrize("size", range(1, 7))
+@pytest.mark.parametrize("window", [1, 2, 64])
+@pytest.mark.parametrize("cap", [90, 1 << 20])
+def test_the_rest_of_a_json_body_is_taken_where_feeding_reads_it(
+    body: str, size: int, window: int, cap: int
+) -> None:  # fmt: skip
+    """Hermes JSON bodies, streaming: the text that closes the arguments value streams up to
+    its bracket (nothing if it closes the body too), and the body's rest is read as feeding
+    reads it (the cap included), in every cut of one size."""
+    text = "Go. <tool_call>\n" + body + " Done."
+    texts = [text[i : i + size] for i in range(0, len(text), size)]
+    for name in SYNTAXES["hermes"].parsers:
+        got = fast(FORMATS[name](cap, stream_arguments=True), texts, [window] * len(texts), True)
+        assert got == fed(FORMATS[name](cap, stream_arguments=True), texts), name
+
+
+# JSON body heads: spaced, not ASCII, escaped, longer than the lookahead (a name, or spacing
+# before the value), `parameters` with an array, and a head not first.
+_JSON_HEADS = [
+    '{ "name" :\t"w" ,\n "arguments" :  \n {"a": 1}}',
+    '{"name": "wé", "arguments": {"a": "é"}}',
+    '{"name": "a\\"b", "arguments": {"a": 1}}',
+    '{"name": "' + "n" * 300 + '", "arguments": {"a": 1}}',
+    '{"name": "w", "arguments":' + " " * 300 + '{"a": 1}}',
+    '{"name": "w", "parameters": [1, 2]}',
+    '{"name": "w", "id": "' + "i" * 300 + '", "arguments": {"a": 1}}',
+    *('{"name": "w",' + " " * spaces + '"arguments": {"a": 1}}' for spaces in (276, 278)),  # (by 300 or not)
+]
+
+
+@pytest.mark.parametrize("body", _JSON_HEADS)
+@pytest.mark.parametrize("size", [1, 2, 3, 5])
+@pytest.mark.parametrize("window", [1, 4, 400])
+@pytest.mark.parametrize("cap", [160, 1 << 20])
+def test_a_json_body_head_run_takes_what_each_text_in_turn_takes(
+    body: str, size: int, window: int, cap: int
+) -> None:  # fmt: skip
+    """Hermes JSON bodies, streaming: the texts before the head shows, taken in runs (in one
+    match when they are ASCII) as each would be in turn (the cap included), in every cut of
+    one size."""
+    text = "Go. <tool_call>" + body + "\n</tool_call>"
+    texts = [text[i : i + size] for i in range(0, len(text), size)]
+    for name in SYNTAXES["hermes"].parsers:
+        got = fast(FORMATS[name](cap, stream_arguments=True), texts, [window] * len(texts), True)
+        assert got == fed(FORMATS[name](cap, stream_arguments=True), texts), name
+
+
+@pytest.mark.parametrize(
+    ("opening", "rest"),
+    [('{"name": "w", "arguments": {"a"', ": 1"), ('{"name": "w", "arguments":', ' {"a": 1'),
+     ('{"name"' + " " * 300, ': "w", "arguments": {"a": 1'), ('{"na', 'me": "w", "arguments": {"a": 1')],
+)  # fmt: skip
+@pytest.mark.parametrize("window", [1, 3, 64])
+@pytest.mark.parametrize("streams", [False, True])
+def test_a_text_opening_a_json_body_after_spacing_is_taken_where_feeding_decides_nothing(
+    opening: str, rest: str, window: int, streams: bool
+) -> None:  # fmt: skip
+    """Hermes, after `<tool_call>` and spacing: the text that opens the JSON body is taken
+    unless feeding it would decide something (streaming: show the head, or pass its lookahead)."""
+    texts = ["Go. ", "<tool_call>", "\n", " ", opening, rest, "}}", "\n", "</tool_call>", " ok"]
+    for name in SYNTAXES["hermes"].parsers:
+        got = fast(FORMATS[name](stream_arguments=streams), texts, [window] * len(texts), streams)
+        assert got == fed(FORMATS[name](stream_arguments=streams), texts), name
+
+
 _MARKER = re.compile("(<[|\uff5c][^|\uff5c]*[|\uff5c]>)")  # (Kimi's and DeepSeek's tokens)
 
 

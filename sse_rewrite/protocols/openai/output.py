@@ -113,11 +113,12 @@ def arguments_events(head: bytes, texts: list[str]) -> bytes:
     """The events of argument parts of one call (`head`), one a text, encoded together. In
     orjson's encoding of a list of strings, `","` is the end of one string and the start of
     the next, unless the comma is a string's last character (a quote inside a string is
-    escaped): then, seen as `,",` or a last `,"`, each text is encoded alone."""
+    escaped): then, seen as `,",` or a last `,"`, each text is encoded alone. The events go
+    between the head and the tail in one copy (`join`), not two (`+`)."""
     encoded = orjson.dumps(texts)[1:-1]
     if encoded.find(b',",') != -1 or encoded.endswith(b',"'):
-        return head + (PART_TAIL + head).join(map(orjson.dumps, texts)) + PART_TAIL
-    return head + encoded.replace(b'","', b'"' + PART_TAIL + head + b'"') + PART_TAIL
+        return (PART_TAIL + head).join(map(orjson.dumps, texts)).join((head, PART_TAIL))
+    return encoded.replace(b'","', b'"' + PART_TAIL + head + b'"').join((head, PART_TAIL))
 
 
 def stream_output() -> OpenAIOutput:
