@@ -106,12 +106,19 @@ class ComposedParser:
                 and "<" not in text and text != "")
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """The open part's `absorb_arguments`; nothing is taken outside a call."""
-        return [] if self._active is None else self._active.absorb_arguments(texts)
+        """The open part's `absorb_arguments`; outside a call, what `absorb` takes (a whole
+        opener, and its part's texts after it) streams nothing."""
+        active = self._active
+        if active is None:  # (a text that is no whole opener is not asked: this runs on every text)
+            return [""] * self.absorb(texts) if texts and texts[0] in self._WHOLE_OPENERS else []
+        return active.absorb_arguments(texts)
 
     def absorb_argument(self, text: str) -> str | None:
-        """The open part's `absorb_argument`; nothing is taken outside a call."""
-        return None if self._active is None else self._active.absorb_argument(text)
+        """The open part's `absorb_argument`; outside a call, what `absorb` takes streams nothing."""
+        active = self._active
+        if active is None:
+            return "" if text in self._WHOLE_OPENERS and self.absorb((text,)) else None
+        return active.absorb_argument(text)
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""

@@ -152,10 +152,22 @@ class HarmonyCalls(HeaderWords):
         self._state = _JSON
         return True
 
+    def _streams_body(self, text: str) -> str | None:
+        """Streaming, an announced call's opening text: `_opens_body`, and the body's text in it
+        streams whole, as the JSON step streams it (no `<` holds it back); None when not taken."""
+        if not self._opens_body(text):
+            return None
+        body = text.lstrip(" \t\r\n")
+        self._value_at = self._scan.end
+        self._sent.append(body)
+        return body
+
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
-        scan = self._scan
-        if self._state is not _JSON:
+        scan, state = self._scan, self._state
+        if state is not _JSON:
+            if state is _OPENED and self._announced is not None:
+                return self._streams_body(text)
             return "" if self.absorb((text,)) else None
         if self._value_at != scan.end or self._announced is None or "<" in text or "}" in text or "]" in text:
             return None
@@ -171,8 +183,13 @@ class HarmonyCalls(HeaderWords):
         nor begin its end) are appended unscanned (`_json` catches up when the JSON step next
         looks) and streamed whole, as the JSON step would stream them. Elsewhere what `absorb`
         takes streams nothing."""
-        scan = self._scan
-        if self._state is not _JSON:
+        scan, state = self._scan, self._state
+        if state is not _JSON:
+            if state is _OPENED and self._announced is not None and texts:
+                body = self._streams_body(texts[0])
+                if body is None:
+                    return []
+                return [body, *self.absorb_arguments(texts[1:])] if len(texts) > 1 else [body]
             return [""] * self.absorb(texts)
         if self._value_at != scan.end or self._announced is None:
             return []

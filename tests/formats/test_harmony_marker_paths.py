@@ -5,6 +5,8 @@ same machine without it (the reference feeds every text through the steps and th
 - `<|message|>` after a header, and an end marker after reasoning or a closed JSON body,
   fed without the steps' searches (`WHOLE_MARKERS`, `_feed_whole`);
 - analysis text taken unfed (`absorb_reasoning`), in every parser that reads reasoning at once;
+- streaming arguments, an opener and the text opening a call's JSON body taken by
+  `absorb_argument(s)` (the body's text streamed as the JSON step streams it);
 - a header's words read by their table (`harmony_header_words`) in place of `_keeps_header`,
   and the kind it gives at `<|message|>` in place of `header_kind`: every path of the table
   is walked against both.
@@ -34,6 +36,7 @@ from tests.formats.test_channel_fast_paths import (
     token_stream,
 )
 from tests.formats.test_fast_paths import run
+from tests.formats.test_streamed_fast_paths import fast, fed
 
 
 class HarmonySteps(HarmonyParser):
@@ -92,6 +95,25 @@ def test_markers_taken_whole_are_what_the_steps_give(texts: list[str], windows: 
     expected = run(HarmonyStepsComposed(cap), texts, [])
     assert run(Harmony(cap), texts, []) == expected
     assert run(Harmony(cap), texts, windows) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(cut_texts([*MARKER_PIECES, ' {"a', "\n[", '{"b": "<|call|>"'], MARKER_TURN) | model_texts(),
+       st.lists(st.integers(1, 6), min_size=1, max_size=30), st.sampled_from([12, 60, 1 << 20]))
+def test_streamed_openers_and_bodies_are_what_the_steps_give(texts: list[str], windows: list[int],
+                                                             cap: int) -> None:
+    expected = fed(HarmonyStepsComposed(cap, stream_arguments=True), texts)
+    assert fast(Harmony(cap, stream_arguments=True), texts, windows, True) == expected
+    assert fast(Harmony(cap, stream_arguments=True), texts, [1], True) == expected  # (one text a time)
+
+
+@pytest.mark.parametrize("body", [[' {"a', '": 1', "}"], ["\n[", "1,", " 2]"],
+                                  ["\n", '{"a": "<|call|>', '"}']])
+@pytest.mark.parametrize("window", [1, 2, 4])
+def test_a_streamed_body_is_sent_without_the_spacing_before_it(body: list[str], window: int) -> None:
+    texts = [*MODEL_TOKENS[7:17], *body, "<|call|>", "x"]  # (a call's header, then its body)
+    expected = fed(HarmonyStepsComposed(stream_arguments=True), texts)
+    assert fast(Harmony(stream_arguments=True), texts, [window] * len(texts), True) == expected
 
 
 def table_paths() -> list[tuple[bytes, list[str]]]:
