@@ -181,6 +181,10 @@ class ChoiceState:
             return self._reasoning_field  # (first: harmony's analysis tokens are many)
         if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
+        streamed = self._streamed
+        if parts is not None and streamed is not None and _all_streamed(pieces, streamed.open.get(name)):
+            del streamed.open[name]  # (what `StreamedCalls.parts` does with it: no part is left)
+            return True  # (a streamed call's end: `rewrite` would find the choice blank too)
         if not parser.pending:
             self._fed = (name, text, pieces)
             return False
@@ -237,6 +241,15 @@ def _markup_only(pieces: list[Piece]) -> bool:
         if type(piece) is not Markup:
             return False
     return True
+
+
+def _all_streamed(pieces: list[Piece], opened: list[int] | None) -> bool:
+    """Whether the pieces are one call whose arguments all streamed: `opened` is the open call's
+    entry in `StreamedCalls.open` (index, characters sent)."""
+    if opened is None or len(pieces) != 1:
+        return False
+    call = pieces[0]
+    return type(call) is ToolCall and len(call.arguments) == opened[1]
 
 
 def _streams_only(pieces: list[Piece]) -> bool:

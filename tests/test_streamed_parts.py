@@ -7,12 +7,14 @@ for every syntax of `SYNTAXES`, every field a token may come in, and every proto
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite.choice import ChoiceRewriter
 from sse_rewrite.choice_state import ChoiceState
 from sse_rewrite.chunks import tool_call_delta
 from sse_rewrite.protocols import PROTOCOLS, stream_output
@@ -99,6 +101,30 @@ def test_a_streamed_call_token_takes_the_hot_path(monkeypatch: pytest.MonkeyPatc
         entries = [orjson.loads(e[6:])["choices"][0]["delta"]["tool_calls"][0] for e in encoded]
         arguments = "".join(entry["function"]["arguments"] for entry in entries)
         assert "x = 1\\n" * 30 in arguments, syntax
+
+
+@pytest.mark.parametrize("per_event", [True, False])
+def test_the_end_of_a_call_streamed_whole_takes_the_hot_path(monkeypatch: pytest.MonkeyPatch,
+                                                             per_event: bool) -> None:
+    rewritten_texts: list[object] = []
+    rewrite = ChoiceRewriter._rewrite
+
+    def spy(self: ChoiceRewriter, choice: dict[str, Any], *args: Any) -> Any:
+        rewritten_texts.append(choice.get("delta", {}).get("content"))
+        return rewrite(self, choice, *args)
+
+    monkeypatch.setattr(ChoiceRewriter, "_rewrite", spy)
+    text = SYNTAXES["harmony"].render("write", [("content", "x = 1\n" * 4)], " ")
+    header, marker, body = text.removesuffix("<|call|>").partition("<|message|>")
+    tokens = [header, marker, *(body[i : i + 4] for i in range(0, len(body), 4)), "<|call|>", "Done."]
+    stream = [event("content", t, "gen-1") for t in tokens] + [b"data: [DONE]\n\n"]
+    out = rewritten(stream, "gpt-oss+special-tokens", "openai", per_event)
+    assert "<|call|>" not in rewritten_texts and b'"content":"Done."' in out
+    monkeypatch.setattr(ChoiceRewriter, "_rewrite", rewrite)
+    with pytest.MonkeyPatch.context() as patch:  # (no hot path: every text fed)
+        absorb = ChoiceState.absorb
+        patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
+        assert rewritten(stream, "gpt-oss+special-tokens", "openai", per_event, False) == out
 
 
 ENVELOPES = [  # the same envelope but for one thing (key order, a value's type, spacing, escapes)
