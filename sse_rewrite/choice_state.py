@@ -181,8 +181,9 @@ class ChoiceState:
             return self._reasoning_field  # (first: harmony's analysis tokens are many)
         if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
-        streamed = self._streamed
-        if parts is not None and streamed is not None and _all_streamed(pieces, streamed.open.get(name)):
+        # (`pieces` is not empty here: `_markup_only` holds for none)
+        streamed = self._streamed if parts is not None and type(pieces[0]) is ToolCall else None
+        if streamed is not None and _all_streamed(pieces, streamed.open.get(name)):
             del streamed.open[name]  # (what `StreamedCalls.parts` does with it: no part is left)
             return True  # (a streamed call's end: `rewrite` would find the choice blank too)
         if not parser.pending:

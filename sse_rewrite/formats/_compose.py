@@ -37,7 +37,7 @@ class ComposedParser:
     _OPENERS: ClassVar[MarkerTable[tuple[int, Any]]]
     """Every part's openers, with the part's index in `PARTS` (an earlier part's spelling wins)."""
     _WHOLE_OPENERS: ClassVar[dict[str, tuple[int, Any]]]
-    """The same, by the opener's text: a text that is one whole opener is looked up, not searched."""
+    """The openers a part may take whole (`_absorb_opener`), by text: looked up, not searched."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -48,7 +48,8 @@ class ComposedParser:
             openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
             held_from.update(part.OPENERS.held_from)
         cls._OPENERS = MarkerTable(openers, held_from)
-        cls._WHOLE_OPENERS = {marker.decode(): found for marker, found in openers.items()}
+        cls._WHOLE_OPENERS = {marker.decode(): found for marker, found in openers.items()
+                              if cls.PARTS[found[0]]._absorb_opener is not ScanningParser._absorb_opener}
         cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
 
     def __init__(
