@@ -155,8 +155,7 @@ class StreamChoices:
         a chunk for each, as `_assemble` makes them (the emptied choice is blank); else None."""
         if type(choice) is not dict:
             return None
-        index = choice.get("index")
-        rewriter = self._choices.get(index if isinstance(index, int) else 0)
+        rewriter = self._rewriter_of(choice)
         calls = None if rewriter is None else rewriter.fed_calls(choice)
         if calls is None:
             return None
@@ -165,6 +164,11 @@ class StreamChoices:
         self._recount()
         base = envelope(chunk)
         return [{**base, "choices": [call]} for call in calls]
+
+    def _rewriter_of(self, choice: dict[str, Any]) -> ChoiceRewriter | None:
+        """The rewriter of a choice already seen, by its index (a missing or odd one is 0)."""
+        index = choice.get("index")
+        return self._choices.get(index if isinstance(index, int) else 0)
 
     def flush(self) -> list[Planned]:
         """End of the stream (`[DONE]`, an error chunk, EOF): everything held comes out."""
@@ -207,8 +211,7 @@ class StreamChoices:
         choice = choices[0]
         if type(choice) is not dict or "error" in chunk:
             return None
-        index = choice.get("index")
-        rewriter = self._choices.get(index if isinstance(index, int) else 0)
+        rewriter = self._rewriter_of(choice)
         moved = None if rewriter is None else rewriter.moved(choice)
         if moved is None:
             return None
