@@ -78,7 +78,10 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = error_response(request, error.status, error.reason)
     except asyncio.CancelledError as error:
         if error.args != (CUT,) or record.response is not None or task is None:
-            record.outcome = record.outcome or ("cut at shutdown" if error.args == (CUT,) else "client gone")
+            if record.ended:  # the whole answer went out: logged as answered
+                response = record.response
+            elif not record.outcome:
+                record.outcome = "cut at shutdown" if error.args == (CUT,) else "client gone"
             raise
         task.uncancel()
         record.outcome = "cut at shutdown"

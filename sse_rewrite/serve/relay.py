@@ -113,6 +113,7 @@ class StreamRelay:
             await self._emit(self._rewriter.feed(tail) + self._rewriter.flush())
             response = await self._start()
             await response.write_eof()
+            self._record.ended = True
         except ConnectionResetError:
             self._record.outcome = "client gone"
         return self._response or web.StreamResponse()

@@ -38,6 +38,9 @@ class RequestRecord:
     """Set when the request did not end normally: `client gone`, `upstream ended early`, …"""
     response: web.StreamResponse | None = None
     """The streamed response once its headers went out: nothing else may be answered then."""
+    ended: bool = False
+    """Set when the streamed response's end went out: a cancellation after it (the client
+    closing the moment the stream ended, as curl does) is no failure."""
 
     def take_stats(self, stats: Stats) -> None:
         """Copy the rewriter's counters."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -167,3 +168,23 @@ def test_keep_alives_go_out_while_the_upstream_is_quiet(servers: Servers, client
     with client(base_url, default_headers=quiet).responses.stream(
             model=KIMI, input="run $ ls", tools=[SHELL]) as stream:
         assert stream.get_final_response().output[-1].type == "function_call"  # the SDK skips comments
+
+
+def test_a_stream_is_kept_when_its_client_closes_the_moment_it_ends(servers: Servers, client: Client,
+                                                                     tmp_path: Path) -> None:
+    """curl and one-shot HTTP clients close the connection as the stream ends, while the proxy
+    stores the response: it is stored all the same, and the request is logged as a 200."""
+    base_url, lines = servers.serve(store=tmp_path / "responses.sqlite3")
+    body = {"model": KIMI, "input": "run $ ls", "stream": True, "tools": [SHELL]}
+    for _ in range(3):  # (the close races the store's write: each try is a chance to lose it)
+        raw = httpx2.post(f"{base_url}/responses", json=body, timeout=10)  # its connection closes on return
+        assert raw.content.rstrip().endswith(b"}") and b"event: response.completed" in raw.content
+        first = re.search(rb'"id":"(resp_[0-9a-f]+)"', raw.content)
+        assert first is not None
+        second = client(base_url).responses.create(model=KIMI, previous_response_id=first[1].decode(),
+                                                   input="thanks")
+        assert second.status == "completed"
+        assert [m["role"] for m in upstream_saw(servers)["messages"]] == ["user", "assistant", "user"]
+    assert eventually(lambda: sum(" /v1/responses " in line for line in lines) == 6)
+    streamed = [line for line in lines if " /v1/responses " in line and " events " in line]
+    assert all(" 200 " in line and "client gone" not in line for line in streamed), streamed

@@ -156,10 +156,22 @@ async def _keep(responses: Responses, keep: bool, response: dict[str, Any] | Non
     if response.get("status") not in ("completed", "incomplete"):
         return
     conversation = translation.conversation + input_messages(response["output"], [], "output")
+    saving = asyncio.ensure_future(asyncio.to_thread(responses.store.put, response["id"],
+                                                     StoredResponse(response, conversation)))
     try:
-        await asyncio.to_thread(responses.store.put, response["id"], StoredResponse(response, conversation))
+        await _to_the_end(saving)
     except sqlite3.Error as error:  # a side job never fails the request
         state.RECORD.get().outcome = f"not stored: {error}"
+
+
+async def _to_the_end(job: asyncio.Future[None]) -> None:
+    """Await `job` to its end even if the request is cancelled meanwhile (its client closed the
+    moment the stream ended, as curl does), then let the cancellation go on."""
+    try:
+        await asyncio.shield(job)
+    except asyncio.CancelledError:
+        await job
+        raise
 
 
 async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, context: ResponseContext,
