@@ -100,11 +100,10 @@ class ComposedParser:
         return 1 + part.absorb(texts[1:]) if len(texts) > 1 else 1
 
     def absorb_reasoning(self, text: str) -> bool:
-        """The open part's reasoning taken at once, as `feed` hands it back (the part's own
-        `absorb_reasoning`, inlined: this runs once an analysis token)."""
+        """The open part's `absorb_reasoning` (it shares this parser's scanner); nothing is
+        taken outside a call."""
         active = self._active
-        return (active is not None and active._state is active.REASONING_AT_ONCE and not self._scan.end
-                and "<" not in text and text != "")
+        return active is not None and active.absorb_reasoning(text)
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """The open part's `absorb_arguments`; outside a call, what `absorb` takes (a whole
