@@ -70,9 +70,7 @@ class HarmonyParser(HarmonyCalls):
         scan = self._scan
         if marker in (CHANNEL, START):
             scan.mark, scan.cursor = pos, pos + length
-            self._state = State.HEADER
-            self._words_settled = False
-            self._words, self._words_at = OPENED[marker], length
+            self._begin_header(marker, length)
         elif self._content_open:  # the end of a content message
             self._emit_text(out, pos)
             out.append(Markup(scan.take(pos + length)))
@@ -121,10 +119,14 @@ class HarmonyParser(HarmonyCalls):
         scan.mark = scan.end
         scan.append(text)
         scan.cursor = scan.end
+        self._begin_header(value, scan.end - scan.mark)
+        return True
+
+    def _begin_header(self, opener: bytes, length: int) -> None:
+        """A header opened by `opener` (`length` bytes from the mark): nothing of it read yet."""
         self._state = _HEADER
         self._words_settled = False
-        self._words, self._words_at = OPENED[value], scan.end - scan.mark
-        return True
+        self._words, self._words_at = OPENED[opener], length
 
     def _compact(self) -> None:
         """Compact in every state (calls back to back, each read ending inside the next one's

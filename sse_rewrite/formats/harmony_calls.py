@@ -21,11 +21,7 @@ from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable
 from ._streamed_call import settled_texts
 from .harmony_header_words import HeaderWords
-from .harmony_headers import (
-    CALL,
-    CHANNEL,
-    START,
-)
+from .harmony_headers import CALL, CHANNEL, START
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
