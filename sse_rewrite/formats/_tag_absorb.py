@@ -158,9 +158,9 @@ class TagStreamAbsorb(TagStreaming):
         """Outside a streamed JSON value, the leading texts that decide nothing, streaming:
         in an XML or GLM body, those `_absorb_tagged` takes; around a body, those
         `_absorb_around_body` takes (`ToolCallTagParser`'s: spacing, and a text that opens a
-        JSON body, then its head's texts); in a JSON body
-        whose head has not shown, those that leave it so, as `_keeps_head_open` takes each in
-        turn (while they are ASCII, in one match)."""
+        JSON body, then its head's texts); in a JSON body whose head has not shown, those that
+        leave it so, as `_keeps_head_open` takes each in turn (while they are ASCII, in one
+        match)."""
         if self._state is not self.JSON_BODY:  # (an XML or GLM value's text first: the hot state)
             return self._absorb_tagged(texts) or self._absorb_around_body(texts)
         scan, taken = self._scan, 0
