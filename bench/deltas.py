@@ -159,7 +159,7 @@ def turn_events(syntax: str, size: int) -> list[bytes]:
 
 def feed_time(events: list[bytes], stream_arguments: bool) -> float:
     """CPU seconds to feed `events` one at a time to a fresh rewriter, and flush it."""
-    from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+    from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 
     rewriter = StreamRewriter(RewriteOptions(stream_arguments=stream_arguments))
     started = time.process_time()
@@ -173,7 +173,7 @@ _CALLGRIND = """
 import sys
 sys.path.insert(0, {here!r})
 from deltas import turn_events
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 events = turn_events({syntax!r}, {size})
 rewriter = StreamRewriter(RewriteOptions(stream_arguments={stream}))
 for event in events[: len(events) if {feed} else 1]:

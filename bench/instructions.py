@@ -51,7 +51,7 @@ for composition in LazyComposition.__subclasses__() if LazyComposition else ():
     composition.composition()
 """
 _CORE = PRELOAD + """
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 rewriter = StreamRewriter(RewriteOptions(plain_runs={on}, token_runs={on}, stream_arguments={stream}))
 for i in range(0, len(data), 65536):
     rewriter.feed(data[i : i + 65536])

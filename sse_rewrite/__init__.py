@@ -19,17 +19,17 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "AnthropicEmitter": "protocols.anthropic.events",
     "completion_to_message": "protocols.anthropic.mapping",
-    "Markup": "events",
-    "Notice": "events",
-    "SSEEvent": "events",
-    "Text": "events",
-    "ToolCall": "events",
+    "Markup": "stream.events",
+    "Notice": "stream.events",
+    "SSEEvent": "stream.events",
+    "Text": "stream.events",
+    "ToolCall": "stream.events",
     "RewriteOptions": "rewrite_options",
     "Stats": "stats",
-    "StreamRewriter": "rewrite",
+    "StreamRewriter": "stream.rewrite",
     "rewrite_completion": "body",
-    "SSEDecoder": "sse",
-    "encode_event": "sse",
+    "SSEDecoder": "stream.sse",
+    "encode_event": "stream.sse",
 }
 
 # A literal, read by setuptools for the package metadata: importlib.metadata would

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 import orjson
 
-from .choice import ChoiceRewriter
-from .choice_result import ChoiceResult
-from .chunks import derived_call_id, message_tool_call
-from .content_thinking import ContentThinking
-from .events import Notice, ToolCall
 from .formats import FORMATS, NATIVE_TOOL_CALLS, select_format
 from .protocols import whole_body
-from .think import think_mode
+from .stream.choice import ChoiceRewriter
+from .stream.choice_result import ChoiceResult
+from .stream.chunks import derived_call_id, message_tool_call
+from .stream.content_thinking import ContentThinking
+from .stream.events import Notice, ToolCall
+from .stream.think import think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

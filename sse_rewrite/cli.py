@@ -16,9 +16,9 @@ from click.core import ParameterSource
 
 from . import __version__
 from .options import OptionsError, rewrite_options, stream_rewrite_options, take_options
-from .rewrite import StreamRewriter
 from .serve.settings import serve_options, settings_from
 from .shell import Diagnostics, format_stats, pump, quiet_broken_pipe
+from .stream.rewrite import StreamRewriter
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

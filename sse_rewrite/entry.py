@@ -67,8 +67,8 @@ def _plain_filter_source(args: list[str]) -> IO[bytes] | None:
 
 
 def _filter(source: IO[bytes], stream_arguments: bool) -> None:
-    from .rewrite import RewriteOptions, StreamRewriter
     from .shell import Diagnostics, pump, quiet_broken_pipe
+    from .stream.rewrite import RewriteOptions, StreamRewriter
 
     try:
         pump(StreamRewriter(RewriteOptions(stream_arguments=stream_arguments)), source, sys.stdout.buffer,

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .assemble import Assembled, assemble
-from .events import Notice
 from .options import OptionsError, parse_option_args, read_tools
-from .rewrite import RewriteOptions, Stats, StreamRewriter
+from .stream.assemble import Assembled, assemble
+from .stream.events import Notice
+from .stream.rewrite import RewriteOptions, Stats, StreamRewriter
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -19,8 +19,8 @@ import orjson
 
 from .formats import DEFAULT_MAX_SECTION_BYTES, FORMAT_CHOICES
 from .protocols import PROTOCOLS
-from .rewrite import RewriteOptions
-from .think import THINK_CHOICES
+from .stream.rewrite import RewriteOptions
+from .stream.think import THINK_CHOICES
 from .tool_schemas import ToolSchemas
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -72,7 +72,7 @@ REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--think", "think", type=click.Choice(THINK_CHOICES), default="auto", show_default=True,
                  help="Move <think>...</think> in content to the reasoning field: on, off, or auto "
                       "(for model ids of families that write such tags)."),
-    # Accelerators (sse_rewrite/fast/): off, the output is the same, only slower. Hidden:
+    # Accelerators (sse_rewrite/stream/fast/): off, the output is the same, only slower. Hidden:
     # they are for the bench and for checking that claim, not for everyday use.
     click.option("--plain-runs/--no-plain-runs", "plain_runs", default=True, hidden=True,
                  help="Pass runs of events that need no work through in one slice."),

@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .events import Notice
-from .rewrite import Output, Stats, StreamRewriter
+from .stream.events import Notice
+from .stream.rewrite import Output, Stats, StreamRewriter
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -12,8 +12,8 @@ import re
 
 import orjson
 
-from .assemble import Assembled, assemble, to_json
 from .goldens import Replay
+from .stream.assemble import Assembled, assemble, to_json
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -7,9 +7,9 @@ from typing import Any
 
 import orjson
 
-from sse_rewrite.events import Notice
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
-from sse_rewrite.sse import SSEDecoder
+from sse_rewrite.stream.events import Notice
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.sse import SSEDecoder
 from tests.chunking import field_stream
 
 ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")

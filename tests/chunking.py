@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 
 if TYPE_CHECKING:
     from sse_rewrite.formats import ToolSyntax

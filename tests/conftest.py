@@ -7,12 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 
 
 @pytest.fixture(params=["accelerated", "general-path"])
 def accelerators(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Run the test twice: as written, and with every accelerator (`sse_rewrite/fast/`) off.
+    """Run the test twice: as written, and with every accelerator (`sse_rewrite/stream/fast/`) off.
 
     Stream test modules use it with `pytestmark = pytest.mark.usefixtures("accelerators")`.
     Off, every `StreamRewriter` the test makes (directly, through the CLI, `replay` or a

@@ -7,7 +7,7 @@ from typing import Any
 import orjson
 
 from sse_rewrite import Notice, RewriteOptions, StreamRewriter
-from sse_rewrite.sse import SSEDecoder
+from sse_rewrite.stream.sse import SSEDecoder
 
 SB, SE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
 CB, AB, CE = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.cli import cli
-from sse_rewrite.events import Notice
 from sse_rewrite.protocols.anthropic.events import AnthropicEmitter
 from sse_rewrite.protocols.anthropic.mapping import error_object
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.events import Notice
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.anthropic_streams import (
     BASH,
     CONTENT,

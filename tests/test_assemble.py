@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from sse_rewrite.assemble import assemble, to_json
+from sse_rewrite.stream.assemble import assemble, to_json
 from tests.chunking import chunk_event
 from tests.oracles import openai_state
 

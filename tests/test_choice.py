@@ -6,10 +6,10 @@ import orjson
 import pytest
 
 from sse_rewrite.body import rewrite_completion
-from sse_rewrite.choice import ChoiceRewriter
-from sse_rewrite.chunks import derived_call_id
-from sse_rewrite.events import Text, ToolCall
 from sse_rewrite.formats.kimi import KimiParser
+from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.chunks import derived_call_id
+from sse_rewrite.stream.events import Text, ToolCall
 from tests.chunking import chunk_event, rewrite_stream, token_stream
 from tests.oracles import openai_final, openai_state
 

@@ -1,4 +1,4 @@
-"""The accelerators (`sse_rewrite/fast/`) change nothing but speed: switched off one at a time
+"""The accelerators (`sse_rewrite/stream/fast/`) change nothing but speed: switched off one at a time
 through `RewriteOptions`, every output byte, notice and count stays the same."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Notice
-from sse_rewrite.fast import Reader, plain_runs
-from sse_rewrite.fast.needles import NeedleIndex
 from sse_rewrite.formats import FORMAT_CHOICES, FORMATS, ToolSyntax, select_format
-from sse_rewrite.rewrite import RewriteOptions, Stats, StreamRewriter
+from sse_rewrite.stream.events import Notice
+from sse_rewrite.stream.fast import Reader, plain_runs
+from sse_rewrite.stream.fast.needles import NeedleIndex
+from sse_rewrite.stream.rewrite import RewriteOptions, Stats, StreamRewriter
 from tests.chunking import chunk_event
 
 PIECES = [

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.choice import ChoiceRewriter
+from sse_rewrite.stream.choice import ChoiceRewriter
 from tests.chunking import token_stream
 from tests.formats.invoke_text import dsml, invoke
 from tests.formats.test_channel_fast_paths import rewrite

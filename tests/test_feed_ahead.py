@@ -7,7 +7,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.chunking import chunk_event
 
 CALL = [

@@ -13,7 +13,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMAT_CHOICES, FORMATS
-from sse_rewrite.sse import BOM, SSEDecoder
+from sse_rewrite.stream.sse import BOM, SSEDecoder
 from tests.chunking import chunk_event, normalize, rejoin
 from tests.fuzzing import FUZZ, assemble, cut_points, pieces, plain_text, rewrite
 from tests.rewrite_runs import AB, CB, CE, SB, SE

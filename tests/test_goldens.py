@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from sse_rewrite import goldens
-from sse_rewrite.assemble import assemble
-from sse_rewrite.rewrite import StreamRewriter
+from sse_rewrite.stream.assemble import assemble
+from sse_rewrite.stream.rewrite import StreamRewriter
 from tests.oracles import anthropic_final, openai_state
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from sse_rewrite import Notice, RewriteOptions, StreamRewriter
 from sse_rewrite.formats import FORMAT_CHOICES, deepseek, kimi
-from sse_rewrite.sse import SSEDecoder
+from sse_rewrite.stream.sse import SSEDecoder
 from tests.chunking import chunk_event
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/

@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.call_indexes import LEGACY_CALL, NATIVE_CALLS
-from sse_rewrite.deltas import _blank_details, carries_nothing, lone_text, scanned_fields
+from sse_rewrite.stream.call_indexes import LEGACY_CALL, NATIVE_CALLS
+from sse_rewrite.stream.deltas import _blank_details, carries_nothing, lone_text, scanned_fields
 
 _TEXTS = st.sampled_from(["", "x", "y", "<"])
 _DETAILS = st.lists(

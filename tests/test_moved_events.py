@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.choice import ChoiceRewriter
-from sse_rewrite.choice_state import ChoiceState
-from sse_rewrite.chunks import with_choice
 from sse_rewrite.protocols.openai.moved_events import MovedEvents
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.chunks import with_choice
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 
 _TOKENS = st.sampled_from(["Let ", "me", "x", "é", '"', "\\", "\n", "gen-1", "assistant", "</", "null"])
 _ENVELOPES = st.sampled_from([

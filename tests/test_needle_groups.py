@@ -8,8 +8,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sse_rewrite.fast.needles import NeedleIndex
-from sse_rewrite.needle_groups import as_text, grouped, holds_any
+from sse_rewrite.stream.fast.needles import NeedleIndex
+from sse_rewrite.stream.needle_groups import as_text, grouped, holds_any
 
 NEEDLES = [b"<", b"<think>", b"\\u003", b"[T", b'["', b'"stop"', b'"tool_calls"', b"call:", b'c"', b'ca"',
            b"functions", b"", "é".encode()]

@@ -8,7 +8,7 @@ import pytest
 
 from sse_rewrite.cli import cli
 from sse_rewrite.options import REWRITE_OPTIONS, OptionsError, parse_option_args
-from sse_rewrite.rewrite import RewriteOptions
+from sse_rewrite.stream.rewrite import RewriteOptions
 
 
 def test_defaults_match_rewrite_options() -> None:

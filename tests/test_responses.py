@@ -13,11 +13,11 @@ from openai import OpenAI
 
 from sse_rewrite import goldens
 from sse_rewrite.cli import cli
-from sse_rewrite.events import Notice
 from sse_rewrite.protocols.responses.events import ResponsesEmitter
 from sse_rewrite.protocols.responses.items import ResponseContext
 from sse_rewrite.protocols.responses.whole import completion_response
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.events import Notice
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.anthropic_streams import CONTENT, REASONING, events, kimi_stream, native_stream
 
 SSE_LOGS = Path(__file__).parent.parent / "sse_logs"

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import SSEEvent
-from sse_rewrite.sse import SSEDecoder, encode_event
+from sse_rewrite.stream.events import SSEEvent
+from sse_rewrite.stream.sse import SSEDecoder, encode_event
 
 
 def decode(data: bytes, size: int | None = None) -> list[SSEEvent]:

@@ -10,7 +10,7 @@ import sys
 import orjson
 import pytest
 
-from sse_rewrite.sse import SSEDecoder
+from sse_rewrite.stream.sse import SSEDecoder
 from tests.chunking import chunk_event, field_stream, read_until, rewrite_stream, token_stream
 from tests.formats.damage_rows import KIMI, ROWS
 from tests.oracles import anthropic_final, openai_final

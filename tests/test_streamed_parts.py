@@ -14,21 +14,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.choice import ChoiceRewriter
-from sse_rewrite.choice_state import ChoiceState
-from sse_rewrite.chunks import tool_call_delta
 from sse_rewrite.protocols import PROTOCOLS, stream_output
 from sse_rewrite.protocols.openai.output import OpenAIOutput, arguments_events
 from sse_rewrite.protocols.openai.part_heads import PART_TAIL
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
-from sse_rewrite.streamed_calls import part_counts
+from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.chunks import tool_call_delta
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.streamed_calls import part_counts
 from tests.chunking import chunk_event, cut
 from tests.formats.test_streamed_fast_paths import JSON_BODY_RESTS
 from tests.formats.test_streamed_prefix import SYNTAXES, keys, values
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from sse_rewrite.streamed_calls import Part
+    from sse_rewrite.stream.streamed_calls import Part
 
 
 def event(field: str, token: str, stream_id: str) -> bytes:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Markup, Text
-from sse_rewrite.think import CLOSE, OPEN, ThinkSplitter, Thought, think_mode
+from sse_rewrite.stream.events import Markup, Text
+from sse_rewrite.stream.think import CLOSE, OPEN, ThinkSplitter, Thought, think_mode
 
 from .chunking import cut
 from .formats.invoke_text import BAR

@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.body import rewrite_completion
-from sse_rewrite.rewrite import RewriteOptions
+from sse_rewrite.stream.rewrite import RewriteOptions
 from tests.chunking import chunk_event, cut, field_stream, rewrite_stream, token_stream
 from tests.formats.damage_rows import ROWS
 from tests.fuzzing import assemble, cut_points, pieces

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.fast.token_template import TokenTemplate
+from sse_rewrite.stream.fast.token_template import TokenTemplate
 from tests.chunking import chunk_event, rewrite_stream
 from tests.oracles import openai_final
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..events import Piece, Reasoning, Text
+from ..stream.events import Piece, Reasoning, Text
 from ._machine import ScanningParser
 from ._orphans import Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 
-from ..events import Markup, Notice, Piece
+from ..stream.events import Markup, Notice, Piece
 from ._invoke_around import InvokeAround
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke

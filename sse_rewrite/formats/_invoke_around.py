@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from ..events import Markup, Notice, Piece
+from ..stream.events import Markup, Notice, Piece
 from ._invoke_syntax import InvokeSyntax
 from ._invoke_tags import Inside
 from ._json import is_json

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import orjson
 
-from ..events import Piece
+from ..stream.events import Piece
 from ._invoke_syntax import InvokeSyntax, Values, parameter_members, unwrapped
 from ._machine import MachineState, ScanningParser
 from .raw_values import tool_parameters

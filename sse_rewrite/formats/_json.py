@@ -13,7 +13,7 @@ import re
 
 import orjson
 
-from ..events import Notice, Piece
+from ..stream.events import Notice, Piece
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

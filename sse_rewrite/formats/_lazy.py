@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..events import Piece, Text
+from ..stream.events import Piece, Text
 from ._orphans import Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerTable
 

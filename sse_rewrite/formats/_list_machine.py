@@ -38,7 +38,7 @@ import enum
 import re
 from collections.abc import Callable
 
-from ..events import Markup, Notice, Piece, Text
+from ..stream.events import Markup, Notice, Piece, Text
 from ._brackets import BracketScanner, Quotes
 from ._list_reasoning import ListReasoning
 from ._list_syntax import MAX_HEADER, ListSyntax, Written

@@ -11,7 +11,7 @@ import re
 
 import orjson
 
-from ..events import Notice
+from ..stream.events import Notice
 from ._json import is_json
 from ._list_syntax import Call, Written
 from .literals import GEMMA_QUOTE, LiteralReader, NotALiteral

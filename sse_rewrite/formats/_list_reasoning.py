@@ -8,7 +8,7 @@ only what may begin the closer; the closer is dropped as markup and plain text f
 
 from __future__ import annotations
 
-from ..events import Markup, Piece
+from ..stream.events import Markup, Piece
 from ._list_fast import ListFastPaths
 from ._machine import MachineState
 

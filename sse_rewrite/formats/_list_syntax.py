@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..events import Notice
+from ..stream.events import Notice
 from ._brackets import Quotes
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)

@@ -15,7 +15,7 @@ import enum
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 
-from ..events import Notice, Piece, Reasoning, Text
+from ..stream.events import Notice, Piece, Reasoning, Text
 from ._json import JsonScanner
 from ._orphans import OrphanClosers, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text

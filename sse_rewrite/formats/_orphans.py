@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from ..events import Markup, Notice, Piece, Text, ToolCall
+from ..stream.events import Markup, Notice, Piece, Text, ToolCall
 from ._scanner import NEED_MORE, MarkerScanner, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)

@@ -20,7 +20,7 @@ import functools
 import itertools
 import re
 
-from ..events import Piece, Text
+from ..stream.events import Piece, Text
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

@@ -21,7 +21,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from ..events import Piece
+from ..stream.events import Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, MarkerTable
 from ._section_syntax import SectionSyntax, Token

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from ..events import Markup, Notice, Piece, Text
+from ..stream.events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import ScanningParser
 from ._scanner import NEED_MORE, NON_SPACE

@@ -16,7 +16,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from ..events import ArgumentsDelta, CallStart, Notice, Piece, ToolCall
+from ..stream.events import ArgumentsDelta, CallStart, Notice, Piece, ToolCall
 from ._json import unwrapped
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)

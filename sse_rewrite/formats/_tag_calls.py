@@ -13,7 +13,7 @@ import enum
 
 import orjson
 
-from ..events import Markup, Notice, Piece
+from ..stream.events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState
 from ._tag_absorb import TagStreamAbsorb

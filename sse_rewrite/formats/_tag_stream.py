@@ -16,7 +16,7 @@ import re
 
 import orjson
 
-from ..events import Piece
+from ..stream.events import Piece
 from ._json import JsonScanner
 from ._machine import ScanningParser
 from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, is_name, qwen_xml_call

@@ -13,7 +13,7 @@ was prose) and whether a bare `<function=NAME>` opens a call. The machine is
 
 from __future__ import annotations
 
-from ..events import Notice, Piece
+from ..stream.events import Notice, Piece
 from ._scanner import NON_SPACE, MarkerTable
 from ._tag_calls import CLOSE, FUNCTION_CLOSE, OPEN, State
 from .tool_call_bodies import FUNCTION, Body, is_name

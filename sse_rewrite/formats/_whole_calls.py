@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..events import Notice, Piece
+from ..stream.events import Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 

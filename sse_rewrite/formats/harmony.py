@@ -24,7 +24,7 @@ Theory of operation
 
 from __future__ import annotations
 
-from ..events import Markup, Piece, Text
+from ..stream.events import Markup, Piece, Text
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from .harmony_calls import HarmonyCalls, State

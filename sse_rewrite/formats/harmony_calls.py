@@ -15,7 +15,7 @@ import enum
 import re
 from collections.abc import Sequence
 
-from ..events import Notice, Piece
+from ..stream.events import Notice, Piece
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, MarkerTable

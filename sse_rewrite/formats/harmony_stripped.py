@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Markup, Notice, Piece, Reasoning, ToolCall
+from ..stream.events import Markup, Notice, Piece, Reasoning, ToolCall
 from ._json import JsonScanner, is_json
 from ._scanner import ANGLE_SNIFF, DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Piece, Text
+from ..stream.events import Piece, Text
 from ._compose import ComposedParser
 from ._json import is_json
 from ._machine import MachineState, ScanningParser

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Markup, Notice, Piece, Text
+from ..stream.events import Markup, Notice, Piece, Text
 from ._compose import ComposedParser
 from ._invoke_syntax import invoke_name, read_invoke
 from ._machine import MachineState, ScanningParser

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Markup, Notice, Piece
+from ..stream.events import Markup, Notice, Piece
 from ._machine import MachineState
 from ._scanner import NEED_MORE, NON_SPACE, MarkerTable
 from ._whole_calls import WholeCallParser

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 
-from ..events import Markup, Notice, Piece
+from ..stream.events import Markup, Notice, Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, MarkerTable
 from ._whole_calls import WholeCallParser

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
-from ..events import Piece
+from ..stream.events import Piece
 from ..tool_schemas import ToolSchemas
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..events import Notice, Piece
+from ..stream.events import Notice, Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from ._tag_calls import CLOSE, OPEN, State, TagCalls

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..events import Piece, Text, ToolCall
+from ..stream.events import Piece, Text, ToolCall
 from ._brackets import BracketScanner
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._scanner import DEFAULT_MAX_SECTION_BYTES

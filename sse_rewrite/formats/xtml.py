@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Markup, Notice, Piece
+from ..stream.events import Markup, Notice, Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, MarkerTable
 from ._whole_calls import WholeCallParser

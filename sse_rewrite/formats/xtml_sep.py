@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import re
 
-from ..events import Markup, Notice, Piece
+from ..stream.events import Markup, Notice, Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import MarkerTable
 from .xtml_bodies import SEP, xtml_call

@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Final, Protocol
 
-    from ..chunks import Chunk
-    from ..events import Notice, Output
-    from ..streamed_calls import Part
+    from ..stream.chunks import Chunk
+    from ..stream.events import Notice, Output
+    from ..stream.streamed_calls import Part
 
     class StreamOutput(Protocol):
         """How a protocol encodes what the rewriter decided to send (see `openai/output.py`)."""

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
     from aiohttp import web
 
-    from ..events import Notice
-    from ..rewrite import RewriteOptions, StreamRewriter
     from ..serve.request_log import RequestRecord
+    from ..stream.events import Notice
+    from ..stream.rewrite import RewriteOptions, StreamRewriter
 
 
 async def relay_stream(request: web.Request, answer: aiohttp.ClientResponse, rewriter: StreamRewriter,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from ..events import Notice
+from ..stream.events import Notice
 from .fields import object_field
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..chunks import Chunk
+    from ..stream.chunks import Chunk
 
 Emitted = bytes | Notice
 """What an emitter produces: SSE bytes to write, or a notice for stderr."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import orjson
 
-from ..chunks import moved_choice, with_choice
-from ..events import Notice
-from ..streamed_calls import part_chunks
+from ..stream.chunks import moved_choice, with_choice
+from ..stream.events import Notice
+from ..stream.streamed_calls import part_chunks
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol
 
-    from ..chunks import Chunk
-    from ..events import Output
-    from ..streamed_calls import Part
+    from ..stream.chunks import Chunk
+    from ..stream.events import Output
+    from ..stream.streamed_calls import Part
 
     class Emitter(Protocol):
         """Rewritten chunks in, a protocol's events out: `feed(chunk)`, then `flush()` once."""

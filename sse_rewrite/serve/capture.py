@@ -27,7 +27,7 @@ from pathlib import Path
 import orjson
 
 from ..goldens import args_path, tools_path
-from ..rewrite import RewriteOptions
+from ..stream.rewrite import RewriteOptions
 from .limits import Limits
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)

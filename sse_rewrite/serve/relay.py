@@ -32,8 +32,8 @@ import aiohttp
 import orjson
 from aiohttp import web
 
-from ..events import Notice
-from ..rewrite import Output, StreamRewriter
+from ..stream.events import Notice
+from ..stream.rewrite import Output, StreamRewriter
 from .capture import Capture
 from .limits import SseBounds, TooLarge
 from .request_log import RequestRecord

@@ -18,7 +18,7 @@ import click
 
 from ..protocols.anthropic.models import ModelChoice, parse_model_map
 from ..protocols.responses.store import default_store_path
-from ..rewrite import RewriteOptions
+from ..stream.rewrite import RewriteOptions
 from .limits import Limits
 from .target import UpstreamBase
 

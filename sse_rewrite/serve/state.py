@@ -8,8 +8,8 @@ import logging
 
 from aiohttp import web
 
-from ..events import Notice
 from ..shell import Diagnostics
+from ..stream.events import Notice
 from .connections import Connections
 from .request_log import RECORD, RequestRecord, log_line, printable
 from .upstream import Upstream

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from sse_rewrite.events import ArgumentsDelta, CallStart, Piece, Text, ToolCall
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.stream.events import ArgumentsDelta, CallStart, Piece, Text, ToolCall
 from tests.chunking import SIZES, cut, feed_pieces, rejoin, split
 
 Call = tuple[str | None, str, str]

@@ -22,13 +22,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.choice import ChoiceRewriter
-from sse_rewrite.choice_state import ChoiceState
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.harmony import HarmonyParser
 from sse_rewrite.formats.special_tokens import SpecialTokensParser
-from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.formats.invoke_text import BAR, dsml, invoke
 from tests.formats.test_fast_paths import run
 from tests.formats.test_streamed_fast_paths import fast, fed

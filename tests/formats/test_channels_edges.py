@@ -7,9 +7,9 @@ import orjson
 import pytest
 
 from sse_rewrite.body import rewrite_completion
-from sse_rewrite.events import Reasoning
 from sse_rewrite.formats import FORMATS, select_format
 from sse_rewrite.rewrite_options import RewriteOptions
+from sse_rewrite.stream.events import Reasoning
 from tests.chunking import calls, codes, feed_pieces, rejoin, texts
 from tests.formats.channel_rows import PARSERS, ROWS
 from tests.formats.harness import cases, invalid_utf8_replaced_only_where_rewritten, prose_released_at_once

@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pytest
 
-from sse_rewrite.events import Piece
 from sse_rewrite.formats import FORMATS, ToolSyntax
+from sse_rewrite.stream.events import Piece
 from tests.chunking import calls, every_cut, field_stream, rewrite_stream, token_stream
 from tests.formats.damage_rows import DEEPSEEK, KIMI, PARSERS, ROWS, STOPPED, glm, hermes, qwen
 from tests.formats.harness import (

@@ -14,7 +14,6 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Piece, ToolCall
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats._compose import ComposedParser
 from sse_rewrite.formats.hermes import HermesParser
@@ -22,6 +21,7 @@ from sse_rewrite.formats.kimi import KimiParser
 from sse_rewrite.formats.qwen_xml import QwenParser
 from sse_rewrite.formats.special_tokens import SpecialTokensParser
 from sse_rewrite.formats.syntax import ToolSyntax
+from sse_rewrite.stream.events import Piece, ToolCall
 from tests.formats.damage_rows import DEEPSEEK, KIMI
 
 

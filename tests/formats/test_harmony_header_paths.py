@@ -12,11 +12,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import Markup, Reasoning, Text
 from sse_rewrite.formats._auto_wrapped import GptOssAndTokens
 from sse_rewrite.formats.harmony import HarmonyParser
 from sse_rewrite.formats.harmony_calls import State
 from sse_rewrite.formats.harmony_headers import CHANNELS, MAX_HEADER, maybe_prose
+from sse_rewrite.stream.events import Markup, Reasoning, Text
 
 
 def prose_reference(header: str) -> bool:

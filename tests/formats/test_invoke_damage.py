@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from sse_rewrite.events import ArgumentsDelta
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.stream.events import ArgumentsDelta
 from tests.chunking import calls, feed_pieces, texts
 from tests.formats.dsml_rows import DSML_PLAIN_ROWS, DSML_ROWS
 from tests.formats.harness import (

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from sse_rewrite.cli import cli
 from sse_rewrite.formats import FORMATS, select_format
-from sse_rewrite.think import think_mode
+from sse_rewrite.stream.think import think_mode
 from tests.chunking import (
     assert_same_for_any_cut,
     calls,

@@ -159,7 +159,7 @@ def test_a_composition_is_known_by_its_declarations(cls: type[LazyComposition]) 
 def test_a_one_event_run_imports_no_format_machine() -> None:
     event = b'data: {"model":"moonshotai/kimi-k2.5","choices":[{"index":0,"delta":{"content":"pong"}}]}\n\n'
     code = (
-        "import sys\nfrom sse_rewrite.rewrite import StreamRewriter\n"
+        "import sys\nfrom sse_rewrite.stream.rewrite import StreamRewriter\n"
         f"r = StreamRewriter()\nr.feed({event!r})\nr.flush()\n"
         "print(sorted(m.rpartition('.')[2] for m in sys.modules if m.startswith('sse_rewrite.formats.')))"
     )

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from sse_rewrite.events import Notice, ToolCall
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats.raw_values import value_json
+from sse_rewrite.stream.events import Notice, ToolCall
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import calls, chunkings, codes, feed_pieces
 from tests.formats.invoke_text import dsml, invoke, m2, m2_invoke

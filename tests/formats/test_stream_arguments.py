@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import ArgumentsDelta, CallStart, Notice, ToolCall
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.stream.events import ArgumentsDelta, CallStart, Notice, ToolCall
 from tests.chunking import calls, codes, feed_pieces, rejoin, texts
 from tests.formats.damage_rows import DEEPSEEK, KIMI, PARSERS, ROWS
 from tests.formats.streamed import checked, streamed_at_every_cut

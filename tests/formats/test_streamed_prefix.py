@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.stream.events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
 from tests.chunking import calls, cut, feed_pieces, rejoin, split, texts
 from tests.formats.damage_rows import DEEPSEEK, KIMI
 from tests.formats.invoke_text import BAR, dsml, invoke, m2, m2_invoke

@@ -12,7 +12,7 @@ import orjson
 import pytest
 
 from sse_rewrite.protocols.anthropic.models import ModelChoice
-from sse_rewrite.sse import SSEDecoder
+from sse_rewrite.stream.sse import SSEDecoder
 from tests.serve.servers import Servers, eventually, sdk_clients, upstream_saw
 
 KIMI = "moonshotai/kimi-k2.5"

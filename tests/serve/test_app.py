@@ -13,7 +13,7 @@ import httpx2
 import openai
 import pytest
 
-from sse_rewrite.rewrite import Output, RewriteOptions, StreamRewriter
+from sse_rewrite.stream.rewrite import Output, RewriteOptions, StreamRewriter
 from tests.serve.servers import Servers, eventually
 
 CHAT = {"model": "moonshotai/kimi-k2.5", "messages": [{"role": "user", "content": "$ ls"}]}

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from sse_rewrite.cli import cli
 from sse_rewrite.options import parse_option_args
-from sse_rewrite.rewrite import RewriteOptions
 from sse_rewrite.serve.capture import sidecar_text
+from sse_rewrite.stream.rewrite import RewriteOptions
 from tests.serve.servers import Servers, captured, eventually
 
 CHAT = {"model": "moonshotai/kimi-k2.5", "messages": [{"role": "user", "content": "$ echo captured"}]}

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import openai
 import pytest
 
-from sse_rewrite.rewrite import RewriteOptions
+from sse_rewrite.stream.rewrite import RewriteOptions
 from tests.serve.servers import Servers, eventually
 
 TOOLS = [{"type": "function", "function": {"name": "bash", "parameters": {

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sse_rewrite.rewrite import Stats
 from sse_rewrite.serve.request_log import RequestRecord, log_line
+from sse_rewrite.stream.rewrite import Stats
 
 
 def test_a_streamed_request_logs_model_status_counters_and_duration() -> None:

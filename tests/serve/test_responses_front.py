@@ -11,7 +11,7 @@ import openai
 import orjson
 import pytest
 
-from sse_rewrite.sse import SSEDecoder
+from sse_rewrite.stream.sse import SSEDecoder
 from tests.serve.servers import Servers, eventually, sdk_clients, upstream_saw
 
 KIMI = "moonshotai/kimi-k2.5"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import anthropic
 
-from sse_rewrite.rewrite import RewriteOptions
+from sse_rewrite.stream.rewrite import RewriteOptions
 from tests.serve.servers import Servers
 from tests.serve.test_anthropic_front import BASH, start
 

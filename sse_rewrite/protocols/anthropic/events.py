@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import orjson
 
-from ...events import Notice
 from ...formats._json import is_json
-from ...sse import encode_event
+from ...stream.events import Notice
+from ...stream.sse import encode_event
 from ..emitting import ChunkEmitter, Emitted
 from ..fields import object_field, reasoning_text, string_field
 from .mapping import anthropic_usage, error_object, message_id, stop_reason, tool_use_id
@@ -48,7 +48,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final, Literal
 
-    from ...chunks import Chunk
+    from ...stream.chunks import Chunk
 
     TextKind = Literal["thinking", "text"]
     BlockKind = TextKind | Literal["tool_use"]

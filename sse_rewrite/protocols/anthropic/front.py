@@ -29,11 +29,11 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict
 
-from ...rewrite import RewriteOptions, StreamRewriter
 from ...serve import state
 from ...serve.request_log import RequestRecord
 from ...serve.upstream import Upstream, UpstreamFailure, describe, end_to_end
-from ...sse import encode_event
+from ...stream.rewrite import RewriteOptions, StreamRewriter
+from ...stream.sse import encode_event
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
 from ..fields import RequestError

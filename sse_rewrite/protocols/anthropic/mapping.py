@@ -18,8 +18,8 @@ import string
 
 import orjson
 
-from ...chunks import derived_call_id
-from ...events import Notice
+from ...stream.chunks import derived_call_id
+from ...stream.events import Notice
 from ..fields import object_field, reasoning_text, string_field, token_count
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -27,7 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-    from ...chunks import Chunk
+    from ...stream.chunks import Chunk
 
 _ID_KEPT: Final = frozenset(string.ascii_letters + string.digits + "_")
 _HEX_DIGITS: Final = frozenset("0123456789ABCDEF")

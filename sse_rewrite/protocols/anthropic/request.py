@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import orjson
 
-from ...events import Notice
+from ...stream.events import Notice
 from ..fields import RequestError, requested_model, required_string
 from .mapping import native_id
 from .models import ModelChoice, upstream_model

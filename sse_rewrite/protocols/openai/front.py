@@ -16,11 +16,11 @@ import orjson
 from aiohttp import web
 
 from ...body import rewrite_completion
-from ...rewrite import RewriteOptions, StreamRewriter
 from ...serve import state
 from ...serve.errors import json_error
 from ...serve.request_log import RequestRecord
 from ...serve.upstream import UpstreamFailure
+from ...stream.rewrite import RewriteOptions, StreamRewriter
 from ...tool_schemas import ToolSchemas
 from ..answers import read_whole, relay_stream
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import orjson
 
-from ...chunks import moved_choice, with_choice
-from ...fast.token_template import TokenTemplate
+from ...stream.chunks import moved_choice, with_choice
+from ...stream.fast.token_template import TokenTemplate
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-    from ...chunks import Chunk
+    from ...stream.chunks import Chunk
 
 _PROBE: Final = "\x00moved"
 _MAX_MISSES: Final = 8

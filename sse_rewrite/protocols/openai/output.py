@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import orjson
 
-from ...events import Notice, Output
-from ...sse import encode_event
-from ...streamed_calls import part_chunks
+from ...stream.events import Notice, Output
+from ...stream.sse import encode_event
+from ...stream.streamed_calls import part_chunks
 from .moved_events import MovedEvents
 from .part_heads import PART_TAIL, PartHeads
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ...chunks import Chunk
-    from ...streamed_calls import ArgumentPart, ArgumentRun, Part
+    from ...stream.chunks import Chunk
+    from ...stream.streamed_calls import ArgumentPart, ArgumentRun, Part
 
 
 class OpenAIOutput:

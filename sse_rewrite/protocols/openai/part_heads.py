@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import orjson
 
-from ...chunks import envelope
-from ...fast.token_template import TokenTemplate
-from ...sse import encode_event
-from ...streamed_calls import part_chunks
+from ...stream.chunks import envelope
+from ...stream.fast.token_template import TokenTemplate
+from ...stream.sse import encode_event
+from ...stream.streamed_calls import part_chunks
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-    from ...chunks import Chunk
+    from ...stream.chunks import Chunk
 
 PART_TAIL: Final = b'}}]},"finish_reason":null}]}\n\n'
 """How an argument part's event ends, after its arguments text."""

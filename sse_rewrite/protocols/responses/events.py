@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ...chunks import derived_call_id
-from ...events import Notice
-from ...sse import encode_event
+from ...stream.chunks import derived_call_id
+from ...stream.events import Notice
+from ...stream.sse import encode_event
 from ..emitting import ChunkEmitter, Emitted
 from ..fields import object_field, reasoning_text, string_field
 from .items import ResponseContext, call_item, custom_input, text_item, text_part
@@ -53,7 +53,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ...chunks import Chunk
+    from ...stream.chunks import Chunk
     from .items import CallKind, TextKind
 
 @dataclass(slots=True)

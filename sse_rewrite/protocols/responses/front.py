@@ -30,9 +30,9 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict
 
-from ...rewrite import RewriteOptions, StreamRewriter
 from ...serve import state
 from ...serve.upstream import UpstreamFailure
+from ...stream.rewrite import RewriteOptions, StreamRewriter
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
 from .input_items import input_messages

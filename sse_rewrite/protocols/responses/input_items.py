@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import orjson
 
-from ...events import Notice
+from ...stream.events import Notice
 from ..fields import RequestError, required_string
 
 # typing is imported for type checkers only, as in the core (see entry.py)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ...events import Notice
+from ...stream.events import Notice
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False

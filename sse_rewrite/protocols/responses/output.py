@@ -13,7 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ...events import Notice
+    from ...stream.events import Notice
     from .events import ResponsesEmitter
     from .items import ResponseContext
 

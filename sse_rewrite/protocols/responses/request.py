@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...events import Notice
+from ...stream.events import Notice
 from ..anthropic.models import ModelChoice, upstream_model
 from ..fields import RequestError, requested_model
 from .input_items import input_messages

@@ -7,7 +7,7 @@ the same answer streamed would give.
 
 from __future__ import annotations
 
-from ...events import Notice
+from ...stream.events import Notice
 from .events import ResponsesEmitter
 from .mapping import error_body
 
@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ...chunks import Chunk
+    from ...stream.chunks import Chunk
     from .items import ResponseContext
 
 

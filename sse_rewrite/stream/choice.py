@@ -34,7 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .formats import ToolSyntax
+    from ..formats import ToolSyntax
 
     Item = tuple[str, Piece | CallPart]
 

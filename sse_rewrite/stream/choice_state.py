@@ -23,8 +23,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..formats import ToolSyntax
     from .content_thinking import ContentThinking
-    from .formats import ToolSyntax
     from .streamed_calls import Part
 
 CallId = Callable[[int, ToolCall | None], str]

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Final
 
-    from .formats import ToolSyntax
+    from ..formats import ToolSyntax
 
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
 

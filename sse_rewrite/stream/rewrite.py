@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import orjson
 
+from ..formats import FORMATS, select_format
+from ..protocols import stream_output
+from ..protocols.openai.output import OpenAIOutput
+from ..rewrite_options import RewriteOptions
+from ..stats import Stats
 from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice, Output
-from .formats import FORMATS, select_format
 from .needle_groups import as_text, holds_any
-from .protocols import stream_output
-from .protocols.openai.output import OpenAIOutput
-from .rewrite_options import RewriteOptions
 from .sse import BOM, SSEDecoder
-from .stats import Stats
 from .streamed_calls import part_counts
 from .think import THINK_NEEDLES, think_mode
 
@@ -35,10 +35,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Final, Literal
 
+    from ..formats import ToolSyntax
+    from ..protocols import StreamOutput
     from .choices import Planned
     from .chunks import Chunk
-    from .formats import ToolSyntax
-    from .protocols import StreamOutput
     from .streamed_calls import Part
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
@@ -120,7 +120,7 @@ class StreamRewriter:
         return out + self._count(self._output.flush()) + tail
 
     def _flush_body(self, raw: bytes) -> list[Output]:
-        from .body import rewrite_body  # here: a stream's start-up does not pay for it
+        from ..body import rewrite_body  # here: a stream's start-up does not pay for it
 
         result = rewrite_body(raw, self.options)
         self.stats.events_in += 1

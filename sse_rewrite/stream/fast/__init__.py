@@ -29,11 +29,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, Protocol
 
+    from ...rewrite_options import RewriteOptions
+    from ...stats import Stats
     from ..choices import Planned, StreamChoices
     from ..chunks import Chunk
     from ..events import Output
-    from ..rewrite_options import RewriteOptions
-    from ..stats import Stats
     from ..streamed_calls import Part
 
     class StreamView(Protocol):

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from ..formats import NATIVE_TOOL_CALLS
 from .choice import ChoiceRewriter
 from .choice_result import ChoiceResult
 from .chunks import derived_call_id, envelope, with_choice
 from .content_thinking import ContentThinking
 from .events import Notice, ToolCall
-from .formats import NATIVE_TOOL_CALLS
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -29,10 +29,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
+    from ..formats import ToolSyntax
+    from ..rewrite_options import RewriteOptions
+    from ..stats import Stats
     from .chunks import Chunk
-    from .formats import ToolSyntax
-    from .rewrite_options import RewriteOptions
-    from .stats import Stats
     from .streamed_calls import Part
 
     Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)
