@@ -32,8 +32,8 @@ import streams
 from shapes import model_event
 from streams import tokens
 
-from sse_rewrite.formats._section_base import Token
-from sse_rewrite.formats.deepseek import MARKERS
+from sse_rewrite.formats.catalogue.deepseek import MARKERS
+from sse_rewrite.formats.machines._section_base import Token
 
 DEEPSEEK = {role: next(m.decode() for m, r in MARKERS.items() if r is role) for role in Token}
 """DeepSeek V3.1's tokens by role."""

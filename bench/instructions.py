@@ -6,7 +6,7 @@ fixed with PYTHONHASHSEED=0, so dict layouts repeat). For every shape of `shapes
 as `baseline.py` does, in process), and the core with the accelerators on and off, run in
 process under callgrind on a stream of `--size-mb` and on one event; the difference is the
 stream's cost, start-up excluded (the format parts a stream imports on its first
-marker, `sse_rewrite/formats/_lazy.py`, are imported up front in both runs). With `OLD` (a
+marker, `sse_rewrite/formats/machines/_lazy.py`, are imported up front in both runs). With `OLD` (a
 directory holding another version's `sse_rewrite`, as for `ab.py`) the old core is counted
 too. Instructions are not time (cache misses and branches differ), but a change that removes
 work shows here in one run.
@@ -44,7 +44,7 @@ for line in io.BytesIO(data):
 """
 PRELOAD = """
 try:  # the format parts a stream imports on its first marker: start-up, in both runs
-    from sse_rewrite.formats._lazy import LazyComposition
+    from sse_rewrite.formats.machines._lazy import LazyComposition
 except ImportError:  # (a core from before the lazy registry imports them all up front)
     LazyComposition = None
 for composition in LazyComposition.__subclasses__() if LazyComposition else ():

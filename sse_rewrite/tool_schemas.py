@@ -3,7 +3,7 @@
 `ToolSchemas.read` takes a request body (`{"tools": [...]}`) or a `tools` array, in the
 OpenAI shape (`{"type": "function", "function": {"name", "parameters"}}`) or Anthropic's
 (`{"name", "input_schema"}`). The parsers use it to type raw-text parameter values
-(`formats/raw_values.py`), to take a call's name that matches a tool only loosely, and to
+(`formats/machines/raw_values.py`), to take a call's name that matches a tool only loosely, and to
 check arguments (docs/behaviour.md, "Types"). A tool list never decides whether text is a
 call: it only types and names.
 """

@@ -6,7 +6,7 @@ import orjson
 import pytest
 
 from sse_rewrite.body import rewrite_completion
-from sse_rewrite.formats.kimi import KimiParser
+from sse_rewrite.formats.catalogue.kimi import KimiParser
 from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.stream.chunks import derived_call_id
 from sse_rewrite.stream.events import Text, ToolCall

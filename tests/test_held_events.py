@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite import Notice, RewriteOptions, StreamRewriter
-from sse_rewrite.formats import FORMAT_CHOICES, deepseek, kimi
+from sse_rewrite.formats import FORMAT_CHOICES
+from sse_rewrite.formats.catalogue import deepseek, kimi
 from sse_rewrite.stream.sse import SSEDecoder
 from tests.chunking import chunk_event
 

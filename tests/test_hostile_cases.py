@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from sse_rewrite import StreamRewriter
 from sse_rewrite.formats import FORMAT_CHOICES
-from sse_rewrite.formats.kimi import KimiParser
+from sse_rewrite.formats.catalogue.kimi import KimiParser
 from tests.chunking import chunk_event
 from tests.fuzzing import FUZZ, assemble, cut_points, pieces, plain_text, rewrite
 from tests.rewrite_runs import AB, CB, CE, SB, SE

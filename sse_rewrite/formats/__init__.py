@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ._auto import FAMILIES, Tokens
-from ._lazy import Ref
-from ._scanner import DEFAULT_MAX_SECTION_BYTES
+from .catalogue.routing import FAMILIES, Tokens
+from .machines._lazy import Ref
+from .machines._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -69,21 +69,21 @@ class _Registry(Mapping[str, "type[ToolSyntax]"]):
 
 
 FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
-    "kimi": Ref("kimi", "KimiParser"),
-    "hermes": Ref("hermes", "HermesParser"),
-    "qwen3-coder": Ref("qwen_xml", "QwenXmlParser"),
-    "glm": Ref("glm", "GlmParser"),
-    "deepseek": Ref("deepseek", "DeepSeekParser"),
-    "dsml": Ref("dsml", "DsmlParser"),
-    "minimax": Ref("minimax_unangled", "MiniMaxFormat"),
-    "text": Ref("plain_text", "PlainTextParser"),
-    "harmony": Ref("harmony", "HarmonyParser"),
-    "seed": Ref("seed", "SeedThinkParser"),
-    "kimi-k3": Ref("xtml", "XtmlParser"),
-    "mistral": Ref("lists", "MistralParser"),
-    "llama": Ref("lists", "LlamaParser"),
-    "gemma": Ref("lists", "GemmaParser"),
-    "lfm2": Ref("lists", "Lfm2Parser"),
+    "kimi": Ref("catalogue.kimi", "KimiParser"),
+    "hermes": Ref("catalogue.hermes", "HermesParser"),
+    "qwen3-coder": Ref("catalogue.qwen_xml", "QwenXmlParser"),
+    "glm": Ref("catalogue.glm", "GlmParser"),
+    "deepseek": Ref("catalogue.deepseek", "DeepSeekParser"),
+    "dsml": Ref("catalogue.dsml", "DsmlParser"),
+    "minimax": Ref("machines.minimax_unangled", "MiniMaxFormat"),
+    "text": Ref("machines.plain_text", "PlainTextParser"),
+    "harmony": Ref("machines.harmony", "HarmonyParser"),
+    "seed": Ref("machines.seed", "SeedThinkParser"),
+    "kimi-k3": Ref("machines.xtml", "XtmlParser"),
+    "mistral": Ref("catalogue.lists", "MistralParser"),
+    "llama": Ref("catalogue.lists", "LlamaParser"),
+    "gemma": Ref("catalogue.lists", "GemmaParser"),
+    "lfm2": Ref("catalogue.lists", "Lfm2Parser"),
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass (`_auto.py`).
     SPECIAL_TOKENS: Tokens,
     NATIVE_TOOL_CALLS: Tokens,

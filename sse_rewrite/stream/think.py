@@ -25,7 +25,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..formats._scanner import ANGLE_SNIFF
+from ..formats.machines._scanner import ANGLE_SNIFF
 from .events import Markup, Text
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -208,7 +208,7 @@ def _partial_suffix(buf: str, pos: int, tag: str) -> int:
 def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
     """DSML block openers by their marker (without `>`), each of which ends the reasoning it
     stands in, and a pattern finding them (the invoke machine is imported on first need)."""
-    from ..formats.dsml import DSML
+    from ..formats.catalogue.dsml import DSML
 
     openers = tuple(DSML.block_openers())
     return openers, re.compile("|".join(re.escape(opener) for opener in openers))

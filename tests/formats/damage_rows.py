@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from sse_rewrite.formats import deepseek, kimi
-from sse_rewrite.formats._section_base import Token
+from sse_rewrite.formats.catalogue import deepseek, kimi
+from sse_rewrite.formats.machines._section_base import Token
 from tests.formats.damage_tag_rows import STOPPED, TAG_CALLS, glm, hermes, qwen, tag_rows
 from tests.formats.damage_types import Expected
 

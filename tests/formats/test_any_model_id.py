@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from sse_rewrite.cli import cli
 from sse_rewrite.formats import FORMATS
-from sse_rewrite.formats._auto import FAMILIES, Family
+from sse_rewrite.formats.catalogue.routing import FAMILIES, Family
 from sse_rewrite.stream.events import Text, ToolCall
 from tests.chunking import field_stream, rewrite_stream
 from tests.formats.damage_rows import DEEPSEEK, KIMI

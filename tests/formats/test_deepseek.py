@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.formats.deepseek import DeepSeekParser, deepseek_call_parts
-from sse_rewrite.formats.special_tokens import SpecialTokensParser
+from sse_rewrite.formats.catalogue.deepseek import DeepSeekParser, deepseek_call_parts
+from sse_rewrite.formats.catalogue.special_tokens import SpecialTokensParser
 from sse_rewrite.stream.events import Piece
 from tests.chunking import (
     assert_same_for_any_cut,

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.formats._auto_wrapped import GptOssAndTokens
-from sse_rewrite.formats.harmony import HarmonyParser
-from sse_rewrite.formats.harmony_calls import State
-from sse_rewrite.formats.harmony_headers import CHANNELS, MAX_HEADER, maybe_prose
+from sse_rewrite.formats.catalogue.routing_wrapped import GptOssAndTokens
+from sse_rewrite.formats.machines.harmony import HarmonyParser
+from sse_rewrite.formats.machines.harmony_calls import State
+from sse_rewrite.formats.machines.harmony_headers import CHANNELS, MAX_HEADER, maybe_prose
 from sse_rewrite.stream.events import Markup, Reasoning, Text
 
 

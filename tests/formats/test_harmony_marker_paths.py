@@ -22,11 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
-from sse_rewrite.formats._compose import ComposedParser
-from sse_rewrite.formats.harmony import HarmonyParser
-from sse_rewrite.formats.harmony_header_words import NAME, NEXT, OPENED, kind_at, name_goes_on
-from sse_rewrite.formats.harmony_headers import CHANNEL, START, header_kind
-from sse_rewrite.formats.special_tokens import SpecialTokensParser
+from sse_rewrite.formats.catalogue.special_tokens import SpecialTokensParser
+from sse_rewrite.formats.machines._compose import ComposedParser
+from sse_rewrite.formats.machines.harmony import HarmonyParser
+from sse_rewrite.formats.machines.harmony_header_words import NAME, NEXT, OPENED, kind_at, name_goes_on
+from sse_rewrite.formats.machines.harmony_headers import CHANNEL, START, header_kind
 from sse_rewrite.stream.events import Markup, Reasoning
 from tests.formats.test_channel_fast_paths import (
     HARMONY_PIECES,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sse_rewrite.formats import FORMATS
-from sse_rewrite.formats.hash_calls import read_hash_call
+from sse_rewrite.formats.machines.hash_calls import read_hash_call
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import calls, every_cut, feed_pieces
 from tests.formats.invoke_text import dsml, invoke

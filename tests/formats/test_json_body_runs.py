@@ -1,5 +1,5 @@
 """Hermes JSON bodies of any layout, streaming arguments or not: what the fast paths take
-(`absorb`; streaming, `absorb_arguments` and `absorb_argument`: `formats/_tag_absorb.py`)
+(`absorb`; streaming, `absorb_arguments` and `absorb_argument`: `formats/machines/_tag_absorb.py`)
 changes nothing against feeding every text, whatever the members' order (the name first or
 not, members after the arguments), the values (brackets, quotes, backslashes and non-ASCII
 in strings, arguments as a string), the spacing, what follows the body, the cuts, the runs

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.formats.kimi import KimiParser, name_from_header
+from sse_rewrite.formats.catalogue.kimi import KimiParser, name_from_header
 from sse_rewrite.stream.events import Markup, Notice, Piece, Text, ToolCall
 from tests.chunking import chunkings, feed_pieces, json_values, normalize, rejoin, without_notices
 

@@ -1,4 +1,4 @@
-"""The lazy registry (`formats/_lazy.py`, `_auto.py`): an `auto` composition that imports its
+"""The lazy registry (`machines/_lazy.py`, `catalogue/routing.py`): an `auto` composition that imports its
 parts on a text's first lead does exactly what the composition built at once does.
 
 Differential: every capture through the filter, and the captures' texts and texts made of
@@ -22,9 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite import goldens
-from sse_rewrite.formats import FORMATS, _auto, deepseek, kimi, select_format
-from sse_rewrite.formats._lazy import LazyComposition
-from sse_rewrite.formats.dsml import MARKS
+from sse_rewrite.formats import FORMATS, select_format
+from sse_rewrite.formats.catalogue import deepseek, kimi
+from sse_rewrite.formats.catalogue import routing as _auto
+from sse_rewrite.formats.catalogue.dsml import MARKS
+from sse_rewrite.formats.machines._lazy import LazyComposition
 from sse_rewrite.formats.syntax import ToolSyntax
 
 SSE_LOGS = Path(__file__).resolve().parent.parent.parent / "sse_logs"

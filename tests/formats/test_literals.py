@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.formats.literals import LiteralReader, NotALiteral
+from sse_rewrite.formats.machines.literals import LiteralReader, NotALiteral
 
 
 def read(text: str, **kw: bool) -> object:

@@ -11,8 +11,9 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.formats import FORMATS, deepseek, kimi
-from sse_rewrite.formats._section_base import Token
+from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats.catalogue import deepseek, kimi
+from sse_rewrite.formats.machines._section_base import Token
 from tests.chunking import calls, chunkings, rewrite_stream, token_stream
 from tests.formats.damage_rows import PARSERS
 from tests.oracles import openai_final

@@ -1,6 +1,6 @@
 """Plain-text scanning stops at any byte a marker of the table can start with, not only `<`."""
 
-from sse_rewrite.formats._scanner import MarkerScanner, MarkerTable, scan_text
+from sse_rewrite.formats.machines._scanner import MarkerScanner, MarkerTable, scan_text
 from sse_rewrite.stream.events import Text
 
 TABLE = MarkerTable({b"[TOOL_CALLS]": "mistral", b"<tool_call>": "hermes", b"]<]mm[>[": "m3"})

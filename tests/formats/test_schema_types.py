@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sse_rewrite.formats import FORMATS
-from sse_rewrite.formats.raw_values import value_json
+from sse_rewrite.formats.machines.raw_values import value_json
 from sse_rewrite.stream.events import Notice, ToolCall
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import calls, chunkings, codes, feed_pieces

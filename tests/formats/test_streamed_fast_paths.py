@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
-from sse_rewrite.formats._streamed_call import settled_texts
+from sse_rewrite.formats.machines._streamed_call import settled_texts
 from sse_rewrite.formats.syntax import ToolSyntax
 from sse_rewrite.stream.events import ArgumentsDelta, Piece
 from tests.formats.test_streamed_prefix import SYNTAXES, keys, values

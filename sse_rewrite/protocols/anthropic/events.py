@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import orjson
 
-from ...formats._json import is_json
+from ...formats.machines._json import is_json
 from ...stream.events import Notice
 from ...stream.sse import encode_event
 from ..emitting import ChunkEmitter, Emitted

@@ -1,0 +1,204 @@
+"""The "marker, then a list" syntaxes, declared: Mistral, Llama 3 / 4, LFM2, Gemma 4.
+
+    Mistral (pre-v11)  [TOOL_CALLS] [{"name": "add", "arguments": {"a": 1}}]
+    Mistral (v11+)     [TOOL_CALLS]add[CALL_ID]a1b2c3d4e[ARGS]{"a": 1}   (`[CALL_ID]…` optional)
+    Llama 3            <|python_tag|>{"name": "add", "parameters": {"a": 1}}; {…}
+    Llama 4            <|python_start|>[add(a=1), now()]<|python_end|>
+    LFM2 / LFM2.5      <|tool_call_start|>[add(a=1)]<|tool_call_end|>
+    Gemma 4            <|tool_call>call:add{a:1,s:<|"|>text<|"|>}<tool_call|>
+
+Each is a `ListSyntax` read by the family machine (`_list_machine.py`). Their openers are
+special tokens that prose does not contain, so `auto` reads them in every stream
+(`ListMarkersParser`). Mistral v11 arguments are passed on as written, JSON or not (as
+vLLM does, so the model sees its own failed call), with a notice; JSON calls take
+`arguments`, else `parameters`; pythonic and Gemma values become JSON (`literals.py`).
+To add the next syntax of this shape: a `ListSyntax` here, a capture, and a row in the
+tables (docs/behaviour.md, "Marker-then-list syntaxes").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..machines._brackets import Quotes
+from ..machines._list_machine import ListParser
+from ..machines._list_reads import (
+    bare_mistral_calls,
+    gemma_calls,
+    json_calls,
+    list_calls,
+    mistral_calls,
+    no_calls,
+    stripped_mistral_calls,
+)
+from ..machines._list_syntax import ListSyntax
+from ..machines._scanner import ANGLE_SNIFF
+from ..machines.whole_answer import WholeAnswerParser
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+_VALUES: Final = {ord("{"): Quotes.JSON, ord("["): Quotes.PYTHON}
+MISTRAL: Final = ListSyntax(
+    "Mistral",
+    (b"[TOOL_CALLS]",),
+    {ord("{"): Quotes.JSON, ord("["): Quotes.JSON},
+    mistral_calls,
+    header=re.compile(r"(?P<name>[A-Za-z0-9_.\-]+)(?:\[CALL_ID\](?P<id>[A-Za-z0-9_\-]+))?(?:\[ARGS\])?"),
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.\-\[\]]"),
+    streams=True,
+)
+MISTRAL_THINK: Final = ListSyntax("Mistral", (b"[THINK]",), {}, no_calls, closer=b"[/THINK]", reasoning=True)
+"""Magistral's reasoning (Mistral ids and `--format mistral`: a tag quoted in prose would move the rest)."""
+LLAMA_JSON: Final = ListSyntax("Llama", (b"<|python_tag|>",), _VALUES, list_calls, again=b";")
+LLAMA_PYTHONIC: Final = ListSyntax(
+    "Llama 4", (b"<|python_start|>",), _VALUES, list_calls, closer=b"<|python_end|>"
+)
+LFM2: Final = ListSyntax(
+    "LFM2", (b"<|tool_call_start|>",), _VALUES, list_calls, closer=b"<|tool_call_end|>", echo=True
+)
+_GEMMA_HEADER: Final = re.compile(r"(?:call:)?(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)")
+GEMMA: Final = ListSyntax(
+    "Gemma 4",
+    (b"<|tool_call>",),
+    {ord("{"): Quotes.GEMMA, ord("("): Quotes.PYTHON},
+    gemma_calls,
+    header=_GEMMA_HEADER,
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.:\-]"),
+    header_optional=False,
+    closer=b"<tool_call|>",
+    again=b"call:",
+)
+GEMMA_STRIPPED: Final = ListSyntax(
+    "Gemma 4", (b"call:",), GEMMA.values, gemma_calls, header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes,
+    header_optional=False, again=GEMMA.again, word_start=True,
+)  # fmt: skip
+"""Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
+(no closer: a `<tool_call|>` that survived is dropped as an orphan), at the field's start or
+after a character that is not a letter, digit or `_` (`recall:x{…}` is prose)."""
+
+GEMMA_THOUGHT: Final = ListSyntax(
+    "Gemma 4", (b"<|channel>thought",), {}, no_calls, closer=b"<channel|>", reasoning=True, opener_line=True
+)
+"""Gemma 4's reasoning channel (Gemma ids and `--format gemma`), from the line after `thought` to
+`<channel|>`."""
+
+CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')
+"""Sniff bytes for Gemma's stripped `call:`: the raw JSON holds it whole, or a text field ends
+with its start (`c`, `ca`...) before the closing quote."""
+TOOL_CALLS_SNIFF: Final = (b"[T", b'["')
+"""Sniff bytes for `[TOOL_CALLS]`: the raw JSON holds `[T` (the token or its start) or, for a
+lone `[` ending a text field, `["`. Ordinary chunks hold neither (`"choices":[{`)."""
+
+
+MINIMAX_M1: Final = ListSyntax(
+    "MiniMax M1", (b"<tool_calls>",), {ord("{"): Quotes.JSON}, json_calls, closer=b"</tool_calls>",
+    repeats=True,
+)
+"""MiniMax M1's `<tool_calls>` block of JSON call objects, one a line, which M2 models write with
+M1's chat template (prose may say `<tool_calls>`: MiniMax ids and `--format minimax` only)."""
+
+
+class ListMarkersParser(ListParser):
+    """The openers of this family that are special tokens: read in every stream under `auto`."""
+
+    SYNTAXES = (MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
+
+
+class MistralTokensParser(ListParser):
+    """Mistral's tokens: `[TOOL_CALLS]` in both generations, and `[THINK]` reasoning."""
+
+    SYNTAXES = (MISTRAL, MISTRAL_THINK)
+    sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF
+
+
+class MistralIdsParser(ListParser):
+    """What Mistral ids add to the tokens read in every stream: `[THINK]` reasoning."""
+
+    SYNTAXES = (MISTRAL_THINK,)
+    sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF  # (`[T` holds `[THINK]`, whole or cut)
+
+
+class MiniMaxM1Parser(ListParser):
+    """MiniMax M1's `<tool_calls>` block (a part of MiniMax's `auto` and `--format minimax`)."""
+
+    SYNTAXES = (MINIMAX_M1,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class Lfm2TokensParser(ListParser):
+    """LFM2's tokens: `<|tool_call_start|>[…]<|tool_call_end|>`."""
+
+    SYNTAXES = (LFM2,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class LlamaTokensParser(ListParser):
+    """Llama's `<|python_tag|>` JSON and `<|python_start|>` pythonic lists."""
+
+    SYNTAXES = (LLAMA_JSON, LLAMA_PYTHONIC)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class GemmaParser(ListParser):
+    """`--format gemma`, and Gemma ids: `<|tool_call>call:…` and the stripped `call:NAME{…}`."""
+
+    SYNTAXES = (GEMMA, GEMMA_STRIPPED, GEMMA_THOUGHT)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
+
+
+class GemmaIdsParser(ListParser):
+    """What Gemma ids add to the tokens read in every stream (prose may say `call:`): the
+    stripped `call:NAME{…}`, and the `<|channel>thought` reasoning."""
+
+    SYNTAXES = (GEMMA_STRIPPED, GEMMA_THOUGHT)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
+
+
+LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";")
+"""Llama 3's `{"name": …, "parameters": …}` with no marker (`; ` between calls)."""
+LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}, list_calls)
+"""Llama 4's `[f(a=1), g()]` with no marker."""
+MISTRAL_STRIPPED: Final = ListSyntax(
+    "Mistral", (), {ord("{"): Quotes.JSON}, stripped_mistral_calls,
+    header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)"), header_bytes=re.compile(rb"[^A-Za-z0-9_.\-]"),
+    header_optional=False,
+)  # fmt: skip
+"""Mistral v11 with its tokens stripped by a server: `NAME{…}`, calls back to back, each a
+JSON object (text-generation-webui leaves this)."""
+MISTRAL_BARE_JSON: Final = ListSyntax("Mistral", (), MISTRAL.values, bare_mistral_calls)
+"""What is left of Mistral's calls without their tokens: pre-v11's JSON array of
+`{"name", "arguments"}` objects (as the Mistral API's calls fall into content), or llama.cpp's
+generic envelope `{"tool_calls": […]}` (a Devstral leak)."""
+MISTRAL_REASONING: Final = ("[THINK]", "[/THINK]")
+"""`MISTRAL_THINK`'s opener and closer: an answer of bare calls may follow the reasoning."""
+
+
+class MistralParser(WholeAnswerParser):
+    """`--format mistral`: Mistral's tokens, and its calls without them as the whole answer
+    (after its `[THINK]` reasoning, if any)."""
+
+    INNER = MistralTokensParser
+    BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
+    REASONING = MISTRAL_REASONING
+
+
+LFM2_BARE: Final = ListSyntax("LFM2", (), {ord("["): Quotes.PYTHON}, list_calls)
+"""LFM2's `[f(a="x")]` with its two tokens stripped (they are by default)."""
+
+
+class Lfm2Parser(WholeAnswerParser):
+    """`--format lfm2`: LFM2's tokens, and its pythonic list without them as the whole answer."""
+
+    INNER = Lfm2TokensParser
+    BARE = (LFM2_BARE,)
+
+
+class LlamaParser(WholeAnswerParser):
+    """`--format llama`: Llama's tokens, and its bare JSON or pythonic calls as the whole answer."""
+
+    INNER = LlamaTokensParser
+    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)

@@ -1,0 +1,40 @@
+"""Qwen3-Coder: `<function=…>` XML, inside `<tool_call>` tags or bare.
+
+    <tool_call>
+    <function=get_weather>
+    <parameter=city>
+    Dallas
+    </parameter>
+    </function>
+    </tool_call>
+
+Qwen3-Coder is seen to drop the `<tool_call>` wrapper, so a bare `<function=NAME>` is
+an opener too (a stray `</tool_call>` after it is dropped with it). `QWEN3_CODER` declares
+the syntax (`_tag_syntax.TagSyntax`), `QWEN` what a Qwen model id reads (Hermes JSON too);
+the tag machine is `ToolCallTagParser`, and the body is read by `qwen_xml_call`.
+"""
+
+from __future__ import annotations
+
+from ..machines._tag_syntax import TagSyntax, TagSyntaxParser
+from ..machines.tool_call_bodies import Body
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+QWEN3_CODER: Final = TagSyntax("qwen3-coder", frozenset({Body.XML}), bare_function=True)
+QWEN: Final = TagSyntax("qwen", frozenset({Body.JSON, Body.XML}), bare_function=True)
+
+
+class QwenXmlParser(TagSyntaxParser):
+    """Streaming parser for Qwen3-Coder XML bodies only (`--format qwen3-coder`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = QWEN3_CODER
+
+
+class QwenParser(QwenXmlParser):
+    """What `auto` reads for a Qwen model: Hermes JSON (Qwen2.5, Qwen3) and XML (Qwen3-Coder)."""
+
+    SYNTAX: ClassVar[TagSyntax] = QWEN

@@ -1,0 +1,25 @@
+"""The fallback for unknown models: only Kimi's and DeepSeek's special tokens.
+
+Those tokens cannot occur in ordinary prose, so `auto` recognizes them in every
+stream whatever its model id (gateways answer with aliases such as `gpt-4o` for a Kimi
+backend), while `<tool_call>` tags or `TOOL:` lines might be the answer's own words.
+"""
+
+from __future__ import annotations
+
+from ..machines._section_syntax import SectionSyntax
+from ..machines._sections import SectionParser
+from .deepseek import DEEPSEEK
+from .kimi import KIMI
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
+
+
+class SpecialTokensParser(SectionParser):
+    """Kimi and DeepSeek tokens in one parser; each call is read by the syntax its opener
+    (call-begin marker, else argument marker) belongs to."""
+
+    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI, DEEPSEEK)

@@ -1,0 +1,192 @@
+"""ComposedParser: several format machines in one pass over one shared buffer.
+
+`auto` reads the syntax a stream's model id picks plus Kimi's and DeepSeek's special
+tokens. Running two parsers one after the other would let the first one claim a marker
+that sits inside the other's call; instead the parts share one `MarkerScanner`. In
+plain text the composed parser looks for the first opener of any part; the part it
+belongs to then runs alone, on its own states, until it is back in plain text. So the
+first opener wins, every byte is scanned once, and output does not depend on chunking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...stream.events import Piece, Reasoning, Text
+from ._machine import ScanningParser
+from ._orphans import Surroundings
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
+    from ...tool_schemas import ToolSchemas
+
+
+class ComposedParser:
+    """Implements `ToolSyntax` with the `PARTS` a subclass names (earlier parts win ties)."""
+
+    PARTS: ClassVar[tuple[type[ScanningParser], ...]]
+    sniff: ClassVar[tuple[bytes, ...]]
+    """The union of the parts' sniff bytes: an event none of them needs is not read."""
+    _PLAIN_AT_ONCE: ClassVar[bool] = True
+    """Whether a text without `<`, fed while nothing is held, is handed back at once (true
+    when every part's opener starts with `<`: the text step would hand all of it back)."""
+    _OPENERS: ClassVar[MarkerTable[tuple[int, Any]]]
+    """Every part's openers, with the part's index in `PARTS` (an earlier part's spelling wins)."""
+    _WHOLE_OPENERS: ClassVar[dict[str, tuple[int, Any]]]
+    """The openers a part may take whole (`_absorb_opener`), by text: looked up, not searched."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
+        openers: dict[bytes, tuple[int, Any]] = {}
+        held_from: dict[bytes, int] = {}
+        for index, part in reversed(list(enumerate(cls.PARTS))):
+            openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
+            held_from.update(part.OPENERS.held_from)
+        cls._OPENERS = MarkerTable(openers, held_from)
+        cls._WHOLE_OPENERS = {marker.decode(): found for marker, found in openers.items()
+                              if cls.PARTS[found[0]]._absorb_opener is not ScanningParser._absorb_opener}
+        cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
+
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False,
+        tools: ToolSchemas | None = None,
+    ) -> None:  # fmt: skip
+        self._scan = MarkerScanner()
+        self._max = max_section_bytes
+        # what precedes the cursor, shared: the parts' orphan closers are decided on the whole text
+        self._around = Surroundings(self._OPENERS)
+        self._parts = [part(max_section_bytes, self._scan, stream_arguments, self._around, tools)
+                       for part in self.PARTS]
+        self._active: ScanningParser | None = None  # the part whose call or section is open
+        self._flushed = False
+
+    @property
+    def pending(self) -> bool:
+        """True while any text is held back."""
+        scan = self._scan  # (its `buffered` without the property's call: asked about every fed text)
+        return self._active is not None or scan.end > scan.start
+
+    @property
+    def watching(self) -> bool:
+        """True while a closer read next could be dropped (see `_orphans`): every text must come here."""
+        return self._around.watching
+
+    @property
+    def undecided(self) -> int:
+        """Characters held back only because they may begin a marker; 0 inside syntax."""
+        return 0 if self._active is not None else self._parts[0].undecided
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The open part's `absorb`. Outside a call, while nothing is held, a first text that is
+        a whole opener its part takes without a search (`ScanningParser._absorb_opener`) opens
+        that part, which may take the texts after it."""
+        active = self._active
+        if active is not None:
+            return active.absorb(texts)
+        if not texts or self._scan.end:
+            return 0
+        found = self._WHOLE_OPENERS.get(texts[0])
+        if found is None:
+            return 0
+        part = self._parts[found[0]]
+        if not part._absorb_opener(found[1], texts[0]):
+            return 0
+        self._active = part
+        return 1 + part.absorb(texts[1:]) if len(texts) > 1 else 1
+
+    def absorb_reasoning(self, text: str) -> bool:
+        """The open part's `absorb_reasoning` (it shares this parser's scanner); nothing is
+        taken outside a call."""
+        active = self._active
+        return active is not None and active.absorb_reasoning(text)
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """The open part's `absorb_arguments`; outside a call, what `absorb` takes (a whole
+        opener, and its part's texts after it) streams nothing."""
+        active = self._active
+        if active is None:  # (a text that is no whole opener is not asked: this runs on every text)
+            return [""] * self.absorb(texts) if texts and texts[0] in self._WHOLE_OPENERS else []
+        return active.absorb_arguments(texts)
+
+    def absorb_argument(self, text: str) -> str | None:
+        """The open part's `absorb_argument`; outside a call, what `absorb` takes streams nothing."""
+        active = self._active
+        if active is None:
+            return "" if text in self._WHOLE_OPENERS and self.absorb((text,)) else None
+        return active.absorb_argument(text)
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        active = self._active
+        if not self._scan.end and "<" not in text:
+            # Nothing is held and nothing can begin a marker: `_step` would hand it all back.
+            if active is None and self._PLAIN_AT_ONCE:
+                self._around.text(text)
+                return [Text(text)] if text else []
+            if active is not None and active._state is active.REASONING_AT_ONCE:  # (no orphan reads it)
+                return [Reasoning(text)] if text else []
+        out: list[Piece] = []
+        self._around.begin(out)
+        if active is None or text not in active.WHOLE_MARKERS or not active._feed_whole(text, out):
+            self._scan.append(text)
+            while self._step(out):
+                pass
+        elif active._state is active.TEXT:  # (the marker closed the part's syntax: as `_step` leaves it)
+            self._active = None
+        if out:
+            self._around.catch_up()
+        active = self._active
+        if active is not None and self._scan.buffered > self._max:
+            active._cap(out)
+            self._active = None
+        if self._active is None:
+            self._scan.compact()
+        else:
+            self._active._compact()
+        return out
+
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field: the open part decides what it holds (docs/behaviour.md, "Damage");
+        `finished`: a normal finish (see `ToolSyntax.flush`)."""
+        if self._flushed:
+            return []
+        self._flushed = True
+        out: list[Piece] = []
+        if self._active is None and self._scan.buffered:
+            self._around.begin(out)  # a closer waits for its line's end: it ends here
+            self._around.at_end = True
+            self._run(out)
+        part = self._active or self._parts[0]
+        part._finished = finished
+        part._finish(out)
+        self._active = None
+        return out
+
+    def _run(self, out: list[Piece]) -> None:
+        while self._step(out):
+            pass
+        self._around.catch_up()
+
+    def _step(self, out: list[Piece]) -> bool:
+        part = self._active
+        if part is None:
+            found = scan_text(self._scan, self._OPENERS, out)
+            if found is None:
+                return False
+            (index, value), pos, length = found
+            part = self._parts[index]
+            if not part._found(value, pos, length, out):
+                return False
+            self._active = part
+        elif part._state is part.TEXT:
+            self._active = None
+        else:
+            return part._STEPS[part._state](part, out)
+        return True

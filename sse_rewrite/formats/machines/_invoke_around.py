@@ -1,0 +1,136 @@
+"""InvokeAround: what declarations of the invoke family read besides their blocks and invokes.
+
+- THINK: after the syntax's reasoning opener (M3's `<mm:think>`), reasoning up to its closer,
+  handed back as it arrives.
+- HASH: after its hash-call wrapper's opener (MiniMax's `[TOOL_CALL]`), spacing and `{`
+  (else the opener was prose, released at once), then the body up to the wrapper's closer,
+  read whole (`hash_calls.read_hash_call`); a body that is not one call comes out as the text
+  it was (notice). At the end of input an unclosed body that is one call is recovered.
+- FENCED: after a fenced-call opener (DSML's `<｜DSML｜toolcall>`), NAME and an opening fence
+  (else the opener was prose, released as soon as that is clear), then a JSON object up to the
+  closing fence (`fenced_calls`); anything else is text (notice).
+"""
+
+from __future__ import annotations
+
+from ...stream.events import Markup, Notice, Piece
+from ._invoke_syntax import InvokeSyntax
+from ._invoke_tags import Inside
+from ._json import is_json
+from ._machine import MachineState, ScanningParser
+from ._scanner import NEED_MORE, NON_SPACE
+from .fenced_calls import FENCE_END, fence_head
+from .hash_calls import read_hash_call
+from .raw_values import tool_parameters
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
+
+
+class InvokeAround(ScanningParser):
+    """The THINK, HASH and FENCED states of `_invoke.InvokeParser` (its open `_syntax`, `_INSIDE`)."""
+
+    _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
+    _syntax: InvokeSyntax
+    _hash_at: int  # HASH, FENCED: where what follows the opener begins
+    _fence_at: int  # FENCED: where the fenced object begins (0: the head is not read yet)
+    _name: str
+    HASH_STATE: ClassVar[MachineState]
+    FENCED_STATE: ClassVar[MachineState]
+
+    def _step_think(self, out: list[Piece]) -> bool:
+        ends = self._INSIDE[self._syntax].think_end
+        found = None if ends is None else self._reasoning_until(out, ends)
+        if found is None:
+            return False
+        out.append(Markup(self._scan.take(found[1] + found[2])))
+        self._state = self.TEXT
+        return True
+
+    def _step_hash(self, out: list[Piece]) -> bool:
+        scan, ends = self._scan, self._INSIDE[self._syntax].hash_end
+        if scan.cursor == self._hash_at:  # (the body must open with `{`: else the opener was prose)
+            first = NON_SPACE.search(scan.view, self._hash_at, scan.end)
+            if first is None:
+                return False
+            if scan.view[first.start()] != 0x7B:  # '{'
+                self._emit_text(out, self._hash_at)
+                self._state = self.TEXT
+                return True
+            scan.cursor = first.start()
+        while ends is not None and (pos := scan.find_lead(ends.leads, scan.cursor)) != -1:
+            found = scan.match(pos, ends)
+            if found is NEED_MORE:
+                scan.cursor = pos
+                return False
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            self._hash_call(out, pos, pos + found[1])
+            return True
+        scan.cursor = scan.end
+        return False
+
+    def _hash_call(self, out: list[Piece], body_end: int, end: int) -> bool:
+        """The wrapper's body ends at `body_end` (its closer at `end`): a call, or its text.
+        False when it is no call (nothing handed back)."""
+        scan = self._scan
+        body = scan.text(self._hash_at, body_end)
+        read = read_hash_call(body)
+        if read is not None:
+            read = read_hash_call(body, tool_parameters(self._tools, read[0]))
+        if read is None:
+            if end == body_end:
+                return False
+            self._emit_text(out, end)
+            out.append(Notice("malformed-call", "hash call wrapper holds no call: passed through as text"))
+        else:
+            if end == body_end:
+                out.append(Notice("recovered-call", f"stream ended inside call {read[0]}: call recovered"))
+            self._call(out, None, read[0], read[1], scan.take(end))
+        self._state = self.TEXT
+        return True
+
+    def _wrapped_call_ends(self, out: list[Piece]) -> bool:
+        """At the end of input in HASH or FENCED: whether what is open was a call (recovered)."""
+        if self._state is self.HASH_STATE:
+            return self._hash_call(out, self._scan.end, self._scan.end)
+        return self._state is self.FENCED_STATE and self._fenced_call(out, self._scan.end, self._scan.end)
+
+    def _step_fenced(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        if not self._fence_at:
+            head = fence_head(scan.text(self._hash_at, scan.end))
+            if head is None:
+                return False
+            if head is False:
+                self._emit_text(out, self._hash_at)
+                self._state = self.TEXT
+                return True
+            self._name = head[0]
+            head_text = scan.text(self._hash_at, scan.end)[: head[1]]
+            self._fence_at = scan.cursor = self._hash_at + len(head_text.encode())
+        pos = scan.find(FENCE_END.encode(), scan.cursor)
+        if pos == -1:
+            scan.cursor = max(scan.cursor, scan.end - len(FENCE_END) + 1)
+            return False
+        return self._fenced_call(out, pos, pos + len(FENCE_END))
+
+    def _fenced_call(self, out: list[Piece], body_end: int, end: int) -> bool:
+        """The fenced object ends at `body_end` (the closing fence at `end`): a call, or its text.
+        False when it is no call at the end of input (nothing handed back)."""
+        scan = self._scan
+        arguments = scan.text(self._fence_at, body_end).strip(" \t\r\n") if self._fence_at else ""
+        if not (arguments.startswith("{") and is_json(arguments)):
+            if end == body_end:
+                return False
+            self._emit_text(out, end)
+            out.append(Notice("malformed-call", f"fenced call {self._name}: no JSON object, kept as text"))
+        else:
+            if end == body_end:
+                out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+            self._call(out, None, self._name, arguments, scan.take(end))
+        self._state = self.TEXT
+        return True

@@ -1,0 +1,279 @@
+"""InvokeSyntax: the declaration of one invoke/parameter XML syntax, and its pure body reader.
+
+    <BLOCK>                                           DSML `<｜DSML｜tool_calls>`, `<minimax:tool_call>`
+    <invoke name="NAME">
+    <parameter name="KEY" string="true">VALUE</parameter>      (MiniMax M3: `<KEY>VALUE</KEY>`)
+    </invoke>
+    </BLOCK>
+
+A syntax declares how its tags are spelled (`Spelling`: what stands before the tag word in
+an opening and in a closing tag), the words its block tag may have, how a value is written
+(`Values`) and typed, and whether an invoke with no block around it opens a call. The
+streaming machine (`_invoke.InvokeParser`) finds where an invoke ends; `read_invoke` turns
+its text into arguments (docs/behaviour.md, "Invoke/parameter XML").
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+
+import orjson
+
+from ._json import is_json
+from .tool_call_bodies import is_name, typed_object
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+    from ...tool_schemas import Parameters
+
+
+class Spelling:
+    """What stands before a tag word: in an opening tag (`<｜DSML｜`), in a closing one (`</｜DSML｜`).
+
+    `distinctive`: prose cannot contain it, so an invoke spelled so opens a call in any stream.
+    """
+
+    __slots__ = ("close", "distinctive", "open")
+
+    def __init__(self, opening: str, closing: str, distinctive: bool = True) -> None:
+        self.open, self.close, self.distinctive = opening, closing, distinctive
+
+
+PLAIN: Final = Spelling("<", "</", distinctive=False)
+"""Tags without a marker: `<invoke name=…>` (the Anthropic-style grammar prose may quote)."""
+
+
+class Values(enum.Enum):
+    """How a syntax writes an argument."""
+
+    PARAMETERS = "parameter tags"  # <parameter name="KEY" [string="true|false"]>VALUE</parameter>
+    NAMED_TAGS = "named tags"  # <KEY>VALUE</KEY> (nested tags: an object)
+
+
+class InvokeSyntax:
+    """One syntax of the family, as data (see the module docstring)."""
+
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "fenced_words", "hash_calls",
+                 "name", "strip_values", "tags", "think", "unwraps", "values")  # fmt: skip
+
+    def __init__(
+        self,
+        name: str,
+        blocks: tuple[Spelling, ...],
+        block_words: tuple[str, ...],
+        tags: tuple[Spelling, ...],
+        *,
+        values: Values = Values.PARAMETERS,
+        strip_values: bool = False,
+        bare_plain: bool = False,
+        unwraps: bool = False,
+        think: tuple[str, str] | None = None,
+        angle_optional: bool = True,
+        hash_calls: tuple[str, str] | None = None,
+        fenced_words: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
+        self.tags = tags  # spellings of invoke and parameter tags, mixed freely within a block
+        self.values = values
+        self.strip_values = strip_values  # values lose surrounding whitespace before they are typed
+        self.bare_plain = bare_plain  # a `<invoke` without a marker opens a call outside a block too
+        self.unwraps = unwraps  # a lone undeclared `arguments`/`input` object is the arguments (`unwrapped`)
+        self.think = think  # reasoning tags (opener, closer): what is between goes to the reasoning field
+        self.angle_optional = angle_optional  # a block opener may lack its `>` (else the `>` is its own)
+        self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
+        self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
+
+    def but(self, **changes: object) -> InvokeSyntax:
+        """The same declaration with some fields changed."""
+        copy = object.__new__(InvokeSyntax)
+        for slot in self.__slots__:
+            setattr(copy, slot, changes.get(slot, getattr(self, slot)))
+        return copy
+
+    def block_openers(self) -> list[str]:
+        """Every spelling of the block opener, without its `>` if it may lack it."""
+        angle = "" if self.angle_optional else ">"
+        return [spelling.open + word + angle for spelling in self.blocks for word in self.block_words]
+
+    def block_closers(self) -> list[str]:
+        """Every spelling of the block closer, the tags' included (any closes a block opened in another)."""
+        spellings = dict.fromkeys((*self.blocks, *self.tags))
+        return [spelling.close + word + ">" for spelling in spellings for word in self.block_words]
+
+    def invoke_openers(self, bare: bool = False) -> list[str]:
+        """`<…invoke` in every tag spelling; with `bare`, those that open a call outside a block."""
+        spellings = [s for s in self.tags if not bare or s.distinctive or self.bare_plain]
+        return [spelling.open + "invoke" for spelling in spellings]
+
+    def parameter_openers(self) -> list[str]:
+        """`<…parameter` in every tag spelling (none for values in named tags)."""
+        if self.values is not Values.PARAMETERS:
+            return []
+        return [spelling.open + "parameter" for spelling in self.tags]
+
+    def parameter_closers(self) -> list[str]:
+        """`</…parameter>` in every tag spelling (none for values in named tags)."""
+        if self.values is not Values.PARAMETERS:
+            return []
+        return [spelling.close + "parameter>" for spelling in self.tags]
+
+    def invoke_closers(self) -> list[str]:
+        """`</…invoke>` in every tag spelling."""
+        return [spelling.close + "invoke>" for spelling in self.tags]
+
+
+_SPACE: Final = " \t\r\n"
+INVOKE_HEADER: Final = re.compile(
+    rb"""[ \t\r\n]+name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)')[ \t\r\n]*>"""
+)
+"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`."""
+_ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+@functools.cache
+def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns of a parameter opener (its attributes in group 1) and closer, in every spelling."""
+    opens = "|".join(re.escape(s.open) for s in syntax.tags)
+    closes = "|".join(re.escape(s.close) for s in syntax.tags)
+    attributes = r"""((?:\s+[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*>"""
+    return re.compile(f"(?:{opens})parameter{attributes}"), re.compile(f"(?:{closes})parameter>")
+
+
+def invoke_name(header: bytes) -> str | None:
+    """The tool name of an invoke header (what `INVOKE_HEADER` matched), if it is a name."""
+    found = INVOKE_HEADER.fullmatch(header)
+    if found is None:
+        return None
+    quoted = found.group(1) if found.group(1) is not None else found.group(2)
+    name = quoted.decode("utf-8", "replace").strip()
+    return name if is_name(name) else None
+
+
+def read_invoke(
+    syntax: InvokeSyntax, body: str, complete: bool = True, parameters: Parameters | None = None
+) -> str | None:
+    """The arguments (JSON object text) of an invoke body, the text after its header's `>`.
+
+    None when it is not a body of `syntax`. With `complete` False (the input ended inside
+    the invoke) a value left open makes it None; otherwise it ends at the body's end.
+    A body that is one JSON object is the arguments as written; no values give `{}`. Raw
+    values are typed by `parameters` (the tool's schema, `raw_values`), else guessed.
+    """
+    stripped = body.strip(_SPACE)
+    if stripped.startswith("{"):
+        return stripped if is_json(stripped) else None
+    try:
+        if syntax.values is Values.NAMED_TAGS:
+            members = _named_members(syntax.tags[0], stripped, parameters)
+        else:
+            members = parameter_members(syntax, body, complete, parameters)
+    except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
+        return None
+    if members is None:
+        return None
+    if syntax.unwraps and (inner := unwrapped(members, parameters)) is not None:
+        return inner
+    return "{" + ", ".join(members) + "}"
+
+
+WRAPPERS: Final = ("arguments", "input")
+
+
+def unwrapped(members: list[str], parameters: Parameters | None) -> str | None:
+    """DeepSeek V4's reading of a lone `arguments` or `input` parameter the tool does not declare:
+    if its value (or the JSON its string holds) is an object of declared parameters, that
+    object is the arguments. None when it is not so, or the tool's schema is not known."""
+    if len(members) != 1 or parameters is None:
+        return None
+    properties = parameters.resolve(parameters.root).get("properties")
+    ((key, value),) = orjson.loads("{" + members[0] + "}").items()
+    if key not in WRAPPERS or not isinstance(properties, dict) or not properties or key in properties:
+        return None
+    text = members[0][len(orjson.dumps(key)) + 2 :]
+    if isinstance(value, str):
+        try:
+            text, value = value.strip(_SPACE), orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return None
+    return text if isinstance(value, dict) and value.keys() <= properties.keys() else None
+
+
+def parameter_members(
+    syntax: InvokeSyntax, body: str, complete: bool, parameters: Parameters | None = None
+) -> list[str] | None:
+    """`<…parameter name=… [string=…]>VALUE</…parameter>` pairs: a value left open ends at
+    the next parameter or the body's end; only spacing may stand between them."""
+    opener, closer = _parameter_tags(syntax)
+    members: list[str] = []
+    pos, end = 0, len(body)
+    while (found := opener.search(body, pos)) is not None:
+        if body[pos : found.start()].strip(_SPACE):
+            return None
+        attributes = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+                      for m in _ATTRIBUTE.finditer(found.group(1))}  # fmt: skip
+        key = attributes.get("name")
+        if key is None:
+            return None
+        following = opener.search(body, found.end())
+        value_end = end if following is None else following.start()
+        closed = closer.search(body, found.end(), value_end)
+        if closed is None and following is None and not complete:
+            return None
+        string = attributes.get("string")
+        if closed is None:  # (the line end before the next tag is markup, as between tags)
+            raw = body[found.end() : value_end]
+            raw = raw[:-2] if raw.endswith("\r\n") else raw.removesuffix("\n")
+        else:
+            raw = body[found.end() : closed.start()]
+        members.append(_member(syntax, key, raw, string, parameters))
+        pos = value_end if closed is None else closed.end()
+    return None if body[pos:].strip(_SPACE) else members
+
+
+def _member(
+    syntax: InvokeSyntax, key: str, raw: str, string: str | None, parameters: Parameters | None
+) -> str:
+    """`"KEY": VALUE`: `string="true"` a raw string, `string="false"` JSON (else the raw
+    string); otherwise typed by the tool's schema, else guessed (`typed_object`)."""
+    if string == "true":
+        return f"{orjson.dumps(key).decode()}: {orjson.dumps(raw).decode()}"
+    if string == "false":
+        value = raw.strip(_SPACE)
+        return f"{orjson.dumps(key).decode()}: {value if is_json(value) else orjson.dumps(raw).decode()}"
+    value = raw.strip(_SPACE) if syntax.strip_values else raw
+    return typed_object([(key, value)], parameters)[1:-1]
+
+
+_KEY_TAG: Final = r"<([A-Za-z_][\w.:-]*)>"
+_SPACING: Final = re.compile(r"[ \t\r\n]*")
+
+
+def _named_members(spelling: Spelling, body: str, parameters: Parameters | None = None) -> list[str] | None:
+    """`<KEY>VALUE</KEY>` tags behind `spelling`'s marker; a value made of such tags is an object."""
+    opener = re.compile(re.escape(spelling.open[:-1]) + _KEY_TAG)
+    members: list[str] = []
+    pos = 0
+    while pos < len(body):
+        found = opener.match(body, pos)
+        if found is None:
+            return None
+        close = f"{spelling.close}{found.group(1)}>"
+        value_end = body.find(close, found.end())
+        if value_end == -1:
+            return None
+        raw = body[found.end() : value_end]
+        inner = raw.strip(_SPACE)
+        nested = _named_members(spelling, inner) if inner.startswith(spelling.open[:-1]) else None
+        if nested is not None:
+            members.append(f"{orjson.dumps(found.group(1)).decode()}: {{{', '.join(nested)}}}")
+        else:
+            members.append(typed_object([(found.group(1), raw.strip(_SPACE))], parameters)[1:-1])
+        after = _SPACING.match(body, value_end + len(close))
+        pos = len(body) if after is None else after.end()  # (it always matches)
+    return members

@@ -1,0 +1,169 @@
+"""How the values of a marker-then-list block become calls (the `read` of each `ListSyntax`).
+
+Each function takes a block's calls as written (`Written`: header match and value text) and
+returns the calls and notices, or None when the block is not calls (it then stays text).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import orjson
+
+from ...stream.events import Notice
+from ._json import is_json
+from ._list_syntax import Call, Written
+from .literals import GEMMA_QUOTE, LiteralReader, NotALiteral
+from .tool_call_bodies import hermes_call, json_members
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+Read = tuple[list[Call], list[Notice]] | None
+"""What a declaration's `read` gives: calls and notices, or None (not calls)."""
+_DECODER: Final = json.JSONDecoder()
+
+
+def no_calls(_: Written) -> Read:
+    """The `read` of a reasoning declaration, which writes no calls."""
+    return None
+
+
+_ITEM_END: Final = re.compile(r"[ \t\r\n]*([,\]])[ \t\r\n]*")
+
+
+def json_calls(written: Written) -> Read:
+    """Each value a JSON call object `{"name", "arguments"|"parameters", "id"?}`, an array of
+    them, or llama.cpp's generic envelope `{"tool_calls": [those objects]}`."""
+    found: list[Call] = []
+    for _, value in written:
+        items = _array_items(value) if value.startswith("[") else [value]
+        if items is None:
+            return None
+        for item in items:
+            members = json_members(item) or {}
+            envelope = members.get("tool_calls", "") if "name" not in members else ""
+            if envelope.startswith("["):
+                inner = json_calls([(None, envelope)])
+                if inner is None:
+                    return None
+                found += inner[0]
+                continue
+            call = hermes_call(item)
+            if call is None:
+                return None
+            call_id = orjson.loads(members.get("id", "null"))
+            found.append((call_id if isinstance(call_id, str) else None, *call))
+    return found, []
+
+
+def bare_mistral_calls(written: Written) -> Read:
+    """`json_calls`, but only an array of calls or llama.cpp's envelope: Mistral's calls left
+    without their tokens (a lone call object is Llama's form, not Mistral's)."""
+    for _, value in written:
+        if not value.startswith("[") and "name" in (json_members(value) or {"name": ""}):
+            return None
+    return json_calls(written)
+
+
+def _array_items(text: str) -> list[str] | None:
+    """The raw text of each item of the JSON array `text`, or None if it is not one."""
+    if not is_json(text):
+        return None
+    items: list[str] = []
+    pos = len(text) - len(text[1:].lstrip(" \t\r\n"))
+    if text.startswith("]", pos):
+        return items
+    while True:  # (the text is valid JSON: every item has this shape)
+        try:
+            _, end = _DECODER.raw_decode(text, pos)
+        except (json.JSONDecodeError, RecursionError):
+            return None
+        items.append(text[pos:end])
+        after = _ITEM_END.match(text, end)
+        if after is None or after.group(1) == "]":
+            return items
+        pos = after.end()
+
+
+def list_calls(written: Written) -> Read:
+    """Each value a pythonic list of keyword calls `[f(a=1), g()]`, or JSON calls."""
+    found: list[Call] = []
+    for _, value in written:
+        reader = LiteralReader(value)
+        if reader.take("{") or (reader.take("[") and reader.take("{")):
+            more = json_calls([(None, value)])
+            if more is None:
+                return None
+            found += more[0]
+            continue
+        reader.pos = 0
+        try:
+            reader.expect("[")
+            count = 0
+            while not reader.take("]"):
+                if count:
+                    reader.expect(",")
+                    if reader.take("]"):
+                        break
+                name = reader.name()
+                reader.expect("(")
+                found.append((None, name, reader.keywords(")")))
+                count += 1
+            if not reader.at_end():
+                return None
+        except NotALiteral:
+            return None
+    return found, []
+
+
+def mistral_calls(written: Written) -> Read:
+    """v11 `NAME[ARGS]{…}` calls (arguments as written), or a pre-v11 JSON array."""
+    found: list[Call] = []
+    notices: list[Notice] = []
+    for header, value in written:
+        if header is None:
+            calls = json_calls([(None, value)])
+            if calls is None:
+                return None
+            found += calls[0]
+            continue
+        if not is_json(value):
+            notices.append(Notice("invalid-arguments", f"call {header['name']}: arguments are not JSON"))
+        found.append((header["id"], header["name"], value))  # (Mistral's header has an `id` group)
+    return found, notices
+
+
+def stripped_mistral_calls(written: Written) -> Read:
+    """v11 calls whose tokens a server stripped, `NAME{…}`: each value must be a JSON object
+    (unlike `mistral_calls`, nothing marks these as calls, so anything else is text)."""
+    found: list[Call] = []
+    for header, value in written:
+        if header is None or not value.startswith("{") or not is_json(value):
+            return None
+        found.append((None, header["name"], value))
+    return found, []
+
+
+def gemma_calls(written: Written) -> Read:
+    """`call:NAME{key:value,…}` (quote tokens or not) or `call:NAME(key=value, …)`."""
+    found: list[Call] = []
+    for header, value in written:
+        assert header is not None  # (Gemma's header is not optional)
+        braces = value.startswith("{")
+        reader = LiteralReader(value, gemma=braces, stripped=braces and GEMMA_QUOTE not in value)
+        try:
+            if braces:
+                arguments = reader.value()
+            else:
+                reader.pos = 1
+                arguments = reader.keywords(")")
+            if not reader.at_end():
+                return None
+        except NotALiteral:
+            return None
+        found.append((None, header["name"], arguments))
+    return found, []

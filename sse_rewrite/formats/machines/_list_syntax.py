@@ -1,0 +1,56 @@
+"""ListSyntax: one syntax of the "marker, then a JSON or pythonic value" family, declared.
+
+The declarations are in `lists.py`; the machine that reads them is `_list_machine.py`, and
+`_list_reads.py` turns what a block wrote into calls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...stream.events import Notice
+from ._brackets import Quotes
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+Call = tuple[str | None, str, str]
+"""`(id, name, arguments JSON text)`."""
+Written = list[tuple["re.Match[str] | None", str]]
+"""A block's calls as written: each header's match (None without one) and value text."""
+MAX_HEADER: Final = 256
+"""Bytes of header before the opener is taken for prose."""
+
+@dataclass(frozen=True, eq=False)  # (a declaration is itself: hashed by identity)
+class ListSyntax:
+    """One syntax of the family, declared (see `lists.py` for the declarations)."""
+
+    name: str
+    openers: tuple[bytes, ...]
+    values: dict[int, Quotes]
+    """The bytes a value may start with, and how its strings are quoted."""
+    read: Callable[[Written], tuple[list[Call], list[Notice]] | None]
+    """The calls of a block (and notices), or None when it is not calls."""
+    header: re.Pattern[str] | None = None
+    """What may stand between the opener and the value (groups `name`, `id`)."""
+    header_bytes: re.Pattern[bytes] | None = None
+    """A byte that cannot be in a header: where the header ends."""
+    header_optional: bool = True
+    closer: bytes | None = None
+    again: bytes | None = None
+    """What starts another call of the block after a value (`;`, `call:`)."""
+    repeats: bool = False
+    """Whether another value may follow a value directly, spacing between (MiniMax M1's lines)."""
+    streams: bool = False
+    """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
+    echo: bool = False
+    reasoning: bool = False
+    """Whether the opener starts reasoning, up to its closer (`[THINK]`): no calls are read."""
+    opener_line: bool = False
+    """Whether a newline right after the opener is markup too (Gemma's `<|channel>thought` line)."""
+    word_start: bool = False
+    """Whether an opener that follows a letter, digit or `_` is prose (`recall:` is no `call:`)."""

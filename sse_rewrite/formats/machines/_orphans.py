@@ -1,0 +1,177 @@
+"""Orphan closers: where a closer with nothing open is syntax left over, and where it is words.
+
+A closer found in plain text (`</tool_call>`, `<|tool_call_end|>`, `</function>`) has nothing
+to close. It is dropped, with a notice, only where it adjoins syntax (docs/behaviour.md,
+"Damage"):
+
+- right after a call or section the parser closed, spacing aside (`...</function>\\n</tool_call>`);
+- alone on its line: the parser read the newline that began the line and only spacing since,
+  and only spacing and markers follow it up to the line's end (a newline, or the field's end).
+
+Anywhere else (inside a sentence, even two side by side) it is the model's own words, kept
+byte for byte: a message that explains the syntax keeps every character. The start of a field
+is not a line start here: in a stream, text without a marker may have passed without the
+parser, so only what it read counts, and a stream decides as its whole body does.
+
+`Surroundings` is what the parser knows of the text before its cursor. It reads the pieces a
+feed hands back, in order (`begin`, `catch_up`), and the plain texts it hands back at once
+(`text`). While that knowledge can still drop a later closer (`watching`), every event of the
+field must reach the parser, which is why a choice is not idle then (`choice_state.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...stream.events import Markup, Notice, Piece, Text, ToolCall
+from ._scanner import NEED_MORE, MarkerScanner, MarkerTable
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Final
+
+_SPACING: Final = " \t\r\n"
+_NOT_BLANK: Final = re.compile(rb"[^ \t]")
+
+
+class Surroundings:
+    """What precedes the scan cursor, as far as an orphan closer cares (see module docstring)."""
+
+    __slots__ = ("_out", "_seen", "after_syntax", "at_end", "last", "line_start", "markers", "reads_all")
+
+    def __init__(self, markers: MarkerTable[Any]) -> None:
+        self.markers = markers  # what counts as a marker on a closer's line
+        self.after_syntax = False  # a call or section closed, and only spacing came after it
+        self.line_start = False  # a newline was read, and only spacing came after it
+        self.at_end = False  # the field ended: a line still open ends here
+        self.last = ""  # the last character of the text read, "" at the start or after syntax
+        self.reads_all = False  # a part needs `last` (`ListSyntax.word_start`): every text is read
+        self._out: list[Piece] = []
+        self._seen = 0
+
+    @property
+    def watching(self) -> bool:
+        """Whether a closer read next could be dropped: every text must be read until it is not."""
+        return self.after_syntax or self.line_start or self.reads_all
+
+    def begin(self, out: list[Piece]) -> None:
+        """A feed starts: its pieces go to `out`."""
+        self._out, self._seen = out, 0
+
+    def catch_up(self) -> None:
+        """Read the pieces handed back since the last look."""
+        out = self._out
+        for index in range(self._seen, len(out)):
+            piece = out[index]
+            kind = type(piece)
+            if kind is Text:
+                self.text(piece.text)  # type: ignore[union-attr]
+            elif kind is ToolCall or kind is Markup:
+                self.after_syntax, self.line_start, self.last = True, False, ""
+        self._seen = len(out)
+
+    def text(self, text: str) -> None:
+        """Plain text handed back."""
+        if text:
+            self.last = text[-1]
+        cut = max(text.rfind("\n"), text.rfind("\r"))
+        if cut >= 0:
+            self.line_start = not text[cut + 1 :].strip(" \t")
+            if self.after_syntax and text.strip(_SPACING):
+                self.after_syntax = False
+        elif (self.line_start or self.after_syntax) and text.strip(" \t"):
+            self.line_start = self.after_syntax = False
+
+    def adjoins(self, scan: MarkerScanner, pos: int, length: int) -> bool | None:
+        """Whether the closer at `pos` adjoins syntax (drop it); None while its line is not over."""
+        self.catch_up()
+        if self.after_syntax:
+            return True
+        if not self.line_start:
+            return False
+        view, at = scan.view, pos + length
+        while True:  # only spacing and markers up to the line's end?
+            found = _NOT_BLANK.search(view, at)
+            if found is None:
+                return True if self.at_end else None
+            at = found.start()
+            if view[at] in b"\r\n":
+                return True
+            marker = scan.match(at, self.markers)
+            if marker is NEED_MORE:
+                return False if self.at_end else None
+            if marker is None:
+                return False
+            at += marker[1]
+
+
+class OrphanClosers:
+    """The orphan-closer half of `ScanningParser`: a closer found in plain text is decided here."""
+
+    ORPHANS: ClassVar[frozenset[Any]] = frozenset()
+    """The values of `OPENERS` that are closers: with nothing open, `_orphan` decides them."""
+
+    OPENERS: ClassVar[MarkerTable[Any]]
+    TEXT: ClassVar[Any]
+    _state: Any
+    _scan: MarkerScanner
+    _around: Surroundings | None
+    _owed: dict[Any, int]  # closers owed to openers released as prose: words too
+
+    def _init_orphans(self, surroundings: Surroundings | None) -> None:
+        self._around = surroundings or (Surroundings(self.OPENERS) if self.ORPHANS else None)
+        self._owed = {}
+
+    @property
+    def watching(self) -> bool:
+        """True while a closer read next could be dropped: every text of the field must come here."""
+        return self._around is not None and self._around.watching
+
+    def _found(self, value: Any, pos: int, length: int, out: list[Piece]) -> bool:
+        """Handle the `OPENERS` marker at `pos` in plain text; False while it waits for more input."""
+        if value in self.ORPHANS:
+            return self._orphan(value, pos, length, out)
+        self._open(value, pos, length, out)
+        return True
+
+    def _open(self, value: Any, pos: int, length: int, out: list[Piece]) -> None:
+        """Handle the opener found at `pos` in plain text (text before it is out)."""
+        raise NotImplementedError
+
+    def _run(self, out: list[Piece]) -> None:
+        raise NotImplementedError
+
+    def _end_line(self, out: list[Piece]) -> None:
+        """The field ends: a closer held in plain text waits for its line's end, which is here."""
+        around = self._around
+        if around is not None and self._state is self.TEXT and self._scan.buffered:
+            around.begin(out)
+            around.at_end = True
+            self._run(out)
+
+    def _orphan(self, value: Any, pos: int, length: int, out: list[Piece]) -> bool:
+        """A closer at `pos` with nothing open: dropped where it adjoins syntax, else words;
+        False while its line is not over (the cursor waits on it)."""
+        scan, owed = self._scan, self._owed.get(value, 0)
+        if owed:  # the closer of an opener released as prose
+            self._owed[value] = owed - 1
+            out.append(Text(scan.take(pos + length)))
+            return True
+        assert self._around is not None  # (there are `ORPHANS`)
+        adjoins = self._around.adjoins(scan, pos, length)
+        if adjoins is None:
+            scan.cursor = pos
+            return False
+        closer = scan.take(pos + length)
+        if adjoins:
+            out.append(Markup(closer))
+            out.append(Notice("orphan-marker", f"dropped {closer} with nothing open"))
+        else:
+            out.append(Text(closer))
+        return True
+
+    def _owe(self, closer: Any, count: int = 1) -> None:
+        """Openers were released as prose: as many of their closers are words too."""
+        if count:
+            self._owed[closer] = self._owed.get(closer, 0) + count

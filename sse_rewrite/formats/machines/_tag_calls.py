@@ -1,0 +1,139 @@
+"""TagCalls: the life of one `<tool_call>` call, from its opener to its end.
+
+`ToolCallTagParser` (in `tool_call_tag`) reads the grammar; this base keeps what it
+knows of the open call (bare or wrapped, which body, where the body ended) and decides
+how the call ends: parsed into a call (`_close`), released as the text it was
+(`_release`, `_release_prose`), or, at the end of input, recovered or released
+(`_finish`; docs/behaviour.md, "Damage").
+"""
+
+from __future__ import annotations
+
+import enum
+
+import orjson
+
+from ...stream.events import Markup, Notice, Piece
+from ._json import is_json
+from ._machine import MachineState
+from ._tag_absorb import TagStreamAbsorb
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, hermes_call, qwen_xml_call
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+    from .tool_call_bodies import Call
+
+OPEN: Final = b"<tool_call>"
+"""Opens one call."""
+CLOSE: Final = b"</tool_call>"
+"""Closes one call."""
+_FUNCTION: Final = FUNCTION.encode()
+FUNCTION_CLOSE: Final = FUNCTION_END.encode()
+"""Closes a Qwen3-Coder body (a bare call's end)."""
+
+
+class State(MachineState):
+    """Where the parser is: plain text, after an opener, inside a body, after a body."""
+
+    TEXT = enum.auto()
+    OPENED = enum.auto()
+    JSON = enum.auto()
+    TAGGED = enum.auto()
+    CLOSING = enum.auto()
+
+
+class TagCalls(TagStreamAbsorb):
+    """The open call of `ToolCallTagParser`, and every way it can end."""
+
+    TEXT = State.TEXT
+
+    ORPHANS: ClassVar[frozenset[bytes]] = frozenset({CLOSE, FUNCTION_CLOSE})
+
+    def _setup(self) -> None:
+        self._reset_call(bare=False)
+
+    def _reset_call(self, bare: bool) -> None:
+        self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
+        self._value_end: bytes | None = None  # inside a TAGGED value: the closer that ends it
+        self._body, self._body_end = Body.JSON, 0  # the body's kind; JSON, CLOSING: where it ended
+        self._reset_stream()  # (`--stream-arguments`)
+
+    def _open(self, bare: bool, pos: int, length: int, out: list[Piece]) -> None:
+        self._reset_call(bare)
+        self._scan.mark = self._scan.cursor = pos if bare else pos + length
+        self._state = State.OPENED
+
+    def _finish(self, out: list[Piece]) -> None:
+        """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
+        scan, state = self._scan, self._state
+        if state is State.TEXT:
+            self._emit_text(out, scan.end)
+        elif state is State.OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
+            out.append(Markup(scan.take(scan.end)))
+            out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
+        elif state is State.TAGGED and self._value_end is not None and self._finished:
+            # a normal finish inside a value: a stop sequence took the closers, the value ends here
+            call = self._parse(scan.end, complete=False, open_value=self._value_end.decode())
+            if call is None:
+                self._release(out, scan.end, "truncated-call", "stream finished inside a tool call")
+                return
+            message = f"stream finished inside call {call[0]} (its closers a stop sequence): call recovered"
+            out.append(Notice("recovered-call", message))
+            self._emit_call(out, call, scan.end)
+        elif state is State.CLOSING or (state is State.TAGGED and self._value_end is None):
+            body_end = self._body_end if state is State.CLOSING else scan.cursor
+            call = self._parse(body_end, complete=state is State.CLOSING)
+            if call is None:
+                self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+                return
+            if not (self._bare and state is State.CLOSING):
+                out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
+            self._emit_call(out, call, scan.end)
+        else:
+            self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+
+    def _parse(self, body_end: int, complete: bool = True, open_value: str = "") -> Call | None:
+        """The call the body up to `body_end` gives (`open_value`: the closer of a value left open)."""
+        body = self._scan.text(self._scan.mark, body_end) + open_value
+        try:
+            if self._body is Body.JSON:
+                return hermes_call(body) if body.strip() else None
+            if self._body is Body.XML:
+                return qwen_xml_call(body, complete, self._tools)
+            return glm_call(body, self._tools) if body.strip() else None
+        except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
+            return None
+
+    def _close(self, out: list[Piece], call: Call | None, end: int) -> bool:
+        if call is None:
+            return self._release(out, end, "malformed-call", "tool call body is not a call")
+        self._emit_call(out, call, end)
+        self._state = State.TEXT
+        return True
+
+    def _emit_call(self, out: list[Piece], call: Call, end: int) -> None:
+        name, arguments = call
+        if not is_json(arguments):  # passed on as written: the client decides
+            out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
+        self._call(out, None, name, arguments, self._scan.take(end))
+
+    def _release_prose(self, out: list[Piece]) -> bool:
+        """The opener was prose: release it as text and rescan what followed it."""
+        scan = self._scan
+        self._emit_text(out, scan.start + len(_FUNCTION if self._bare else OPEN))
+        self._owe(FUNCTION_CLOSE if self._bare else CLOSE)
+        scan.cursor = scan.start
+        self._state = State.TEXT
+        return True
+
+    def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
+        """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
+        if self._complete_broken(out, end, code, message):
+            return True
+        self._emit_text(out, end)
+        out.append(Notice(code, f"{message}: passed through as text"))
+        self._state = State.TEXT
+        return True

@@ -1,0 +1,234 @@
+"""HarmonyCalls: the life of one harmony call, from its body to its end (see `harmony`).
+
+A call ends at its `<|call|>` (or `<|end|>`, `<|return|>`), or where the next header
+begins when the end was lost. Inside a JSON string an end marker is data, unless the
+next header follows it at once or the input ends after it (then the body was malformed
+and the marker is its end). At the end of input a body that is one complete JSON value
+is recovered; anything else comes out as the text it was (docs/behaviour.md, "Damage").
+With `--stream-arguments` the call is announced with its header and a JSON body streams
+as it arrives, up to the first `<` not yet settled.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Sequence
+
+from ...stream.events import Notice, Piece
+from ._json import is_json
+from ._machine import MachineState, ScanningParser
+from ._scanner import NEED_MORE, MarkerTable
+from ._streamed_call import settled_texts
+from .harmony_header_words import HeaderWords
+from .harmony_headers import CALL, CHANNEL, START
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
+_BODY_STOPS: Final = re.compile(r"[<}\]]")
+"""A text with none of these neither closes a body nor begins its end."""
+
+
+class State(MachineState):
+    """Where the parser is in a harmony message."""
+
+    TEXT = enum.auto()
+    HEADER = enum.auto()
+    REASONING = enum.auto()
+    OPENED = enum.auto()
+    JSON = enum.auto()
+    RAW = enum.auto()
+    CLOSING = enum.auto()
+
+
+_TEXT, _HEADER, _REASONING, _JSON = State.TEXT, State.HEADER, State.REASONING, State.JSON
+_OPENED = State.OPENED
+"""The states asked on every call, read once: a member read from its Enum class goes through
+the metaclass's `__getattr__` hook, about ten times a global's cost (Python 3.11)."""
+
+
+class HarmonyCalls(HeaderWords):
+    """The open call of `HarmonyParser`, and every way it can end."""
+
+    def _setup(self) -> None:
+        self._content_open = False  # a content message is open: its end marker is syntax
+        self._name = ""  # the open call's tool name
+        self._body_at = self._body_end = 0  # where its body begins; a JSON body: where it ended
+        self._value_at = 0  # a JSON body: where the text not yet streamed begins
+        self._search_at = 0  # where the search for a `<|call|>` inside a string goes on
+        self._words_settled = False  # the open header's opener words are there and settled (`_keeps_header`)
+        # The open header's place in `harmony_header_words`, while the header is `_words_at` bytes
+        # long (it left the table once a text was appended another way), and the tool's name so far.
+        self._words, self._words_at, self._header_name = 0, -1, ""
+
+    def _end_call(self, out: list[Piece], body_end: int, end: int) -> bool:
+        """The call's body ends at `body_end`, its syntax at `end`: hand it back."""
+        scan = self._scan
+        arguments = scan.text(self._body_at, body_end).strip() or "{}"
+        if not is_json(arguments):  # passed on as written: the client decides
+            out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
+        self._call(out, None, self._name, arguments, scan.take(end))
+        self._state = _TEXT
+        self._content_open = False
+        return True
+
+    def _closer_in_string(self, out: list[Piece]) -> bool:
+        """An unclosed JSON body: a `<|call|>` followed at once by the next header ends it."""
+        scan = self._scan
+        while (pos := scan.find(CALL, self._search_at)) != -1:
+            after = pos + len(CALL)
+            found = scan.match(after, _NEXT_HEADER) if after < scan.end else NEED_MORE
+            if found is NEED_MORE:
+                return False
+            if found is not None:
+                return self._end_call(out, pos, after)
+            self._search_at = pos + 1
+        # (a `<|call|>` not found may still end in the next text: the search goes on from where it can begin)
+        self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
+        return False
+
+    def _stream_body(self, out: list[Piece], upto: int) -> None:
+        """Stream the announced call's JSON body up to `upto`, or to the first `<` before it."""
+        if self._announced is None:
+            return
+        scan = self._scan
+        lt = scan.find(b"<", self._value_at, upto)
+        settled = upto if lt == -1 else lt
+        if settled > self._value_at:
+            self._stream(out, scan.text(self._value_at, settled))
+            self._value_at = settled
+
+    def _missing_end(self, out: list[Piece]) -> None:
+        out.append(Notice("missing-close", f"call {self._name} has no <|call|>"))
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The base's, up to the first text with a `<` (an end marker in a string may end the
+        call); in a header, texts that keep it one and cannot end it (see `_absorb_header`)."""
+        state = self._state
+        if len(texts) == 1 and state is _JSON and not self._streams:  # (a live stream's one token)
+            text, scan = texts[0], self._scan  # the base's first case, inlined: this runs once a token
+            if "<" in text:
+                return 0
+            if "}" not in text and "]" not in text and scan.end - scan.start + 4 * len(text) <= self._max:
+                scan.append(text)
+                return 1
+            return ScanningParser.absorb(self, texts)  # (named: a `super()` costs)
+        if state is _REASONING or state is _TEXT:  # (nothing taken: not scanned)
+            return 0
+        if state is _HEADER:
+            return self._absorb_header(texts)
+        if state is _OPENED and texts and not self._streams and self._opens_body(texts[0]):
+            return 1 + self.absorb(texts[1:]) if len(texts) > 1 else 1
+        for count, text in enumerate(texts):
+            if "<" in text:
+                texts = texts[:count]
+                break
+        return ScanningParser.absorb(self, texts) if texts else 0
+
+    def _opens_body(self, text: str) -> bool:
+        """Take the text that begins a JSON body after the header's spacing, when it neither
+        holds a `<` nor closes a bracket: what the opened and JSON steps would do with it, but
+        `_json`, which catches up when the JSON step next looks (as `absorb` leaves it)."""
+        scan = self._scan
+        body = text.lstrip(" \t\r\n")
+        if scan.cursor != scan.end or not body or body[0] not in "{[" or "<" in text:  # (the cursor
+            return False  # stops at the first byte that is not spacing: only spacing was read)
+        if "}" in text or "]" in text or scan.end - scan.start + 4 * len(text) > self._max:
+            return False
+        pos = scan.end + len(text) - len(body)  # (spacing is ASCII: a byte a character)
+        scan.append(text)
+        scan.cursor = self._value_at = pos
+        self._json.reset(pos)
+        search = scan.end - len(CALL) + 1
+        self._search_at = search if search > pos else pos
+        self._state = _JSON
+        return True
+
+    def _streams_body(self, text: str) -> str | None:
+        """Streaming, an announced call's opening text: `_opens_body`, and the body's text in it
+        streams whole, as the JSON step streams it (no `<` holds it back); None when not taken."""
+        if not self._opens_body(text):
+            return None
+        body = text.lstrip(" \t\r\n")
+        self._value_at = self._scan.end
+        self._sent.append(body)
+        return body
+
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
+        scan, state = self._scan, self._state
+        if state is not _JSON:
+            if state is _OPENED and self._announced is not None:
+                return self._streams_body(text)
+            return "" if self.absorb((text,)) else None
+        if self._value_at != scan.end or self._announced is None or "<" in text or "}" in text or "]" in text:
+            return None
+        if scan.end - scan.start + 4 * len(text) > self._max:  # (4 bytes a character bound its UTF-8 size)
+            return None
+        self._append_streamed(text)
+        self._sent.append(text)
+        return text
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """Streaming, in an announced call's JSON body streamed so far (no `<` held back): the
+        leading texts without `<` and without a closing bracket (they can neither close the body
+        nor begin its end) are appended unscanned (`_json` catches up when the JSON step next
+        looks) and streamed whole, as the JSON step would stream them. Elsewhere what `absorb`
+        takes streams nothing."""
+        scan, state = self._scan, self._state
+        if state is not _JSON:
+            if state is _OPENED and self._announced is not None and texts:
+                body = self._streams_body(texts[0])
+                if body is None:
+                    return []
+                return [body, *self.absorb_arguments(texts[1:])] if len(texts) > 1 else [body]
+            return [""] * self.absorb(texts)
+        if self._value_at != scan.end or self._announced is None:
+            return []
+        taken = settled_texts(texts, scan.end - scan.start, self._max, _BODY_STOPS)
+        if taken:
+            self._append_streamed(taken[0] if len(taken) == 1 else "".join(taken))
+            self._sent += taken
+        return taken
+
+    def _append_streamed(self, text: str) -> None:
+        """Append body text that streams whole: it is settled, and no `<|call|>` can end in it."""
+        scan = self._scan
+        scan.append(text)
+        self._value_at = scan.end
+        self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
+
+    def _finish(self, out: list[Piece]) -> None:
+        """End of input: reasoning and text come out, a complete call is kept, else raw text."""
+        while self._STEPS[self._state](self, out):  # (absorbed text is looked at first)
+            pass
+        scan, state = self._scan, self._state
+        if state is State.TEXT:
+            self._emit_text(out, scan.end)
+        elif state is State.REASONING:
+            self._emit_reasoning(out, scan.end)
+        elif state is State.CLOSING:
+            out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+            self._end_call(out, self._body_end, scan.end)
+        elif state is State.RAW or state is State.JSON:
+            last = scan.view.rfind(CALL, self._body_at, scan.end)
+            if state is State.JSON and last != -1 and not scan.view[last + len(CALL) : scan.end].strip():
+                self._end_call(out, last, scan.end)  # a `<|call|>` inside a string, then nothing
+            elif is_json(scan.text(self._body_at, scan.end).strip()):
+                out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+                self._end_call(out, scan.end, scan.end)
+            else:
+                self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+        else:
+            self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+
+    def _release(self, out: list[Piece], end: int, code: str, message: str) -> None:
+        """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
+        if not self._complete_broken(out, end, code, message):
+            self._emit_text(out, end)
+            out.append(Notice(code, f"{message}: passed through as text"))
+        self._state = State.TEXT

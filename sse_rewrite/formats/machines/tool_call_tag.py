@@ -1,0 +1,272 @@
+"""The `<tool_call>...</tool_call>` machine shared by Hermes JSON, Qwen3-Coder XML and GLM bodies.
+
+The syntaxes differ in the body after the opener (`{`, `<function=`, a bare name); each
+format module (`hermes`, `qwen_xml`, `glm`) names the bodies it accepts, read by
+`tool_call_bodies`. `ToolCallTagParser` itself accepts all three.
+
+Theory of operation
+-------------------
+- TEXT: hand text back at once; hold only a trailing prefix of an opener. Qwen3-Coder
+  also opens a call with a bare `<function=` (no `<tool_call>` wrapper).
+- OPENED: after the opener, the first non-space byte picks the body: `{` (followed by
+  `"` or `}`) is JSON, `<function=NAME>` XML, a name GLM. A body the format does not
+  accept, anything else, or a GLM "name" with spaces in it, means the tag was prose:
+  the opener is released as text and scanning resumes after it.
+- JSON: a `JsonScanner` finds the end of the object (string- and escape-aware, so a
+  `</tool_call>` inside a string is data); then CLOSING.
+- TAGGED (XML and GLM): scan `<`-led markers; inside a GLM value only `</arg_value>`
+  counts, inside a Qwen parameter `</parameter>`, the next `<parameter=` or
+  `</function>` (a parameter left open), so a `</tool_call>` in a value is data. A bare
+  call's body ends at `</function>`; then CLOSING. Outside a value the next
+  `<tool_call>` closes a call that lost its `</tool_call>`.
+- CLOSING: only spacing may come before `</tool_call>` (a bare call's stray closer,
+  dropped with it); anything else ends the call where its body ended.
+A body that does not parse comes out as raw text with a notice, as does anything held
+past `max_section_bytes`. At the end of input a call complete so far (a whole JSON
+object, complete parameters) is recovered, a bare opener dropped, the rest is text
+(with `--stream-arguments` an announced call is completed instead: see `_tag_stream`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...stream.events import Notice, Piece
+from ._machine import MachineState, ScanningParser
+from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
+from ._tag_calls import CLOSE, OPEN, State, TagCalls
+from ._tag_stream import HEAD_LOOKAHEAD
+from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, is_name
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+_FUNCTION: Final = FUNCTION.encode()
+_FUNCTION_END: Final = FUNCTION_END.encode()
+_PARAMETER: Final = b"<parameter="
+_PARAMETER_END: Final = b"</parameter>"
+_ARG_VALUE_END: Final = b"</arg_value>"
+# Outside a value: marker -> the closer of the value it opens (None: the body's end). A
+# wrapped body ends at `</tool_call>`, a bare one at `</function>`, either at the next `<tool_call>`.
+_VALUES: Final[dict[bytes, bytes | None]] = {_PARAMETER: _PARAMETER_END, b"<arg_value>": _ARG_VALUE_END}
+_WRAPPED_BODY: Final = MarkerTable({**_VALUES, CLOSE: None, OPEN: None})
+_BARE_BODY: Final = MarkerTable({**_VALUES, _FUNCTION_END: None, OPEN: None})
+# Inside a value: marker -> what comes next (a new value's closer, or None: out of values).
+_VALUE_ENDS: Final[dict[bytes, MarkerTable[bytes | None]]] = {
+    _PARAMETER_END: MarkerTable({_PARAMETER_END: None, _PARAMETER: _PARAMETER_END, _FUNCTION_END: None}),
+    _ARG_VALUE_END: MarkerTable({_ARG_VALUE_END: None}),
+}
+# What may follow an opener: a Qwen `<function=` (or the close: an empty call, prose);
+# a GLM name's first key (or the close); after a body, its close.
+_XML_OR_EMPTY: Final = MarkerTable({_FUNCTION: True, CLOSE: False})
+_GLM_KEY_OR_CLOSE: Final = MarkerTable({b"<arg_key>": True, CLOSE: True})
+_CLOSE: Final = MarkerTable({CLOSE: True})
+_LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
+_TAGGED: Final = State.TAGGED
+"""The hot state, read once: a member read from its Enum class (`State.TAGGED`) goes through
+the metaclass's `__getattr__` hook, about ten times a global's cost (Python 3.11)."""
+
+
+class ToolCallTagParser(TagCalls):
+    """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
+
+    JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
+    BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
+    """The bodies this format reads inside `<tool_call>`; any other is prose."""
+    OPENERS: ClassVar[MarkerTable[bool | bytes]] = MarkerTable({OPEN: False, CLOSE: CLOSE})
+    """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), a closer (itself: an orphan)."""
+
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """The base's `absorb`, looking first for the hot state of an XML or GLM body (a
+        value's tokens): one call a token, not three; a live stream's one text, not two."""
+        if self._state is _TAGGED and not self._streams:
+            scan = self._scan
+            if len(texts) != 1 or scan.cursor != scan.end:
+                return self._absorb_tagged(texts)
+            text = texts[0]  # (`_absorb_tagged` for one text, written out: a call less a token)
+            if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                return 0
+            scan.append(text)
+            scan.cursor = scan.end
+            return 1
+        return ScanningParser.absorb(self, texts)  # (its base's, named: a `super()` a token costs)
+
+    def _absorb_tagged(self, texts: Sequence[str]) -> int:
+        """In an XML or GLM body (streaming or not: a value streams when it closes), the
+        leading texts without `<`, while nothing is held unscanned: `_step_tagged` would only
+        move its cursor past them."""
+        if self._state is not _TAGGED:
+            return 0
+        scan = self._scan
+        if scan.cursor != scan.end or not texts:
+            return 0
+        joined = texts[0] if len(texts) == 1 else "".join(texts)  # (one text: a live stream's event)
+        if "<" in joined:
+            taken = 0
+            for text in texts:
+                if "<" in text:
+                    break
+                taken += 1
+            texts, joined = texts[:taken], "".join(texts[:taken])
+        if not texts or scan.end - scan.start + 4 * len(joined) > self._max:  # (`feed` applies the cap)
+            return 0
+        scan.append(joined)
+        scan.cursor = scan.end
+        return len(texts)
+
+    def _absorb_around_body(self, texts: Sequence[str]) -> int:
+        """Also, in an XML or GLM body, `_absorb_tagged`; after the opener and spacing, a text
+        that opens a JSON body (`{"`) and holds no closing bracket: it only picks the body's
+        kind, as `_step_opened` would (streaming, it holds no `:` either and is within the
+        head's lookahead, so it cannot show the head: see `_tag_stream`); then what `absorb`
+        (streaming: `_absorb_unstreamed`) takes after it."""
+        if self._state is _TAGGED:
+            return self._absorb_tagged(texts)
+        taken = super()._absorb_around_body(texts)  # (spacing)
+        scan = self._scan
+        if self._state is not State.OPENED or taken == len(texts) or scan.cursor != scan.end:
+            return taken
+        text = texts[taken]
+        body = text.lstrip(" \t\r\n")
+        opens = body.startswith('{"') and Body.JSON in self.BODIES
+        if not opens or "}" in text or "]" in text or scan.buffered + 4 * len(text) > self._max:
+            return taken
+        if self._streams and (":" in body or 4 * len(body) > HEAD_LOOKAHEAD):
+            return taken
+        start = scan.end + len(text) - len(body)  # (the spacing before it is ASCII)
+        scan.append(text)
+        self._begin_json(start)
+        rest = texts[taken + 1 :]
+        return taken + 1 + (self._absorb_unstreamed(rest) if self._streams else self.absorb(rest))
+
+    # -- state handlers: each returns True when it made progress and should run again
+
+    def _step_opened(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        first = NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
+            scan.cursor = scan.end
+            return False
+        pos = first.start()
+        if scan.view[pos] == 0x7B:  # '{': JSON, if a key or the object's end follows
+            after = NON_SPACE.search(scan.view, pos + 1, pos + _LOOKAHEAD)
+            if after is None:
+                return scan.end - pos >= _LOOKAHEAD and self._release_prose(out)
+            if scan.view[after.start()] not in b'"}' or Body.JSON not in self.BODIES:
+                return self._release_prose(out)
+            self._begin_json(pos)
+            return True
+        elif scan.view[pos] == 0x3C:  # '<': XML, or prose
+            found = scan.match(pos, _XML_OR_EMPTY)
+            if found == NEED_MORE:
+                return False
+            if found is not None and not found[0]:  # `<tool_call></tool_call>`: empty, prose
+                self._emit_text(out, pos + len(CLOSE))
+                self._state = State.TEXT
+                return True
+            if found is None or Body.XML not in self.BODIES:
+                return self._release_prose(out)
+            if self._bare and not self._bare_name_ends(pos, out):
+                return self._state is State.TEXT
+            self._body, self._state = Body.XML, State.TAGGED
+        else:  # GLM: a bare name, then `<arg_key>` or the close
+            lt = scan.find(b"<", pos, pos + _LOOKAHEAD)
+            name = scan.text(pos, min(scan.end, pos + _LOOKAHEAD) if lt == -1 else lt).strip()
+            cut = lt == -1 and scan.end - pos >= _LOOKAHEAD
+            if not is_name(name) or cut or Body.GLM not in self.BODIES:
+                return self._release_prose(out)
+            if lt == -1:
+                return False
+            found = scan.match(lt, _GLM_KEY_OR_CLOSE)
+            if found == NEED_MORE:
+                return False
+            if found is None:
+                return self._release_prose(out)
+            self._body, self._state = Body.GLM, State.TAGGED
+        scan.mark = scan.cursor = pos
+        return True
+
+    def _step_json(self, out: list[Piece]) -> bool:
+        end = self._json.advance(self._scan.view, self._scan.end)
+        if end is None:
+            return self._streams and self._stream_json(out)
+        self._json_body_ended(end)
+        return True
+
+    def _json_body_ended(self, end: int) -> None:
+        self._scan.cursor = self._body_end = end
+        self._state = State.CLOSING
+
+    def _step_tagged(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        while (pos := scan.find(b"<", scan.cursor)) != -1:
+            if self._value_end:
+                table = _VALUE_ENDS[self._value_end]
+            else:
+                table = _BARE_BODY if self._bare else _WRAPPED_BODY
+            found = scan.match(pos, table)
+            if found == NEED_MORE:
+                scan.cursor = pos
+                return False
+            if found is None:
+                scan.cursor = pos + 1
+                continue
+            inside = self._value_end is not None
+            marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
+            scan.cursor = pos + found[1]
+            self._track_value(out, pos, inside)
+            if marker == CLOSE:
+                return self._close(out, self._parse(pos), scan.cursor)
+            if marker == OPEN:  # the next call begins: this one lost its close
+                scan.cursor = pos
+                call = self._parse(pos, complete=False)
+                if call is not None:
+                    out.append(Notice("implicit-close", f"call {call[0]} closed by the next <tool_call>"))
+                return self._close(out, call, pos)
+            if marker == _FUNCTION_END and self._bare:
+                self._body_end, self._state = scan.cursor, State.CLOSING
+                return True
+        scan.cursor = scan.end
+        return False
+
+    def _step_closing(self, out: list[Piece]) -> bool:
+        scan = self._scan
+        after = NON_SPACE.search(scan.view, scan.cursor)
+        if after is None:
+            scan.cursor = scan.end
+            return False
+        found = scan.match(after.start(), _CLOSE)
+        if found == NEED_MORE:
+            scan.cursor = after.start()
+            return False
+        if found is not None:
+            return self._close(out, self._parse(self._body_end), after.start() + len(CLOSE))
+        call = self._parse(self._body_end)  # no close after the body: keep a complete call
+        if call is not None and not self._bare:
+            out.append(Notice("missing-close", f"call {call[0]} has no </tool_call>"))
+        return self._close(out, call, self._body_end)
+
+    _STEPS: ClassVar = {
+        State.TEXT: TagCalls._step_text,
+        State.OPENED: _step_opened,
+        State.JSON: _step_json,
+        State.TAGGED: _step_tagged,
+        State.CLOSING: _step_closing,
+    }
+
+    # -- helpers
+
+    def _begin_json(self, pos: int) -> None:
+        """The body is JSON, from `pos` on: `_json` tracks it (see `_step_json`)."""
+        self._json.reset(pos)
+        self._body, self._state = Body.JSON, State.JSON
+        self._scan.mark = self._scan.cursor = pos
+
+    def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:
+        """Whether a bare `<function=NAME>` at `pos` is complete (see `_tag_syntax`)."""
+        raise NotImplementedError

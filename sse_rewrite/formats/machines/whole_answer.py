@@ -1,0 +1,273 @@
+"""WholeAnswerParser: calls written bare, with no marker, when they are the whole answer.
+
+Llama 3 writes `{"name": "f", "parameters": {…}}` (several joined by `; `) and Llama 4
+`[f(a=1), g()]` without any marker; a server that strips Mistral v11's tokens leaves
+`NAME{…}NAME{…}` (a syntax with a `header`: a name before each value, back to back).
+Prose and code contain such text too, so, as the reference parsers do, they count only
+under the model's own ids and only when they are the whole answer: the field starts with
+the value (after spacing) and holds nothing but calls. Everything else goes to the model's
+`INNER` parser as it would without this gate.
+
+So the answer is held from its first `{`, `[` or header byte to its end: the events it came
+from are held whole (`undecided`), and either rebuilt around the calls at the end of the
+field, or, once any other text shows up (a header is held only while it could still end
+in its value: `Hello world` goes on at the space), or the value is not calls, or the answer
+grows past the cap, handed to `INNER` as if fed just now, events and all. Bare calls come
+out whole, at the end.
+
+The gate must see its field from the first text on: it is `pending` until it has decided,
+and `reads_from_start` asks the choice to make it before any text comes (`choice_state.py`),
+so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough.
+
+A reasoning block `INNER` reads (`REASONING`: Magistral's `[THINK]…[/THINK]`) may come first:
+it goes to `INNER` as it streams, and the answer starts after its closer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ...stream.events import Piece, Text, ToolCall
+from ._brackets import BracketScanner
+from ._list_syntax import MAX_HEADER, ListSyntax, Written
+from ._scanner import DEFAULT_MAX_SECTION_BYTES
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+    from ...tool_schemas import ToolSchemas
+    from ..syntax import ToolSyntax
+
+_SPACE: Final = re.compile(rb"[ \t\r\n]*")
+
+
+class WholeAnswerParser:
+    """Implements `ToolSyntax`: a subclass's `BARE` syntaxes as the whole answer, else `INNER`."""
+
+    INNER: ClassVar[type[ToolSyntax]]
+    BARE: ClassVar[tuple[ListSyntax, ...]]
+    """Read by each value's first byte; `again` joins several values (`;`)."""
+    sniff: ClassVar[tuple[bytes, ...]]
+    """`INNER`'s: until the gate has decided it is `pending`, so every event reaches it anyway."""
+    reads_from_start: ClassVar[bool] = True
+    """Made before the field's first text, so that it sees it (see the module docstring)."""
+    REASONING: ClassVar[tuple[str, str] | None] = None
+    """The opener and closer of a reasoning block `INNER` reads that may come before the answer."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.sniff = cls.INNER.sniff
+
+    def __init__(
+        self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, *, stream_arguments: bool = False,
+        tools: ToolSchemas | None = None,
+    ) -> None:  # fmt: skip
+        self._inner = self.INNER(max_section_bytes, stream_arguments=stream_arguments, tools=tools)
+        self._max = max_section_bytes
+        self._thinking: str | None = None  # in a leading reasoning block: its text that may begin the closer
+        self._flushed = False
+        self._start_answer()
+
+    def _start_answer(self) -> None:
+        """Hold the answer from its start (the field's, or the end of a leading reasoning block)."""
+        self._held: bytearray | None = bytearray()  # None once the answer went to `INNER`
+        self._syntax: ListSyntax | None = None
+        self._brackets: BracketScanner | None = None  # the open value's, if any
+        self._values: Written = []  # each value's header match (or None) and text
+        self._header: re.Match[str] | None = None  # the open value's
+        self._in_header = False  # whether the held text ends in a header not yet followed by its value
+        self._after = 0  # where the text after the last complete value begins
+        self._first = 0  # where the first value begins
+        self._chars = 0  # characters held
+
+    @property
+    def pending(self) -> bool:
+        """True until the answer is decided (or its calls are out), then `INNER`'s."""
+        return self._held is not None or self._inner.pending
+
+    @property
+    def watching(self) -> bool:
+        """`INNER`'s once the answer went to it (while held, it is `pending`: every event is read)."""
+        return self._held is None and self._inner.watching
+
+    @property
+    def undecided(self) -> int:
+        """The held answer, whose events wait whole for the end of the field."""
+        if self._held is None or self._thinking is not None:
+            return self._inner.undecided
+        return self._chars
+
+    def absorb(self, texts: Sequence[str]) -> int:
+        """`INNER`'s, once the answer went to it; nothing is absorbed while it is held."""
+        return 0 if self._held is not None else self._inner.absorb(texts)
+
+    def absorb_reasoning(self, text: str) -> bool:
+        """Nothing is taken this way: the answer may be held, or its reasoning read first."""
+        return False
+
+    def absorb_argument(self, text: str) -> str | None:
+        """`INNER`'s, once the answer went to it; nothing is taken while it is held."""
+        return None if self._held is not None else self._inner.absorb_argument(text)
+
+    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
+        """`INNER`'s, once the answer went to it; nothing is taken while it is held."""
+        return [] if self._held is not None else self._inner.absorb_arguments(texts)
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if self._flushed:
+            raise RuntimeError("feed() after flush()")
+        if self._thinking is not None:
+            return self._think(text)
+        held = self._held
+        if held is None:
+            return self._inner.feed(text)
+        held += text.encode("utf-8", "surrogatepass")
+        self._chars += len(text)
+        opens = self._opens_reasoning()
+        if opens:
+            return self._think(self._take_held())
+        if opens is None:
+            return []
+        return self._pass() if not self._still_calls() or len(held) > self._max else []
+
+    def _opens_reasoning(self) -> bool | None:
+        """Whether the held answer, still at its start, is `REASONING`'s opener after spacing
+        (None: it may still become it)."""
+        held = self._held
+        if self.REASONING is None or self._syntax is not None or held is None:
+            return False
+        opener = self.REASONING[0].encode()
+        start = _SPACE.match(held).end()  # type: ignore[union-attr]  # (always matches)
+        if held.startswith(opener, start):
+            return True
+        return None if opener.startswith(held[start:]) and start < len(held) else False
+
+    def _take_held(self) -> str:
+        """The held text, now `INNER`'s to read: the gate holds nothing."""
+        held = self._held
+        assert held is not None
+        self._held, self._thinking = bytearray(), ""
+        return held.decode("utf-8", "surrogatepass")
+
+    def _think(self, text: str) -> list[Piece]:
+        """Text of the leading reasoning block, up to its closer, to `INNER`; the gate starts
+        again after it. A possible start of the closer at the end waits for the next text."""
+        assert self.REASONING is not None and self._thinking is not None
+        closer = self.REASONING[1]
+        text = self._thinking + text
+        end = text.find(closer)
+        if end < 0:
+            starts = (len(text) - n for n in range(len(closer) - 1, 0, -1) if text.endswith(closer[:n]))
+            cut = next(starts, len(text))
+            self._thinking = text[cut:]
+            return self._inner.feed(text[:cut])
+        end += len(closer)
+        out = self._inner.feed(text[:end])
+        self._thinking = None
+        self._start_answer()
+        return out + self.feed(text[end:]) if end < len(text) else out
+
+    def flush(self, finished: bool = False) -> list[Piece]:
+        """End of the field: the held answer's calls, or `INNER`'s reading of it (`finished`: a
+        normal finish, see `ToolSyntax.flush`)."""
+        if self._flushed:
+            return []
+        if self._thinking is not None:
+            tail = self._inner.feed(self._thinking) if self._thinking else []
+            self._thinking, self._held, self._flushed = None, None, True
+            return tail + self._inner.flush(finished)
+        held = self._held
+        read = None
+        ended = self._brackets is None and not self._in_header
+        if held is not None and ended and self._values and self._syntax is not None:
+            read = self._syntax.read(self._values)
+        self._flushed = True
+        if held is None or read is None or not read[0]:
+            passed = self._pass() if held else []
+            self._held = None  # (decided: nothing is held any more)
+            return passed + self._inner.flush(finished)
+        found, notices = read
+        lead, calls, rest = (held[: self._first], held[self._first : self._after], held[self._after :])
+        out: list[Piece] = [Text(lead.decode())] if lead else []  # (spacing)
+        raw = calls.decode("utf-8", "surrogatepass")
+        out += [ToolCall(call_id, name, arguments, raw if index == 0 else "")
+                for index, (call_id, name, arguments) in enumerate(found)]  # fmt: skip
+        if rest:
+            out.append(Text(rest.decode()))  # (spacing)
+        self._held = None
+        return out + notices + self._inner.flush(finished)
+
+    def _still_calls(self) -> bool:
+        """Scan what was added: False once the held text cannot be the whole answer in calls."""
+        held = self._held
+        assert held is not None
+        while True:
+            brackets = self._brackets
+            if brackets is not None:
+                end = brackets.advance(held, len(held))
+                if end is None:
+                    return True
+                value_start = self._after
+                self._values.append((self._header, held[value_start:end].decode("utf-8", "surrogatepass")))
+                self._brackets, self._after = None, end
+                continue
+            at = _SPACE.match(held, self._after).end()  # type: ignore[union-attr]  # (always matches)
+            if at == len(held):
+                return True
+            syntax = self._syntax
+            if self._values:
+                assert syntax is not None
+                if syntax.again is not None:  # (a cut `again` marker would wait: both are one byte)
+                    if not held.startswith(syntax.again, at):
+                        return False
+                    at = _SPACE.match(held, at + 1).end()  # type: ignore[union-attr]
+                    if at == len(held):
+                        return True
+                elif syntax.header is None:
+                    return False
+            syntax = syntax or next((s for s in self.BARE if _may_start(s, held[at])), None)
+            if syntax is None or not _may_start(syntax, held[at]):
+                return False
+            value_at = _value_start(syntax, held, at)
+            self._in_header = value_at is None
+            if value_at is None:
+                return True
+            if value_at < 0:
+                return False
+            if not self._values:
+                self._first = at
+            if syntax.header is not None:
+                self._header = syntax.header.fullmatch(held[at:value_at].decode())
+            self._syntax, self._after = syntax, value_at
+            self._brackets = BracketScanner(value_at, syntax.values[held[value_at]])
+
+    def _pass(self) -> list[Piece]:
+        """Hand the held answer to `INNER`, which reads it from now on."""
+        held, self._held = self._held, None
+        return self._inner.feed(held.decode("utf-8", "surrogatepass")) if held else []
+
+
+def _may_start(syntax: ListSyntax, byte: int) -> bool:
+    """Whether a value of `syntax` (its header, if it has one) may start with `byte`."""
+    if syntax.header_bytes is None:
+        return byte in syntax.values
+    return syntax.header_bytes.match(bytes((byte,))) is None
+
+
+def _value_start(syntax: ListSyntax, held: bytes | bytearray, at: int) -> int | None:
+    """Where the value of the call written at `at` starts, past its header: None while the
+    header could still go on, -1 once the text cannot be a header then a value."""
+    if syntax.header_bytes is None:
+        return at
+    end = syntax.header_bytes.search(held, at, at + MAX_HEADER + 1)
+    if end is None:
+        return None if len(held) - at <= MAX_HEADER else -1
+    stop = end.start()
+    assert syntax.header is not None  # (declared with `header_bytes`)
+    if held[stop] not in syntax.values or not syntax.header.fullmatch(held[at:stop].decode()):
+        return -1
+    return stop
