@@ -1,0 +1,121 @@
+"""The catalogue's index: every syntax sse-rewrite reads, one `Entry` each.
+
+An entry says what a syntax is for a reader and for the conformance suite
+(tests/formats/test_catalogue.py): the `--format` whose parser reads it, the model ids that
+write it (each picks that syntax under `auto`), whether its markers are read in every
+stream, and one leak of it with the calls and the text it holds. The declarations
+themselves (markers, spellings, typing) sit in the catalogue's modules, on their machine;
+the routing from ids to formats is `routing.FAMILIES`. Adding a syntax adds a row here
+(docs/behaviour.md, "Adding the next model's syntax"). Only tests and docs import this
+module: the filter's start-up never does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One syntax: its name, family, reader, ids, and one leak of it with what it holds."""
+
+    name: str
+    """The syntax (a row of the README's Formats table)."""
+    family: str
+    """Its grammar family: the machine that reads it (`sections`, `tag`, `invoke`, `list`,
+    `channels`, `pythonic`, `bare`)."""
+    format: str
+    """The `--format` whose parser reads it (a key of `formats.FORMATS`)."""
+    ids: tuple[str, ...]
+    """Model ids that write it; `auto` reads the syntax under each."""
+    example: str
+    """A leak: text, calls, text, as one field of a stream holds it."""
+    calls: tuple[tuple[str, str], ...]
+    """The (name, arguments) of each call the example holds, in order."""
+    kept: str
+    """The example's text outside the syntax: what stays in its field."""
+    reasoning: str = ""
+    """The example's text a reasoning channel of the syntax holds."""
+    everywhere: bool = False
+    """Its markers cannot occur in prose: read under any model id."""
+
+
+_K = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>"
+      '{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>')  # fmt: skip
+_D = ("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+      '{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>')  # fmt: skip
+_CITY: Final = (("get_weather", '{"city": "Paris"}'),)
+
+ENTRIES: Final[tuple[Entry, ...]] = (
+    # Special-token sections and calls (`machines/_sections.py`).
+    Entry("Kimi K2", "sections", "kimi", ("moonshotai/kimi-k2.5", "kimi-k2-thinking"),
+          f"Checking. {_K} Done.", _CITY, "Checking.  Done.", everywhere=True),
+    Entry("DeepSeek V3 / V3.1", "sections", "deepseek", ("deepseek/deepseek-chat-v3.1",),
+          f"Checking. {_D} Done.", _CITY, "Checking.  Done.", everywhere=True),
+    # A tag around one body (`machines/tool_call_tag.py`).
+    Entry("Hermes / Qwen2.5", "tag", "hermes", ("nousresearch/hermes-4-70b", "qwen/qwen-2.5-72b-instruct"),
+          'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+          "</tool_call>\nDone.",
+          _CITY, "Checking.\n\nDone."),
+    Entry("Qwen3-Coder XML", "tag", "qwen3-coder", ("qwen/qwen3-coder",),
+          "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n"
+          "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("GLM-4.5 / 4.7", "tag", "glm", ("z-ai/glm-4.6", "zai-org/GLM-4.7"),
+          "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>"
+          "\nDone.", _CITY, "Checking.\n\nDone."),
+    # Invoke/parameter XML (`machines/_invoke.py`).
+    Entry("DeepSeek DSML", "invoke", "dsml", ("deepseek/deepseek-v3.2", "deepseek-v4-pro"),
+          'Checking.\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="get_weather">\n'
+          '<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n'
+          "</｜DSML｜tool_calls>\nDone.", _CITY, "Checking.\n\nDone.", everywhere=True),
+    Entry("MiniMax M2", "invoke", "minimax", ("minimax/minimax-m2.1",),
+          'Checking.\n<minimax:tool_call>\n<invoke name="get_weather">\n'
+          '<parameter name="city">Paris</parameter>\n'
+          "</invoke>\n</minimax:tool_call>\nDone.", _CITY, "Checking.\n\nDone.", everywhere=True),
+    Entry("MiniMax M3", "invoke", "minimax", ("minimax/minimax-m3",),
+          "Checking.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"get_weather\">"
+          "]<]minimax[>[<city>Paris"
+          "]<]minimax[>[</city>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\nDone.", _CITY,
+          "Checking.\n\nDone.", everywhere=True),
+    # Channels with recipients (`machines/harmony.py`) and channel tokens (Seed-OSS, Kimi K3).
+    Entry("gpt-oss harmony", "channels", "harmony", ("openai/gpt-oss-120b",),
+          "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
+          'to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>', _CITY, "",
+          reasoning="Need the weather.", everywhere=True),
+    Entry("Seed-OSS", "channels", "seed", ("bytedance-seed/seed-oss-36b-instruct",),
+          "Checking.<seed:tool_call><function=get_weather><parameter=city>Paris</parameter></function>"
+          "</seed:tool_call>Done.", _CITY, "Checking.Done.", everywhere=True),
+    Entry("Kimi K3 XTML", "channels", "kimi-k3", ("moonshotai/kimi-k3",),
+          'Checking.<|open|>tools<|sep|><|open|>call tool="get_weather" index="1"<|sep|>'
+          '<|open|>argument key="city" '
+          'type="string"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>Done.',
+          _CITY, "Checking.Done.", everywhere=True),
+    # A marker, then a JSON or pythonic list (`machines/_list_machine.py`).
+    Entry("Mistral v11", "list", "mistral", ("mistralai/devstral-2512",),
+          'Checking.[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}', _CITY, "Checking.", everywhere=True),
+    Entry("Mistral pre-v11", "list", "mistral", ("mistralai/mistral-small-3.1-24b-instruct",),
+          'Checking.[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]', _CITY,
+          "Checking.",
+          everywhere=True),
+    Entry("Llama 3 JSON", "list", "llama", ("meta-llama/llama-3.3-70b-instruct",),
+          '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}', _CITY, "",
+          everywhere=True),
+    Entry("Llama 4 pythonic", "list", "llama", ("meta-llama/llama-4-maverick",),
+          "Checking.<|python_start|>[get_weather(city='Paris')]<|python_end|>Done.", _CITY,
+          "Checking.Done.", everywhere=True),
+    Entry("LFM2", "list", "lfm2", ("liquid/lfm2-8b-a1b",),
+          'Checking.<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>Done.', _CITY,
+          "Checking.Done.", everywhere=True),
+    Entry("Gemma 4", "list", "gemma", ("google/gemma-4-31b-it",),
+          'Checking.<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>Done.', _CITY,
+          "Checking.Done.", everywhere=True),
+    # A plain-text convention (`machines/plain_text.py`).
+    Entry("TOOL:/ARGUMENTS: text", "bare", "text", (),
+          'Checking.\nTOOL: get_weather\nARGUMENTS: {"city": "Paris"}\nDone.', _CITY, "Checking.\n\nDone."),
+)  # fmt: skip
+"""Every syntax, grouped by family."""
