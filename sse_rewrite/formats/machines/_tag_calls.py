@@ -17,7 +17,8 @@ from ...stream.events import Markup, Notice, Piece
 from ._json import is_json
 from ._machine import MachineState
 from ._tag_absorb import TagStreamAbsorb
-from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, hermes_call, qwen_xml_call
+from ._tag_spelling import FUNCTION_END, TOOL_CALL
+from .tool_call_bodies import FUNCTION, Body, glm_call, hermes_call, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -26,23 +27,22 @@ if TYPE_CHECKING:
 
     from .tool_call_bodies import Call
 
-OPEN: Final = b"<tool_call>"
-"""Opens one call."""
-CLOSE: Final = b"</tool_call>"
-"""Closes one call."""
 _FUNCTION: Final = FUNCTION.encode()
-FUNCTION_CLOSE: Final = FUNCTION_END.encode()
-"""Closes a Qwen3-Coder body (a bare call's end)."""
 
 
 class State(MachineState):
-    """Where the parser is: plain text, after an opener, inside a body, after a body."""
+    """Where the parser is: plain text, after an opener, inside a body, after a body, after a
+    block opener."""
 
     TEXT = enum.auto()
     OPENED = enum.auto()
     JSON = enum.auto()
     TAGGED = enum.auto()
     CLOSING = enum.auto()
+    BLOCK = enum.auto()
+
+
+_OPENED: Final = frozenset({State.OPENED, State.BLOCK})
 
 
 class TagCalls(TagStreamAbsorb):
@@ -50,10 +50,11 @@ class TagCalls(TagStreamAbsorb):
 
     TEXT = State.TEXT
 
-    ORPHANS: ClassVar[frozenset[bytes]] = frozenset({CLOSE, FUNCTION_CLOSE})
+    ORPHANS: ClassVar[frozenset[bytes]] = frozenset({TOOL_CALL.close, FUNCTION_END})
 
     def _setup(self) -> None:
         self._reset_call(bare=False)
+        self._opener, self._owed_close = 0, self.TAGS.close  # (set by `_open`)
 
     def _reset_call(self, bare: bool) -> None:
         self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
@@ -61,17 +62,20 @@ class TagCalls(TagStreamAbsorb):
         self._body, self._body_end = Body.JSON, 0  # the body's kind; JSON, CLOSING: where it ended
         self._reset_stream()  # (`--stream-arguments`)
 
-    def _open(self, bare: bool, pos: int, length: int, out: list[Piece]) -> None:
-        self._reset_call(bare)
+    def _open(self, bare: bool | None, pos: int, length: int, out: list[Piece]) -> None:
+        self._reset_call(bare is True)
         self._scan.mark = self._scan.cursor = pos if bare else pos + length
-        self._state = State.OPENED
+        # released as prose: the opener (a bare one's `<function=`), and its closer is owed
+        self._opener = length if not bare else len(_FUNCTION)
+        self._owed_close = FUNCTION_END if bare else self.TAGS.block_end if bare is None else self.TAGS.close
+        self._state = State.BLOCK if bare is None else State.OPENED
 
     def _finish(self, out: list[Piece]) -> None:
         """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
         scan, state = self._scan, self._state
         if state is State.TEXT:
             self._emit_text(out, scan.end)
-        elif state is State.OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
+        elif state in _OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
         elif state is State.TAGGED and self._value_end is not None and self._finished:
@@ -100,10 +104,10 @@ class TagCalls(TagStreamAbsorb):
         body = self._scan.text(self._scan.mark, body_end) + open_value
         try:
             if self._body is Body.JSON:
-                return hermes_call(body) if body.strip() else None
+                return hermes_call(body, self.TAGS.json_keys) if body.strip() else None
             if self._body is Body.XML:
                 return qwen_xml_call(body, complete, self._tools)
-            return glm_call(body, self._tools) if body.strip() else None
+            return glm_call(body, self._tools, tags=self.TAGS) if body.strip() else None
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             return None
 
@@ -123,8 +127,8 @@ class TagCalls(TagStreamAbsorb):
     def _release_prose(self, out: list[Piece]) -> bool:
         """The opener was prose: release it as text and rescan what followed it."""
         scan = self._scan
-        self._emit_text(out, scan.start + len(_FUNCTION if self._bare else OPEN))
-        self._owe(FUNCTION_CLOSE if self._bare else CLOSE)
+        self._emit_text(out, scan.start + self._opener)
+        self._owe(self._owed_close)
         scan.cursor = scan.start
         self._state = State.TEXT
         return True

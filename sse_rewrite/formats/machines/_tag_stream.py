@@ -19,12 +19,13 @@ import orjson
 from ...stream.events import Piece
 from ._json import JsonScanner
 from ._machine import ScanningParser
-from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, glm_call, is_name, qwen_xml_call
+from ._tag_spelling import FUNCTION_END, TOOL_CALL, TagSpelling
+from .tool_call_bodies import FUNCTION, Body, glm_call, glm_name, is_name, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import ClassVar, Final
 
 # `{"name": "NAME", "arguments": ` (or `"parameters"`), up to the value
 JSON_HEAD: Final = re.compile(
@@ -33,11 +34,13 @@ JSON_HEAD: Final = re.compile(
 HEAD_LOOKAHEAD: Final = 300  # bytes of a JSON body within which its head must show
 UNDECIDED: Final = -2  # `_value_at` while the head has not shown
 NOT_STREAMED: Final = -1  # `_value_at` once the value has closed, or when it is not streamed
-_FUNCTION_END: Final = FUNCTION_END.encode()
 
 
 class TagStreaming(ScanningParser):
     """The streaming half of `ToolCallTagParser`: what is announced and streamed when."""
+
+    TAGS: ClassVar[TagSpelling] = TOOL_CALL
+    """The syntax's markers (a `TagSyntax` declares them: `_tag_syntax`)."""
 
     _body: Body
     _value_end: bytes | None
@@ -87,7 +90,7 @@ class TagStreaming(ScanningParser):
         if not self._streams:
             return
         scan = self._scan
-        if was_inside and not self._bare and scan.view[pos : pos + len(_FUNCTION_END)] == _FUNCTION_END:
+        if was_inside and not self._bare and scan.view[pos : pos + len(FUNCTION_END)] == FUNCTION_END:
             # Inside `<tool_call>`, a value's `</function>` ends it only if the body ends there.
             self._stuck = True
         if was_inside:
@@ -105,7 +108,7 @@ class TagStreaming(ScanningParser):
             call = qwen_xml_call(head, complete=False)
             name = call[0] if call else ""
         else:
-            name = head.partition("<arg_key>")[0].strip()
+            name = glm_name(head.partition(self.TAGS.key)[0], self.TAGS)
         if not is_name(name):
             self._stuck = True
             return
@@ -126,7 +129,7 @@ class TagStreaming(ScanningParser):
             if self._body is Body.XML:
                 call = qwen_xml_call(f"{FUNCTION}f>{source}</parameter>", False, self._tools, typed_as=name)
             else:
-                call = glm_call(f"f{source}</arg_value>", self._tools, typed_as=name)
+                call = glm_call(f"f{source}{self.TAGS.value_end}", self._tools, typed_as=name, tags=self.TAGS)
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             call = None
         if call is None or call[1] == "{}":

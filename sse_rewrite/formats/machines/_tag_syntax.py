@@ -1,21 +1,24 @@
-"""TagSyntax: the declaration of one tag-around-a-body syntax (Hermes, Qwen3-Coder, GLM).
+"""TagSyntax: the declaration of one tag-around-a-body syntax (Hermes, Qwen3-Coder, GLM, ...).
 
     <tool_call>BODY</tool_call>        BODY: {"name": …, "arguments": …}       (Hermes JSON)
                                              <function=NAME><parameter=K>V…  (Qwen3-Coder XML)
                                              NAME<arg_key>K</arg_key>…       (GLM)
     <function=NAME>…</function>        the XML body without its wrapper (Qwen3-Coder)
 
-A syntax declares the bodies it reads inside `<tool_call>` (any other body means the tag
-was prose) and whether a bare `<function=NAME>` opens a call. The machine is
-`tool_call_tag.ToolCallTagParser`; a parser of the family is one `SYNTAX` line (`hermes.py`,
-`qwen_xml.py`, `glm.py`), read by `TagSyntaxParser`.
+A syntax declares the bodies it reads inside its tags (any other body means the tag was
+prose), its spelling (`_tag_spelling.TagSpelling`: the tags, GLM's key and value tags, a
+name separator, a block around the calls, the JSON arguments key) and whether a bare
+`<function=NAME>` opens a call. The machine is `tool_call_tag.ToolCallTagParser`; a parser
+of the family is one `SYNTAX` line (`catalogue/hermes.py`, `qwen_xml.py`, `glm.py`,
+`tags.py`), read by `TagSyntaxParser`.
 """
 
 from __future__ import annotations
 
 from ...stream.events import Notice, Piece
 from ._scanner import NON_SPACE, MarkerTable
-from ._tag_calls import CLOSE, FUNCTION_CLOSE, OPEN, State
+from ._tag_calls import State
+from ._tag_spelling import FUNCTION_END, TOOL_CALL, TagSpelling
 from .tool_call_bodies import FUNCTION, Body, is_name
 from .tool_call_tag import ToolCallTagParser
 
@@ -28,18 +31,32 @@ if TYPE_CHECKING:
 class TagSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("bare_function", "bodies", "name")
+    __slots__ = ("bare_function", "bodies", "name", "tags")
 
-    def __init__(self, name: str, bodies: frozenset[Body], *, bare_function: bool = False) -> None:
+    def __init__(
+        self, name: str, bodies: frozenset[Body], *, bare_function: bool = False,
+        tags: TagSpelling = TOOL_CALL,
+    ) -> None:
         self.name = name
-        self.bodies = bodies  # what `<tool_call>` may hold
+        self.bodies = bodies  # what the tags may hold
         self.bare_function = bare_function  # a `<function=NAME>` without the wrapper opens a call
+        self.tags = tags
+
+    def openers(self) -> MarkerTable[bool | bytes | None]:
+        """What opens a call (False), a bare one (True), a block (None); closers stand for themselves."""
+        tags = self.tags
+        closers = [tags.close, *([tags.block_end] if tags.block else [])]
+        block = {tags.block: None} if tags.block else {}
+        bare: dict[bytes, bool | bytes] = {_FUNCTION: True, FUNCTION_END: FUNCTION_END}
+        if not self.bare_function:
+            bare = {}
+        return MarkerTable({**dict.fromkeys(tags.opens, False), **block, **bare, **{c: c for c in closers}})
+
+    def closers(self) -> frozenset[bytes]:
+        """Closers that mean something with nothing open (orphans: `_orphans.py`)."""
+        return frozenset({self.tags.close, FUNCTION_END, *([self.tags.block_end] if self.tags.block else [])})
 
 
-_WRAPPED: Final[MarkerTable[bool | bytes]] = MarkerTable({OPEN: False, CLOSE: CLOSE})
-_WRAPPED_OR_BARE: Final[MarkerTable[bool | bytes]] = MarkerTable(
-    {OPEN: False, FUNCTION.encode(): True, CLOSE: CLOSE, FUNCTION_CLOSE: FUNCTION_CLOSE}
-)
 _FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes within which a bare function's name must end in `>`
 
@@ -51,8 +68,8 @@ class TagSyntaxParser(ToolCallTagParser):
 
     def __init_subclass__(cls) -> None:
         if "SYNTAX" in cls.__dict__:
-            cls.BODIES = cls.SYNTAX.bodies
-            cls.OPENERS = _WRAPPED_OR_BARE if cls.SYNTAX.bare_function else _WRAPPED
+            cls.BODIES, cls.TAGS = cls.SYNTAX.bodies, cls.SYNTAX.tags
+            cls.OPENERS, cls.ORPHANS = cls.SYNTAX.openers(), cls.SYNTAX.closers()
         super().__init_subclass__()
 
     def _bare_name_ends(self, pos: int, out: list[Piece]) -> bool:

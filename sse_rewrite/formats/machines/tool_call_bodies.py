@@ -17,6 +17,7 @@ import re
 
 import orjson
 
+from ._tag_spelling import TOOL_CALL, TagSpelling
 from .raw_values import tool_parameters, value_json
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -43,8 +44,6 @@ FUNCTION: Final = "<function="
 FUNCTION_END: Final = "</function>"
 """How a Qwen3-Coder XML body ends."""
 _PARAMETER: Final = ("<parameter=", ">", "</parameter>")
-_GLM_KEY: Final = ("<arg_key>", "</arg_key>")
-_GLM_VALUE: Final = ("<arg_value>", "</arg_value>")
 _MAX_NAME: Final = 256
 _DECODER: Final = json.JSONDecoder()
 # The parts of a JSON object around its member values (JSON spacing is these four characters).
@@ -59,8 +58,9 @@ def is_name(text: str) -> bool:
     return 0 < len(text) <= _MAX_NAME and _NOT_IN_A_NAME.search(text) is None
 
 
-def hermes_call(body: str) -> Call | None:
-    """`{"name": ..., "arguments": {...} or "..."}` (`parameters` is accepted for `arguments`).
+def hermes_call(body: str, keys: tuple[str, ...] = TOOL_CALL.json_keys) -> Call | None:
+    """`{"name": ..., "arguments": {...} or "..."}` (the first of `keys` it has holds the arguments:
+    `arguments`, else `parameters`, by default).
 
     Object arguments are passed on as the model wrote them, byte for byte.
     """
@@ -70,7 +70,7 @@ def hermes_call(body: str) -> Call | None:
     name = orjson.loads(members["name"])  # (valid: `json_members` checked the whole body)
     if not isinstance(name, str) or not is_name(name):
         return None
-    arguments = members.get("arguments", members.get("parameters", "{}"))
+    arguments = next((members[key] for key in keys if key in members), "{}")
     if arguments.startswith('"'):  # already JSON text inside a string, as some servers send it
         arguments = json.loads(arguments).strip()
     return name, arguments or "{}"
@@ -133,19 +133,33 @@ def qwen_xml_call(
     return name, typed_object(pairs, tool_parameters(tools, typed_as or name))
 
 
-def glm_call(body: str, tools: ToolSchemas | None = None, typed_as: str | None = None) -> Call | None:
-    """`NAME` then `<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>` pairs (typed as `qwen_xml_call`)."""
-    name, _, rest = body.partition(_GLM_KEY[0])
-    rest = _GLM_KEY[0] + rest if rest else ""
+def glm_call(
+    body: str, tools: ToolSchemas | None = None, typed_as: str | None = None, tags: TagSpelling = TOOL_CALL
+) -> Call | None:
+    """`NAME` then `<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>` pairs, as `tags` spell
+    them (a separator may end the name, a kind tag come between key and value; typed as
+    `qwen_xml_call`)."""
+    name, _, rest = body.partition(tags.key)
+    rest = tags.key + rest if rest else ""
     pairs = []
     while rest.strip():
-        key, rest = _between(rest, *_GLM_KEY)
-        value, rest = _between(rest, *_GLM_VALUE)
+        key, rest = _between(rest, tags.key, tags.key_end)
+        if tags.kind and rest.lstrip().startswith(tags.kind):  # (a declared type: the schema decides)
+            kind, rest = _between(rest, tags.kind, tags.kind_end)
+            if kind is None:
+                return None
+        value, rest = _between(rest, tags.value, tags.value_end)
         if key is None or value is None:
             return None
         pairs.append((key.strip(), value))
-    name = name.strip()
+    name = glm_name(name, tags)
     return (name, typed_object(pairs, tool_parameters(tools, typed_as or name))) if is_name(name) else None
+
+
+def glm_name(head: str, tags: TagSpelling) -> str:
+    """The name a GLM body's text before its first key gives (its separator dropped)."""
+    name = head.strip()
+    return name.removesuffix(tags.sep).rstrip() if tags.sep else name
 
 
 def _between(text: str, opener: str, closer: str) -> tuple[str | None, str]:

@@ -34,9 +34,10 @@ from collections.abc import Sequence
 from ...stream.events import Notice, Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
-from ._tag_calls import CLOSE, OPEN, State, TagCalls
+from ._tag_calls import State, TagCalls
+from ._tag_spelling import BARE_BODY, FUNCTION_END, TOOL_CALL
 from ._tag_stream import HEAD_LOOKAHEAD
-from .tool_call_bodies import FUNCTION, FUNCTION_END, Body, is_name
+from .tool_call_bodies import FUNCTION, Body, is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -44,25 +45,6 @@ if TYPE_CHECKING:
     from typing import ClassVar, Final
 
 _FUNCTION: Final = FUNCTION.encode()
-_FUNCTION_END: Final = FUNCTION_END.encode()
-_PARAMETER: Final = b"<parameter="
-_PARAMETER_END: Final = b"</parameter>"
-_ARG_VALUE_END: Final = b"</arg_value>"
-# Outside a value: marker -> the closer of the value it opens (None: the body's end). A
-# wrapped body ends at `</tool_call>`, a bare one at `</function>`, either at the next `<tool_call>`.
-_VALUES: Final[dict[bytes, bytes | None]] = {_PARAMETER: _PARAMETER_END, b"<arg_value>": _ARG_VALUE_END}
-_WRAPPED_BODY: Final = MarkerTable({**_VALUES, CLOSE: None, OPEN: None})
-_BARE_BODY: Final = MarkerTable({**_VALUES, _FUNCTION_END: None, OPEN: None})
-# Inside a value: marker -> what comes next (a new value's closer, or None: out of values).
-_VALUE_ENDS: Final[dict[bytes, MarkerTable[bytes | None]]] = {
-    _PARAMETER_END: MarkerTable({_PARAMETER_END: None, _PARAMETER: _PARAMETER_END, _FUNCTION_END: None}),
-    _ARG_VALUE_END: MarkerTable({_ARG_VALUE_END: None}),
-}
-# What may follow an opener: a Qwen `<function=` (or the close: an empty call, prose);
-# a GLM name's first key (or the close); after a body, its close.
-_XML_OR_EMPTY: Final = MarkerTable({_FUNCTION: True, CLOSE: False})
-_GLM_KEY_OR_CLOSE: Final = MarkerTable({b"<arg_key>": True, CLOSE: True})
-_CLOSE: Final = MarkerTable({CLOSE: True})
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
 _TAGGED: Final = State.TAGGED
 """The hot state, read once: a member read from its Enum class (`State.TAGGED`) goes through
@@ -76,8 +58,10 @@ class ToolCallTagParser(TagCalls):
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
-    OPENERS: ClassVar[MarkerTable[bool | bytes]] = MarkerTable({OPEN: False, CLOSE: CLOSE})
-    """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), a closer (itself: an orphan)."""
+    OPENERS: ClassVar[MarkerTable[bool | bytes | None]] = MarkerTable({
+        **dict.fromkeys(TOOL_CALL.opens, False), TOOL_CALL.close: TOOL_CALL.close})
+    """`<tool_call>` (False), a bare `<function=` (True, Qwen3-Coder), a block opener (None),
+    a closer (itself: an orphan)."""
 
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
@@ -162,11 +146,11 @@ class ToolCallTagParser(TagCalls):
             self._begin_json(pos)
             return True
         elif scan.view[pos] == 0x3C:  # '<': XML, or prose
-            found = scan.match(pos, _XML_OR_EMPTY)
+            found = scan.match(pos, self.TAGS.xml_or_empty)
             if found == NEED_MORE:
                 return False
             if found is not None and not found[0]:  # `<tool_call></tool_call>`: empty, prose
-                self._emit_text(out, pos + len(CLOSE))
+                self._emit_text(out, pos + len(self.TAGS.close))
                 self._state = State.TEXT
                 return True
             if found is None or Body.XML not in self.BODIES:
@@ -182,7 +166,7 @@ class ToolCallTagParser(TagCalls):
                 return self._release_prose(out)
             if lt == -1:
                 return False
-            found = scan.match(lt, _GLM_KEY_OR_CLOSE)
+            found = scan.match(lt, self.TAGS.key_or_close)
             if found == NEED_MORE:
                 return False
             if found is None:
@@ -203,12 +187,12 @@ class ToolCallTagParser(TagCalls):
         self._state = State.CLOSING
 
     def _step_tagged(self, out: list[Piece]) -> bool:
-        scan = self._scan
+        scan, tags = self._scan, self.TAGS
         while (pos := scan.find(b"<", scan.cursor)) != -1:
             if self._value_end:
-                table = _VALUE_ENDS[self._value_end]
+                table = tags.value_ends[self._value_end]
             else:
-                table = _BARE_BODY if self._bare else _WRAPPED_BODY
+                table = BARE_BODY if self._bare else tags.body
             found = scan.match(pos, table)
             if found == NEED_MORE:
                 scan.cursor = pos
@@ -220,15 +204,15 @@ class ToolCallTagParser(TagCalls):
             marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
             scan.cursor = pos + found[1]
             self._track_value(out, pos, inside)
-            if marker == CLOSE:
+            if marker == tags.close:
                 return self._close(out, self._parse(pos), scan.cursor)
-            if marker == OPEN:  # the next call begins: this one lost its close
+            if marker in tags.opens:  # the next call begins: this one lost its close
                 scan.cursor = pos
                 call = self._parse(pos, complete=False)
                 if call is not None:
                     out.append(Notice("implicit-close", f"call {call[0]} closed by the next <tool_call>"))
                 return self._close(out, call, pos)
-            if marker == _FUNCTION_END and self._bare:
+            if marker == FUNCTION_END and self._bare:
                 self._body_end, self._state = scan.cursor, State.CLOSING
                 return True
         scan.cursor = scan.end
@@ -240,16 +224,36 @@ class ToolCallTagParser(TagCalls):
         if after is None:
             scan.cursor = scan.end
             return False
-        found = scan.match(after.start(), _CLOSE)
+        found = scan.match(after.start(), self.TAGS.closing)
         if found == NEED_MORE:
             scan.cursor = after.start()
             return False
         if found is not None:
-            return self._close(out, self._parse(self._body_end), after.start() + len(CLOSE))
+            return self._close(out, self._parse(self._body_end), after.start() + found[1])
         call = self._parse(self._body_end)  # no close after the body: keep a complete call
         if call is not None and not self._bare:
             out.append(Notice("missing-close", f"call {call[0]} has no </tool_call>"))
         return self._close(out, call, self._body_end)
+
+    def _step_block(self, out: list[Piece]) -> bool:
+        """After a block opener (`<tool_calls>`): spacing, then a call's opener, else prose. The
+        block opener goes with the call (markup); its closer, after the last call, is an orphan
+        that adjoins it."""
+        scan = self._scan
+        first = NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
+            scan.cursor = scan.end
+            return False
+        found = scan.match(first.start(), self.TAGS.body)
+        if found == NEED_MORE:
+            scan.cursor = first.start()
+            return False
+        if found is None or scan.view[first.start() : first.start() + found[1]] not in self.TAGS.opens:
+            return self._release_prose(out)
+        self._reset_call(bare=False)
+        scan.mark = scan.cursor = first.start() + found[1]
+        self._state = State.OPENED
+        return True
 
     _STEPS: ClassVar = {
         State.TEXT: TagCalls._step_text,
@@ -257,6 +261,7 @@ class ToolCallTagParser(TagCalls):
         State.JSON: _step_json,
         State.TAGGED: _step_tagged,
         State.CLOSING: _step_closing,
+        State.BLOCK: _step_block,
     }
 
     # -- helpers
