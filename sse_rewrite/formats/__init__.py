@@ -84,6 +84,12 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "llama": Ref("catalogue.lists", "LlamaParser"),
     "gemma": Ref("catalogue.lists", "GemmaParser"),
     "lfm2": Ref("catalogue.lists", "Lfm2Parser"),
+    "longcat": Ref("catalogue.tags", "LongCatParser"),
+    "internlm": Ref("catalogue.tags", "InternLmParser"),
+    "iquest": Ref("catalogue.tags", "IQuestParser"),
+    "hy3": Ref("catalogue.tags", "Hy3Parser"),
+    "hy4": Ref("catalogue.tags", "Hy4Parser"),
+    "k2-horizon": Ref("catalogue.tags", "K2HorizonParser"),
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass (`_auto.py`).
     SPECIAL_TOKENS: Tokens,
     NATIVE_TOOL_CALLS: Tokens,
@@ -94,13 +100,15 @@ by `select_format`)."""
 
 FORMAT_CHOICES: Final = (
     "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
-    "kimi-k3", "mistral", "llama", "gemma", "lfm2", "text", "none",
+    "kimi-k3", "mistral", "llama", "gemma", "lfm2", "longcat", "internlm", "iquest", "hy3", "hy4",
+    "k2-horizon", "text", "none",
 )  # fmt: skip
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
     "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
-    "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens"
+    "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens, "
+    "InternLM's <|action_start|>"
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")

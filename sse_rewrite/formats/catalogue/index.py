@@ -68,6 +68,53 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("GLM-4.5 / 4.7", "tag", "glm", ("z-ai/glm-4.6", "zai-org/GLM-4.7"),
           "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>"
           "\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("Hermes spelling: Granite 4, ERNIE 4.5, Trinity, Kolibri, Bielik", "tag", "hermes",
+          ("ibm-granite/granite-4.0-h-small", "baidu/ERNIE-4.5-21B-A3B-Thinking", "arcee-ai/Trinity-Mini",
+           "Aleph-Alpha/Kolibri-1", "speakleash/Bielik-11B-v3.0-Instruct"),
+          'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}\n'
+          "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("Reka Edge", "tag", "hermes", ("RekaAI/reka-edge-2603",),
+          'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>Done.',
+          _CITY, "Checking.\nDone."),
+    Entry("Qwen3-Coder XML: Step-3.5/3.7/5, Nanbeige, Nemotron 3, MiMo V2", "tag", "qwen3-coder",
+          ("stepfun-ai/Step-3.5-Flash", "stepfun-ai/Step-3.7-Flash", "stepfun-ai/Step-5-Preview",
+           "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B", "XiaomiMiMo/MiMo-V2-Flash",
+           "XiaomiMiMo/MiMo-V2.5-Pro"),
+          "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n"
+          "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("GLM-4.7 spelling: Ling 3.0, Laguna, Spark 2.5", "tag", "glm",
+          ("inclusionAI/Ling-3.0-flash", "poolside/Laguna-XS.2", "poolside/Laguna-S-2.1"),
+          "Checking.<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>Done.",
+          _CITY, "Checking.Done."),
+    Entry("LongCat Flash", "tag", "longcat", ("meituan-longcat/LongCat-Flash-Chat",),
+          'Checking.\n<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+          "</longcat_tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("LongCat 2601 / Lite", "tag", "longcat",
+          ("meituan-longcat/LongCat-Flash-Thinking-2601", "meituan-longcat/LongCat-Flash-Lite"),
+          "Checking.\n<longcat_tool_call>get_weather\n<longcat_arg_key>city</longcat_arg_key>\n"
+          "<longcat_arg_value>Paris</longcat_arg_value>\n</longcat_tool_call>\nDone.", _CITY,
+          "Checking.\n\nDone."),
+    Entry("InternLM 2.5 / Intern-S1", "tag", "internlm",
+          ("internlm/internlm2_5-7b-chat", "internlm/Intern-S1"),
+          'Checking.<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris"}}'
+          "<|action_end|>Done.", _CITY, "Checking.Done.", everywhere=True),
+    Entry("Intern-S1 (SGLang spelling)", "tag", "internlm", ("internlm/Intern-S1",),
+          'Checking.<|action_start|> <|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris"}}'
+          "<|action_end|>Done.", _CITY, "Checking.Done.", everywhere=True),
+    Entry("IQuest Q1", "tag", "iquest", (),
+          "Checking.<iquest_tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Paris</arg_value>"
+          "</iquest_tool_call>Done.", _CITY, "Checking.Done."),
+    Entry("Hy3", "tag", "hy3", ("tencent/Hy3-preview",),
+          "Checking.<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n"
+          "<arg_value>Paris</arg_value>\n</tool_call>\n</tool_calls>Done.", _CITY, "Checking.\nDone."),
+    Entry("Hy4", "tag", "hy4", ("tencent/Hy4-preview",),
+          "Checking.<tool_calls:6124c78e>\n<tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e>"
+          "<arg_value:6124c78e>Paris</arg_value:6124c78e></tool_call:6124c78e>\n</tool_calls:6124c78e>Done.",
+          _CITY, "Checking.\nDone."),
+    Entry("K2 Horizon", "tag", "k2-horizon", ("IFM/K2-Horizon-36B",),
+          "Checking.<ifm|tool_calls><ifm|tool_call>get_weather<ifm|arg_key>city</ifm|arg_key>"
+          "<ifm|arg_type>string</ifm|arg_type><ifm|arg_value>Paris</ifm|arg_value></ifm|tool_call>\n"
+          "</ifm|tool_calls>Done.", _CITY, "Checking.\nDone."),
     # Invoke/parameter XML (`machines/_invoke.py`).
     Entry("DeepSeek DSML", "invoke", "dsml", ("deepseek/deepseek-v3.2", "deepseek-v4-pro"),
           'Checking.\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="get_weather">\n'

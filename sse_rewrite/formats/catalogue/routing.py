@@ -29,9 +29,10 @@ HARMONY: Final = Part("machines.harmony", "HarmonyParser", "<", ANGLE_SNIFF)
 SEED: Final = Part("machines.seed", "SeedParser", "<", ANGLE_SNIFF)
 XTML: Final = Part("machines.xtml", "XtmlParser", "<", ANGLE_SNIFF)
 LIST_MARKERS: Final = Part("catalogue.lists", "ListMarkersParser", "<[", (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
-MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML, LIST_MARKERS)
+INTERNLM: Final = Part("catalogue.tags", "InternLmParser", "<", ANGLE_SNIFF)
+MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML, LIST_MARKERS, INTERNLM)
 """Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats")."""
-_BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS)
+_BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS, INTERNLM)
 
 STRIPPED_KIMI: Final = Part("machines.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
 SEP_XTML: Final = Part("machines.xtml_sep", "SepXtmlParser", "t", (b"tools",))  # (`xtml_sep.SNIFF`)
@@ -41,6 +42,12 @@ QWEN: Final = Part("catalogue.qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
 QWEN_XML: Final = Part("catalogue.qwen_xml", "QwenXmlParser", "<", ANGLE_SNIFF)
 GLM: Final = Part("catalogue.glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("catalogue.hermes", "HermesParser", "<", ANGLE_SNIFF)
+LONGCAT: Final = Part("catalogue.tags", "LongCatParser", "<", ANGLE_SNIFF)
+IQUEST: Final = Part("catalogue.tags", "IQuestParser", "<", ANGLE_SNIFF)
+HY3: Final = Part("catalogue.tags", "Hy3Parser", "<", ANGLE_SNIFF)
+HY3_OPENSOURCE: Final = Part("catalogue.tags", "Hy3OpenSourceParser", "<", ANGLE_SNIFF)
+HY4: Final = Part("catalogue.tags", "Hy4Parser", "<", ANGLE_SNIFF)
+K2_HORIZON: Final = Part("catalogue.tags", "K2HorizonParser", "<", ANGLE_SNIFF)
 SEED_THINK: Final = Part("machines.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
 MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", "<][",
@@ -74,6 +81,36 @@ class GlmAndTokens(LazyComposition):
     """`auto` for GLM ids: GLM bodies and the special tokens."""
 
     PARTS = (GLM, *MARKERS_EVERYWHERE)
+
+
+class QwenXmlAndTokens(LazyComposition):
+    """`auto` for ids that write Qwen3-Coder XML (Step-3.5, Nemotron 3, MiMo V2, ...)."""
+
+    PARTS = (QWEN_XML, *MARKERS_EVERYWHERE)
+
+
+class LongCatAndTokens(LazyComposition):
+    """`auto` for LongCat ids: `<longcat_tool_call>` JSON or key/value bodies."""
+
+    PARTS = (LONGCAT, *MARKERS_EVERYWHERE)
+
+
+class IQuestAndTokens(LazyComposition):
+    """`auto` for IQuest ids: `<iquest_tool_call>` key/value bodies."""
+
+    PARTS = (IQUEST, *MARKERS_EVERYWHERE)
+
+
+class HunyuanAndTokens(LazyComposition):
+    """`auto` for Hy3 and Hy4 ids: their `<tool_calls>` blocks, tags plain or suffixed."""
+
+    PARTS = (HY3, HY3_OPENSOURCE, HY4, *MARKERS_EVERYWHERE)
+
+
+class K2HorizonAndTokens(LazyComposition):
+    """`auto` for K2 Horizon ids: `<ifm|tool_calls>` blocks."""
+
+    PARTS = (K2_HORIZON, *MARKERS_EVERYWHERE)
 
 
 class HermesAndTokens(LazyComposition):
@@ -138,6 +175,17 @@ FAMILIES: Final = (
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
            "Hermes JSON and Qwen3-Coder XML tool-call tags"),
+    # (Step-3.5 and later before any `step3` row: Step-3 writes its own tokens)
+    Family(("step-3.5", "step3p5", "step-3p5", "step-3.7", "step3p7", "step-5", "step5", "nanbeige",
+            "nemotron-3", "mimo-v2"), "qwen3-coder+special-tokens", QwenXmlAndTokens,
+           "Qwen3-Coder XML tool-call tags"),
+    Family(("longcat",), "longcat+special-tokens", LongCatAndTokens,
+           "LongCat's <longcat_tool_call> tags (a JSON or a key/value body)"),
+    Family(("iquest",), "iquest+special-tokens", IQuestAndTokens, "IQuest Q1's <iquest_tool_call> tags"),
+    Family(("hy3", "hy4"), "hunyuan+special-tokens", HunyuanAndTokens,
+           "Hy3 and Hy4 <tool_calls> blocks of key/value calls"),
+    Family(("k2-horizon",), "k2-horizon+special-tokens", K2HorizonAndTokens,
+           "K2 Horizon's <ifm|tool_calls> blocks"),
     Family(("deepseek",), "deepseek+kimi", DeepSeekAndTokens,
            "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
     Family(("minimax",), "minimax+special-tokens", MiniMaxAndTokens,
@@ -145,8 +193,10 @@ FAMILIES: Final = (
            "M1's <tool_calls> JSON lines, "
            "MiniMax bare <invoke> XML, [TOOL_CALL] wrappers, M3 tags without their namespace "
            "token, <mm:think>"),
-    Family(("glm", "z-ai", "zhipu"), "glm+special-tokens", GlmAndTokens, "GLM tool-call tags"),
-    Family(("hermes", "nous"), "hermes+special-tokens", HermesAndTokens, "Hermes JSON tool-call tags"),
+    Family(("glm", "z-ai", "zhipu", "ling-3", "bailing", "laguna", "poolside"), "glm+special-tokens",
+           GlmAndTokens, "GLM tool-call tags"),
+    Family(("hermes", "nous", "granite-4", "ernie-4.5", "reka-edge", "trinity", "kolibri", "bielik"),
+           "hermes+special-tokens", HermesAndTokens, "Hermes JSON tool-call tags"),
     Family(("gpt-oss",), "gpt-oss+special-tokens", _wrapped( "GptOssAndTokens"),
            "harmony with its tokens stripped"),
     Family(("seed-oss",), "seed+special-tokens", SeedAndTokens,

@@ -1,0 +1,93 @@
+"""The other tag-around-a-body syntaxes (FORMATS-2.md §B, §E), each a `TagSyntax` declaration.
+
+    LongCat      <longcat_tool_call>{json}</longcat_tool_call>, or NAME<longcat_arg_key>K…
+    InternLM     <|action_start|><|plugin|>\\n{"name": …, "parameters": {…}}<|action_end|>
+    IQuest Q1    <iquest_tool_call>NAME\\n<arg_key>K</arg_key><arg_value>V</arg_value>…
+    Hy3          <tool_calls>\\n<tool_call>NAME<tool_sep>\\n<arg_key>K</arg_key>…</tool_call>\\n</tool_calls>
+    Hy4          Hy3 without <tool_sep>, every tag suffixed (`<tool_call:6124c78e>`)
+    K2 Horizon   <ifm|tool_calls><ifm|tool_call>NAME<ifm|arg_key>K</ifm|arg_key>
+                 [<ifm|arg_type>T</ifm|arg_type>]<ifm|arg_value>V</ifm|arg_value>…
+
+The machine is `tool_call_tag.ToolCallTagParser`; the syntaxes that only rename Hermes,
+GLM or Qwen3-Coder (Granite 4, ERNIE 4.5, Ling 3, Laguna, Step-3.5, ...) are rows of
+`routing.FAMILIES`, not declarations. InternLM's tokens are special: read in every stream.
+"""
+
+from __future__ import annotations
+
+from ..machines._tag_spelling import TagSpelling
+from ..machines._tag_syntax import TagSyntax, TagSyntaxParser
+from ..machines.tool_call_bodies import Body
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+_JSON: Final = frozenset({Body.JSON})
+_GLM: Final = frozenset({Body.GLM})
+
+
+def _hunyuan(suffix: str, sep: str) -> TagSpelling:
+    """Hunyuan's spelling: a `<tool_calls>` block, each tag carrying the checkpoint's `suffix`."""
+    words = ("tool_calls", "arg_key", "arg_value")
+    tag = {word: (f"<{word}{suffix}>", f"</{word}{suffix}>") for word in words}
+    return TagSpelling((f"<tool_call{suffix}>",), f"</tool_call{suffix}>", key=tag["arg_key"],
+                       value=tag["arg_value"], sep=sep, block=tag["tool_calls"])  # fmt: skip
+
+
+LONGCAT: Final = TagSyntax("longcat", _JSON | _GLM, tags=TagSpelling(
+    ("<longcat_tool_call>",), "</longcat_tool_call>",
+    key=("<longcat_arg_key>", "</longcat_arg_key>"), value=("<longcat_arg_value>", "</longcat_arg_value>")))
+INTERNLM: Final = TagSyntax("internlm", _JSON, tags=TagSpelling(
+    ("<|action_start|><|plugin|>", "<|action_start|> <|plugin|>"), "<|action_end|>"))
+IQUEST: Final = TagSyntax("iquest", _GLM, tags=TagSpelling(("<iquest_tool_call>",), "</iquest_tool_call>"))
+HY3: Final = TagSyntax("hy3", _GLM, tags=_hunyuan("", "<tool_sep>"))
+HY3_OPENSOURCE: Final = TagSyntax("hy3", _GLM, tags=_hunyuan(":opensource", "<tool_sep:opensource>"))
+HY4: Final = TagSyntax("hy4", _GLM, tags=_hunyuan(":6124c78e", ""))
+K2_HORIZON: Final = TagSyntax("k2-horizon", _GLM, tags=TagSpelling(
+    ("<ifm|tool_call>",), "</ifm|tool_call>", key=("<ifm|arg_key>", "</ifm|arg_key>"),
+    value=("<ifm|arg_value>", "</ifm|arg_value>"), kind=("<ifm|arg_type>", "</ifm|arg_type>"),
+    block=("<ifm|tool_calls>", "</ifm|tool_calls>")))  # fmt: skip
+
+
+class LongCatParser(TagSyntaxParser):
+    """LongCat Flash's JSON and LongCat 2601 / Lite's key/value bodies (`--format longcat`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = LONGCAT
+
+
+class InternLmParser(TagSyntaxParser):
+    """InternLM 2.5 / Intern-S1 plugin calls (`--format internlm`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = INTERNLM
+
+
+class IQuestParser(TagSyntaxParser):
+    """IQuest Q1 key/value calls (`--format iquest`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = IQUEST
+
+
+class Hy3Parser(TagSyntaxParser):
+    """Hy3 key/value calls in their `<tool_calls>` block (`--format hy3`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = HY3
+
+
+class Hy3OpenSourceParser(TagSyntaxParser):
+    """Hy3 with the open-source checkpoint's `:opensource` tag suffix."""
+
+    SYNTAX: ClassVar[TagSyntax] = HY3_OPENSOURCE
+
+
+class Hy4Parser(TagSyntaxParser):
+    """Hy4 key/value calls, each tag suffixed (`--format hy4`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = HY4
+
+
+class K2HorizonParser(TagSyntaxParser):
+    """K2 Horizon's `<ifm|…>` key/value calls, optionally typed (`--format k2-horizon`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = K2_HORIZON
