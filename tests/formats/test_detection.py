@@ -69,7 +69,8 @@ def test_format_none_turns_rewriting_off() -> None:
 def test_choices_are_the_documented_list() -> None:
     assert FORMAT_CHOICES == (
         "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
-        "kimi-k3", "mistral", "llama", "gemma", "lfm2", "text", "none",
+        "kimi-k3", "mistral", "llama", "gemma", "lfm2", "longcat", "internlm", "iquest", "hy3", "hy4",
+        "k2-horizon", "text", "none",
     )
 
 
