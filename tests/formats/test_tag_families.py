@@ -99,6 +99,12 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             "\n",
             set(),
         ),
+        "stray-closer-after-a-call-dropped": Expectation(
+            f"<longcat_tool_call>{_JSON}</longcat_tool_call>\n</longcat_tool_call>",
+            _call(),
+            "\n",
+            {"orphan-marker"},
+        ),
         "unclosed-recovered-at-end": Expectation(
             f"<longcat_tool_call>\n{_JSON}", _call(), "", {"recovered-call"}
         ),
@@ -116,6 +122,12 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
         ),
         "invalid-json-is-text": Expectation(
             f"{_ACT}{{oops}}<|action_end|>", [], f"{_ACT}{{oops}}<|action_end|>", set()
+        ),
+        "stray-closer-after-a-call-dropped": Expectation(
+            f"{_ACT}{_JSON}<|action_end|><|action_end|> ok", _call(), " ok", {"orphan-marker"}
+        ),
+        "closer-in-a-sentence-is-words": Expectation(
+            "It ends with <|action_end|> here.", [], "It ends with <|action_end|> here.", set()
         ),
     },
     "iquest": {  # S iquest_q1: string params raw, a malformed block stays text
