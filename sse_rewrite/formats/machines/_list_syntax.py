@@ -43,8 +43,11 @@ class ListSyntax:
     closer: bytes | None = None
     again: bytes | None = None
     """What starts another call of the block after a value (`;`, `call:`)."""
+    orphan_closer: bool = True
+    """Whether the closer with nothing open is a marker (`_orphans.py`); a fence (```) is words."""
     repeats: bool = False
-    """Whether another value may follow a value directly, spacing between (MiniMax M1's lines)."""
+    """Whether another call may follow a call directly, spacing between (MiniMax M1's lines,
+    Olmo 3's `f(a=1)` lines: a value, or a header where the syntax has one)."""
     streams: bool = False
     """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
     echo: bool = False
