@@ -87,7 +87,7 @@ after a character that is not a letter, digit or `_` (`recall:x{…}` is prose).
 FUNCTIONGEMMA: Final = ListSyntax(
     "FunctionGemma", (b"<start_function_call>",), {ord("{"): Quotes.ESCAPE}, escaped_calls,
     header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes, header_optional=False,
-    closer=b"<end_function_call>", again=GEMMA.again,
+    closer=b"<end_function_call>", again=GEMMA.again, typed=escaped_calls,
 )  # fmt: skip
 """Gemma 4's grammar with `<escape>` for its quote token and three special tokens of its own;
 each value is raw text, typed (`<escape>42<escape>` is 42, as vLLM's `json.loads` makes it)."""

@@ -220,7 +220,8 @@ class ListParser(ListReasoning):
         """The block's calls, up to `end`; or, when they are not calls, its text."""
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
-        read = syntax.read(self._written)
+        typed = syntax.typed if self._tools else None
+        read = syntax.read(self._written) if typed is None else typed(self._written, self._tools)
         self._state = State.TEXT
         if read is None:
             if self._announced is not None:

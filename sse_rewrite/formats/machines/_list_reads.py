@@ -16,12 +16,15 @@ from ...stream.events import Notice
 from ._json import is_json
 from ._list_syntax import Call, Written
 from .literals import ESCAPE_QUOTE, GEMMA_QUOTE, LiteralReader, NotALiteral
+from .raw_values import tool_parameters
 from .tool_call_bodies import hermes_call, is_name, json_members
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
+
+    from ...tool_schemas import ToolSchemas
 
 Read = tuple[list[Call], list[Notice]] | None
 """What a declaration's `read` gives: calls and notices, or None (not calls)."""
@@ -171,15 +174,19 @@ def gemma_calls(written: Written) -> Read:
     return found, []
 
 
-def escaped_calls(written: Written) -> Read:
-    """FunctionGemma's `call:NAME{key:<escape>text<escape>,…}`: every value raw text, typed
-    (JSON when it parses, else a string), `<escape>` quoted or not."""
+def escaped_calls(written: Written, tools: ToolSchemas | None = None) -> Read:
+    """FunctionGemma's `call:NAME{key:<escape>text<escape>,…}`: every value raw text, `<escape>`
+    quoted or not, typed by the tool's schema in `tools`, or guessed (JSON when it parses, else
+    a string)."""
     found: list[Call] = []
     for header, value in written:
-        reader = LiteralReader(value, gemma=True, stripped=True, quote=ESCAPE_QUOTE)
+        if header is None or not value.startswith("{"):
+            return None
+        parameters = tool_parameters(tools, header["name"])
+        reader = LiteralReader(value, gemma=True, stripped=True, quote=ESCAPE_QUOTE, parameters=parameters)
         try:
             arguments = reader.value()
-            if header is None or not value.startswith("{") or not reader.at_end():
+            if not reader.at_end():
                 return None
         except NotALiteral:
             return None

@@ -18,6 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ...tool_schemas import ToolSchemas
+
 Call = tuple[str | None, str, str]
 """`(id, name, arguments JSON text)`."""
 Written = list[tuple["re.Match[str] | None", str]]
@@ -35,6 +37,8 @@ class ListSyntax:
     """The bytes a value may start with, and how its strings are quoted."""
     read: Callable[[Written], tuple[list[Call], list[Notice]] | None]
     """The calls of a block (and notices), or None when it is not calls."""
+    typed: Callable[[Written, ToolSchemas], tuple[list[Call], list[Notice]] | None] | None = None
+    """`read` where the request's tools are known, for raw-text values: typed by the schema."""
     header: re.Pattern[str] | None = None
     """What may stand between the opener and the value (groups `name`, `id`)."""
     header_bytes: re.Pattern[bytes] | None = None

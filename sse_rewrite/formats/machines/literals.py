@@ -30,6 +30,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ...tool_schemas import Parameters
+
 GEMMA_QUOTE: Final = '<|"|>'
 """Gemma 4's string delimiter (a special token)."""
 ESCAPE_QUOTE: Final = "<escape>"
@@ -59,9 +61,11 @@ class LiteralReader:
     """Reads one text from `pos`; every `read_…` method returns JSON text and moves `pos`."""
 
     def __init__(
-        self, text: str, *, gemma: bool = False, stripped: bool = False, quote: str = GEMMA_QUOTE
-    ) -> None:
+        self, text: str, *, gemma: bool = False, stripped: bool = False, quote: str = GEMMA_QUOTE,
+        parameters: Parameters | None = None,
+    ) -> None:  # fmt: skip
         self.text = text
+        self._parameters = parameters  # (the tool's schema: it types the raw values of the top object)
         self.pos = 0
         self._gemma = gemma
         self._quote = quote
@@ -180,7 +184,7 @@ class LiteralReader:
             else:
                 members.append((key, self.value()))
         if self._stripped:  # raw values typed as the project's are (containers are JSON already)
-            return typed_object(members)
+            return typed_object(members, self._parameters if self._depth == 1 else None)
         return "{" + ", ".join(f"{_json_string(key)}: {value}" for key, value in members) + "}"
 
     def _quoted(self) -> str:
