@@ -117,7 +117,7 @@ APERTUS = (  # (the suffix is optional: this one ends without it)
 )
 XLAM_BARE = '[{"name": "get_weather", "arguments": {"location": "San Francisco", "unit": "fahrenheit"}}]'
 XLAM_FENCED = (
-    'Here is the call:\n```json\n[{"name": "search_hotels", "arguments": {"city": "Paris", "max_price": 200}}]\n'
+    'Here you go:\n```json\n[{"name": "search_hotels", "arguments": {"city": "Paris", "max_price": 200}}]\n'
     "```\nI'll report back."
 )
 OLMO3 = (
