@@ -17,10 +17,11 @@ Theory of operation
 - VALUE: a `BracketScanner` finds where the value balances. With `--stream-arguments`, a
   declaration whose value is the arguments as written streams them as they come.
 - NEXT: after a value, spacing, then the declaration's `again` (`;`, `call:`), or a value
-  (or a header) where it `repeats`, starts another call of the block (HEAD); else its closer, if any,
-  ends the block (it may be missing). The declaration's `read` turns the headers and
-  values into calls; when it cannot, the block was not calls and comes out as text, with
-  a notice.
+  (or a header) where it `repeats`, starts another call of the block (HEAD); else its
+  closer, if any, ends the block (it may be missing; a closer that is not `orphan_closer`,
+  a fence, is read only here). The declaration's `read` (`typed` where the request's tools
+  are known) turns the headers and values into calls; when it cannot, the block was not
+  calls and comes out as text, with a notice.
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
 - THINK: a `reasoning` declaration's opener (`[THINK]`) starts reasoning, up to its closer
