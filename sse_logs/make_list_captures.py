@@ -15,7 +15,8 @@ from typing import Any
 from make_format_captures import Captures, deltas, tokens, write_captures
 
 SPECIAL = re.compile(
-    r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|\[/?THINK\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>|<\|channel>|<channel\|>)'
+    r'(\[TOOL_CALLS\]|\[ARGS\]|\[CALL_ID\]|\[/?THINK\]|<\|[a-z_"]+\|>|<\|tool_call>|<tool_call\|>|<\|channel>|<channel\|>'
+    r"|<\|[A-Z_]+\|>|<start_function_call>|<end_function_call>|<escape>)"
 )
 
 
@@ -79,6 +80,56 @@ GEMMA4_THOUGHT = (
     "<|tool_call>call:get_weather{location:<|\"|>Paris, France<|\"|>,days:2}<tool_call|>"
 )
 
+# FORMATS-2.md §C and §F (the serving engines' syntaxes)
+GRANITE_30 = (
+    "I'll look both up.<|tool_call|>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Boston\"}}, "
+    '{"arguments": {"timezone": "America/New_York"}, "name": "get_time"}]'
+)
+GRANITE_31 = '<tool_call>[{"name": "search", "arguments": {"query": "granite [3.1] release"}}]\nSearching now.'
+JAMBA = (
+    "Checking the forecast.\n<tool_calls>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Haifa\"}}]"
+    "</tool_calls>"
+)
+APRIEL = (
+    '<tool_calls>[{"name": "read_file", "arguments": {"path": "notes.md"}}, '
+    '{"name": "list_dir", "arguments": {"path": "."}}]</tool_calls>'
+)
+HUNYUAN_A13B = '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Shenzhen"}}]</tool_calls>'
+NEMOTRON = (  # (the list's brackets left out, as Nemotron sometimes writes it)
+    '<TOOLCALL>{"name": "get_weather", "arguments": {"city": "Santa Clara"}}, '
+    '{"name": "get_time", "arguments": "{\\"timezone\\": \\"PST\\"}"}</TOOLCALL>'
+)
+COHERE = (
+    "I will search for that.<|START_ACTION|>[\n"
+    '    {"tool_call_id": "0", "tool_name": "web_search", "parameters": {"query": "Cohere Command A"}}\n'
+    "]<|END_ACTION|>"
+)
+COMMAND_R_PLUS = (
+    "Plan: I will look up the weather.\nAction: ```json\n[\n    {\n        \"tool_name\": \"get_weather\",\n"
+    '        "parameters": {"city": "Toronto"}\n    }\n]\n```'
+)
+PHI4_MINI = (  # (a list inside the arguments: vLLM's `functools\[(.*?)\]` stops at its `]`)
+    'functools[{"name": "sum_numbers", "arguments": {"numbers": [1, 2, 3]}}]'
+)
+FIREFUNCTION = ' functools[{"name": "get_stock_price", "arguments": {"symbol": "NVDA"}}]'
+APERTUS = (  # (the suffix is optional: this one ends without it)
+    'Let me check.<|tools_prefix|>[{"get_weather": {"city": "Zurich"}}, {"get_time": {"tz": "CET"}}]'
+)
+XLAM_BARE = '[{"name": "get_weather", "arguments": {"location": "San Francisco", "unit": "fahrenheit"}}]'
+XLAM_FENCED = (
+    'Here you go:\n```json\n[{"name": "search_hotels", "arguments": {"city": "Paris", "max_price": 200}}]\n'
+    "```\nI'll report back."
+)
+OLMO3 = (
+    "Let me check both.\n<function_calls>get_weather(city=\"Seattle\", unit='celsius')\n"
+    "get_time(timezone=\"America/Los_Angeles\", dst=true, offset=null)</function_calls>"
+)
+LLAMA32_PYTHONIC = "[get_weather(city='San Francisco', metric=True), get_time(tz=\"PST\")]"
+FUNCTIONGEMMA = (
+    "<start_function_call>call:set_alarm{time:<escape>07:30<escape>,repeat:<escape>true<escape>,"
+    "label:<escape>wake up, {gently}<escape>}<end_function_call>"
+)
+
 CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
     "mistral-pre-v11-array": ("mistralai/mistral-7b-instruct-v0.3", field(MISTRAL_PRE_V11), "stop"),
@@ -99,8 +150,26 @@ CAPTURES: Captures = {
     "minimax-m1-tool-calls": (  # (OpenRouter sends the reasoning in its own field)
         "minimax/minimax-m2.1", field("The user wants two cities.", "reasoning") + field(MINIMAX_M1), "stop"
     ),
+    "granite-30-tool-call": ("ibm-granite/granite-3.0-8b-instruct", field(GRANITE_30), "stop"),
+    "granite-30-under-alias": ("my-agent", field(GRANITE_30), "stop"),
+    "granite-31-tool-call": ("ibm-granite/granite-3.1-8b-instruct", field(GRANITE_31), "stop"),
+    "jamba-tool-calls": ("ai21labs/AI21-Jamba-1.5-Mini", field(JAMBA), "stop"),
+    "apriel-tool-calls": ("ServiceNow-AI/Apriel-1.5-15b-Thinker", field(APRIEL), "stop"),
+    "hunyuan-a13b-tool-calls": ("tencent/Hunyuan-A13B-Instruct", field(HUNYUAN_A13B), "stop"),
+    "nemotron-toolcall": ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", field(NEMOTRON), "stop"),
+    "cohere-start-action": ("CohereLabs/command-a-reasoning-08-2025", field(COHERE), "stop"),
+    "command-r-plus-action": ("CohereForAI/c4ai-command-r-plus", field(COMMAND_R_PLUS), "stop"),
+    "phi4-mini-functools": ("microsoft/Phi-4-mini-instruct", field(PHI4_MINI), "stop"),
+    "firefunction-functools": ("fireworks-ai/llama-3-firefunction-v2", field(FIREFUNCTION), "stop"),
+    "apertus-tools-prefix": ("swiss-ai/Apertus-8B-Instruct-2509", field(APERTUS), "stop"),
+    "xlam-bare-list": ("Salesforce/Llama-xLAM-2-8b-fc-r", field(XLAM_BARE), "stop"),
+    "xlam-fenced-list": ("Salesforce/Qwen-xLAM-32B-fc-r", field(XLAM_FENCED), "stop"),
+    "olmo3-function-calls": ("allenai/Olmo-3-7B-Instruct", field(OLMO3), "stop"),
+    "llama32-pythonic": ("meta-llama/Llama-3.2-3B-Instruct", field(LLAMA32_PYTHONIC), "stop"),
+    "functiongemma-call": ("google/functiongemma-270m-it", field(FUNCTIONGEMMA), "stop"),
+    "functiongemma-stream-arguments": ("google/functiongemma-270m-it", field(FUNCTIONGEMMA), "stop"),
 }
-SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments"}
+SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments", "functiongemma-stream-arguments": "--stream-arguments"}
 
 
 if __name__ == "__main__":

@@ -90,6 +90,15 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "hy3": Ref("catalogue.tags", "Hy3Parser"),
     "hy4": Ref("catalogue.tags", "Hy4Parser"),
     "k2-horizon": Ref("catalogue.tags", "K2HorizonParser"),
+    "functiongemma": Ref("catalogue.lists", "FunctionGemmaParser"),
+    "granite": Ref("catalogue.json_lists", "GraniteParser"),
+    "tool-calls-list": Ref("catalogue.json_lists", "ToolCallsListParser"),
+    "nemotron": Ref("catalogue.json_lists", "NemotronParser"),
+    "cohere": Ref("catalogue.json_lists", "CohereParser"),
+    "functools": Ref("catalogue.json_lists", "FunctoolsParser"),
+    "apertus": Ref("catalogue.json_lists", "ApertusParser"),
+    "xlam": Ref("catalogue.json_lists", "XlamParser"),
+    "olmo": Ref("catalogue.pythonic", "OlmoParser"),
     # What `auto` picks: a model's own syntax plus the special tokens, in one pass (`_auto.py`).
     SPECIAL_TOKENS: Tokens,
     NATIVE_TOOL_CALLS: Tokens,
@@ -101,14 +110,15 @@ by `select_format`)."""
 FORMAT_CHOICES: Final = (
     "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
     "kimi-k3", "mistral", "llama", "gemma", "lfm2", "longcat", "internlm", "iquest", "hy3", "hy4",
-    "k2-horizon", "text", "none",
+    "k2-horizon", "functiongemma", "granite", "tool-calls-list", "nemotron", "cohere", "functools", "apertus",
+    "xlam", "olmo", "text", "none",
 )  # fmt: skip
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
     "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
-    "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's and Gemma 4's tool-call tokens, "
-    "InternLM's <|action_start|>"
+    "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's, Gemma 4's, FunctionGemma's, "
+    "Granite 3.0's, Cohere's and Apertus's tool-call tokens, InternLM's <|action_start|>"
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")

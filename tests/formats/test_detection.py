@@ -36,7 +36,22 @@ from tests.oracles import openai_final
         pytest.param("google/gemini-2.5-pro", NATIVE_TOOL_CALLS, id="google"),
         # unknown: only the unambiguous special tokens
         pytest.param("my-agent", SPECIAL_TOKENS, id="alias"),
-        pytest.param("cohere/command-r-plus", SPECIAL_TOKENS, id="unknown"),
+        pytest.param("cohere/aya-expanse-32b", SPECIAL_TOKENS, id="unknown"),
+        pytest.param("cohere/command-r-plus", "command-r-plus+special-tokens", id="command-r-plus-action"),
+        # FORMATS-2.md §J: the more specific substring wins
+        pytest.param("Salesforce/Qwen-xLAM-32B-fc-r", "xlam+special-tokens", id="xlam-over-qwen"),
+        pytest.param("Salesforce/Llama-xLAM-2-8b-fc-r", "xlam+special-tokens", id="xlam-over-llama"),
+        pytest.param("google/functiongemma-270m-it", "functiongemma+special-tokens",
+            id="functiongemma-gemma"),
+        pytest.param("nvidia/Llama-3_3-Nemotron-Super-49B-v1", "nemotron+special-tokens", id="nemotron"),
+        pytest.param("fireworks-ai/llama-3-firefunction-v2", "functools+special-tokens",
+            id="firefunction-llama"),
+        pytest.param("meta-llama/Llama-3.2-1B-Instruct", "llama3.2+special-tokens",
+            id="llama-3.2-over-llama"),
+        pytest.param("ibm-granite/granite-3.1-8b-instruct", "granite+special-tokens", id="granite-3.1"),
+        pytest.param("ibm-granite/granite-3.2-8b-instruct", SPECIAL_TOKENS, id="granite-3.2-not-a-list"),
+        pytest.param("tencent/Hunyuan-A13B-Instruct", "tool-calls-list+special-tokens", id="hunyuan-a13b"),
+        pytest.param("allenai/Olmo-3-32B-Think", "olmo+special-tokens", id="olmo-3"),
         # the marker-then-list family (its special tokens are read in every stream anyway)
         pytest.param("mistralai/mistral-large", "mistral+special-tokens", id="mistral"),
         pytest.param("mistralai/devstral-2512", "mistral+special-tokens", id="devstral"),
@@ -70,7 +85,8 @@ def test_choices_are_the_documented_list() -> None:
     assert FORMAT_CHOICES == (
         "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
         "kimi-k3", "mistral", "llama", "gemma", "lfm2", "longcat", "internlm", "iquest", "hy3", "hy4",
-        "k2-horizon", "text", "none",
+        "k2-horizon", "functiongemma", "granite", "tool-calls-list", "nemotron", "cohere", "functools",
+        "apertus", "xlam", "olmo", "text", "none",
     )
 
 

@@ -15,7 +15,8 @@ pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and witho
 
 SSE_LOGS = Path(__file__).parent.parent.parent / "sse_logs"
 MARKERS = ("[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<|python_start|>", "<|tool_call", "<tool_call|>",
-           "call:", "[THINK]", "<|channel>", "<tool_calls>")
+           "call:", "[THINK]", "<|channel>", "<tool_calls>", "<TOOLCALL>", "<|START_ACTION|>", "Action:",
+           "```", "functools", "<|tools_prefix|>", "<function_calls>", "<start_function_call>", "<escape>")
 
 # capture: (calls' names, content kept, field the text is in)
 EXPECTED = {
@@ -35,6 +36,25 @@ EXPECTED = {
     "devstral-llama-cpp-envelope": (["bash"], "", "content"),
     "lfm2-stripped": (["get_weather"], "", "content"),
     "minimax-m1-tool-calls": (["get_weather", "get_weather"], "I'll check both cities.\n", "content"),
+    # FORMATS-2.md §C and §F
+    "granite-30-tool-call": (["get_weather", "get_time"], "I'll look both up.", "content"),
+    "granite-30-under-alias": (["get_weather", "get_time"], "I'll look both up.", "content"),
+    "granite-31-tool-call": (["search"], "\nSearching now.", "content"),
+    "jamba-tool-calls": (["get_weather"], "Checking the forecast.\n", "content"),
+    "apriel-tool-calls": (["read_file", "list_dir"], "", "content"),
+    "hunyuan-a13b-tool-calls": (["get_weather"], "", "content"),
+    "nemotron-toolcall": (["get_weather", "get_time"], "", "content"),
+    "cohere-start-action": (["web_search"], "I will search for that.", "content"),
+    "command-r-plus-action": (["get_weather"], "Plan: I will look up the weather.\n", "content"),
+    "phi4-mini-functools": (["sum_numbers"], "", "content"),
+    "firefunction-functools": (["get_stock_price"], " ", "content"),
+    "apertus-tools-prefix": (["get_weather", "get_time"], "Let me check.", "content"),
+    "xlam-bare-list": (["get_weather"], "", "content"),
+    "xlam-fenced-list": (["search_hotels"], "Here you go:\n\nI'll report back.", "content"),
+    "olmo3-function-calls": (["get_weather", "get_time"], "Let me check both.\n", "content"),
+    "llama32-pythonic": (["get_weather", "get_time"], "", "content"),
+    "functiongemma-call": (["set_alarm"], "", "content"),
+    "functiongemma-stream-arguments": (["set_alarm"], "", "content"),
 }
 THOUGHT = {
     "magistral-think": "The user wants the files listed. I'll call bash with ls.",

@@ -1,5 +1,6 @@
 """Schema-aware repair (docs/behaviour.md, "Types"): each type rule, in each raw-text syntax
-(Qwen3-Coder, GLM; Seed, Kimi K3, DSML and MiniMax values without a declared kind), at every cut and streamed;
+(Qwen3-Coder, GLM, FunctionGemma; Seed, Kimi K3, DSML and MiniMax values without a declared
+kind), at every cut and streamed;
 names matched loosely; arguments checked, never changed."""
 
 from __future__ import annotations
@@ -76,12 +77,14 @@ def call_text(fmt: str, name: str, value: str) -> str:
         return (f'<|open|>tools<|sep|><|open|>call tool="{name}" index="1"<|sep|>'
                 f'<|open|>argument key="v"<|sep|>{value}<|close|>argument<|sep|><|close|>call<|sep|>'
                 "<|close|>tools<|sep|>")  # fmt: skip
+    if fmt == "functiongemma":
+        return f"<start_function_call>call:{name}{{v:<escape>{value}<escape>}}<end_function_call>"
     if fmt == "qwen3-coder":
         return f"<tool_call>\n<function={name}>\n<parameter=v>\n{value}\n</parameter>\n</function>\n</tool_call>"  # noqa: E501
     return f"<tool_call>{name}\n<arg_key>v</arg_key>\n<arg_value>{value}</arg_value>\n</tool_call>"
 
 
-@pytest.mark.parametrize("fmt", ["qwen3-coder", "glm", "seed", "kimi-k3", "dsml", "minimax"])
+@pytest.mark.parametrize("fmt", ["qwen3-coder", "glm", "seed", "kimi-k3", "dsml", "minimax", "functiongemma"])
 @pytest.mark.parametrize(("rule", "schema", "raw", "expected", "told"), CASES)
 def test_a_raw_value_takes_its_declared_type(fmt: str, rule: str, schema: dict[str, Any], raw: str,
                                              expected: Any, told: bool) -> None:  # fmt: skip

@@ -50,6 +50,8 @@ _K = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|t
 _D = ("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
       '{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>')  # fmt: skip
 _CITY: Final = (("get_weather", '{"city": "Paris"}'),)
+_W: Final = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+"""A JSON call object, as the list syntaxes write it."""
 
 ENTRIES: Final[tuple[Entry, ...]] = (
     # Special-token sections and calls (`machines/_sections.py`).
@@ -161,6 +163,53 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Gemma 4", "list", "gemma", ("google/gemma-4-31b-it",),
           'Checking.<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>Done.', _CITY,
           "Checking.Done.", everywhere=True),
+    # FORMATS-2.md §C: a marker, then a JSON list (`json_lists.py`).
+    Entry("Granite 3.0", "list", "granite", ("ibm-granite/granite-3.0-8b-instruct",),
+          f"Checking.<|tool_call|>[{_W}] Done.", _CITY, "Checking. Done.", everywhere=True),
+    Entry("Granite 3.1", "list", "granite", ("ibm-granite/granite-3.1-8b-instruct",),
+          'Checking.<tool_call>[{"arguments": {"city": "Paris"}, "name": "get_weather"}] Done.', _CITY,
+          "Checking. Done."),
+    Entry("Jamba 1.5", "list", "tool-calls-list",
+          ("ai21labs/AI21-Jamba-1.5-Mini", "ai21labs/AI21-Jamba-1.5-Large"),
+          f"Checking.\n<tool_calls>[{_W}]</tool_calls>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("Apriel 1.5 / 1.6", "list", "tool-calls-list",
+          ("ServiceNow-AI/Apriel-1.5-15b-Thinker", "ServiceNow-AI/Apriel-1.6-15b-Thinker"),
+          f"Checking.\n<tool_calls>[{_W}]</tool_calls>", _CITY, "Checking.\n"),
+    Entry("Hunyuan A13B", "list", "tool-calls-list", ("tencent/Hunyuan-A13B-Instruct",),
+          f"Checking.\n<tool_calls>[{_W}]</tool_calls>\n", _CITY, "Checking.\n\n"),
+    Entry("Nemotron Nano v2 / Llama-Nemotron", "list", "nemotron",
+          ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "nvidia/Llama-3_3-Nemotron-Super-49B-v1"),
+          f"Checking.<TOOLCALL>[{_W}]</TOOLCALL>Done.", _CITY, "Checking.Done."),
+    Entry("Cohere Command A / R7B", "list", "cohere",
+          ("CohereLabs/command-a-reasoning-08-2025", "CohereForAI/c4ai-command-r7b-12-2024"),
+          'Checking.<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", "parameters": '
+          '{"city": "Paris"}}]<|END_ACTION|>Done.', _CITY, "Checking.Done.", everywhere=True),
+    Entry("Command R+", "list", "cohere", ("CohereForAI/c4ai-command-r-plus",),
+          'Checking.\nAction: ```json\n[{"tool_name": "get_weather", "parameters": {"city": "Paris"}}]'
+          "\n```\nDone.",
+          _CITY, "Checking.\n\nDone."),
+    Entry("Phi-4-mini", "list", "functools", ("microsoft/Phi-4-mini-instruct",),
+          f"Checking. functools[{_W}]", _CITY, "Checking. "),
+    Entry("FireFunction v2", "list", "functools", ("fireworks-ai/llama-3-firefunction-v2",),
+          f" functools[{_W}]", _CITY, " "),
+    Entry("Apertus", "list", "apertus",
+          ("swiss-ai/Apertus-8B-Instruct-2509", "swiss-ai/Apertus-70B-Instruct-2509"),
+          'Checking.<|tools_prefix|>[{"get_weather": {"city": "Paris"}}]<|tools_suffix|>Done.', _CITY,
+          "Checking.Done.", everywhere=True),
+    Entry("xLAM bare list", "list", "xlam", ("Salesforce/Llama-xLAM-2-8b-fc-r", "Salesforce/xLAM-1b-fc-r",
+          "Salesforce/Qwen-xLAM-32B-fc-r"), f"[{_W}]", _CITY, ""),
+    Entry("xLAM fenced list", "list", "xlam", ("Salesforce/Llama-xLAM-2-70b-fc-r",),
+          f"Checking.\n```json\n[{_W}]\n```\nDone.", _CITY, "Checking.\n\nDone."),
+    # FORMATS-2.md §F: pythonic and call expressions (`pythonic.py`, `lists.py`).
+    Entry("Olmo 3", "list", "olmo", ("allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-32B-Think"),
+          'Checking.\n<function_calls>get_weather(city="Paris")\nget_time(tz=null)</function_calls>\nDone.',
+          (*_CITY, ("get_time", '{"tz": null}')), "Checking.\n\nDone."),
+    Entry("Llama 3.2 / ToolACE pythonic", "list", "llama",
+          ("meta-llama/Llama-3.2-3B-Instruct", "Team-ACE/ToolACE-8B"),
+          "[get_weather(city='Paris')]", _CITY, ""),
+    Entry("FunctionGemma", "list", "functiongemma", ("google/functiongemma-270m-it", "ai/functiongemma"),
+          "Checking.<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>Done.",
+          _CITY, "Checking.Done.", everywhere=True),
     # A plain-text convention (`machines/plain_text.py`).
     Entry("TOOL:/ARGUMENTS: text", "bare", "text", (),
           'Checking.\nTOOL: get_weather\nARGUMENTS: {"city": "Paris"}\nDone.', _CITY, "Checking.\n\nDone."),

@@ -1,4 +1,4 @@
-"""The "marker, then a list" syntaxes, declared: Mistral, Llama 3 / 4, LFM2, Gemma 4.
+"""The "marker, then a list" syntaxes, declared: Mistral, Llama 3 / 4, LFM2, Gemma 4, FunctionGemma.
 
     Mistral (pre-v11)  [TOOL_CALLS] [{"name": "add", "arguments": {"a": 1}}]
     Mistral (v11+)     [TOOL_CALLS]add[CALL_ID]a1b2c3d4e[ARGS]{"a": 1}   (`[CALL_ID]…` optional)
@@ -6,24 +6,28 @@
     Llama 4            <|python_start|>[add(a=1), now()]<|python_end|>
     LFM2 / LFM2.5      <|tool_call_start|>[add(a=1)]<|tool_call_end|>
     Gemma 4            <|tool_call>call:add{a:1,s:<|"|>text<|"|>}<tool_call|>
+    FunctionGemma      <start_function_call>call:add{a:<escape>1<escape>}<end_function_call>
 
 Each is a `ListSyntax` read by the family machine (`_list_machine.py`). Their openers are
 special tokens that prose does not contain, so `auto` reads them in every stream
-(`ListMarkersParser`). Mistral v11 arguments are passed on as written, JSON or not (as
-vLLM does, so the model sees its own failed call), with a notice; JSON calls take
-`arguments`, else `parameters`; pythonic and Gemma values become JSON (`literals.py`).
+(`ListMarkersParser`, with those of `json_lists.py`: Granite 3.0, Cohere, Apertus). Mistral
+v11 arguments are passed on as written, JSON or not (as vLLM does, so the model sees its own
+failed call), with a notice; JSON calls take `arguments`, else `parameters`; pythonic and
+Gemma values become JSON (`literals.py`).
 To add the next syntax of this shape: a `ListSyntax` here, a capture, and a row in the
 tables (docs/behaviour.md, "Marker-then-list syntaxes").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..machines._brackets import Quotes
 from ..machines._list_machine import ListParser
 from ..machines._list_reads import (
     bare_mistral_calls,
+    escaped_calls,
     gemma_calls,
     json_calls,
     list_calls,
@@ -34,6 +38,7 @@ from ..machines._list_reads import (
 from ..machines._list_syntax import ListSyntax
 from ..machines._scanner import ANGLE_SNIFF
 from ..machines.whole_answer import WholeAnswerParser
+from .json_lists import APERTUS, COHERE, GRANITE_30
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -79,6 +84,16 @@ GEMMA_STRIPPED: Final = ListSyntax(
 (no closer: a `<tool_call|>` that survived is dropped as an orphan), at the field's start or
 after a character that is not a letter, digit or `_` (`recall:x{…}` is prose)."""
 
+FUNCTIONGEMMA: Final = ListSyntax(
+    "FunctionGemma", (b"<start_function_call>",), {ord("{"): Quotes.ESCAPE}, escaped_calls,
+    header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes, header_optional=False,
+    closer=b"<end_function_call>", again=GEMMA.again, typed=escaped_calls,
+)  # fmt: skip
+"""Gemma 4's grammar with `<escape>` for its quote token and three special tokens of its own;
+each value is raw text, typed (`<escape>42<escape>` is 42, as vLLM's `json.loads` makes it)."""
+FUNCTIONGEMMA_STRIPPED: Final = dataclasses.replace(GEMMA_STRIPPED, name="FunctionGemma")
+"""FunctionGemma with its special tokens stripped (`<escape>` too): Gemma 4's stripped form."""
+
 GEMMA_THOUGHT: Final = ListSyntax(
     "Gemma 4", (b"<|channel>thought",), {}, no_calls, closer=b"<channel|>", reasoning=True, opener_line=True
 )
@@ -104,7 +119,7 @@ M1's chat template (prose may say `<tool_calls>`: MiniMax ids and `--format mini
 class ListMarkersParser(ListParser):
     """The openers of this family that are special tokens: read in every stream under `auto`."""
 
-    SYNTAXES = (MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA)
+    SYNTAXES = (MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA, FUNCTIONGEMMA, GRANITE_30, COHERE, APERTUS)
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
 
 
@@ -148,6 +163,20 @@ class GemmaParser(ListParser):
 
     SYNTAXES = (GEMMA, GEMMA_STRIPPED, GEMMA_THOUGHT)
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
+
+
+class FunctionGemmaParser(ListParser):
+    """`--format functiongemma`: its special tokens, and its calls with them stripped."""
+
+    SYNTAXES = (FUNCTIONGEMMA, FUNCTIONGEMMA_STRIPPED)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
+
+
+class FunctionGemmaIdsParser(ListParser):
+    """What FunctionGemma ids add to the tokens read everywhere: the stripped `call:NAME{…}`."""
+
+    SYNTAXES = (FUNCTIONGEMMA_STRIPPED,)
+    sniff: ClassVar[tuple[bytes, ...]] = CALL_SNIFF
 
 
 class GemmaIdsParser(ListParser):

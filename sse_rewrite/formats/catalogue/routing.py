@@ -10,7 +10,7 @@ precedence, which model ids pick which format and what it adds to those (docs/be
 from __future__ import annotations
 
 from ..machines._lazy import LazyComposition, Part, Ref
-from ..machines._scanner import ANGLE_SNIFF
+from ..machines._scanner import ANGLE_SNIFF, word_sniff
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -55,6 +55,15 @@ MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", 
 MINIMAX_M1: Final = Part("catalogue.lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
 MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m", (b"minimax:",))
 """(`minimax_unangled.SNIFF`)"""
+GRANITE_31: Final = Part("catalogue.json_lists", "Granite31Parser", "<", ANGLE_SNIFF)
+TOOL_CALLS_LIST: Final = Part("catalogue.json_lists", "ToolCallsListParser", "<", ANGLE_SNIFF)
+NEMOTRON: Final = Part("catalogue.json_lists", "NemotronParser", "<", ANGLE_SNIFF)
+COMMAND_R_PLUS: Final = Part("catalogue.json_lists", "CommandRPlusParser", "A", word_sniff(b"Action:"))
+FUNCTOOLS: Final = Part("catalogue.json_lists", "FunctoolsParser", "f", word_sniff(b"functools"))
+XLAM_MARKERS: Final = Part("catalogue.json_lists", "XlamMarkersParser", "<`",
+                           (*ANGLE_SNIFF, *word_sniff(b"```json")))
+OLMO: Final = Part("catalogue.pythonic", "OlmoParser", "<", ANGLE_SNIFF)
+FUNCTIONGEMMA_IDS: Final = Part("catalogue.lists", "FunctionGemmaIdsParser", "c", _CALL_SNIFF)
 
 
 class Tokens(LazyComposition):
@@ -154,6 +163,58 @@ class MistralTokens(LazyComposition):
     PARTS = (*MARKERS_EVERYWHERE, MISTRAL_IDS)
 
 
+class GraniteAndTokens(LazyComposition):
+    """`auto` for Granite 3.0/3.1 ids: also 3.1's `<tool_call>[…]` (3.0's token is read everywhere)."""
+
+    PARTS = (*MARKERS_EVERYWHERE, GRANITE_31)
+
+
+class ToolCallsListAndTokens(LazyComposition):
+    """`auto` for Jamba, Apriel and Hunyuan A13B ids: also `<tool_calls>[…]</tool_calls>`."""
+
+    PARTS = (*MARKERS_EVERYWHERE, TOOL_CALLS_LIST)
+
+
+class NemotronAndTokens(LazyComposition):
+    """`auto` for Nemotron Nano v2 and Llama-Nemotron ids: also `<TOOLCALL>[…]</TOOLCALL>`."""
+
+    PARTS = (*MARKERS_EVERYWHERE, NEMOTRON)
+
+
+class CommandRPlusAndTokens(LazyComposition):
+    """`auto` for Command R+ ids: also `Action:` and its fenced JSON list."""
+
+    PARTS = (*MARKERS_EVERYWHERE, COMMAND_R_PLUS)
+    READS_ALL = True  # (`Action:` must not go on from a word)
+
+
+class FunctoolsAndTokens(LazyComposition):
+    """`auto` for Phi-4-mini and FireFunction ids: also `functools[…]`."""
+
+    PARTS = (*MARKERS_EVERYWHERE, FUNCTOOLS)
+    READS_ALL = True  # (`functools` must not go on from a word)
+
+
+class XlamTokens(LazyComposition):
+    """What `auto` for xLAM ids reads once the answer is not a bare list
+    (`routing_wrapped.XlamAndTokens`): also `<tool_call>[…]</tool_call>` and a ```` ```json ```` fence."""
+
+    PARTS = (*MARKERS_EVERYWHERE, XLAM_MARKERS)
+
+
+class OlmoAndTokens(LazyComposition):
+    """`auto` for Olmo 3 ids: also `<function_calls>` holding one call a line."""
+
+    PARTS = (*MARKERS_EVERYWHERE, OLMO)
+
+
+class FunctionGemmaAndTokens(LazyComposition):
+    """`auto` for FunctionGemma ids: also its calls with their special tokens stripped."""
+
+    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONGEMMA_IDS)
+    READS_ALL = True  # (`call:` must not go on from a word)
+
+
 def _wrapped(name: str) -> Ref:
     """A composition of `routing_wrapped`, imported once a stream needs it."""
     return Ref("catalogue.routing_wrapped", name)
@@ -171,6 +232,24 @@ class Family:
 
 
 FAMILIES: Final = (
+    # FORMATS-2.md §C and §F (`json_lists.py`, `pythonic.py`): ids holding another family's
+    # substring (`llama`, `qwen`, `gemma`) come first.
+    Family(("xlam",), "xlam+special-tokens", _wrapped("XlamAndTokens"),
+           "xLAM's JSON list as the whole answer, ```json fenced or in <tool_call>...</tool_call>"),
+    Family(("nano-9b-v2", "nano-12b-v2", "llama-3_3-nemotron"), "nemotron+special-tokens", NemotronAndTokens,
+           "Nemotron's <TOOLCALL>[...]</TOOLCALL>"),
+    Family(("phi-4-mini", "firefunction"), "functools+special-tokens", FunctoolsAndTokens, "functools[...]"),
+    Family(("llama-3.2", "toolace"), "llama3.2+special-tokens", _wrapped("Llama4AndTokens"),
+           "a bare pythonic list or JSON call as the whole answer"),
+    Family(("functiongemma",), "functiongemma+special-tokens", FunctionGemmaAndTokens,
+           "FunctionGemma's call:NAME{...} with its special tokens stripped"),
+    Family(("granite-3.0", "granite-3.1"), "granite+special-tokens", GraniteAndTokens,
+           "Granite 3.1's <tool_call>[...] (3.0's <|tool_call|> is read in every stream)"),
+    Family(("jamba", "apriel", "hunyuan-a13b"), "tool-calls-list+special-tokens", ToolCallsListAndTokens,
+           "<tool_calls>[...]</tool_calls>"),
+    Family(("command-r-plus",), "command-r-plus+special-tokens", CommandRPlusAndTokens,
+           "Action: and a ```json fenced list (Cohere's <|START_ACTION|> is read in every stream)"),
+    Family(("olmo-3",), "olmo+special-tokens", OlmoAndTokens, "<function_calls> holding one call a line"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..machines.harmony_stripped import GptOssParser
 from ..machines.whole_answer import WholeAnswerParser
+from .json_lists import XLAM_BARE
 from .lists import (
     LFM2_BARE,
     LLAMA_BARE_JSON,
@@ -13,7 +14,7 @@ from .lists import (
     MISTRAL_REASONING,
     MISTRAL_STRIPPED,
 )
-from .routing import MistralTokens, Tokens
+from .routing import MistralTokens, Tokens, XlamTokens
 
 
 class GptOssAndTokens(GptOssParser):
@@ -51,3 +52,10 @@ class MistralAndTokens(WholeAnswerParser):
     INNER = MistralTokens
     BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
     REASONING = MISTRAL_REASONING
+
+
+class XlamAndTokens(WholeAnswerParser):
+    """`auto` for xLAM ids: also its bare JSON list (or call object) as the whole answer."""
+
+    INNER = XlamTokens
+    BARE = (XLAM_BARE,)

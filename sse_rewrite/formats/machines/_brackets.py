@@ -2,8 +2,9 @@
 
 A value starts at an opening bracket and ends where its brackets balance, brackets inside
 strings not counted. What a string is depends on the syntax (`Quotes`): JSON's `"…"` with
-backslash escapes, Python's `"…"` and `'…'` likewise, or Gemma 4's `<|"|>…<|"|>` token
-pair (no escapes; with the tokens stripped by a server there are no strings at all). The
+backslash escapes, Python's `"…"` and `'…'` likewise, or a quote token written on both sides
+with no escapes: Gemma 4's `<|"|>…<|"|>`, FunctionGemma's `<escape>…<escape>` (with the
+tokens stripped by a server there are no strings at all). The
 scanner keeps its position, depth and open string, so a token-per-chunk stream is scanned
 once; bracket kinds are not matched against each other (the reader that parses the value
 afterwards rejects a mismatch).
@@ -26,13 +27,15 @@ class Quotes(enum.Enum):
     JSON = enum.auto()
     PYTHON = enum.auto()
     GEMMA = enum.auto()
+    ESCAPE = enum.auto()
 
 
-_GEMMA_QUOTE: Final = b'<|"|>'
+_TOKENS: Final = {Quotes.GEMMA: b'<|"|>', Quotes.ESCAPE: b"<escape>"}
 _NEXT: Final = {
     Quotes.JSON: re.compile(rb'["{}\[\]]'),
     Quotes.PYTHON: re.compile(rb"[\"'{}\[\]()]"),
     Quotes.GEMMA: re.compile(rb'<\|"\|>|[{}\[\]()]'),
+    Quotes.ESCAPE: re.compile(rb"<escape>|[{}\[\]()]"),
 }
 _OPENING: Final = frozenset(b"{[(")
 # Inside a string quoted by the byte, all of it up to the closing quote, escapes skipped
@@ -45,12 +48,12 @@ _STRING_REST: Final = {
 class BracketScanner:
     """Position, bracket depth and open string (a quote byte, or 0) of one value."""
 
-    __slots__ = ("depth", "following", "gemma", "pos", "quote")
+    __slots__ = ("depth", "following", "pos", "quote", "token")
 
     def __init__(self, pos: int, quotes: Quotes) -> None:
         self.pos, self.depth, self.quote = pos, 0, 0
         self.following = _NEXT[quotes]  # (looked up once: an Enum hashes in Python code)
-        self.gemma = quotes is Quotes.GEMMA
+        self.token = _TOKENS.get(quotes, b"")  # (a quote token, or none)
 
     def state(self) -> tuple[int, int, int]:
         """Where the scan stands, for `restore`."""
@@ -64,12 +67,12 @@ class BracketScanner:
         """Scan `view[pos:upto]`; the offset just past the bracket that closes the value, or None."""
         pos, depth, quote, following = self.pos, self.depth, self.quote, self.following
         while pos < upto:
-            if quote == 0x3C:  # inside a Gemma string: up to the next quote token
-                end = view.find(_GEMMA_QUOTE, pos, upto)
+            if quote == 0x3C:  # inside a string between quote tokens: up to the next one
+                end = view.find(self.token, pos, upto)
                 if end == -1:
-                    pos = max(pos, upto - len(_GEMMA_QUOTE) + 1)  # (the token may be cut)
+                    pos = max(pos, upto - len(self.token) + 1)  # (the token may be cut)
                     break
-                pos, quote = end + len(_GEMMA_QUOTE), 0
+                pos, quote = end + len(self.token), 0
                 continue
             if quote:
                 rest = _STRING_REST[quote].match(view, pos, upto)
@@ -85,7 +88,7 @@ class BracketScanner:
                 break
             at = found.start()
             byte = view[at]
-            if byte == 0x3C:  # `<|"|>` (a partial one at the end waits for more)
+            if byte == 0x3C:  # a quote token (a partial one at the end waits for more)
                 pos, quote = found.end(), 0x3C
             elif byte in b"\"'":
                 pos, quote = at + 1, byte
@@ -96,9 +99,10 @@ class BracketScanner:
                 if depth <= 0:
                     self.pos, self.depth, self.quote = pos, 0, 0
                     return pos
-        if self.gemma and not quote:  # a quote token may be cut at the end
-            cut = view.rfind(b"<", max(pos - len(_GEMMA_QUOTE) + 1, self.pos), upto)
-            if cut != -1 and _GEMMA_QUOTE.startswith(bytes(view[cut:upto])):
+        token = self.token
+        if token and not quote:  # a quote token may be cut at the end
+            cut = view.rfind(b"<", max(pos - len(token) + 1, self.pos), upto)
+            if cut != -1 and token.startswith(bytes(view[cut:upto])):
                 pos = cut
         self.pos, self.depth, self.quote = pos, depth, quote
         return None

@@ -17,10 +17,11 @@ Theory of operation
 - VALUE: a `BracketScanner` finds where the value balances. With `--stream-arguments`, a
   declaration whose value is the arguments as written streams them as they come.
 - NEXT: after a value, spacing, then the declaration's `again` (`;`, `call:`), or a value
-  where it `repeats`, starts another call of the block (HEAD); else its closer, if any,
-  ends the block (it may be missing). The declaration's `read` turns the headers and
-  values into calls; when it cannot, the block was not calls and comes out as text, with
-  a notice.
+  (or a header) where it `repeats`, starts another call of the block (HEAD); else its
+  closer, if any, ends the block (it may be missing; a closer that is not `orphan_closer`,
+  a fence, is read only here). The declaration's `read` (`typed` where the request's tools
+  are known) turns the headers and values into calls; when it cannot, the block was not
+  calls and comes out as text, with a notice.
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
 - THINK: a `reasoning` declaration's opener (`[THINK]`) starts reasoning, up to its closer
@@ -87,7 +88,7 @@ class ListParser(ListReasoning):
             table: dict[bytes, tuple[ListSyntax, Role]] = {}
             for syntax in reversed(cls.SYNTAXES):
                 table.update((m, (syntax, Role.OPEN)) for m in syntax.openers)
-                if syntax.closer is not None:
+                if syntax.closer is not None and syntax.orphan_closer:
                     table.setdefault(syntax.closer, (syntax, Role.CLOSE))
             cls.OPENERS = MarkerTable(table)
             cls.ORPHANS = frozenset(value for value in table.values() if value[1] is Role.CLOSE)
@@ -170,7 +171,7 @@ class ListParser(ListReasoning):
             return self._end_block(out, self._written_end)
         out.append(Text(scan.take(self._opener_end)))
         syntax = self._syntax
-        if syntax is not None and syntax.closer is not None:
+        if syntax is not None and syntax.closer is not None and syntax.orphan_closer:
             self._owe((syntax, Role.CLOSE))  # (its closer, when it comes, is words too)
         self._state = State.TEXT
         return True
@@ -195,7 +196,10 @@ class ListParser(ListReasoning):
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
         at = _SPACE.match(scan.view, self._written_end).end()  # type: ignore[union-attr]  # (always matches)
-        if syntax.repeats and at < scan.end and scan.view[at] in syntax.values:
+        if syntax.repeats and at < scan.end and (
+            scan.view[at] in syntax.values
+            or (syntax.header_bytes is not None and syntax.header_bytes.match(scan.view, at) is None)
+        ):
             scan.cursor = self._head_at = at
             self._state = State.HEAD
             return True
@@ -217,7 +221,8 @@ class ListParser(ListReasoning):
         """The block's calls, up to `end`; or, when they are not calls, its text."""
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
-        read = syntax.read(self._written)
+        typed = syntax.typed if self._tools else None
+        read = syntax.read(self._written) if typed is None else typed(self._written, self._tools)
         self._state = State.TEXT
         if read is None:
             if self._announced is not None:

@@ -8,19 +8,23 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 import orjson
 
 from ...stream.events import Notice
 from ._json import is_json
 from ._list_syntax import Call, Written
-from .literals import GEMMA_QUOTE, LiteralReader, NotALiteral
-from .tool_call_bodies import hermes_call, json_members
+from .literals import ESCAPE_QUOTE, GEMMA_QUOTE, LiteralReader, NotALiteral
+from .raw_values import tool_parameters
+from .tool_call_bodies import hermes_call, is_name, json_members
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
+
+    from ...tool_schemas import ToolSchemas
 
 Read = tuple[list[Call], list[Notice]] | None
 """What a declaration's `read` gives: calls and notices, or None (not calls)."""
@@ -149,10 +153,11 @@ def stripped_mistral_calls(written: Written) -> Read:
 
 
 def gemma_calls(written: Written) -> Read:
-    """`call:NAME{key:value,…}` (quote tokens or not) or `call:NAME(key=value, …)`."""
+    """`call:NAME{key:value,…}` (quote tokens or not) or `NAME(key=value, …)` (Gemma 4, Olmo 3)."""
     found: list[Call] = []
     for header, value in written:
-        assert header is not None  # (Gemma's header is not optional)
+        if header is None:  # (a value with no name before it)
+            return None
         braces = value.startswith("{")
         reader = LiteralReader(value, gemma=braces, stripped=braces and GEMMA_QUOTE not in value)
         try:
@@ -166,4 +171,70 @@ def gemma_calls(written: Written) -> Read:
         except NotALiteral:
             return None
         found.append((None, header["name"], arguments))
+    return found, []
+
+
+def escaped_calls(written: Written, tools: ToolSchemas | None = None) -> Read:
+    """FunctionGemma's `call:NAME{key:<escape>text<escape>,…}`: every value raw text, `<escape>`
+    quoted or not, typed by the tool's schema in `tools`, or guessed (JSON when it parses, else
+    a string)."""
+    found: list[Call] = []
+    for header, value in written:
+        if header is None or not value.startswith("{"):
+            return None
+        parameters = tool_parameters(tools, header["name"])
+        reader = LiteralReader(value, gemma=True, stripped=True, quote=ESCAPE_QUOTE, parameters=parameters)
+        try:
+            arguments = reader.value()
+            if not reader.at_end():
+                return None
+        except NotALiteral:
+            return None
+        found.append((None, header["name"], arguments))
+    return found, []
+
+
+def _items(written: Written) -> list[str] | None:
+    """Each call object a block wrote: its values' items (an array's), or the values."""
+    items: list[str] = []
+    for _, value in written:
+        more = _array_items(value) if value.startswith("[") else [value]
+        if more is None:
+            return None
+        items += more
+    return items
+
+
+def keyed_calls(name: str, arguments: str, call_id: str = "") -> Callable[[Written], Read]:
+    """The `read` of JSON call objects (a lone one, or an array) whose members are named
+    otherwise: Cohere's `tool_name`, `parameters` and `tool_call_id` (the call's id)."""
+
+    def read(written: Written) -> Read:
+        found: list[Call] = []
+        items = _items(written)
+        for item in [""] if items is None else items:
+            members = json_members(item)
+            if members is None or name not in members:
+                return None
+            called, given = orjson.loads(members[name]), orjson.loads(members.get(call_id, "null"))
+            if not isinstance(called, str) or not is_name(called):
+                return None
+            found.append((given if isinstance(given, str) else None, called, members.get(arguments, "{}")))
+        return found, []
+
+    return read
+
+
+def named_calls(written: Written) -> Read:
+    """Apertus's `[{"NAME": {args}}, …]` (or one such object): the one member's key is the name."""
+    found: list[Call] = []
+    items = _items(written)
+    for item in [""] if items is None else items:
+        members = json_members(item)
+        if members is None or len(members) != 1:
+            return None
+        ((called, arguments),) = members.items()
+        if not is_name(called) or not arguments.startswith("{"):
+            return None
+        found.append((None, called, arguments))
     return found, []

@@ -18,6 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ...tool_schemas import ToolSchemas
+
 Call = tuple[str | None, str, str]
 """`(id, name, arguments JSON text)`."""
 Written = list[tuple["re.Match[str] | None", str]]
@@ -35,6 +37,8 @@ class ListSyntax:
     """The bytes a value may start with, and how its strings are quoted."""
     read: Callable[[Written], tuple[list[Call], list[Notice]] | None]
     """The calls of a block (and notices), or None when it is not calls."""
+    typed: Callable[[Written, ToolSchemas], tuple[list[Call], list[Notice]] | None] | None = None
+    """`read` where the request's tools are known, for raw-text values: typed by the schema."""
     header: re.Pattern[str] | None = None
     """What may stand between the opener and the value (groups `name`, `id`)."""
     header_bytes: re.Pattern[bytes] | None = None
@@ -43,8 +47,11 @@ class ListSyntax:
     closer: bytes | None = None
     again: bytes | None = None
     """What starts another call of the block after a value (`;`, `call:`)."""
+    orphan_closer: bool = True
+    """Whether the closer with nothing open is a marker (`_orphans.py`); a fence (```) is words."""
     repeats: bool = False
-    """Whether another value may follow a value directly, spacing between (MiniMax M1's lines)."""
+    """Whether another call may follow a call directly, spacing between (MiniMax M1's lines,
+    Olmo 3's `f(a=1)` lines: a value, or a header where the syntax has one)."""
     streams: bool = False
     """Whether the value is the arguments as written (streamed with `--stream-arguments`)."""
     echo: bool = False

@@ -46,6 +46,13 @@ ANGLE_SNIFF: Final = (b"<", b"\\u003")
 `\\u003` covers both spellings of the escape in one search (and `\\u0030`-`\\u003f`, which
 only cost a decode)."""
 
+
+def word_sniff(word: bytes) -> tuple[bytes, ...]:
+    """Sniff bytes for a marker that is a word (`call:`, `functools`, `Action:`): the raw JSON
+    holds it whole, or a text field ends with its start before the closing quote."""
+    return (word, *(word[:n] + b'"' for n in range(1, len(word))))
+
+
 NON_SPACE: Final = re.compile(rb"[^ \t\r\n]")
 """The first byte that is not spacing (space, tab, CR, LF)."""
 

@@ -13,6 +13,8 @@ makes the whole read fail with `NotALiteral`, so the caller keeps the text as wr
   escapes), JSON numbers and words; with the quote tokens stripped by the server
   (`stripped`), a bare value runs to the next `,`, `}` or `]` and is typed as the
   project's raw-text values are (`typed_object`: JSON when it parses, else a string).
+- FunctionGemma: Gemma's grammar with `<escape>` as its quote token (`quote`); its values are
+  raw text (`stripped`), quoted or not, typed the same way (`<escape>42<escape>` is 42).
 """
 
 from __future__ import annotations
@@ -28,8 +30,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+    from ...tool_schemas import Parameters
+
 GEMMA_QUOTE: Final = '<|"|>'
 """Gemma 4's string delimiter (a special token)."""
+ESCAPE_QUOTE: Final = "<escape>"
+"""FunctionGemma's (a special token too)."""
 _MAX_DEPTH: Final = 64
 _SPACE: Final = re.compile(r"[ \t\r\n]*")
 _NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
@@ -54,10 +60,15 @@ class NotALiteral(ValueError):
 class LiteralReader:
     """Reads one text from `pos`; every `read_…` method returns JSON text and moves `pos`."""
 
-    def __init__(self, text: str, *, gemma: bool = False, stripped: bool = False) -> None:
+    def __init__(
+        self, text: str, *, gemma: bool = False, stripped: bool = False, quote: str = GEMMA_QUOTE,
+        parameters: Parameters | None = None,
+    ) -> None:  # fmt: skip
         self.text = text
+        self._parameters = parameters  # (the tool's schema: it types the raw values of the top object)
         self.pos = 0
         self._gemma = gemma
+        self._quote = quote
         self._stripped = stripped
         self._depth = 0
 
@@ -107,12 +118,8 @@ class LiteralReader:
                 return self._gemma_object() if self._gemma else self._dict()
             if char == "(" and not self._gemma:
                 return self._sequence(")")
-            if self._gemma and text.startswith(GEMMA_QUOTE, pos):
-                end = text.find(GEMMA_QUOTE, pos + len(GEMMA_QUOTE))
-                if end == -1:
-                    raise NotALiteral("unclosed string")
-                self.pos = end + len(GEMMA_QUOTE)
-                return _json_string(text[pos + len(GEMMA_QUOTE) : end])
+            if self._gemma and text.startswith(self._quote, pos):
+                return _json_string(self._quoted())
             if self._stripped:
                 return self._bare()
             if not self._gemma and _STRING_PREFIX.match(text, pos):
@@ -170,17 +177,28 @@ class LiteralReader:
             key = self._gemma_key()
             self.expect(":")
             self.space()
-            if self._stripped and self.text[self.pos : self.pos + 1] not in ("{", "["):
+            if self._stripped and self.text.startswith(self._quote, self.pos):
+                members.append((key, self._quoted()))
+            elif self._stripped and self.text[self.pos : self.pos + 1] not in ("{", "["):
                 members.append((key, self._raw()))
             else:
                 members.append((key, self.value()))
         if self._stripped:  # raw values typed as the project's are (containers are JSON already)
-            return typed_object(members)
+            return typed_object(members, self._parameters if self._depth == 1 else None)
         return "{" + ", ".join(f"{_json_string(key)}: {value}" for key, value in members) + "}"
+
+    def _quoted(self) -> str:
+        """The text between a quote token at `pos` and the next one."""
+        start = self.pos + len(self._quote)
+        end = self.text.find(self._quote, start)
+        if end == -1:
+            raise NotALiteral("unclosed string")
+        self.pos = end + len(self._quote)
+        return self.text[start:end]
 
     def _gemma_key(self) -> str:
         self.space()
-        if self.text.startswith(GEMMA_QUOTE, self.pos):
+        if self.text.startswith(self._quote, self.pos):
             return str(orjson.loads(self.value()))
         return self.name()
 

@@ -1,0 +1,137 @@
+"""The FORMATS-2.md §C and §F list syntaxes against the serving engines' own behaviour, as data.
+
+`ROWS[format][row]` is `(text in, calls as (name, arguments), text kept, notice codes that
+must be among the notices)`, like `list_rows.ROWS`. Where the engines disagree (§K) the row
+follows docs/behaviour.md, and its id says what the engine does instead. `PARSERS[format]`
+names the parsers every row runs through: the `--format`, and the `auto` compositions of ids
+that read the syntax (for the markers read everywhere, one of no family too).
+"""
+
+from __future__ import annotations
+
+from tests.formats.damage_rows import Expected
+
+W = '{"name": "f", "arguments": {"a": 1}}'
+PARSERS = {
+    "granite": ("granite", "granite+special-tokens"),
+    "tool-calls-list": ("tool-calls-list", "tool-calls-list+special-tokens"),
+    "nemotron": ("nemotron", "nemotron+special-tokens"),
+    "cohere": ("cohere", "special-tokens"),
+    "command-r-plus": ("cohere", "command-r-plus+special-tokens"),
+    "functools": ("functools", "functools+special-tokens"),
+    "apertus": ("apertus", "special-tokens"),
+    "xlam": ("xlam", "xlam+special-tokens"),
+    "olmo": ("olmo", "olmo+special-tokens"),
+    "functiongemma": ("functiongemma", "functiongemma+special-tokens", "special-tokens"),
+}
+ROWS: dict[str, dict[str, Expected]] = {
+    "granite": {
+        "3.0-either-key-order-text-kept": (
+            f'a<|tool_call|>[{W}, {{"arguments": {{}}, "name": "g"}}] b', [("f", '{"a": 1}'), ("g", "{}")],
+            "a b", set(),
+        ),
+        "3.1-no-closer": (f"<tool_call>[{W}]\nok", [("f", '{"a": 1}')], "\nok", set()),
+        "3.1-hermes-object-is-not-a-list": (f"<tool_call>{W}", [], f"<tool_call>{W}", set()),
+    },
+    "tool-calls-list": {
+        "jamba-text-before-and-after-kept": (
+            f"a <tool_calls>[{W}]</tool_calls> b", [("f", '{"a": 1}')], "a  b", set()
+        ),
+        "invalid-json-is-text": ("<tool_calls>[{]</tool_calls>", [], "<tool_calls>[{]</tool_calls>", set()),
+        "prose-after-opener": ("The <tool_calls> tag", [], "The <tool_calls> tag", set()),
+    },
+    "nemotron": {
+        "brackets-missing": (
+            f'<TOOLCALL>{W}, {{"name": "g", "arguments": {{}}}}</TOOLCALL>', [("f", '{"a": 1}'), ("g", "{}")],
+            "", set(),
+        ),
+        "string-arguments-unwrapped": (
+            '<TOOLCALL>[{"name": "f", "arguments": "{\\"a\\": 1}"}]</TOOLCALL>', [("f", '{"a": 1}')], "",
+            set(),
+        ),
+        "text-after-kept-not-dropped": (f"x<TOOLCALL>[{W}]</TOOLCALL>y", [("f", '{"a": 1}')], "xy", set()),
+    },
+    "cohere": {
+        "lone-object-and-id": (
+            '<|START_ACTION|>{"tool_call_id": "1", "tool_name": "f", "parameters": {"a": 1}}<|END_ACTION|>',
+            [("f", '{"a": 1}')], "", set(),
+        ),
+        "truncated-list-is-text-not-recovered-as-sglang-does": (
+            '<|START_ACTION|>[{"tool_name": "f", "parameters": {"a": ',
+            [], '<|START_ACTION|>[{"tool_name": "f", "parameters": {"a": ', {"truncated-call"},
+        ),
+        "name-key-is-tool-name": (
+            '<|START_ACTION|>[{"name": "f"}]<|END_ACTION|>', [],
+            '<|START_ACTION|>[{"name": "f"}]<|END_ACTION|>', {"malformed-call"},
+        ),
+    },
+    "command-r-plus": {
+        "fenced-list": (
+            'Plan.\nAction: ```json\n[{"tool_name": "f", "parameters": {"a": 1}}]\n```', [("f", '{"a": 1}')],
+            "Plan.\n", set(),
+        ),
+        "prose-action-is-text": ("Action: none needed.", [], "Action: none needed.", set()),
+        "a-fence-alone-is-words": ("```\ncode\n```\n", [], "```\ncode\n```\n", set()),
+    },
+    "functools": {
+        "list-in-arguments-does-not-end-it-as-vllm-does": (
+            'functools[{"name": "f", "arguments": {"a": [1, 2]}}]', [("f", '{"a": [1, 2]}')], "", set()
+        ),
+        "text-kept-vllm-gives-none": (f"ok functools[{W}] done", [("f", '{"a": 1}')], "ok  done", set()),
+        "prose-functools-dot": ("use functools.partial here", [], "use functools.partial here", set()),
+        "inside-a-word-is-prose": (f"myfunctools[{W}]", [], f"myfunctools[{W}]", set()),
+        "parameters-key": (
+            'functools[{"name": "f", "parameters": {"a": 1}}]', [("f", '{"a": 1}')], "", set()
+        ),
+    },
+    "apertus": {
+        "suffix-optional": (
+            'a<|tools_prefix|>[{"f": {"a": 1}}, {"g": {}}]', [("f", '{"a": 1}'), ("g", "{}")], "a",
+            {"recovered-call"},
+        ),
+        "text-before-and-after-kept": (
+            'a<|tools_prefix|>[{"f": {}}]<|tools_suffix|>b', [("f", "{}")], "ab", set()
+        ),
+        "two-keys-is-not-a-call": (
+            '<|tools_prefix|>[{"f": {}, "g": {}}]<|tools_suffix|>', [],
+            '<|tools_prefix|>[{"f": {}, "g": {}}]<|tools_suffix|>', {"malformed-call"},
+        ),
+    },
+    "xlam": {
+        "bare-list-is-the-whole-answer": (f"[{W}]", [("f", '{"a": 1}')], "", set()),
+        "bare-list-after-prose-is-text": (f"Sure: [{W}]", [], f"Sure: [{W}]", set()),
+        "fenced": (f"Here:\n```json\n[{W}]\n```\nok", [("f", '{"a": 1}')], "Here:\n\nok", set()),
+        "tool-call-tag": (f"<tool_call>[{W}]</tool_call>", [("f", '{"a": 1}')], "", set()),
+    },
+    "olmo": {
+        "lines": (
+            '<function_calls>\nf(a=1)\ng(b="x", c=true, d=None)\n</function_calls>',
+            [("f", '{"a": 1}'), ("g", '{"b": "x", "c": true, "d": null}')], "", set(),
+        ),
+        "text-kept-vllm-gives-none": (
+            "ok <function_calls>f()</function_calls> done", [("f", "{}")], "ok  done", set()
+        ),
+        "invoke-body-is-not-olmo": (
+            '<function_calls>\n<invoke name="f">', [], '<function_calls>\n<invoke name="f">', set()
+        ),
+        "a-prose-line-ends-the-calls-text-kept": (
+            "<function_calls>f(a=1)\nthen stop</function_calls>", [("f", '{"a": 1}')],
+            "\nthen stop</function_calls>", set(),
+        ),
+    },
+    "functiongemma": {
+        "escape-values-typed": (
+            "<start_function_call>call:f{n:<escape>42<escape>,s:<escape>a, {b}<escape>,"
+            'o:<escape>{"k": 1}<escape>}<end_function_call>',
+            [("f", '{"n": 42, "s": "a, {b}", "o": {"k": 1}}')], "", set(),
+        ),
+        "text-before-and-after-kept": (
+            "a<start_function_call>call:f{}<end_function_call>b", [("f", "{}")], "ab", set()
+        ),
+        "unclosed-value-at-the-end-is-text-vllm-takes-it": (
+            "<start_function_call>call:f{s:<escape>x", [], "<start_function_call>call:f{s:<escape>x",
+            {"truncated-call"},
+        ),
+    },
+}  # fmt: skip
+"""Rows per syntax (see the module docstring)."""

@@ -1,0 +1,71 @@
+"""The FORMATS-2.md §C and §F list syntaxes: the engines' cases (`engine_list_rows.py`) in
+every parser that reads them, at every cut, and end to end through the openai SDK; prose after
+an opener, the section cap and invalid UTF-8 as for every family (docs/behaviour.md, "Damage")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.formats.engine_list_rows import PARSERS, ROWS
+from tests.formats.harness import (
+    cases,
+    expectation,
+    invalid_utf8_replaced_only_where_rewritten,
+    over_the_cap_released,
+    prose_released_at_once,
+    row_in_parsers,
+    three_characters,
+    tokens_through_the_sdk,
+)
+
+CASES = cases(ROWS)
+
+
+@pytest.mark.parametrize(("fmt", "row"), CASES)
+def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
+    row_in_parsers(PARSERS[fmt], expectation(ROWS[fmt][row]))
+
+
+@pytest.mark.parametrize(("fmt", "row"), CASES)
+def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
+    expected = expectation(ROWS[fmt][row])
+    tokens_through_the_sdk(three_characters(expected.text), expected, format=PARSERS[fmt][0])
+
+
+PROSE_AT_ONCE = {
+    "tool-calls-list": "The <tool_calls> tag, then",
+    "command-r-plus": "Action: we wait",
+    "functools": "functools.partial is",
+    "olmo": "The <function_calls> tag is",
+}
+
+
+@pytest.mark.parametrize("fmt", list(PROSE_AT_ONCE))
+def test_prose_after_an_opener_is_released_without_waiting(fmt: str) -> None:
+    prose_released_at_once(PARSERS[fmt], PROSE_AT_ONCE[fmt])
+
+
+CAP_OPENERS = {
+    "granite": '<|tool_call|>[{"name": "a", "arguments": {"d": "',
+    "cohere": '<|START_ACTION|>[{"tool_name": "a", "parameters": {"d": "',
+    "apertus": '<|tools_prefix|>[{"a": {"d": "',
+    "functiongemma": "<start_function_call>call:a{d:<escape>",
+    "olmo": '<function_calls>a(d="',
+}
+LATER_CALL = {
+    "granite": '<|tool_call|>[{"name": "b", "arguments": {}}]',
+    "cohere": '<|START_ACTION|>[{"tool_name": "b", "parameters": {}}]<|END_ACTION|>',
+    "apertus": '<|tools_prefix|>[{"b": {}}]<|tools_suffix|>',
+    "functiongemma": "<start_function_call>call:b{}<end_function_call>",
+    "olmo": "<function_calls>b()</function_calls>",
+}
+
+
+@pytest.mark.parametrize("fmt", list(CAP_OPENERS))
+def test_a_call_over_the_cap_is_released_and_scanning_resumes(fmt: str) -> None:
+    over_the_cap_released(PARSERS[fmt][0], PARSERS[fmt], CAP_OPENERS[fmt], LATER_CALL[fmt])
+
+
+@pytest.mark.parametrize("fmt", list(LATER_CALL))
+def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
+    invalid_utf8_replaced_only_where_rewritten(PARSERS[fmt][0], LATER_CALL[fmt])
