@@ -14,11 +14,11 @@ only at bytes after the cursor, so total work is linear in the input however it 
   trailing `<`, `<|tool_ca`... is held back. `section_begin` enters SECTION;
   `call_begin` without a section opens one implicitly (HEADER); orphan closers are
   dropped with a notice.
-- SECTION: between calls. Whitespace is syntax. `call_begin` starts a call,
+- SECTION: between calls. Whitespace and frame tokens are syntax. `call_begin` starts a call,
   `section_end` returns to TEXT, a word that may be a header starts one whose
   `call_begin` was lost (HEADER), and anything else means the opener was prose: all
   held text is released unchanged and scanning goes on in TEXT.
-- HEADER: the text up to the argument marker. A header with inner whitespace, a `<`,
+- HEADER: the text up to the argument marker, frame tokens included. A header with inner whitespace, a `<`,
   or over `MAX_HEADER` bytes is prose, released as above (without `call_begin`, so is
   one with other than name characters). A header closed by `call_begin`, `call_end` or
   `section_end` instead has no arguments: an orphan, dropped with a notice (a header
@@ -104,6 +104,8 @@ class SectionParser(SectionBase):
             self._state = State.TEXT
         elif token is Token.CALL_END and not self._calls_in_section:  # an opener, then a closer: words
             self._release_prose(out, pos)
+        elif token is Token.FRAME:  # (PLaMo's request closer after its arguments' closer)
+            out.append(Markup(scan.take(pos + length)))
         elif token is Token.CALL_END:  # after a call of the section: syntax left over
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with no call open"))
@@ -132,7 +134,9 @@ class SectionParser(SectionBase):
             scan.cursor = pos
             return False
         token, length = found if found is not None else (None, 0)
-        if token is Token.ARGUMENT_BEGIN and header:
+        if token is Token.FRAME:  # part of the header (its syntax's `call_parts` reads it)
+            scan.cursor = pos + length
+        elif token is Token.ARGUMENT_BEGIN and header:
             self._header = header
             if not explicit:  # the argument marker tells whose syntax the call is
                 self._opener = bytes(scan.view[pos : pos + length])
