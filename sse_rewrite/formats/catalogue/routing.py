@@ -45,6 +45,14 @@ SEED_THINK: Final = Part("machines.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
 MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", "<][",
                              (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
+DOTS3_INVOKE: Final = Part("catalogue.invoke_more", "Dots3InvokeParser", "<]", ANGLE_SNIFF)
+MIMO_INVOKE: Final = Part("catalogue.invoke_more", "MiMoInvokeParser", "<]", ANGLE_SNIFF)
+MINICPM5_INVOKE: Final = Part("catalogue.invoke_more", "MiniCpm5InvokeParser", "<]", ANGLE_SNIFF)
+_TO_SNIFF: Final = (b"to=", b'to"')  # (`recipients.SNIFF`)
+MUSE_SPARK: Final = Part("catalogue.channels", "MuseSparkParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
+MUSE_GLIMMER: Final = Part("catalogue.channels", "MuseGlimmerParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
+BEAM: Final = Part("catalogue.channels", "BeamParser", "<", ANGLE_SNIFF)
+_BUT_HARMONY: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, SEED, XTML, LIST_MARKERS)
 MINIMAX_M1: Final = Part("catalogue.lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
 MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m", (b"minimax:",))
 """(`minimax_unangled.SNIFF`)"""
@@ -117,6 +125,43 @@ class MistralTokens(LazyComposition):
     PARTS = (*MARKERS_EVERYWHERE, MISTRAL_IDS)
 
 
+class Dots3AndTokens(LazyComposition):
+    """`auto` for dots3 ids: `<dots_function_call>` blocks, and the distinctive markers."""
+
+    PARTS = (SPECIAL_TOKENS, DOTS3_INVOKE, *_BUT_INVOKE)
+
+
+class MiMoAndTokens(LazyComposition):
+    """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies, `<tml:function_calls>` blocks, and the distinctive
+    markers."""
+
+    PARTS = (QWEN_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)
+
+
+class MiniCpm5AndTokens(LazyComposition):
+    """`auto` for MiniCPM 5 ids: `<function name=…>` calls, and the distinctive markers."""
+
+    PARTS = (SPECIAL_TOKENS, MINICPM5_INVOKE, *_BUT_INVOKE)
+
+
+class MuseSparkAndTokens(LazyComposition):
+    """`auto` for Muse Spark ids: its messages in harmony's place, and the other distinctive markers."""
+
+    PARTS = (MUSE_SPARK, *_BUT_HARMONY)
+
+
+class MuseGlimmerAndTokens(LazyComposition):
+    """`auto` for Muse Glimmer ids: its messages in harmony's place, and the other distinctive markers."""
+
+    PARTS = (MUSE_GLIMMER, *_BUT_HARMONY)
+
+
+class BeamAndTokens(LazyComposition):
+    """`auto` for Beam ids: its messages in harmony's place, and the other distinctive markers."""
+
+    PARTS = (BEAM, *_BUT_HARMONY)
+
+
 def _wrapped(name: str) -> Ref:
     """A composition of `routing_wrapped`, imported once a stream needs it."""
     return Ref("catalogue.routing_wrapped", name)
@@ -165,5 +210,16 @@ FAMILIES: Final = (
     Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", _wrapped( "Lfm2AndTokens"),
            "LFM2's pythonic list with its tokens stripped as the whole answer (its tokens are read in "
            "every stream)"),
+    Family(("dots3",), "dots3+special-tokens", Dots3AndTokens, "dots3.note's <dots_function_call> blocks"),
+    Family(("mimo-v2.5",), "mimo-v2.5+special-tokens", MiMoAndTokens,  # (before any `mimo-v2` row)
+           "Qwen3-Coder XML, and MiMo V2.5's <tml:function_calls> blocks"),
+    Family(("minicpm5",), "minicpm5+special-tokens", MiniCpm5AndTokens,
+           "MiniCPM 5's <function name=...><param name=...> calls"),
+    Family(("muse-spark",), "muse-spark+special-tokens", MuseSparkAndTokens,
+           "Muse Spark's to=RECIPIENT messages (self: reasoning, a tool: a call with an ATEM body)"),
+    Family(("muse-glimmer",), "muse-glimmer+special-tokens", MuseGlimmerAndTokens,
+           "Muse Glimmer's to=RECIPIENT messages (self: reasoning, a tool: a call with an ATEM body)"),
+    Family(("beam-1",), "beam+special-tokens", BeamAndTokens,
+           "Beam's to=NAME calls with rfl:parameter bodies, and its analysis channel"),
 )  # fmt: skip
 """By model id, in order of precedence (the first family whose id the model's contains wins)."""
