@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 STEPTML: Final = InvokeSyntax("steptml", (), (), (Spelling("<steptml:", "</steptml:"),), strip_values=True)
 """Step-3's call body: `<steptml:invoke name=…>` with `<steptml:parameter name=…>` values."""
+_STEPTML_INVOKE: Final = STEPTML.invoke_openers()[0]
 
 _STEP3_MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     "<｜tool_calls_begin｜>".encode(): Token.SECTION_BEGIN,
@@ -46,11 +47,12 @@ _STEP3_MARKERS: Final[MarkerTable[Token]] = MarkerTable({
 def step3_call_parts(
     header: str, arguments: str, tools: ToolSchemas | None = None
 ) -> tuple[str | None, str, str]:
-    """A Step-3 call: `function`, then one steptml invoke (else read as DeepSeek reads its calls)."""
-    read = read_lone_invoke(STEPTML, arguments, tools) if header == "function" else None
-    if read is None:
+    """A Step-3 call: `function`, then one steptml invoke (its raw text if it does not read);
+    another body is read as DeepSeek reads its calls."""
+    if header != "function" or not arguments.lstrip().startswith(_STEPTML_INVOKE):
         return deepseek_call_parts(header, arguments)
-    return None, read[0], read[1]
+    read = read_lone_invoke(STEPTML, arguments, tools)
+    return (None, header, arguments.strip()) if read is None else (None, read[0], read[1])
 
 
 STEP3: Final = SectionSyntax("step3", _STEP3_MARKERS, step3_call_parts, names_the_call)

@@ -188,13 +188,14 @@ def read_invoke(
 
 
 def read_lone_invoke(syntax: InvokeSyntax, text: str, tools: ToolSchemas | None) -> tuple[str, str] | None:
-    """(name, arguments) of a text that is one whole invoke of `syntax` (Step-3's call body
-    inside its section tokens), its values typed by the named tool's schema; None if it is not."""
+    """(name, arguments) of a text that is one invoke of `syntax` (Step-3's call body inside its
+    section tokens; its closer may be lost), its values typed by the named tool's schema; None
+    if it is not."""
     stripped = text.strip(_SPACE)
     opener = next((o for o in syntax.invoke_openers() if stripped.startswith(o)), None)
-    closer = next((c for c in syntax.invoke_closers() if stripped.endswith(c)), None)
+    closer = next((c for c in syntax.invoke_closers() if stripped.endswith(c)), "")
     angle = stripped.find(">")
-    if opener is None or closer is None or angle == -1:
+    if opener is None or angle == -1:
         return None
     name = invoke_name(stripped[len(opener) : angle + 1].encode())
     if name is None:

@@ -107,7 +107,7 @@ class RecipientParser(ScanningParser):
     SYNTAX: ClassVar[RecipientSyntax]
     OPENERS: ClassVar[MarkerTable[str]]
     _ENDS: ClassVar[MarkerTable[bool]]
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *SNIFF)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF  # (and `SNIFF` where a header opener has no `<`)
 
     def __init_subclass__(cls) -> None:
         if "SYNTAX" in cls.__dict__:
@@ -115,6 +115,7 @@ class RecipientParser(ScanningParser):
             ends, openers = dict.fromkeys(syntax.ends, True), dict.fromkeys(syntax.openers, _OPEN)
             cls.OPENERS = MarkerTable({**dict.fromkeys(syntax.ends, _END), **openers})
             cls._ENDS = MarkerTable({**ends, **dict.fromkeys(syntax.next_headers, False)})
+            cls.sniff = ANGLE_SNIFF if syntax.next_headers == syntax.openers else (*ANGLE_SNIFF, *SNIFF)
         super().__init_subclass__()
 
     def _setup(self) -> None:
