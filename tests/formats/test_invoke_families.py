@@ -56,6 +56,17 @@ ROWS: list[Any] = [
                  "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"g\"></steptml:invoke>"
                  "<｜tool_call_end｜><｜tool_calls_end｜>",
                  [("f", {"q": "x"}), ("g", {})], "", "", {"implicit-close"}, id="step3-call-end-lost"),
+    pytest.param(STEP3, '<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="get_weather">'
+                 '<steptml:parameter name="city">Tokyo</steptml:parameter></steptml:invoke>'
+                 '<｜tool_call_end｜><｜tool_call_begin｜><steptml:invoke name="refresh"></steptml:invoke>'
+                 f"{S3C}", [("get_weather", {"city": "Tokyo"}), ("refresh", {})], "", "", set(),
+                 id="step3-vllm-tests-without-function"),
+    pytest.param(STEP3, f'{S3B}edit_file\n<steptml:invoke name="edit_file"><steptml:parameter name="i"> 4 '
+                 f"</steptml:parameter></steptml:invoke>{S3C}", [("edit_file", {"i": 4})], "", "", set(),
+                 id="step3-vllm-tests-name-line"),
+    pytest.param(STEP3, f'{S3B}<steptml:invoke name="f"><steptml:parameter name="q">a', [],
+                 f'{S3B}<steptml:invoke name="f"><steptml:parameter name="q">a', "", {"truncated-call"},
+                 id="step3-truncated"),
     pytest.param(SOLAR, SOLAR_CALL("get_time", ""),
                  [("get_time", {})], "", "", set(), id="solar-no-id-no-arguments"),
     pytest.param(SOLAR, "Say <|tool_call:name|> and <|tool_call:args|> in prose.", [],
@@ -152,6 +163,9 @@ TYPED: list[Any] = [
                  '<steptml:parameter name="b">true</steptml:parameter><steptml:parameter name="z">null'
                  f"</steptml:parameter></steptml:invoke>{S3C}", {"s": "42", "b": True, "z": None},
                  id="step3"),
+    pytest.param(STEP3, f'{S3B}<steptml:invoke name="f"><steptml:parameter name="s">    if x: '
+                 "</steptml:parameter>"
+                 f"</steptml:invoke>{S3C}", {"s": "    if x: "}, id="step3-string-keeps-its-spacing"),
     pytest.param(DOTS3, "<dots_function_call>\n<invoke name=f>\n<parameter name=s> 42 </parameter>\n"
                  "<parameter name=b>true</parameter>\n</invoke>\n</dots_function_call>",
                  {"s": "42", "b": True},

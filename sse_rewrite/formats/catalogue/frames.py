@@ -11,10 +11,13 @@
                 <|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>
 
 Step-3 is DeepSeek V3's frame spelled with ASCII `_`; its call type `function` is followed by one
-invoke of the invoke/parameter grammar behind `steptml:` (`STEPTML`), whose values are raw text,
-stripped, typed by the tool's schema. Solar Open's header is the call id, then the name behind a
-frame token; PLaMo 3's name sits between frame tokens (`Token.FRAME`). Every marker is a special
-token (PLaMo's several tokens, as vLLM matches them): read in every stream.
+invoke of the invoke/parameter grammar behind `steptml:` (`STEPTML`), whose values are raw text
+typed by the tool's schema (a string keeps its spacing, as vLLM's current parser keeps it; 0.33.0
+stripped it). vLLM's own tests also write the invoke right after `<｜tool_call_begin｜>` (its
+`<steptml:invoke` is a body's opening token) and a name line after `<｜tool_sep｜>`: both are read.
+Solar Open's header is the call id, then the name behind a frame token; PLaMo 3's name sits
+between frame tokens (`Token.FRAME`). Every marker is a special token (PLaMo's several tokens,
+as vLLM matches them): read in every stream.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 from ..machines._invoke_syntax import InvokeSyntax, Spelling, read_lone_invoke
 from ..machines._scanner import MarkerTable
 from ..machines._section_syntax import SectionSyntax, Token
-from .deepseek import deepseek_call_parts, names_the_call
+from .deepseek import deepseek_call_parts
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -31,9 +34,10 @@ if TYPE_CHECKING:
 
     from ...tool_schemas import ToolSchemas
 
-STEPTML: Final = InvokeSyntax("steptml", (), (), (Spelling("<steptml:", "</steptml:"),), strip_values=True)
+STEPTML: Final = InvokeSyntax("steptml", (), (), (Spelling("<steptml:", "</steptml:"),))
 """Step-3's call body: `<steptml:invoke name=…>` with `<steptml:parameter name=…>` values."""
 _STEPTML_INVOKE: Final = STEPTML.invoke_openers()[0]
+_CALL_TYPE: Final = "function"
 
 _STEP3_MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     "<｜tool_calls_begin｜>".encode(): Token.SECTION_BEGIN,
@@ -41,21 +45,31 @@ _STEP3_MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     "<｜tool_call_begin｜>".encode(): Token.CALL_BEGIN,
     "<｜tool_sep｜>".encode(): Token.ARGUMENT_BEGIN,
     "<｜tool_call_end｜>".encode(): Token.CALL_END,
+    _STEPTML_INVOKE.encode(): Token.BODY_BEGIN,
 })  # fmt: skip
 
 
 def step3_call_parts(
     header: str, arguments: str, tools: ToolSchemas | None = None
 ) -> tuple[str | None, str, str]:
-    """A Step-3 call: `function`, then one steptml invoke (its raw text if it does not read);
-    another body is read as DeepSeek reads its calls."""
-    if header != "function" or not arguments.lstrip().startswith(_STEPTML_INVOKE):
+    """A Step-3 call: `function` (or nothing) then one steptml invoke, which a name line may
+    precede; its raw text if it does not read. Another body is read as DeepSeek reads its calls."""
+    body = arguments.strip()
+    if header in ("", _CALL_TYPE) and not body.startswith(_STEPTML_INVOKE):
+        line, _, rest = body.partition("\n")
+        body = rest.lstrip() if line and rest.lstrip().startswith(_STEPTML_INVOKE) else body
+    if header not in ("", _CALL_TYPE) or not body.startswith(_STEPTML_INVOKE):
         return deepseek_call_parts(header, arguments)
-    read = read_lone_invoke(STEPTML, arguments, tools)
-    return (None, header, arguments.strip()) if read is None else (None, read[0], read[1])
+    read = read_lone_invoke(STEPTML, body, tools)
+    return (None, header or _CALL_TYPE, body) if read is None else (None, read[0], read[1])
 
 
-STEP3: Final = SectionSyntax("step3", _STEP3_MARKERS, step3_call_parts, names_the_call)
+def step3_names_the_call(header: str) -> bool:
+    """The name is in the body after `function` or no header at all: such a call comes out whole."""
+    return header not in ("", _CALL_TYPE)
+
+
+STEP3: Final = SectionSyntax("step3", _STEP3_MARKERS, step3_call_parts, step3_names_the_call)
 """Step-3 (`stepfun-ai/step3`): its name is in the body, so a call comes out whole."""
 
 _SOLAR_NAME: Final = "<|tool_call:name|>"

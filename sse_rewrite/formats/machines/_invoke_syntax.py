@@ -189,8 +189,8 @@ def read_invoke(
 
 def read_lone_invoke(syntax: InvokeSyntax, text: str, tools: ToolSchemas | None) -> tuple[str, str] | None:
     """(name, arguments) of a text that is one invoke of `syntax` (Step-3's call body inside its
-    section tokens; its closer may be lost), its values typed by the named tool's schema; None
-    if it is not."""
+    section tokens; its closer may be lost, if no value is left open), its values typed by the
+    named tool's schema; None if it is not."""
     stripped = text.strip(_SPACE)
     opener = next((o for o in syntax.invoke_openers() if stripped.startswith(o)), None)
     closer = next((c for c in syntax.invoke_closers() if stripped.endswith(c)), "")
@@ -201,7 +201,8 @@ def read_lone_invoke(syntax: InvokeSyntax, text: str, tools: ToolSchemas | None)
     if name is None:
         return None
     parameters = tool_parameters(tools, name)
-    arguments = read_invoke(syntax, stripped[angle + 1 : len(stripped) - len(closer)], parameters=parameters)
+    body = stripped[angle + 1 : len(stripped) - len(closer)]
+    arguments = read_invoke(syntax, body, bool(closer), parameters)  # (no closer: no value left open)
     return None if arguments is None else (name, arguments)
 
 

@@ -82,8 +82,8 @@ class SectionBase(ScanningParser):
             cls._BY_MARKER = {marker: syntax for syntax in cls.SYNTAXES for marker in syntax.markers}
             spellings = {marker: role for syntax in cls.SYNTAXES for marker, role in syntax.markers.items()}
             cls.MARKERS = MarkerTable(spellings)
-            # an argument marker or a frame token in plain text is just text
-            words = (Token.ARGUMENT_BEGIN, Token.FRAME)
+            # an argument marker, a frame token or a body's opening in plain text is just text
+            words = (Token.ARGUMENT_BEGIN, Token.FRAME, Token.BODY_BEGIN)
             cls.OPENERS = MarkerTable({m: t for m, t in cls.MARKERS.items() if t not in words})
         super().__init_subclass__()
 

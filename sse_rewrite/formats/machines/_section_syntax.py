@@ -35,6 +35,7 @@ class Token(enum.Enum):
     ARGUMENT_BEGIN = enum.auto()
     CALL_END = enum.auto()
     FRAME = enum.auto()  # part of a header (Solar's `<|tool_call:name|>`), or markup after a call
+    BODY_BEGIN = enum.auto()  # begins the argument text and is part of it (Step-3's `<steptml:invoke`)
 
 
 def names_the_call(header: str) -> bool:

@@ -18,11 +18,12 @@ only at bytes after the cursor, so total work is linear in the input however it 
   `section_end` returns to TEXT, a word that may be a header starts one whose
   `call_begin` was lost (HEADER), and anything else means the opener was prose: all
   held text is released unchanged and scanning goes on in TEXT.
-- HEADER: the text up to the argument marker, frame tokens included. A header with inner whitespace, a `<`,
-  or over `MAX_HEADER` bytes is prose, released as above (without `call_begin`, so is
-  one with other than name characters). A header closed by `call_begin`, `call_end` or
-  `section_end` instead has no arguments: an orphan, dropped with a notice (a header
-  after `call_begin` closed by `call_end` is a call with no arguments).
+- HEADER: the text up to the argument marker, frame tokens included, or up to a body's
+  opening token, which the argument text begins with (Step-3's `<steptml:invoke`). A
+  header with inner whitespace, a `<`, or over `MAX_HEADER` bytes is prose, released as
+  above (without `call_begin`, so is one with other than name characters). A header closed
+  by `call_begin`, `call_end` or `section_end` instead has no arguments: an orphan, dropped
+  with a notice (a header after `call_begin` closed by `call_end` is a call with no arguments).
 - ARGS: the argument text up to `call_end`. A JSON string state is kept while scanning
   (`JsonScanner`), so a closing marker *inside* a JSON string is data, unless what
   follows it is another marker or the end of input (then the arguments were malformed
@@ -136,11 +137,11 @@ class SectionParser(SectionBase):
         token, length = found if found is not None else (None, 0)
         if token is Token.FRAME:  # part of the header (its syntax's `call_parts` reads it)
             scan.cursor = pos + length
-        elif token is Token.ARGUMENT_BEGIN and header:
+        elif (token is Token.ARGUMENT_BEGIN and header) or (token is Token.BODY_BEGIN and explicit):
             self._header = header
             if not explicit:  # the argument marker tells whose syntax the call is
                 self._opener = bytes(scan.view[pos : pos + length])
-            scan.mark = scan.cursor = pos + length
+            scan.mark = scan.cursor = pos + length if token is Token.ARGUMENT_BEGIN else pos
             self._json.reset(scan.cursor)
             self._state = State.ARGS
             self._start_arguments(out)
