@@ -1,8 +1,8 @@
-"""Write the captures of the channel and token syntaxes (harmony, Seed-OSS, Kimi K3), one token
-per chunk as the providers stream them (deterministic: same bytes every run).
+"""Write the captures of the channel and token syntaxes (harmony, Seed-OSS, Kimi K3, Muse, Beam),
+one token per chunk as the providers stream them (deterministic: same bytes every run).
 
     python sse_logs/make_channel_captures.py
-    sse-rewrite diff --update sse_logs/harmony-*.sse sse_logs/seed-*.sse sse_logs/kimi-k3-*.sse
+    sse-rewrite diff --update sse_logs/harmony-*.sse sse_logs/seed-*.sse sse_logs/kimi-k3-*.sse ...
 
 Each is shaped like `make_format_captures.py`'s: a keep-alive comment, a role chunk, one chunk
 per model token, a closing chunk with `finish_reason`, a usage-only chunk and `data: [DONE]`.
@@ -10,6 +10,7 @@ per model token, a closing chunk with `finish_reason`, a usage-only chunk and `d
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from make_format_captures import deltas, event, write_captures
@@ -209,6 +210,37 @@ KIMI_STRIPPED = [
     '"}',
 ]
 
+_TOKEN = re.compile(r"<\|[a-z]+\|>|</?[\w:]+| ?\w+|\s+|[^\w\s]")
+
+
+def tokens(text: str) -> list[str]:
+    """One token a word (with the space before it), a special token, a tag's opening word, spacing or
+    punctuation."""
+    out = _TOKEN.findall(text)
+    assert "".join(out) == text
+    return out
+
+
+MUSE_SPARK = (  # (the prompt ends `<|start|>assistant`: the model writes the first header's ` to=`)
+    " to=self<|message|>The user wants the weather in Paris; call the tool.<|eom|>"
+    "<|start|>assistant to=get_weather<|message|><atem:function_calls>\n"
+    '<atem:invoke name="get_weather">\n<atem:parameter name="city">Paris</atem:parameter>\n'
+    '<atem:parameter name="days">2</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>'
+    "<|start|>assistant to=user<|message|>Checking the forecast now.<|eot|>"
+)
+MUSE_GLIMMER = (
+    " to=self<|message|>A file listing first.<|eom|><|start|>assistant to=bash<|message|>"
+    '<atem:function_calls><atem:invoke name="bash"><atem:parameter name="command">ls -la</atem:parameter>'
+    "</atem:invoke></atem:function_calls><|eom|><|start|>assistant<|message|>Listing it.<|eot|>"
+)
+BEAM = (
+    "<|channel|>analysis<|message|>Two files to read.<|end|><|start|>assistant to=read_file<|channel|>analysis "
+    '<|constrain|>xml<|message|><rfl:parameter name="path">\n src/a.py\n</rfl:parameter>\n'
+    '<rfl:parameter name="lines">\n40\n</rfl:parameter><|call|><|start|>assistant to=read_file<|channel|>analysis '
+    '<|constrain|>xml<|message|><rfl:parameter name="path">\nsrc/b.py\n</rfl:parameter><|call|>'
+    "<|channel|>final<|message|>Reading both.<|return|>"
+)
+
 CAPTURES = {
     "harmony-call": ("openai/gpt-oss-20b", deltas(HARMONY_CALL)),
     "harmony-final-in-reasoning": ("gpt-4o", deltas(HARMONY_FINAL, "reasoning")),
@@ -217,6 +249,9 @@ CAPTURES = {
     "kimi-k3-xtml": ("moonshotai/kimi-k3", deltas(K3)),
     "stripped-kimi-k3-sep": ("moonshotai/kimi-k3", deltas(K3_SEP_ONLY)),
     "stripped-kimi-k2": ("moonshotai/Kimi-K2-Instruct-0905", deltas(KIMI_STRIPPED)),
+    "muse-spark": ("meta-models/Muse-Spark-Open-816B-A42B-NVFP4", deltas(tokens(MUSE_SPARK))),
+    "muse-glimmer": ("meta-models/Muse-Glimmer-30B", deltas(tokens(MUSE_GLIMMER))),
+    "beam-calls": ("reflection/Beam-1.0-501B-A23B-NVFP4", deltas(tokens(BEAM))),
 }
 
 if __name__ == "__main__":

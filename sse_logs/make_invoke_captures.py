@@ -1,7 +1,8 @@
-"""Write the invoke/parameter family's captures: DSML, MiniMax M2 and M3 (deterministic).
+"""Write the invoke/parameter family's captures: DSML, MiniMax M2 and M3, GCML, dots3, MiMo V2.5,
+MiniCPM 5, and the special-token frames (Step-3, Solar Open, PLaMo 3) (deterministic).
 
     python sse_logs/make_invoke_captures.py
-    sse-rewrite diff --update sse_logs/dsml-*.sse sse_logs/minimax-*.sse
+    sse-rewrite diff --update sse_logs/dsml-*.sse sse_logs/minimax-*.sse ...
 
 Same envelope as `make_format_captures.py`; the model text is cut as the models' vocabularies
 cut it, one token per chunk: a DSML tag word with its marker (`<｜DSML｜invoke`), M3's
@@ -110,6 +111,61 @@ UNANGLED = (  # M2.x writing its tags without `<` and `</`
     'invoke name="bash">\nparameter name="command">ls -la/parameter>\n/invoke>\n/minimax:tool_call>'
 )
 
+_SPECIAL = re.compile(r"<[|｜][^<>|｜]*[|｜]>|</?[\w:]+|\w+|\s+|[^\w\s]")
+
+
+def specials(text: str, field: str = "content") -> list[dict[str, Any]]:
+    """One delta a token, a special token (`<|tool_call:name|>`, `<｜tool_sep｜>`) being one."""
+    out = _SPECIAL.findall(text)
+    assert "".join(out) == text
+    return deltas(out, field)
+
+
+GCML = "Checking the forecast.\n" + dsml(
+    "｜GCML｜", "tool_calls",
+    '<｜GCML｜invoke name="get_weather">\n<｜GCML｜parameter name="city" string="true"> New York </｜GCML｜parameter>\n'
+    '<｜GCML｜parameter name="days" string="false">3</｜GCML｜parameter>\n</｜GCML｜invoke>\n',
+)  # fmt: skip
+DOTS3 = (
+    "Two lookups.\n<dots_function_call>\n<invoke name=get_weather>\n<parameter name=city>Paris</parameter>\n"
+    '<parameter name="days">2</parameter>\n</invoke>\n</dots_function_call>\n<dots_function_call>\n'
+    "<invoke name='search'>\n<parameter name='query'>louvre hours</parameter>\n</invoke>\n</dots_function_call>"
+)
+MIMO_TML = (
+    "Let me look.\n<tml:function_calls>\n<invoke name=\"read_file\">\n<parameter name=\"path\">src/app.py"
+    "</parameter>\n</invoke>\n</tml:function_calls>"
+)
+MINICPM5 = (
+    'Reading.\n<function name="read_file"><param name="path"><![CDATA[a <b>.py]]>'
+    '</param><param name="limit">20</param></function><function name="bash">'
+    '<param name="arguments">{"command": "ls"}</param></function>'
+)
+STEP3_CALL = "<｜tool_call_begin｜>function<｜tool_sep｜>"
+STEP3 = (
+    "Checking both.<｜tool_calls_begin｜>"
+    f'{STEP3_CALL}<steptml:invoke name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter>'
+    '<steptml:parameter name="days">2</steptml:parameter></steptml:invoke><｜tool_call_end｜>'
+    f'{STEP3_CALL}<steptml:invoke name="search"><steptml:parameter name="query">a < b</steptml:parameter>'
+    "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"
+)
+SOLAR_OPEN = (
+    "<|tool_calls|><|tool_call:begin|>k3v9x2m7q1<|tool_call:name|>get_weather<|tool_call:args|>"
+    '{"city": "Seoul"}<|tool_call:end|><|tool_call:begin|>p0a8r4t6z2<|tool_call:name|>get_time<|tool_call:args|>'
+    '{"timezone": "Asia/Seoul"}<|tool_call:end|><|calls|>'
+)
+
+
+def _plamo(word: str) -> str:
+    return f"<|plamo:{word}:plamo|>"
+
+
+PLAMO3 = (
+    f"Searching.{_plamo('begin_tool_requests')}{_plamo('begin_tool_request')}{_plamo('begin_tool_name')}search"
+    f"{_plamo('end_tool_name')}{_plamo('begin_tool_arguments')}<|plamo:constrain|>json<|plamo:msg|>"
+    f'{{"query": "Tokyo <|plamo:msg|> weather"}}{_plamo("end_tool_arguments")}{_plamo("end_tool_request")}'
+    f"{_plamo('end_tool_requests')}"
+)
+
 CAPTURES = {
     "dsml-v32-parallel": ("deepseek-ai/DeepSeek-V3.2", content(V32)),
     "dsml-v4-think": ("deepseek/deepseek-v4-pro", content(V4_THINK)),
@@ -130,8 +186,17 @@ CAPTURES = {
     "minimax-m3": ("MiniMaxAI/MiniMax-M3", content(M3)),
     "minimax-m3-stripped": ("MiniMaxAI/MiniMax-M3", content(M3_STRIPPED)),
     "minimax-m2-unangled": ("MiniMaxAI/MiniMax-M2.5", content(UNANGLED)),
+    "gcml-relabelled": ("gpt-4o", content(GCML)),
+    "dots3-blocks": ("dots-studio/dots3-note-prev", content(DOTS3)),
+    "mimo-v25-tml": ("opencode-go/mimo-v2.5", content(MIMO_TML)),
+    "minicpm5-calls": ("openbmb/MiniCPM5-2B", content(MINICPM5)),
+    "step3-steptml": ("stepfun-ai/step3", specials(STEP3)),
+    "solar-open-calls": ("upstage/Solar-Open-100B", specials(SOLAR_OPEN)),
+    "solar-open-stream-arguments": ("upstage/Solar-Open-100B", specials(SOLAR_OPEN)),
+    "plamo3-call": ("pfnet/plamo-3-nict-2b-base", specials(PLAMO3)),
 }
+SIDECARS = {"solar-open-stream-arguments": "--stream-arguments"}
 
 
 if __name__ == "__main__":
-    write_captures({name: (model, chunks, "stop") for name, (model, chunks) in CAPTURES.items()}, {})
+    write_captures({name: (model, chunks, "stop") for name, (model, chunks) in CAPTURES.items()}, SIDECARS)

@@ -36,7 +36,7 @@ _V3_CALL_TYPE: Final = "function"
 _FENCE: Final = "```"
 
 
-def deepseek_call_parts(header: str, arguments: str) -> tuple[str | None, str, str]:
+def deepseek_call_parts(header: str, arguments: str, tools: object = None) -> tuple[str | None, str, str]:
     """A DeepSeek call: V3 (`function` header, name + fenced JSON) or V3.1 (name header)."""
     name, text = header, arguments.strip()
     if header == _V3_CALL_TYPE and text and not text.startswith(("{", "[")):

@@ -59,6 +59,21 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           f"Checking. {_K} Done.", _CITY, "Checking.  Done.", everywhere=True),
     Entry("DeepSeek V3 / V3.1", "sections", "deepseek", ("deepseek/deepseek-chat-v3.1",),
           f"Checking. {_D} Done.", _CITY, "Checking.  Done.", everywhere=True),
+    Entry("Step-3 steptml", "sections", "special-tokens", ("stepfun-ai/step3",),
+          "Checking. <｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
+          '<steptml:invoke name="get_weather"><steptml:parameter name="city">Paris</steptml:parameter>'
+          "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜> Done.", _CITY, "Checking.  Done.",
+          everywhere=True),
+    Entry("Solar Open", "sections", "special-tokens", ("upstage/Solar-Open-100B",),
+          "Checking. <|tool_calls|><|tool_call:begin|>k3v9x2m7q1<|tool_call:name|>get_weather"
+          '<|tool_call:args|>{"city": "Paris"}<|tool_call:end|><|calls|> Done.', _CITY, "Checking.  Done.",
+          everywhere=True),
+    Entry("PLaMo 3", "sections", "special-tokens", ("pfnet/plamo-3-nict-2b-base",),
+          "Checking. <|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>"
+          "<|plamo:begin_tool_name:plamo|>get_weather<|plamo:end_tool_name:plamo|>"
+          "<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>"
+          '{"city": "Paris"}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>'
+          "<|plamo:end_tool_requests:plamo|> Done.", _CITY, "Checking.  Done.", everywhere=True),
     # A tag around one body (`machines/tool_call_tag.py`).
     Entry("Hermes / Qwen2.5", "tag", "hermes", ("nousresearch/hermes-4-70b", "qwen/qwen-2.5-72b-instruct"),
           'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
@@ -131,6 +146,23 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           "]<]minimax[>[<city>Paris"
           "]<]minimax[>[</city>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\nDone.", _CITY,
           "Checking.\n\nDone.", everywhere=True),
+    Entry("GigaChat 3.5 GCML", "invoke", "special-tokens", ("gigachat3.5",),
+          'Checking.\n<｜GCML｜tool_calls>\n<｜GCML｜invoke name="get_weather">\n'
+          '<｜GCML｜parameter name="city" string="true">Paris</｜GCML｜parameter>\n</｜GCML｜invoke>\n'
+          "</｜GCML｜tool_calls>\nDone.", _CITY, "Checking.\n\nDone.", everywhere=True),
+    Entry("dots3.note", "invoke", "dots3+special-tokens", ("dots-studio/dots3-note-prev",),
+          "Checking.\n<dots_function_call>\n<invoke name=get_weather>\n"
+          "<parameter name=city>Paris</parameter>\n</invoke>\n</dots_function_call>\nDone.", _CITY,
+          "Checking.\n\nDone."),
+    Entry("MiMo V2.5 TML", "invoke", "mimo-v2.5+special-tokens", ("opencode-go/mimo-v2.5",),
+          'Checking.\n<tml:function_calls>\n<invoke name="get_weather">\n'
+          '<parameter name="city">Paris</parameter>\n</invoke>\n</tml:function_calls>\nDone.', _CITY,
+          "Checking.\n\nDone."),
+    Entry("MiniCPM 5", "invoke", "minicpm5+special-tokens",
+          ("openbmb/MiniCPM5-1B", "openbmb/MiniCPM5-2B", "minicpm5-2b:latest"),
+          'Checking.\n<function name="get_weather"><param name="city"><![CDATA[Paris]]></param>'
+          "</function>\nDone.",
+          _CITY, "Checking.\n\nDone."),
     # Channels with recipients (`machines/harmony.py`) and channel tokens (Seed-OSS, Kimi K3).
     Entry("gpt-oss harmony", "channels", "harmony", ("openai/gpt-oss-120b",),
           "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
@@ -144,6 +176,23 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           '<|open|>argument key="city" '
           'type="string"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>Done.',
           _CITY, "Checking.Done.", everywhere=True),
+    Entry("Muse Spark", "channels", "muse-spark+special-tokens",
+          ("meta-models/Muse-Spark-Open-816B-A42B-NVFP4", "amd/Muse-Spark-Open-816B-A42B-Quark-MXFP4"),
+          " to=self<|message|>Need the weather.<|eom|><|start|>assistant to=get_weather<|message|>"
+          '<atem:function_calls>\n<atem:invoke name="get_weather">\n<atem:parameter name="city">Paris'
+          "</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eom|>"
+          "<|start|>assistant to=user<|message|>Checking.<|eot|>", _CITY, "Checking.",
+          reasoning="Need the weather."),
+    Entry("Muse Glimmer", "channels", "muse-glimmer+special-tokens", ("meta-models/Muse-Glimmer-30B",),
+          " to=self<|message|>Need the weather.<|eom|><|start|>assistant to=get_weather<|message|>"
+          '<atem:function_calls><atem:invoke name="get_weather"><atem:parameter name="city">Paris'
+          "</atem:parameter></atem:invoke></atem:function_calls><|eom|><|start|>assistant<|message|>"
+          "Checking.<|eot|>", _CITY, "Checking.", reasoning="Need the weather."),
+    Entry("Beam", "channels", "beam+special-tokens", ("reflection/Beam-1.0-501B-A23B-NVFP4",),
+          "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant to=get_weather"
+          '<|channel|>analysis <|constrain|>xml<|message|><rfl:parameter name="city">\nParis\n'
+          "</rfl:parameter><|call|><|channel|>final<|message|>Checking.<|return|>", _CITY, "Checking.",
+          reasoning="Need the weather."),
     # A marker, then a JSON or pythonic list (`machines/_list_machine.py`).
     Entry("Mistral v11", "list", "mistral", ("mistralai/devstral-2512",),
           'Checking.[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}', _CITY, "Checking.", everywhere=True),

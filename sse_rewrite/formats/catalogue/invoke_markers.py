@@ -1,6 +1,6 @@
 """The invoke/parameter syntaxes whose markers prose cannot contain, read in every stream.
 
-DSML's `｜DSML｜`-marked tags, `<minimax:tool_call>` and `]<]minimax[>[` are composed into
+DSML's `｜DSML｜`-marked tags, GCML's `｜GCML｜`, `<minimax:tool_call>` and `]<]minimax[>[` are composed into
 every `auto` format, as Kimi's and DeepSeek's special tokens are; the plain `<invoke name=…>`
 grammar, which prose and code quote, only where a model id picks it (`DeepSeekInvokeParser`,
 `MiniMaxInvokeParser`).
@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..machines._invoke import InvokeParser
 from ..machines._scanner import ANGLE_SNIFF
 from .dsml import DSML, DSML_ANY_MARKER
+from .invoke_more import GCML
 from .minimax import HASH_SNIFF, MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -22,22 +23,23 @@ if TYPE_CHECKING:
 
 
 class InvokeMarkersParser(InvokeParser):
-    """DSML, MiniMax M2 blocks and M3, by their distinctive markers only."""
+    """DSML, GCML, MiniMax M2 blocks and M3, by their distinctive markers only."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML, MINIMAX_M2, MINIMAX_M3)
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML, GCML, MINIMAX_M2, MINIMAX_M3)
 
 
 class DeepSeekInvokeParser(InvokeParser):
-    """For DeepSeek ids: DSML with or without its marker (a bare `<invoke>` too), and MiniMax's markers."""
+    """For DeepSeek ids: DSML with or without its marker (a bare `<invoke>` too), GCML's and MiniMax's
+    markers."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML_ANY_MARKER, MINIMAX_M2, MINIMAX_M3)
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML_ANY_MARKER, GCML, MINIMAX_M2, MINIMAX_M3)
 
 
 class MiniMaxInvokeParser(InvokeParser):
     """For MiniMax ids: MiniMax M2 (a bare `<invoke>` and the `[TOOL_CALL]` wrapper too) and M3 (its
-    `<mm:think>`, and its tags with the namespace token stripped), and DSML by its marker."""
+    `<mm:think>`, and its tags with the namespace token stripped), and DSML and GCML by their markers."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (
-        MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML
+        MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML, GCML
     )  # fmt: skip
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF)

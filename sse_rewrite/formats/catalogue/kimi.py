@@ -42,7 +42,7 @@ def name_from_header(header: str) -> str:
     return _HEADER_INDEX.sub("", name) or name
 
 
-def kimi_call_parts(header: str, arguments: str) -> tuple[str | None, str, str]:
+def kimi_call_parts(header: str, arguments: str, tools: object = None) -> tuple[str | None, str, str]:
     """A Kimi call: the header is the id, its middle the name; arguments trimmed (`{}` if empty)."""
     return header, name_from_header(header), arguments.strip() or "{}"
 

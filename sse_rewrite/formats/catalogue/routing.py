@@ -52,6 +52,14 @@ SEED_THINK: Final = Part("machines.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
 MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", "<][",
                              (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
+DOTS3_INVOKE: Final = Part("catalogue.invoke_more", "Dots3InvokeParser", "<]", ANGLE_SNIFF)
+MIMO_INVOKE: Final = Part("catalogue.invoke_more", "MiMoInvokeParser", "<]", ANGLE_SNIFF)
+MINICPM5_INVOKE: Final = Part("catalogue.invoke_more", "MiniCpm5InvokeParser", "<]", ANGLE_SNIFF)
+_TO_SNIFF: Final = (b"to=", b'to"')  # (`recipients.SNIFF`)
+MUSE_SPARK: Final = Part("catalogue.channels", "MuseSparkParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
+MUSE_GLIMMER: Final = Part("catalogue.channels", "MuseGlimmerParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
+BEAM: Final = Part("catalogue.channels", "BeamParser", "<", ANGLE_SNIFF)
+_BUT_HARMONY: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, SEED, XTML, LIST_MARKERS)
 MINIMAX_M1: Final = Part("catalogue.lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
 MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m", (b"minimax:",))
 """(`minimax_unangled.SNIFF`)"""
@@ -215,6 +223,43 @@ class FunctionGemmaAndTokens(LazyComposition):
     READS_ALL = True  # (`call:` must not go on from a word)
 
 
+class Dots3AndTokens(LazyComposition):
+    """`auto` for dots3 ids: `<dots_function_call>` blocks, and the distinctive markers."""
+
+    PARTS = (SPECIAL_TOKENS, DOTS3_INVOKE, *_BUT_INVOKE)
+
+
+class MiMoAndTokens(LazyComposition):
+    """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies, `<tml:function_calls>` blocks, and the distinctive
+    markers."""
+
+    PARTS = (QWEN_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)
+
+
+class MiniCpm5AndTokens(LazyComposition):
+    """`auto` for MiniCPM 5 ids: `<function name=…>` calls, and the distinctive markers."""
+
+    PARTS = (SPECIAL_TOKENS, MINICPM5_INVOKE, *_BUT_INVOKE)
+
+
+class MuseSparkAndTokens(LazyComposition):
+    """`auto` for Muse Spark ids: its messages in harmony's place, and the other distinctive markers."""
+
+    PARTS = (MUSE_SPARK, *_BUT_HARMONY)
+
+
+class MuseGlimmerAndTokens(LazyComposition):
+    """`auto` for Muse Glimmer ids: its messages in harmony's place, and the other distinctive markers."""
+
+    PARTS = (MUSE_GLIMMER, *_BUT_HARMONY)
+
+
+class BeamAndTokens(LazyComposition):
+    """`auto` for Beam ids: its messages in harmony's place, and the other distinctive markers."""
+
+    PARTS = (BEAM, *_BUT_HARMONY)
+
+
 def _wrapped(name: str) -> Ref:
     """A composition of `routing_wrapped`, imported once a stream needs it."""
     return Ref("catalogue.routing_wrapped", name)
@@ -250,6 +295,17 @@ FAMILIES: Final = (
     Family(("command-r-plus",), "command-r-plus+special-tokens", CommandRPlusAndTokens,
            "Action: and a ```json fenced list (Cohere's <|START_ACTION|> is read in every stream)"),
     Family(("olmo-3",), "olmo+special-tokens", OlmoAndTokens, "<function_calls> holding one call a line"),
+    Family(("dots3",), "dots3+special-tokens", Dots3AndTokens, "dots3.note's <dots_function_call> blocks"),
+    Family(("mimo-v2.5",), "mimo-v2.5+special-tokens", MiMoAndTokens,  # (before any `mimo-v2` row)
+           "Qwen3-Coder XML, and MiMo V2.5's <tml:function_calls> blocks"),
+    Family(("minicpm5",), "minicpm5+special-tokens", MiniCpm5AndTokens,
+           "MiniCPM 5's <function name=...><param name=...> calls"),
+    Family(("muse-spark",), "muse-spark+special-tokens", MuseSparkAndTokens,
+           "Muse Spark's to=RECIPIENT messages (self: reasoning, a tool: a call with an ATEM body)"),
+    Family(("muse-glimmer",), "muse-glimmer+special-tokens", MuseGlimmerAndTokens,
+           "Muse Glimmer's to=RECIPIENT messages (self: reasoning, a tool: a call with an ATEM body)"),
+    Family(("beam-1",), "beam+special-tokens", BeamAndTokens,
+           "Beam's to=NAME calls with rfl:parameter bodies, and its analysis channel"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
@@ -276,22 +332,22 @@ FAMILIES: Final = (
            GlmAndTokens, "GLM tool-call tags"),
     Family(("hermes", "nous", "granite-4", "ernie-4.5", "reka-edge", "trinity", "kolibri", "bielik"),
            "hermes+special-tokens", HermesAndTokens, "Hermes JSON tool-call tags"),
-    Family(("gpt-oss",), "gpt-oss+special-tokens", _wrapped( "GptOssAndTokens"),
+    Family(("gpt-oss",), "gpt-oss+special-tokens", _wrapped("GptOssAndTokens"),
            "harmony with its tokens stripped"),
     Family(("seed-oss",), "seed+special-tokens", SeedAndTokens,
            "Qwen3-Coder function bodies without <seed:tool_call>"),
     Family(("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
-           _wrapped( "MistralAndTokens"),
+           _wrapped("MistralAndTokens"),
            "Mistral's [THINK] reasoning, and its calls with their tokens stripped (v11's NAME{...}, "
            "pre-v11's JSON array, llama.cpp's {\"tool_calls\": [...]}) as the whole answer, after the "
            "reasoning if any (its [TOOL_CALLS] is read in every stream)"),
-    Family(("llama-4", "llama4"), "llama4+special-tokens", _wrapped( "Llama4AndTokens"),
+    Family(("llama-4", "llama4"), "llama4+special-tokens", _wrapped("Llama4AndTokens"),
            "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
-    Family(("llama",), "llama+special-tokens", _wrapped( "LlamaAndTokens"),
+    Family(("llama",), "llama+special-tokens", _wrapped("LlamaAndTokens"),
            "Llama's bare JSON calls as the whole answer"),
     Family(("gemma",), "gemma+special-tokens", GemmaAndTokens,
            "Gemma 4's call:NAME{...} with its special tokens stripped, and its thought channel"),
-    Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", _wrapped( "Lfm2AndTokens"),
+    Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", _wrapped("Lfm2AndTokens"),
            "LFM2's pythonic list with its tokens stripped as the whole answer (its tokens are read in "
            "every stream)"),
 )  # fmt: skip

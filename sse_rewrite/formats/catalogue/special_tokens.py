@@ -1,4 +1,4 @@
-"""The fallback for unknown models: only Kimi's and DeepSeek's special tokens.
+"""The fallback for unknown models: Kimi's, DeepSeek's and the other section frames' special tokens.
 
 Those tokens cannot occur in ordinary prose, so `auto` recognizes them in every
 stream whatever its model id (gateways answer with aliases such as `gpt-4o` for a Kimi
@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..machines._section_syntax import SectionSyntax
 from ..machines._sections import SectionParser
 from .deepseek import DEEPSEEK
+from .frames import PLAMO3, SOLAR_OPEN, STEP3
 from .kimi import KIMI
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class SpecialTokensParser(SectionParser):
-    """Kimi and DeepSeek tokens in one parser; each call is read by the syntax its opener
-    (call-begin marker, else argument marker) belongs to."""
+    """Kimi, DeepSeek, Step-3, Solar Open and PLaMo 3 tokens in one parser; each call is read by
+    the syntax its opener (call-begin marker, else argument marker) belongs to."""
 
-    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI, DEEPSEEK)
+    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI, DEEPSEEK, STEP3, SOLAR_OPEN, PLAMO3)

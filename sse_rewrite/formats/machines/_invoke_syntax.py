@@ -22,6 +22,7 @@ import re
 import orjson
 
 from ._json import is_json
+from .raw_values import tool_parameters
 from .tool_call_bodies import is_name, typed_object
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -29,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-    from ...tool_schemas import Parameters
+    from ...tool_schemas import Parameters, ToolSchemas
 
 
 class Spelling:
@@ -59,7 +60,7 @@ class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
     __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "fenced_words", "hash_calls",
-                 "name", "strip_values", "tags", "think", "unwraps", "values")  # fmt: skip
+                 "name", "strip_values", "tags", "think", "unwraps", "values", "words")  # fmt: skip
 
     def __init__(
         self,
@@ -76,6 +77,7 @@ class InvokeSyntax:
         angle_optional: bool = True,
         hash_calls: tuple[str, str] | None = None,
         fenced_words: tuple[str, ...] = (),
+        words: tuple[str, str] = ("invoke", "parameter"),
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -88,6 +90,7 @@ class InvokeSyntax:
         self.angle_optional = angle_optional  # a block opener may lack its `>` (else the `>` is its own)
         self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
         self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
+        self.words = words  # the tag words of an invoke and a parameter (MiniCPM 5: `function`, `param`)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
@@ -109,31 +112,32 @@ class InvokeSyntax:
     def invoke_openers(self, bare: bool = False) -> list[str]:
         """`<…invoke` in every tag spelling; with `bare`, those that open a call outside a block."""
         spellings = [s for s in self.tags if not bare or s.distinctive or self.bare_plain]
-        return [spelling.open + "invoke" for spelling in spellings]
+        return [spelling.open + self.words[0] for spelling in spellings]
 
     def parameter_openers(self) -> list[str]:
         """`<…parameter` in every tag spelling (none for values in named tags)."""
         if self.values is not Values.PARAMETERS:
             return []
-        return [spelling.open + "parameter" for spelling in self.tags]
+        return [spelling.open + self.words[1] for spelling in self.tags]
 
     def parameter_closers(self) -> list[str]:
         """`</…parameter>` in every tag spelling (none for values in named tags)."""
         if self.values is not Values.PARAMETERS:
             return []
-        return [spelling.close + "parameter>" for spelling in self.tags]
+        return [spelling.close + self.words[1] + ">" for spelling in self.tags]
 
     def invoke_closers(self) -> list[str]:
         """`</…invoke>` in every tag spelling."""
-        return [spelling.close + "invoke>" for spelling in self.tags]
+        return [spelling.close + self.words[0] + ">" for spelling in self.tags]
 
 
 _SPACE: Final = " \t\r\n"
+_CDATA: Final = ("<![CDATA[", "]]>")
 INVOKE_HEADER: Final = re.compile(
-    rb"""[ \t\r\n]+name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)')[ \t\r\n]*>"""
+    rb"""[ \t\r\n]+name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
 )
-"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`."""
-_ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3)."""
+_ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^"'<>=\s/]+))""")
 
 
 @functools.cache
@@ -141,8 +145,9 @@ def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[s
     """Patterns of a parameter opener (its attributes in group 1) and closer, in every spelling."""
     opens = "|".join(re.escape(s.open) for s in syntax.tags)
     closes = "|".join(re.escape(s.close) for s in syntax.tags)
-    attributes = r"""((?:\s+[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*>"""
-    return re.compile(f"(?:{opens})parameter{attributes}"), re.compile(f"(?:{closes})parameter>")
+    attributes = r"""((?:\s+[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)\s*>"""
+    word = re.escape(syntax.words[1])
+    return re.compile(f"(?:{opens}){word}{attributes}"), re.compile(f"(?:{closes}){word}>")
 
 
 def invoke_name(header: bytes) -> str | None:
@@ -150,7 +155,7 @@ def invoke_name(header: bytes) -> str | None:
     found = INVOKE_HEADER.fullmatch(header)
     if found is None:
         return None
-    quoted = found.group(1) if found.group(1) is not None else found.group(2)
+    quoted = next(group for group in found.groups() if group is not None)
     name = quoted.decode("utf-8", "replace").strip()
     return name if is_name(name) else None
 
@@ -180,6 +185,51 @@ def read_invoke(
     if syntax.unwraps and (inner := unwrapped(members, parameters)) is not None:
         return inner
     return "{" + ", ".join(members) + "}"
+
+
+def read_lone_invoke(syntax: InvokeSyntax, text: str, tools: ToolSchemas | None) -> tuple[str, str] | None:
+    """(name, arguments) of a text that is one invoke of `syntax` (Step-3's call body inside its
+    section tokens; its closer may be lost, if no value is left open), its values typed by the
+    named tool's schema; None if it is not."""
+    stripped = text.strip(_SPACE)
+    opener = next((o for o in syntax.invoke_openers() if stripped.startswith(o)), None)
+    closer = next((c for c in syntax.invoke_closers() if stripped.endswith(c)), "")
+    angle = stripped.find(">")
+    if opener is None or angle == -1:
+        return None
+    name = invoke_name(stripped[len(opener) : angle + 1].encode())
+    if name is None:
+        return None
+    parameters = tool_parameters(tools, name)
+    body = stripped[angle + 1 : len(stripped) - len(closer)]
+    arguments = read_invoke(syntax, body, bool(closer), parameters)  # (no closer: no value left open)
+    return None if arguments is None else (name, arguments)
+
+
+def read_calls(
+    syntax: InvokeSyntax, body: str, recipient: str, tools: ToolSchemas | None
+) -> list[tuple[str, str]] | None:
+    """The calls of a message addressed to `recipient` (Muse's, Beam's): the invokes of its
+    block, else one call to the recipient with the body's parameters (or JSON object); None
+    when it is neither."""
+    text = body.strip(_SPACE)
+    for spelling in syntax.blocks:
+        for word in syntax.block_words:
+            opener, closer = f"{spelling.open}{word}>", f"{spelling.close}{word}>"
+            if text.startswith(opener) and text.endswith(closer):
+                text = text[len(opener) : len(text) - len(closer)].strip(_SPACE)
+    if not text.startswith(tuple(syntax.invoke_openers())):
+        arguments = read_invoke(syntax, body, parameters=tool_parameters(tools, recipient))
+        return None if arguments is None or not recipient else [(recipient, arguments)]
+    calls = []
+    while text:
+        ends = [at + len(closer) for closer in syntax.invoke_closers() if (at := text.find(closer)) != -1]
+        read = read_lone_invoke(syntax, text[: min(ends)], tools) if ends else None
+        if read is None:
+            return None
+        calls.append(read)
+        text = text[min(ends) :].lstrip(_SPACE)
+    return calls
 
 
 WRAPPERS: Final = ("arguments", "input")
@@ -215,7 +265,7 @@ def parameter_members(
     while (found := opener.search(body, pos)) is not None:
         if body[pos : found.start()].strip(_SPACE):
             return None
-        attributes = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+        attributes = {m.group(1): next(v for v in m.groups()[1:] if v is not None)
                       for m in _ATTRIBUTE.finditer(found.group(1))}  # fmt: skip
         key = attributes.get("name")
         if key is None:
@@ -247,6 +297,8 @@ def _member(
         value = raw.strip(_SPACE)
         return f"{orjson.dumps(key).decode()}: {value if is_json(value) else orjson.dumps(raw).decode()}"
     value = raw.strip(_SPACE) if syntax.strip_values else raw
+    if (inner := value.strip(_SPACE)).startswith(_CDATA[0]) and inner.endswith(_CDATA[1]):
+        value = inner[len(_CDATA[0]) : -len(_CDATA[1])]  # (MiniCPM 5 may wrap a value so)
     return typed_object([(key, value)], parameters)[1:-1]
 
 

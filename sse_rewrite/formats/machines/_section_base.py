@@ -82,8 +82,9 @@ class SectionBase(ScanningParser):
             cls._BY_MARKER = {marker: syntax for syntax in cls.SYNTAXES for marker in syntax.markers}
             spellings = {marker: role for syntax in cls.SYNTAXES for marker, role in syntax.markers.items()}
             cls.MARKERS = MarkerTable(spellings)
-            # an argument marker in plain text is just text
-            cls.OPENERS = MarkerTable({m: t for m, t in cls.MARKERS.items() if t is not Token.ARGUMENT_BEGIN})
+            # an argument marker, a frame token or a body's opening in plain text is just text
+            words = (Token.ARGUMENT_BEGIN, Token.FRAME, Token.BODY_BEGIN)
+            cls.OPENERS = MarkerTable({m: t for m, t in cls.MARKERS.items() if t not in words})
         super().__init_subclass__()
 
     def absorb(self, texts: Sequence[str]) -> int:
@@ -167,7 +168,7 @@ class SectionBase(ScanningParser):
 
     def _call_parts(self, header: str, arguments: str) -> tuple[str | None, str, str]:
         """`(id, name, arguments JSON text)` of a call from its header and argument text."""
-        return self._syntax().call_parts(header, arguments)
+        return self._syntax().call_parts(header, arguments, self._tools)
 
     def _step_args(self, out: list[Piece]) -> bool:
         raise NotImplementedError

@@ -3,8 +3,9 @@
     SECTION_BEGIN  CALL_BEGIN header ARGUMENT_BEGIN arguments CALL_END  ...  SECTION_END
 
 A syntax declares the spelling of each token and its role (`Token`; several spellings may
-share a role), how a header and its argument text become a call (`call_parts`: id, name and
-arguments), and whether the header alone names the call, so that `--stream-arguments` can
+share a role; a `FRAME` token only frames: inside a header, after a call), how a header and its
+argument text become a call (`call_parts`: id, name and arguments, typed by the request's tools
+where it reads values), and whether the header alone names the call, so that `--stream-arguments` can
 announce it before its arguments (`announceable`). The machine is `_sections.SectionParser`;
 a parser of the family is one `SYNTAXES` line (`kimi.py`, `deepseek.py`, `special_tokens.py`).
 """
@@ -20,7 +21,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    CallParts = Callable[[str, str], tuple[str | None, str, str]]
+    from ...tool_schemas import ToolSchemas
+
+    CallParts = Callable[[str, str, ToolSchemas | None], tuple[str | None, str, str]]
 
 
 class Token(enum.Enum):
@@ -31,6 +34,8 @@ class Token(enum.Enum):
     CALL_BEGIN = enum.auto()
     ARGUMENT_BEGIN = enum.auto()
     CALL_END = enum.auto()
+    FRAME = enum.auto()  # part of a header (Solar's `<|tool_call:name|>`), or markup after a call
+    BODY_BEGIN = enum.auto()  # begins the argument text and is part of it (Step-3's `<steptml:invoke`)
 
 
 def names_the_call(header: str) -> bool:
@@ -49,5 +54,5 @@ class SectionSyntax:
     ) -> None:  # fmt: skip
         self.name = name
         self.markers = markers  # every spelling of every token, mapped to its role
-        self.call_parts = call_parts  # (header, argument text) -> (call id or None, name, arguments JSON)
+        self.call_parts = call_parts  # (header, argument text, tools) -> (call id or None, name, arguments)
         self.announceable = announceable  # whether a header alone names its call

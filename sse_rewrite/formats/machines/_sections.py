@@ -14,15 +14,16 @@ only at bytes after the cursor, so total work is linear in the input however it 
   trailing `<`, `<|tool_ca`... is held back. `section_begin` enters SECTION;
   `call_begin` without a section opens one implicitly (HEADER); orphan closers are
   dropped with a notice.
-- SECTION: between calls. Whitespace is syntax. `call_begin` starts a call,
+- SECTION: between calls. Whitespace and frame tokens are syntax. `call_begin` starts a call,
   `section_end` returns to TEXT, a word that may be a header starts one whose
   `call_begin` was lost (HEADER), and anything else means the opener was prose: all
   held text is released unchanged and scanning goes on in TEXT.
-- HEADER: the text up to the argument marker. A header with inner whitespace, a `<`,
-  or over `MAX_HEADER` bytes is prose, released as above (without `call_begin`, so is
-  one with other than name characters). A header closed by `call_begin`, `call_end` or
-  `section_end` instead has no arguments: an orphan, dropped with a notice (a header
-  after `call_begin` closed by `call_end` is a call with no arguments).
+- HEADER: the text up to the argument marker, frame tokens included, or up to a body's
+  opening token, which the argument text begins with (Step-3's `<steptml:invoke`). A
+  header with inner whitespace, a `<`, or over `MAX_HEADER` bytes is prose, released as
+  above (without `call_begin`, so is one with other than name characters). A header closed
+  by `call_begin`, `call_end` or `section_end` instead has no arguments: an orphan, dropped
+  with a notice (a header after `call_begin` closed by `call_end` is a call with no arguments).
 - ARGS: the argument text up to `call_end`. A JSON string state is kept while scanning
   (`JsonScanner`), so a closing marker *inside* a JSON string is data, unless what
   follows it is another marker or the end of input (then the arguments were malformed
@@ -104,6 +105,8 @@ class SectionParser(SectionBase):
             self._state = State.TEXT
         elif token is Token.CALL_END and not self._calls_in_section:  # an opener, then a closer: words
             self._release_prose(out, pos)
+        elif token is Token.FRAME:  # (PLaMo's request closer after its arguments' closer)
+            out.append(Markup(scan.take(pos + length)))
         elif token is Token.CALL_END:  # after a call of the section: syntax left over
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {self._spelling(token)} with no call open"))
@@ -132,11 +135,13 @@ class SectionParser(SectionBase):
             scan.cursor = pos
             return False
         token, length = found if found is not None else (None, 0)
-        if token is Token.ARGUMENT_BEGIN and header:
+        if token is Token.FRAME:  # part of the header (its syntax's `call_parts` reads it)
+            scan.cursor = pos + length
+        elif (token is Token.ARGUMENT_BEGIN and header) or (token is Token.BODY_BEGIN and explicit):
             self._header = header
             if not explicit:  # the argument marker tells whose syntax the call is
                 self._opener = bytes(scan.view[pos : pos + length])
-            scan.mark = scan.cursor = pos + length
+            scan.mark = scan.cursor = pos + length if token is Token.ARGUMENT_BEGIN else pos
             self._json.reset(scan.cursor)
             self._state = State.ARGS
             self._start_arguments(out)

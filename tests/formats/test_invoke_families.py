@@ -1,0 +1,207 @@
+"""Issue #34's families on the section, invoke and recipient machines (docs/behaviour.md "Channel and
+token syntaxes", "Invoke/parameter XML"): what the reference engines read (FORMATS-2.md §A, §D,
+§G), their damage, schema typing, prose that is not syntax, and `--stream-arguments`.
+
+Each row runs under the format `auto` picks for its model id, at every cut (the same result,
+nothing lost), and streamed (the same calls, the streaming guarantees).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from sse_rewrite.formats import FORMATS, select_format
+from sse_rewrite.tool_schemas import ToolSchemas
+from tests.chunking import calls, codes, every_cut, feed_pieces, reasoning, rejoin, texts
+from tests.formats.streamed import checked
+
+STEP3, SOLAR, PLAMO = "stepfun-ai/step3", "upstage/Solar-Open-100B", "pfnet/plamo-3-nict-2b-base"
+DOTS3, MIMO, MINICPM5 = "dots-studio/dots3-note-prev", "opencode-go/mimo-v2.5", "openbmb/MiniCPM5-2B"
+SPARK, GLIMMER = "meta-models/Muse-Spark-Open-816B-A42B-NVFP4", "meta-models/Muse-Glimmer-30B"
+BEAM = "beam-1.0"
+S3B = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
+S3C = "<｜tool_call_end｜><｜tool_calls_end｜>"
+SOLAR_CALL = "<|tool_calls|><|tool_call:begin|>{}<|tool_call:args|>{}<|tool_call:end|><|calls|>".format
+BEAM_CALL = "<|start|>assistant to=f<|channel|>analysis{}<|message|>".format
+
+
+def _plamo(name: str, arguments: str) -> str:
+    p = "<|plamo:{}:plamo|>".format
+    return (f"{p('begin_tool_requests')}{p('begin_tool_request')}{p('begin_tool_name')}{name}"
+            f"{p('end_tool_name')}{p('begin_tool_arguments')}<|plamo:constrain|>json<|plamo:msg|>{arguments}{p('end_tool_arguments')}"
+            f"{p('end_tool_request')}{p('end_tool_requests')}")  # fmt: skip
+
+
+def _atem(*invokes: str) -> str:
+    return "<atem:function_calls>\n" + "".join(invokes) + "</atem:function_calls>"
+
+
+def _ainvoke(name: str, **values: str) -> str:
+    body = "".join(f'<atem:parameter name="{k}">{v}</atem:parameter>\n' for k, v in values.items())
+    return f'<atem:invoke name="{name}">\n{body}</atem:invoke>\n'
+
+
+# (model id, text, calls as (name, arguments), text kept, reasoning, notice codes)
+Row = tuple[str, str, list[tuple[str, Any]], str, str, set[str]]
+ROWS: list[Any] = [
+    pytest.param(STEP3, f'A{S3B}<steptml:invoke name="f"><steptml:parameter name="n"> 2 </steptml:parameter>'
+                 f'<steptml:parameter name="s">a b</steptml:parameter></steptml:invoke>{S3C}B',
+                 [("f", {"n": 2, "s": "a b"})], "AB", "", set(), id="step3-stripped-values"),
+    pytest.param(STEP3, f"{S3B}get_weather\n```json\n{{\"city\": \"Oslo\"}}\n```{S3C}",
+                 [("get_weather", {"city": "Oslo"})], "", "", set(), id="step3-v3-body-as-deepseek-reads-it"),
+    pytest.param(STEP3, f'{S3B}<steptml:invoke name="f"><steptml:parameter name="q">x</steptml:parameter>'
+                 "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"g\"></steptml:invoke>"
+                 "<｜tool_call_end｜><｜tool_calls_end｜>",
+                 [("f", {"q": "x"}), ("g", {})], "", "", {"implicit-close"}, id="step3-call-end-lost"),
+    pytest.param(STEP3, '<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="get_weather">'
+                 '<steptml:parameter name="city">Tokyo</steptml:parameter></steptml:invoke>'
+                 '<｜tool_call_end｜><｜tool_call_begin｜><steptml:invoke name="refresh"></steptml:invoke>'
+                 f"{S3C}", [("get_weather", {"city": "Tokyo"}), ("refresh", {})], "", "", set(),
+                 id="step3-vllm-tests-without-function"),
+    pytest.param(STEP3, f'{S3B}edit_file\n<steptml:invoke name="edit_file"><steptml:parameter name="i"> 4 '
+                 f"</steptml:parameter></steptml:invoke>{S3C}", [("edit_file", {"i": 4})], "", "", set(),
+                 id="step3-vllm-tests-name-line"),
+    pytest.param(STEP3, f'{S3B}<steptml:invoke name="f"><steptml:parameter name="q">a', [],
+                 f'{S3B}<steptml:invoke name="f"><steptml:parameter name="q">a', "", {"truncated-call"},
+                 id="step3-truncated"),
+    pytest.param(SOLAR, SOLAR_CALL("get_time", ""),
+                 [("get_time", {})], "", "", set(), id="solar-no-id-no-arguments"),
+    pytest.param(SOLAR, "Say <|tool_call:name|> and <|tool_call:args|> in prose.", [],
+                 "Say <|tool_call:name|> and <|tool_call:args|> in prose.", "", set(),
+                 id="solar-frame-tokens-alone"),
+    pytest.param(PLAMO, _plamo("ls", ""), [("ls", {})], "", "", set(), id="plamo-empty-arguments"),
+    pytest.param(PLAMO, _plamo("f", '{"a": [1, "<|plamo:end_tool_arguments:plamo|>"]}'),
+                 [("f", {"a": [1, "<|plamo:end_tool_arguments:plamo|>"]})], "", "", set(),
+                 id="plamo-end-in-string"),
+    pytest.param("gigachat3.5", '<｜GCML｜tool_calls>\n<｜GCML｜invoke name="f">\n'
+                 '<｜GCML｜parameter name="s" string="true">\n a \n</｜GCML｜parameter>\n'
+                 '<｜GCML｜parameter name="o" string="false">{"k": 1}'
+                 "</｜GCML｜parameter>\n</｜GCML｜invoke>\n</｜GCML｜tool_calls>",
+                 [("f", {"s": "\n a \n", "o": {"k": 1}})], "", "", set(), id="gcml-raw-unstripped"),
+    pytest.param(DOTS3, "<dots_function_call>\n<invoke name=f>\n<parameter name=a> 1 </parameter>\n"
+                 "<parameter name='b'>x y</parameter>\n</invoke>\n<invoke name=\"g\">\n</invoke>\n"
+                 "</dots_function_call>", [("f", {"a": 1, "b": "x y"}), ("g", {})], "", "", set(),
+                 id="dots3-bare-and-quoted"),
+    pytest.param("dots-ocr", "<dots_function_call>\n<invoke name=f>\n</invoke>\n</dots_function_call>", [],
+                 "<dots_function_call>\n<invoke name=f>\n</invoke>\n</dots_function_call>", "", set(),
+                 id="dots3-not-under-other-ids"),
+    pytest.param(MIMO, "<tml:function_calls>\n<invoke name=\"f\">\n<parameter name=\"p\">a.py</parameter>\n"
+                 "</invoke>\n</tml:function_calls>\nDone.", [("f", {"p": "a.py"})], "\nDone.", "", set(),
+                 id="mimo-tml"),
+    pytest.param(MIMO, "<tool_call>\n<function=f>\n<parameter=p>\na.py\n</parameter>\n</function>\n"
+                 "</tool_call>",
+                 [("f", {"p": "a.py"})], "", "", set(), id="mimo-qwen3-coder-too"),
+    pytest.param(MINICPM5, "<function name='f'><param name='c'><![CDATA[x <b>y]]></param></function>"
+                 '<function name="g"><param name="n">3</param></function>',
+                 [("f", {"c": "x <b>y"}), ("g", {"n": 3})], "", "", set(), id="minicpm5-cdata-back-to-back"),
+    pytest.param(MINICPM5, "Write <function name=x> like so.", [], "Write <function name=x> like so.", "",
+                 set(),
+                 id="minicpm5-prose"),
+    pytest.param(SPARK, " to=self<|message|>Think.<|eom|><|start|>assistant to=f<|message|>"
+                 + _atem(_ainvoke("f", a="1"), _ainvoke("g", b="x"))
+                 + "<|eom|><|start|>assistant to=developer"
+                 "<|message|>Dev.<|eot|>", [("f", {"a": 1}), ("g", {"b": "x"})], "Dev.", "Think.", set(),
+                 id="spark-two-invokes-and-developer-kept"),
+    pytest.param(SPARK, "<|start|>assistant to=f<|message|>not atem<|eom|>After.", [],
+                 "<|start|>assistant to=f<|message|>not atem<|eom|>After.", "", {"malformed-call"},
+                 id="spark-body-not-a-call"),
+    pytest.param(SPARK, "<|start|>assistant to=f<|message|>" + _atem(_ainvoke("f", a="x"))
+                 + "<|start|>assistant to=user<|message|>Hi.", [("f", {"a": "x"})], "Hi.", "",
+                 {"missing-close"},
+                 id="spark-end-lost"),
+    pytest.param(SPARK, "<|start|>assistant to=f<|message|>" + _atem(_ainvoke("f", a="x")),
+                 [("f", {"a": "x"})],
+                 "", "", {"recovered-call"}, id="spark-truncated-whole"),
+    pytest.param(SPARK, "<|start|>assistant to=f<|message|><atem:function_calls>\n<atem:invoke name=", [],
+                 "<|start|>assistant to=f<|message|><atem:function_calls>\n<atem:invoke name=", "",
+                 {"truncated-call"}, id="spark-truncated-broken"),
+    pytest.param(SPARK, "Set x to=5 and y to=self then <|eom|> ends nothing. to=", [],
+                 "Set x to=5 and y to=self then <|eom|> ends nothing. to=", "", set(), id="spark-prose"),
+    pytest.param(GLIMMER, " to=self<|message|>R.<|eom|><|start|>assistant<|message|>Answer.<|eot|>", [],
+                 "Answer.", "R.", set(), id="glimmer-no-recipient-is-content"),
+    pytest.param(BEAM, BEAM_CALL(" <|constrain|>xml") + '<rfl:parameter name="a">'
+                 '\n1\n<rfl:parameter name="b">\n x\n</rfl:parameter><|call|>',
+                 [("f", {"a": 1, "b": " x"})], "", "", set(), id="beam-closer-lost-and-value-as-written"),
+    pytest.param(BEAM, '<|start|>assistant to=f<|channel|>analysis<|message|><rfl:parameter name="a">\n1\n'
+                 "</rfl:parameter><|end|><|start|>assistant<|channel|>final<|message|>Ok.<|return|>",
+                 [("f", {"a": 1})], "Ok.", "", set(), id="beam-ended-by-end"),
+    pytest.param(BEAM, "<|channel|>analysis<|message|>R.<|end|><|channel|>final<|message|>A.<|return|>", [],
+                 "A.",
+                 "R.", set(), id="beam-channels"),
+]  # fmt: skip
+
+
+def _read(model: str, text: str, **options: Any) -> Any:
+    name, _ = select_format(model, "auto")
+    assert name is not None
+    return FORMATS[name](**options)
+
+
+@pytest.mark.parametrize(("model", "text", "expected", "kept", "reasoned", "notices"), ROWS)
+def test_rows_read_at_every_cut_and_streamed(
+    model: str, text: str, expected: list[tuple[str, Any]], kept: str, reasoned: str, notices: set[str]
+) -> None:
+    out = every_cut(lambda: _read(model, text), text)
+    assert [(name, json.loads(arguments)) for _, name, arguments in calls(out)] == expected
+    assert (texts(out), reasoning(out)) == (kept, reasoned)
+    assert codes(out) == notices
+    streamed = feed_pieces(_read(model, text, stream_arguments=True), list(text))
+    assert rejoin(streamed) == text
+    assert [c[1:] for c in checked(streamed)[0]] == [c[1:] for c in calls(out)]
+
+
+def _tools(**properties: str) -> ToolSchemas:
+    schema = {"type": "object", "properties": {k: {"type": v} for k, v in properties.items()}}
+    return ToolSchemas.read([{"name": "f", "input_schema": schema}])
+
+
+TYPED: list[Any] = [
+    pytest.param(STEP3, f'{S3B}<steptml:invoke name="f"><steptml:parameter name="s">42</steptml:parameter>'
+                 '<steptml:parameter name="b">true</steptml:parameter><steptml:parameter name="z">null'
+                 f"</steptml:parameter></steptml:invoke>{S3C}", {"s": "42", "b": True, "z": None},
+                 id="step3"),
+    pytest.param(STEP3, f'{S3B}<steptml:invoke name="f"><steptml:parameter name="s">    if x: '
+                 "</steptml:parameter>"
+                 f"</steptml:invoke>{S3C}", {"s": "    if x: "}, id="step3-string-keeps-its-spacing"),
+    pytest.param(DOTS3, "<dots_function_call>\n<invoke name=f>\n<parameter name=s> 42 </parameter>\n"
+                 "<parameter name=b>true</parameter>\n</invoke>\n</dots_function_call>",
+                 {"s": "42", "b": True},
+                 id="dots3"),
+    pytest.param(MINICPM5, '<function name="f"><param name="arguments">{"s": "42", "b": true}</param>'
+                 "</function>",
+                 {"s": "42", "b": True}, id="minicpm5-arguments-unwrapped"),
+    pytest.param(SPARK, "<|start|>assistant to=f<|message|>" + _atem(_ainvoke("f", s="42", b="true"))
+                 + "<|eom|>",
+                 {"s": "42", "b": True}, id="muse"),
+    pytest.param(BEAM, '<|start|>assistant to=f<|channel|>analysis<|message|><rfl:parameter name="s">\n42\n'
+                 '</rfl:parameter><rfl:parameter name="b">\ntrue\n</rfl:parameter><|call|>',
+                 {"s": "42", "b": True},
+                 id="beam"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("model", "text", "expected"), TYPED)
+def test_values_take_the_tools_types(model: str, text: str, expected: dict[str, Any]) -> None:
+    tools = _tools(s="string", b="boolean", z="null")
+    out = every_cut(lambda: _read(model, text, tools=tools), text)
+    assert [(name, json.loads(arguments)) for _, name, arguments in calls(out)] == [("f", expected)]
+
+
+@pytest.mark.parametrize("model", [SPARK, BEAM, STEP3, SOLAR])
+def test_a_call_over_the_cap_is_text(model: str) -> None:
+    body = "x" * 200
+    text = {
+        SPARK: f"<|start|>assistant to=f<|message|>{_atem(_ainvoke('f', a=body))}<|eom|>",
+        BEAM: f'<|start|>assistant to=f<|channel|>analysis<|message|><rfl:parameter name="a">\n{body}\n'
+              "</rfl:parameter><|call|>",
+        STEP3: f'{S3B}<steptml:invoke name="f"><steptml:parameter name="a">{body}</steptml:parameter>'
+               f"</steptml:invoke>{S3C}",
+        SOLAR: SOLAR_CALL("f", f'{{"a": "{body}"}}'),
+    }[model]  # fmt: skip
+    out = feed_pieces(_read(model, text, max_section_bytes=100), list(text))
+    assert calls(out) == []
+    assert "section-cap" in codes(out)
+    assert rejoin(out) == texts(out) == text
