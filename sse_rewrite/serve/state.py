@@ -36,7 +36,8 @@ class ServerLog:
         self._write(f"{self._tag}sse-rewrite serve: {message}", style)
 
     def notice(self, record: RequestRecord, notice: Notice) -> None:
-        """One line for a notice about request `record`'s stream."""
+        """One line for a notice about request `record`'s stream (its code kept for the metrics)."""
+        record.notices.append(notice.code)
         self._write(f"{self._tag}sse-rewrite: #{record.number} {notice.code}: {notice.message}", "yellow")
 
     def request(self, record: RequestRecord, now: float) -> None:
