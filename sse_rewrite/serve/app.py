@@ -31,6 +31,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from ..protocols import fronts
+from ..protocols.responses.stores import check_store
 from . import probes
 from .access import HEALTH_PATH, METRICS_PATH
 from .capture import capture_store
@@ -109,7 +110,11 @@ async def start(settings: ServeSettings, log: ServerLog | None = None,
     runner = web.AppRunner(app, handler_cancellation=True, access_log=None, auto_decompress=False,
                            keepalive_timeout=settings.idle_timeout, shutdown_timeout=_SHUTDOWN_GRACE,
                            logger=aiohttp_logger(app[LOG]))
-    await runner.setup()
+    try:
+        await runner.setup()  # opens the upstream session and the store (which may fail)
+    except BaseException:
+        await runner.cleanup()  # closes what opened before the failure
+        raise
     try:
         await GuardedSite(runner, app[CONNECTIONS], host=settings.host, port=settings.port,
                           sock=listener).start()
@@ -184,6 +189,7 @@ def run(settings: ServeSettings, workers: int = 1) -> None:
     if workers == 1:
         asyncio.run(serve(settings))
         return
+    asyncio.run(check_store(settings.store, settings.store_pool))  # once, with a clear error, before forking
     made = None
     if not os.environ.get(MULTIPROCESS_ENV):
         made = os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="sse-rewrite-metrics-")

@@ -46,7 +46,8 @@ from .items import ResponseContext
 from .mapping import error_body, new_response_id
 from .output import ResponsesOutput
 from .request import RequestError, Translation, translate_request
-from .store import StoredResponse, StoreUnavailable, ThreadedStore
+from .store import StoredResponse, StoreUnavailable
+from .stores import open_store
 from .whole import completion_response
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -105,13 +106,9 @@ def register(app: web.Application) -> None:
 
 async def _open_store(app: web.Application) -> AsyncIterator[None]:
     settings = app[state.UPSTREAM].settings
-    store: ResponseStore | None = None
     if isinstance(settings.store, str):
-        from .store_postgres import PostgresStore  # psycopg is imported by this store only
-
-        store = await PostgresStore.open(settings.store, pool_size=settings.store_pool)
-    elif settings.store is not None:
-        store = await ThreadedStore.open(settings.store)
+        state.adopt_logger("psycopg", app[state.LOG])  # its pool's warnings: one log line each
+    store = await open_store(settings.store, settings.store_pool)
     app[RESPONSES] = Responses(None if store is None else metered_store(app, store))
     if (metered := app[RESPONSES].store) is not None:
         app[READINESS].checks["store"] = metered.ping

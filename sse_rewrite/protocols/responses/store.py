@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
@@ -85,6 +84,8 @@ class SqliteStore:
     """Responses in one SQLite file; safe to call from any thread (one connection, one lock)."""
 
     def __init__(self, path: Path, max_age: float = MAX_AGE, max_rows: int = MAX_ROWS) -> None:
+        import sqlite3  # here: only serve with a store pays for it
+
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, check_same_thread=False, timeout=10, isolation_level=None)
         self._lock = threading.Lock()
@@ -149,6 +150,8 @@ class ThreadedStore:
     @classmethod
     async def open(cls, path: Path) -> ThreadedStore:
         """Open (or create) the file at `path`; `StoreUnavailable` if it cannot be."""
+        import sqlite3
+
         try:
             return cls(await asyncio.to_thread(SqliteStore, path))
         except (sqlite3.Error, OSError) as error:
@@ -184,6 +187,8 @@ class ThreadedStore:
 
     @staticmethod
     async def _run(call: Callable[..., T], *args: Any) -> T:
+        import sqlite3
+
         try:
             return await asyncio.to_thread(call, *args)
         except sqlite3.Error as error:

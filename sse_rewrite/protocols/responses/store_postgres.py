@@ -16,12 +16,18 @@ The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an 
   (`pg_try_advisory_xact_lock`): the others skip, so concurrent writers never wait on
   each other's deletes or deadlock over them. Reads skip rows past the age bound.
 - **Errors**: an unreachable server at start is a `StoreUnavailable` (the server then
-  refuses to start); later, every failed call is one, after one retry on a fresh
-  connection when the failure was the connection's (a database restarted under the pool).
+  refuses to start); later, every failed call is one. When a pooled connection fails or
+  none comes (a database restarted or down, under a pool whose reconnections back off),
+  the call is tried once more on a connection of its own, and for `BYPASS` seconds after
+  the last such failure calls skip the pool: while the database is down they fail at once
+  (connection refused) rather than wait for the pool, and once it is back they work at
+  once, until the pool has refilled. Such connections are bounded too (`pool_size` at a
+  time), so a process holds at most twice `pool_size` connections.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 import orjson
@@ -43,6 +49,8 @@ POOL_SIZE: Final = 10
 """Connections per process at most (`--store-pool`)."""
 WAIT_FOR_CONNECTION: Final = 5.0
 """Seconds a call waits for a free pooled connection, or for the server at start."""
+BYPASS: Final = 5.0
+"""Seconds calls skip the pool after a pooled connection failed (see the module docstring)."""
 _SCHEMA_LOCK: Final = 0x55E5_0001  # advisory lock keys: any two numbers this project owns
 _TRIM_LOCK: Final = 0x55E5_0002
 _SCHEMA: Final = (
@@ -78,8 +86,10 @@ def redacted(url: str) -> str:
 class PostgresStore:
     """Responses in a PostgreSQL table, through a bounded async pool."""
 
-    def __init__(self, pool: AsyncConnectionPool, max_age: float, max_rows: int) -> None:
-        self._pool, self._max_age, self._max_rows = pool, max_age, max_rows
+    def __init__(self, url: str, pool: AsyncConnectionPool, max_age: float, max_rows: int) -> None:
+        self._url, self._pool, self._max_age, self._max_rows = url, pool, max_age, max_rows
+        self._own = asyncio.Semaphore(pool.max_size)  # connections of its own at a time
+        self._bypass_until = 0.0
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE, max_age: float = MAX_AGE,
@@ -95,8 +105,11 @@ class PostgresStore:
                                    timeout=WAIT_FOR_CONNECTION, name="sse-rewrite-store",
                                    kwargs={"autocommit": True, "connect_timeout": int(WAIT_FOR_CONNECTION)})
         try:
+            # one connection of its own first: a wrong address or database fails at once, and says so
+            first = await psycopg.AsyncConnection.connect(url, connect_timeout=int(WAIT_FOR_CONNECTION))
+            await first.close()
             await pool.open(wait=True, timeout=WAIT_FOR_CONNECTION)
-            store = cls(pool, max_age, max_rows)
+            store = cls(url, pool, max_age, max_rows)
             await store._run(store._create_schema)
         except (psycopg.Error, StoreUnavailable) as error:
             await pool.close()
@@ -162,20 +175,26 @@ class PostgresStore:
                 await db.execute(statement)
 
     async def _run(self, job: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-        """`job` on a pooled connection; once more on a fresh one if the connection was broken."""
+        """`job` on a pooled connection, or on one of its own when the pool has none or its one failed."""
         import psycopg
-        from psycopg_pool import PoolTimeout
 
+        loop = asyncio.get_running_loop()
         try:
-            try:
-                async with self._pool.connection() as db:
-                    return await job(db)
-            except PoolTimeout:
-                raise  # no connection came within the wait: no retry
-            except psycopg.OperationalError:
-                await self._pool.check()  # a restarted database: drop the pool's dead connections first
-                async with self._pool.connection() as db:
-                    return await job(db)
+            if loop.time() >= self._bypass_until:
+                try:
+                    async with self._pool.connection() as db:
+                        return await job(db)
+                except psycopg.OperationalError:  # (the pool's timeout too) a database restarted or down
+                    self._bypass_until = loop.time() + BYPASS
+                    await self._pool.check()  # drop the pool's other dead connections
+            async with self._own:
+                try:
+                    async with await psycopg.AsyncConnection.connect(
+                            self._url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as db:
+                        return await job(db)
+                except psycopg.OperationalError:
+                    self._bypass_until = loop.time() + BYPASS
+                    raise
         except psycopg.Error as error:
             raise StoreUnavailable(f"the store database failed: {_first_line(error)}") from None
 
