@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 
+import httpx2
 import openai
 import pytest
 from click.testing import CliRunner
@@ -143,7 +144,7 @@ def test_a_response_reserved_elsewhere_is_waited_for(servers: Servers, client: C
 def test_a_database_that_goes_away_costs_no_answer(servers: Servers, client: Client, postgres: PostgresServer,
                                                    pg_url: str) -> None:
     base_url, lines = servers.serve(store=pg_url)
-    sdk = client(base_url)
+    root, sdk = base_url.removesuffix("/v1"), client(base_url)
     kept = sdk.responses.create(model=KIMI, input="run $ ls", tools=[SHELL])
     postgres.stop()
     try:
@@ -157,9 +158,12 @@ def test_a_database_that_goes_away_costs_no_answer(servers: Servers, client: Cli
             sdk.responses.retrieve(kept.id)
         assert unreadable.value.status_code == 503
         assert any("not-stored" in line for line in lines)
+        ready = httpx2.get(f"{root}/readyz", timeout=10)
+        assert ready.status_code == 503 and ready.json()["reasons"][0].startswith("store: ")
         assert not any("Traceback" in line for line in lines)
     finally:
         postgres.start()
+    assert httpx2.get(f"{root}/readyz", timeout=10).status_code == 200
     again = sdk.responses.create(model=KIMI, input="go on", previous_response_id=kept.id)
     assert again.status == "completed" and sdk.responses.retrieve(kept.id).id == kept.id
     assert eventually(lambda: any(" 503 " in line and "store" in line for line in lines))
