@@ -29,7 +29,7 @@ from .request_log import RequestRecord
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
-    from typing import Final, TypeVar
+    from typing import Any, Final, TypeVar
 
     from ..protocols.responses.store import ResponseStore, StoredResponse
 
@@ -76,27 +76,26 @@ class Metrics:
                                "(each holds an upstream connection).", registry=registry,
                                multiprocess_mode="livesum")
         self._models: set[str] = set()
+        self._children: dict[tuple[object, ...], Any] = {}  # (metric, *labels) -> its child, looked up once
 
     def observe(self, request: web.Request, record: RequestRecord, now: float) -> None:
         """Count one finished request from its record (the guard calls this as it logs the line)."""
-        front = front_of(request)
-        upstream = str(record.upstream_status) if record.upstream_status is not None else "-"
-        status = str(record.status) if record.status is not None else "-"
-        self.requests.labels(front, status, upstream).inc()
+        front, child = front_of(request), self._child
+        child(self.requests, front, record.status, record.upstream_status).inc()
         if record.calls:
-            self.calls.labels(record.syntax or "unknown", self._model(record.model)).inc(record.calls)
+            child(self.calls, record.syntax or "unknown", self._model(record.model)).inc(record.calls)
         for code in record.notices:
-            self.notices.labels(code).inc()
+            child(self.notices, code).inc()
         if record.events_in or record.events_out:
-            self.events_in.labels(front).inc(record.events_in)
-            self.events_out.labels(front).inc(record.events_out)
+            child(self.events_in, front).inc(record.events_in)
+            child(self.events_out, front).inc(record.events_out)
         if record.response is not None:  # a stream relayed through the rewriter
-            self.stream_seconds.labels(front).observe(now - record.started)
+            child(self.stream_seconds, front).observe(now - record.started)
         # a whole answer's status line goes out as the guard returns it: now
         first_byte = record.first_byte if record.first_byte is not None else now
-        self.first_byte.labels(front).observe(first_byte - record.started)
+        child(self.first_byte, front).observe(first_byte - record.started)
         if record.upstream_wait is not None:
-            self.upstream_first_byte.labels(front).observe(record.upstream_wait)
+            child(self.upstream_first_byte, front).observe(record.upstream_wait)
 
     def connections(self, clients: int, upstreams: int) -> None:
         """Set the gauges of open connections (as requests start and end, and at each scrape)."""
@@ -114,6 +113,14 @@ class Metrics:
         everyone = CollectorRegistry()
         MultiProcessCollector(everyone)  # type: ignore[no-untyped-call]
         return generate_latest(everyone)
+
+    def _child(self, metric: Any, *labels: object) -> Any:
+        """`metric.labels(*labels)` (None as `-`), kept: prometheus-client's own lookup costs more."""
+        key = (metric, *labels)
+        found = self._children.get(key)
+        if found is None:
+            found = self._children[key] = metric.labels(*("-" if v is None else str(v) for v in labels))
+        return found
 
     def _model(self, model: str | None) -> str:
         name = model or "-"

@@ -14,7 +14,9 @@ The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an 
 - **Bounds**: after each write, in the same transaction, rows past `max_age` and all but
   the newest `max_rows` are deleted, by whichever instance holds the trim lock
   (`pg_try_advisory_xact_lock`): the others skip, so concurrent writers never wait on
-  each other's deletes or deadlock over them. Reads skip rows past the age bound.
+  each other's deletes or deadlock over them. Reads skip rows past the age bound. The
+  write and its trim go as one multi-statement query (one round trip, one implicit
+  transaction), its values bound on the client side.
 - **Errors**: an unreachable server at start is a `StoreUnavailable` (the server then
   refuses to start); later, every failed call is one. When a pooled connection fails or
   none comes (a database restarted or down, under a pool whose reconnections back off),
@@ -64,9 +66,12 @@ _RESERVE: Final = f"INSERT INTO {TABLE} (id) VALUES (%s) ON CONFLICT (id) DO NOT
 _PUT: Final = (f"INSERT INTO {TABLE} (id, response, conversation) VALUES (%s, %s, %s) ON CONFLICT (id) "
                "DO UPDATE SET created = clock_timestamp(), response = EXCLUDED.response, "
                "conversation = EXCLUDED.conversation")
-_TRIM_AGE: Final = f"DELETE FROM {TABLE} WHERE created < clock_timestamp() - make_interval(secs => %s)"
-_TRIM_ROWS: Final = (f"DELETE FROM {TABLE} WHERE id IN "
-                     f"(SELECT id FROM {TABLE} ORDER BY created DESC OFFSET %s)")
+_TRIMMER: Final = f"(SELECT pg_try_advisory_xact_lock({_TRIM_LOCK}))"  # held to the transaction's end
+_PUT_AND_TRIM: Final = (
+    f"{_PUT};\n"
+    f"DELETE FROM {TABLE} WHERE {_TRIMMER} AND created < clock_timestamp() - make_interval(secs => %s);\n"
+    f"DELETE FROM {TABLE} WHERE {_TRIMMER} AND id IN "
+    f"(SELECT id FROM {TABLE} ORDER BY created DESC OFFSET %s)")
 
 
 def is_postgres_url(value: str) -> bool:
@@ -134,16 +139,14 @@ class PostgresStore:
 
     async def put(self, response_id: str, stored: StoredResponse) -> None:
         """Write the whole response, then trim to the bounds, in one transaction."""
-        row = (response_id, orjson.dumps(stored.response), orjson.dumps(stored.conversation))
+        values = (response_id, orjson.dumps(stored.response), orjson.dumps(stored.conversation),
+                  self._max_age, self._max_rows)
 
         async def put(db: AsyncConnection) -> None:
-            async with db.transaction():
-                await db.execute(_PUT, row)
-                locked = await (await db.execute("SELECT pg_try_advisory_xact_lock(%s)",
-                                                 (_TRIM_LOCK,))).fetchone()
-                if locked and locked[0]:
-                    await db.execute(_TRIM_AGE, (self._max_age,))
-                    await db.execute(_TRIM_ROWS, (self._max_rows,))
+            from psycopg import AsyncClientCursor
+
+            async with AsyncClientCursor(db) as cursor:  # several statements in one query: client binding
+                await cursor.execute(_PUT_AND_TRIM, values)
         await self._run(put)
 
     async def delete(self, response_id: str) -> bool:
