@@ -197,6 +197,7 @@ def serve_command(**params: Any) -> None:
       ANTHROPIC_BASE_URL=http://127.0.0.1:8787 ANTHROPIC_API_KEY=$OPENROUTER_API_KEY claude
       codex exec "…"   # a model_providers entry with base_url http://127.0.0.1:8787/v1 (README)
     """
+    from .protocols.responses.store import StoreUnavailable
     from .serve.app import run  # aiohttp is imported by serve only
 
     workers = params.pop("workers")
@@ -205,6 +206,8 @@ def serve_command(**params: Any) -> None:
         run(settings, workers)
     except OSError as error:
         raise click.ClickException(f"cannot listen on {settings.host}:{settings.port}: {error}") from None
+    except StoreUnavailable as error:
+        raise click.ClickException(str(error)) from None
 
 
 def main() -> None:

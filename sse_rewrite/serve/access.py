@@ -9,9 +9,10 @@ refused (a `Refusal`: status, message, code) or None. In order:
 - a browser (`Origin`, or `Sec-Fetch-Site` saying another site) needs its origin in
   `--allow-origin`, else 403;
 - `TRACE` and `CONNECT` are refused (405);
-- the access token, when one is set, on everything but `GET`/`HEAD` of exactly `/healthz`
-  and `OPTIONS` (answered here, never forwarded): compared in constant time, and a header
-  that is not ASCII is simply a wrong token.
+- the access token, when one is set, on everything but `GET`/`HEAD` of exactly `/healthz`,
+  `/livez` or `/readyz` (the probes), `GET /metrics` from a loopback client with
+  `--metrics-public`, and `OPTIONS` (answered here, never forwarded): compared in
+  constant time, and a header that is not ASCII is simply a wrong token.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from .settings import ServeSettings
 
 HEALTH_PATH: Final = "/healthz"
+METRICS_PATH: Final = "/metrics"
+PROBE_PATHS: Final = frozenset({HEALTH_PATH, "/livez", "/readyz"})
+"""The paths a load balancer asks without a token."""
 OPEN_METHODS: Final = frozenset({"GET", "HEAD"})
 REFUSED_METHODS: Final = frozenset({"TRACE", "CONNECT"})
 ALLOWED_METHODS: Final = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
@@ -47,8 +51,12 @@ class Refusal:
     code: str
 
 
-def refusal(method: str, target: str, headers: Mapping[str, str], settings: ServeSettings) -> Refusal | None:
-    """Why this request may not go on, or None (see the module docstring for the order)."""
+def refusal(method: str, target: str, headers: Mapping[str, str], settings: ServeSettings,
+            public_metrics: bool = False) -> Refusal | None:
+    """Why this request may not go on, or None (see the module docstring for the order).
+
+    `public_metrics`: `GET /metrics` needs no token (`--metrics-public` and a loopback client).
+    """
     try:
         path = normalize_path(split_target(target)[0])
     except TargetError as error:
@@ -63,12 +71,14 @@ def refusal(method: str, target: str, headers: Mapping[str, str], settings: Serv
         return Refusal(405, f"{method} is not served by this proxy", "method_not_allowed")
     if is_open(method, path, target) or token_presented(headers, settings.access_token):
         return None
+    if public_metrics and method in OPEN_METHODS and target == METRICS_PATH == path:
+        return None
     return Refusal(401, "missing or wrong access token for this proxy", "invalid_access_token")
 
 
 def is_open(method: str, path: str, target: str) -> bool:
-    """Whether no token is needed: `GET`/`HEAD` of exactly `/healthz`, and `OPTIONS` (answered here)."""
-    return method == "OPTIONS" or (method in OPEN_METHODS and target == HEALTH_PATH == path)
+    """Whether no token is needed: `GET`/`HEAD` of exactly a probe path, and `OPTIONS` (answered here)."""
+    return method == "OPTIONS" or (method in OPEN_METHODS and target == path and path in PROBE_PATHS)
 
 
 def token_presented(headers: Mapping[str, str], expected: str | None) -> bool:

@@ -1,7 +1,8 @@
 """The `serve` application: routes, start-up and shutdown.
 
-Routes: `GET /healthz` (answered here, the upstream untouched), each front's routes
-(`FRONTS`: a front is a module with `register(app)`), and everything else forwarded
+Routes: `GET /healthz` (answered here, the upstream untouched), `GET /livez` and
+`/readyz` (`probes.py`), `GET /metrics` (`metrics.py`), each front's routes (`FRONTS`: a
+front is a module with `register(app)`), and everything else forwarded
 (`Upstream.forward`). Every request first passes the guard (`guard.py`: the one access
 decision, the body read, errors, the log line), whatever route it takes; every response
 passes `strip_cors`.
@@ -11,25 +12,32 @@ handler and with it the upstream request; aiohttp's own decompression is off
 (`request_body.py` inflates with a cap); connections are capped and their headers timed
 (`connections.py`). SIGTERM (or Ctrl-C) stops accepting, gives open requests
 `drain_timeout` seconds to finish, then cuts what is left (a stream ends with an error
-event) and exits. `run` can fork several workers on one listening socket (`--workers`),
-kept at that number by `supervisor.py`.
+event) and exits; from SIGTERM on `/readyz` answers 503, first for `shutdown_delay`
+seconds while everything is still served. `run` can fork several workers on one listening
+socket (`--workers`), kept at that number by `supervisor.py`, their metrics added up in one
+multiprocess directory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import socket
+import tempfile
 from collections.abc import AsyncIterator
 
 from aiohttp import web
 
 from ..protocols import fronts
-from .access import HEALTH_PATH
+from ..protocols.responses.stores import check_store
+from . import probes
+from .access import HEALTH_PATH, METRICS_PATH
 from .capture import capture_store
 from .connections import Connections, GuardedSite, fit_descriptors
-from .guard import guard, strip_cors
+from .guard import guard, stamp_first_byte, strip_cors
+from .metrics import GAUGES, METRICS, MULTIPROCESS_ENV, Metrics, forget_worker, serve_metrics
 from .settings import ServeSettings, client_base_url
 from .state import CONNECTIONS, CUT, INFLIGHT, LOG, RECORD, UPSTREAM, ServerLog, aiohttp_logger
 from .supervisor import supervise
@@ -57,12 +65,17 @@ def build_app(settings: ServeSettings, log: ServerLog | None = None) -> web.Appl
     app[INFLIGHT] = set[asyncio.Task[object]]()
     cap = fit_descriptors(settings.max_connections, app[LOG].say)
     app[CONNECTIONS] = Connections(cap, settings.header_timeout, app[LOG].say)
+    app[METRICS] = Metrics()
+    app[GAUGES] = lambda: (len(app[CONNECTIONS].open), app[UPSTREAM].open_answers)
     app.cleanup_ctx.append(_upstream_session)
     app.on_response_prepare.append(strip_cors)
+    app.on_response_prepare.append(stamp_first_byte)
     app.router.add_get(HEALTH_PATH, _health)
+    app.router.add_get(METRICS_PATH, serve_metrics)
+    probes.register(app)
     for front in FRONTS:
         front.register(app)
-    app.router.add_route("*", "/{tail:.*}", _forward)
+    app.router.add_route("*", "/{tail:.*}", _forward, name="forward")
     return app
 
 
@@ -97,7 +110,11 @@ async def start(settings: ServeSettings, log: ServerLog | None = None,
     runner = web.AppRunner(app, handler_cancellation=True, access_log=None, auto_decompress=False,
                            keepalive_timeout=settings.idle_timeout, shutdown_timeout=_SHUTDOWN_GRACE,
                            logger=aiohttp_logger(app[LOG]))
-    await runner.setup()
+    try:
+        await runner.setup()  # opens the upstream session and the store (which may fail)
+    except BaseException:
+        await runner.cleanup()  # closes what opened before the failure
+        raise
     try:
         await GuardedSite(runner, app[CONNECTIONS], host=settings.host, port=settings.port,
                           sock=listener).start()
@@ -117,13 +134,19 @@ async def stop(runner: web.AppRunner, drain_timeout: float) -> None:
     """Stop accepting, give open requests `drain_timeout` seconds, cut the rest, close.
 
     Cut requests are cancelled with `CUT`: a stream ends with an error event, a request
-    whose answer had not begun gets a 503 (see `guard.py`).
+    whose answer had not begun gets a 503 (see `guard.py`). First `/readyz` turns 503, and
+    for `shutdown_delay` seconds everything is still served (a load balancer notices).
     """
+    app = runner.app
+    app[probes.READINESS].draining = True
+    delay = app[UPSTREAM].settings.shutdown_delay
+    if delay:
+        app[LOG].say(f"not ready: serving {delay:g}s more before the drain")
+        await asyncio.sleep(delay)
     for site in list(runner.sites):
         await site.stop()
     if runner.server is not None:
         runner.server.pre_shutdown()  # keep-alive connections close once their request is done
-    app = runner.app
     inflight = app[INFLIGHT].copy()
     if inflight:
         await asyncio.wait(inflight, timeout=drain_timeout)
@@ -160,15 +183,29 @@ def run(settings: ServeSettings, workers: int = 1) -> None:
     """Run the server until it is stopped: in this process, or in `workers` forked ones.
 
     Workers share one listening socket, bound here; the kernel hands each connection to
-    one of them. The proxy keeps no state between requests, so nothing else is shared.
+    one of them. Besides the store, they share only a directory of metrics files (made here
+    unless `PROMETHEUS_MULTIPROC_DIR` names one), so any worker's scrape sees them all.
     """
     if workers == 1:
         asyncio.run(serve(settings))
         return
+    asyncio.run(check_store(settings.store, settings.store_pool))  # once, with a clear error, before forking
+    made = None
+    if not os.environ.get(MULTIPROCESS_ENV):
+        made = os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="sse-rewrite-metrics-")
+    try:
+        _run_workers(settings, workers)
+    finally:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+
+
+def _run_workers(settings: ServeSettings, workers: int) -> None:
     family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
     listener = socket.create_server((settings.host, settings.port), family=family, backlog=1024)
     port = listener.getsockname()[1]
     url = client_base_url(settings.host, port)
     ServerLog().say(f"listening on {url} (upstream {settings.upstream}), {workers} workers")
-    if not supervise(workers, lambda: asyncio.run(serve(settings, listener)), listener.close, ServerLog()):
+    if not supervise(workers, lambda: asyncio.run(serve(settings, listener)), listener.close, ServerLog(),
+                     forget_worker):
         raise SystemExit(1)

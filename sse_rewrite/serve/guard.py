@@ -28,8 +28,10 @@ from ..protocols import fronts
 from .access import ALLOWED_METHODS, cors_headers, refusal
 from .errors import json_error
 from .limits import TooLarge
+from .metrics import GAUGES, METRICS
 from .request_body import BodyRefused, read_body
 from .request_log import RequestRecord
+from .settings import is_loopback
 from .state import CONNECTIONS, CUT, INFLIGHT, LOG, RECORD, UPSTREAM
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -52,9 +54,12 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     if task is not None:
         inflight.add(task)
     connections.request_started(request.transport)
+    metrics, gauges = request.app[METRICS], request.app[GAUGES]
+    metrics.connections(*gauges())
     response: web.StreamResponse | None = None
     try:
-        refused = refusal(request.method, request.raw_path, request.headers, settings)
+        public_metrics = settings.metrics_public and is_loopback(request.remote or "")
+        refused = refusal(request.method, request.raw_path, request.headers, settings, public_metrics)
         if refused is not None:
             kind = "authentication_error" if refused.status == 401 else "invalid_request_error"
             response = error_response(request, refused.status, refused.message, kind, refused.code)
@@ -103,7 +108,10 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         connections.request_ended(request.transport)
         RECORD.reset(token)
         record.status = response.status if response is not None else None
-        log.request(record, loop.time())
+        now = loop.time()
+        log.request(record, now)
+        metrics.observe(request, record, now)
+        metrics.connections(*gauges())
     return response
 
 
@@ -115,6 +123,13 @@ def error_response(request: web.Request, status: int, message: str, kind: str = 
         if response is not None:
             return response
     return json_error(status, message, kind, code)
+
+
+async def stamp_first_byte(request: web.Request, response: web.StreamResponse) -> None:
+    """Note when the answer's status line goes out (the time to first byte in the metrics)."""
+    record = RECORD.get(None)
+    if record is not None and record.first_byte is None:
+        record.first_byte = asyncio.get_running_loop().time()
 
 
 async def strip_cors(request: web.Request, response: web.StreamResponse) -> None:

@@ -9,7 +9,7 @@ however it ended.
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..stats import Stats
 
@@ -41,10 +41,21 @@ class RequestRecord:
     ended: bool = False
     """Set when the streamed response's end went out: a cancellation after it (the client
     closing the moment the stream ended, as curl does) is no failure."""
+    syntax: str | None = None
+    """The leaked syntax the rewriter read the stream as (`Stats.format`), for the metrics."""
+    notices: list[str] = field(default_factory=list)
+    """The codes of the notices logged for this request, for the metrics."""
+    upstream_status: int | None = None
+    """The upstream's HTTP status, once its answer's head is in."""
+    upstream_wait: float | None = None
+    """Seconds from sending the upstream request to its answer's head."""
+    first_byte: float | None = None
+    """When the client's answer began (the loop's clock): its status line went out."""
 
     def take_stats(self, stats: Stats) -> None:
         """Copy the rewriter's counters."""
         self.events_in, self.events_out, self.calls = stats.events_in, stats.events_out, stats.tool_calls
+        self.syntax = stats.format
 
 
 def log_line(record: RequestRecord, now: float) -> str:

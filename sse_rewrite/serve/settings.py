@@ -18,6 +18,7 @@ import click
 
 from ..protocols.anthropic.models import ModelChoice, parse_model_map
 from ..protocols.responses.store import default_store_path
+from ..protocols.responses.store_postgres import is_postgres_url
 from ..stream.rewrite import RewriteOptions
 from .limits import Limits
 from .target import UpstreamBase
@@ -56,8 +57,14 @@ class ServeSettings:
     """On SIGTERM or Ctrl-C, open requests get this long to finish before they are cut."""
     models: ModelChoice = field(default_factory=ModelChoice)
     """The upstream model for each Anthropic or Responses request (`--model`, `--model-map`)."""
-    store: Path | None = None
-    """The SQLite file of stored Responses (`--store`); None keeps none."""
+    store: Path | str | None = None
+    """Where stored Responses go (`--store`): an SQLite file, a `postgresql://` URL (a str), or None."""
+    store_pool: int = 10
+    """With a PostgreSQL store: its connections per process at most (`--store-pool`)."""
+    metrics_public: bool = False
+    """`GET /metrics` needs no access token from a loopback client (`--metrics-public`)."""
+    shutdown_delay: float = 0.0
+    """On SIGTERM, seconds `/readyz` answers 503 while requests are still served, before the drain."""
     allow_origins: tuple[str, ...] = ()
     """Web origins whose pages may use the proxy (`*`: any); every other `Origin` gets a 403."""
     allow_hosts: tuple[str, ...] = ()
@@ -155,9 +162,19 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--model-map", multiple=True, metavar="PATTERN=NAME", callback=_model_map,
                  help="/v1/messages, /v1/responses: requested models matching PATTERN (shell-style: *, ?, "
                       "[..]) go to NAME; repeatable, first match wins."),
-    click.option("--store", metavar="PATH|none", default=None,
-                 help="/v1/responses: the SQLite file of stored responses (previous_response_id); "
-                      "none keeps none. Default: ~/.local/share/sse-rewrite/responses.sqlite3."),
+    click.option("--store", metavar="PATH|URL|none", default=None, envvar="SSE_REWRITE_STORE",
+                 show_envvar=True,
+                 help="/v1/responses: where stored responses go (previous_response_id): an SQLite file, "
+                      "or postgresql://… to share them between instances (pip install "
+                      "'sse-rewrite[postgres]'); none keeps none. "
+                      "Default: ~/.local/share/sse-rewrite/responses.sqlite3."),
+    click.option("--store-pool", type=click.IntRange(min=1), default=10, show_default=True,
+                 help="With a PostgreSQL store: its connections per process at most."),
+    click.option("--metrics-public", is_flag=True,
+                 help="GET /metrics needs no access token from a loopback client (a local scraper)."),
+    click.option("--shutdown-delay", type=click.FloatRange(min=0), default=0.0, show_default=True,
+                 help="On SIGTERM, seconds /readyz answers 503 while requests are still served, so a "
+                      "load balancer stops sending new ones before the drain."),
 )
 """The `serve` options besides the rewrite options."""
 
@@ -188,7 +205,8 @@ def settings_from(params: dict[str, Any], options: RewriteOptions) -> ServeSetti
         raise click.BadParameter(str(error), param_hint="--upstream") from None
     models = ModelChoice(params.pop("model"), params.pop("model_map"))
     store = params.pop("store")
-    store_path = None if store == "none" else Path(store) if store else default_store_path()
+    store_path: Path | str | None = None if store == "none" else default_store_path() if not store else \
+        store if is_postgres_url(store) else Path(store)
     settings = ServeSettings(upstream=upstream, options=options, api_key=api_key, models=models,
                              store=store_path, **params)
     problem = exposure_error(settings)

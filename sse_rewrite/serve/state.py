@@ -36,7 +36,8 @@ class ServerLog:
         self._write(f"{self._tag}sse-rewrite serve: {message}", style)
 
     def notice(self, record: RequestRecord, notice: Notice) -> None:
-        """One line for a notice about request `record`'s stream."""
+        """One line for a notice about request `record`'s stream (its code kept for the metrics)."""
+        record.notices.append(notice.code)
         self._write(f"{self._tag}sse-rewrite: #{record.number} {notice.code}: {notice.message}", "yellow")
 
     def request(self, record: RequestRecord, now: float) -> None:
@@ -56,9 +57,9 @@ class _OneLine(logging.Handler):
     offending bytes below it, and those may be a header that holds a token.
     """
 
-    def __init__(self, log: ServerLog) -> None:
+    def __init__(self, log: ServerLog, source: str = "aiohttp") -> None:
         super().__init__(logging.WARNING)
-        self._log = log
+        self._log, self._source = log, source
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
@@ -67,7 +68,7 @@ class _OneLine(logging.Handler):
             text = str(getattr(error, "message", None) or error)
             first = next((line.strip() for line in text.splitlines() if line.strip()), "")
             message = f"{message}: {type(error).__name__}: {first[:200]}"
-        self._log.say(f"aiohttp: {message}", style="red")
+        self._log.say(f"{self._source}: {printable(message)}", style="red")
 
 
 def aiohttp_logger(log: ServerLog) -> logging.Logger:
@@ -78,6 +79,13 @@ def aiohttp_logger(log: ServerLog) -> logging.Logger:
     return logger
 
 
+def adopt_logger(name: str, log: ServerLog) -> None:
+    """Send library logger `name`'s warnings to `log`, one line each (psycopg's pool: reconnections)."""
+    logger = logging.getLogger(name)
+    logger.propagate = False
+    logger.handlers[:] = [_OneLine(log, name)]
+
+
 UPSTREAM: web.AppKey[Upstream] = web.AppKey("upstream", Upstream)
 """The app's one `Upstream` (its session opens at start-up)."""
 LOG: web.AppKey[ServerLog] = web.AppKey("log", ServerLog)
@@ -86,4 +94,5 @@ INFLIGHT: web.AppKey[set[asyncio.Task[object]]] = web.AppKey("inflight", set)
 """The tasks of the requests being handled (the guard adds and removes them; shutdown waits)."""
 CONNECTIONS: web.AppKey[Connections] = web.AppKey("connections", Connections)
 """The client connections (`connections.py`), told by the guard when a request starts and ends."""
-__all__ = ["CONNECTIONS", "CUT", "INFLIGHT", "LOG", "RECORD", "UPSTREAM", "ServerLog", "aiohttp_logger"]
+__all__ = ["CONNECTIONS", "CUT", "INFLIGHT", "LOG", "RECORD", "UPSTREAM", "ServerLog", "adopt_logger",
+           "aiohttp_logger"]

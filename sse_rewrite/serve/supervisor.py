@@ -27,11 +27,13 @@ _BURST: Final = 5
 _WINDOW: Final = 10.0
 
 
-def supervise(workers: int, work: Callable[[], None], at_end: Callable[[], None], log: ServerLog) -> bool:
+def supervise(workers: int, work: Callable[[], None], at_end: Callable[[], None], log: ServerLog,
+              gone: Callable[[int], None] = lambda pid: None) -> bool:
     """Run `work` in `workers` forked processes until a signal stops them; whether all ended well.
 
     `at_end` runs in the parent once every worker is gone (it closes the listener, which
-    the parent keeps open to fork replacements).
+    the parent keeps open to fork replacements); `gone` gets the process id of each worker
+    that ended (its live metrics are dropped).
     """
     children: set[int] = set()
     stopping = False
@@ -56,6 +58,7 @@ def supervise(workers: int, work: Callable[[], None], at_end: Callable[[], None]
         except ChildProcessError:
             break
         children.discard(child)
+        gone(child)
         if stopping:
             ok = ok and status == 0
             continue

@@ -19,6 +19,7 @@ body it writes is not the one it read. Auth follows `ServeSettings`: the client'
 
 from __future__ import annotations
 
+import time
 import zlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -80,6 +81,10 @@ class Upstream:
         self.settings = settings
         self.base = UpstreamBase.parse(settings.upstream)
         self._session: aiohttp.ClientSession | None = None
+        self.open_answers = 0
+        """Upstream answers being read now (each holds an upstream connection), for the metrics."""
+        self.reached = False
+        """Whether the upstream has answered at all since start (with any status), for `/readyz`."""
 
     async def start(self) -> None:
         """Open the session (inside the server's event loop)."""
@@ -138,6 +143,7 @@ class Upstream:
         headers = self.headers_for(request, rewritten=True) if headers is None else headers
         headers["Content-Type"] = "application/json"
         response = await self._send("POST", self.url(path), body, headers)
+        self.open_answers += 1
         try:
             if response.status >= 400:
                 raise await _http_failure(response)
@@ -145,13 +151,16 @@ class Upstream:
         except BaseException:
             response.close()
             raise
+        finally:
+            self.open_answers -= 1
         response.release()  # aiohttp closes the connection instead unless the body was read to its end
 
     async def _send(self, method: str, url: str, body: bytes,
                     headers: CIMultiDict[str]) -> aiohttp.ClientResponse:
+        record, sent = RECORD.get(None), time.monotonic()
         try:
-            return await self.session.request(method, URL(url, encoded=True), data=body, headers=headers,
-                                              allow_redirects=False)
+            response = await self.session.request(method, URL(url, encoded=True), data=body, headers=headers,
+                                                  allow_redirects=False)
         except aiohttp.ConnectionTimeoutError:
             message = f"could not connect to the upstream within {self.settings.connect_timeout:g}s"
             raise _local_failure(502, "upstream_unreachable", message) from None
@@ -161,12 +170,17 @@ class Upstream:
         except aiohttp.ClientError as error:
             raise _local_failure(502, "upstream_unreachable",
                                  f"upstream unreachable: {describe(error)}") from None
+        self.reached = True
+        if record is not None:
+            record.upstream_status, record.upstream_wait = response.status, time.monotonic() - sent
+        return response
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
         """Pass `request` through untouched (method, query, body) and stream the answer back."""
         body = await request.read()
         headers = self.headers_for(request, rewritten=False)
         response = await self._send(request.method, self.url(request.raw_path), body, headers)
+        self.open_answers += 1
         try:
             headers = end_to_end(response.headers)
             headers.popall("content-length", None)  # aiohttp chunks what it does not know the end of
@@ -187,6 +201,8 @@ class Upstream:
         except BaseException:
             response.close()
             raise
+        finally:
+            self.open_answers -= 1
         response.release()
         return reply
 

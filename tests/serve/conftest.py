@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.serve.postgres import PostgresServer
 from tests.serve.servers import LoopThread, Servers
 
 
@@ -23,3 +24,19 @@ def servers(loop_thread: LoopThread) -> Iterator[Servers]:
     servers = Servers(loop_thread)
     yield servers
     servers.close()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One real PostgreSQL server for the session (skipped, with the reason, where none can run)."""
+    server, why_not = PostgresServer.start_new()
+    if server is None:
+        pytest.skip(why_not)
+    yield server
+    server.remove()
+
+
+@pytest.fixture
+def pg_url(postgres: PostgresServer) -> str:
+    """The URL of a fresh database on the session's server."""
+    return postgres.new_database()

@@ -8,9 +8,13 @@ response id, custom tools, fields to repeat), relayed event by event (`StreamRel
 a whole body through `rewrite_completion` and `completion_response` (as events if the
 client asked for a stream the upstream did not send). `/responses` works the same.
 
-A finished response is stored (`store.py`) unless the request says `store: false` or
-the server runs with `--store none`; `GET` and `DELETE /v1/responses/{id}` read and
-forget it. A request naming a response still being answered waits for it.
+A finished response is stored (`store.py`: an SQLite file, or PostgreSQL with
+`store_postgres.py`) unless the request says `store: false` or the server runs with
+`--store none`; `GET` and `DELETE /v1/responses/{id}` read and forget it. The response is
+reserved in the store before its answer starts, so a request naming it, on this instance
+or another one, waits for it to be stored. A store that fails never costs an answer: the
+answer goes out and the log gets a `not-stored` notice; a request that needs the store
+(`previous_response_id`, `GET`, `DELETE`) gets a 503 while it fails.
 
 Errors are Responses-shaped: before the first byte an HTTP status with
 `{"error": {"message", "type", "code", "param"}}` (the upstream's status, `retry-after`
@@ -22,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import sqlite3
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -31,7 +34,10 @@ from aiohttp import web
 from multidict import CIMultiDict
 
 from ...serve import state
+from ...serve.metrics import metered_store
+from ...serve.probes import READINESS
 from ...serve.upstream import UpstreamFailure
+from ...stream.events import Notice
 from ...stream.rewrite import RewriteOptions, StreamRewriter
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
@@ -40,7 +46,8 @@ from .items import ResponseContext
 from .mapping import error_body, new_response_id
 from .output import ResponsesOutput
 from .request import RequestError, Translation, translate_request
-from .store import SqliteStore, StoredResponse
+from .store import StoredResponse, StoreUnavailable
+from .stores import open_store
 from .whole import completion_response
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -55,6 +62,8 @@ BROKEN_OFF: Final = b'\n\ndata: {"error":{"message":"the upstream broke off mid-
 """Fed to the rewriter when the upstream dies mid-stream: it becomes `response.failed`."""
 WAIT_FOR_PENDING: Final = 60.0
 """Seconds a request waits for the response it continues to finish being stored."""
+_POLL: Final = (0.02, 0.5)
+"""How often the store is asked again about a response reserved elsewhere: first, and at most (seconds)."""
 
 
 class Responses:
@@ -63,6 +72,24 @@ class Responses:
     def __init__(self, store: ResponseStore | None) -> None:
         self.store = store
         self.pending: dict[str, asyncio.Event] = {}
+        self._releasing: set[asyncio.Task[None]] = set()
+
+    def release(self, response_id: str) -> None:
+        """Drop the reservation of a response that was not stored (failed, cut, or its client gone).
+
+        In the background, so a cancelled request need not wait for it. Only a reservation is
+        dropped, never a stored response (a request cancelled as its response was stored); a
+        store that fails here leaves the reservation to expire with the age bound.
+        """
+        if self.store is not None:
+            task = asyncio.ensure_future(self._release(self.store, response_id))
+            self._releasing.add(task)
+            task.add_done_callback(self._releasing.discard)
+
+    @staticmethod
+    async def _release(store: ResponseStore, response_id: str) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            await store.release(response_id)
 
 
 RESPONSES: web.AppKey[Responses] = web.AppKey("responses", Responses)
@@ -78,12 +105,16 @@ def register(app: web.Application) -> None:
 
 
 async def _open_store(app: web.Application) -> AsyncIterator[None]:
-    path = app[state.UPSTREAM].settings.store
-    store = None if path is None else await asyncio.to_thread(SqliteStore, path)
-    app[RESPONSES] = Responses(store)
+    settings = app[state.UPSTREAM].settings
+    if isinstance(settings.store, str):
+        state.adopt_logger("psycopg", app[state.LOG])  # its pool's warnings: one log line each
+    store = await open_store(settings.store, settings.store_pool)
+    app[RESPONSES] = Responses(None if store is None else metered_store(app, store))
+    if (metered := app[RESPONSES].store) is not None:
+        app[READINESS].checks["store"] = metered.ping
     yield
     if store is not None:
-        await asyncio.to_thread(store.close)
+        await store.close()
 
 
 async def create(request: web.Request) -> web.StreamResponse:
@@ -96,35 +127,64 @@ async def create(request: web.Request) -> web.StreamResponse:
         translation = translate_request(body, previous, upstream.settings.models)
     except RequestError as error:
         return responses_error(400, str(error))
+    except StoreUnavailable as error:
+        return _unavailable(error)
     record.model = translation.request["model"]
     for notice in translation.notices:
         log.notice(record, notice)
-    keep = responses.store is not None and body.get("store") is not False
+    response_id = new_response_id()
+    keep = responses.store is not None and body.get("store") is not False and \
+        await _reserve(request, responses, response_id)
     echo = {**translation.echo, "store": keep}
-    context = ResponseContext(new_response_id(), echo, translation.custom_tools)
+    context = ResponseContext(response_id, echo, translation.custom_tools)
     output = ResponsesOutput(context)
     if keep:
-        responses.pending[context.response_id or ""] = asyncio.Event()
+        responses.pending[response_id] = asyncio.Event()
     tools = ToolSchemas.of_request(translation.request)  # (as the upstream sees them)
     options = dataclasses.replace(upstream.settings.options, to="responses", tools=tools)
+    kept = False
     try:
         chat_request = orjson.dumps(translation.request)
         async with upstream.post_json("/chat/completions", chat_request, request) as answer:
             if answer.content_type != "text/event-stream":
                 stream = body.get("stream") is True
                 whole, response = await _whole_answer(answer, request, context, options, stream=stream)
-                await _keep(responses, keep, response, translation)
+                kept = await _keep(request, responses, keep, response, translation)
                 return whole
             streamed = await relay_stream(request, answer, StreamRewriter(options, output), options, record,
                                           on_break=BROKEN_OFF)
-            await _keep(responses, keep, output.response, translation)
+            kept = await _keep(request, responses, keep, output.response, translation)
             return streamed
     except UpstreamFailure as failure:
         record.outcome = failure.reason
         return responses_failure(failure)
     finally:
-        if event := responses.pending.pop(context.response_id or "", None):
+        if event := responses.pending.pop(response_id, None):
             event.set()
+        if keep and not kept:
+            responses.release(response_id)
+
+
+async def _reserve(request: web.Request, responses: Responses, response_id: str) -> bool:
+    """Reserve the response in the store before its answer starts; whether it will be stored.
+
+    A store that fails costs the client nothing but the storing: the answer goes on (`store: false`).
+    """
+    assert responses.store is not None
+    try:
+        await responses.store.reserve(response_id)
+    except StoreUnavailable as error:
+        _not_stored(request, error)
+        return False
+    return True
+
+
+def _not_stored(request: web.Request, error: StoreUnavailable) -> None:
+    """Tell the log (and the metrics) that a response was answered but not stored."""
+    record = state.RECORD.get()
+    record.outcome = f"not stored: {error}"
+    request.app[state.LOG].notice(record, Notice("not-stored", f"the response is answered but not stored: "
+                                                               f"{error}"))
 
 
 async def _previous(responses: Responses, body: Any) -> list[dict[str, Any]] | None:
@@ -137,31 +197,50 @@ async def _previous(responses: Responses, body: Any) -> list[dict[str, Any]] | N
     if responses.store is None:
         raise RequestError("previous_response_id: this proxy keeps no responses (serve --store none); "
                            "send the whole conversation in input")
-    if event := responses.pending.get(previous):
-        with contextlib.suppress(TimeoutError):  # then it is looked up as it stands
-            async with asyncio.timeout(WAIT_FOR_PENDING):
-                await event.wait()
-    stored = await asyncio.to_thread(responses.store.get, previous)
+    stored = await _settled(responses, previous)
     if stored is None:
         raise RequestError(f"previous_response_id: no stored response {previous!r} "
                            "(unknown, deleted or expired)")
     return stored.conversation
 
 
-async def _keep(responses: Responses, keep: bool, response: dict[str, Any] | None,
-                translation: Translation) -> None:
-    """Store a finished response with its conversation (its output read back as messages)."""
+async def _settled(responses: Responses, response_id: str) -> StoredResponse | None:
+    """The stored response, once it is no longer being answered (here or on another instance).
+
+    None when it is unknown, or still reserved after `WAIT_FOR_PENDING` seconds.
+    """
+    assert responses.store is not None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_FOR_PENDING
+    if event := responses.pending.get(response_id):
+        with contextlib.suppress(TimeoutError):  # then it is looked up as it stands
+            async with asyncio.timeout(WAIT_FOR_PENDING):
+                await event.wait()
+    stored = await responses.store.get(response_id)
+    pause = _POLL[0]
+    while stored is not None and stored.pending and loop.time() < deadline:
+        await asyncio.sleep(pause)  # reserved by another instance or worker: it tells nobody when it ends
+        pause = min(pause * 2, _POLL[1])
+        stored = await responses.store.get(response_id)
+    return None if stored is None or stored.pending else stored
+
+
+async def _keep(request: web.Request, responses: Responses, keep: bool, response: dict[str, Any] | None,
+                translation: Translation) -> bool:
+    """Store a finished response with its conversation (its output read back as messages); whether it was."""
     if not keep or responses.store is None or response is None:
-        return
+        return False
     if response.get("status") not in ("completed", "incomplete"):
-        return
+        return False
     conversation = translation.conversation + input_messages(response["output"], [], "output")
-    saving = asyncio.ensure_future(asyncio.to_thread(responses.store.put, response["id"],
-                                                     StoredResponse(response, conversation)))
+    stored = StoredResponse(response, conversation)
+    saving = asyncio.ensure_future(responses.store.put(response["id"], stored))
     try:
         await _to_the_end(saving)
-    except sqlite3.Error as error:  # a side job never fails the request
-        state.RECORD.get().outcome = f"not stored: {error}"
+    except StoreUnavailable as error:  # a side job never fails the request
+        _not_stored(request, error)
+        return False
+    return True
 
 
 async def _to_the_end(job: asyncio.Future[None]) -> None:
@@ -194,9 +273,12 @@ async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, co
 
 
 async def read(request: web.Request) -> web.Response:
-    """`GET /v1/responses/{id}`: the stored response object."""
-    store, rid = request.app[RESPONSES].store, request.match_info["id"]
-    stored = None if store is None else await asyncio.to_thread(store.get, rid)
+    """`GET /v1/responses/{id}`: the stored response object (once it is no longer being answered)."""
+    responses, rid = request.app[RESPONSES], request.match_info["id"]
+    try:
+        stored = None if responses.store is None else await _settled(responses, rid)
+    except StoreUnavailable as error:
+        return _unavailable(error)
     if stored is None:
         return responses_error(404, f"no stored response {rid!r}")
     return web.Response(body=orjson.dumps(stored.response), content_type="application/json")
@@ -205,9 +287,19 @@ async def read(request: web.Request) -> web.Response:
 async def delete(request: web.Request) -> web.Response:
     """`DELETE /v1/responses/{id}`: forget a stored response."""
     store, rid = request.app[RESPONSES].store, request.match_info["id"]
-    if store is None or not await asyncio.to_thread(store.delete, rid):
+    try:
+        deleted = store is not None and await store.delete(rid)
+    except StoreUnavailable as error:
+        return _unavailable(error)
+    if not deleted:
         return responses_error(404, f"no stored response {rid!r}")
     return web.json_response({"id": rid, "object": "response.deleted", "deleted": True})
+
+
+def _unavailable(error: StoreUnavailable) -> web.Response:
+    """The 503 for a request that needs a store that fails."""
+    state.RECORD.get().outcome = str(error)
+    return responses_error(503, f"{error}: try again", code="store_unavailable")
 
 
 def error_for(path: str, status: int, message: str) -> web.Response | None:

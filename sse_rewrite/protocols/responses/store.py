@@ -1,18 +1,22 @@
 """Where `serve` keeps responses for `previous_response_id` and `GET /v1/responses/{id}`.
 
-`ResponseStore` is the interface the front uses (blocking calls: the front runs them
-off the event loop); `SqliteStore` is the one built in, an SQLite file (the standard
-library's `sqlite3`, WAL mode, so `--workers` processes on one machine share it). A
-store for several machines (a server database) implements the same four methods.
+`ResponseStore` is the interface the front uses (coroutines). Two stores implement it:
+`ThreadedStore` around `SqliteStore`, an SQLite file (the standard library's `sqlite3`,
+WAL mode, so `--workers` processes on one machine share it; its blocking calls run off the
+event loop), the embedded default; and `PostgresStore` (`store_postgres.py`), a server
+database several instances share. A store that cannot be reached raises `StoreUnavailable`.
 
 A stored response is its response object (for `GET`) and the conversation that led to
 it, its own output included, as chat.completions messages: what the next request's
-`previous_response_id` continues. The store is bounded: responses older than `max_age`
-seconds and all but the newest `max_rows` are deleted as new ones come in.
+`previous_response_id` continues. A response being answered is *reserved* first (a row
+with no body), so a request for it on any instance or worker waits for it instead of
+finding nothing, and never sees it half made. The store is bounded: responses older than
+`max_age` seconds and all but the newest `max_rows` are deleted as new ones come in.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
@@ -24,15 +28,21 @@ import orjson
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final, Protocol
+    from collections.abc import Callable
+    from typing import Any, Final, Protocol, TypeVar
+
+    T = TypeVar("T")
 
     class ResponseStore(Protocol):
-        """What the Responses front needs from a store (each call may block)."""
+        """What the Responses front needs from a store; each call may raise `StoreUnavailable`."""
 
-        def get(self, response_id: str) -> StoredResponse | None: ...
-        def put(self, response_id: str, stored: StoredResponse) -> None: ...
-        def delete(self, response_id: str) -> bool: ...
-        def close(self) -> None: ...
+        async def get(self, response_id: str) -> StoredResponse | None: ...
+        async def reserve(self, response_id: str) -> None: ...
+        async def put(self, response_id: str, stored: StoredResponse) -> None: ...
+        async def delete(self, response_id: str) -> bool: ...
+        async def release(self, response_id: str) -> None: ...
+        async def ping(self) -> None: ...
+        async def close(self) -> None: ...
 
 MAX_AGE: Final = 30 * 24 * 3600.0
 """Seconds a stored response is kept (30 days, as OpenAI keeps them)."""
@@ -41,14 +51,27 @@ MAX_ROWS: Final = 10_000
 _SCHEMA: Final = """CREATE TABLE IF NOT EXISTS responses (
     id TEXT PRIMARY KEY, created REAL NOT NULL, response BLOB NOT NULL, conversation BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS responses_created ON responses (created);"""
+# A reserved row has an empty response (b""): the schema of existing files stays as it was.
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached or answered with an error (the message says which)."""
 
 
 @dataclass(frozen=True, slots=True)
 class StoredResponse:
-    """One stored response: its object, and its conversation as chat.completions messages."""
+    """One stored response: its object, and its conversation as chat.completions messages.
+
+    `pending` marks a reserved response still being answered (its object and conversation empty).
+    """
 
     response: dict[str, Any]
     conversation: list[dict[str, Any]]
+    pending: bool = False
+
+
+PENDING: Final = StoredResponse({}, [], pending=True)
+"""What `get` returns for a reserved response still being answered."""
 
 
 def default_store_path() -> Path:
@@ -72,17 +95,26 @@ class SqliteStore:
             self._db.executescript(_SCHEMA)
 
     def get(self, response_id: str) -> StoredResponse | None:
-        """The stored response `response_id`, or None (unknown, or too old)."""
+        """The stored response `response_id`, `PENDING` while reserved, or None (unknown, or too old)."""
         with self._lock:
             row = self._db.execute(
                 "SELECT response, conversation FROM responses WHERE id = ? AND created >= ?",
                 (response_id, time.time() - self._max_age)).fetchone()
-        return None if row is None else StoredResponse(orjson.loads(row[0]), orjson.loads(row[1]))
+        if row is None:
+            return None
+        return PENDING if not row[0] else StoredResponse(orjson.loads(row[0]), orjson.loads(row[1]))
+
+    def reserve(self, response_id: str) -> None:
+        """Mark `response_id` as being answered (nothing happens if it is already there)."""
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO responses VALUES (?, ?, x'', x'')",
+                             (response_id, time.time()))
 
     def put(self, response_id: str, stored: StoredResponse) -> None:
-        """Keep `stored` as `response_id`, then drop what is past the bounds."""
+        """Keep `stored` as `response_id`, then drop what is past the bounds (one transaction)."""
         row = (response_id, time.time(), orjson.dumps(stored.response), orjson.dumps(stored.conversation))
-        with self._lock:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)", row)
             self._db.execute("DELETE FROM responses WHERE created < ?", (time.time() - self._max_age,))
             self._db.execute("DELETE FROM responses WHERE id IN (SELECT id FROM responses "
@@ -93,7 +125,71 @@ class SqliteStore:
         with self._lock:
             return self._db.execute("DELETE FROM responses WHERE id = ?", (response_id,)).rowcount > 0
 
+    def release(self, response_id: str) -> None:
+        """Drop the reservation of `response_id` if it is still only reserved (never a stored response)."""
+        with self._lock:
+            self._db.execute("DELETE FROM responses WHERE id = ? AND response = x''", (response_id,))
+
+    def ping(self) -> None:
+        """Raise if the file cannot be read."""
+        with self._lock:
+            self._db.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
+
     def close(self) -> None:
         """Close the file."""
         with self._lock:
             self._db.close()
+
+
+class ThreadedStore:
+    """`SqliteStore` as a `ResponseStore`: each call in a thread, its errors as `StoreUnavailable`."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+
+    @classmethod
+    async def open(cls, path: Path) -> ThreadedStore:
+        """Open (or create) the file at `path`; `StoreUnavailable` if it cannot be."""
+        import sqlite3
+
+        try:
+            return cls(await asyncio.to_thread(SqliteStore, path))
+        except (sqlite3.Error, OSError) as error:
+            raise StoreUnavailable(f"cannot open the store {path}: {error}") from None
+
+    async def get(self, response_id: str) -> StoredResponse | None:
+        """See `SqliteStore.get`."""
+        return await self._run(self.store.get, response_id)
+
+    async def reserve(self, response_id: str) -> None:
+        """See `SqliteStore.reserve`."""
+        await self._run(self.store.reserve, response_id)
+
+    async def put(self, response_id: str, stored: StoredResponse) -> None:
+        """See `SqliteStore.put`."""
+        await self._run(self.store.put, response_id, stored)
+
+    async def delete(self, response_id: str) -> bool:
+        """See `SqliteStore.delete`."""
+        return await self._run(self.store.delete, response_id)
+
+    async def release(self, response_id: str) -> None:
+        """See `SqliteStore.release`."""
+        await self._run(self.store.release, response_id)
+
+    async def ping(self) -> None:
+        """See `SqliteStore.ping`."""
+        await self._run(self.store.ping)
+
+    async def close(self) -> None:
+        """Close the file."""
+        await asyncio.to_thread(self.store.close)
+
+    @staticmethod
+    async def _run(call: Callable[..., T], *args: Any) -> T:
+        import sqlite3
+
+        try:
+            return await asyncio.to_thread(call, *args)
+        except sqlite3.Error as error:
+            raise StoreUnavailable(f"the store failed: {error}") from None

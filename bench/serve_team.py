@@ -1,0 +1,131 @@
+"""What running `serve` for a team costs per request: the metrics, and each Responses store.
+
+Usage: `python bench/serve_team.py [--requests 300] [--postgres URL]` from the project root.
+
+- **metrics**: what the guard adds to every request (`Metrics.observe` on a finished
+  request's record, and the two connection gauges set as it starts and ends), timed in this
+  process, beside the CPU time (`/proc/PID/stat`) a serve process spends on one short chat
+  request (a whole, non-streamed answer with one repaired call): the share is the cost.
+- **stores**: serve's CPU time per short Responses request (a whole answer, stored, then
+  read back by the next request's `previous_response_id`) with `--store none`, an SQLite
+  file, and PostgreSQL (`--postgres URL`, else a throwaway server started like the tests'
+  when the machine has one); the wall time per request beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+from serve import UPSTREAM, cpu_seconds, start
+
+MODEL = "moonshotai/kimi-k2.5"
+CHAT = {"model": MODEL, "messages": [{"role": "user", "content": "$ ls"}]}
+
+
+async def requests(base_url: str, count: int, path: str, chained: bool) -> float:
+    """Send `count` requests one after another; wall seconds. `chained`: every other continues the last."""
+    async with aiohttp.ClientSession() as session:
+        previous = None
+        started = time.monotonic()
+        for number in range(count):
+            body = dict(CHAT) if path == "/chat/completions" else {"model": MODEL, "input": "$ ls"}
+            if chained and previous and number % 2:  # conversations of two turns
+                body["previous_response_id"] = previous
+            async with session.post(base_url + path, json=body) as answer:
+                assert answer.status == 200, await answer.text()
+                previous = (await answer.json()).get("id")
+        return time.monotonic() - started
+
+
+def per_request(upstream: str, store: str, count: int, path: str, logs: Path) -> tuple[float, float]:
+    """serve's CPU ms and the wall ms per request on `path` with `--store store`."""
+    command = [sys.executable, "-m", "sse_rewrite", "serve", "--upstream", upstream, "--port", "0",
+               "--store", store]
+    serve, base_url = start(command, logs / f"serve-{abs(hash(store))}")
+    try:
+        chained = path == "/responses" and store != "none"
+        asyncio.run(requests(base_url, 30, path, chained))  # warm up
+        before = cpu_seconds(serve.pid)
+        wall = asyncio.run(requests(base_url, count, path, chained))
+        return (cpu_seconds(serve.pid) - before) * 1000 / count, wall * 1000 / count
+    finally:
+        serve.terminate()
+        serve.wait(30)
+
+
+def observe_cost(rounds: int = 20000) -> float:
+    """Microseconds the guard's metrics work takes per request, in this process."""
+    from aiohttp.test_utils import make_mocked_request
+
+    from sse_rewrite.serve.app import build_app
+    from sse_rewrite.serve.metrics import GAUGES, METRICS
+    from sse_rewrite.serve.request_log import RequestRecord
+    from sse_rewrite.serve.settings import ServeSettings
+
+    app = build_app(ServeSettings(upstream="http://127.0.0.1:9/v1"))
+    metrics, gauges = app[METRICS], app[GAUGES]
+    request = make_mocked_request("POST", "/v1/chat/completions", app=app)
+    request._match_info = asyncio.run(app.router.resolve(request))  # as the server's routing sets it
+    record = RequestRecord(1, "POST", "/v1/chat/completions", 0.0, model=MODEL, status=200, events_in=30,
+                           events_out=10, calls=1, syntax="kimi", notices=["upstream-ended"],
+                           upstream_status=200, upstream_wait=0.01, first_byte=0.02)
+    started = time.perf_counter()
+    for _ in range(rounds):
+        metrics.connections(*gauges())
+        metrics.observe(request, record, 0.5)
+        metrics.connections(*gauges())
+    return (time.perf_counter() - started) * 1e6 / rounds
+
+
+def postgres_url(given: str | None) -> tuple[str | None, object]:
+    """The database to bench on: the given URL, or a throwaway server's (with the server to remove)."""
+    if given:
+        return given, None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.serve.postgres import PostgresServer
+
+    server, why_not = PostgresServer.start_new()
+    if server is None:
+        print(f"postgres: skipped ({why_not})")
+        return None, None
+    return server.new_database(), server
+
+
+def main() -> None:
+    """Print the metrics' share of a short request's CPU, and each store's cost per request."""
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--postgres", metavar="URL")
+    args = parser.parse_args()
+    logs = Path(tempfile.mkdtemp(prefix="bench-serve-team-"))
+    fake, upstream = start([sys.executable, str(UPSTREAM), "--port", "0", "--lifetime", "900"], logs / "fake")
+    url, server = postgres_url(args.postgres)
+    try:
+        chat_cpu, chat_wall = per_request(upstream, "none", args.requests, "/chat/completions", logs)
+        cost = observe_cost()
+        print(f"short chat request: serve CPU {chat_cpu:.3f} ms, wall {chat_wall:.3f} ms")
+        print(f"metrics per request: {cost:.1f} us = {cost / 10 / chat_cpu:.2f} % of its CPU")
+        stores = {"none": "none", "sqlite": str(logs / "responses.sqlite3")}
+        if url:
+            stores["postgres"] = url
+        base = None
+        for name, store in stores.items():
+            cpu, wall = per_request(upstream, store, args.requests, "/responses", logs)
+            base = base if base is not None else cpu
+            print(f"responses, store {name:8}: serve CPU {cpu:.3f} ms (+{(cpu - base) / base * 100:.1f} %), "
+                  f"wall {wall:.3f} ms per request")
+    finally:
+        fake.terminate()
+        fake.wait(30)
+        if server is not None:
+            server.remove()  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+"""The PostgreSQL store (`--store postgresql://…`) on a real server: shared, whole, bounded, and a
+database that goes away costs no answer.
+
+One server per session (`postgres` in conftest.py), a fresh database per test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+
+import httpx2
+import openai
+import pytest
+from click.testing import CliRunner
+
+from sse_rewrite.cli import cli
+from sse_rewrite.protocols.responses.store import PENDING, StoredResponse, StoreUnavailable
+from sse_rewrite.protocols.responses.store_postgres import PostgresStore, redacted
+from tests.serve.postgres import PostgresServer
+from tests.serve.servers import LoopThread, Servers, eventually, sdk_clients, upstream_saw
+
+KIMI = "moonshotai/kimi-k2.5"
+SHELL = {"type": "function", "name": "bash", "description": "Run a shell command",
+         "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}
+
+Client = Callable[..., openai.OpenAI]
+
+
+@pytest.fixture
+def client() -> Iterator[Client]:
+    """Makes official openai SDK clients (see `sdk_clients`)."""
+    yield from sdk_clients(openai.OpenAI)
+
+
+def stored(number: int) -> StoredResponse:
+    """A response whose body is big enough that half of it would show."""
+    return StoredResponse({"id": f"resp_{number}", "output": [{"text": "x" * 5000, "n": number}]},
+                          [{"role": "user", "content": f"turn {number}"}])
+
+
+def test_a_response_is_reserved_stored_read_and_forgotten(loop_thread: LoopThread, pg_url: str) -> None:
+    async def run() -> list[object]:
+        store = await PostgresStore.open(pg_url)
+        seen: list[object] = [await store.get("resp_1")]
+        await store.reserve("resp_1")
+        seen.append(await store.get("resp_1"))
+        await store.put("resp_1", stored(1))
+        await store.release("resp_1")  # a stored response is no reservation: it stays
+        seen += [await store.get("resp_1"), await store.delete("resp_1"), await store.delete("resp_1")]
+        await store.reserve("resp_2")
+        await store.release("resp_2")
+        seen.append(await store.get("resp_2"))
+        await store.close()
+        return seen
+
+    assert loop_thread.run(run()) == [None, PENDING, stored(1), True, False, None]
+
+
+def test_the_schema_is_made_once_by_instances_starting_together(loop_thread: LoopThread, pg_url: str) -> None:
+    async def run() -> StoredResponse | None:
+        stores = await asyncio.gather(*(PostgresStore.open(pg_url, pool_size=2) for _ in range(4)))
+        await stores[0].put("resp_1", stored(1))
+        got = await stores[3].get("resp_1")
+        await asyncio.gather(*(store.close() for store in stores))
+        return got
+
+    assert loop_thread.run(run()) == stored(1)
+
+
+def test_concurrent_writers_lose_nothing_and_keep_the_count_bound(loop_thread: LoopThread,
+                                                                  pg_url: str) -> None:
+    """Two instances (two pools) write 40 responses each at once: every one lands whole until the
+    bound trims the oldest, and the table never ends up holding more than the bound."""
+    async def run() -> tuple[list[StoredResponse | None], int]:
+        stores = [await PostgresStore.open(pg_url, pool_size=4, max_rows=30) for _ in range(2)]
+        await asyncio.gather(*(stores[n % 2].put(f"resp_{n}", stored(n)) for n in range(80)))
+        got = [await stores[0].get(f"resp_{n}") for n in range(80)]
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(pg_url) as db:
+            row = await (await db.execute("SELECT count(*) FROM sse_rewrite_responses")).fetchone()
+        await asyncio.gather(*(store.close() for store in stores))
+        return got, row[0] if row else -1
+
+    got, rows = loop_thread.run(run(), timeout=60)
+    assert rows == 30
+    kept = [(n, response) for n, response in enumerate(got) if response is not None]
+    assert len(kept) == 30 and all(response == stored(n) for n, response in kept)
+
+
+def test_responses_past_the_age_bound_are_neither_read_nor_kept(loop_thread: LoopThread, pg_url: str) -> None:
+    async def run() -> tuple[StoredResponse | None, StoredResponse | None]:
+        old = await PostgresStore.open(pg_url, max_age=0.2)
+        await old.put("resp_1", stored(1))
+        await asyncio.sleep(0.3)
+        too_old = await old.get("resp_1")
+        await old.put("resp_2", stored(2))  # its trim deletes resp_1
+        fresh = await PostgresStore.open(pg_url)  # no age bound to hide it: it is gone
+        gone = await fresh.get("resp_1")
+        await old.close()
+        await fresh.close()
+        return too_old, gone
+
+    assert loop_thread.run(run()) == (None, None)
+
+
+def test_a_conversation_alternates_between_two_instances(servers: Servers, client: Client,
+                                                          pg_url: str) -> None:
+    first, _ = servers.serve(store=pg_url)
+    second, _ = servers.serve(store=pg_url)
+    previous = None
+    for turn in range(4):
+        response = client((first, second)[turn % 2]).responses.create(
+            model=KIMI, input=f"turn {turn}: run $ ls", tools=[SHELL], previous_response_id=previous)
+        assert response.status == "completed"
+        previous = response.id
+        roles = [message["role"] for message in upstream_saw(servers)["messages"]]
+        assert roles.count("user") == turn + 1  # every earlier turn came back, from either instance
+
+
+def test_a_response_reserved_elsewhere_is_waited_for(servers: Servers, client: Client, pg_url: str,
+                                                     loop_thread: LoopThread) -> None:
+    """Another instance is still answering `resp_other`: a request that continues it waits until
+    it is stored, then gets it whole (never a 400, never half of it)."""
+    base_url, _ = servers.serve(store=pg_url)
+    writer = loop_thread.run(PostgresStore.open(pg_url))
+    loop_thread.run(writer.reserve("resp_other"))
+    whole = StoredResponse({"id": "resp_other", "output": []},
+                           [{"role": "user", "content": "first"}, {"role": "assistant", "content": "done"}])
+
+    async def finish_later() -> None:
+        await asyncio.sleep(0.5)
+        await writer.put("resp_other", whole)
+
+    finishing = asyncio.run_coroutine_threadsafe(finish_later(), loop_thread.loop)
+    response = client(base_url).responses.create(model=KIMI, input="next", previous_response_id="resp_other")
+    finishing.result(5)
+    assert response.status == "completed"
+    assert [m["content"] for m in upstream_saw(servers)["messages"]][:2] == ["first", "done"]
+    loop_thread.run(writer.close())
+
+
+def test_a_database_that_goes_away_costs_no_answer(servers: Servers, client: Client, postgres: PostgresServer,
+                                                   pg_url: str) -> None:
+    base_url, lines = servers.serve(store=pg_url)
+    root, sdk = base_url.removesuffix("/v1"), client(base_url)
+    kept = sdk.responses.create(model=KIMI, input="run $ ls", tools=[SHELL])
+    postgres.stop()
+    try:
+        answered = sdk.responses.create(model=KIMI, input="run $ pwd", tools=[SHELL])  # not stored: answered
+        assert answered.status == "completed" and answered.store is False
+        with pytest.raises(openai.APIStatusError) as refused:
+            sdk.responses.create(model=KIMI, input="go on", previous_response_id=kept.id)
+        assert refused.value.status_code == 503
+        assert refused.value.body["code"] == "store_unavailable"  # type: ignore[index]
+        with pytest.raises(openai.APIStatusError) as unreadable:
+            sdk.responses.retrieve(kept.id)
+        assert unreadable.value.status_code == 503
+        assert any("not-stored" in line for line in lines)
+        ready = httpx2.get(f"{root}/readyz", timeout=10)
+        assert ready.status_code == 503 and ready.json()["reasons"][0].startswith("store: ")
+        assert not any("Traceback" in line for line in lines)
+    finally:
+        postgres.start()
+    assert httpx2.get(f"{root}/readyz", timeout=10).status_code == 200
+    again = sdk.responses.create(model=KIMI, input="go on", previous_response_id=kept.id)
+    assert again.status == "completed" and sdk.responses.retrieve(kept.id).id == kept.id
+    assert eventually(lambda: any(" 503 " in line and "store" in line for line in lines))
+
+
+def test_an_unreachable_database_at_start_is_a_clear_error(postgres: PostgresServer) -> None:
+    url = f"postgresql://someone:s3cret@127.0.0.1:{postgres.port + 1}/nothing"  # nothing listens there
+    result = CliRunner().invoke(cli, ["serve", "--upstream", "http://127.0.0.1:9/v1", "--port", "0",
+                                      "--store", url])
+    assert result.exit_code == 1
+    assert "cannot use the store database postgresql://someone:***@127.0.0.1" in result.output
+    assert "s3cret" not in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    pytest.param("postgresql://u:pw@h:5432/db", "postgresql://u:***@h:5432/db", id="password"),
+    pytest.param("postgresql://u@h/db", "postgresql://u@h/db", id="no-password"),
+    pytest.param("postgresql:///db", "postgresql:///db", id="socket"),
+])
+def test_a_url_is_logged_without_its_password(url: str, shown: str) -> None:
+    assert redacted(url) == shown
+
+
+def test_the_store_option_takes_a_url_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sse_rewrite.options import take_options
+    from sse_rewrite.serve.settings import settings_from
+
+    monkeypatch.setenv("SSE_REWRITE_STORE", "postgresql://u@db.internal/sse")
+    command = cli.commands["serve"]  # type: ignore[attr-defined]
+    params = dict(command.make_context("serve", ["--upstream", "http://127.0.0.1:9/v1"]).params)
+    params.pop("workers")
+    assert settings_from(params, take_options(params)).store == "postgresql://u@db.internal/sse"
+
+
+def test_a_failing_store_raises_its_own_error(loop_thread: LoopThread, postgres: PostgresServer) -> None:
+    with pytest.raises(StoreUnavailable, match="cannot use the store database"):
+        loop_thread.run(PostgresStore.open(postgres.url("no_such_database")))
