@@ -11,7 +11,15 @@ from __future__ import annotations
 from ..machines._invoke import InvokeParser
 from ..machines._scanner import ANGLE_SNIFF
 from .dsml import DSML, DSML_ANY_MARKER
-from .minimax import HASH_SNIFF, MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED
+from .minimax import (
+    HASH_SNIFF,
+    MINIMAX_M2,
+    MINIMAX_M2_BARE,
+    MINIMAX_M3,
+    MINIMAX_M3_IDS,
+    MINIMAX_M3_STRIPPED,
+    NAMESPACE_SNIFF,
+)
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -25,12 +33,14 @@ class InvokeMarkersParser(InvokeParser):
     """DSML, MiniMax M2 blocks and M3, by their distinctive markers only."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML, MINIMAX_M2, MINIMAX_M3)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *NAMESPACE_SNIFF)
 
 
 class DeepSeekInvokeParser(InvokeParser):
     """For DeepSeek ids: DSML with or without its marker (a bare `<invoke>` too), and MiniMax's markers."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML_ANY_MARKER, MINIMAX_M2, MINIMAX_M3)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *NAMESPACE_SNIFF)
 
 
 class MiniMaxInvokeParser(InvokeParser):
@@ -40,4 +50,4 @@ class MiniMaxInvokeParser(InvokeParser):
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (
         MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML
     )  # fmt: skip
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF)

@@ -21,10 +21,12 @@ if TYPE_CHECKING:
 
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
 _FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`kimi_stripped.SNIFF`)
+_NAMESPACE_SNIFF: Final = (b']"',)  # (`minimax.NAMESPACE_SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
 SPECIAL_TOKENS: Final = Part("catalogue.special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
-INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]", ANGLE_SNIFF)
+INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]",
+                            (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
 HARMONY: Final = Part("machines.harmony", "HarmonyParser", "<", ANGLE_SNIFF)
 SEED: Final = Part("machines.seed", "SeedParser", "<", ANGLE_SNIFF)
 XTML: Final = Part("machines.xtml", "XtmlParser", "<", ANGLE_SNIFF)
@@ -42,11 +44,13 @@ QWEN_XML: Final = Part("catalogue.qwen_xml", "QwenXmlParser", "<", ANGLE_SNIFF)
 GLM: Final = Part("catalogue.glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("catalogue.hermes", "HermesParser", "<", ANGLE_SNIFF)
 SEED_THINK: Final = Part("machines.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
-DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
+DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]",
+                             (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
 MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", "<][",
-                             (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
+                             (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF, *_NAMESPACE_SNIFF))
 MINIMAX_M1: Final = Part("catalogue.lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
-MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m", (b"minimax:",))
+MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m",
+                              (b"minimax:", b'm"', b'mi"', b'min"', b'mini"', b'minima"', b'minimax"'))
 """(`minimax_unangled.SNIFF`)"""
 
 
