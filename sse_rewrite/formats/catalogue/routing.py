@@ -121,6 +121,26 @@ class MistralTokens(LazyComposition):
     PARTS = (*MARKERS_EVERYWHERE, MISTRAL_IDS)
 
 
+DECLARED: Final = (QWEN,)
+"""Syntaxes prose can contain, read under any model id where the request's tools are known: a
+call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types")."""
+_TAGGED: Final = (QWEN, QWEN_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1)
+"""Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
+DECLARED_SUFFIX: Final = "+declared-tools"
+DECLARED_ADDS: Final = "Hermes JSON and Qwen3-Coder XML tool-call tags whose call names a declared tool"
+
+
+def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None:
+    """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
+    known), or None when it reads tags of its own (`_TAGGED`): their ids already read them."""
+    if any(part in composition.PARTS for part in _TAGGED):
+        return None
+    attributes = {"PARTS": (*composition.PARTS, *DECLARED), "BASE": composition.BASE,
+                  "READS_ALL": composition.READS_ALL, "__module__": __name__,
+                  "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
+    return type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
+
+
 def _wrapped(name: str) -> Ref:
     """A composition of `routing_wrapped`, imported once a stream needs it."""
     return Ref("catalogue.routing_wrapped", name)
