@@ -4,7 +4,8 @@ A part is named by its class (imported on first need, `_lazy.py`), the lead char
 markers, and its sniff bytes. `MARKERS_EVERYWHERE` are the parts whose markers prose cannot
 contain: every `auto` format reads them, whatever the model id. `FAMILIES` says, in order of
 precedence, which model ids pick which format and what it adds to those (docs/behaviour.md,
-"Formats" and "Adding a syntax").
+"Formats" and "Adding a syntax"). `DECLARED` are syntaxes prose can contain, read under any id
+where the request's tools are known and the call names one of them (`declared`; "Types").
 """
 
 from __future__ import annotations
