@@ -71,7 +71,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
     if not isinstance(choices, list):
         return body, [Notice("not-a-completion", "body has no choices list; passed through")], 0
     model = completion.get("model")
-    name, _ = select_format(model if isinstance(model, str) else None, options.format)
+    name, _ = select_format(model if isinstance(model, str) else None, options.format, bool(options.tools))
     if name is None:  # --format none, or a model with native tool_calls
         return body, [], 0
     parser_type = FORMATS[name]

@@ -163,12 +163,20 @@ class ToolSchemas:
         `default_api.read` -> `read`) is taken; an unknown name stays as the model wrote it."""
         if not self._by_name or name in self._by_name:
             return name, None
-        candidates = {name.lower(), name.rpartition(".")[2].lower(), name.rpartition(":")[0].lower()}
-        candidates.discard("")
-        matches = [tool for tool in self._by_name if tool.lower() in candidates]
+        matches = self._matches(name)
         if len(matches) == 1:
             return matches[0], f"call name {name!r} taken for the declared tool {matches[0]!r}"
         return name, f"call name {name!r} matches no declared tool (it stays as written)"
+
+    def declares(self, name: str) -> bool:
+        """Whether a call's `name` names a declared tool: itself, or one or more it matches
+        case-insensitively or without a namespace (`resolve`)."""
+        return name in self._by_name or bool(self._matches(name))
+
+    def _matches(self, name: str) -> list[str]:
+        candidates = {name.lower(), name.rpartition(".")[2].lower(), name.rpartition(":")[0].lower()}
+        candidates.discard("")
+        return [tool for tool in self._by_name if tool.lower() in candidates]
 
     def review(self, name: str, arguments: str | None) -> tuple[str, list[str]]:
         """A call's name as declared (`resolve`), and notice texts: how the name was taken, how

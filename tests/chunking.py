@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import os
+import re
 import select
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from hypothesis import strategies as st
 
+from sse_rewrite.stream.assemble import TEXT_FIELDS, assemble
 from sse_rewrite.stream.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.sse import SSEDecoder
 
 if TYPE_CHECKING:
     from sse_rewrite.formats import ToolSyntax
@@ -208,3 +211,94 @@ def read_until(fd: int, want: bytes, got: bytes = b"") -> bytes:
         assert data, f"filter closed stdout; got {got!r}"
         got += data
     return got
+
+
+TOKEN: Final = re.compile(
+    r"<[|\uff5c][^<>\s]{0,40}?[|\uff5c]>|</?[\w:=.-]{1,40}>|\]<\]minimax\[>\[|\[/?[A-Z_]{2,20}\]"
+    r"|\w+|\s+|.",
+    re.S,
+)
+"""A tokenizer's cut: special tokens and tags whole, then words, spacing runs, one other character."""
+
+
+def tokens(text: str) -> list[str]:
+    """`text` cut as a tokenizer would send it, one token per piece."""
+    return TOKEN.findall(text)
+
+
+_MIRROR: Final = "reasoning_details"
+
+
+def _text_of(chunk: object) -> tuple[int, str, str] | None:
+    """(choice index, field, text) of a chunk whose only change is the text of one field, else None."""
+    if not isinstance(chunk, dict) or set(chunk) - {"id", "object", "created", "model", "provider",
+                                                     "system_fingerprint", "choices"}:
+        return None
+    choices = chunk.get("choices")
+    if not isinstance(choices, list) or len(choices) != 1 or not isinstance(choices[0], dict):
+        return None
+    choice = choices[0]
+    delta = choice.get("delta")
+    if choice.get("finish_reason") is not None or not isinstance(delta, dict) or "tool_calls" in delta:
+        return None
+    fields = [k for k in TEXT_FIELDS if isinstance(delta.get(k), str) and delta[k]]
+    if len(fields) != 1 or set(delta) - {*TEXT_FIELDS, "role", _MIRROR}:
+        return None
+    mirror = delta.get(_MIRROR)
+    if mirror is not None and not (
+        isinstance(mirror, list) and len(mirror) == 1 and mirror[0].get("text") == delta[fields[0]]
+    ):
+        return None
+    return choice.get("index", 0), fields[0], delta[fields[0]]
+
+
+def _with_text(chunk: dict[str, Any], field: str, text: str) -> bytes:
+    """The chunk's event with `field` (and its mirror) set to `text`."""
+    delta = dict(chunk["choices"][0]["delta"], **{field: text})
+    if _MIRROR in delta:
+        delta[_MIRROR] = [dict(delta[_MIRROR][0], text=text)]
+    choice = dict(chunk["choices"][0], delta=delta)
+    return b"data: " + orjson.dumps(dict(chunk, choices=[choice])) + b"\n\n"
+
+
+def recut_stream(data: bytes, cut_text: Callable[[str], Iterable[str]]) -> bytes:
+    """SSE `data` with the text of its events re-cut: each run of events that only carry text in one
+    field of one choice joins its text and sends it cut by `cut_text`, one event per piece, in the
+    first event's envelope; every other event stays as it came."""
+    out: list[bytes] = []
+    run: tuple[dict[str, Any], tuple[int, str], list[str]] | None = None
+
+    def close() -> None:
+        if run is not None:
+            chunk, (_, field), texts = run
+            out.extend(_with_text(chunk, field, piece) for piece in cut_text("".join(texts)) if piece)
+
+    decoder = SSEDecoder()
+    for event in decoder.feed(data) + decoder.flush():
+        found = None
+        if event.data and event.complete and event.event is None:
+            try:
+                chunk = orjson.loads(event.data)
+            except orjson.JSONDecodeError:
+                chunk = None
+            found = _text_of(chunk)
+        if found is None:
+            close()
+            run = None
+            out.append(event.raw)
+            continue
+        key = found[:2]
+        if run is None or run[1] != key:
+            close()
+            run = (chunk, key, [])
+        run[2].append(found[2])
+    close()
+    return b"".join(out)
+
+
+def settled(body: bytes) -> dict[int, tuple[dict[str, str], list[tuple[str, str, str]], str | None]]:
+    """What a client ends with, per choice: text by field, (id, name, arguments) per call, finish."""
+    return {
+        index: (c.text, [(call.id, call.name, call.arguments) for call in c.calls.values()], c.finish_reason)
+        for index, c in assemble(body).choices.items()
+    }

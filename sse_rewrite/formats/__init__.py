@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from .catalogue.routing import FAMILIES, Tokens
-from .machines._lazy import Ref
+from .catalogue.routing import DECLARED_ADDS, DECLARED_SUFFIX, FAMILIES, Tokens, declared
+from .machines._lazy import LazyComposition, Ref
 from .machines._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -68,6 +68,20 @@ class _Registry(Mapping[str, "type[ToolSyntax]"]):
         return len(self._entries)
 
 
+_AUTO: Final[dict[str, type[ToolSyntax] | Ref]] = {
+    SPECIAL_TOKENS: Tokens,
+    NATIVE_TOOL_CALLS: Tokens,
+    **{family.format: family.parser for family in FAMILIES},
+}
+"""What `auto` picks: a model's own syntax plus the special tokens, in one pass (`_auto.py`)."""
+_DECLARED: Final = {
+    name + DECLARED_SUFFIX: variant
+    for name, parser in _AUTO.items()
+    if isinstance(parser, type) and issubclass(parser, LazyComposition) and (variant := declared(parser))
+}
+"""The same where the request's tools are known, for those that read no tag syntax of their own
+(`routing.declared`)."""
+
 FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "kimi": Ref("catalogue.kimi", "KimiParser"),
     "hermes": Ref("catalogue.hermes", "HermesParser"),
@@ -99,10 +113,8 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "apertus": Ref("catalogue.json_lists", "ApertusParser"),
     "xlam": Ref("catalogue.json_lists", "XlamParser"),
     "olmo": Ref("catalogue.pythonic", "OlmoParser"),
-    # What `auto` picks: a model's own syntax plus the special tokens, in one pass (`_auto.py`).
-    SPECIAL_TOKENS: Tokens,
-    NATIVE_TOOL_CALLS: Tokens,
-    **{family.format: family.parser for family in FAMILIES},
+    **_AUTO,
+    **_DECLARED,
 })
 """Parser class by format name, its module imported on first look-up (`auto` and `none` are resolved
 by `select_format`)."""
@@ -126,14 +138,23 @@ _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
 _NATIVE_MODELS: Final = ("gpt-", "chatgpt", "o1", "o3", "o4", "claude", "gemini")
 
 
-def select_format(model: str | None, requested: str) -> tuple[str | None, str]:
-    """Resolve `requested` (a `--format` value) for a stream of `model`.
+def select_format(model: str | None, requested: str, tools: bool = False) -> tuple[str | None, str]:
+    """Resolve `requested` (a `--format` value) for a stream of `model`, the request's tools
+    known or not (`tools`).
 
     Returns the format name (None for no rewriting) and why each of its parsers is on.
     `auto` always includes Kimi's and DeepSeek's special tokens: they cannot occur in
     ordinary prose, and gateways relabel Kimi backends (`gpt-4o`, `claude-sonnet-4`,
-    `my-agent`). Tag syntaxes (`<tool_call>`, which prose may mention) need the model id.
+    `my-agent`). Tag syntaxes (`<tool_call>`, which prose may mention) need the model id, or
+    the request's tools: then a call of theirs that names one of them is read under any id.
     """
+    name, why = _select(model, requested)
+    if tools and requested == "auto" and name is not None and name + DECLARED_SUFFIX in _DECLARED:
+        return name + DECLARED_SUFFIX, f"{why}; {DECLARED_ADDS} (the request's tools are known)"
+    return name, why
+
+
+def _select(model: str | None, requested: str) -> tuple[str | None, str]:
     if requested == "none":
         return None, "--format none"
     if requested != "auto":

@@ -244,7 +244,9 @@ class StreamRewriter:
         return items if self._choices is None else self._choices.after_held(items)
 
     def _resolve(self, model: object) -> StreamChoices:
-        name, reason = select_format(model if isinstance(model, str) else None, self.options.format)
+        name, reason = select_format(
+            model if isinstance(model, str) else None, self.options.format, bool(self.options.tools)
+        )
         self.stats.format, self.stats.format_reason = name, reason
         parser_type = FORMATS[name] if name else None
         make_parser = None if parser_type is None else _parser_factory(parser_type, self.options)

@@ -80,14 +80,7 @@ def test_its_ids_read_it(entry: Entry) -> None:
         assert result(out) == (entry.calls, entry.kept, entry.reasoning), model
 
 
-# Found by this suite, to be fixed (issue: the same result for any chunking): one character per
-# event through the rewrite, M3's first `]<]minimax[>[<tool_call>` stays in the text.
-_KNOWN = {"MiniMax M3": "M3's block opener, one character per event, stays text through the rewrite"}
-THROUGH = [
-    pytest.param(*case.values, marks=pytest.mark.xfail(strict=True, reason=_KNOWN[case.values[0].name]))
-    if case.values[0].name in _KNOWN else case
-    for case in CASES if case.values[0].ids
-]
+THROUGH = [case for case in CASES if case.values[0].ids]
 
 
 @pytest.mark.parametrize("field", ["content", "reasoning_content"])

@@ -14,7 +14,7 @@ from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats.machines.raw_values import value_json
 from sse_rewrite.stream.events import Notice, ToolCall
 from sse_rewrite.tool_schemas import ToolSchemas
-from tests.chunking import calls, chunkings, codes, feed_pieces
+from tests.chunking import calls, chunkings, codes, feed_pieces, texts
 from tests.formats.invoke_text import dsml, invoke, m2, m2_invoke
 from tests.formats.streamed import checked
 
@@ -131,10 +131,21 @@ def test_a_loose_name_takes_the_one_tool_it_matches(written: str, taken: str) ->
 
 def test_an_unknown_or_ambiguous_name_stays_as_written_with_a_notice() -> None:
     tools = ToolSchemas.read([{"name": "Read", "input_schema": {}}, {"name": "read", "input_schema": {}}])
-    for written in ("write", "READ"):
-        out = feed_pieces(FORMATS["glm"](tools=tools), [call_text("glm", written, "x")])
+    for fmt, written in (("kimi-k3", "write"), ("glm", "READ"), ("kimi-k3", "READ")):
+        out = feed_pieces(FORMATS[fmt](tools=tools), [call_text(fmt, written, "x")])
         assert [c[1] for c in calls(out)] == [written]
         assert any(isinstance(p, Notice) and "matches no declared tool" in p.message for p in out)
+
+
+@pytest.mark.parametrize("streams", [False, True])
+@pytest.mark.parametrize("fmt", ["glm", "qwen3-coder"])
+def test_a_tag_call_that_names_no_declared_tool_is_text(fmt: str, streams: bool) -> None:
+    """A syntax prose can contain (`PROSE`) makes no call of an undeclared name: its text stays."""
+    tools = ToolSchemas.read([{"name": "read", "input_schema": {}}])
+    text = "See " + call_text(fmt, "write", "x") + " here."
+    out = feed_pieces(FORMATS[fmt](stream_arguments=streams, tools=tools), list(text))
+    assert (calls(out), texts(out)) == ([], text)
+    assert "undeclared-tool" in codes(out)
 
 
 def test_arguments_are_checked_never_changed() -> None:

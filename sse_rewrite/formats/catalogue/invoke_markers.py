@@ -12,7 +12,15 @@ from ..machines._invoke import InvokeParser
 from ..machines._scanner import ANGLE_SNIFF
 from .dsml import DSML, DSML_ANY_MARKER
 from .invoke_more import GCML
-from .minimax import HASH_SNIFF, MINIMAX_M2, MINIMAX_M2_BARE, MINIMAX_M3, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED
+from .minimax import (
+    HASH_SNIFF,
+    MINIMAX_M2,
+    MINIMAX_M2_BARE,
+    MINIMAX_M3,
+    MINIMAX_M3_IDS,
+    MINIMAX_M3_STRIPPED,
+    NAMESPACE_SNIFF,
+)
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -26,6 +34,7 @@ class InvokeMarkersParser(InvokeParser):
     """DSML, GCML, MiniMax M2 blocks and M3, by their distinctive markers only."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML, GCML, MINIMAX_M2, MINIMAX_M3)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *NAMESPACE_SNIFF)
 
 
 class DeepSeekInvokeParser(InvokeParser):
@@ -33,6 +42,7 @@ class DeepSeekInvokeParser(InvokeParser):
     markers."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML_ANY_MARKER, GCML, MINIMAX_M2, MINIMAX_M3)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *NAMESPACE_SNIFF)
 
 
 class MiniMaxInvokeParser(InvokeParser):
@@ -42,4 +52,4 @@ class MiniMaxInvokeParser(InvokeParser):
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (
         MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML, GCML
     )  # fmt: skip
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF)

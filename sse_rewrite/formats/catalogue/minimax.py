@@ -36,6 +36,9 @@ MINIMAX_M2_BARE: Final = MINIMAX_M2.but(bare_plain=True, hash_calls=("[TOOL_CALL
 template defines it, prose may quote it: `hash_calls`): MiniMax ids and `--format minimax`."""
 HASH_SNIFF: Final = (b"[T", b'["')
 """Sniff bytes for `[TOOL_CALL]` (as `lists.TOOL_CALLS_SNIFF` for `[TOOL_CALLS]`)."""
+NAMESPACE_SNIFF: Final = (b']"',)
+"""Sniff bytes for a text ending in `]`: M3's namespace token cut after its first character (its
+`<` is `ANGLE_SNIFF`'s), which one character per event sends alone."""
 MINIMAX_M3: Final = InvokeSyntax("minimax-m3", (_M3,), ("tool_call",), (_M3,), values=Values.NAMED_TAGS,
                                  strip_values=True)  # fmt: skip
 """`]<]minimax[>[`-led tags: read in every stream whatever the model id."""
@@ -52,4 +55,4 @@ class MiniMaxParser(InvokeParser):
     """MiniMax M2 (blocks and bare invokes) and M3 (`--format minimax`)."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF)
+    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF)

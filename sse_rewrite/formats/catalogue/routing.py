@@ -4,7 +4,8 @@ A part is named by its class (imported on first need, `_lazy.py`), the lead char
 markers, and its sniff bytes. `MARKERS_EVERYWHERE` are the parts whose markers prose cannot
 contain: every `auto` format reads them, whatever the model id. `FAMILIES` says, in order of
 precedence, which model ids pick which format and what it adds to those (docs/behaviour.md,
-"Formats" and "Adding a syntax").
+"Formats" and "Adding a syntax"). `DECLARED` are syntaxes prose can contain, read under any id
+where the request's tools are known and the call names one of them (`declared`; "Types").
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ if TYPE_CHECKING:
 
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
 _FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`kimi_stripped.SNIFF`)
+_NAMESPACE_SNIFF: Final = (b']"',)  # (`minimax.NAMESPACE_SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
 SPECIAL_TOKENS: Final = Part("catalogue.special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
-INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]", ANGLE_SNIFF)
+INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]",
+                            (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
 HARMONY: Final = Part("machines.harmony", "HarmonyParser", "<", ANGLE_SNIFF)
 SEED: Final = Part("machines.seed", "SeedParser", "<", ANGLE_SNIFF)
 XTML: Final = Part("machines.xtml", "XtmlParser", "<", ANGLE_SNIFF)
@@ -49,19 +52,21 @@ HY3_OPENSOURCE: Final = Part("catalogue.tags", "Hy3OpenSourceParser", "<", ANGLE
 HY4: Final = Part("catalogue.tags", "Hy4Parser", "<", ANGLE_SNIFF)
 K2_HORIZON: Final = Part("catalogue.tags", "K2HorizonParser", "<", ANGLE_SNIFF)
 SEED_THINK: Final = Part("machines.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
-DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]", ANGLE_SNIFF)
+DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]",
+                             (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
 MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", "<][",
-                             (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
+                             (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF, *_NAMESPACE_SNIFF))
 DOTS3_INVOKE: Final = Part("catalogue.invoke_more", "Dots3InvokeParser", "<]", ANGLE_SNIFF)
 MIMO_INVOKE: Final = Part("catalogue.invoke_more", "MiMoInvokeParser", "<]", ANGLE_SNIFF)
 MINICPM5_INVOKE: Final = Part("catalogue.invoke_more", "MiniCpm5InvokeParser", "<]", ANGLE_SNIFF)
-_TO_SNIFF: Final = (b"to=", b'to"')  # (`recipients.SNIFF`)
+_TO_SNIFF: Final = (b"to=", b'to"', b't"')  # (`recipients.SNIFF`)
 MUSE_SPARK: Final = Part("catalogue.channels", "MuseSparkParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
 MUSE_GLIMMER: Final = Part("catalogue.channels", "MuseGlimmerParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
 BEAM: Final = Part("catalogue.channels", "BeamParser", "<", ANGLE_SNIFF)
 _BUT_HARMONY: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, SEED, XTML, LIST_MARKERS)
 MINIMAX_M1: Final = Part("catalogue.lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
-MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m", (b"minimax:",))
+MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m",
+                              (b"minimax:", b'm"', b'mi"', b'min"', b'mini"', b'minima"', b'minimax"'))
 """(`minimax_unangled.SNIFF`)"""
 GRANITE_31: Final = Part("catalogue.json_lists", "Granite31Parser", "<", ANGLE_SNIFF)
 TOOL_CALLS_LIST: Final = Part("catalogue.json_lists", "ToolCallsListParser", "<", ANGLE_SNIFF)
@@ -258,6 +263,28 @@ class BeamAndTokens(LazyComposition):
     """`auto` for Beam ids: its messages in harmony's place, and the other distinctive markers."""
 
     PARTS = (BEAM, *_BUT_HARMONY)
+
+
+DECLARED: Final = (QWEN,)
+"""Syntaxes prose can contain, read under any model id where the request's tools are known: a
+call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types")."""
+_TAGGED: Final = (QWEN, QWEN_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
+                  HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
+                  DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE)
+"""Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
+DECLARED_SUFFIX: Final = "+declared-tools"
+DECLARED_ADDS: Final = "Hermes JSON and Qwen3-Coder XML tool-call tags whose call names a declared tool"
+
+
+def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None:
+    """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
+    known), or None when it reads tags of its own (`_TAGGED`): their ids already read them."""
+    if any(part in composition.PARTS for part in _TAGGED):
+        return None
+    attributes = {"PARTS": (*composition.PARTS, *DECLARED), "BASE": composition.BASE,
+                  "READS_ALL": composition.READS_ALL, "__module__": __name__,
+                  "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
+    return type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
 
 
 def _wrapped(name: str) -> Ref:

@@ -16,7 +16,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from ...stream.events import ArgumentsDelta, CallStart, Notice, Piece, ToolCall
+from ...stream.events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
 from ._json import unwrapped
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -29,6 +29,9 @@ class StreamedCall:
     """The announced call of a parser streaming arguments (see module docstring)."""
 
     TEXT: ClassVar[Any]
+    PROSE: ClassVar[bool] = False
+    """Whether prose can contain the syntax (tags such as `<tool_call>`): where the request's tools
+    are known, its call must name one of them, or it stays text (docs/behaviour.md, "Types")."""
     _state: Any
     _announced: tuple[str | None, str] | None  # the open call's CallStart
     _sent: list[str]  # its argument text streamed so far
@@ -52,7 +55,10 @@ class StreamedCall:
         return "" if self.absorb((text,)) else None
 
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
-        """Start streaming a call whose name is known (only with `stream_arguments`)."""
+        """Start streaming a call whose name is known (only with `stream_arguments`); a call of a
+        `PROSE` syntax that names no declared tool is not streamed (`_call` decides it)."""
+        if self.PROSE and self._tools and not self._tools.declares(name):
+            return
         if self._tools:
             name, notes = self._tools.review(name, None)
             out += [Notice("tool-schema", note) for note in notes]
@@ -67,7 +73,8 @@ class StreamedCall:
 
     def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
         """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
-        Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage")."""
+        Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage"); a `PROSE`
+        syntax's call that names no declared tool is its raw text, with a notice."""
         arguments = unwrapped(arguments, name, out) if arguments[:1] == '"' else arguments
         if self._announced is not None:
             (call_id, name), sent = self._announced, "".join(self._sent)
@@ -75,6 +82,10 @@ class StreamedCall:
                 out.append(Notice("streamed-arguments", f"call {name}: arguments kept as streamed"))
                 arguments = sent
             self._announced, self._sent = None, []
+        elif self.PROSE and self._tools and not self._tools.declares(name):
+            out.append(Notice("undeclared-tool", f"call {name!r} names no declared tool: kept as text"))
+            out.append(Text(raw))
+            return
         if self._tools:  # (an announced name was reviewed then: only the arguments are new here)
             name, notes = self._tools.review(name, arguments)
             out += [Notice("tool-schema", note) for note in notes]

@@ -65,6 +65,7 @@ class TagSyntaxParser(ToolCallTagParser):
     """`ToolCallTagParser` reading the `SYNTAX` a subclass declares."""
 
     SYNTAX: ClassVar[TagSyntax]
+    PROSE = True  # (Hermes, Qwen3-Coder, GLM: prose can hold a `<tool_call>` tag)
 
     def __init_subclass__(cls) -> None:
         if "SYNTAX" in cls.__dict__:

@@ -37,8 +37,10 @@ OPENER: Final = b"minimax:tool_call>"
 HELD_FROM: Final = {OPENER: 4}
 """A text ending in a start of the opener glued to a word is held from `mini` on (`from`, `item`
 go on at once); after a non-word byte from `m` on."""
-SNIFF: Final = (b"minimax:",)
-"""An event is read for the opener when it holds its first word whole (models write it whole)."""
+SNIFF: Final = (b"minimax:", b'm"', b'mi"', b'min"', b'mini"', b'minima"', b'minimax"')
+"""An event is read for the opener when it holds its first word whole, or its text ends in a start of
+it (`m"`, its JSON string's end, covers `minim`): the opener cut across events, one character per
+event, reads as it does whole."""
 _HEADER: Final = re.compile(
     rb"""<?invoke[ \t\r\n]+name[ \t]*=[ \t]*(?:"[^"<>\n]*"|'[^'<>\n]*')[ \t\r\n]*>"""
 )

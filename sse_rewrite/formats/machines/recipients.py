@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ._invoke_syntax import InvokeSyntax
 
 MESSAGE: Final = b"<|message|>"
-SNIFF: Final = (b"to=", b'to"')
+SNIFF: Final = (b"to=", b'to"', b't"')  # (a text ending in a start of `to=`, cut before its `=`)
 """Muse's first header has no `<`: `to=`, or an event ending in ` to` (its `=` follows)."""
 MAX_HEADER: Final = 256
 """Bytes of header before its opener is taken for prose."""

@@ -1,0 +1,99 @@
+"""Through serve with the openai SDK: the request's tools are evidence (docs/behaviour.md, "Types").
+
+A fake upstream answers as `gpt-4o` (a gateway's alias for a Qwen backend) with the user's
+message as its text, a few characters per chunk or whole: a Hermes or Qwen3-Coder call that
+names a tool the request declares comes back as a tool call; one that names no declared tool
+stays text, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import openai
+import orjson
+import pytest
+from aiohttp import web
+
+from sse_rewrite.serve import app
+from tests.serve.servers import Servers
+
+ALIAS = "gpt-4o"
+READ: Any = {"type": "function", "function": {"name": "read", "parameters": {
+    "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}  # fmt: skip
+HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_call>'
+QWEN_XML = "<tool_call>\n<function={}>\n<parameter=path>\n/etc/hosts\n</parameter>\n</function>\n</tool_call>"
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+    chunk = {"id": "gen-a", "object": "chat.completion.chunk", "created": 1, "model": ALIAS,
+             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
+    return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+
+async def _chat(request: web.Request) -> web.StreamResponse:
+    """The fake upstream: the user's message as the answer, 3 characters per chunk, or whole."""
+    body = await request.json()
+    answer = body["messages"][-1]["content"]
+    if not body.get("stream"):
+        message = {"role": "assistant", "content": answer}
+        return web.json_response({"id": "gen-a", "object": "chat.completion", "created": 1, "model": ALIAS,
+                                  "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+    response = web.StreamResponse(headers={"content-type": "text/event-stream"})
+    await response.prepare(request)
+    for i in range(0, len(answer), 3):
+        await response.write(_chunk({"role": "assistant", "content": answer[i : i + 3]}))
+    await response.write(_chunk({}, "stop") + b"data: [DONE]\n\n")
+    return response
+
+
+@pytest.fixture
+def echo(servers: Servers) -> Iterator[str]:
+    """The fake upstream's base URL."""
+    application = web.Application()
+    application.router.add_post("/v1/chat/completions", _chat)
+
+    async def start() -> web.AppRunner:
+        runner = web.AppRunner(application)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        return runner
+
+    runner = servers.loop.run(start())
+    yield f"http://127.0.0.1:{app.bound_port(runner)}/v1"
+    servers.loop.run(runner.cleanup())
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "whole"])
+@pytest.mark.parametrize(
+    ("template", "name", "called"),
+    [
+        pytest.param(HERMES, "read", True, id="hermes-declared"),
+        pytest.param(QWEN_XML, "read", True, id="qwen3-coder-declared"),
+        pytest.param(HERMES, "rm", False, id="hermes-undeclared"),
+        pytest.param(QWEN_XML, "rm", False, id="qwen3-coder-undeclared"),
+    ],
+)
+def test_an_alias_leaking_tag_calls(
+    servers: Servers, echo: str, template: str, name: str, called: bool, stream: bool
+) -> None:
+    base_url, _ = servers.serve(upstream=echo)
+    client = openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=10)
+    leak = template.format(name)
+    messages: Any = [{"role": "user", "content": f"Let me look.\n{leak}\nDone."}]
+    try:
+        if stream:
+            with client.chat.completions.stream(model=ALIAS, messages=messages, tools=[READ]) as events:
+                for _ in events:
+                    pass
+                choice = events.get_final_completion().choices[0]
+        else:
+            choice = client.chat.completions.create(model=ALIAS, messages=messages, tools=[READ]).choices[0]
+    finally:
+        client.close()
+    calls = [(c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls or []]
+    assert calls == ([("read", {"path": "/etc/hosts"})] if called else [])
+    assert choice.message.content == "Let me look.\n" + ("" if called else leak) + "\nDone."
+    assert choice.finish_reason == ("tool_calls" if called else "stop")

@@ -1,0 +1,192 @@
+"""The same result for any chunking, over every syntax and every capture (docs/behaviour.md,
+"Chunking").
+
+Every entry of the catalogue (`formats/catalogue/index.py`: new syntaxes join by being listed
+there) and every capture in `sse_logs/` goes through the whole rewrite whole, one character per
+event, one token per event (`chunking.tokens`: special tokens and tags whole, words,
+punctuation) and at random cuts, with the accelerators on and off (`accelerators`) and with
+and without `--stream-arguments`; a client assembles the same text per field, the same calls
+(ids, names, arguments) and the same finish reason each time. A capture is re-cut by re-cutting
+the text of its events in their own envelopes (`chunking.recut_stream`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sse_rewrite import goldens
+from sse_rewrite.formats.catalogue.index import ENTRIES, Entry
+from sse_rewrite.rewrite_options import RewriteOptions
+from tests.chunking import recut_stream, settled, token_stream, tokens
+from tests.fuzzing import pieces, rewrite
+
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
+SSE_LOGS = Path(__file__).resolve().parent.parent / "sse_logs"
+CAPTURES = [c for c in goldens.find_captures([SSE_LOGS]) if c.suffix == ".sse"]
+
+CUTS: dict[str, Callable[[str], Iterable[str]]] = {"character": list, "token": tokens}
+"""The deterministic re-cuts of a text, besides whole."""
+SIZES = st.lists(st.integers(1, 9), min_size=1, max_size=6)
+"""Random cuts of a text: the sizes of its pieces, in turn (`by_sizes`)."""
+READS = st.lists(st.integers(0, 1 << 16), max_size=6)
+"""Random cuts of the stream's bytes into reads (`fuzzing.pieces`)."""
+STREAMED = [pytest.param(False, id="calls-whole"), pytest.param(True, id="stream-arguments")]
+FIELDS = ["content", "reasoning_content"]
+RANDOM = settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+"""Bounded and derandomized: the same examples on every run, so that CI stays within budget and steady."""
+
+
+def by_sizes(sizes: list[int]) -> Callable[[str], list[str]]:
+    """A cut of a text into pieces of `sizes` characters, the sizes used in turn."""
+
+    def cut(text: str) -> list[str]:
+        out, at, turn = [], 0, 0
+        while at < len(text):
+            size = sizes[turn % len(sizes)]
+            out.append(text[at : at + size])
+            at, turn = at + size, turn + 1
+        return out
+
+    return cut
+
+
+def entry_run(
+    entry: Entry, field: str, streamed: bool, texts: Iterable[str], reads: list[int] | None = None
+) -> object:
+    """The settled result of `entry`'s leak sent as `texts` in `field`, under its first id (or its
+    `--format` when no id writes it), the stream read in pieces at `reads` (None: whole)."""
+    model = entry.ids[0] if entry.ids else "some-model"
+    options = {"stream_arguments": streamed, **({} if entry.ids else {"format": entry.format})}
+    body, _ = rewrite(token_stream(list(texts), field, model=model), reads or [], **options)
+    return settled(body)
+
+
+ENTRY_CASES = [pytest.param(entry, id=entry.name) for entry in ENTRIES]
+
+
+@pytest.mark.parametrize("streamed", STREAMED)
+@pytest.mark.parametrize("field", FIELDS)
+@pytest.mark.parametrize("entry", ENTRY_CASES)
+def test_every_syntax_any_cut(entry: Entry, field: str, streamed: bool) -> None:
+    whole = entry_run(entry, field, streamed, [entry.example])
+    assert whole[0][1] == [(whole[0][1][i][0], *call) for i, call in enumerate(entry.calls)]
+    for name, cut in CUTS.items():
+        assert entry_run(entry, field, streamed, cut(entry.example)) == whole, name
+
+
+@RANDOM
+@given(
+    entry=st.sampled_from(ENTRIES), field=st.sampled_from(FIELDS), streamed=st.booleans(),
+    sizes=SIZES, reads=READS,
+)  # fmt: skip
+def test_every_syntax_random_cuts(
+    entry: Entry, field: str, streamed: bool, sizes: list[int], reads: list[int]
+) -> None:
+    whole = entry_run(entry, field, streamed, [entry.example])
+    assert entry_run(entry, field, streamed, by_sizes(sizes)(entry.example), reads) == whole
+
+
+def capture_run(
+    capture: Path, streamed: bool, cut: Callable[[str], Iterable[str]] | None, reads: list[int]
+) -> object:
+    """The settled result of `capture` with its own options (and `streamed`), its texts re-cut by
+    `cut` (None: as captured), read in pieces at `reads`."""
+    options = dataclasses.replace(goldens.load_options(capture), stream_arguments=streamed)
+    data = capture.read_bytes()
+    if cut is not None:
+        data = recut_stream(data, cut)
+    rewriter_options = {f.name: getattr(options, f.name) for f in dataclasses.fields(RewriteOptions)}
+    body, _ = rewrite(data, reads, **rewriter_options)
+    return settled(body)
+
+
+# Known differences, to be fixed (found by this module): the captures that differ under some cut,
+# by the cut; the random cuts leave them out, the named cuts below fail (xfail, strict).
+_STARTS = "(its parser holds a text ending in a start of it, but the events the core reads are picked by "
+KNOWN_CAPTURES = {
+    "stripped-kimi-k2": f"`functions.` cut after `fu` is text {_STARTS} kimi_stripped.SNIFF: `functions`, a "
+    "lone `f`, a text ending in `function`)",
+    "harmony-stripped": f"stripped harmony's words cut in two are text {_STARTS} harmony_stripped's sniff)",
+    "stripped-kimi-k3-sep": "K3's `tools<|sep|>` cut inside `tools` is text (xtml_sep.HELD_ONLY_FROM: a text "
+    "ending in `t`, `to`, `too` or `tool` is not held, to keep Kimi's plain texts unheld)",
+}
+KNOWN_CUTS = {("stripped-kimi-k3-sep", "character")}
+RECUTS: dict[str, tuple[Callable[[str], Iterable[str]], bool]] = {
+    "whole": (lambda text: [text], False), "token": (tokens, False), "token-streamed": (tokens, True),
+    "character": (list, False),
+}
+"""A capture's re-cuts (one character per event with streamed arguments: the entries' test has it,
+and its cost on every capture would double this module's)."""
+CAPTURE_CASES = [
+    pytest.param(c, *RECUTS[name], id=f"{c.stem}-{name}",
+                 marks=[pytest.mark.xfail(strict=True, reason=KNOWN_CAPTURES[c.stem])]
+                 if (c.stem, name) in KNOWN_CUTS else [])
+    for c in CAPTURES for name in RECUTS
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("capture", "cut", "streamed"), CAPTURE_CASES)
+def test_every_capture_any_cut(capture: Path, cut: Callable[[str], Iterable[str]], streamed: bool) -> None:
+    assert capture_run(capture, streamed, cut, []) == capture_run(capture, streamed, None, [])
+
+
+@settings(RANDOM, max_examples=12)
+@given(
+    capture=st.sampled_from([c for c in CAPTURES if c.stem not in KNOWN_CAPTURES]), streamed=st.booleans(),
+    sizes=SIZES, reads=READS,
+)  # fmt: skip
+def test_every_capture_random_cuts(capture: Path, streamed: bool, sizes: list[int], reads: list[int]) -> None:
+    assert capture_run(capture, streamed, by_sizes(sizes), reads) == capture_run(capture, streamed, None, [])
+
+
+REPORTS = [
+    pytest.param("moonshotai/kimi-k2.5", 'functions.read:0{"path": "/etc/hosts"}', id="kimi-stripped-alone"),
+    pytest.param("moonshotai/kimi-k2.5", 'Let me read it.functions.read:0{"path": "/etc/hosts"}',
+                 id="kimi-stripped-after-text", marks=pytest.mark.xfail(strict=True, reason=KNOWN_CAPTURES[
+                     "stripped-kimi-k2"])),
+    pytest.param("minimax/minimax-m3", ENTRIES[[e.name for e in ENTRIES].index("MiniMax M3")].example,
+                 id="minimax-m3-opener"),
+    pytest.param("minimax/minimax-m3", 'Done.]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="f">'
+                 "]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>",
+                 id="minimax-m3-after-a-bracket"),
+    pytest.param("minimax/minimax-m2.1", 'Listing.\nminimax:tool_call>\ninvoke name="f">\n'
+                 'parameter name="a">1/parameter>\n/invoke>\n/minimax:tool_call>', id="minimax-m2-unangled"),
+    pytest.param("nousresearch/hermes-4-70b", 'Sure.<|tool_call_end|>\n<tool_call>\n{"name": "f", '
+                 '"arguments": {"a": 1}}\n</tool_call>\nDone.', id="hermes-after-a-stray-token"),
+    pytest.param("nousresearch/hermes-4-70b", '<|im_end|><tool_call>{"name": "f", "arguments": {}}'
+                 "</tool_call>", id="hermes-after-a-stray-end-token"),
+]
+"""The reports of issue #35 item 4, each a leak under the id it came with."""
+
+
+@pytest.mark.parametrize("streamed", STREAMED)
+@pytest.mark.parametrize("field", FIELDS)
+@pytest.mark.parametrize(("model", "text"), REPORTS)
+def test_reported_leaks_any_cut(model: str, text: str, field: str, streamed: bool) -> None:
+    def run(texts: list[str]) -> object:
+        body, _ = rewrite(token_stream(texts, field, model=model), [], stream_arguments=streamed)
+        return settled(body)
+
+    whole = run([text])
+    assert whole[0][1], "a call"
+    for cut in (list, tokens, by_sizes([2]), by_sizes([3, 1]), by_sizes([5, 2, 7])):
+        assert run(list(cut(text))) == whole, cut
+
+
+def test_recut_keeps_the_text() -> None:
+    """The re-cut itself: the same text per field, in more events, envelopes kept."""
+    capture = SSE_LOGS / "kimi-parallel-calls.sse"
+    data = capture.read_bytes()
+    recut = recut_stream(data, list)
+    assert settled(recut) == settled(data)
+    assert recut.count(b"\n\n") > data.count(b"\n\n")
+    assert pieces(recut, []) == [recut]

@@ -1,0 +1,67 @@
+"""The request's tools as evidence, through the filter with `--tools FILE` (docs/behaviour.md,
+"Types"): under a model id of no tag family (`gpt-4o`, as a gateway aliases a Qwen backend),
+a Hermes or Qwen3-Coder call that names a declared tool is a call, one that names no declared
+tool stays text byte for byte with a notice, and special tokens make calls whatever the name.
+Every row runs whole, one token per event and one character per event, with and without
+`--stream-arguments`, the accelerators on and off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.chunking import settled, token_stream, tokens
+from tests.cli_runs import invoke
+
+pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
+
+ALIAS = "gpt-4o"
+READ = {"type": "function", "function": {"name": "read", "parameters": {
+    "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}  # fmt: skip
+HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_call>'
+QWEN_XML = "<tool_call>\n<function={}>\n<parameter=path>\n/etc/hosts\n</parameter>\n</function>\n</tool_call>"
+KIMI = "<|tool_calls_section_begin|><|tool_call_begin|>functions.{}:0<|tool_call_argument_begin|>" \
+       '{{"path": "/etc/hosts"}}<|tool_call_end|><|tool_calls_section_end|>'  # fmt: skip
+CALL = ("read", '{"path": "/etc/hosts"}')
+
+ROWS = [
+    pytest.param(HERMES, "read", True, [CALL], id="hermes-declared"),
+    pytest.param(QWEN_XML, "read", True, [CALL], id="qwen3-coder-declared"),
+    pytest.param(HERMES, "Read", True, [CALL], id="hermes-declared-other-case"),
+    pytest.param(HERMES, "rm", True, [], id="hermes-undeclared"),
+    pytest.param(QWEN_XML, "rm", True, [], id="qwen3-coder-undeclared"),
+    pytest.param(HERMES, "read", False, [], id="hermes-without-tools"),
+    pytest.param(QWEN_XML, "read", False, [], id="qwen3-coder-without-tools"),
+    pytest.param(KIMI, "rm", True, [("rm", '{"path": "/etc/hosts"}')], id="special-tokens-undeclared"),
+]
+
+
+def run(tmp_path: Path, leak: str, cut: str, with_tools: bool, streamed: bool) -> tuple[object, object, str]:
+    """The leak between two sentences under the alias, cut by `cut`: text, calls, stderr."""
+    text = "Let me look.\n" + leak + "\nDone."
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+    args = ["--stats", *(["--stream-arguments"] if streamed else [])]
+    if with_tools:
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": ALIAS, "messages": [], "tools": [READ]}))
+        args += ["--tools", str(tmp_path / "tools.json")]
+    result = invoke(args, token_stream(pieces, model=ALIAS))
+    assert result.exit_code == 0, result.output
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    return texts, [(name, arguments) for _, name, arguments in calls], result.stderr
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+@pytest.mark.parametrize(("template", "name", "with_tools", "expected"), ROWS)
+def test_a_tag_call_under_an_alias_is_read_when_it_names_a_declared_tool(
+    tmp_path: Path, template: str, name: str, with_tools: bool, expected: list[tuple[str, str]], cut: str,
+    streamed: bool,
+) -> None:  # fmt: skip
+    leak = template.format(name)
+    texts, calls, stderr = run(tmp_path, leak, cut, with_tools, streamed)
+    assert calls == expected
+    assert texts == {"content": "Let me look.\n" + ("" if expected else leak) + "\nDone."}
+    assert ("undeclared-tool" in stderr) == (with_tools and not expected)
+    assert ("names a declared tool (the request's tools are known)" in stderr) == with_tools
