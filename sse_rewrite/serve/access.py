@@ -72,11 +72,12 @@ def is_open(method: str, path: str, target: str) -> bool:
 
 
 def token_presented(headers: Mapping[str, str], expected: str | None) -> bool:
-    """Whether the headers carry the token (Bearer or `x-api-key`); always true without one."""
+    """Whether the headers carry the token (Bearer, `x-api-key` or `x-goog-api-key`); always
+    true without one."""
     if not expected:
         return True
     scheme, _, credentials = headers.get("Authorization", "").partition(" ")
-    presented = [headers.get("x-api-key", "")]
+    presented = [headers.get("x-api-key", ""), headers.get("x-goog-api-key", "")]
     if scheme.lower() == "bearer":
         presented.append(credentials.strip())
     wanted = expected.encode()

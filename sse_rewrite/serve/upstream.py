@@ -109,6 +109,7 @@ class Upstream:
         if self.settings.access_token or self.settings.api_key:
             headers.popall("authorization", None)
             headers.popall("x-api-key", None)
+            headers.popall("x-goog-api-key", None)
         if self.settings.api_key:
             headers["Authorization"] = f"Bearer {self.settings.api_key}"
         if rewritten:
