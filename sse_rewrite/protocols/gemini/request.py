@@ -3,6 +3,7 @@
 `translate_request` builds a new request, so what it does not name never reaches the
 upstream; a field it cannot carry gets one notice, never an error. The rules:
 
+- Field names may be lowerCamelCase or snake_case (`proto_json.py`).
 - The model comes from the path (`models/NAME:generateContent`), chosen by
   `models.upstream_model` (`--model`, `--model-map`); `stream` from the method.
 - `systemInstruction` becomes the leading system message, `contents` the messages
@@ -31,6 +32,7 @@ from ...stream.events import Notice
 from ..anthropic.models import ModelChoice, upstream_model
 from ..fields import RequestError
 from .contents import content_messages, system_text
+from .proto_json import camel_keys
 from .schema import json_schema
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -56,6 +58,7 @@ def translate_request(body: Any, model: str, *, stream: bool,
     """The chat.completions request for a Gemini request body to `model` (from its path)."""
     if not isinstance(body, dict):
         raise RequestError("the request body must be a JSON object")
+    body = camel_keys(body)
     notes: list[Notice] = []
     system = system_text(body.get("systemInstruction"))
     messages = [{"role": "system", "content": system}] if system else []
