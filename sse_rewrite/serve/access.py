@@ -11,7 +11,10 @@ refused (a `Refusal`: status, message, code) or None. In order:
 - `TRACE` and `CONNECT` are refused (405);
 - the access token, when one is set, on everything but `GET`/`HEAD` of exactly `/healthz`
   and `OPTIONS` (answered here, never forwarded): compared in constant time, and a header
-  that is not ASCII is simply a wrong token.
+  that is not ASCII is simply a wrong token. It is read from `Authorization: Bearer`,
+  `x-api-key` (Anthropic clients) or `x-goog-api-key` (Gemini clients), never from a URL's
+  `?key=`, which Gemini clients may also use: a URL ends up in logs and shell history, and a
+  forwarded path takes its query upstream.
 """
 
 from __future__ import annotations
