@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx2
 import orjson
 import pytest
+from click.testing import CliRunner
 from google import genai
 from google.genai import errors, types
 
+from sse_rewrite.cli import cli
 from sse_rewrite.protocols.anthropic.models import ModelChoice
 from sse_rewrite.stream.sse import SSEDecoder
-from tests.serve.servers import Servers, eventually, upstream_saw
+from tests.serve.servers import Servers, captured, eventually, upstream_saw
 
 KIMI = "moonshotai/kimi-k2.5"
 SCHEMA = {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}
@@ -263,3 +266,24 @@ def test_count_tokens_is_a_local_estimate(servers: Servers, client: Client) -> N
     count = client(base_url).models.count_tokens(model="gemini-2.5-pro", contents="x" * 40)
     assert count.total_tokens == 11  # "user" and 40 x: 44 characters / 4
     assert servers.fake.requests == []
+
+
+@pytest.mark.parametrize(("method", "suffix"), [
+    pytest.param("streamGenerateContent", ".sse", id="streamed"),
+    pytest.param("generateContent", ".json", id="whole"),
+])
+def test_a_capture_round_trips_through_diff(servers: Servers, tmp_path: Path, method: str,
+                                            suffix: str) -> None:
+    base_url, log = start(servers, capture_dir=tmp_path)
+    body = {"contents": [{"parts": [{"text": "run $ echo captured"}]}],
+            "tools": [{"functionDeclarations": [{"name": "run_shell_command",
+                                                 "parametersJsonSchema": SCHEMA}]}]}
+    url = base_url.removesuffix("/v1") + f"/v1beta/models/gemini-2.5-pro:{method}?alt=sse"
+    client_got = httpx2.post(url, json=body, timeout=10).content
+    assert eventually(lambda: len(log) == 1)  # the request is over: the capture is closed
+    capture = captured(tmp_path, suffix)
+    assert b"<|tool_call_begin|>" in capture.read_bytes()
+    assert "--to gemini" in capture.with_name(capture.name + ".args").read_text()
+    assert CliRunner().invoke(cli, ["diff", "--update", str(capture)]).exit_code == 0
+    assert capture.with_name(capture.name + ".golden").read_bytes() == client_got
+    assert b'"functionCall":{"id":"functions.run_shell_command:0"' in client_got
