@@ -92,9 +92,9 @@ class _Calls:
         return call_id if isinstance(call_id, str) and call_id else f"functions.{name}:{self.count}"
 
 
-def _parts(parts: list[Any], where: str, notes: list[Notice]) -> list[tuple[str, dict[str, Any], Any]]:
-    """The parts that count, as (kind, part, value); thoughts and unknown kinds left out."""
-    out: list[tuple[str, dict[str, Any], Any]] = []
+def _parts(parts: list[Any], where: str, notes: list[Notice]) -> list[tuple[str, Any]]:
+    """The parts that count, as (kind, value); thoughts and unknown kinds left out."""
+    out: list[tuple[str, Any]] = []
     for j, part in enumerate(parts):
         if not isinstance(part, dict):
             raise RequestError(f"{where}.parts.{j}: expected a part object")
@@ -106,14 +106,14 @@ def _parts(parts: list[Any], where: str, notes: list[Notice]) -> list[tuple[str,
                 notes.append(Notice("request-parts-dropped", f"{where}.parts.{j} {other} has no "
                                     "chat.completions form: not sent"))
             continue
-        out.append((kind, part, part[kind]))
+        out.append((kind, part[kind]))
     return out
 
 
 def _model_turn(parts: list[Any], where: str, calls: _Calls, notes: list[Notice]) -> list[dict[str, Any]]:
     texts: list[str] = []
     tool_calls: list[dict[str, Any]] = []
-    for kind, _, value in _parts(parts, where, notes):
+    for kind, value in _parts(parts, where, notes):
         if kind == "text" and isinstance(value, str):
             texts.append(value)
         elif kind == "functionCall" and isinstance(value, dict) and isinstance(value.get("name"), str):
@@ -135,7 +135,7 @@ def _model_turn(parts: list[Any], where: str, calls: _Calls, notes: list[Notice]
 def _user_turn(parts: list[Any], where: str, calls: _Calls, notes: list[Notice]) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     pieces: list[dict[str, Any]] = []
-    for kind, _, value in _parts(parts, where, notes):
+    for kind, value in _parts(parts, where, notes):
         if kind == "text" and isinstance(value, str):
             pieces.append({"type": "text", "text": value})
         elif kind == "functionResponse" and isinstance(value, dict):

@@ -122,7 +122,7 @@ async def _whole_answer(answer: aiohttp.ClientResponse, options: RewriteOptions,
 
 async def count_tokens(request: web.Request, model: str) -> web.Response:
     """`{"totalTokens": N}`, estimated here (see `estimate_tokens`); the upstream is not asked."""
-    body = await request_json_or_none(request)
+    body = await _json_or_none(request)
     if isinstance(body, dict) and isinstance(body.get("generateContentRequest"), dict):
         body = body["generateContentRequest"]
     models = request.app[state.UPSTREAM].settings.models
@@ -135,7 +135,7 @@ async def count_tokens(request: web.Request, model: str) -> web.Response:
                         content_type="application/json")
 
 
-async def request_json_or_none(request: web.Request) -> Any:
+async def _json_or_none(request: web.Request) -> Any:
     """The request body decoded; None (then a 400 from the translation) if it is not JSON."""
     try:
         return await request_json(request)
