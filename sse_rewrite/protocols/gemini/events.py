@@ -56,7 +56,8 @@ class GeminiEmitter(ChunkEmitter):
         self._frame: dict[str, Any] | None = None
         self._stream_id = ""
         self._parts: list[dict[str, Any]] = []  # parts of the event being built
-        self._calls: dict[int, _Call | None] = {}  # by call index; None once sent
+        self._open: dict[int, _Call] = {}  # calls being gathered, by call index
+        self._sent: set[int] = set()  # the indexes of calls already sent
         self._usage: dict[str, int] | None = None
 
     @property
@@ -100,25 +101,23 @@ class GeminiEmitter(ChunkEmitter):
         number = call["index"] if isinstance(call.get("index"), int) else position
         function = object_field(call, "function")
         arguments = string_field(function, "arguments")
-        if number not in self._calls:
-            name = string_field(function, "name")
-            self._calls[number] = _Call(call_id(call, self._stream_id, number), name)
-        state = self._calls[number]
-        if state is None:  # sent: a functionCall part cannot grow
+        if number in self._sent:  # a functionCall part cannot grow
             note = f"arguments for tool call {number} came after it was sent; dropped"
             return [Notice("late-tool-arguments", note)] if arguments.strip() else []
-        state.arguments.append(arguments)
+        if number not in self._open:
+            name = string_field(function, "name")
+            self._open[number] = _Call(call_id(call, self._stream_id, number), name)
+        self._open[number].arguments.append(arguments)
         return []
 
     def _close_all(self) -> list[Emitted]:
         out: list[Emitted] = []
-        for number, call in self._calls.items():
-            if call is None:
-                continue
-            self._calls[number] = None
+        for number, call in self._open.items():
             part, notices = function_call_part(call.id, call.name, "".join(call.arguments), number)
             out += notices
             self._parts.append(part)
+        self._sent.update(self._open)
+        self._open.clear()
         return out
 
     def _end(self) -> list[Emitted]:
@@ -134,7 +133,7 @@ class GeminiEmitter(ChunkEmitter):
         """The answer failed: what was said goes out, calls still open do not (they must not run)."""
         out = self._event_of_parts()
         self._ended = True
-        if dropped := [call.name for call in self._calls.values() if call is not None]:
+        if dropped := [call.name for call in self._open.values()]:
             note = f"the stream failed inside tool calls {dropped}: not sent"
             out.append(Notice("open-calls-dropped", note))
         body = stream_error(error)
