@@ -13,9 +13,9 @@ interleaved so that a busy machine skews both alike. Exits 1 when a target is mi
 - throughput: N concurrent streams of `prose` words and a leaked call each, wall time.
   The CPU time serve spent (`/proc/PID/stat`) per event it relayed is shown beside it and
   beside the paced runs (where each read carries one event, as from a live model).
-- the fronts: the same concurrent streams asked through serve's Anthropic (`/v1/messages`)
-  and Responses (`/v1/responses`) fronts, each against the same straight reads, with serve's
-  CPU time per upstream event.
+- the fronts: the same concurrent streams asked through serve's Anthropic (`/v1/messages`),
+  Responses (`/v1/responses`) and Gemini (`/v1/models/M:streamGenerateContent`) fronts,
+  each against the same straight reads, with serve's CPU time per upstream event.
 - peak RSS of the serve process (`VmHWM`) after the largest run.
 """
 
@@ -44,6 +44,8 @@ FRONTS = {  # each client protocol: its path under /v1 and the request asking fo
     "openai": ("/chat/completions", REQUEST),
     "anthropic": ("/messages", {**REQUEST, "max_tokens": 4096}),
     "responses": ("/responses", {"model": MODEL, "stream": True, "input": "$ ls"}),
+    "gemini": ("/models/gemini-bench:streamGenerateContent?alt=sse",  # (serve maps gemini-* to MODEL)
+               {"contents": [{"role": "user", "parts": [{"text": "$ ls"}]}]}),
 }
 
 
@@ -178,7 +180,7 @@ def main() -> None:
     logs = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     fake, upstream = start([sys.executable, str(UPSTREAM), "--port", "0", "--lifetime", "900"], logs / "fake")
     command = [sys.executable, "-m", "sse_rewrite", "serve", "--upstream", upstream, "--port", "0",
-               "--workers", str(arguments.workers)]
+               "--workers", str(arguments.workers), "--model-map", f"gemini-*={MODEL}"]
     serve, through = start(command, logs / "serve")
     rows: list[tuple[str, str, bool]] = []
     try:

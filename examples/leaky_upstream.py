@@ -16,7 +16,9 @@ the last user message names (`use apply_patch $ …`), else of the first shell t
 request offers (a name with shell, bash, command or exec; else the first tool), whose
 `command` (or first) parameter gets the text after the last `$ ` of the last user
 message (a shell command, or a patch), or `ls`. `GET /v1/models` lists one model;
-`/echo/...` answers what it received (method, raw path and query, headers, body).
+`/echo/...` answers what it received (method, raw path and query, headers, body). A request
+for JSON (`response_format` `json_object` or `json_schema`) is answered with JSON instead: the
+schema's required properties with the smallest value of their type (`1`, `"fake"`, …).
 `--syntax` (or the `syntax` knob) leaks the call in another family's syntax instead:
 dsml, harmony, qwen3-coder, minimax, gemma4 or mistral (examples/leaked_syntaxes.py).
 
@@ -74,6 +76,9 @@ FAKE: web.AppKey[FakeUpstream] = web.AppKey("fake", FakeUpstream)
 def answer(request: dict[str, Any], prose: int = 0, syntax: str = "kimi") -> str:
     """The model's text for a chat request (see the module docstring)."""
     messages = request.get("messages") or [{}]
+    response_format = request.get("response_format") or {}
+    if response_format.get("type") in ("json_object", "json_schema"):
+        return json.dumps(_example((response_format.get("json_schema") or {}).get("schema") or {}))
     if messages[-1].get("role") == "tool":
         return f"The tool returned: {_text(messages[-1].get('content'))[:200].strip()}"
     users = [m for m in messages if m.get("role") == "user"]
@@ -87,6 +92,18 @@ def answer(request: dict[str, Any], prose: int = 0, syntax: str = "kimi") -> str
     words = " ".join(f"word{i}" for i in range(prose))
     command = command.strip() if dollar else ""
     return f"{words} I will run it. " + LEAKS[syntax](tool["name"], {key: command or "ls"}, counter)
+
+
+def _example(schema: dict[str, Any]) -> Any:
+    """A small value that fits a JSON schema: each required property, the smallest of each type."""
+    kind = schema.get("type")
+    kind = next((k for k in kind if k != "null"), "null") if isinstance(kind, list) else kind
+    if kind == "object":
+        properties = schema.get("properties") or {}
+        return {name: _example(properties.get(name) or {}) for name in schema.get("required") or []}
+    if "enum" in schema:
+        return schema["enum"][0]
+    return {"array": [], "string": "fake", "integer": 1, "number": 1, "boolean": False}.get(str(kind))
 
 
 def _text(content: Any) -> str:

@@ -184,8 +184,10 @@ def serve_command(**params: Any) -> None:
 
     Point an agent at http://HOST:PORT/v1: /v1/chat/completions is forwarded to
     URL/chat/completions and its answer rewritten; every other path is forwarded untouched.
-    Anthropic clients (Claude Code) get /v1/messages at http://HOST:PORT, and Responses API
-    clients (Codex CLI, wire_api = "responses") /v1/responses, each translated.
+    Anthropic clients (Claude Code) get /v1/messages at http://HOST:PORT, Responses API
+    clients (Codex CLI, wire_api = "responses") /v1/responses, and Gemini API clients
+    (Gemini CLI, GOOGLE_GEMINI_BASE_URL=http://HOST:PORT) /v1beta/models/M:streamGenerateContent,
+    each translated.
 
     \b
     Examples:

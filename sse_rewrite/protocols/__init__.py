@@ -1,7 +1,7 @@
 """Client protocols: one package each, owning both directions of that protocol.
 
-`openai/` (chat.completions, what upstreams speak), `anthropic/` (Messages) and
-`responses/` (the Responses API). Each holds `output.py`, how a repaired
+`openai/` (chat.completions, what upstreams speak), `anthropic/` (Messages),
+`responses/` (the Responses API) and `gemini/` (the Gemini API). Each holds `output.py`, how a repaired
 chat.completions stream (`stream_output`) or body (`whole_body`) becomes that protocol's
 events or body, used by `--to NAME` and by `serve`; and `front.py`, its `serve` front:
 routes, and how a request in that protocol becomes a chat.completions request.
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
         def flush(self) -> list[Output]: ...
 
 
-PROTOCOLS: Final = ("openai", "anthropic", "responses")
+PROTOCOLS: Final = ("openai", "anthropic", "responses", "gemini")
 """The client protocols by name (`--to NAME`); the first is the default."""
 
 

@@ -12,7 +12,10 @@ refused (a `Refusal`: status, message, code) or None. In order:
 - the access token, when one is set, on everything but `GET`/`HEAD` of exactly `/healthz`,
   `/livez` or `/readyz` (the probes), `GET /metrics` from a loopback client with
   `--metrics-public`, and `OPTIONS` (answered here, never forwarded): compared in
-  constant time, and a header that is not ASCII is simply a wrong token.
+  constant time, and a header that is not ASCII is simply a wrong token. It is read from
+  `Authorization: Bearer`, `x-api-key` (Anthropic clients) or `x-goog-api-key` (Gemini
+  clients), never from a URL's `?key=`, which Gemini clients may also use: a URL ends up in
+  logs and shell history, and a forwarded path takes its query upstream.
 """
 
 from __future__ import annotations
@@ -82,11 +85,12 @@ def is_open(method: str, path: str, target: str) -> bool:
 
 
 def token_presented(headers: Mapping[str, str], expected: str | None) -> bool:
-    """Whether the headers carry the token (Bearer or `x-api-key`); always true without one."""
+    """Whether the headers carry the token (Bearer, `x-api-key` or `x-goog-api-key`); always
+    true without one."""
     if not expected:
         return True
     scheme, _, credentials = headers.get("Authorization", "").partition(" ")
-    presented = [headers.get("x-api-key", "")]
+    presented = [headers.get("x-api-key", ""), headers.get("x-goog-api-key", "")]
     if scheme.lower() == "bearer":
         presented.append(credentials.strip())
     wanted = expected.encode()

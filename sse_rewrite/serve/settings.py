@@ -46,7 +46,7 @@ class ServeSettings:
     api_key: str | None = None
     """Sent upstream as `Authorization: Bearer …` instead of the client's own header."""
     access_token: str | None = None
-    """Clients must present it (Bearer or `x-api-key`); it never goes upstream."""
+    """Clients must present it (Bearer, `x-api-key` or `x-goog-api-key`); it never goes upstream."""
     capture_dir: Path | None = None
     connect_timeout: float = 10.0
     read_timeout: float = 300.0
@@ -56,7 +56,7 @@ class ServeSettings:
     drain_timeout: float = 30.0
     """On SIGTERM or Ctrl-C, open requests get this long to finish before they are cut."""
     models: ModelChoice = field(default_factory=ModelChoice)
-    """The upstream model for each Anthropic or Responses request (`--model`, `--model-map`)."""
+    """The upstream model for each Anthropic, Responses or Gemini request (`--model`, `--model-map`)."""
     store: Path | str | None = None
     """Where stored Responses go (`--store`): an SQLite file, a `postgresql://` URL (a str), or None."""
     store_pool: int = 10
@@ -130,7 +130,8 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--api-key-env", metavar="NAME",
                  help="Send the key in this environment variable upstream instead of the client's."),
     click.option("--access-token", envvar="SSE_REWRITE_ACCESS_TOKEN", show_envvar=True,
-                 help="Clients must present this token (Authorization: Bearer or x-api-key)."),
+                 help="Clients must present this token (Authorization: Bearer, x-api-key or "
+                      "x-goog-api-key)."),
     click.option("--capture", "capture_dir", type=click.Path(file_okay=False, path_type=Path),
                  help="Save each upstream answer raw in this directory, as a fixture for replay/diff."),
     click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
@@ -158,10 +159,10 @@ SERVE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
                  help="A name clients reach the proxy by (Host), besides addresses and localhost; "
                       "repeatable."),
     click.option("--model", metavar="NAME",
-                 help="/v1/messages, /v1/responses: send every request to this upstream model."),
+                 help="/v1/messages, /v1/responses, Gemini: send every request to this upstream model."),
     click.option("--model-map", multiple=True, metavar="PATTERN=NAME", callback=_model_map,
-                 help="/v1/messages, /v1/responses: requested models matching PATTERN (shell-style: *, ?, "
-                      "[..]) go to NAME; repeatable, first match wins."),
+                 help="/v1/messages, /v1/responses, Gemini: requested models matching PATTERN "
+                      "(shell-style: *, ?, [..]) go to NAME; repeatable, first match wins."),
     click.option("--store", metavar="PATH|URL|none", default=None, envvar="SSE_REWRITE_STORE",
                  show_envvar=True,
                  help="/v1/responses: where stored responses go (previous_response_id): an SQLite file, "

@@ -14,7 +14,8 @@ proxy, in either direction, nor do the client's cookies and `Forwarded` / `X-For
 rewritten routes the proxy asks for `identity` encoding and drops the length, since the
 body it writes is not the one it read. Auth follows `ServeSettings`: the client's
 `Authorization` goes up as is, unless the proxy has a key of its own or an access token
-(which is the proxy's alone and never forwarded).
+(which is the proxy's alone and never forwarded, nor is any `x-api-key` or `x-goog-api-key`
+then).
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ class Upstream:
         if self.settings.access_token or self.settings.api_key:
             headers.popall("authorization", None)
             headers.popall("x-api-key", None)
+            headers.popall("x-goog-api-key", None)
         if self.settings.api_key:
             headers["Authorization"] = f"Bearer {self.settings.api_key}"
         if rewritten:

@@ -7,7 +7,10 @@ Messages output (`--to anthropic`: events or one `message` body) is read into ch
 with `thinking` and `text` blocks as fields of those names and `stop_reason` as the
 finish reason; Responses output (`--to responses`) likewise, from the response object that
 ends the stream (or is the body): `reasoning` and `content` fields, function and custom
-tool calls (a custom call's input as its arguments), the status as the finish reason. It is for people
+tool calls (a custom call's input as its arguments), the status as the finish reason; Gemini
+output (`--to gemini`: `GenerateContentResponse` events or one body) by candidate, `thought`
+parts as `reasoning`, other text as `content`, each `functionCall` a call whose arguments
+are its `args` as JSON, `finishReason` as the finish reason. It is for people
 and golden summaries: it reads the output, never changes it, and skips what it cannot
 decode (counted in `undecoded`).
 """
@@ -94,6 +97,9 @@ def _add(result: Assembled, data: bytes, key: str) -> None:
         return
     if isinstance(chunk.get("type"), str) and "choices" not in chunk:
         _add_anthropic(result, chunk)
+        return
+    if "candidates" in chunk:
+        _add_gemini(result, chunk)
         return
     if chunk.get("error"):
         result.errors.append(chunk["error"])
@@ -200,6 +206,34 @@ def _add_response(result: Assembled, response: Any) -> None:
         result.errors.append(response["error"])
     if response.get("usage"):
         result.usage = response["usage"]
+
+
+def _add_gemini(result: Assembled, chunk: dict[str, Any]) -> None:
+    """A `GenerateContentResponse`: its candidates' parts appended, its usage kept."""
+    if chunk.get("usageMetadata"):
+        result.usage = chunk["usageMetadata"]
+    candidates = chunk.get("candidates")
+    for position, candidate in enumerate(candidates if isinstance(candidates, list) else []):
+        if not isinstance(candidate, dict):
+            continue
+        index = candidate["index"] if isinstance(candidate.get("index"), int) else position
+        target = result.choices.setdefault(index, AssembledChoice(index))
+        content = candidate.get("content")
+        parts = content.get("parts") if isinstance(content, dict) else None
+        for part in parts if isinstance(parts, list) else []:
+            if not isinstance(part, dict):
+                continue
+            if isinstance(part.get("text"), str) and part["text"]:
+                name = "reasoning" if part.get("thought") is True else "content"
+                target.text[name] = target.text.get(name, "") + part["text"]
+            call = part.get("functionCall")
+            if isinstance(call, dict):
+                arguments = orjson.dumps(call.get("args") or {}).decode()
+                number = len(target.calls)
+                call_id, name = str(call.get("id", "")), str(call.get("name", ""))
+                target.calls[number] = AssembledCall(number, call_id, name, arguments)
+        if isinstance(candidate.get("finishReason"), str):
+            target.finish_reason = candidate["finishReason"]
 
 
 def to_json(result: Assembled) -> dict[str, Any]:

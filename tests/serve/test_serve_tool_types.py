@@ -2,7 +2,7 @@
 
 A fake upstream leaks a Qwen3-Coder call writing `42` into `Write(content: string)`, one
 token per chunk. Without the schema `42` would be the number Claude Code's `Write` refuses;
-with the request's tools, both fronts hand the client the string `"42"`, streamed and whole,
+with the request's tools, every front hands the client the string `"42"`, streamed and whole,
 and a capture keeps the tools so its replay types the same.
 """
 
@@ -113,6 +113,32 @@ def test_the_anthropic_front_gives_write_the_string_42(servers: Servers, qwen: s
     [tool] = [block for block in message.content if block.type == "tool_use"]
     assert (tool.name, tool.input) == ("Write", EXPECTED)
     assert message.stop_reason == "tool_use"
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_the_gemini_front_gives_write_the_string_42(servers: Servers, qwen: str, stream: bool) -> None:
+    from google import genai
+    from google.genai import types
+
+    base_url, _ = servers.serve(upstream=qwen, models=ModelChoice(model=QWEN))
+    options = types.HttpOptions(base_url=base_url.removesuffix("/v1"), api_version="v1beta",
+                                retry_options=types.HttpRetryOptions(attempts=1))
+    client = genai.Client(api_key="k", http_options=options)
+    declaration = types.FunctionDeclaration(name="Write", parameters_json_schema=SCHEMA)
+    tool = types.Tool(function_declarations=[declaration])
+    config = types.GenerateContentConfig(
+        tools=[tool], automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True))
+    try:
+        if stream:
+            chunks = list(client.models.generate_content_stream(
+                model="gemini-x", contents="write 42 to /tmp/answer.txt", config=config))
+            calls = [call for chunk in chunks for call in chunk.function_calls or []]
+        else:
+            calls = client.models.generate_content(model="gemini-x", contents="write 42 to /tmp/answer.txt",
+                                                   config=config).function_calls or []
+    finally:
+        client.close()
+    assert [(call.name, call.args) for call in calls] == [("Write", EXPECTED)]
 
 
 def test_a_capture_keeps_the_requests_tools(servers: Servers, qwen: str, tmp_path: Path) -> None:

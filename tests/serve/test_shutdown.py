@@ -25,7 +25,9 @@ def _in_background(call: object) -> tuple[threading.Thread, list[httpx2.Response
     ("/chat/completions", {**CHAT, "stream": True}, '"message":"sse-rewrite serve is shutting down"'),
     ("/messages", ANTHROPIC, "event: error"),
     ("/responses", {"model": "m", "input": "hi", "stream": True, "store": False}, "response.failed"),
-], ids=["openai", "anthropic", "responses"])
+    ("/models/gemini-x:streamGenerateContent?alt=sse", {"contents": [{"parts": [{"text": "hi"}]}]},
+     '"status":"UNAVAILABLE"'),
+], ids=["openai", "anthropic", "responses", "gemini"])
 def test_a_stream_cut_at_shutdown_ends_with_an_error_event(servers: Servers, path: str,
                                                            body: dict[str, object], ending: str) -> None:
     seen, upstream = servers.hostile()

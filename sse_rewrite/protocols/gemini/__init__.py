@@ -1,0 +1,1 @@
+"""The Gemini API (`generateContent`, `streamGenerateContent`): Gemini CLI's and Google's SDKs' door."""
