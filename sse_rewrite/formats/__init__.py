@@ -128,10 +128,10 @@ FORMAT_CHOICES: Final = (
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
-    "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, GCML, MiniMax, harmony, "
-    "Seed and Kimi K3 markers, Mistral's [TOOL_CALLS] and Llama's, LFM2's, Gemma 4's, FunctionGemma's, "
-    "Granite 3.0's, Cohere's, Apertus's, Step-3's, Solar Open's and PLaMo 3's tool-call tokens, "
-    "InternLM's <|action_start|>"
+    "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
+    "Seed and Kimi K3 markers, GCML's, Mistral's [TOOL_CALLS] and Llama's, LFM2's, Gemma 4's, "
+    "FunctionGemma's, Granite 3.0's, Cohere's, Apertus's, Step-3's, Solar Open's and PLaMo 3's tool-call "
+    "tokens, InternLM's <|action_start|>"
 )
 # Vendors and model-name prefixes whose APIs return native `tool_calls`: no tag syntax.
 _NATIVE_VENDORS: Final = ("openai", "anthropic", "google")
