@@ -150,7 +150,7 @@ class OrphanClosers:
     _owed: dict[Any, int]  # closers owed to openers released as prose: words too
 
     def _init_orphans(self, surroundings: Surroundings | None) -> None:
-        markers = getattr(self, "OPENERS", _NONE)  # (a parser that reads no markers follows quotes alone)
+        markers = self.OPENERS if hasattr(self, "OPENERS") else _NONE  # (none: it follows quotes alone)
         self._around = surroundings or Surroundings(markers, bool(self.ORPHANS))
         self._owed = {}
 
