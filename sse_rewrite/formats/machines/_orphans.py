@@ -102,6 +102,8 @@ class Surroundings:
         self.quotes.read(text)
         if text:
             self.last = text[-1]
+        if not self.closers:  # (the lines below only serve closers)
+            return
         cut = max(text.rfind("\n"), text.rfind("\r"))
         if cut >= 0:
             self.line_start = not text[cut + 1 :].strip(" \t")

@@ -57,16 +57,18 @@ class Quotes:
 
     def read(self, text: str) -> None:
         """Plain text the parser read (handed back), in order."""
-        if not self._run and "`" not in text and "|" not in text:  # nothing opens a quote here
-            cut = max(text.rfind("\n"), text.rfind("\r"))
-            if cut >= 0:
-                self._span, self._row = 0, False
-                self._head = not text[cut + 1 :].strip(" \t")
-            elif self._head and text.strip(" \t"):
-                self._head = False
+        if self._run or "`" in text or "|" in text:
+            self._read_marks(text)
+        elif "\n" in text or "\r" in text:  # a line end closes a span or a row
+            self._span, self._row = 0, False
+            self._head = not text[max(text.rfind("\n"), text.rfind("\r")) + 1 :].strip(" \t")
             if not self._prose and text.strip(" \t\r\n"):
                 self._prose = True
-            return
+        elif (self._head or not self._prose) and text.strip(" \t"):  # (most texts: four tests)
+            self._head, self._prose = False, True
+
+    def _read_marks(self, text: str) -> None:
+        """`read` for a text that may open or close a quote."""
         pos = 0
         for found in _QUOTING.finditer(text):
             self._plain(text[pos : found.start()])
