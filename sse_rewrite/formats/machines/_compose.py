@@ -91,7 +91,7 @@ class ComposedParser:
         if not texts or self._scan.end:
             return 0
         found = self._WHOLE_OPENERS.get(texts[0])
-        if found is None or self._around.quoted():  # (a quoted opener is text: `_found` says so)
+        if found is None:
             return 0
         part = self._parts[found[0]]
         if not part._absorb_opener(found[1], texts[0]):

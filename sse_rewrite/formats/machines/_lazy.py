@@ -123,7 +123,7 @@ class LazyComposition:
         self.__dict__.clear()
         self.__class__ = composition  # type: ignore[assignment]  # (no indirection on the hot path)
         composition.__init__(self, *options)  # type: ignore[arg-type]
-        self._around.take_over(around)
+        self._around.line_start, self._around.last = around.line_start, around.last
 
     @property
     def pending(self) -> bool:

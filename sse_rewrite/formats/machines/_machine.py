@@ -121,10 +121,12 @@ class ScanningParser(StreamedCall, OrphanClosers):
             if self._state is self.REASONING_AT_ONCE:  # (orphan closers read no reasoning)
                 return [Reasoning(text)] if text else []
             if self._state is self.TEXT and self._PLAIN_AT_ONCE:
-                self._around.text(text)
+                if self._around is not None:
+                    self._around.text(text)
                 return [Text(text)] if text else []
         out: list[Piece] = []
-        self._around.begin(out)
+        if self._around is not None:
+            self._around.begin(out)
         self._scan.append(text)
         self._run(out)
         if self._state is not self.TEXT and self._scan.buffered > self._max:
@@ -136,7 +138,7 @@ class ScanningParser(StreamedCall, OrphanClosers):
         """Step until no step makes progress; then `Surroundings` reads what was handed back."""
         while self._STEPS[self._state](self, out):
             pass
-        if out:
+        if self._around is not None and out:
             self._around.catch_up()
 
     def _cap(self, out: list[Piece]) -> None:
