@@ -19,7 +19,15 @@ pytestmark = pytest.mark.usefixtures("accelerators")
 
 CASES = [pytest.param(fmt, row, id=f"{fmt}-{row}") for fmt, rows in ROWS.items() for row in rows]
 # Rows whose call is announced before it breaks: completed as written instead of released.
-COMPLETED = {(fmt, "eof-in-call-incomplete") for fmt in ("kimi", "deepseek", "hermes", "qwen3-coder", "glm")}
+_OPEN_AT_STOP = (
+    "stop-sequence-inside-an-open-value-is-text",
+    "stop-sequence-inside-a-bare-calls-open-parameter-is-text",
+)
+_CUT = ("kimi", "deepseek", "hermes", "qwen3-coder", "glm")
+COMPLETED = {(fmt, "eof-in-call-incomplete") for fmt in _CUT} | {
+    # (a value open at a normal finish is text, but an announced call is completed as written)
+    ("qwen3-coder", _OPEN_AT_STOP[0]), ("glm", _OPEN_AT_STOP[0]), ("qwen3-coder", _OPEN_AT_STOP[1]),
+}
 
 
 def final(stream: bytes):  # type: ignore[no-untyped-def]
@@ -39,7 +47,7 @@ def test_the_openai_sdk_assembles_the_same_result_with_streamed_arguments(fmt: s
         plain = final(rewrite_stream(stream, format=fmt))
         streamed = final(rewrite_stream(stream, format=fmt, stream_arguments=True))
         if (fmt, row) in COMPLETED:
-            assert streamed[0] == "x " and [c[1] for c in streamed[1]] == ["f"]
+            assert streamed[0] == text[: text.index("<")] and [c[1] for c in streamed[1]] == ["f"]
             assert plain[1] == []
         else:
             assert streamed == plain

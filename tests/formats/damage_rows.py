@@ -11,10 +11,12 @@ import json
 
 from sse_rewrite.formats.catalogue import deepseek, kimi
 from sse_rewrite.formats.machines._section_base import Token
-from tests.formats.damage_tag_rows import STOPPED, TAG_CALLS, glm, hermes, qwen, tag_rows
+from tests.formats.damage_tag_rows import OPEN_VALUE, STOPPED, TAG_CALLS, glm, hermes, qwen, tag_rows
 from tests.formats.damage_types import Expected
 
-__all__ = ["DEEPSEEK", "KIMI", "PARSERS", "ROWS", "STOPPED", "Expected", "glm", "hermes", "qwen"]
+__all__ = [
+    "DEEPSEEK", "KIMI", "OPEN_VALUE", "PARSERS", "ROWS", "STOPPED", "Expected", "glm", "hermes", "qwen"
+]  # fmt: skip
 
 ROLES = {
     "sb": Token.SECTION_BEGIN,

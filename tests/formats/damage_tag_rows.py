@@ -41,13 +41,22 @@ CUT_BODIES = {
         "<tool_call>f\n<arg_key>a</arg_key><arg_value>1",
     ),
 }
-# A call whose closers a stop sequence took (`</tool_call>`, `</arg_value>`...), and its arguments.
+# A call whose closers a stop sequence took (`</tool_call>`, `</function>`: only closers after
+# complete values), and its arguments.
 STOPPED = {
     "hermes": ('<tool_call>\n{"name": "f", "arguments": {"a": "x y"}}\n', '{"a": "x y"}'),
-    "qwen3-coder": ("<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\nx y\n",
-                    '{"a": 1, "b": "x y"}'),
+    "qwen3-coder": (
+        "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\nx y\n</parameter>\n",
+        '{"a": 1, "b": "x y"}',
+    ),
     "glm": ("<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>b</arg_key>"
-            "<arg_value>x y", '{"a": 1, "b": "x y"}'),
+            "<arg_value>x y</arg_value>", '{"a": 1, "b": "x y"}'),
+}
+# A call cut inside its last value (DESIGN.md §4: a parameter still open at any end is text,
+# a normal finish too: a file write cut off mid-content is never a call).
+OPEN_VALUE = {
+    "qwen3-coder": "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n<parameter=b>\nx y\n",
+    "glm": "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>b</arg_key><arg_value>x y",
 }
 OTHER_BODY = {"hermes": glm("f", k="v"), "qwen3-coder": hermes("f", {}), "glm": hermes("f", {})}
 
@@ -111,6 +120,10 @@ def tag_rows(fmt: str) -> dict[str, Expected]:
         ),
         "another-formats-body-is-text": (OTHER_BODY[fmt], [], OTHER_BODY[fmt], set()),
     }
+    if fmt in OPEN_VALUE:
+        rows["stop-sequence-inside-an-open-value-is-text"] = (
+            f"x {OPEN_VALUE[fmt]}", [], f"x {OPEN_VALUE[fmt]}", {"truncated-call"}
+        )
     if fmt != "hermes":  # (a JSON body ends where its object does: see the hermes row)
         rows["unclosed-call-closed-by-next-call"] = (
             call("a", "x").removesuffix("</tool_call>") + call("b", "y"),
@@ -186,10 +199,16 @@ def tag_rows(fmt: str) -> dict[str, Expected]:
                     {"orphan-marker"},
                 ),
                 "stop-sequence-took-a-bare-calls-closers": (
-                    "<function=f>\n<parameter=x>\nline one\nline two\n",
+                    "<function=f>\n<parameter=x>\nline one\nline two\n</parameter>\n",
                     [("f", '{"x": "line one\\nline two"}')],
                     "",
                     {"recovered-call"},
+                ),
+                "stop-sequence-inside-a-bare-calls-open-parameter-is-text": (
+                    "<function=f>\n<parameter=x>\nline one\nline two\n",
+                    [],
+                    "<function=f>\n<parameter=x>\nline one\nline two\n",
+                    {"truncated-call"},
                 ),
                 "eof-in-bare-call-complete-parameters": (
                     bare[: -len("</function>")],

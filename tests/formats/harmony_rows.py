@@ -145,10 +145,10 @@ HARMONY: dict[str, Row] = {
         "",
         set(),
     ),
-    "space-in-name-is-text": (
+    "space-in-name-runs-to-the-next-marker": (  # (a recipient runs to the next marker: issue #35)
         '<|channel|>commentary to=functions.get weather <|constrain|>json<|message|>{"a":1}<|call|>',
-        [],
-        '<|channel|>commentary to=functions.get weather <|constrain|>json<|message|>{"a":1}<|call|>',
+        [("get weather", '{"a":1}')],
+        "",
         "",
         set(),
     ),

@@ -204,4 +204,8 @@ def test_a_call_over_the_cap_is_text(model: str) -> None:
     out = feed_pieces(_read(model, text, max_section_bytes=100), list(text))
     assert calls(out) == []
     assert "section-cap" in codes(out)
-    assert rejoin(out) == texts(out) == text
+    # the raw text comes out; closer tokens that then end the message are orphans, dropped as
+    # markup (docs/behaviour.md, "Damage": orphan closers by kind)
+    assert rejoin(out) == text
+    assert text.startswith(texts(out))
+    assert texts(out) == text or model in (STEP3, SOLAR)

@@ -23,6 +23,12 @@ COMPLETED = {
     ("hermes", "eof-in-call-incomplete"): ("f", '{"a": ', "x "),
     ("qwen3-coder", "eof-in-call-incomplete"): ("f", '{"a": "val"}', "x "),
     ("glm", "eof-in-call-incomplete"): ("f", '{"a": 1}', "x "),
+    # (a call already announced cannot be taken back: an open value completes it as written)
+    ("qwen3-coder", "stop-sequence-inside-an-open-value-is-text"): ("f", '{"a": 1, "b": "x y"}', "x "),
+    ("qwen3-coder", "stop-sequence-inside-a-bare-calls-open-parameter-is-text"): (
+        "f", '{"x": "line one\\nline two"}', ""
+    ),
+    ("glm", "stop-sequence-inside-an-open-value-is-text"): ("f", '{"a": 1, "b": "x y"}', "x "),
 }
 
 

@@ -9,7 +9,8 @@
 
 The block is `function_calls` (V3.2), `tool_calls` (V4) or `calls` (V4.1, which also puts a
 space after the marker). Leaks spell the marker with doubled bars, `‖`, or ASCII `| DSML |`;
-every spelling is read, and tags of different spellings mix. `string="true"` values are raw
+the bars and the space combine freely (`<｜｜DSML｜｜ calls>`), so every combination is read
+(`MARKS`), and tags of different spellings mix. `string="true"` values are raw
 strings, `string="false"` JSON (the raw string if it is not); a lone `arguments` or `input`
 parameter the tool does not declare, holding an object of its parameters, is unwrapped (V4).
 A leaked `<｜DSML｜toolcall>NAME` followed by a fenced JSON object is a call too (`fenced_calls`).
@@ -27,8 +28,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-MARKS: Final = ("｜DSML｜", "｜DSML｜ ", "｜｜DSML｜｜", "‖DSML‖", " | DSML | ", "|DSML|")
-"""The marker as V3.2/V4 write it, as V4.1 writes it (a space after it), and as leaks spell it."""
+BARS: Final = ("｜", "｜｜", "‖", "|", " | ")
+"""The bars around `DSML`: as V3.2/V4 write them, and as leaks spell them."""
+MARKS: Final = tuple(f"{bar}DSML{bar}{space}" for bar in BARS for space in ("", " "))
+"""The marker in every spelling: any bars, with or without the space V4.1 puts after it."""
 _MARKED: Final = tuple(Spelling(f"<{mark}", f"</{mark}") for mark in MARKS)
 
 DSML: Final = InvokeSyntax("dsml", _MARKED, ("function_calls", "tool_calls", "calls"), (*_MARKED, PLAIN),

@@ -1,4 +1,4 @@
-"""JSON helpers for format parsers: `is_json`, and `JsonScanner`, which tracks JSON string
+"""JSON helpers for format parsers: `is_json`, `is_placeholder`, and `JsonScanner`, which tracks JSON string
 and bracket state incrementally over a growing byte buffer.
 
 Format parsers use the scanner to tell markup from data: a closing tag inside a JSON string is
@@ -36,6 +36,26 @@ def is_json(text: str) -> bool:
     except orjson.JSONDecodeError:
         return False
     return True
+
+
+# A JSON string, closed (its content is data: an elision in it is the model's text)
+_STRING: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# An elision written where a value or member belongs
+_ELISION: Final = re.compile(r"\.\.\.|…")
+# A word in angle brackets standing for the arguments (`<args>`, `<arguments>`)
+_STAND_IN: Final = re.compile(r"<[A-Za-z_][\w -]*>")
+
+
+def is_placeholder(arguments: str) -> bool:
+    """True when `arguments` only stand for arguments: an elision outside its strings (`{...}`,
+    `…`, `{"a": 1, ...}`) or a word in angle brackets (`<args>`). Such a call is never made
+    (docs/behaviour.md, "Damage"): valid JSON never is one."""
+    text = arguments.strip()
+    if _STAND_IN.fullmatch(text):
+        return True
+    if ("..." not in text and "…" not in text) or is_json(text):
+        return False
+    return _ELISION.search(_STRING.sub('""', text)) is not None
 
 
 def unwrapped(arguments: str, name: str, out: list[Piece]) -> str:

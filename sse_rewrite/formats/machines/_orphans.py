@@ -6,12 +6,18 @@ to close. It is dropped, with a notice, only where it adjoins syntax (docs/behav
 
 - right after a call or section the parser closed, spacing aside (`...</function>\\n</tool_call>`);
 - alone on its line: the parser read the newline that began the line and only spacing since,
-  and only spacing and markers follow it up to the line's end (a newline, or the field's end).
+  and only spacing and markers follow it up to the line's end (a newline, or the field's end);
+- a vocabulary token (any closer but a tag closer `</...>`: `<|tool_call_end|>`, DeepSeek's
+  end tokens) that ends the message: only spacing and markers follow it up to the
+  field's end (`I will check that. <|tool_call_end|>`). A tag closer there is words.
 
 Anywhere else (inside a sentence, even two side by side) it is the model's own words, kept
 byte for byte: a message that explains the syntax keeps every character. The start of a field
 is not a line start here: in a stream, text without a marker may have passed without the
-parser, so only what it read counts, and a stream decides as its whole body does.
+parser, so only what it read counts, and a stream decides as its whole body does. A closer
+whose line, or message, is not over waits in the scanner (the parser is `pending`, so its
+event is held: docs/behaviour.md, "Hold the event, not the bytes") until non-spacing text
+comes or `flush` ends the field.
 
 `Surroundings` is what the parser knows of the text before its cursor. It reads the pieces a
 feed hands back, in order (`begin`, `catch_up`), and the plain texts it hands back at once
@@ -33,6 +39,8 @@ if TYPE_CHECKING:
 
 _SPACING: Final = " \t\r\n"
 _NOT_BLANK: Final = re.compile(rb"[^ \t]")
+_NOT_SPACING: Final = re.compile(rb"[^ \t\r\n]")
+_TAG_CLOSER: Final = b"</"  # how a tag closer begins; every other closer is a vocabulary token
 
 
 class Surroundings:
@@ -84,19 +92,22 @@ class Surroundings:
             self.line_start = self.after_syntax = False
 
     def adjoins(self, scan: MarkerScanner, pos: int, length: int) -> bool | None:
-        """Whether the closer at `pos` adjoins syntax (drop it); None while its line is not over."""
+        """Whether the closer at `pos` adjoins syntax (drop it); None while its line, or for a
+        vocabulary token its message, is not over."""
         self.catch_up()
         if self.after_syntax:
             return True
-        if not self.line_start:
+        token = not scan.view.startswith(_TAG_CLOSER, pos)
+        if not (self.line_start or token):
             return False
         view, at = scan.view, pos + length
-        while True:  # only spacing and markers up to the line's end?
-            found = _NOT_BLANK.search(view, at)
+        blank = _NOT_BLANK if self.line_start else _NOT_SPACING  # (a token's message runs past its line)
+        while True:  # only spacing and markers up to the line's (message's) end?
+            found = blank.search(view, at)
             if found is None:
                 return True if self.at_end else None
             at = found.start()
-            if view[at] in b"\r\n":
+            if view[at] in b"\r\n":  # (a line start's line ends here)
                 return True
             marker = scan.match(at, self.markers)
             if marker is NEED_MORE:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from ...stream.events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
-from ._json import unwrapped
+from ._json import is_placeholder, unwrapped
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -73,8 +73,14 @@ class StreamedCall:
 
     def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
         """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
-        Arguments encoded twice become the object they hold (docs/behaviour.md, "Damage"); a `PROSE`
+        Arguments encoded twice become the object they hold; placeholder arguments (`{...}`,
+        `<args>`) make no call: its raw text comes out (docs/behaviour.md, "Damage"); a `PROSE`
         syntax's call that names no declared tool is its raw text, with a notice."""
+        if self._announced is None and is_placeholder(arguments):
+            out.append(Text(raw))
+            note = f"call {name}: arguments are a placeholder: kept as text"
+            out.append(Notice("placeholder-arguments", note))
+            return
         arguments = unwrapped(arguments, name, out) if arguments[:1] == '"' else arguments
         if self._announced is not None:
             (call_id, name), sent = self._announced, "".join(self._sent)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .tool_call_bodies import Call
 
 _FUNCTION: Final = FUNCTION.encode()
+_PARAMETER_CLOSE: Final = b"</parameter>"
 
 
 class State(MachineState):
@@ -71,22 +72,16 @@ class TagCalls(TagStreamAbsorb):
         self._state = State.BLOCK if bare is None else State.OPENED
 
     def _finish(self, out: list[Piece]) -> None:
-        """A call complete so far is kept, a bare opener dropped, else the raw text comes out."""
+        """A call complete so far is kept, a bare opener dropped, else the raw text comes out: a
+        value still open is text at any end, a normal finish too (a cut-off file is no call)."""
         scan, state = self._scan, self._state
         if state is State.TEXT:
             self._emit_text(out, scan.end)
         elif state in _OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
-        elif state is State.TAGGED and self._value_end is not None and self._finished:
-            # a normal finish inside a value: a stop sequence took the closers, the value ends here
-            call = self._parse(scan.end, complete=False, open_value=self._value_end.decode())
-            if call is None:
-                self._release(out, scan.end, "truncated-call", "stream finished inside a tool call")
-                return
-            message = f"stream finished inside call {call[0]} (its closers a stop sequence): call recovered"
-            out.append(Notice("recovered-call", message))
-            self._emit_call(out, call, scan.end)
+        elif state is State.TAGGED and self._value_end == _PARAMETER_CLOSE and self._closed_at_end(out):
+            return
         elif state is State.CLOSING or (state is State.TAGGED and self._value_end is None):
             body_end = self._body_end if state is State.CLOSING else scan.cursor
             call = self._parse(body_end, complete=state is State.CLOSING)
@@ -99,9 +94,26 @@ class TagCalls(TagStreamAbsorb):
         else:
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 
-    def _parse(self, body_end: int, complete: bool = True, open_value: str = "") -> Call | None:
-        """The call the body up to `body_end` gives (`open_value`: the closer of a value left open)."""
-        body = self._scan.text(self._scan.mark, body_end) + open_value
+    def _closed_at_end(self, out: list[Piece]) -> bool:
+        """A Qwen3-Coder parameter left open whose text ends in `</tool_call>` (spacing aside):
+        the call's closer, which ends the parameter (`{"n": 1024}`, not `"1024\n</tool_call>"`)."""
+        scan = self._scan
+        body = scan.view[scan.mark : scan.end].rstrip(b" \t\r\n")
+        closer = self.TAGS.close
+        if not body.endswith(closer):
+            return False
+        close = scan.mark + len(body) - len(closer)
+        call = self._parse(close, complete=False)
+        if call is None:
+            return False
+        out.append(Notice("implicit-close", f"call {call[0]}: its open parameter ended at </tool_call>"))
+        self._emit_call(out, call, close + len(closer))
+        self._emit_text(out, scan.end)
+        return True
+
+    def _parse(self, body_end: int, complete: bool = True) -> Call | None:
+        """The call the body up to `body_end` gives."""
+        body = self._scan.text(self._scan.mark, body_end)
         try:
             if self._body is Body.JSON:
                 return hermes_call(body, self.TAGS.json_keys) if body.strip() else None

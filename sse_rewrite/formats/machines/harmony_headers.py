@@ -2,8 +2,9 @@
 
     <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>
 
-A header runs from `<|start|>` or `<|channel|>` to `<|message|>`. A recipient ends at a
-control token, so a `<|channel|>WORD` glued to it is the header's channel again (vLLM's parser
+A header runs from `<|start|>` or `<|channel|>` to `<|message|>`. A recipient runs to the next
+marker, spaces and all (`to=functions.Web Search <|constrain|>json`), and ends at a control
+token, so a `<|channel|>WORD` glued to it is the header's channel again (vLLM's parser
 reads the tokens so). `header_kind` reads a
 complete one (a call to `functions.NAME`, the `analysis` reasoning channel, or content:
 `final`, `commentary` without a recipient); `maybe_prose` tells, while a header is still
@@ -49,10 +50,13 @@ _REASONING, _CONTENT, _CALL = Kind.REASONING, Kind.CONTENT, Kind.CALL
 """Read once: a member read from its Enum class goes through the metaclass's `__getattr__`
 hook, about ten times a global's cost (Python 3.11)."""
 
+_RECIPIENT: Final = r"[^\s<]+(?:[ \t]+(?!json(?![^\s<]))[^\s<]+)*"
+"""A recipient: its words up to the next marker (`functions.Web Search`), but for a last `json`
+(the content type, written without `<|constrain|>`)."""
 _FULL: Final = re.compile(
-    r"(?:<\|start\|>[ \t]*(?P<role>\w+)(?:[ \t]+to=(?P<to1>[^\s<]+))?[ \t]*)?"
+    rf"(?:<\|start\|>[ \t]*(?P<role>\w+)(?:[ \t]+to=(?P<to1>{_RECIPIENT}))?[ \t]*)?"
     r"(?:<\|channel\|>[ \t]*(?P<channel>\w+)"
-    r"(?:[ \t]+to=(?P<to2>[^\s<]+)(?:[ \t]*<\|channel\|>[ \t]*(?P<again>\w+))?)?)?"
+    rf"(?:[ \t]+to=(?P<to2>{_RECIPIENT})(?:[ \t]*<\|channel\|>[ \t]*(?P<again>\w+))?)?)?"
     r"[ \t]*(?:<\|constrain\|>[ \t]*)?(?P<ctype>[^\s<]+)?[ \t]*"
 )
 _HEADER_TEXT: Final = re.compile(

@@ -112,7 +112,7 @@ def qwen_xml_call(
 ) -> Call | None:
     """`<function=NAME>` with `<parameter=KEY>VALUE</parameter>` pairs, up to `</function>`.
 
-    A parameter left open ends at the next `<parameter=` or at `</function>`. With
+    A parameter left open ends at the next `<parameter=`, `</function>` or `</tool_call>`. With
     `complete` False (the input ended) `</function>` may be missing. Values are typed by the
     schema of the tool `typed_as` (default: the call's own name) in `tools`.
     """

@@ -16,7 +16,8 @@ Theory of operation
   `</tool_call>` inside a string is data); then CLOSING.
 - TAGGED (XML and GLM): scan `<`-led markers; inside a GLM value only `</arg_value>`
   counts, inside a Qwen parameter `</parameter>`, the next `<parameter=` or
-  `</function>` (a parameter left open), so a `</tool_call>` in a value is data. A bare
+  `</function>` (a parameter left open), so a `</tool_call>` in a value is data, unless only
+  spacing follows it to the end of input (then it closed the call: `_tag_calls`). A bare
   call's body ends at `</function>`; then CLOSING. Outside a value the next
   `<tool_call>` closes a call that lost its `</tool_call>`.
 - CLOSING: only spacing may come before `</tool_call>` (a bare call's stray closer,
