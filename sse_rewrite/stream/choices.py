@@ -67,6 +67,7 @@ class StreamChoices:
         self._native_ids = options.id_style == "native"
         self._stream_arguments = options.stream_arguments
         self._think = think_starts_inside
+        self._cap = options.max_section_bytes
         self._stats = stats
         self._choices: dict[int, ChoiceRewriter] = {}
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
@@ -269,7 +270,7 @@ class StreamChoices:
         choice = self._choices.get(index)
         if choice is None:
             legacy = self._stats.format not in (NATIVE_TOOL_CALLS, None)
-            think = None if self._think is None else ContentThinking(self._think)
+            think = None if self._think is None else ContentThinking(self._think, self._cap)
             choice = ChoiceRewriter(
                 index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think
             )

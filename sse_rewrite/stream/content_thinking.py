@@ -3,12 +3,16 @@
 A `think.ThinkSplitter` reads the choice's `content`: the reasoning found there joins the
 delta's reasoning field (`reasoning_content`, or `reasoning` once the stream has used that),
 where the tool parsers still look for leaked calls (docs/behaviour.md, "Think tags").
+
+What moved only because the prompt was assumed to open the reasoning is kept (up to the section
+cap): a choice that finishes normally without the closer gets it back as its answer (`Stranded`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..formats.machines._scanner import DEFAULT_MAX_SECTION_BYTES
 from .events import Markup, Notice, Reasoning, Text, ToolCall
 from .think import ThinkSplitter, Thought
 
@@ -21,6 +25,19 @@ if TYPE_CHECKING:
     from ..formats import ToolSyntax
 
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
+_CUT: Final = "length"  # the one finish after which a missing closer may still have been coming
+
+
+@dataclass(frozen=True, slots=True)
+class Stranded:
+    """Text a choice sent as reasoning on the assumption that the prompt opened it, when the
+    choice finished normally without the closer: the model answered without thinking.
+
+    `text` is that text, to be sent again as the answer; None when it outgrew the section cap
+    (`size` UTF-8 bytes): then only a notice says so."""
+
+    text: str | None
+    size: int
 
 
 @dataclass(slots=True)
@@ -32,24 +49,29 @@ class Split:
     choice may hold the event whole for them (`held_whole`) instead of sending it without
     them. Characters held that way by an earlier event are decided here: `lead` is their
     text (it continues the content before this event's own), `tag` counts them as a tag.
+    `stranded`: the choice finished here with its answer in the reasoning field.
     """
 
     choice: dict[str, Any] | None
     lead: str = ""
     tag: int = 0
     tail: int = 0
+    stranded: Stranded | None = None
 
 
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_field", "_owed", "tags")
+    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "tags")
 
-    def __init__(self, starts_inside: bool) -> None:
+    def __init__(self, starts_inside: bool, cap: int = DEFAULT_MAX_SECTION_BYTES) -> None:
         self.tags = ThinkSplitter(starts_inside)
         """The tag splitter (read only). While it is `busy`, every content event must come here."""
         self._field = "reasoning_content"
         self._owed = 0  # held characters whose event was held whole for them (`held_whole`)
+        self._cap = cap
+        self._moved: list[str] | None = []  # moved while `tags.assumed` (None: past the cap)
+        self._moved_size = 0  # its UTF-8 bytes
 
     @property
     def held(self) -> int:
@@ -87,8 +109,10 @@ class ContentThinking:
             pieces = self._feed_around_syntax(text, syntax())
         else:
             pieces = self.tags.feed(text)
-        if choice.get("finish_reason") is not None or (owed and not text):
+        finish = choice.get("finish_reason")
+        if finish is not None or (owed and not text):
             pieces += self.tags.flush()  # the end, or content not continued: a held prefix is text
+        stranded = self._strand(pieces, finish)
         lead, tag = "", 0
         if owed and pieces:  # decided: the first piece covers the owed characters (a tag, or text)
             self._owed = 0
@@ -99,7 +123,7 @@ class ContentThinking:
                 lead = first.text[:owed]
                 pieces = ([Text(first.text[owed:])] if len(first.text) > owed else []) + pieces[1:]
         if pieces == ([Text(text)] if text else []):
-            return Split(None, lead, tag)
+            return Split(None, lead, tag, stranded=stranded)
         tail = 0 if self.tags.inside else self.tags.held - self._owed
         if tail and (tail > len(text) or pieces != ([Text(text[:-tail])] if len(text) > tail else [])):
             # more changed than a tag start at the end, or the start began in an event that went
@@ -111,7 +135,25 @@ class ContentThinking:
             new_delta["content"] = answer
         if thought:
             new_delta[self._field] = (delta.get(self._field) or "") + thought
-        return Split({**choice, "delta": new_delta}, lead, tag, tail)
+        return Split({**choice, "delta": new_delta}, lead, tag, tail, stranded)
+
+    def _strand(self, pieces: list[Text | Thought | Markup], finish: object) -> Stranded | None:
+        """Keep what moved on the assumption alone; at a normal finish still on it, that text."""
+        if not self.tags.assumed:
+            self._moved, self._moved_size = [], 0  # a tag came: the reasoning was real
+            return None
+        for piece in pieces:
+            if type(piece) is Thought:
+                self._moved_size += len(piece.text.encode())
+                if self._moved_size > self._cap:
+                    self._moved = None
+                elif self._moved is not None:
+                    self._moved.append(piece.text)
+        if finish is None or finish == _CUT or not self._moved_size:
+            return None
+        stranded = Stranded(None if self._moved is None else "".join(self._moved), self._moved_size)
+        self._moved, self._moved_size = [], 0
+        return stranded
 
     def _feed_around_syntax(self, text: str, parser: ToolSyntax) -> list[Text | Thought | Markup]:
         """Split `text`, the tool syntax `parser` finds in its answer kept whole, as data."""

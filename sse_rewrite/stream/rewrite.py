@@ -248,7 +248,8 @@ class StreamRewriter:
         self.stats.format, self.stats.format_reason = name, reason
         parser_type = FORMATS[name] if name else None
         make_parser = None if parser_type is None else _parser_factory(parser_type, self.options)
-        split, starts_inside, why = think_mode(model if isinstance(model, str) else None, self.options.think)
+        split, starts_inside, why = think_mode(model if isinstance(model, str) else None, self.options.think,
+                                        self.options.prompt_think)
         self._choices = StreamChoices(
             make_parser, self.options, self.stats, starts_inside if split else None
         )

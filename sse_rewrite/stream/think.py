@@ -62,10 +62,13 @@ class Thought:
     text: str
 
 
-def think_mode(model: str | None, requested: Literal["auto", "on", "off"]) -> tuple[bool, bool, str]:
-    """Decide `--think` for a stream of `model`: (split tags?, starts inside?, reason)."""
+def think_mode(
+    model: str | None, requested: Literal["auto", "on", "off"], prompt_think: bool = True
+) -> tuple[bool, bool, str]:
+    """Decide `--think` for a stream of `model`: (split tags?, starts inside?, reason).
+    `prompt_think` False: the request turned thinking off, so no prompt opened the tag."""
     lowered = (model or "").lower()
-    starts_inside = any(needle in lowered for needle in _STARTS_INSIDE)
+    starts_inside = prompt_think and any(needle in lowered for needle in _STARTS_INSIDE)
     if requested == "off":
         return False, False, "--think off"
     if requested == "on":
@@ -79,7 +82,7 @@ def think_mode(model: str | None, requested: Literal["auto", "on", "off"]) -> tu
 class ThinkSplitter:
     """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
 
-    __slots__ = ("_held", "_implicit", "_inside", "_prompt_opens", "_start", "busy")
+    __slots__ = ("_held", "_implicit", "_inside", "_prompt_opens", "_start", "assumed", "busy")
 
     def __init__(self, starts_inside: bool = False) -> None:
         self._inside = starts_inside
@@ -87,6 +90,9 @@ class ThinkSplitter:
         self._prompt_opens = starts_inside  # the template opens the tag: a `</think>` first ends it
         self._held = ""
         self._start = True  # nothing decided yet: the content's very start
+        self.assumed = starts_inside
+        """True while the reasoning is only assumed: the prompt opened it and no tag (nor a block
+        opener) has been read since, so what moves may be an answer given without thinking."""
         self.busy = starts_inside
         """True while content is moved, a tag prefix is held, or a tag at the content's very
         start would be read as one (a text passed unread would move the start): every content
@@ -118,7 +124,7 @@ class ThinkSplitter:
         must stay there; only an implicit start (no `<think>` seen, nothing moved) is undone.
         """
         if self._implicit:
-            self._inside = self._implicit = False
+            self._inside = self._implicit = self.assumed = False
             self._settle()
 
     def feed(self, text: str) -> list[Text | Thought | Markup]:
@@ -141,13 +147,13 @@ class ThinkSplitter:
             found = buf.find(tag, pos)
             if self._inside and (block := _block_opener(buf, pos, len(buf) if found < 0 else found)) >= 0:
                 self._emit(out, buf[pos:block])  # (the block is the answer's: V4 ends the reasoning there)
-                self._inside, pos = False, block
+                self._inside, pos, self.assumed = False, block, False
                 continue
             if found < 0:
                 break
             self._emit(out, buf[pos:found])
             out.append(Markup(tag))
-            self._inside = not self._inside
+            self._inside, self.assumed = not self._inside, False
             pos = found + len(tag)
         keep = _partial_suffix(buf, pos, CLOSE if self._inside else OPEN)
         if self._inside:
@@ -173,6 +179,7 @@ class ThinkSplitter:
         if not buf.startswith(tag):
             return 0
         out.append(Markup(tag))
+        self.assumed = False
         return len(tag)
 
     def data(self, text: str) -> list[Text | Thought | Markup]:
