@@ -27,7 +27,6 @@ from .chunks import tool_call_delta
 from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from .streamed_calls import CallPart
-from .think import OPEN
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -55,7 +54,7 @@ class ChoiceRewriter(ChoiceState):
             parser = self._parsers.get("content")
             if parser is not None and parser.undecided:  # what it holds before the tag was text
                 self._account("content", self._parsers.pop("content").flush(), lead)
-            self._undecided.decide("content", [Markup(OPEN[: split.tag])], 0)
+            self._undecided.decide("content", [Markup(split.tag)], 0)
         elif split.lead:  # they were text, which continues the content
             self._account("content", self._parser("content").feed(split.lead), lead)
         answer = None if split.stranded is None else self._stranded(split.stranded)
@@ -74,7 +73,7 @@ class ChoiceRewriter(ChoiceState):
         `content`: its text as the reasoning's parser left it (its calls were made there), and a
         notice; past the section cap, the notice alone."""
         if stranded.text is None:
-            note = (f"the choice finished without the </think> its prompt was assumed to open: its "
+            note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
                     f"{stranded.size} bytes of reasoning may be its answer, too long to send again")
             return [("content", Notice("stranded-answer", note))]
         text = stranded.text
@@ -82,7 +81,7 @@ class ChoiceRewriter(ChoiceState):
             parser = self._make_parser()
             pieces = [*parser.feed(text), *parser.flush(True)]
             text = "".join(piece.text for piece in pieces if type(piece) is Text)
-        note = (f"the choice finished without the </think> its prompt was assumed to open: its "
+        note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
                 f"reasoning ({stranded.size} bytes) is sent again as its answer in content")
         return [("content", Notice("stranded-answer", note)), *([("content", Text(text))] if text else [])]
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
     from ..formats import ToolSyntax
+    from .think_markers import MarkerSet
 
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
 _CUT: Final = "length"  # the one finish after which a missing closer may still have been coming
@@ -34,10 +35,11 @@ class Stranded:
     choice finished normally without the closer: the model answered without thinking.
 
     `text` is that text, to be sent again as the answer; None when it outgrew the section cap
-    (`size` UTF-8 bytes): then only a notice says so."""
+    (`size` UTF-8 bytes): then only a notice says so. `closer`: the closer that did not come."""
 
     text: str | None
     size: int
+    closer: str
 
 
 @dataclass(slots=True)
@@ -48,13 +50,13 @@ class Split:
     tag start at the end of an otherwise unchanged content is `tail` characters long: the
     choice may hold the event whole for them (`held_whole`) instead of sending it without
     them. Characters held that way by an earlier event are decided here: `lead` is their
-    text (it continues the content before this event's own), `tag` counts them as a tag.
+    text (it continues the content before this event's own), `tag` is their text as a tag.
     `stranded`: the choice finished here with its answer in the reasoning field.
     """
 
     choice: dict[str, Any] | None
     lead: str = ""
-    tag: int = 0
+    tag: str = ""
     tail: int = 0
     stranded: Stranded | None = None
 
@@ -62,14 +64,15 @@ class Split:
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "tags")
+    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "_sought", "tags")
 
-    def __init__(self, starts_inside: bool, cap: int = DEFAULT_MAX_SECTION_BYTES) -> None:
-        self.tags = ThinkSplitter(starts_inside)
+    def __init__(self, markers: MarkerSet, cap: int = DEFAULT_MAX_SECTION_BYTES) -> None:
+        self.tags = ThinkSplitter(markers=markers)
         """The tag splitter (read only). While it is `busy`, every content event must come here."""
         self._field = "reasoning_content"
         self._owed = 0  # held characters whose event was held whole for them (`held_whole`)
         self._cap = cap
+        self._sought = markers.sought
         self._moved: list[str] | None = []  # moved while `tags.assumed` (None: past the cap)
         self._moved_size = 0  # its UTF-8 bytes
 
@@ -105,7 +108,7 @@ class ContentThinking:
         owed = self._owed
         if in_call:  # a held prefix is text, and so is all of this content
             pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
-        elif syntax is not None and "think>" in text:
+        elif syntax is not None and self._sought.search(text):
             pieces = self._feed_around_syntax(text, syntax())
         else:
             pieces = self.tags.feed(text)
@@ -113,12 +116,12 @@ class ContentThinking:
         if finish is not None or (owed and not text):
             pieces += self.tags.flush()  # the end, or content not continued: a held prefix is text
         stranded = self._strand(pieces, finish)
-        lead, tag = "", 0
+        lead, tag = "", ""
         if owed and pieces:  # decided: the first piece covers the owed characters (a tag, or text)
             self._owed = 0
             first = pieces[0]
             if isinstance(first, Markup):
-                tag = owed
+                tag = first.raw[:owed]
             elif isinstance(first, Text):  # text: it continues the content before this event's own
                 lead = first.text[:owed]
                 pieces = ([Text(first.text[owed:])] if len(first.text) > owed else []) + pieces[1:]
@@ -151,7 +154,8 @@ class ContentThinking:
                     self._moved.append(piece.text)
         if finish is None or finish == _CUT or not self._moved_size:
             return None
-        stranded = Stranded(None if self._moved is None else "".join(self._moved), self._moved_size)
+        text = None if self._moved is None else "".join(self._moved)
+        stranded = Stranded(text, self._moved_size, self.tags.awaited[0] if self.tags.awaited else "closer")
         self._moved, self._moved_size = [], 0
         return stranded
 
