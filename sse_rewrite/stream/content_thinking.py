@@ -64,7 +64,7 @@ class Split:
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "_sought", "tags")
+    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "tags")
 
     def __init__(self, markers: MarkerSet, cap: int = DEFAULT_MAX_SECTION_BYTES) -> None:
         self.tags = ThinkSplitter(markers=markers)
@@ -72,7 +72,6 @@ class ContentThinking:
         self._field = "reasoning_content"
         self._owed = 0  # held characters whose event was held whole for them (`held_whole`)
         self._cap = cap
-        self._sought = markers.sought
         self._moved: list[str] | None = []  # moved while `tags.assumed` (None: past the cap)
         self._moved_size = 0  # its UTF-8 bytes
 
@@ -84,6 +83,17 @@ class ContentThinking:
     def held_whole(self, count: int) -> None:
         """The choice held its event whole for the `tail` characters of the last split."""
         self._owed += count
+
+    def passes(self, name: str, text: str) -> bool:
+        """Whether `split` would leave a delta of this one text in field `name` unchanged and keep
+        nothing: then the text may go to its parser without it (the fast paths' feed ahead)."""
+        if self.tags.busy or self._owed:
+            return False
+        if name == "content":
+            return self.tags.passes(text)
+        if name == "reasoning":  # (what `split` notes of such a delta)
+            self._field = name
+        return True
 
     def split(self, choice: dict[str, Any], in_call: bool = False,
               syntax: Callable[[], ToolSyntax] | None = None) -> Split:
@@ -108,7 +118,7 @@ class ContentThinking:
         owed = self._owed
         if in_call:  # a held prefix is text, and so is all of this content
             pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
-        elif syntax is not None and self._sought.search(text):
+        elif syntax is not None and self.tags.mentions(text):
             pieces = self._feed_around_syntax(text, syntax())
         else:
             pieces = self.tags.feed(text)

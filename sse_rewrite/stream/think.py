@@ -100,6 +100,21 @@ class ThinkSplitter:
         """True while content is being moved to reasoning."""
         return self._inside
 
+    def passes(self, text: str) -> bool:
+        """Whether `feed` would give `text` back as answer text, holding nothing (outside)."""
+        markers = self._markers
+        if not any(lead in text for lead in markers.leads):  # (most tokens: no search)
+            return not self._inside
+        return not self._inside and markers.find_outside(text, 0) is None and not partial(
+            text, 0, markers.outside())
+
+    def mentions(self, text: str) -> bool:
+        """Whether `text` holds a marker that would apply now (a closer inside, else an opener
+        or answer wrapper)."""
+        return find_closer(text, 0, self._closes) is not None if self._inside else (
+            self._markers.find_outside(text, 0) is not None
+        )
+
     @property
     def awaited(self) -> tuple[str, ...]:
         """The closers of the reasoning open now (or last open)."""

@@ -78,7 +78,7 @@ def _suffix_prefix(tail: str, head: str) -> bool:
 class MarkerSet:
     """The openers (each with its closers), answer wrappers and prompt-opened marker of a stream."""
 
-    __slots__ = ("_closes", "_outside", "needles", "prompt", "sought")
+    __slots__ = ("_closes", "_outside", "leads", "needles", "prompt")
 
     def __init__(self, markers: tuple[ReasoningMarkers, ...], prompt: ReasoningMarkers | None) -> None:
         self.prompt = prompt
@@ -91,9 +91,9 @@ class MarkerSet:
             wrappers += marker.answer
         self._closes = closes
         self._outside = tuple(dict.fromkeys([*closes, *wrappers]))
+        self.leads = tuple(sorted({s[0] for s in self._outside}))
+        """The first characters of the spellings read outside the reasoning."""
         every = (*self._outside, *(c for m in markers for c in m.closes), *(prompt.closes if prompt else ()))
-        self.sought = _pattern(tuple(dict.fromkeys(every)))
-        """Finds any spelling of the set (a content holding none passes the tool parser as is)."""
         leads = {s[0] for s in every}
         escaped = (f"\\u{ord(lead):04x}".encode() for lead in sorted(leads) if ord(lead) > 0x7F)
         self.needles = (*(ANGLE_SNIFF if "<" in leads else ()),
@@ -121,6 +121,8 @@ class MarkerSet:
 
 def find_closer(buf: str, pos: int, closes: tuple[str, ...]) -> Found | None:
     """The first of `closes` in `buf[pos:]`."""
+    if not closes:
+        return None
     match = _pattern(closes).search(buf, pos)
     return None if match is None else Found(match.start(), match.end(), None)
 
