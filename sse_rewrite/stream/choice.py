@@ -44,7 +44,7 @@ class ChoiceRewriter(ChoiceState):
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object (under `--think`, its content split first)."""
-        if self._think is None:
+        if self._think is None or self._think.quiet(choice):
             return self._rewrite(choice, False)
         parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
         in_call = parser is not None and parser.pending and not parser.undecided

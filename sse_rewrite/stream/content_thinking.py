@@ -84,6 +84,20 @@ class ContentThinking:
         """The choice held its event whole for the `tail` characters of the last split."""
         self._owed += count
 
+    def quiet(self, choice: dict[str, Any]) -> bool:
+        """Whether `split` would leave `choice` unchanged and keep nothing (not busy, nothing owed,
+        no marker's first character in its content): the choice may skip it. Notes the stream's
+        reasoning field as `split` does."""
+        delta = choice.get("delta")
+        if type(delta) is not dict:
+            return True
+        if "reasoning" in delta and type(delta["reasoning"]) is str and delta["reasoning"]:
+            self._field = "reasoning"
+        if self.tags.busy or self._owed:
+            return False
+        content = delta.get("content")
+        return type(content) is not str or not any(lead in content for lead in self.tags.leads)
+
     def passes(self, name: str, text: str) -> bool:
         """Whether `split` would leave a delta of this one text in field `name` unchanged and keep
         nothing: then the text may go to its parser without it (the fast paths' feed ahead)."""

@@ -73,8 +73,8 @@ def think_mode(
 class ThinkSplitter:
     """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
 
-    __slots__ = ("_closes", "_held", "_implicit", "_inside", "_markers", "_prompt_opens", "_start", "assumed",
-                 "busy")  # fmt: skip
+    __slots__ = ("_close_leads", "_closes", "_held", "_implicit", "_inside", "_markers", "_prompt_opens",
+                 "_start", "assumed", "busy")  # fmt: skip
 
     def __init__(self, starts_inside: bool = False, markers: MarkerSet | None = None) -> None:
         """`markers`: those the stream reads (default: `<think>` alone, opened by the prompt if
@@ -82,6 +82,7 @@ class ThinkSplitter:
         self._markers = markers = markers or _think_only(starts_inside)
         starts_inside = markers.prompt is not None
         self._closes = markers.prompt.closes if markers.prompt is not None else ()  # (of the open reasoning)
+        self._close_leads = _close_leads(self._closes)
         self._inside = starts_inside
         self._implicit = starts_inside  # inside without having seen `<think>`; nothing moved yet
         self._prompt_opens = starts_inside  # the template opens the tag: a `</think>` first ends it
@@ -99,6 +100,11 @@ class ThinkSplitter:
     def inside(self) -> bool:
         """True while content is being moved to reasoning."""
         return self._inside
+
+    @property
+    def leads(self) -> tuple[str, ...]:
+        """The first characters of the markers read outside the reasoning."""
+        return self._markers.leads
 
     def passes(self, text: str) -> bool:
         """Whether `feed` would give `text` back as answer text, holding nothing (outside)."""
@@ -160,6 +166,11 @@ class ThinkSplitter:
                 self._settle()
                 return out
         markers = self._markers
+        leads = markers.leads if not self._inside else self._close_leads
+        if not any(lead in buf for lead in leads):  # (most texts: nothing to search for)
+            self._emit(out, buf[pos:])
+            self._settle()
+            return out
         while True:
             found: Found | None
             found = find_closer(buf, pos, self._closes) if self._inside else markers.find_outside(buf, pos)
@@ -174,6 +185,7 @@ class ThinkSplitter:
             out.append(Markup(buf[end : found.end]))
             if self._inside or found.closes is not None:  # (an answer wrapper opens nothing)
                 self._inside, self._closes = not self._inside, found.closes or ()
+                self._close_leads = _close_leads(self._closes)
             self.assumed = False
             pos = found.end
         keep = partial(buf, pos, self._closes if self._inside else markers.outside())
@@ -224,6 +236,12 @@ class ThinkSplitter:
     def _emit(self, out: list[Text | Thought | Markup], text: str) -> None:
         if text:
             out.append(Thought(text) if self._inside else Text(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _close_leads(closes: tuple[str, ...]) -> tuple[str, ...]:
+    """What an inside text must hold to hold a closer, a DSML block opener or a start of one."""
+    return tuple(sorted({"<", *(close[0] for close in closes)}))
 
 
 @functools.cache
