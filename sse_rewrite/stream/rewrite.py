@@ -250,6 +250,8 @@ class StreamRewriter:
         make_parser = None if parser_type is None else _parser_factory(parser_type, self.options)
         markers, why = think_mode(model if isinstance(model, str) else None, self.options.think,
                                   self.options.prompt_think)
+        if parser_type is None and markers is not None and not markers.id_bound:
+            markers = None  # (`--format none`: nothing is read in every stream, reasoning markers neither)
         self._choices = StreamChoices(make_parser, self.options, self.stats, markers)
         if parser_type is not None:
             self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))

@@ -78,10 +78,12 @@ def _suffix_prefix(tail: str, head: str) -> bool:
 class MarkerSet:
     """The openers (each with its closers), answer wrappers and prompt-opened marker of a stream."""
 
-    __slots__ = ("_closes", "_outside", "leads", "needles", "prompt")
+    __slots__ = ("_closes", "_outside", "id_bound", "leads", "needles", "prompt")
 
     def __init__(self, markers: tuple[ReasoningMarkers, ...], prompt: ReasoningMarkers | None) -> None:
         self.prompt = prompt
+        self.id_bound = any(marker.ids for marker in markers)
+        """Whether a marker read under the stream's id (not in every stream) is among them."""
         """The marker the prompt opens (the output starts inside it), if any."""
         closes: dict[str, tuple[str, ...]] = {}
         wrappers: list[str] = []
