@@ -75,7 +75,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
     if name is None:  # --format none, or a model with native tool_calls
         return body, [], 0
     parser_type = FORMATS[name]
-    thinks, starts_inside, _ = think_mode(model if isinstance(model, str) else None, options.think)
+    markers, _ = think_mode(model if isinstance(model, str) else None, options.think, options.prompt_think)
 
     def make_parser() -> ToolSyntax:
         return parser_type(options.max_section_bytes, tools=options.tools)
@@ -94,7 +94,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
                 return call.id
             return derived_call_id(stream_id, index, i)
 
-        think = ContentThinking(starts_inside) if thinks else None
+        think = ContentThinking(markers, options.max_section_bytes) if markers else None
         rewriter = ChoiceRewriter(index, make_parser, call_id, name != NATIVE_TOOL_CALLS, think=think)
         message = choice["message"]
         native = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []

@@ -72,6 +72,9 @@ REWRITE_OPTIONS: Final[tuple[Callable[[Any], Any], ...]] = (
     click.option("--think", "think", type=click.Choice(THINK_CHOICES), default="auto", show_default=True,
                  help="Move <think>...</think> in content to the reasoning field: on, off, or auto "
                       "(for model ids of families that write such tags)."),
+    click.option("--prompt-think/--no-prompt-think", "prompt_think", default=True, show_default=True,
+                 help="Whether a thinking model's prompt opens its think block (R1, GLM-4.7+, "
+                      "MiniMax M2...): --no-prompt-think when the request turned thinking off."),
     # Accelerators (sse_rewrite/stream/fast/): off, the output is the same, only slower. Hidden:
     # they are for the bench and for checking that claim, not for everyday use.
     click.option("--plain-runs/--no-plain-runs", "plain_runs", default=True, hidden=True,

@@ -30,4 +30,7 @@ class RewriteOptions:
     token_runs: bool = True
     stream_arguments: bool = False
     think: Literal["auto", "on", "off"] = "auto"
+    prompt_think: bool = True
+    """False when the request turned thinking off: no model id's prompt is taken to open a think
+    block (`think.think_mode`), so its answer stays in `content`."""
     tools: ToolSchemas | None = field(default=None, compare=False)

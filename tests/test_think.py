@@ -127,7 +127,15 @@ def test_provider_reasoning_after_content_started_changes_nothing() -> None:
     ],
 )
 def test_think_mode(model: str, requested: str, split: bool, inside: bool) -> None:
-    assert think_mode(model, requested)[:2] == (split, inside)  # type: ignore[arg-type]
+    assert reads_think(model, requested) == (split, inside)
+
+
+def reads_think(model: str, requested: str) -> tuple[bool, bool]:
+    """Whether a stream of `model` reads `<think>`, and whether it starts inside."""
+    markers, _ = think_mode(model, requested)  # type: ignore[arg-type]
+    if markers is None:
+        return False, False
+    return OPEN in markers.outside(), markers.prompt is not None
 
 
 @given(

@@ -43,6 +43,7 @@ _numbers = itertools.count(1)
 def sidecar_text(options: RewriteOptions) -> str:
     """The options as `.args` text, every one spelled out (the environment plays no part)."""
     streams = " --stream-arguments" if options.stream_arguments else ""
+    streams += "" if options.prompt_think else " --no-prompt-think"
     return (f"--format {options.format} --id-style {options.id_style} "
             f"--max-section-bytes {options.max_section_bytes} --to {options.to} --think {options.think}"
             f"{streams}\n")

@@ -27,7 +27,6 @@ from .chunks import tool_call_delta
 from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from .streamed_calls import CallPart
-from .think import OPEN
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..formats import ToolSyntax
+    from .content_thinking import Stranded
 
     Item = tuple[str, Piece | CallPart]
 
@@ -44,7 +44,7 @@ class ChoiceRewriter(ChoiceState):
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object (under `--think`, its content split first)."""
-        if self._think is None:
+        if self._think is None or self._think.quiet(choice):
             return self._rewrite(choice, False)
         parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
         in_call = parser is not None and parser.pending and not parser.undecided
@@ -54,18 +54,36 @@ class ChoiceRewriter(ChoiceState):
             parser = self._parsers.get("content")
             if parser is not None and parser.undecided:  # what it holds before the tag was text
                 self._account("content", self._parsers.pop("content").flush(), lead)
-            self._undecided.decide("content", [Markup(OPEN[: split.tag])], 0)
+            self._undecided.decide("content", [Markup(split.tag)], 0)
         elif split.lead:  # they were text, which continues the content
             self._account("content", self._parser("content").feed(split.lead), lead)
+        answer = None if split.stranded is None else self._stranded(split.stranded)
         if split.choice is None or (split.tail and self._make_parser is not None):
             # unchanged, or changed only by a tag start at the end, for which the event may be
             # held whole (not without a parser, `--format none`: then it goes out without them)
-            return self._rewrite(choice, False, lead, split.tail)
-        result = self._rewrite(split.choice, True, lead)
+            return self._rewrite(choice, False, lead, split.tail, answer)
+        result = self._rewrite(split.choice, True, lead, answer=answer)
         if result.choice is None and not result.emptied:  # kept as given: the split alone changed it
             result.choice = split.choice
             result.blank = carries_nothing(split.choice, result.role_seen)
         return result
+
+    def _stranded(self, stranded: Stranded) -> list[Item]:
+        """The answer the reasoning field got (docs/behaviour.md, "Think tags"), to be sent again in
+        `content`: its text as the reasoning's parser left it (its calls were made there), and a
+        notice; past the section cap, the notice alone."""
+        if stranded.text is None:
+            note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
+                    f"{stranded.size} bytes of reasoning may be its answer, too long to send again")
+            return [("content", Notice("stranded-answer", note))]
+        text = stranded.text
+        if self._make_parser is not None:
+            parser = self._make_parser()
+            pieces = [*parser.feed(text), *parser.flush(True)]
+            text = "".join(piece.text for piece in pieces if type(piece) is Text)
+        note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
+                f"reasoning ({stranded.size} bytes) is sent again as its answer in content")
+        return [("content", Notice("stranded-answer", note)), *([("content", Text(text))] if text else [])]
 
     def moved(self, choice: dict[str, Any]) -> dict[str, Any] | None:
         """What `rewrite` makes of `choice` when its content, fed ahead, all went to the reasoning
@@ -101,10 +119,11 @@ class ChoiceRewriter(ChoiceState):
         return [self._extra(piece, {}, result) for piece in fed[2] if type(piece) is ToolCall]
 
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
-                 tail: int = 0) -> ChoiceResult:
+                 tail: int = 0, answer: list[Item] | None = None) -> ChoiceResult:
         """Rewrite `choice` (`moved`: its content was split by `--think`). `lead`: pieces of held
         content decided as text; `tail`: characters at the end of the content that `--think`
-        holds as a tag start (kept from the parser; the event is held whole for them if it can)."""
+        holds as a tag start (kept from the parser; the event is held whole for them if it can);
+        `answer`: a stranded answer, sent after everything else the choice says (`_stranded`)."""
         delta = choice.get("delta")
         if type(delta) is not dict:
             delta = {}
@@ -146,7 +165,7 @@ class ChoiceRewriter(ChoiceState):
             if tail and self._think is not None:
                 self._think.held_whole(tail)
             return self._hold(choice, result, own, items)
-        return self._rebuild(choice, delta, scanned, items, result)
+        return self._rebuild(choice, delta, scanned, items, result, answer or [])
 
     def flush(self) -> ChoiceResult:
         """End of stream: everything the parsers still hold, as extra choice objects."""
@@ -195,8 +214,10 @@ class ChoiceRewriter(ChoiceState):
 
     def _rebuild(
         self, choice: dict[str, Any], delta: dict[str, Any], scanned: dict[str, str],
-        items: list[Item], result: ChoiceResult,
+        items: list[Item], result: ChoiceResult, answer: list[Item],
     ) -> ChoiceResult:
+        """`choice` with its texts, calls and finish as `items` make them; `answer` (a stranded
+        answer, `_stranded`) in a chunk of its own after them, which takes the finish."""
         new_delta = dict(delta)
         changed = self._indexes.remap_native(new_delta)
         legacy = None
@@ -206,6 +227,10 @@ class ChoiceRewriter(ChoiceState):
             changed = True
             result.calls += legacy >= 0
         head, tail, result.notices = split_pieces(items)
+        if answer:
+            answer_head, _, notices = split_pieces(answer)
+            result.notices += notices
+            tail += [{"content": "".join(texts)} for texts in answer_head.values()]
         for name, value in scanned.items():
             text = "".join(head.pop(name, []))
             if text != value:

@@ -118,7 +118,7 @@ class ChoiceState:
                     parts.append((entry[0], streamed))
                 self._last_field = name
                 return found
-        if self._think is None:
+        if self._think is None or self._think.passes(name, text):
             if name == "content" and parser.absorb_reasoning(text):
                 self._last_field = name
                 return name, text, self._reasoning_field  # (what `_feed_ahead` says of it, unfed)
@@ -161,7 +161,9 @@ class ChoiceState:
         as `absorb` (given `parts`: or only streams argument parts, added there). Else its
         pieces wait for `rewrite` of that very event, which comes next."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
+        if parser is None or self._undecided.runs or self._fed is not None:
+            return False
+        if self._think is not None and not self._think.passes(name, text):
             return False
         return self._feed_ahead(parser, name, text, parts) is True
 

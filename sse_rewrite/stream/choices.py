@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..stats import Stats
     from .chunks import Chunk
     from .streamed_calls import Part
+    from .think_markers import MarkerSet
 
     Unchanged = bytes | tuple[bytes, Chunk]  # an event's raw bytes (with its decoded chunk)
     Planned = Notice | Unchanged | Chunk
@@ -53,9 +54,9 @@ class StreamChoices:
 
     def __init__(
         self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
-        think_starts_inside: bool | None = None,
+        think: MarkerSet | None = None,
     ) -> None:  # fmt: skip
-        """`think_starts_inside`: None, `--think` is off; else how each choice's content begins."""
+        """`think`: the reasoning markers each choice's content is split by (None: `--think off`)."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
@@ -66,7 +67,8 @@ class StreamChoices:
         self._make_parser = make_parser
         self._native_ids = options.id_style == "native"
         self._stream_arguments = options.stream_arguments
-        self._think = think_starts_inside
+        self._think = think
+        self._cap = options.max_section_bytes
         self._stats = stats
         self._choices: dict[int, ChoiceRewriter] = {}
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
@@ -269,7 +271,7 @@ class StreamChoices:
         choice = self._choices.get(index)
         if choice is None:
             legacy = self._stats.format not in (NATIVE_TOOL_CALLS, None)
-            think = None if self._think is None else ContentThinking(self._think)
+            think = None if self._think is None else ContentThinking(self._think, self._cap)
             choice = ChoiceRewriter(
                 index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think
             )

@@ -3,12 +3,16 @@
 A `think.ThinkSplitter` reads the choice's `content`: the reasoning found there joins the
 delta's reasoning field (`reasoning_content`, or `reasoning` once the stream has used that),
 where the tool parsers still look for leaked calls (docs/behaviour.md, "Think tags").
+
+What moved only because the prompt was assumed to open the reasoning is kept (up to the section
+cap): a choice that finishes normally without the closer gets it back as its answer (`Stranded`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..formats.machines._scanner import DEFAULT_MAX_SECTION_BYTES
 from .events import Markup, Notice, Reasoning, Text, ToolCall
 from .think import ThinkSplitter, Thought
 
@@ -19,8 +23,23 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
     from ..formats import ToolSyntax
+    from .think_markers import MarkerSet
 
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
+_CUT: Final = "length"  # the one finish after which a missing closer may still have been coming
+
+
+@dataclass(frozen=True, slots=True)
+class Stranded:
+    """Text a choice sent as reasoning on the assumption that the prompt opened it, when the
+    choice finished normally without the closer: the model answered without thinking.
+
+    `text` is that text, to be sent again as the answer; None when it outgrew the section cap
+    (`size` UTF-8 bytes): then only a notice says so. `closer`: the closer that did not come."""
+
+    text: str | None
+    size: int
+    closer: str
 
 
 @dataclass(slots=True)
@@ -31,25 +50,30 @@ class Split:
     tag start at the end of an otherwise unchanged content is `tail` characters long: the
     choice may hold the event whole for them (`held_whole`) instead of sending it without
     them. Characters held that way by an earlier event are decided here: `lead` is their
-    text (it continues the content before this event's own), `tag` counts them as a tag.
+    text (it continues the content before this event's own), `tag` is their text as a tag.
+    `stranded`: the choice finished here with its answer in the reasoning field.
     """
 
     choice: dict[str, Any] | None
     lead: str = ""
-    tag: int = 0
+    tag: str = ""
     tail: int = 0
+    stranded: Stranded | None = None
 
 
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_field", "_owed", "tags")
+    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "tags")
 
-    def __init__(self, starts_inside: bool) -> None:
-        self.tags = ThinkSplitter(starts_inside)
+    def __init__(self, markers: MarkerSet, cap: int = DEFAULT_MAX_SECTION_BYTES) -> None:
+        self.tags = ThinkSplitter(markers=markers)
         """The tag splitter (read only). While it is `busy`, every content event must come here."""
         self._field = "reasoning_content"
         self._owed = 0  # held characters whose event was held whole for them (`held_whole`)
+        self._cap = cap
+        self._moved: list[str] | None = []  # moved while `tags.assumed` (None: past the cap)
+        self._moved_size = 0  # its UTF-8 bytes
 
     @property
     def held(self) -> int:
@@ -59,6 +83,31 @@ class ContentThinking:
     def held_whole(self, count: int) -> None:
         """The choice held its event whole for the `tail` characters of the last split."""
         self._owed += count
+
+    def quiet(self, choice: dict[str, Any]) -> bool:
+        """Whether `split` would leave `choice` unchanged and keep nothing (not busy, nothing owed,
+        no marker's first character in its content): the choice may skip it. Notes the stream's
+        reasoning field as `split` does."""
+        delta = choice.get("delta")
+        if type(delta) is not dict:
+            return True
+        if "reasoning" in delta and type(delta["reasoning"]) is str and delta["reasoning"]:
+            self._field = "reasoning"
+        if self.tags.busy or self._owed:
+            return False
+        content = delta.get("content")
+        return type(content) is not str or not any(lead in content for lead in self.tags.leads)
+
+    def passes(self, name: str, text: str) -> bool:
+        """Whether `split` would leave a delta of this one text in field `name` unchanged and keep
+        nothing: then the text may go to its parser without it (the fast paths' feed ahead)."""
+        if self.tags.busy or self._owed:
+            return False
+        if name == "content":
+            return self.tags.passes(text)
+        if name == "reasoning":  # (what `split` notes of such a delta)
+            self._field = name
+        return True
 
     def split(self, choice: dict[str, Any], in_call: bool = False,
               syntax: Callable[[], ToolSyntax] | None = None) -> Split:
@@ -83,23 +132,25 @@ class ContentThinking:
         owed = self._owed
         if in_call:  # a held prefix is text, and so is all of this content
             pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
-        elif syntax is not None and "think>" in text:
+        elif syntax is not None and self.tags.mentions(text):
             pieces = self._feed_around_syntax(text, syntax())
         else:
             pieces = self.tags.feed(text)
-        if choice.get("finish_reason") is not None or (owed and not text):
+        finish = choice.get("finish_reason")
+        if finish is not None or (owed and not text):
             pieces += self.tags.flush()  # the end, or content not continued: a held prefix is text
-        lead, tag = "", 0
+        stranded = self._strand(pieces, finish)
+        lead, tag = "", ""
         if owed and pieces:  # decided: the first piece covers the owed characters (a tag, or text)
             self._owed = 0
             first = pieces[0]
             if isinstance(first, Markup):
-                tag = owed
+                tag = first.raw[:owed]
             elif isinstance(first, Text):  # text: it continues the content before this event's own
                 lead = first.text[:owed]
                 pieces = ([Text(first.text[owed:])] if len(first.text) > owed else []) + pieces[1:]
         if pieces == ([Text(text)] if text else []):
-            return Split(None, lead, tag)
+            return Split(None, lead, tag, stranded=stranded)
         tail = 0 if self.tags.inside else self.tags.held - self._owed
         if tail and (tail > len(text) or pieces != ([Text(text[:-tail])] if len(text) > tail else [])):
             # more changed than a tag start at the end, or the start began in an event that went
@@ -111,7 +162,26 @@ class ContentThinking:
             new_delta["content"] = answer
         if thought:
             new_delta[self._field] = (delta.get(self._field) or "") + thought
-        return Split({**choice, "delta": new_delta}, lead, tag, tail)
+        return Split({**choice, "delta": new_delta}, lead, tag, tail, stranded)
+
+    def _strand(self, pieces: list[Text | Thought | Markup], finish: object) -> Stranded | None:
+        """Keep what moved on the assumption alone; at a normal finish still on it, that text."""
+        if not self.tags.assumed:
+            self._moved, self._moved_size = [], 0  # a tag came: the reasoning was real
+            return None
+        for piece in pieces:
+            if type(piece) is Thought:
+                self._moved_size += len(piece.text.encode())
+                if self._moved_size > self._cap:
+                    self._moved = None
+                elif self._moved is not None:
+                    self._moved.append(piece.text)
+        if finish is None or finish == _CUT or not self._moved_size:
+            return None
+        text = None if self._moved is None else "".join(self._moved)
+        stranded = Stranded(text, self._moved_size, self.tags.awaited[0] if self.tags.awaited else "closer")
+        self._moved, self._moved_size = [], 0
+        return stranded
 
     def _feed_around_syntax(self, text: str, parser: ToolSyntax) -> list[Text | Thought | Markup]:
         """Split `text`, the tool syntax `parser` finds in its answer kept whole, as data."""

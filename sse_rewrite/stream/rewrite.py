@@ -27,7 +27,7 @@ from .events import Notice, Output
 from .needle_groups import as_text, holds_any
 from .sse import BOM, SSEDecoder
 from .streamed_calls import part_counts
-from .think import THINK_NEEDLES, think_mode
+from .think import think_mode
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -250,15 +250,16 @@ class StreamRewriter:
         self.stats.format, self.stats.format_reason = name, reason
         parser_type = FORMATS[name] if name else None
         make_parser = None if parser_type is None else _parser_factory(parser_type, self.options)
-        split, starts_inside, why = think_mode(model if isinstance(model, str) else None, self.options.think)
-        self._choices = StreamChoices(
-            make_parser, self.options, self.stats, starts_inside if split else None
-        )
+        markers, why = think_mode(model if isinstance(model, str) else None, self.options.think,
+                                  self.options.prompt_think)
+        if parser_type is None and markers is not None and not markers.id_bound:
+            markers = None  # (`--format none`: nothing is read in every stream, reasoning markers neither)
+        self._choices = StreamChoices(make_parser, self.options, self.stats, markers)
         if parser_type is not None:
             self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
-        if split:
-            self._sniff = (*self._sniff, *THINK_NEEDLES)
-            self.stats.format_reason += f"; <think> tags split ({why})"
+        if markers is not None:
+            self._sniff = tuple(dict.fromkeys((*self._sniff, *markers.needles)))
+            self.stats.format_reason += f"; {why}"
         if self._sniff:
             self._sniff_stop = (*self._sniff, STOP_WORD.encode())
             self._sought = (as_text(self._sniff), as_text(self._sniff_stop))

@@ -3,7 +3,11 @@
 Models served without a reasoning parser (DeepSeek-R1, Qwen3, QwQ, GLM-4.5+, MiniMax M2, Kimi-Thinking)
 write their reasoning into `content` between `<think>` and `</think>`. R1-style chat templates
 (R1, GLM-4.7+, MiniMax M2) open the tag in the prompt, so the output may begin inside the
-reasoning with only `</think>` to come (`starts_inside`).
+reasoning with only `</think>` to come (`starts_inside`). Other models mark it otherwise
+(`◁think▷`, `<|START_THINKING|>`, Granite 3.2's `Here is my thought process:`...): the splitter
+reads every marker of the stream's `MarkerSet` (`think_markers.py`, declared in
+`formats/catalogue/reasoning.py`) the same way, `<think>` standing for them all below; an
+answer wrapper (`<answer>`, `<response>`) outside the reasoning is markup.
 
 The splitter is fed one choice's `content` text as it streams and returns `Text` (the answer,
 stays in `content`), `Thought` (reasoning, moves to the stream's reasoning field) and `Markup`
@@ -25,8 +29,9 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..formats.machines._scanner import ANGLE_SNIFF
+from ..formats.catalogue.reasoning import THINK
 from .events import Markup, Text
+from .think_markers import Found, MarkerSet, find_closer, marker_set, partial
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -41,18 +46,6 @@ _AROUND_MARK: Final = (4, 24)  # (how far a block opener reaches before and afte
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
-THINK_NEEDLES: Final = ANGLE_SNIFF
-"""Raw bytes without which an event holds no tag and no start of one (a tag may begin in one
-event and end in the next; `\u003c`-escaped tags included)."""
-
-# Model families that write `<think>` tags into content when served without a reasoning
-# parser (lowered substrings of the model id), and those whose templates open the tag in the
-# prompt so the answer starts inside it.
-_THINKING_MODELS: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwen3", "qwq", "glm-4.", "glm-5",
-                           "glm-z1", "thinking", "deepseek-v3.2", "deepseek.v3.2", "deepseek-v4",
-                           "minimax-m2")  # fmt: skip
-_STARTS_INSIDE: Final = ("deepseek-r1", "r1-", "-r1", "reasoner", "qwq", "thinking-2507", "glm-4.7", "glm-5",
-                         "minimax-m2")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,31 +55,42 @@ class Thought:
     text: str
 
 
-def think_mode(model: str | None, requested: Literal["auto", "on", "off"]) -> tuple[bool, bool, str]:
-    """Decide `--think` for a stream of `model`: (split tags?, starts inside?, reason)."""
-    lowered = (model or "").lower()
-    starts_inside = any(needle in lowered for needle in _STARTS_INSIDE)
+def think_mode(
+    model: str | None, requested: Literal["auto", "on", "off"], prompt_think: bool = True
+) -> tuple[MarkerSet | None, str]:
+    """Decide `--think` for a stream of `model`: the reasoning markers it reads (None: none),
+    and why. `auto` reads the special-token markers in every stream and the others under their
+    ids (`formats/catalogue/reasoning.py`); `on` also `<think>` for any id. `prompt_think`
+    False: the request turned thinking off, so no prompt opened a marker."""
     if requested == "off":
-        return False, False, "--think off"
-    if requested == "on":
-        return True, starts_inside, "--think on"
-    needle = next((n for n in _THINKING_MODELS if n in lowered), None)
-    if needle is None:
-        return False, False, "model writes no <think> tags"
-    return True, starts_inside, f"model {model!r} contains {needle!r}"
+        return None, "--think off"
+    markers, named = marker_set((model or "").lower(), requested == "on", prompt_think)
+    why = f"reasoning markers read (special tokens; {named or 'no id-bound ones'}"
+    why += f"; output starts inside {markers.prompt.name})" if markers.prompt is not None else ")"
+    return markers, why if requested == "auto" else f"--think on: {why}"
 
 
 class ThinkSplitter:
     """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
 
-    __slots__ = ("_held", "_implicit", "_inside", "_prompt_opens", "_start", "busy")
+    __slots__ = ("_close_leads", "_closes", "_held", "_implicit", "_inside", "_markers", "_prompt_opens",
+                 "_start", "assumed", "busy")  # fmt: skip
 
-    def __init__(self, starts_inside: bool = False) -> None:
+    def __init__(self, starts_inside: bool = False, markers: MarkerSet | None = None) -> None:
+        """`markers`: those the stream reads (default: `<think>` alone, opened by the prompt if
+        `starts_inside`); the output starts inside when they name a marker the prompt opens."""
+        self._markers = markers = markers or _think_only(starts_inside)
+        starts_inside = markers.prompt is not None
+        self._closes = markers.prompt.closes if markers.prompt is not None else ()  # (of the open reasoning)
+        self._close_leads = _close_leads(self._closes)
         self._inside = starts_inside
         self._implicit = starts_inside  # inside without having seen `<think>`; nothing moved yet
         self._prompt_opens = starts_inside  # the template opens the tag: a `</think>` first ends it
         self._held = ""
         self._start = True  # nothing decided yet: the content's very start
+        self.assumed = starts_inside
+        """True while the reasoning is only assumed: the prompt opened it and no tag (nor a block
+        opener) has been read since, so what moves may be an answer given without thinking."""
         self.busy = starts_inside
         """True while content is moved, a tag prefix is held, or a tag at the content's very
         start would be read as one (a text passed unread would move the start): every content
@@ -96,6 +100,31 @@ class ThinkSplitter:
     def inside(self) -> bool:
         """True while content is being moved to reasoning."""
         return self._inside
+
+    @property
+    def leads(self) -> tuple[str, ...]:
+        """The first characters of the markers read outside the reasoning."""
+        return self._markers.leads
+
+    def passes(self, text: str) -> bool:
+        """Whether `feed` would give `text` back as answer text, holding nothing (outside)."""
+        markers = self._markers
+        if not any(lead in text for lead in markers.leads):  # (most tokens: no search)
+            return not self._inside
+        return not self._inside and markers.find_outside(text, 0) is None and not partial(
+            text, 0, markers.outside())
+
+    def mentions(self, text: str) -> bool:
+        """Whether `text` holds a marker that would apply now (a closer inside, else an opener
+        or answer wrapper)."""
+        return find_closer(text, 0, self._closes) is not None if self._inside else (
+            self._markers.find_outside(text, 0) is not None
+        )
+
+    @property
+    def awaited(self) -> tuple[str, ...]:
+        """The closers of the reasoning open now (or last open)."""
+        return self._closes
 
     @property
     def pending(self) -> bool:
@@ -118,7 +147,7 @@ class ThinkSplitter:
         must stay there; only an implicit start (no `<think>` seen, nothing moved) is undone.
         """
         if self._implicit:
-            self._inside = self._implicit = False
+            self._inside = self._implicit = self.assumed = False
             self._settle()
 
     def feed(self, text: str) -> list[Text | Thought | Markup]:
@@ -136,20 +165,30 @@ class ThinkSplitter:
             if pos < 0:
                 self._settle()
                 return out
+        markers = self._markers
+        leads = markers.leads if not self._inside else self._close_leads
+        if not any(lead in buf for lead in leads):  # (most texts: nothing to search for)
+            self._emit(out, buf[pos:])
+            self._settle()
+            return out
         while True:
-            tag = CLOSE if self._inside else OPEN
-            found = buf.find(tag, pos)
-            if self._inside and (block := _block_opener(buf, pos, len(buf) if found < 0 else found)) >= 0:
+            found: Found | None
+            found = find_closer(buf, pos, self._closes) if self._inside else markers.find_outside(buf, pos)
+            end = len(buf) if found is None else found.start
+            if self._inside and (block := _block_opener(buf, pos, end)) >= 0:
                 self._emit(out, buf[pos:block])  # (the block is the answer's: V4 ends the reasoning there)
-                self._inside, pos = False, block
+                self._inside, pos, self.assumed = False, block, False
                 continue
-            if found < 0:
+            if found is None:
                 break
-            self._emit(out, buf[pos:found])
-            out.append(Markup(tag))
-            self._inside = not self._inside
-            pos = found + len(tag)
-        keep = _partial_suffix(buf, pos, CLOSE if self._inside else OPEN)
+            self._emit(out, buf[pos:end])
+            out.append(Markup(buf[end : found.end]))
+            if self._inside or found.closes is not None:  # (an answer wrapper opens nothing)
+                self._inside, self._closes = not self._inside, found.closes or ()
+                self._close_leads = _close_leads(self._closes)
+            self.assumed = False
+            pos = found.end
+        keep = partial(buf, pos, self._closes if self._inside else markers.outside())
         if self._inside:
             keep = max(keep, _partial_opener(buf, pos))
         self._emit(out, buf[pos : len(buf) - keep])
@@ -162,17 +201,20 @@ class ThinkSplitter:
         `<think>` there is that opener (the same reasoning either way); outside (the provider
         sent the reasoning in its field), a `</think>` there ends that reasoning: both are tags.
         Where the scan goes on; -1 while `buf` may still become that tag (held)."""
-        if not self._prompt_opens:
+        prompt = self._markers.prompt
+        if not self._prompt_opens or prompt is None:
             self._start = False
             return 0
-        tag = OPEN if self._inside else CLOSE
-        if tag.startswith(buf) and len(buf) < len(tag):
+        tags = prompt.opens if self._inside else prompt.closes
+        if any(tag.startswith(buf) and len(buf) < len(tag) for tag in tags):
             self._held = buf
             return -1
         self._start = False
-        if not buf.startswith(tag):
+        tag = next((tag for tag in tags if buf.startswith(tag)), None)
+        if tag is None:
             return 0
         out.append(Markup(tag))
+        self.assumed = False
         return len(tag)
 
     def data(self, text: str) -> list[Text | Thought | Markup]:
@@ -196,12 +238,16 @@ class ThinkSplitter:
             out.append(Thought(text) if self._inside else Text(text))
 
 
-def _partial_suffix(buf: str, pos: int, tag: str) -> int:
-    """Length of the longest end of `buf[pos:]` that is a proper prefix of `tag`."""
-    for length in range(min(len(tag) - 1, len(buf) - pos), 0, -1):
-        if tag.startswith(buf[len(buf) - length :]):
-            return length
-    return 0
+@functools.lru_cache(maxsize=256)
+def _close_leads(closes: tuple[str, ...]) -> tuple[str, ...]:
+    """What an inside text must hold to hold a closer, a DSML block opener or a start of one."""
+    return tuple(sorted({"<", *(close[0] for close in closes)}))
+
+
+@functools.cache
+def _think_only(starts_inside: bool) -> MarkerSet:
+    """`<think>` alone, opened by the prompt if `starts_inside`."""
+    return MarkerSet((THINK,), THINK if starts_inside else None)
 
 
 @functools.cache

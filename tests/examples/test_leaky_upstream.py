@@ -64,7 +64,10 @@ def test_every_syntax_it_leaks_comes_out_as_one_tool_call(syntax: str) -> None:
     deltas = [orjson.loads(line[6:])["choices"] for line in out.split(b"\n") if line.startswith(b"data: {")]
     said = "".join(d[0]["delta"].get(f) or "" for d in deltas if d for f in ("content", "reasoning_content"))
     analysis = "Need to use function run_shell_command." if syntax == "harmony" else ""
-    assert said.split() == f"I will run it. {analysis}".split()
+    # MiniMax M2's prompt opens <think> and no </think> came: its answer, sent as reasoning, is sent
+    # again in content at the finish (docs/behaviour.md, "Think tags")
+    again = "I will run it." if syntax == "minimax" else ""
+    assert said.split() == f"I will run it. {analysis} {again}".split()
 
 
 def test_the_script_announces_its_port_and_stops_by_itself() -> None:

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 from sse_rewrite.cli import cli
 from sse_rewrite.formats import FORMATS, select_format
-from sse_rewrite.stream.think import think_mode
 from tests.chunking import (
     assert_same_for_any_cut,
     calls,
@@ -31,6 +30,7 @@ from tests.chunking import (
 from tests.formats.invoke_text import BAR, NS
 from tests.formats.test_any_model_id import CALLS, PROSE, native_stream, pieces, relabel
 from tests.oracles import openai_final
+from tests.test_think import reads_think
 
 DEEPSEEK_IDS = [
     "deepseek-ai/DeepSeek-V3.2-Exp",
@@ -126,7 +126,7 @@ def test_stats_say_why_the_plain_invoke_grammar_is_read() -> None:
 
 
 def test_minimax_reasoning_without_its_opener_moves_to_the_reasoning_field() -> None:
-    assert think_mode("MiniMaxAI/MiniMax-M2.5", "auto")[:2] == (True, True)
+    assert reads_think("MiniMaxAI/MiniMax-M2.5", "auto") == (True, True)
     text = "The user wants the weather.</think>Checking." + leak("minimax-m2")
     stream = field_stream([{"content": p} for p in pieces(text, 5)], model="MiniMaxAI/MiniMax-M2.5")
     final = openai_final(rewrite_stream(stream)).choices[0]
@@ -149,7 +149,7 @@ def test_dsml_after_deepseek_reasoning_in_think_tags() -> None:
 def test_a_dsml_block_inside_think_ends_the_reasoning(model: str, size: int) -> None:
     """As DeepSeek V4's parser does: the block is the answer's (`<think>` written, or the
     template's, for an id that starts inside)."""
-    for start in ("<think>", "") if think_mode(model, "auto")[1] else ("<think>",):
+    for start in ("<think>", "") if reads_think(model, "auto")[1] else ("<think>",):
         text = start + "Look it up.\n" + leak("dsml")
         stream = field_stream([{"content": p} for p in pieces(text, size)], model=model)
         final = openai_final(rewrite_stream(stream)).choices[0]

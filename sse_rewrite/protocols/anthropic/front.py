@@ -37,6 +37,7 @@ from ...stream.sse import encode_event
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
 from ..fields import RequestError
+from ..thinking import anthropic_thinking_off
 from .mapping import completion_to_message, error_object, status_error
 from .models import models_list
 from .request import translate_request
@@ -73,7 +74,8 @@ async def messages(request: web.Request) -> web.StreamResponse:
     """Answer a Messages request from the upstream's chat completion, repaired."""
     upstream, record, log = request.app[state.UPSTREAM], state.RECORD.get(), request.app[state.LOG]
     try:
-        translated, notices = translate_request(await request_json(request), upstream.settings.models)
+        body = await request_json(request)
+        translated, notices = translate_request(body, upstream.settings.models)
     except RequestError as error:
         return anthropic_error(400, str(error))
     record.model = translated["model"]
@@ -81,7 +83,9 @@ async def messages(request: web.Request) -> web.StreamResponse:
         log.notice(record, notice)
     # the request's tools, as the upstream sees them (translated): they type and name its calls
     tools = ToolSchemas.of_request(translated)
-    options = dataclasses.replace(upstream.settings.options, to="anthropic", tools=tools)
+    prompt_think = upstream.settings.options.prompt_think and not anthropic_thinking_off(body)
+    options = dataclasses.replace(upstream.settings.options, to="anthropic", tools=tools,
+                                  prompt_think=prompt_think)
     try:
         async with upstream.post_json("/chat/completions", orjson.dumps(translated), request,
                                       headers=upstream_headers(upstream, request)) as response:

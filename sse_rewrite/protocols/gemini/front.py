@@ -38,6 +38,7 @@ from ...tool_schemas import ToolSchemas
 from ..answers import relay_stream, request_json, whole_completion
 from ..anthropic.token_estimate import estimate_tokens
 from ..fields import RequestError
+from ..thinking import thinking_off
 from .mapping import error_body
 from .request import translate_request
 from .whole import completion_response
@@ -83,15 +84,18 @@ async def generate(request: web.Request, model: str, *, stream: bool) -> web.Str
     """Answer a Gemini generate request from the upstream's chat completion, repaired."""
     upstream, record, log = request.app[state.UPSTREAM], state.RECORD.get(), request.app[state.LOG]
     try:
-        translated, notices = translate_request(await request_json(request), model, stream=stream,
-                                                choice=upstream.settings.models)
+        body = await request_json(request)
+        translated, notices = translate_request(body, model, stream=stream, choice=upstream.settings.models)
     except RequestError as error:
         return gemini_error(400, str(error))
     record.model = translated["model"]
     for notice in notices:
         log.notice(record, notice)
     tools = ToolSchemas.of_request(translated)  # (as the upstream sees them)
-    options = dataclasses.replace(upstream.settings.options, to="gemini", tools=tools)
+    off = thinking_off(translated) or _budget_zero(body)
+    prompt_think = upstream.settings.options.prompt_think and not off
+    options = dataclasses.replace(upstream.settings.options, to="gemini", tools=tools,
+                                  prompt_think=prompt_think)
     try:
         async with upstream.post_json("/chat/completions", orjson.dumps(translated), request,
                                       headers=upstream_headers(upstream, request)) as answer:
@@ -187,3 +191,17 @@ def gemini_failure(failure: UpstreamFailure) -> web.Response:
     headers = CIMultiDict(failure.headers)
     headers.popall("content-type", None)
     return gemini_error(failure.status, message, headers)
+
+
+def _budget_zero(body: Any) -> bool:
+    """`generationConfig.thinkingConfig.thinkingBudget: 0`: the client turned thinking off."""
+    if not isinstance(body, dict):
+        return False
+    config = body.get("generationConfig") or body.get("generation_config")
+    if not isinstance(config, dict):
+        return False
+    thinking = config.get("thinkingConfig") or config.get("thinking_config")
+    if not isinstance(thinking, dict):
+        return False
+    budget = thinking.get("thinkingBudget", thinking.get("thinking_budget"))
+    return budget == 0 and not isinstance(budget, bool)

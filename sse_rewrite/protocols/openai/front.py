@@ -23,6 +23,7 @@ from ...serve.upstream import UpstreamFailure
 from ...stream.rewrite import RewriteOptions, StreamRewriter
 from ...tool_schemas import ToolSchemas
 from ..answers import read_whole, relay_stream
+from ..thinking import thinking_off
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -57,7 +58,9 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     record.model = model if isinstance(model, str) else None
     upstream = request.app[state.UPSTREAM]
     tools = ToolSchemas.of_request(payload)  # they type and name the calls of the answer
-    options = dataclasses.replace(upstream.settings.options, to="openai", tools=tools)
+    prompt_think = upstream.settings.options.prompt_think and not thinking_off(payload)
+    options = dataclasses.replace(upstream.settings.options, to="openai", tools=tools,
+                                  prompt_think=prompt_think)
     try:
         async with upstream.post_json("/chat/completions", body, request) as response:
             if response.content_type == "text/event-stream":

@@ -41,6 +41,7 @@ from ...stream.events import Notice
 from ...stream.rewrite import RewriteOptions, StreamRewriter
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
+from ..thinking import thinking_off
 from .input_items import input_messages
 from .items import ResponseContext
 from .mapping import error_body, new_response_id
@@ -141,7 +142,10 @@ async def create(request: web.Request) -> web.StreamResponse:
     if keep:
         responses.pending[response_id] = asyncio.Event()
     tools = ToolSchemas.of_request(translation.request)  # (as the upstream sees them)
-    options = dataclasses.replace(upstream.settings.options, to="responses", tools=tools)
+    off = thinking_off(body) or thinking_off(translation.request)
+    prompt_think = upstream.settings.options.prompt_think and not off
+    options = dataclasses.replace(upstream.settings.options, to="responses", tools=tools,
+                                  prompt_think=prompt_think)
     kept = False
     try:
         chat_request = orjson.dumps(translation.request)
