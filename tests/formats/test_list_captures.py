@@ -60,6 +60,8 @@ THOUGHT = {
     "magistral-think": "The user wants the files listed. I'll call bash with ls.",
     "gemma4-thought": "Paris weather: call get_weather for two days.",
     "magistral-think-stripped": "The user wants the files listed. I'll call bash with ls.",
+    # (Command A reasoning ids start inside <|START_THINKING|>: the text before the call is reasoning)
+    "cohere-start-action": "I will search for that.",
 }
 """The reasoning a capture's content holds (it goes to `reasoning_content`)."""
 
