@@ -125,6 +125,22 @@ class Servers:
         self._runners.insert(1, runner)  # stopped after the serve instances in front of it
         return seen, f"http://127.0.0.1:{app.bound_port(runner)}/v1"
 
+    def chat_upstream(self, handler: Callable[[web.Request], Coroutine[Any, Any, web.StreamResponse]]) -> str:
+        """Start a fake upstream whose `POST /v1/chat/completions` is `handler`; return its base URL.
+        It stops with the rest, after the serve instances in front of it."""
+        application = web.Application()
+        application.router.add_post("/v1/chat/completions", handler)
+
+        async def start() -> web.AppRunner:
+            runner = web.AppRunner(application)
+            await runner.setup()
+            await web.TCPSite(runner, "127.0.0.1", 0).start()
+            return runner
+
+        runner = self.loop.run(start())
+        self._runners.insert(1, runner)
+        return f"http://127.0.0.1:{app.bound_port(runner)}/v1"
+
     def drain(self, drain_timeout: float) -> None:
         """Stop the newest serve instance as SIGTERM does (`app.stop`), waiting for it."""
         self._runners.remove(self.runner)

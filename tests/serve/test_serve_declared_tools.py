@@ -9,7 +9,6 @@ stays text, byte for byte.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import openai
@@ -17,7 +16,6 @@ import orjson
 import pytest
 from aiohttp import web
 
-from sse_rewrite.serve import app
 from tests.serve.servers import Servers
 
 ALIAS = "gpt-4o"
@@ -50,20 +48,9 @@ async def _chat(request: web.Request) -> web.StreamResponse:
 
 
 @pytest.fixture
-def echo(servers: Servers) -> Iterator[str]:
+def echo(servers: Servers) -> str:
     """The fake upstream's base URL."""
-    application = web.Application()
-    application.router.add_post("/v1/chat/completions", _chat)
-
-    async def start() -> web.AppRunner:
-        runner = web.AppRunner(application)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        return runner
-
-    runner = servers.loop.run(start())
-    yield f"http://127.0.0.1:{app.bound_port(runner)}/v1"
-    servers.loop.run(runner.cleanup())
+    return servers.chat_upstream(_chat)
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["streamed", "whole"])

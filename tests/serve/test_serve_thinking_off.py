@@ -9,7 +9,6 @@ off switches the assumption off, and the answer stays in `content` alone (docs/b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
@@ -19,7 +18,6 @@ import pytest
 from aiohttp import web
 
 from sse_rewrite.protocols.anthropic.models import ModelChoice
-from sse_rewrite.serve import app
 from tests.serve.servers import Servers
 
 GLM = "z-ai/glm-5.3"
@@ -44,22 +42,10 @@ async def _chat(request: web.Request) -> web.StreamResponse:
 
 
 @pytest.fixture
-def glm(servers: Servers) -> Iterator[str]:
+def glm(servers: Servers) -> str:
     """serve in front of the fake GLM upstream: its base URL."""
-    application = web.Application()
-    application.router.add_post("/v1/chat/completions", _chat)
-
-    async def start() -> web.AppRunner:
-        runner = web.AppRunner(application)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        return runner
-
-    runner = servers.loop.run(start())
-    base_url, _ = servers.serve(upstream=f"http://127.0.0.1:{app.bound_port(runner)}/v1",
-                                models=ModelChoice(model=GLM))
-    yield base_url
-    servers.loop.run(runner.cleanup())
+    base_url, _ = servers.serve(upstream=servers.chat_upstream(_chat), models=ModelChoice(model=GLM))
+    return base_url
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ and a capture keeps the tools so its replay types the same.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from aiohttp import web
 
 from sse_rewrite import goldens
 from sse_rewrite.protocols.anthropic.models import ModelChoice
-from sse_rewrite.serve import app
 from tests.serve.servers import Servers, captured
 
 QWEN = "qwen/qwen3-coder-480b-a35b-instruct"
@@ -56,20 +54,9 @@ async def _chat(request: web.Request) -> web.StreamResponse:
 
 
 @pytest.fixture
-def qwen(servers: Servers) -> Iterator[str]:
+def qwen(servers: Servers) -> str:
     """The fake Qwen upstream's base URL."""
-    application = web.Application()
-    application.router.add_post("/v1/chat/completions", _chat)
-
-    async def start() -> web.AppRunner:
-        runner = web.AppRunner(application)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        return runner
-
-    runner = servers.loop.run(start())
-    yield f"http://127.0.0.1:{app.bound_port(runner)}/v1"
-    servers.loop.run(runner.cleanup())
+    return servers.chat_upstream(_chat)
 
 
 @pytest.mark.parametrize("stream", [True, False])
