@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sse_rewrite.formats import FORMAT_CHOICES, FORMATS
 from sse_rewrite.stream.sse import BOM, SSEDecoder
 from tests.chunking import chunk_event, normalize, rejoin
-from tests.fuzzing import FUZZ, assemble, cut_points, pieces, plain_text, rewrite
+from tests.fuzzing import FUZZ, assemble, cut_points, fuzz_each, pieces, plain_text, rewrite
 from tests.rewrite_runs import AB, CB, CE, SB, SE
 
 # Syntax fragments of every leaked format in PROTOCOL.md section 8, whole and cut, so
@@ -65,7 +65,7 @@ def test_decoder_fields_do_not_depend_on_reads(lines: list[bytes], end: bytes, p
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
-@FUZZ
+@fuzz_each(len(FORMATS))
 @given(text=hostile_text, cap=st.sampled_from([1 << 20, 64, 8]), points=cut_points)
 @example(text="<|tool_calls_section_begin|>", cap=1 << 20, points=[])  # was still pending after flush
 def test_parser_loses_nothing_whatever_the_input(name: str, text: str, cap: int, points: list[int]) -> None:
@@ -110,7 +110,7 @@ hostile_events = st.one_of(
 
 @pytest.mark.usefixtures("accelerators")
 @pytest.mark.parametrize("format_name", FORMAT_CHOICES)
-@FUZZ
+@fuzz_each(2 * len(FORMAT_CHOICES))  # accelerators on and off
 @given(events=st.lists(hostile_events, max_size=12), points=cut_points)
 @example(events=[b'data: {"choices": [{"delta": {"content": "<\xe6\x97"}}]}\n\n',
                  b'data: {"choices": [{"delta": {"content": "\xa5"}}]}\n\n'], points=[40])
@@ -123,7 +123,7 @@ def test_rewriter_never_raises(format_name: str, events: list[bytes], points: li
 
 @pytest.mark.usefixtures("accelerators")
 @pytest.mark.parametrize("format_name", FORMAT_CHOICES)
-@FUZZ
+@fuzz_each(2 * len(FORMAT_CHOICES))  # accelerators on and off
 @given(tokens=st.lists(st.tuples(st.sampled_from(["content", "reasoning"]), plain_text), max_size=15),
        points=cut_points)
 def test_text_without_syntax_comes_out_whole_in_its_field(
