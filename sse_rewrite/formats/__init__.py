@@ -91,7 +91,7 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "dsml": Ref("catalogue.dsml", "DsmlParser"),
     "minimax": Ref("machines.minimax_unangled", "MiniMaxFormat"),
     "text": Ref("machines.plain_text", "PlainTextParser"),
-    "harmony": Ref("machines.harmony", "HarmonyParser"),
+    "harmony": Ref("catalogue.channels", "HarmonyParser"),
     "seed": Ref("machines.seed", "SeedThinkParser"),
     "kimi-k3": Ref("machines.xtml", "XtmlParser"),
     "mistral": Ref("catalogue.lists", "MistralParser"),

@@ -92,6 +92,16 @@ K3: dict[str, Row] = {
         "",
         set(),
     ),
+    "think-channel-is-reasoning": (
+        f"<|open|>think<|sep|>Need <|close|> to list.<|close|>think<|sep|><|open|>response<|sep|>On it."
+        f"<|close|>response<|sep|><|open|>tools<|sep|>{_K3_CALL}<|close|>call<|sep|><|close|>tools<|sep|>",
+        [("bash", '{"cmd": "ls -la", "n": 3}')],
+        "On it.",
+        "Need <|close|> to list.",
+        set(),
+    ),
+    "think-skipped-bare-response-close": ("Hi.<|close|>response<|sep|>", [], "Hi.", "", set()),
+    "eof-inside-think": ("<|open|>think<|sep|>Still thinking", [], "", "Still thinking", set()),
     "spaces-inside-markers-and-escapes": (
         '<|open|> tools <|sep|> <|open|> call tool="a&amp;b" index="1" <|sep|>'
         '<|open|> argument key="q&quot;" type="string" <|sep|>x<|close|> argument <|sep|>'

@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats.catalogue.channels import HarmonyParser
 from sse_rewrite.formats.catalogue.special_tokens import SpecialTokensParser
 from sse_rewrite.formats.machines._compose import ComposedParser
-from sse_rewrite.formats.machines.harmony import HarmonyParser
 from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.stream.choice_state import ChoiceState
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter

@@ -12,11 +12,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite.formats.catalogue.channels import CHANNELS, HARMONY, HarmonyParser
 from sse_rewrite.formats.catalogue.routing_wrapped import GptOssAndTokens
-from sse_rewrite.formats.machines.harmony import HarmonyParser
-from sse_rewrite.formats.machines.harmony_calls import State
-from sse_rewrite.formats.machines.harmony_headers import CHANNELS, MAX_HEADER, maybe_prose
+from sse_rewrite.formats.machines.channel_calls import State
+from sse_rewrite.formats.machines.recipients import MAX_HEADER
 from sse_rewrite.stream.events import Markup, Reasoning, Text
+
+maybe_prose = HARMONY.maybe_prose
 
 
 def prose_reference(header: str) -> bool:

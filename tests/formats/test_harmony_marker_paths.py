@@ -7,7 +7,7 @@ same machine without it (the reference feeds every text through the steps and th
 - analysis text taken unfed (`absorb_reasoning`), in every parser that reads reasoning at once;
 - streaming arguments, an opener and the text opening a call's JSON body taken by
   `absorb_argument(s)` (the body's text streamed as the JSON step streams it);
-- a header's words read by their table (`harmony_header_words`) in place of `_keeps_header`,
+- a header's words read by their table (`catalogue.channels.HARMONY_WORDS`) in place of `_keeps_header`,
   and the kind it gives at `<|message|>` in place of `header_kind`: every path of the table
   is walked against both.
 """
@@ -22,11 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats.catalogue.channels import CHANNEL, HARMONY, HARMONY_WORDS, START, HarmonyParser
 from sse_rewrite.formats.catalogue.special_tokens import SpecialTokensParser
 from sse_rewrite.formats.machines._compose import ComposedParser
-from sse_rewrite.formats.machines.harmony import HarmonyParser
-from sse_rewrite.formats.machines.harmony_header_words import NAME, NEXT, OPENED, kind_at, name_goes_on
-from sse_rewrite.formats.machines.harmony_headers import CHANNEL, START, header_kind
 from sse_rewrite.stream.events import Markup, Reasoning
 from tests.formats.test_channel_fast_paths import (
     HARMONY_PIECES,
@@ -37,6 +35,9 @@ from tests.formats.test_channel_fast_paths import (
 )
 from tests.formats.test_fast_paths import run
 from tests.formats.test_streamed_fast_paths import fast, fed
+
+NAME, NEXT, OPENED = HARMONY_WORDS.name, HARMONY_WORDS.next, HARMONY_WORDS.opened
+kind_at, name_goes_on, header_kind = HARMONY_WORDS.kind_at, HARMONY_WORDS.name_goes_on, HARMONY.kind
 
 
 class HarmonySteps(HarmonyParser):

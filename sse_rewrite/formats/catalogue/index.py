@@ -163,7 +163,7 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           'Checking.\n<function name="get_weather"><param name="city"><![CDATA[Paris]]></param>'
           "</function>\nDone.",
           _CITY, "Checking.\n\nDone."),
-    # Channels with recipients (`machines/harmony.py`) and channel tokens (Seed-OSS, Kimi K3).
+    # Channels with recipients (`machines/channels.py`) and channel tokens (Seed-OSS, Kimi K3).
     Entry("gpt-oss harmony", "channels", "harmony", ("openai/gpt-oss-120b",),
           "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
           'to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>', _CITY, "",

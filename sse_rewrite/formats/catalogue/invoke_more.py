@@ -65,9 +65,3 @@ class MiniCpm5InvokeParser(InvokeParser):
     """For MiniCPM 5 ids: its `<function name=…>` calls, and the invoke markers read in every stream."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINICPM5, *_EVERYWHERE)
-
-
-class AtemInvokeParser(InvokeParser):
-    """For Muse ids: ATEM blocks, and the invoke markers read in every stream."""
-
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (ATEM, *_EVERYWHERE)

@@ -28,7 +28,7 @@ _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CAL
 SPECIAL_TOKENS: Final = Part("catalogue.special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
 INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]",
                             (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
-HARMONY: Final = Part("machines.harmony", "HarmonyParser", "<", ANGLE_SNIFF)
+HARMONY: Final = Part("catalogue.channels", "HarmonyParser", "<", ANGLE_SNIFF)
 SEED: Final = Part("machines.seed", "SeedParser", "<", ANGLE_SNIFF)
 XTML: Final = Part("machines.xtml", "XtmlParser", "<", ANGLE_SNIFF)
 LIST_MARKERS: Final = Part("catalogue.lists", "ListMarkersParser", "<[", (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
@@ -59,7 +59,7 @@ MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", 
 DOTS3_INVOKE: Final = Part("catalogue.invoke_more", "Dots3InvokeParser", "<]", ANGLE_SNIFF)
 MIMO_INVOKE: Final = Part("catalogue.invoke_more", "MiMoInvokeParser", "<]", ANGLE_SNIFF)
 MINICPM5_INVOKE: Final = Part("catalogue.invoke_more", "MiniCpm5InvokeParser", "<]", ANGLE_SNIFF)
-_TO_SNIFF: Final = (b"to=", b'to"', b't"')  # (`recipients.SNIFF`)
+_TO_SNIFF: Final = (b"to=", b'to"', b't"')  # (`channels.SNIFF`)
 MUSE_SPARK: Final = Part("catalogue.channels", "MuseSparkParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
 MUSE_GLIMMER: Final = Part("catalogue.channels", "MuseGlimmerParser", "< t", (*ANGLE_SNIFF, *_TO_SNIFF))
 BEAM: Final = Part("catalogue.channels", "BeamParser", "<", ANGLE_SNIFF)

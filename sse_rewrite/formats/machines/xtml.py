@@ -4,15 +4,18 @@ Theory of operation
 -------------------
 - TEXT: `<|open|>` or `<|close|>` begins a marker (MARKER), read whole up to `<|sep|>`:
   `tools` opens a section (SECTION), `call` a call whose section opener was lost (CALL),
-  `response` (open or close) is the reply channel's markup; anything else, or a marker
-  that cannot become one, is text, read on after its first token at once.
+  `response` (open or close) is the reply channel's markup, `<|open|>think<|sep|>` opens
+  the think channel (THINK; FORMATS-2 §I: a bare `<|close|>response<|sep|>` means it was
+  skipped); anything else, or a marker that cannot become one, is text, read on after its
+  first token at once.
+- THINK: reasoning, handed back as it arrives, up to `<|close|>think<|sep|>` (markup).
 - SECTION: between calls, after spacing: `<|open|>call` begins a call, `<|close|>tools`
   ends the section. Anything else before the first call means the opener was prose (it
   comes out as text); after a call, that the section lost its close.
 - CALL: up to `<|close|>call<|sep|>`; the section's close or the next call's opener end
   a call that lost it. The call comes out at once (`xtml_call`).
-At the end of input a call whose arguments are all closed is recovered; anything else
-held comes out as the text it was (docs/behaviour.md, "Damage").
+At the end of input reasoning comes out as reasoning, a call whose arguments are all closed
+is recovered; anything else held comes out as the text it was (docs/behaviour.md, "Damage").
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ if TYPE_CHECKING:
 
 # a marker's word, and the byte that ends it
 _WORD: Final = re.compile(rb"<\|(?:open|close)\|>[ \t\r\n]*([a-z]*)(.)?", re.DOTALL)
-_WORDS: Final = (b"tools", b"call", b"argument", b"response")
+_WORDS: Final = (b"tools", b"call", b"argument", b"response", b"think")
+_CLOSES: Final = MarkerTable({CLOSE: True})
 _MAX_MARKER: Final = 512  # bytes a marker (its attributes included) may take
 
 
@@ -44,6 +48,7 @@ class State(MachineState):
     MARKER = enum.auto()
     SECTION = enum.auto()
     CALL = enum.auto()
+    THINK = enum.auto()
 
 
 class XtmlParser(WholeCallParser):
@@ -51,6 +56,7 @@ class XtmlParser(WholeCallParser):
 
     TEXT = State.TEXT
     BODY = State.CALL
+    REASONING_AT_ONCE: ClassVar[MachineState | None] = State.THINK
     OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPEN: True, CLOSE: False})
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
@@ -86,15 +92,15 @@ class XtmlParser(WholeCallParser):
         if found is True:
             return False
         opening = found is not None and (found[0] == "open" or found[1] == "response")
-        if found is None or not opening or found[1] not in ("tools", "call", "response"):
+        if found is None or not opening or found[1] not in ("tools", "call", "response", "think"):
             # not a marker, or one that cannot stand here: its first token is text
             self._emit_text(out, scan.mark + len(OPEN if scan.view.startswith(OPEN, scan.mark) else CLOSE))
             self._state = State.TEXT
             return True
         _, word, end = found
-        if word == "response":
+        if word == "response" or word == "think":
             out.append(Markup(scan.take(end)))
-            self._state = State.TEXT
+            self._state = State.THINK if word == "think" else State.TEXT
         elif word == "tools":
             scan.cursor, self._calls, self._state = end, 0, State.SECTION
         else:
@@ -142,11 +148,28 @@ class XtmlParser(WholeCallParser):
         scan.cursor = max(scan.cursor, scan.end - 1)
         return False
 
+    def _step_think(self, out: list[Piece]) -> bool:
+        found = self._reasoning_until(out, _CLOSES)
+        if found is None:
+            return False
+        scan = self._scan
+        marker = self._marker(found[1])
+        if marker is True:  # (a close still arriving: held)
+            scan.cursor = found[1]
+            return False
+        if marker is not None and marker[1] == "think":
+            out.append(Markup(scan.take(marker[2])))
+            self._state = State.TEXT
+        else:  # another token in the reasoning: its words
+            self._emit_reasoning(out, found[1] + found[2])
+        return True
+
     _STEPS: ClassVar = {
         State.TEXT: ScanningParser._step_text,
         State.MARKER: _step_marker,
         State.SECTION: _step_section,
         State.CALL: _step_call,
+        State.THINK: _step_think,
     }
 
     def _end_call(self, out: list[Piece], body_end: int, end: int, code: str = "") -> bool:
@@ -164,6 +187,9 @@ class XtmlParser(WholeCallParser):
 
     def _finish(self, out: list[Piece]) -> None:
         scan, state = self._scan, self._state
+        if state is State.THINK:
+            self._emit_reasoning(out, scan.end)
+            return
         if state is State.CALL:
             call = xtml_call(scan.text(scan.mark, scan.end), self._tools)  # (None while an argument is open)
             if call is not None:

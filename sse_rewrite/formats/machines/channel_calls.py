@@ -1,12 +1,14 @@
-"""HarmonyCalls: the life of one harmony call, from its body to its end (see `harmony`).
+"""ChannelCalls: the life of one call of a channel syntax, from its body to its end (see `channels`).
 
-A call ends at its `<|call|>` (or `<|end|>`, `<|return|>`), or where the next header
-begins when the end was lost. Inside a JSON string an end marker is data, unless the
-next header follows it at once or the input ends after it (then the body was malformed
-and the marker is its end). At the end of input a body that is one complete JSON value
-is recovered; anything else comes out as the text it was (docs/behaviour.md, "Damage").
-With `--stream-arguments` the call is announced with its header and a JSON body streams
-as it arrives, up to the first `<` not yet settled.
+A call ends at one of the syntax's ends (harmony: `<|call|>`, `<|end|>`, `<|return|>`), or
+where the next header begins when the end was lost. A JSON body: inside a string the call's
+end marker is data, unless the next header follows it at once or the input ends after it
+(then the body was malformed and the marker is its end); at the end of input a body that is
+one complete JSON value is recovered; with `--stream-arguments` the call is announced with its
+header and streams as it arrives, up to the first `<` not yet settled. A body in an invoke
+grammar is read whole at its end: its calls, or its text (notice); at the end of input one
+that reads as calls is recovered. Anything else comes out as the text it was
+(docs/behaviour.md, "Damage").
 """
 
 from __future__ import annotations
@@ -16,25 +18,26 @@ import re
 from collections.abc import Sequence
 
 from ...stream.events import Notice, Piece
+from ._invoke_syntax import read_calls
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
-from ._scanner import NEED_MORE, MarkerTable
+from ._scanner import NEED_MORE
 from ._streamed_call import settled_texts
-from .harmony_header_words import HeaderWords
-from .harmony_headers import CALL, CHANNEL, START
+from .channel_words import HeaderWords
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import ClassVar, Final
 
-_NEXT_HEADER: Final = MarkerTable({START: True, CHANNEL: True})
+    from ._scanner import MarkerTable
+
 _BODY_STOPS: Final = re.compile(r"[<}\]]")
 """A text with none of these neither closes a body nor begins its end."""
 
 
 class State(MachineState):
-    """Where the parser is in a harmony message."""
+    """Where the parser is in a channel message."""
 
     TEXT = enum.auto()
     HEADER = enum.auto()
@@ -51,8 +54,12 @@ _OPENED = State.OPENED
 the metaclass's `__getattr__` hook, about ten times a global's cost (Python 3.11)."""
 
 
-class HarmonyCalls(HeaderWords):
-    """The open call of `HarmonyParser`, and every way it can end."""
+class ChannelCalls(HeaderWords):
+    """The open call of `ChannelParser`, and every way it can end."""
+
+    _CALL_END: ClassVar[bytes]
+    """The syntax's first end: inside a JSON string, data unless the next header follows it."""
+    _NEXT_HEADER: ClassVar[MarkerTable[bool]]
 
     def _setup(self) -> None:
         self._content_open = False  # a content message is open: its end marker is syntax
@@ -61,13 +68,15 @@ class HarmonyCalls(HeaderWords):
         self._value_at = 0  # a JSON body: where the text not yet streamed begins
         self._search_at = 0  # where the search for a `<|call|>` inside a string goes on
         self._words_settled = False  # the open header's opener words are there and settled (`_keeps_header`)
-        # The open header's place in `harmony_header_words`, while the header is `_words_at` bytes
+        # The open header's place in the syntax's `HeaderTable`, while the header is `_words_at` bytes
         # long (it left the table once a text was appended another way), and the tool's name so far.
         self._words, self._words_at, self._header_name = 0, -1, ""
 
     def _end_call(self, out: list[Piece], body_end: int, end: int) -> bool:
         """The call's body ends at `body_end`, its syntax at `end`: hand it back."""
         scan = self._scan
+        if self.SYNTAX.body is not None:
+            return self._end_calls(out, body_end, end)
         arguments = scan.text(self._body_at, body_end).strip() or "{}"
         if not is_json(arguments):  # passed on as written: the client decides
             out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
@@ -76,19 +85,42 @@ class HarmonyCalls(HeaderWords):
         self._content_open = False
         return True
 
+    def _end_calls(self, out: list[Piece], body_end: int, end: int, at_end: bool = False) -> bool:
+        """A body in the syntax's invoke grammar ends at `body_end`, its syntax at `end`: its calls,
+        or its text (notice). `at_end`: the input ended in the body; False when it holds no call
+        (nothing handed back)."""
+        scan, syntax = self._scan, self.SYNTAX
+        assert syntax.body is not None
+        calls = read_calls(syntax.body, scan.text(self._body_at, body_end), self._name, self._tools)
+        if calls is None:
+            if at_end:
+                return False
+            self._emit_text(out, end)
+            message = f"message to {self._name} holds no call: passed through as text"
+            out.append(Notice("malformed-call", message))
+        else:
+            if at_end:
+                out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+            raw = scan.take(end)
+            for index, (name, arguments) in enumerate(calls):
+                self._call(out, None, name, arguments, raw if not index else "")
+        self._state = _TEXT
+        self._content_open = False
+        return True
+
     def _closer_in_string(self, out: list[Piece]) -> bool:
         """An unclosed JSON body: a `<|call|>` followed at once by the next header ends it."""
-        scan = self._scan
-        while (pos := scan.find(CALL, self._search_at)) != -1:
-            after = pos + len(CALL)
-            found = scan.match(after, _NEXT_HEADER) if after < scan.end else NEED_MORE
+        scan, call_end = self._scan, self._CALL_END
+        while (pos := scan.find(call_end, self._search_at)) != -1:
+            after = pos + len(call_end)
+            found = scan.match(after, self._NEXT_HEADER) if after < scan.end else NEED_MORE
             if found is NEED_MORE:
                 return False
             if found is not None:
                 return self._end_call(out, pos, after)
             self._search_at = pos + 1
         # (a `<|call|>` not found may still end in the next text: the search goes on from where it can begin)
-        self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
+        self._search_at = max(self._search_at, scan.end - len(call_end) + 1)
         return False
 
     def _stream_body(self, out: list[Piece], upto: int) -> None:
@@ -103,7 +135,7 @@ class HarmonyCalls(HeaderWords):
             self._value_at = settled
 
     def _missing_end(self, out: list[Piece]) -> None:
-        out.append(Notice("missing-close", f"call {self._name} has no <|call|>"))
+        out.append(Notice("missing-close", f"call {self._name} has no {self._CALL_END.decode()}"))
 
     def absorb(self, texts: Sequence[str]) -> int:
         """The base's, up to the first text with a `<` (an end marker in a string may end the
@@ -143,7 +175,7 @@ class HarmonyCalls(HeaderWords):
         scan.append(text)
         scan.cursor = self._value_at = pos
         self._json.reset(pos)
-        search = scan.end - len(CALL) + 1
+        search = scan.end - len(self._CALL_END) + 1
         self._search_at = search if search > pos else pos
         self._state = _JSON
         return True
@@ -200,7 +232,7 @@ class HarmonyCalls(HeaderWords):
         scan = self._scan
         scan.append(text)
         self._value_at = scan.end
-        self._search_at = max(self._search_at, scan.end - len(CALL) + 1)
+        self._search_at = max(self._search_at, scan.end - len(self._CALL_END) + 1)
 
     def _finish(self, out: list[Piece]) -> None:
         """End of input: reasoning and text come out, a complete call is kept, else raw text."""
@@ -214,15 +246,21 @@ class HarmonyCalls(HeaderWords):
         elif state is State.CLOSING:
             out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
             self._end_call(out, self._body_end, scan.end)
+        elif state is State.RAW and self.SYNTAX.body is not None:
+            if not self._end_calls(out, scan.end, scan.end, at_end=True):
+                self._release(out, scan.end, "truncated-call", f"stream ended inside call {self._name}")
         elif state is State.RAW or state is State.JSON:
-            last = scan.view.rfind(CALL, self._body_at, scan.end)
-            if state is State.JSON and last != -1 and not scan.view[last + len(CALL) : scan.end].strip():
+            call_end = self._CALL_END
+            last = scan.view.rfind(call_end, self._body_at, scan.end)
+            if state is State.JSON and last != -1 and not scan.view[last + len(call_end) : scan.end].strip():
                 self._end_call(out, last, scan.end)  # a `<|call|>` inside a string, then nothing
             elif is_json(scan.text(self._body_at, scan.end).strip()):
                 out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
                 self._end_call(out, scan.end, scan.end)
             else:
                 self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
+        elif state is State.HEADER and not scan.view.startswith(self.SYNTAX.next_headers, scan.mark):
+            self._emit_text(out, scan.end)  # (a header opened by a bare word was never shown to be one)
         else:
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
 

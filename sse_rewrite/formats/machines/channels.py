@@ -1,76 +1,81 @@
-"""gpt-oss harmony: channel messages, one of them a tool call.
+"""ChannelParser: channel messages with recipients, one of them a call (harmony, Muse, Beam).
 
     <|channel|>analysis<|message|>Need the weather.<|end|>
     <|start|>assistant<|channel|>commentary to=functions.weather <|constrain|>json<|message|>{"x": 1}<|call|>
     <|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>
 
+A subclass names its syntax, a `recipients.ChannelSyntax` (`catalogue/channels.py`).
+
 Theory of operation
 -------------------
-- TEXT: content. `<|start|>` or `<|channel|>` opens a header (HEADER). `<|end|>`,
-  `<|return|>`, `<|call|>` end an open content message (dropped as markup); with none
-  open they are the text's own words.
-- HEADER: up to `<|message|>` (`harmony_headers`). A header that can no longer become
+- TEXT: content. An opener opens a header (HEADER). An end marker ends an open content
+  message (dropped as markup); with none open it is the text's own words.
+- HEADER: up to `<|message|>` (`ChannelSyntax.kind`). A header that can no longer become
   one (prose after the opener, an unknown channel) releases its opener as text at once.
-  `analysis` goes to REASONING, a recipient `functions.NAME` to OPENED (a call), anything
-  else (`final`, `commentary` without a recipient) back to TEXT, as content.
+  A reasoning message goes to REASONING, a call to OPENED (a JSON body) or RAW (a body in
+  an invoke grammar), anything else back to TEXT, as content.
 - REASONING: the text comes out as `Reasoning` as it arrives, up to an end marker
   (consumed) or the next header.
-- OPENED: the body's first byte: `{` or `[` is JSON (JSON, string-aware, so a `<|call|>`
+- OPENED: the body's first byte: `{` or `[` is JSON (JSON, string-aware, so an end marker
   inside a string is data), anything else raw text up to an end marker (RAW). A JSON
-  body then expects its `<|call|>` (CLOSING); a missing one costs a notice only.
-- At the end of input a call whose body is one complete JSON value is recovered; else
-  its raw text comes out (`harmony_calls`).
+  body then expects its end (CLOSING); a missing one costs a notice only.
+- At the end of input a call whose body is complete is recovered; else its raw text comes
+  out (`channel_calls`).
 """
 
 from __future__ import annotations
 
-from ...stream.events import Markup, Piece, Text
+from ...stream.events import Markup, Notice, Piece, Text
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
-from .harmony_calls import HarmonyCalls, State
-from .harmony_header_words import MESSAGE_TEXT, OPENED
-from .harmony_headers import (
-    CALL_ENDS,
-    CHANNEL,
-    MESSAGE,
-    OPENERS,
-    REASONING_ENDS,
-    START,
-    Kind,
-    header_kind,
-    maybe_prose,
-)
+from .channel_calls import ChannelCalls, State
+from .channel_words import MESSAGE_TEXT
+from .recipients import MESSAGE, Kind
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
+    from .recipients import ChannelSyntax
 
-
-_ENDS: Final = frozenset(marker.decode() for marker, consumed in CALL_ENDS.items() if consumed)
-"""The markers that end a message (`<|end|>`, `<|return|>`, `<|call|>`)."""
+SNIFF: Final = (b"to=", b'to"', b't"')  # (a text ending in a start of `to=`, cut before its `=`)
+"""Where an opener has no `<` (Muse's `to=`): `to=`, or an event ending in ` to` (its `=` follows)."""
 _TEXT, _HEADER, _REASONING = State.TEXT, State.HEADER, State.REASONING
 _OPENED, _CLOSING = State.OPENED, State.CLOSING
-"""The states read once (see `harmony_calls`), and the kinds of message:"""
+"""The states read once (see `channel_calls`), and the kinds of message:"""
 _CALL, _CONTENT, _REASONING_KIND = Kind.CALL, Kind.CONTENT, Kind.REASONING
 
 
-class HarmonyParser(HarmonyCalls):
-    """Streaming parser for gpt-oss harmony messages (`--format harmony`)."""
+class ChannelParser(ChannelCalls):
+    """Streaming parser for the channel syntax a subclass names in `SYNTAX`."""
 
     TEXT = State.TEXT
-    OPENERS: ClassVar[MarkerTable[bytes]] = OPENERS
+    OPENERS: ClassVar[MarkerTable[bytes | None]]
+    _ENDS: ClassVar[MarkerTable[bool]]
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     REASONING_AT_ONCE: ClassVar[MachineState | None] = State.REASONING
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-    def _open(self, marker: bytes, pos: int, length: int, out: list[Piece]) -> None:
+    def __init_subclass__(cls) -> None:
+        if "SYNTAX" in cls.__dict__:  # the syntax's tables (an opener stands for itself, an end for None)
+            syntax = cls.SYNTAX
+            cls.OPENERS = MarkerTable({**dict.fromkeys(syntax.ends), **{o: o for o in syntax.openers}})
+            ends = {**dict.fromkeys(syntax.ends, True), **dict.fromkeys(syntax.next_headers, False)}
+            cls._ENDS = MarkerTable(ends)
+            cls._NEXT_HEADER = MarkerTable(dict.fromkeys(syntax.next_headers, True))
+            cls._CALL_END = syntax.ends[0]
+            cls._WHOLE_ENDS = frozenset(end.decode() for end in syntax.ends)
+            cls.WHOLE_MARKERS = cls._WHOLE_ENDS | {MESSAGE_TEXT}
+            cls.sniff = ANGLE_SNIFF if syntax.next_headers == syntax.openers else (*ANGLE_SNIFF, *SNIFF)
+        super().__init_subclass__()
+
+    def _open(self, opener: bytes | None, pos: int, length: int, out: list[Piece]) -> None:
         scan = self._scan
-        if marker in (CHANNEL, START):
+        if opener is not None:
             scan.mark, scan.cursor = pos, pos + length
-            self._begin_header(marker, length)
+            self._begin_header(opener, length)
         elif self._content_open:  # the end of a content message
             self._emit_text(out, pos)
             out.append(Markup(scan.take(pos + length)))
@@ -78,7 +83,7 @@ class HarmonyParser(HarmonyCalls):
         else:  # an end with nothing open: the text's own words
             self._emit_text(out, pos + length)
 
-    WHOLE_MARKERS: ClassVar[frozenset[str]] = frozenset(_ENDS | {MESSAGE_TEXT})
+    _WHOLE_ENDS: ClassVar[frozenset[str]]
 
     def _feed_whole(self, text: str, out: list[Piece]) -> bool:
         """A header's `<|message|>` (no `<|message|>` waits in a header, nor can one begin before
@@ -88,7 +93,7 @@ class HarmonyParser(HarmonyCalls):
         scan, state = self._scan, self._state
         if state is _HEADER:
             return text == MESSAGE_TEXT and self._end_header(text, out)
-        if text not in _ENDS:
+        if text not in self._WHOLE_ENDS:
             return False
         if state is _REASONING and scan.start == scan.end:
             scan.append(text)
@@ -110,10 +115,10 @@ class HarmonyParser(HarmonyCalls):
         self._open_body(kind, scan.end, out)
         return True
 
-    def _absorb_opener(self, value: bytes, text: str) -> bool:
+    def _absorb_opener(self, value: bytes | None, text: str) -> bool:
         """A header's opener alone: `_open`, then the header step, which finds no `<|message|>`
         and no prose in it (`maybe_prose` of a lone opener is False)."""
-        if (value != CHANNEL and value != START) or len(text) > self._max:  # (over the cap: `feed`)
+        if value is None or len(text) > self._max:  # (over the cap: `feed`)
             return False
         scan = self._scan
         scan.mark = scan.end
@@ -126,7 +131,9 @@ class HarmonyParser(HarmonyCalls):
         """A header opened by `opener` (`length` bytes from the mark): nothing of it read yet."""
         self._state = _HEADER
         self._words_settled = False
-        self._words, self._words_at = OPENED[opener], length
+        words = self.SYNTAX.words
+        place = None if words is None else words.opened.get(opener)
+        self._words, self._words_at = (0, -1) if place is None else (place, length)
 
     def _compact(self) -> None:
         """Compact in every state (calls back to back, each read ending inside the next one's
@@ -148,11 +155,11 @@ class HarmonyParser(HarmonyCalls):
         upto = scan.end if found == -1 else found
         header = scan.text(scan.mark, upto)
         if found == -1:
-            if maybe_prose(header):
+            if self.SYNTAX.maybe_prose(header):
                 return self._release_opener(out)
             scan.cursor = max(scan.cursor, upto - len(MESSAGE) + 1)
             return False
-        kind = header_kind(header)
+        kind = self.SYNTAX.kind(header)
         if kind is None:
             return self._release_opener(out)
         self._open_body(kind, found + len(MESSAGE), out)
@@ -165,6 +172,9 @@ class HarmonyParser(HarmonyCalls):
         if kind[0] is _CALL:
             self._name, self._body_at = kind[1], body
             scan.cursor = body
+            if self.SYNTAX.body is not None:  # (read whole at its end: it may hold several calls)
+                self._state = State.RAW
+                return
             self._state = _OPENED
             if self._streams:
                 self._announce(out, None, self._name)
@@ -174,7 +184,7 @@ class HarmonyParser(HarmonyCalls):
         self._state = _REASONING if kind[0] is _REASONING_KIND else _TEXT
 
     def _step_reasoning(self, out: list[Piece]) -> bool:
-        found = self._reasoning_until(out, REASONING_ENDS)
+        found = self._reasoning_until(out, self._ENDS)
         if found is None:
             return False
         consumed, pos, length = found
@@ -214,10 +224,12 @@ class HarmonyParser(HarmonyCalls):
         self._state = State.CLOSING
 
     def _step_raw(self, out: list[Piece]) -> bool:
-        found = self._scan.find_marker(CALL_ENDS)
+        found = self._scan.find_marker(self._ENDS)
         if found is None:
             return False
         consumed, pos, length = found
+        if not consumed and self.SYNTAX.body is not None:
+            out.append(Notice("missing-close", f"call {self._name} ended by the next header"))
         return self._end_call(out, pos, pos + length if consumed else pos)
 
     def _step_closing(self, out: list[Piece]) -> bool:
@@ -226,7 +238,7 @@ class HarmonyParser(HarmonyCalls):
         if after is None:
             scan.cursor = scan.end
             return False
-        found = scan.match(after.start(), CALL_ENDS)
+        found = scan.match(after.start(), self._ENDS)
         if found is NEED_MORE:
             scan.cursor = after.start()
             return False
@@ -235,6 +247,7 @@ class HarmonyParser(HarmonyCalls):
         self._missing_end(out)
         return self._end_call(out, self._body_end, self._body_end)
 
+    SYNTAX: ClassVar[ChannelSyntax]
     _STEPS: ClassVar = {
         State.TEXT: ScanningParser._step_text,
         State.HEADER: _step_header,
@@ -250,7 +263,7 @@ class HarmonyParser(HarmonyCalls):
     def _release_opener(self, out: list[Piece]) -> bool:
         """The header cannot be one: its opener is text, and scanning resumes after it."""
         scan = self._scan
-        opener = CHANNEL if scan.view.startswith(CHANNEL, scan.mark) else b"<|start|>"
+        opener = next(o for o in self.SYNTAX.openers if scan.view.startswith(o, scan.mark))
         out.append(Text(scan.take(scan.mark + len(opener))))
         scan.cursor = scan.start  # (a wait for `<|message|>` may have moved it past a later opener)
         self._state = State.TEXT
