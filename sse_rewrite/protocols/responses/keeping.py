@@ -121,7 +121,8 @@ class Keeper:
         if event := responses.pending.pop(self._id, None):
             event.set()
         saving = self._saving
-        stored = saving is not None and saving.done() and not saving.cancelled() and saving.result()
+        stored = saving is not None and saving.done() and not saving.cancelled() and \
+            saving.exception() is None and saving.result()
         if self._reserving is not None and not stored:
             responses.release(self._id, self._reserving)
 

@@ -14,7 +14,9 @@ The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an 
 - **Bounds**: every write takes the next number of the table's `seq` identity; rows past
   `max_age`, and rows with `max_rows` numbers written after theirs, are deleted by the write's
   own statement (one round trip, one transaction, prepared after a few uses), through the
-  indexes on `created` and `seq`, so a write costs the same whatever the table holds. Only
+  indexes on `created` and `seq` (the age bound against `now()`, the statement's start: a
+  volatile `clock_timestamp()` there could use no index), so a write costs the same whatever
+  the table holds. Only
   the writer holding the trim lock (`pg_try_advisory_xact_lock`) trims: the others skip, so
   concurrent writers never wait on each other's deletes or deadlock over them. Reads skip
   rows past the age bound.
@@ -73,7 +75,8 @@ _PUT_AND_TRIM: Final = (  # EXCLUDED.seq: the number the insert drew, so a write
     "DO UPDATE SET created = clock_timestamp(), seq = EXCLUDED.seq, response = EXCLUDED.response, "
     "conversation = EXCLUDED.conversation RETURNING seq), "
     f"trimmer AS (SELECT pg_try_advisory_xact_lock({_TRIM_LOCK}) AS mine) "  # held to the transaction's end
-    f"DELETE FROM {TABLE} WHERE (SELECT mine FROM trimmer) AND (created < clock_timestamp() - "
+    # now(), not clock_timestamp(): a volatile function would make the age bound scan the whole table
+    f"DELETE FROM {TABLE} WHERE (SELECT mine FROM trimmer) AND (created < now() - "
     "make_interval(secs => %s) OR seq <= (SELECT seq FROM put) - %s)")
 
 
