@@ -16,10 +16,9 @@ The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an 
   own statement (one round trip, one transaction, prepared after a few uses), through the
   indexes on `created` and `seq` (the age bound against `now()`, the statement's start: a
   volatile `clock_timestamp()` there could use no index), so a write costs the same whatever
-  the table holds. Only
-  the writer holding the trim lock (`pg_try_advisory_xact_lock`) trims: the others skip, so
-  concurrent writers never wait on each other's deletes or deadlock over them. Reads skip
-  rows past the age bound.
+  the table holds. Only the writer holding the trim lock (`pg_try_advisory_xact_lock`) trims:
+  the others skip, so concurrent writers never wait on each other's deletes or deadlock over
+  them. Reads skip rows past the age bound.
 - **Errors**: an unreachable server at start is a `StoreUnavailable` (the server then
   refuses to start); later, every failed call is one. When a pooled connection fails or
   none comes (a database restarted or down, under a pool whose reconnections back off),
