@@ -1,6 +1,6 @@
 """What running `serve` for a team costs per request: the metrics, and each Responses store.
 
-Usage: `python bench/serve_team.py [--requests 300] [--postgres URL]` from the project root.
+Usage: `python bench/serve_team.py [--requests 300] [--postgres URL] [--fill N]` from the project root.
 
 - **metrics**: what the guard adds to every request (`Metrics.observe` on a finished
   request's record, and the two connection gauges set as it starts and ends), timed in this
@@ -9,7 +9,9 @@ Usage: `python bench/serve_team.py [--requests 300] [--postgres URL]` from the p
 - **stores**: serve's CPU time per short Responses request (a whole answer, stored, then
   read back by the next request's `previous_response_id`) with `--store none`, an SQLite
   file, and PostgreSQL (`--postgres URL`, else a throwaway server started like the tests'
-  when the machine has one); the wall time per request beside it.
+  when the machine has one); the wall time per request beside it. `--fill N` puts N stored
+  responses in each store first (a store that has been in use: its bound is 10,000), written
+  by SQL in the table as the first release made it, which every release reads.
 """
 
 from __future__ import annotations
@@ -41,6 +43,33 @@ async def requests(base_url: str, count: int, path: str, chained: bool) -> float
                 assert answer.status == 200, await answer.text()
                 previous = (await answer.json()).get("id")
         return time.monotonic() - started
+
+
+FILLER = b'{"id": "resp_filler", "object": "response", "output": [], "status": "completed"}'
+
+
+def fill(store: str, rows: int) -> None:
+    """Put `rows` stored responses in `store` (an SQLite file or a PostgreSQL URL) before serve opens it."""
+    if store.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(store, autocommit=True) as db:
+            db.execute("CREATE TABLE IF NOT EXISTS sse_rewrite_responses (id text PRIMARY KEY, "
+                       "created timestamptz NOT NULL DEFAULT clock_timestamp(), response bytea, "
+                       "conversation bytea)")
+            db.execute("INSERT INTO sse_rewrite_responses (id, response, conversation) "
+                       "SELECT 'resp_fill_' || n, %s, %s FROM generate_series(1, %s) n",
+                       (FILLER, b"[]", rows))
+        return
+    import sqlite3
+
+    with sqlite3.connect(store) as db:
+        db.executescript("CREATE TABLE IF NOT EXISTS responses (id TEXT PRIMARY KEY, created REAL NOT NULL, "
+                         "response BLOB NOT NULL, conversation BLOB NOT NULL); "
+                         "CREATE INDEX IF NOT EXISTS responses_created ON responses (created);")
+        now = time.time()
+        db.executemany("INSERT INTO responses VALUES (?, ?, ?, ?)",
+                       ((f"resp_fill_{n}", now, FILLER, b"[]") for n in range(rows)))
 
 
 def per_request(upstream: str, store: str, count: int, path: str, logs: Path) -> tuple[float, float]:
@@ -102,6 +131,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--postgres", metavar="URL")
+    parser.add_argument("--fill", type=int, default=0, metavar="N",
+                        help="stored responses in each store first")
     args = parser.parse_args()
     logs = Path(tempfile.mkdtemp(prefix="bench-serve-team-"))
     fake, upstream = start([sys.executable, str(UPSTREAM), "--port", "0", "--lifetime", "900"], logs / "fake")
@@ -116,6 +147,8 @@ def main() -> None:
             stores["postgres"] = url
         base = None
         for name, store in stores.items():
+            if args.fill and name != "none":
+                fill(store, args.fill)
             cpu, wall = per_request(upstream, store, args.requests, "/responses", logs)
             base = base if base is not None else cpu
             print(f"responses, store {name:8}: serve CPU {cpu:.3f} ms (+{(cpu - base) / base * 100:.1f} %), "

@@ -22,6 +22,7 @@ from .translated import is_completion
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
     from typing import Any
 
     from aiohttp import web
@@ -33,15 +34,18 @@ if TYPE_CHECKING:
 
 async def relay_stream(request: web.Request, answer: aiohttp.ClientResponse, rewriter: StreamRewriter,
                        options: RewriteOptions, record: RequestRecord, *,
-                       keepalive: bytes = SSE_KEEPALIVE, on_break: bytes = b"") -> web.StreamResponse:
-    """Relay a streamed answer through `rewriter`, event by event; its stats go to `record`."""
+                       keepalive: bytes = SSE_KEEPALIVE, on_break: bytes = b"",
+                       before_write: Callable[[], Awaitable[object] | None] | None = None,
+                       ) -> web.StreamResponse:  # fmt: skip
+    """Relay a streamed answer through `rewriter`, event by event; its stats go to `record`
+    (`before_write`: see `StreamRelay`)."""
     settings, log = request.app[state.UPSTREAM].settings, request.app[state.LOG]
     capture_dir = settings.capture_dir
     capture = open_capture(capture_dir, options, ".sse") if capture_dir is not None else None
     try:
         relay = StreamRelay(request, answer, rewriter, record, lambda notice: log.notice(record, notice),
                             interval=settings.keepalive_interval, keepalive=keepalive, capture=capture,
-                            on_break=on_break)
+                            on_break=on_break, before_write=before_write)
         return await relay.run()
     finally:
         record.take_stats(rewriter.stats)

@@ -152,7 +152,10 @@ class MeteredStore:
     """A `ResponseStore` whose every call is counted in `sse_rewrite_store_operations`."""
 
     def __init__(self, store: ResponseStore, metrics: Metrics) -> None:
-        self._store, self._metrics = store, metrics
+        self._store = store
+        operations = ("get", "reserve", "put", "delete", "release", "ping")
+        self._counters = {(operation, outcome): metrics.store.labels(operation, outcome)  # looked up once
+                          for operation in operations for outcome in ("ok", "error")}
 
     async def get(self, response_id: str) -> StoredResponse | None:
         """See `ResponseStore`."""
@@ -186,9 +189,9 @@ class MeteredStore:
         try:
             result = await call
         except BaseException:
-            self._metrics.store.labels(operation, "error").inc()
+            self._counters[operation, "error"].inc()
             raise
-        self._metrics.store.labels(operation, "ok").inc()
+        self._counters[operation, "ok"].inc()
         return result
 
 

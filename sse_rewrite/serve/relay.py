@@ -13,6 +13,9 @@ client at once (the filter's `pump`, in asyncio). Around that loop:
   flush (what was repaired so far, held text released) goes out, then the end of the
   body; the log gets a notice. A front can have `on_break` bytes fed to the rewriter
   first (the Anthropic front's error chunk, which its clients see as `event: error`).
+- **Before a write.** A front can have the relay wait for something before bytes go out:
+  `before_write` is asked before each write and returns what to await, or None (the
+  Responses front stores a finished response before its last event leaves).
 - **A client that hangs up** makes writes fail or cancels the handler (the server runs
   with handler cancellation); either way the caller's `post_json` closes the upstream.
 - **Bounds.** The upstream's bytes are inflated here if it compressed them anyway, piece
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import zlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 import orjson
@@ -61,8 +64,10 @@ class StreamRelay:
     def __init__(self, request: web.Request, upstream: aiohttp.ClientResponse, rewriter: StreamRewriter,
                  record: RequestRecord, on_notice: Callable[[Notice], None], *, interval: float,
                  keepalive: bytes = SSE_KEEPALIVE, capture: Capture | None = None,
-                 on_break: bytes = b"") -> None:
+                 on_break: bytes = b"", before_write: Callable[[], Awaitable[object] | None] | None = None,
+                 ) -> None:  # fmt: skip
         self._request, self._upstream, self._rewriter = request, upstream, rewriter
+        self._before_write = before_write
         self._record, self._on_notice, self._capture = record, on_notice, capture
         self._interval, self._keepalive, self._on_break = interval, keepalive, on_break
         self._loop = asyncio.get_running_loop()
@@ -142,6 +147,8 @@ class StreamRelay:
             if isinstance(item, Notice):
                 self._on_notice(item)
         if data:
+            if self._before_write is not None and (waiting := self._before_write()) is not None:
+                await waiting
             await self._write(data)
 
     async def _write(self, data: bytes) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 
 import httpx2
 import openai
+import orjson
 import pytest
 from click.testing import CliRunner
 
@@ -90,6 +91,32 @@ def test_concurrent_writers_lose_nothing_and_keep_the_count_bound(loop_thread: L
     assert rows == 30
     kept = [(n, response) for n, response in enumerate(got) if response is not None]
     assert len(kept) == 30 and all(response == stored(n) for n, response in kept)
+
+
+def test_a_table_an_earlier_version_made_is_numbered_and_bounded(loop_thread: LoopThread,
+                                                                 pg_url: str) -> None:
+    """A table without `seq` (as the first release made it) gains it at start: its rows are
+    kept and read, and the count bound trims the oldest of them as new ones are written."""
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("CREATE TABLE sse_rewrite_responses (id text PRIMARY KEY, created timestamptz NOT NULL "
+                   "DEFAULT clock_timestamp(), response bytea, conversation bytea)")
+        for n in range(3):
+            db.execute("INSERT INTO sse_rewrite_responses (id, response, conversation) VALUES (%s, %s, %s)",
+                       (f"resp_{n}", orjson.dumps(stored(n).response), orjson.dumps(stored(n).conversation)))
+
+    async def run() -> list[StoredResponse | None]:
+        store = await PostgresStore.open(pg_url, max_rows=3)
+        before = [await store.get(f"resp_{n}") for n in range(3)]
+        await store.put("resp_3", stored(3))
+        await store.put("resp_4", stored(4))
+        after = [await store.get(f"resp_{n}") for n in range(5)]
+        await store.close()
+        return before + after
+
+    kept_before, kept_after = [stored(n) for n in range(3)], [None, None, stored(2), stored(3), stored(4)]
+    assert loop_thread.run(run()) == kept_before + kept_after
 
 
 def test_responses_past_the_age_bound_are_neither_read_nor_kept(loop_thread: LoopThread, pg_url: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ import httpx2
 import openai
 import orjson
 import pytest
+from aiohttp import web
 
 from sse_rewrite.stream.sse import SSEDecoder
 from tests.serve.servers import Servers, eventually, sdk_clients, upstream_saw
@@ -188,3 +190,48 @@ def test_a_stream_is_kept_when_its_client_closes_the_moment_it_ends(servers: Ser
     assert eventually(lambda: sum(" /v1/responses " in line for line in lines) == 6)
     streamed = [line for line in lines if " /v1/responses " in line and " events " in line]
     assert all(" 200 " in line and "client gone" not in line for line in streamed), streamed
+
+
+ANSWER = [  # a short answer whose finish and usage both come before the stream's end
+    {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": KIMI,
+     "choices": [{"index": 0, "delta": {"role": "assistant", "content": "done"}, "finish_reason": None}]},
+    {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": KIMI,
+     "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": KIMI, "choices": [],
+     "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}},
+]
+
+
+@pytest.mark.parametrize("kind", [pytest.param("sqlite", id="sqlite"),
+                                  pytest.param("postgresql", id="postgresql")])
+def test_a_streamed_response_is_stored_before_its_last_event(servers: Servers, tmp_path: Path,
+                                                             request: pytest.FixtureRequest,
+                                                             kind: str) -> None:
+    """The upstream holds its stream open after the answer's finish and usage: the client has
+    `response.completed` while the stream is still open, and another instance on the same store
+    answers `GET` for it at once (a response still reserved would keep it waiting)."""
+    store = tmp_path / "responses.sqlite3" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    ended = asyncio.Event()
+
+    async def chat(upstream_request: web.Request) -> web.StreamResponse:
+        answer = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await answer.prepare(upstream_request)
+        for chunk in ANSWER:
+            await answer.write(b"data: " + orjson.dumps(chunk) + b"\n\n")
+        await ended.wait()
+        await answer.write(b"data: [DONE]\n\n")
+        return answer
+
+    first, _ = servers.serve(upstream=servers.chat_upstream(chat), store=store)
+    second, _ = servers.serve(store=store)
+    body = {"model": KIMI, "input": "hi", "stream": True}
+    with httpx2.stream("POST", f"{first}/responses", json=body, timeout=10) as events:
+        lines = events.iter_lines()
+        completed = next(line for line in lines if line.startswith("data:") and "response.completed" in line)
+        response = orjson.loads(completed.removeprefix("data:"))["response"]
+        try:
+            stored = httpx2.get(f"{second}/responses/{response['id']}", timeout=5)
+        finally:
+            servers.loop.loop.call_soon_threadsafe(ended.set)
+        assert not any("response.failed" in line for line in lines)  # then it ends normally
+    assert stored.status_code == 200 and stored.json() == response

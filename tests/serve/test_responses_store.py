@@ -33,6 +33,17 @@ def test_only_the_newest_rows_are_kept(tmp_path: Path) -> None:
     store.close()
 
 
+def test_a_response_counts_from_its_write_not_its_reservation(tmp_path: Path) -> None:
+    """A stream reserved first and stored last is the newest: the bound trims the others."""
+    store = SqliteStore(tmp_path / "r.sqlite3", max_rows=2)
+    store.reserve("resp_long")
+    for number in range(2):
+        store.put(f"resp_{number}", STORED)
+    store.put("resp_long", STORED)
+    assert [store.get(rid) is not None for rid in ("resp_0", "resp_1", "resp_long")] == [False, True, True]
+    store.close()
+
+
 def test_responses_past_the_age_bound_are_gone(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "r.sqlite3", max_age=-1.0)  # everything is already too old
     store.put("resp_1", STORED)

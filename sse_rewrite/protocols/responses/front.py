@@ -10,11 +10,13 @@ client asked for a stream the upstream did not send). `/responses` works the sam
 
 A finished response is stored (`store.py`: an SQLite file, or PostgreSQL with
 `store_postgres.py`) unless the request says `store: false` or the server runs with
-`--store none`; `GET` and `DELETE /v1/responses/{id}` read and forget it. The response is
-reserved in the store before its answer starts, so a request naming it, on this instance
-or another one, waits for it to be stored. A store that fails never costs an answer: the
-answer goes out and the log gets a `not-stored` notice; a request that needs the store
-(`previous_response_id`, `GET`, `DELETE`) gets a 503 while it fails.
+`--store none`; `GET` and `DELETE /v1/responses/{id}` read and forget it. How it is kept
+without delaying the answer is `keeping.py`: a stream's response is reserved before its
+first event (a request naming it, on this instance or another one, waits for it to be
+stored) and written before its last; a whole answer's is written before it goes out. A
+store that fails never costs an answer: the answer goes out and the log gets a `not-stored`
+notice; a request that needs the store (`previous_response_id`, `GET`, `DELETE`) gets a 503
+while it fails.
 
 Errors are Responses-shaped: before the first byte an HTTP status with
 `{"error": {"message", "type", "code", "param"}}` (the upstream's status, `retry-after`
@@ -37,16 +39,15 @@ from ...serve import state
 from ...serve.metrics import metered_store
 from ...serve.probes import READINESS
 from ...serve.upstream import UpstreamFailure
-from ...stream.events import Notice
 from ...stream.rewrite import RewriteOptions, StreamRewriter
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
 from ..thinking import thinking_off
-from .input_items import input_messages
 from .items import ResponseContext
+from .keeping import RESPONSES, Keeper, Responses
 from .mapping import error_body, new_response_id
 from .output import ResponsesOutput
-from .request import RequestError, Translation, translate_request
+from .request import RequestError, translate_request
 from .store import StoredResponse, StoreUnavailable
 from .stores import open_store
 from .whole import completion_response
@@ -56,8 +57,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-    from .store import ResponseStore
-
 PATHS: Final = ("/v1/responses", "/responses")
 BROKEN_OFF: Final = b'\n\ndata: {"error":{"message":"the upstream broke off mid-answer","code":502}}\n\n'
 """Fed to the rewriter when the upstream dies mid-stream: it becomes `response.failed`."""
@@ -65,35 +64,6 @@ WAIT_FOR_PENDING: Final = 60.0
 """Seconds a request waits for the response it continues to finish being stored."""
 _POLL: Final = (0.02, 0.5)
 """How often the store is asked again about a response reserved elsewhere: first, and at most (seconds)."""
-
-
-class Responses:
-    """The front's state in the app: the store (None with `--store none`) and responses in flight."""
-
-    def __init__(self, store: ResponseStore | None) -> None:
-        self.store = store
-        self.pending: dict[str, asyncio.Event] = {}
-        self._releasing: set[asyncio.Task[None]] = set()
-
-    def release(self, response_id: str) -> None:
-        """Drop the reservation of a response that was not stored (failed, cut, or its client gone).
-
-        In the background, so a cancelled request need not wait for it. Only a reservation is
-        dropped, never a stored response (a request cancelled as its response was stored); a
-        store that fails here leaves the reservation to expire with the age bound.
-        """
-        if self.store is not None:
-            task = asyncio.ensure_future(self._release(self.store, response_id))
-            self._releasing.add(task)
-            task.add_done_callback(self._releasing.discard)
-
-    @staticmethod
-    async def _release(store: ResponseStore, response_id: str) -> None:
-        with contextlib.suppress(StoreUnavailable):
-            await store.release(response_id)
-
-
-RESPONSES: web.AppKey[Responses] = web.AppKey("responses", Responses)
 
 
 def register(app: web.Application) -> None:
@@ -134,61 +104,39 @@ async def create(request: web.Request) -> web.StreamResponse:
     for notice in translation.notices:
         log.notice(record, notice)
     response_id = new_response_id()
-    keep = responses.store is not None and body.get("store") is not False and \
-        await _reserve(request, responses, response_id)
-    echo = {**translation.echo, "store": keep}
+    store = responses.store if body.get("store") is not False else None
+    keeper = None if store is None else Keeper(request, store, response_id, translation.conversation)
+    stream = body.get("stream") is True
+    if keeper is not None and stream:
+        keeper.reserve()  # while the upstream is asked: a stream's id goes out in its first event
+    echo = {**translation.echo, "store": keeper is not None}
     context = ResponseContext(response_id, echo, translation.custom_tools)
     output = ResponsesOutput(context)
-    if keep:
-        responses.pending[response_id] = asyncio.Event()
     tools = ToolSchemas.of_request(translation.request)  # (as the upstream sees them)
     off = thinking_off(body) or thinking_off(translation.request)
     prompt_think = upstream.settings.options.prompt_think and not off
     options = dataclasses.replace(upstream.settings.options, to="responses", tools=tools,
                                   prompt_think=prompt_think)
-    kept = False
     try:
         chat_request = orjson.dumps(translation.request)
         async with upstream.post_json("/chat/completions", chat_request, request) as answer:
             if answer.content_type != "text/event-stream":
-                stream = body.get("stream") is True
-                whole, response = await _whole_answer(answer, request, context, options, stream=stream)
-                kept = await _keep(request, responses, keep, response, translation)
-                return whole
+                return await _whole_answer(answer, request, context, options, stream=stream, keeper=keeper)
+            before_write = None
+            if keeper is not None:
+                echo["store"] = await keeper.reserved()  # before the first byte, which names the response
+                before_write = keeper.before_write(output) if echo["store"] else None
             streamed = await relay_stream(request, answer, StreamRewriter(options, output), options, record,
-                                          on_break=BROKEN_OFF)
-            kept = await _keep(request, responses, keep, output.response, translation)
+                                          on_break=BROKEN_OFF, before_write=before_write)
+            if before_write is not None and keeper is not None:  # (stored already, unless no event ended it)
+                await keeper.keep(output.response)
             return streamed
     except UpstreamFailure as failure:
         record.outcome = failure.reason
         return responses_failure(failure)
     finally:
-        if event := responses.pending.pop(response_id, None):
-            event.set()
-        if keep and not kept:
-            responses.release(response_id)
-
-
-async def _reserve(request: web.Request, responses: Responses, response_id: str) -> bool:
-    """Reserve the response in the store before its answer starts; whether it will be stored.
-
-    A store that fails costs the client nothing but the storing: the answer goes on (`store: false`).
-    """
-    assert responses.store is not None
-    try:
-        await responses.store.reserve(response_id)
-    except StoreUnavailable as error:
-        _not_stored(request, error)
-        return False
-    return True
-
-
-def _not_stored(request: web.Request, error: StoreUnavailable) -> None:
-    """Tell the log (and the metrics) that a response was answered but not stored."""
-    record = state.RECORD.get()
-    record.outcome = f"not stored: {error}"
-    request.app[state.LOG].notice(record, Notice("not-stored", f"the response is answered but not stored: "
-                                                               f"{error}"))
+        if keeper is not None:
+            keeper.end()
 
 
 async def _previous(responses: Responses, body: Any) -> list[dict[str, Any]] | None:
@@ -229,51 +177,28 @@ async def _settled(responses: Responses, response_id: str) -> StoredResponse | N
     return None if stored is None or stored.pending else stored
 
 
-async def _keep(request: web.Request, responses: Responses, keep: bool, response: dict[str, Any] | None,
-                translation: Translation) -> bool:
-    """Store a finished response with its conversation (its output read back as messages); whether it was."""
-    if not keep or responses.store is None or response is None:
-        return False
-    if response.get("status") not in ("completed", "incomplete"):
-        return False
-    conversation = translation.conversation + input_messages(response["output"], [], "output")
-    stored = StoredResponse(response, conversation)
-    saving = asyncio.ensure_future(responses.store.put(response["id"], stored))
-    try:
-        await _to_the_end(saving)
-    except StoreUnavailable as error:  # a side job never fails the request
-        _not_stored(request, error)
-        return False
-    return True
-
-
-async def _to_the_end(job: asyncio.Future[None]) -> None:
-    """Await `job` to its end even if the request is cancelled meanwhile (its client closed the
-    moment the stream ended, as curl does), then let the cancellation go on."""
-    try:
-        await asyncio.shield(job)
-    except asyncio.CancelledError:
-        await job
-        raise
-
-
 async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, context: ResponseContext,
-                        options: RewriteOptions, *, stream: bool,
-                        ) -> tuple[web.Response, dict[str, Any] | None]:  # fmt: skip
-    """A non-streamed completion as one response object (or error body); as events if `stream`."""
+                        options: RewriteOptions, *, stream: bool, keeper: Keeper | None) -> web.Response:
+    """A non-streamed completion as one response object (or error body); as events if `stream`.
+
+    The response is stored (by `keeper`) before it goes out; if that fails it says `store: false`.
+    """
     record = state.RECORD.get()
     whole, completion, notices = await whole_completion(request, answer, options, record)
     if completion is None:
-        return responses_error(502, f"the upstream's answer is not a chat completion: {whole[:200]!r}"), None
+        return responses_error(502, f"the upstream's answer is not a chat completion: {whole[:200]!r}")
     response, events, more = completion_response(completion, context)
+    if keeper is not None and not await keeper.keep(response):
+        not_kept = dataclasses.replace(context, echo={**context.echo, "store": False})
+        response, events, more = completion_response(completion, not_kept)
     for notice in notices + more:
         request.app[state.LOG].notice(record, notice)
     if "error" in response and "object" not in response:  # an error inside a 200 (OpenRouter does this)
         body = orjson.dumps(response)
-        return web.Response(status=error_status(completion), body=body, content_type="application/json"), None
+        return web.Response(status=error_status(completion), body=body, content_type="application/json")
     if stream:
-        return web.Response(body=events, content_type="text/event-stream"), response
-    return web.Response(body=orjson.dumps(response), content_type="application/json"), response
+        return web.Response(body=events, content_type="text/event-stream")
+    return web.Response(body=orjson.dumps(response), content_type="application/json")
 
 
 async def read(request: web.Request) -> web.Response:
