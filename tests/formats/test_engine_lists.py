@@ -1,6 +1,7 @@
-"""The FORMATS-2.md §C and §F list syntaxes: the engines' cases (`engine_list_rows.py`) in
-every parser that reads them, at every cut, and end to end through the openai SDK; prose after
-an opener, the section cap and invalid UTF-8 as for every family (docs/behaviour.md, "Damage")."""
+"""The FORMATS-2.md §B, §C and §F syntaxes of the list machine: the engines' cases
+(`engine_list_rows.py`) in every parser that reads them, at every cut, and end to end through
+the openai SDK; prose after an opener, the section cap and invalid UTF-8 as for every family
+(docs/behaviour.md, "Damage")."""
 
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ PROSE_AT_ONCE = {
     "command-r-plus": "Action: we wait",
     "functools": "functools.partial is",
     "olmo": "The <function_calls> tag is",
+    "granite-20b": "The <function_call> tag is",
+    "functionary": "The <function=NAME> tag is",
 }
 
 
@@ -53,6 +56,8 @@ CAP_OPENERS = {
     "apertus": '<|tools_prefix|>[{"a": {"d": "',
     "functiongemma": "<start_function_call>call:a{d:<escape>",
     "olmo": '<function_calls>a(d="',
+    "gigachat": '<|function_call|>{"name": "a", "arguments": {"d": "',
+    "functionary": '<function=a>{"d": "',
 }
 LATER_CALL = {
     "granite": '<|tool_call|>[{"name": "b", "arguments": {}}]',
@@ -60,6 +65,8 @@ LATER_CALL = {
     "apertus": '<|tools_prefix|>[{"b": {}}]<|tools_suffix|>',
     "functiongemma": "<start_function_call>call:b{}<end_function_call>",
     "olmo": "<function_calls>b()</function_calls>",
+    "gigachat": '<|function_call|>{"name": "b", "arguments": {}}',
+    "functionary": "<function=b>{}</function>",
 }
 
 

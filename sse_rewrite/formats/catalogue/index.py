@@ -273,6 +273,14 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Functionary v3.1", "list", "functionary+special-tokens", ("meetkai/functionary-medium-v3.1",),
           'Checking.\n<function=get_weather>{"city": "Paris"}</function>\nDone.', _CITY,
           "Checking.\n\nDone."),
+    Entry("Inkling", "list", "special-tokens", ("thinkingmachines/Inkling-NVFP4",),
+          "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>"
+          '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>'
+          "<|message_model|><|content_text|>Checking.<|end_message|>", _CITY, "Checking.",
+          reasoning="Need the weather.", everywhere=True),
+    Entry("Solar Open 2", "sections", "special-tokens", (),
+          "Checking. <|tool_call:start|>get_weather\n<|tool_arg:start|>city<|tool_arg:value|>Paris"
+          "<|tool_arg:end|><|tool_call:end|> Done.", _CITY, "Checking.  Done.", everywhere=True),
     # A plain-text convention (`machines/plain_text.py`).
     Entry("TOOL:/ARGUMENTS: text", "bare", "text", (),
           'Checking.\nTOOL: get_weather\nARGUMENTS: {"city": "Paris"}\nDone.', _CITY, "Checking.\n\nDone."),

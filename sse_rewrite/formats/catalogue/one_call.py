@@ -4,13 +4,17 @@
     GigaChat 3.1   <|function_call|>{"name": "add", "arguments": {"a": 1}}            (a `</s>` after it cut)
     granite-20b    <function_call> {"name": "add", "arguments": {"a": 1}}              (repeated, no closer)
     Functionary    <function=add>{"a": 1}</function>                                   (v3.1, one a line)
+    Inkling        <|message_model|><|content_invoke_tool_json|>{"name": "add", "args": {…}}<|end_message|>
+                   <|message_model|><|content_thinking|>…<|end_message|>      (`<|content_text|>` too)
 
 Each is a `ListSyntax` (`machines/_list_machine.py`): the value is one JSON object, its end
 where its braces balance, so text after it stays text (the engines take the JSON to the end of
-the output). GigaChat's markers are special tokens, read in every stream
-(`lists.ListMarkersParser`); `<function_call>` and `<function=` are words prose and Qwen3-Coder's
-XML (`<function=NAME>\\n<parameter=…>`) hold, read only under their ids (`routing.FAMILIES`):
-there a Functionary body that is not a JSON object stays text (the body decides).
+the output). Inkling's typed blocks are three declarations sharing the closer `<|end_message|>`:
+a call, reasoning, and a block of answer text (`kept`); each kind token also opens a block alone
+(the prompt may end with `<|message_model|>`). GigaChat's and Inkling's markers are special
+tokens, read in every stream (`lists.ListMarkersParser`); `<function_call>` and `<function=`
+are words prose and Qwen3-Coder's XML (`<function=NAME>\\n<parameter=…>`) hold, read only under
+their ids (`routing.FAMILIES`): there a Functionary body that is not a JSON object stays text.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import re
 
 from ..machines._brackets import Quotes
 from ..machines._list_machine import ListParser
-from ..machines._list_reads import json_calls, mistral_calls
+from ..machines._list_reads import json_calls, keyed_calls, mistral_calls, no_calls
 from ..machines._list_syntax import ListSyntax
 from ..machines._scanner import ANGLE_SNIFF
 
@@ -44,6 +48,25 @@ FUNCTIONARY: Final = ListSyntax(
     streams=True,
 )  # fmt: skip
 """`<function=NAME>` then the arguments object as written (the header has no id)."""
+
+
+_MESSAGE_END: Final = b"<|end_message|>"
+
+
+def _inkling(kind: bytes) -> tuple[bytes, bytes]:
+    return b"<|message_model|>" + kind, kind
+
+
+INKLING_CALL: Final = ListSyntax(
+    "Inkling", _inkling(b"<|content_invoke_tool_json|>"), _OBJECT,
+    keyed_calls("name", ("args", "arguments", "parameters")), closer=_MESSAGE_END,
+)  # fmt: skip
+INKLING_THINK: Final = ListSyntax(
+    "Inkling", _inkling(b"<|content_thinking|>"), {}, no_calls, closer=_MESSAGE_END, reasoning=True
+)
+INKLING_TEXT: Final = ListSyntax(
+    "Inkling", _inkling(b"<|content_text|>"), {}, no_calls, closer=_MESSAGE_END, reasoning=True, kept=True
+)
 
 
 class Granite20bParser(ListParser):
