@@ -100,6 +100,10 @@ ROWS: list[Any] = [
     pytest.param(MINICPM5, "Write <function name=x> like so.", [], "Write <function name=x> like so.", "",
                  set(),
                  id="minicpm5-prose"),
+    pytest.param(MINICPM5, 'a<functionname="f"><paramname="c">x</param></function>b', [("f", {"c": "x"})],
+                 "ab", "", set(), id="minicpm5-lost-space-repaired-as-vllm"),
+    pytest.param(MINICPM5, "<functions> and <functionnamed> stay", [], "<functions> and <functionnamed> stay",
+                 "", set(), id="minicpm5-glued-words-are-prose"),
     pytest.param(SPARK, " to=self<|message|>Think.<|eom|><|start|>assistant to=f<|message|>"
                  + _atem(_ainvoke("f", a="1"), _ainvoke("g", b="x"))
                  + "<|eom|><|start|>assistant to=developer"

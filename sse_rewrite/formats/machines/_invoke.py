@@ -154,8 +154,9 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         angle = scan.find(b">", start, min(scan.end, start + LOOKAHEAD))
         if angle == -1:
             first = NON_SPACE.search(scan.view, start, scan.end)
-            if scan.end - start < LOOKAHEAD and (first is None or first.start() > start):
-                return False  # (the header begins with spacing: wait for its `>`)
+            glued = b"name".startswith(scan.view[start : start + 4])  # (`<functionname=`: MiniCPM 5)
+            if scan.end - start < LOOKAHEAD and (first is None or first.start() > start or glued):
+                return False  # (the header begins with spacing, or `name` glued: wait for its `>`)
             name = None
         else:
             name = invoke_name(bytes(scan.view[start : angle + 1]))

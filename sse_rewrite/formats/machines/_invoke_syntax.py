@@ -134,9 +134,11 @@ class InvokeSyntax:
 _SPACE: Final = " \t\r\n"
 _CDATA: Final = ("<![CDATA[", "]]>")
 INVOKE_HEADER: Final = re.compile(
-    rb"""[ \t\r\n]+name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
+    rb"""[ \t\r\n]*name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
 )
-"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3)."""
+"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3); the
+spacing before `name` may be missing (`<functionname="…">`, a space token lost in decoding, as
+vLLM's MiniCPM 5 parser repairs it)."""
 _ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^"'<>=\s/]+))""")
 
 
@@ -145,7 +147,7 @@ def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[s
     """Patterns of a parameter opener (its attributes in group 1) and closer, in every spelling."""
     opens = "|".join(re.escape(s.open) for s in syntax.tags)
     closes = "|".join(re.escape(s.close) for s in syntax.tags)
-    attributes = r"""((?:\s+[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)\s*>"""
+    attributes = r"""((?:\s*[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)\s*>"""
     word = re.escape(syntax.words[1])
     return re.compile(f"(?:{opens}){word}{attributes}"), re.compile(f"(?:{closes}){word}>")
 
