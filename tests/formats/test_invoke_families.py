@@ -85,6 +85,11 @@ ROWS: list[Any] = [
                  "<parameter name='b'>x y</parameter>\n</invoke>\n<invoke name=\"g\">\n</invoke>\n"
                  "</dots_function_call>", [("f", {"a": 1, "b": "x y"}), ("g", {})], "", "", set(),
                  id="dots3-bare-and-quoted"),
+    pytest.param(DOTS3, 'a<dots_function_call>\n{"name": "f", "arguments": {"a": 1}}\n</dots_function_call>b',
+                 [("f", {"a": 1})], "ab", "", set(), id="dots3-json-body-as-vllm"),
+    pytest.param(DOTS3, "<dots_function_call>{oops}</dots_function_call>", [],
+                 "<dots_function_call>{oops}</dots_function_call>", "", {"malformed-call"},
+                 id="dots3-json-body-not-a-call-is-text"),
     pytest.param("dots-ocr", "<dots_function_call>\n<invoke name=f>\n</invoke>\n</dots_function_call>", [],
                  "<dots_function_call>\n<invoke name=f>\n</invoke>\n</dots_function_call>", "", set(),
                  id="dots3-not-under-other-ids"),

@@ -136,6 +136,10 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             scan.cursor = pos
             return False
         if tag is None:
+            if not self._block_calls and self._syntax.json_blocks and scan.view[pos] == 0x7B:  # '{'
+                self._hash_at = scan.cursor = pos  # (one JSON call up to the block's closer: dots3)
+                self._state = State.HASH
+                return True
             if not self._block_calls:  # the opener was prose
                 return self._release_prose(out, self._opener_end)
             out.append(Notice("missing-close", "tool block not closed before text: ended there"))

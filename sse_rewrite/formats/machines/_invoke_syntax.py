@@ -60,7 +60,8 @@ class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
     __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "fenced_words", "hash_calls",
-                 "name", "strip_values", "tags", "think", "unwraps", "values", "words")  # fmt: skip
+                 "json_blocks", "name", "strip_values", "tags", "think", "unwraps", "values",
+                 "words")  # fmt: skip
 
     def __init__(
         self,
@@ -78,6 +79,7 @@ class InvokeSyntax:
         hash_calls: tuple[str, str] | None = None,
         fenced_words: tuple[str, ...] = (),
         words: tuple[str, str] = ("invoke", "parameter"),
+        json_blocks: bool = False,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -91,6 +93,7 @@ class InvokeSyntax:
         self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
         self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
         self.words = words  # the tag words of an invoke and a parameter (MiniCPM 5: `function`, `param`)
+        self.json_blocks = json_blocks  # a block whose body opens with `{` holds one JSON call (dots3)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
