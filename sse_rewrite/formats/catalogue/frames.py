@@ -122,7 +122,12 @@ def solar2_call_parts(
     return None, name, typed_object(pairs, tool_parameters(tools, name))
 
 
-SOLAR_OPEN_2: Final = SectionSyntax("solar-open-2", _SOLAR2_MARKERS, solar2_call_parts)
+def typed_whole(header: str) -> bool:
+    """The arguments are key/value pairs made JSON at the call's end: it comes out whole."""
+    return False
+
+
+SOLAR_OPEN_2: Final = SectionSyntax("solar-open-2", _SOLAR2_MARKERS, solar2_call_parts, typed_whole)
 """Solar Open 2: one `<|tool_arg:start|>` per argument, the first ending the name line."""
 
 
