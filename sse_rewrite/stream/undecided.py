@@ -40,16 +40,20 @@ class UndecidedText:
         """The fields with undecided characters."""
         return list(self.runs)
 
-    def decide(self, name: str, pieces: list[Piece], undecided: int) -> tuple[list[Piece], Entry | None]:
+    def decide(
+        self, name: str, pieces: list[Piece], undecided: int, after: int = 0, earlier: int = 0
+    ) -> tuple[list[Piece], Entry | None]:
         """Settle the field's runs with `pieces`, given that the parser now holds `undecided`
-        characters as a possible marker start. Returns the pieces minus the text already in
-        held events' bytes, and the run of new characters left undecided (owner None), if any.
+        characters as a possible marker start and `after` more are held past it (a tag start
+        `--think` holds), `earlier` of those from earlier feeds. Returns the pieces minus the
+        text already in held events' bytes, and the run of new characters left undecided
+        (owner None), if any.
         """
         runs = self.runs.get(name)
         if not runs:
-            if not undecided:
+            if not undecided + after:
                 return pieces, None
-            entry: Entry = [None, undecided]
+            entry: Entry = [None, undecided + after]
             self.runs[name] = [entry]
             return pieces, entry
         kept: list[Piece] = []
@@ -60,13 +64,10 @@ class UndecidedText:
             if left is not None:
                 kept.append(left)
         if undecided:
-            undecided -= sum(entry[1] for entry in runs)
-        else:  # what is still undecided went into open syntax
-            for owner, count in runs:
-                if owner is not None:
-                    owner.undecided -= count
-                    _add_run(owner, name, True, count)
-            runs.clear()
+            undecided += after - sum(entry[1] for entry in runs)
+        else:  # what the parser still held went into open syntax: the runs before `earlier`
+            _into_syntax(runs, name, sum(entry[1] for entry in runs) - earlier)
+            undecided = after - earlier
         if not undecided:
             if not runs:
                 del self.runs[name]
@@ -121,6 +122,20 @@ def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Pi
         return piece
     text = "".join(kept) + piece.text[pos:]
     return Text(text) if text else None
+
+
+def _into_syntax(runs: list[Entry], name: str, size: int) -> None:
+    """Decide the oldest `size` undecided characters as syntax."""
+    while runs and size > 0:
+        entry = runs[0]
+        owner, count = entry[0], min(entry[1], size)
+        if owner is not None:
+            owner.undecided -= count
+            _add_run(owner, name, True, count)
+        size -= count
+        entry[1] -= count
+        if not entry[1]:
+            del runs[0]
 
 
 def _add_run(owner: Any, name: str, syntax: bool, count: int) -> None:

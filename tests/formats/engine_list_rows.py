@@ -1,4 +1,5 @@
-"""The FORMATS-2.md §C and §F list syntaxes against the serving engines' own behaviour, as data.
+"""The FORMATS-2.md §B (one JSON call after a marker), §C and §F list syntaxes against the
+serving engines' own behaviour, as data.
 
 `ROWS[format][row]` is `(text in, calls as (name, arguments), text kept, notice codes that
 must be among the notices)`, like `list_rows.ROWS`. Where the engines disagree (§K) the row
@@ -23,6 +24,10 @@ PARSERS = {
     "xlam": ("xlam", "xlam+special-tokens"),
     "olmo": ("olmo", "olmo+special-tokens"),
     "functiongemma": ("functiongemma", "functiongemma+special-tokens", "special-tokens"),
+    "gigachat": ("special-tokens", "granite-20b+special-tokens"),
+    "granite-20b": ("granite-20b+special-tokens",),
+    "functionary": ("functionary+special-tokens",),
+    "inkling": ("special-tokens", "olmo+special-tokens"),
 }
 ROWS: dict[str, dict[str, Expected]] = {
     "granite": {
@@ -131,6 +136,55 @@ ROWS: dict[str, dict[str, Expected]] = {
         "unclosed-value-at-the-end-is-text-vllm-takes-it": (
             "<start_function_call>call:f{s:<escape>x", [], "<start_function_call>call:f{s:<escape>x",
             {"truncated-call"},
+        ),
+    },
+    "gigachat": {
+        "3.1-content-before-kept": (f"Sure.<|function_call|>{W}", [("f", '{"a": 1}')], "Sure.", set()),
+        "3-role-header-eos-cut": (
+            f"<|message_sep|>\n\nfunction call<|role_sep|>\n{W}</s>", [("f", '{"a": 1}')], "", set()
+        ),
+        "text-after-kept-engines-take-json-to-the-end": (
+            f"<|function_call|>{W} ok", [("f", '{"a": 1}')], " ok", set()
+        ),
+        "invalid-json-is-text": ("<|function_call|>{oops}", [], "<|function_call|>{oops}", set()),
+        "a-lone-eos-is-words": ("x </s> y", [], "x </s> y", set()),
+    },
+    "granite-20b": {
+        "two-calls-spacing-between": (
+            f'<function_call> {W} <function_call> {{"name": "g", "arguments": {{}}}}',
+            [("f", '{"a": 1}'), ("g", "{}")], " ", set(),
+        ),
+        "content-before-kept": (f"ok <function_call> {W}", [("f", '{"a": 1}')], "ok ", set()),
+        "prose-opener-is-text": ("<function_call> is a tag", [], "<function_call> is a tag", set()),
+    },
+    "functionary": {
+        "one-a-line": (
+            '<function=f>{"a": 1}</function>\n<function=g>{}</function>', [("f", '{"a": 1}'), ("g", "{}")],
+            "\n", set(),
+        ),
+        "text-around-kept": ('a <function=f>{"a": 1}</function> b', [("f", '{"a": 1}')], "a  b", set()),
+        "qwen3-coder-body-is-text-here": (
+            "<function=f>\n<parameter=a>\n1\n</parameter>\n</function>", [],
+            "<function=f>\n<parameter=a>\n1\n</parameter>\n</function>", set(),
+        ),
+        "no-closer-at-the-end-recovered": (
+            '<function=f>{"a": 1}', [("f", '{"a": 1}')], "", {"recovered-call"}
+        ),
+    },
+    "inkling": {
+        "args-key": (
+            '<|message_model|><|content_invoke_tool_json|>{"name": "f", "args": {"a": 1}}<|end_message|>',
+            [("f", '{"a": 1}')], "", set(),
+        ),
+        "arguments-key-vllm-accepts": (
+            '<|content_invoke_tool_json|>{"name": "f", "arguments": {"a": 1}}<|end_message|>',
+            [("f", '{"a": 1}')], "", set(),
+        ),
+        "text-block-kept": ("<|message_model|><|content_text|>Hi.<|end_message|>", [], "Hi.", set()),
+        "blocks-in-any-order": (
+            "<|message_model|><|content_text|>A<|end_message|><|message_model|><|content_invoke_tool_json|>"
+            '{"name": "f", "args": {}}<|end_message|><|message_model|><|content_text|>B<|end_message|>',
+            [("f", "{}")], "AB", set(),
         ),
     },
 }  # fmt: skip

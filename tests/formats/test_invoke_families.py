@@ -85,6 +85,11 @@ ROWS: list[Any] = [
                  "<parameter name='b'>x y</parameter>\n</invoke>\n<invoke name=\"g\">\n</invoke>\n"
                  "</dots_function_call>", [("f", {"a": 1, "b": "x y"}), ("g", {})], "", "", set(),
                  id="dots3-bare-and-quoted"),
+    pytest.param(DOTS3, 'a<dots_function_call>\n{"name": "f", "arguments": {"a": 1}}\n</dots_function_call>b',
+                 [("f", {"a": 1})], "ab", "", set(), id="dots3-json-body-as-vllm"),
+    pytest.param(DOTS3, "<dots_function_call>{oops}</dots_function_call>", [],
+                 "<dots_function_call>{oops}</dots_function_call>", "", {"malformed-call"},
+                 id="dots3-json-body-not-a-call-is-text"),
     pytest.param("dots-ocr", "<dots_function_call>\n<invoke name=f>\n</invoke>\n</dots_function_call>", [],
                  "<dots_function_call>\n<invoke name=f>\n</invoke>\n</dots_function_call>", "", set(),
                  id="dots3-not-under-other-ids"),
@@ -100,6 +105,10 @@ ROWS: list[Any] = [
     pytest.param(MINICPM5, "Write <function name=x> like so.", [], "Write <function name=x> like so.", "",
                  set(),
                  id="minicpm5-prose"),
+    pytest.param(MINICPM5, 'a<functionname="f"><paramname="c">x</param></function>b', [("f", {"c": "x"})],
+                 "ab", "", set(), id="minicpm5-lost-space-repaired-as-vllm"),
+    pytest.param(MINICPM5, "<functions> and <functionnamed> stay", [], "<functions> and <functionnamed> stay",
+                 "", set(), id="minicpm5-glued-words-are-prose"),
     pytest.param(SPARK, " to=self<|message|>Think.<|eom|><|start|>assistant to=f<|message|>"
                  + _atem(_ainvoke("f", a="1"), _ainvoke("g", b="x"))
                  + "<|eom|><|start|>assistant to=developer"

@@ -5,6 +5,8 @@
                 <｜tool_call_end｜><｜tool_calls_end｜>
     Solar Open: <|tool_calls|><|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{json}
                 <|tool_call:end|><|calls|>
+    Solar Open 2: <|tool_call:start|>NAME\n<|tool_arg:start|>K<|tool_arg:value|>V<|tool_arg:end|>…
+                <|tool_call:end|>
     PLaMo 3:    <|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>
                 <|plamo:begin_tool_name:plamo|>NAME<|plamo:end_tool_name:plamo|>
                 <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{json}
@@ -25,6 +27,8 @@ from __future__ import annotations
 from ..machines._invoke_syntax import InvokeSyntax, Spelling, read_lone_invoke
 from ..machines._scanner import MarkerTable
 from ..machines._section_syntax import SectionSyntax, Token
+from ..machines.raw_values import tool_parameters
+from ..machines.tool_call_bodies import typed_object
 from .deepseek import deepseek_call_parts
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -93,6 +97,38 @@ def solar_call_parts(header: str, arguments: str, tools: object = None) -> tuple
 
 SOLAR_OPEN: Final = SectionSyntax("solar-open", _SOLAR_MARKERS, solar_call_parts)
 """Solar Open 100B (`upstage/Solar-Open-100B`)."""
+
+
+_SOLAR2_VALUE: Final = ("<|tool_arg:value|>", "<|tool_arg:end|>")
+_SOLAR2_MARKERS: Final[MarkerTable[Token]] = MarkerTable({
+    b"<|tool_call:start|>": Token.CALL_BEGIN,
+    b"<|tool_arg:start|>": Token.ARGUMENT_BEGIN,
+    b"<|tool_call:end|>": Token.CALL_END,
+})  # fmt: skip
+
+
+def solar2_call_parts(
+    header: str, arguments: str, tools: ToolSchemas | None = None
+) -> tuple[str | None, str, str]:
+    """A Solar Open 2 call: the name line, then `K<|tool_arg:value|>V<|tool_arg:end|>` pairs
+    (`<|tool_arg:start|>` between them), each value raw text typed by the tool's schema."""
+    name = header.strip()
+    pairs = []
+    for pair in arguments.split("<|tool_arg:start|>"):
+        key, marked, value = pair.partition(_SOLAR2_VALUE[0])
+        if not marked:
+            return None, name, arguments  # (not pairs: the raw text, a notice says so)
+        pairs.append((key.strip(), value.partition(_SOLAR2_VALUE[1])[0]))
+    return None, name, typed_object(pairs, tool_parameters(tools, name))
+
+
+def typed_whole(header: str) -> bool:
+    """The arguments are key/value pairs made JSON at the call's end: it comes out whole."""
+    return False
+
+
+SOLAR_OPEN_2: Final = SectionSyntax("solar-open-2", _SOLAR2_MARKERS, solar2_call_parts, typed_whole)
+"""Solar Open 2: one `<|tool_arg:start|>` per argument, the first ending the name line."""
 
 
 def _plamo(word: str) -> bytes:

@@ -259,6 +259,28 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("FunctionGemma", "list", "functiongemma", ("google/functiongemma-270m-it", "ai/functiongemma"),
           "Checking.<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>Done.",
           _CITY, "Checking.Done.", everywhere=True),
+    # FORMATS-2.md §B: a marker, then one JSON call (`one_call.py`).
+    Entry("GigaChat 3.1", "list", "special-tokens", ("ai-sage/GigaChat3.1-10B-A1.8B",),
+          f"Checking.<|function_call|>{_W}</s>", _CITY, "Checking.", everywhere=True),
+    Entry("GigaChat 3", "list", "special-tokens",
+          ("ai-sage/GigaChat3-10B-A1.8B", "ai-sage/GigaChat3-702B-A36B-preview"),
+          f"Checking.<|message_sep|>\n\nfunction call<|role_sep|>\n{_W}", _CITY, "Checking.",
+          everywhere=True),
+    Entry("granite-20b-functioncalling", "list", "granite-20b+special-tokens",
+          ("ibm-granite/granite-20b-functioncalling",),
+          f'Checking. <function_call> {_W} <function_call> {{"name": "get_time", "arguments": {{}}}}',
+          (*_CITY, ("get_time", "{}")), "Checking.  "),
+    Entry("Functionary v3.1", "list", "functionary+special-tokens", ("meetkai/functionary-medium-v3.1",),
+          'Checking.\n<function=get_weather>{"city": "Paris"}</function>\nDone.', _CITY,
+          "Checking.\n\nDone."),
+    Entry("Inkling", "list", "special-tokens", ("thinkingmachines/Inkling-NVFP4",),
+          "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>"
+          '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>'
+          "<|message_model|><|content_text|>Checking.<|end_message|>", _CITY, "Checking.",
+          reasoning="Need the weather.", everywhere=True),
+    Entry("Solar Open 2", "sections", "special-tokens", (),
+          "Checking. <|tool_call:start|>get_weather\n<|tool_arg:start|>city<|tool_arg:value|>Paris"
+          "<|tool_arg:end|><|tool_call:end|> Done.", _CITY, "Checking.  Done.", everywhere=True),
     # A plain-text convention (`machines/plain_text.py`).
     Entry("TOOL:/ARGUMENTS: text", "bare", "text", (),
           'Checking.\nTOOL: get_weather\nARGUMENTS: {"city": "Paris"}\nDone.', _CITY, "Checking.\n\nDone."),

@@ -35,8 +35,9 @@ if TYPE_CHECKING:
 _GCML: Final = Spelling("<｜GCML｜", "</｜GCML｜")
 GCML: Final = InvokeSyntax("gcml", (_GCML,), ("tool_calls",), (_GCML, PLAIN))
 """GigaChat 3.5's blocks (inner tags may lack the marker): read in every stream."""
-DOTS3: Final = InvokeSyntax("dots3", (PLAIN,), ("dots_function_call",), (PLAIN,), strip_values=True)
-"""dots3.note's `<dots_function_call>` blocks: dots3 ids."""
+DOTS3: Final = InvokeSyntax("dots3", (PLAIN,), ("dots_function_call",), (PLAIN,), strip_values=True,
+                            json_blocks=True)  # fmt: skip
+"""dots3.note's `<dots_function_call>` blocks (invokes, or one JSON call object): dots3 ids."""
 _TML: Final = Spelling("<tml:", "</tml:", distinctive=False)
 MIMO_TML: Final = InvokeSyntax("mimo-tml", (_TML,), ("function_calls",), (PLAIN,), strip_values=True)
 """MiMo V2.5's `<tml:function_calls>` blocks: MiMo V2.5 ids."""

@@ -10,7 +10,8 @@
 
 Each is a `ListSyntax` read by the family machine (`_list_machine.py`). Their openers are
 special tokens that prose does not contain, so `auto` reads them in every stream
-(`ListMarkersParser`, with those of `json_lists.py`: Granite 3.0, Cohere, Apertus). Mistral
+(`ListMarkersParser`, with those of `json_lists.py`: Granite 3.0, Cohere, Apertus, and
+`one_call.py`'s GigaChat 3/3.1 and Inkling). Mistral
 v11 arguments are passed on as written, JSON or not (as vLLM does, so the model sees its own
 failed call), with a notice; JSON calls take `arguments`, else `parameters`; pythonic and
 Gemma values become JSON (`literals.py`).
@@ -39,6 +40,7 @@ from ..machines._list_syntax import ListSyntax
 from ..machines._scanner import ANGLE_SNIFF
 from ..machines.whole_answer import WholeAnswerParser
 from .json_lists import APERTUS, COHERE, GRANITE_30
+from .one_call import GIGACHAT, INKLING_CALL, INKLING_TEXT, INKLING_THINK
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -119,7 +121,10 @@ M1's chat template (prose may say `<tool_calls>`: MiniMax ids and `--format mini
 class ListMarkersParser(ListParser):
     """The openers of this family that are special tokens: read in every stream under `auto`."""
 
-    SYNTAXES = (MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA, FUNCTIONGEMMA, GRANITE_30, COHERE, APERTUS)
+    SYNTAXES = (
+        MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA, FUNCTIONGEMMA, GRANITE_30, COHERE, APERTUS,
+        GIGACHAT, INKLING_CALL, INKLING_THINK, INKLING_TEXT,
+    )  # fmt: skip
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
 
 

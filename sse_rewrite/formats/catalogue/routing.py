@@ -76,6 +76,8 @@ FUNCTOOLS: Final = Part("catalogue.json_lists", "FunctoolsParser", "f", word_sni
 XLAM_MARKERS: Final = Part("catalogue.json_lists", "XlamMarkersParser", "<`",
                            (*ANGLE_SNIFF, *word_sniff(b"```json")))
 OLMO: Final = Part("catalogue.pythonic", "OlmoParser", "<", ANGLE_SNIFF)
+GRANITE_20B: Final = Part("catalogue.one_call", "Granite20bParser", "<", ANGLE_SNIFF)
+FUNCTIONARY: Final = Part("catalogue.one_call", "FunctionaryParser", "<", ANGLE_SNIFF)
 FUNCTIONGEMMA_IDS: Final = Part("catalogue.lists", "FunctionGemmaIdsParser", "c", _CALL_SNIFF)
 
 
@@ -221,6 +223,18 @@ class OlmoAndTokens(LazyComposition):
     PARTS = (*MARKERS_EVERYWHERE, OLMO)
 
 
+class Granite20bAndTokens(LazyComposition):
+    """`auto` for granite-20b-functioncalling ids: also `<function_call> {…}`."""
+
+    PARTS = (*MARKERS_EVERYWHERE, GRANITE_20B)
+
+
+class FunctionaryAndTokens(LazyComposition):
+    """`auto` for Functionary v3.1 ids: also `<function=NAME>{…}</function>`."""
+
+    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONARY)
+
+
 class FunctionGemmaAndTokens(LazyComposition):
     """`auto` for FunctionGemma ids: also its calls with their special tokens stripped."""
 
@@ -270,7 +284,7 @@ DECLARED: Final = (QWEN,)
 call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types")."""
 _TAGGED: Final = (QWEN, QWEN_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
                   HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
-                  DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE)
+                  DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
 """Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
 DECLARED_SUFFIX: Final = "+declared-tools"
 DECLARED_ADDS: Final = "Hermes JSON and Qwen3-Coder XML tool-call tags whose call names a declared tool"
@@ -333,6 +347,10 @@ FAMILIES: Final = (
            "Muse Glimmer's to=RECIPIENT messages (self: reasoning, a tool: a call with an ATEM body)"),
     Family(("beam-1",), "beam+special-tokens", BeamAndTokens,
            "Beam's to=NAME calls with rfl:parameter bodies, and its analysis channel"),
+    Family(("granite-20b-functioncalling",), "granite-20b+special-tokens", Granite20bAndTokens,
+           "granite-20b-functioncalling's <function_call> {...}"),
+    Family(("functionary-small-v3.1", "functionary-medium-v3.1"), "functionary+special-tokens",
+           FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,

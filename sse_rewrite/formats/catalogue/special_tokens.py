@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..machines._section_syntax import SectionSyntax
 from ..machines._sections import SectionParser
 from .deepseek import DEEPSEEK
-from .frames import PLAMO3, SOLAR_OPEN, STEP3
+from .frames import PLAMO3, SOLAR_OPEN, SOLAR_OPEN_2, STEP3
 from .kimi import KIMI
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class SpecialTokensParser(SectionParser):
-    """Kimi, DeepSeek, Step-3, Solar Open and PLaMo 3 tokens in one parser; each call is read by
+    """Kimi, DeepSeek, Step-3, Solar Open (1 and 2) and PLaMo 3 tokens in one parser; each call is read by
     the syntax its opener (call-begin marker, else argument marker) belongs to."""
 
-    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI, DEEPSEEK, STEP3, SOLAR_OPEN, PLAMO3)
+    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI, DEEPSEEK, STEP3, SOLAR_OPEN, SOLAR_OPEN_2, PLAMO3)

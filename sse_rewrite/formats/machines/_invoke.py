@@ -136,6 +136,10 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             scan.cursor = pos
             return False
         if tag is None:
+            if not self._block_calls and self._syntax.json_blocks and scan.view[pos] == 0x7B:  # '{'
+                self._hash_at = scan.cursor = pos  # (one JSON call up to the block's closer: dots3)
+                self._state = State.HASH
+                return True
             if not self._block_calls:  # the opener was prose
                 return self._release_prose(out, self._opener_end)
             out.append(Notice("missing-close", "tool block not closed before text: ended there"))
@@ -154,8 +158,9 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         angle = scan.find(b">", start, min(scan.end, start + LOOKAHEAD))
         if angle == -1:
             first = NON_SPACE.search(scan.view, start, scan.end)
-            if scan.end - start < LOOKAHEAD and (first is None or first.start() > start):
-                return False  # (the header begins with spacing: wait for its `>`)
+            glued = b"name".startswith(scan.view[start : start + 4])  # (`<functionname=`: MiniCPM 5)
+            if scan.end - start < LOOKAHEAD and (first is None or first.start() > start or glued):
+                return False  # (the header begins with spacing, or `name` glued: wait for its `>`)
             name = None
         else:
             name = invoke_name(bytes(scan.view[start : angle + 1]))

@@ -60,7 +60,8 @@ class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
     __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "fenced_words", "hash_calls",
-                 "name", "strip_values", "tags", "think", "unwraps", "values", "words")  # fmt: skip
+                 "json_blocks", "name", "strip_values", "tags", "think", "unwraps", "values",
+                 "words")  # fmt: skip
 
     def __init__(
         self,
@@ -78,6 +79,7 @@ class InvokeSyntax:
         hash_calls: tuple[str, str] | None = None,
         fenced_words: tuple[str, ...] = (),
         words: tuple[str, str] = ("invoke", "parameter"),
+        json_blocks: bool = False,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -91,6 +93,7 @@ class InvokeSyntax:
         self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
         self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
         self.words = words  # the tag words of an invoke and a parameter (MiniCPM 5: `function`, `param`)
+        self.json_blocks = json_blocks  # a block whose body opens with `{` holds one JSON call (dots3)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
@@ -134,9 +137,11 @@ class InvokeSyntax:
 _SPACE: Final = " \t\r\n"
 _CDATA: Final = ("<![CDATA[", "]]>")
 INVOKE_HEADER: Final = re.compile(
-    rb"""[ \t\r\n]+name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
+    rb"""[ \t\r\n]*name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
 )
-"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3)."""
+"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3); the
+spacing before `name` may be missing (`<functionname="…">`, a space token lost in decoding, as
+vLLM's MiniCPM 5 parser repairs it)."""
 _ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^"'<>=\s/]+))""")
 
 
@@ -145,7 +150,7 @@ def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[s
     """Patterns of a parameter opener (its attributes in group 1) and closer, in every spelling."""
     opens = "|".join(re.escape(s.open) for s in syntax.tags)
     closes = "|".join(re.escape(s.close) for s in syntax.tags)
-    attributes = r"""((?:\s+[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)\s*>"""
+    attributes = r"""((?:\s*[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)\s*>"""
     word = re.escape(syntax.words[1])
     return re.compile(f"(?:{opens}){word}{attributes}"), re.compile(f"(?:{closes}){word}>")
 

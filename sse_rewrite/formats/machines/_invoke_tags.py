@@ -50,7 +50,10 @@ class Inside:
             raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
         self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
         self.think_end = MarkerTable({syntax.think[1].encode(): Tag.THINK}) if syntax.think else None
-        self.hash_end = MarkerTable({syntax.hash_calls[1].encode(): Tag.HASH}) if syntax.hash_calls else None
+        hash_ends = [syntax.hash_calls[1]] if syntax.hash_calls else []
+        if syntax.json_blocks:  # (a JSON call in a block ends at the block's closer)
+            hash_ends = syntax.block_closers()
+        self.hash_end = MarkerTable({end.encode(): Tag.HASH for end in hash_ends}) if hash_ends else None
         self.value_openers = tuple(s.encode() for s in syntax.parameter_openers())
         self.value_closers = tuple(s.encode() for s in syntax.parameter_closers())
 

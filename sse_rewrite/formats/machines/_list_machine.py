@@ -25,7 +25,8 @@ Theory of operation
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
 - THINK: a `reasoning` declaration's opener (`[THINK]`) starts reasoning, up to its closer
-  (`_list_reasoning.py`; THINK_LINE first drops the newline ending an `opener_line`).
+  (`_list_reasoning.py`; THINK_LINE first drops the newline ending an `opener_line`); BLOCK
+  is the same for a block of answer text (`kept`), whose text comes out as text.
 
 `flush` decides what is held: an opener followed by spacing alone is dropped, a block
 whose values are complete gives its calls (a missing closer noted), an unfinished value
@@ -72,6 +73,7 @@ class State(MachineState):
     ECHO = enum.auto()
     THINK_LINE = enum.auto()
     THINK = enum.auto()
+    BLOCK = enum.auto()
 
 
 class ListParser(ListReasoning):
@@ -122,7 +124,8 @@ class ListParser(ListReasoning):
         self._opener_end = self._head_at = pos + length
         if syntax.reasoning:
             out.append(Markup(scan.take(pos + length)))
-            self._state = State.THINK_LINE if syntax.opener_line else State.THINK
+            line = State.THINK_LINE if syntax.opener_line else State.THINK
+            self._state = State.BLOCK if syntax.kept else line
             return
         self._state = State.HEAD
         if syntax.word_start and self._around is not None:
@@ -263,6 +266,9 @@ class ListParser(ListReasoning):
         if state is State.THINK or state is State.THINK_LINE:
             self._emit_reasoning(out, scan.end)
             return
+        if state is State.BLOCK:
+            self._emit_text(out, scan.end)
+            return
         syntax = self._syntax
         assert syntax is not None
         if state is State.NEXT or (state is State.HEAD and self._written):
@@ -287,4 +293,5 @@ class ListParser(ListReasoning):
         State.ECHO: _step_echo,
         State.THINK_LINE: ListReasoning._step_think_line,
         State.THINK: ListReasoning._step_think,
+        State.BLOCK: ListReasoning._step_think,
     }

@@ -205,9 +205,11 @@ def _items(written: Written) -> list[str] | None:
     return items
 
 
-def keyed_calls(name: str, arguments: str, call_id: str = "") -> Callable[[Written], Read]:
+def keyed_calls(name: str, arguments: str | tuple[str, ...], call_id: str = "") -> Callable[[Written], Read]:
     """The `read` of JSON call objects (a lone one, or an array) whose members are named
-    otherwise: Cohere's `tool_name`, `parameters` and `tool_call_id` (the call's id)."""
+    otherwise: Cohere's `tool_name`, `parameters` and `tool_call_id` (the call's id); the
+    arguments under the first of several names present (Inkling's `args`, `arguments`...)."""
+    keys = (arguments,) if isinstance(arguments, str) else arguments
 
     def read(written: Written) -> Read:
         found: list[Call] = []
@@ -219,7 +221,8 @@ def keyed_calls(name: str, arguments: str, call_id: str = "") -> Callable[[Writt
             called, given = orjson.loads(members[name]), orjson.loads(members.get(call_id, "null"))
             if not isinstance(called, str) or not is_name(called):
                 return None
-            found.append((given if isinstance(given, str) else None, called, members.get(arguments, "{}")))
+            given_arguments = next((members[key] for key in keys if key in members), "{}")
+            found.append((given if isinstance(given, str) else None, called, given_arguments))
         return found, []
 
     return read

@@ -57,6 +57,9 @@ class ListSyntax:
     echo: bool = False
     reasoning: bool = False
     """Whether the opener starts reasoning, up to its closer (`[THINK]`): no calls are read."""
+    kept: bool = False
+    """With `reasoning`: the block is the answer's text instead, its opener and closer markup
+    (Inkling's `<|content_text|>` block)."""
     opener_line: bool = False
     """Whether a newline right after the opener is markup too (Gemma's `<|channel>thought` line)."""
     word_start: bool = False

@@ -1,0 +1,83 @@
+"""The "marker, then one JSON call" syntaxes of FORMATS-2.md §B, declared on the list machine.
+
+    GigaChat 3     <|message_sep|>\\n\\nfunction call<|role_sep|>\\n{"name": "add", "arguments": {…}}
+    GigaChat 3.1   <|function_call|>{"name": "add", "arguments": {"a": 1}}            (a `</s>` after it cut)
+    granite-20b    <function_call> {"name": "add", "arguments": {"a": 1}}              (repeated, no closer)
+    Functionary    <function=add>{"a": 1}</function>                                   (v3.1, one a line)
+    Inkling        <|message_model|><|content_invoke_tool_json|>{"name": "add", "args": {…}}<|end_message|>
+                   <|message_model|><|content_thinking|>…<|end_message|>      (`<|content_text|>` too)
+
+Each is a `ListSyntax` (`machines/_list_machine.py`): the value is one JSON object, its end
+where its braces balance, so text after it stays text (the engines take the JSON to the end of
+the output). Inkling's typed blocks are three declarations sharing the closer `<|end_message|>`:
+a call, reasoning, and a block of answer text (`kept`); each kind token also opens a block alone
+(the prompt may end with `<|message_model|>`). GigaChat's and Inkling's markers are special
+tokens, read in every stream (`lists.ListMarkersParser`); `<function_call>` and `<function=`
+are words prose and Qwen3-Coder's XML (`<function=NAME>\\n<parameter=…>`) hold, read only under
+their ids (`routing.FAMILIES`): there a Functionary body that is not a JSON object stays text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..machines._brackets import Quotes
+from ..machines._list_machine import ListParser
+from ..machines._list_reads import json_calls, keyed_calls, mistral_calls, no_calls
+from ..machines._list_syntax import ListSyntax
+from ..machines._scanner import ANGLE_SNIFF
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+_OBJECT: Final = {ord("{"): Quotes.JSON}
+GIGACHAT: Final = ListSyntax(
+    "GigaChat 3", (b"<|function_call|>", b"<|message_sep|>\n\nfunction call<|role_sep|>"), _OBJECT,
+    json_calls, closer=b"</s>", orphan_closer=False,
+)  # fmt: skip
+"""GigaChat 3.1's `<|function_call|>` and 3's role header (single tokens, newlines included); the
+end-of-text `</s>` the model may write after the call is markup there, words elsewhere."""
+GRANITE_20B: Final = ListSyntax("granite-20b-functioncalling", (b"<function_call>",), _OBJECT, json_calls)
+"""One call per `<function_call>`, spacing between, no closer."""
+FUNCTIONARY: Final = ListSyntax(
+    "Functionary v3.1", (b"<function=",), _OBJECT, mistral_calls,
+    header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)>(?P<id>(?!))?"),
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.\->]"), header_optional=False, closer=b"</function>",
+    streams=True,
+)  # fmt: skip
+"""`<function=NAME>` then the arguments object as written (the header has no id)."""
+
+
+_MESSAGE_END: Final = b"<|end_message|>"
+
+
+def _inkling(kind: bytes) -> tuple[bytes, bytes]:
+    return b"<|message_model|>" + kind, kind
+
+
+INKLING_CALL: Final = ListSyntax(
+    "Inkling", _inkling(b"<|content_invoke_tool_json|>"), _OBJECT,
+    keyed_calls("name", ("args", "arguments", "parameters")), closer=_MESSAGE_END,
+)  # fmt: skip
+INKLING_THINK: Final = ListSyntax(
+    "Inkling", _inkling(b"<|content_thinking|>"), {}, no_calls, closer=_MESSAGE_END, reasoning=True
+)
+INKLING_TEXT: Final = ListSyntax(
+    "Inkling", _inkling(b"<|content_text|>"), {}, no_calls, closer=_MESSAGE_END, reasoning=True, kept=True
+)
+
+
+class Granite20bParser(ListParser):
+    """What granite-20b-functioncalling ids add to the tokens read everywhere: `<function_call>`."""
+
+    SYNTAXES = (GRANITE_20B,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class FunctionaryParser(ListParser):
+    """What Functionary v3.1 ids add to the tokens read everywhere: `<function=NAME>{…}</function>`."""
+
+    SYNTAXES = (FUNCTIONARY,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
