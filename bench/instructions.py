@@ -51,7 +51,10 @@ for composition in LazyComposition.__subclasses__() if LazyComposition else ():
     composition.composition()
 """
 _CORE = PRELOAD + """
-from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+try:
+    from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+except ImportError:  # (a core from before the stream/ package: its modules at the root)
+    from sse_rewrite.rewrite import RewriteOptions, StreamRewriter
 rewriter = StreamRewriter(RewriteOptions(plain_runs={on}, token_runs={on}, stream_arguments={stream}))
 for i in range(0, len(data), 65536):
     rewriter.feed(data[i : i + 65536])

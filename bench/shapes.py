@@ -133,6 +133,48 @@ def mistral_turn_tokens() -> list[str]:
             "[TOOL_CALLS]", "read", "_file", "[ARGS]", *tokens(read)]
 
 
+MINIMAX_MODEL = "minimax/minimax-m2.1"
+GLM_MODEL = "z-ai/glm-4.7"
+QWEN_THINKING_MODEL = "qwen/qwen3-235b-a22b-thinking-2507"
+R1_MODEL = "deepseek/deepseek-r1-0528"
+REASONING = (
+    "The test fails on a cut token; the parser must hold a marker's start until it knows. I should read "
+    "the traceback, then the feed loop, and change as little as I can.\n"
+)
+
+
+def minimax_turn_tokens() -> list[str]:
+    """One agent turn in MiniMax M2: prose, then a `<minimax:tool_call>` block of two invokes."""
+    def invoke(name: str, *parameters: tuple[str, str]) -> list[str]:
+        out = ["<invoke", " name", '="', name, '">', "\n"]
+        for key, value in parameters:
+            out += ["<parameter", " name", '="', key, '">', *tokens(value), "</parameter>", "\n"]
+        return [*out, "</invoke>", "\n"]
+
+    bash = invoke("bash", ("command", SCRIPT), ("timeout", "120"))
+    read = invoke("read_file", ("path", "src/parser/stream.py"))
+    return [*tokens(PROSE), "<minimax:tool_call>", "\n", *bash, *read, "</minimax:tool_call>"]
+
+
+def glm_turn_tokens() -> list[str]:
+    """One agent turn in GLM-4.5+ tags: prose, then two `<tool_call>NAME<arg_key>…` calls."""
+    def call(name: str, *arguments: tuple[str, str]) -> list[str]:
+        out = ["<tool_call>", name, "\n"]
+        for key, value in arguments:
+            out += ["<arg_key>", key, "</arg_key>", "\n", "<arg_value>", *tokens(value), "</arg_value>", "\n"]
+        return [*out, "</tool_call>"]
+
+    return [*tokens(PROSE), *call("bash", ("command", SCRIPT), ("timeout", "120")),
+            *call("read_file", ("path", "src/parser/stream.py"))]
+
+
+def think_block(size: int) -> list[str]:
+    """A think block the prompt opened: 30 KB of reasoning in `content`, one token per event (less
+    in a small stream: its events a third of it at most), then `</think>`."""
+    length = min(30_000, size // 3 // 64)  # (an event of a 4-byte token takes about 64 times its bytes)
+    return [*tokens((REASONING * (length // len(REASONING) + 1))[:length]), "</think>", "\n\n"]
+
+
 @dataclass(frozen=True)
 class Shape:
     """Where a stream's leaked syntax sits: how a token becomes an event, and one turn's tokens."""
@@ -140,18 +182,21 @@ class Shape:
     name: str
     event: Callable[[str], bytes]
     turn: Callable[[], list[str]]
+    lead: Callable[[int], list[str]] | None = None  # tokens before the turns (a think block), by size
 
     def heavy(self, size: int) -> Iterator[bytes]:
-        """About `size` bytes of this shape, mostly tool calls, one token per chunk."""
-        return self._repeat(self.turn(), size)
+        """About `size` bytes of this shape, mostly tool calls, one token per chunk (after the lead)."""
+        return self._repeat(self.turn(), size, [] if self.lead is None else self.lead(size))
 
     def plain(self, size: int) -> Iterator[bytes]:
         """The same envelope and amount of text without any syntax."""
         return self._repeat(tokens((PROSE * 8)[: sum(len(t) for t in self.turn())]), size)
 
-    def _repeat(self, turn: list[str], size: int) -> Iterator[bytes]:
+    def _repeat(self, turn: list[str], size: int, lead: list[str] | None = None) -> Iterator[bytes]:
         cycle = b"".join(self.event(t) for t in turn)
         yield self.event("")
+        for token in lead or ():
+            yield self.event(token)
         for _ in range(max(1, size // len(cycle))):
             yield cycle
         yield self.event("").replace(b'"finish_reason":null', b'"finish_reason":"stop"').replace(
@@ -169,5 +214,11 @@ SHAPES: tuple[Shape, ...] = (
     Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
     Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
     Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),
+    Shape("minimax-m2 think block, then calls", model_event(MINIMAX_MODEL), minimax_turn_tokens, think_block),
+    Shape("glm-4.7 think block, then calls", model_event(GLM_MODEL), glm_turn_tokens, think_block),
+    Shape("qwen3 thinking think block, then calls", model_event(QWEN_THINKING_MODEL), hermes_turn_tokens,
+          think_block),
+    Shape("r1 think block, then calls", model_event(R1_MODEL), deepseek_turn_tokens, think_block),
+    Shape("minimax-m2 calls, no think block", model_event(MINIMAX_MODEL), minimax_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -16,7 +16,9 @@ from sse_rewrite.formats import FORMAT_CHOICES, FORMATS, ToolSyntax, select_form
 from sse_rewrite.stream.events import Notice
 from sse_rewrite.stream.fast import Reader, plain_runs
 from sse_rewrite.stream.fast.needles import NeedleIndex
+from sse_rewrite.stream.fast.plain_template import PlainTemplate
 from sse_rewrite.stream.rewrite import RewriteOptions, Stats, StreamRewriter
+from sse_rewrite.stream.sse import EVENT_END
 from tests.chunking import chunk_event
 
 PIECES = [
@@ -163,3 +165,66 @@ def test_the_accelerators_are_asked_in_the_first_read_once_a_chunk_told_the_form
     # not before the first chunk (nothing is known then), and well before the read's end
     assert asked.at and len(head) + len(first) <= asked.at[0] < len(stream) - len(first)
     assert out == StreamRewriter(RewriteOptions(plain_runs=False, token_runs=False)).feed(stream)
+
+
+KIMI_NEEDLES = (b"<", b"\\u003", b']"', b"[T", b'["', b"functions", b'"f"', b'function"', b'"tool_calls"')
+HARMONY_NEEDLES = (b"<", b"\\u003", b'"content":"a"', b'"stop"')
+
+
+@pytest.mark.parametrize(("needles", "field", "tokens"), [
+    pytest.param(KIMI_NEEDLES, "content", ["Let ", "me ", "f", "look"], id="needle-is-the-literal"),
+    pytest.param(KIMI_NEEDLES, "content", ["Let ", "me ", "list[", "x"], id="needle-takes-closing-quote"),
+    pytest.param(KIMI_NEEDLES, "content", ["Let ", "me ", "a<b", "x"], id="a-needle-inside"),
+    pytest.param(KIMI_NEEDLES, "content", ["Let ", 'say "hi"', "\\", "function", "x]"], id="escapes"),
+    pytest.param(KIMI_NEEDLES, "content", ["Let ", "me ", "ff", "x"], id="no-needle"),
+    pytest.param(KIMI_NEEDLES, "reasoning", ["Let ", "me ", "f", "x"], id="mirrored-slots"),
+    pytest.param(KIMI_NEEDLES, "reasoning", ["Let ", "me ", "x[", "x"], id="mirrored-slots-closing-quote"),
+    pytest.param(HARMONY_NEEDLES, "content", ["Let ", "me ", "a", "x"], id="a-needle-takes-the-key-before"),
+    pytest.param(HARMONY_NEEDLES, "content", ["Let ", "me ", "stop", "x"], id="a-needle-takes-both-quotes"),
+    pytest.param(HARMONY_NEEDLES, "reasoning", ["Let ", "me ", "a", "x"], id="key-before-in-mirrored-slots"),
+])  # fmt: skip
+def test_a_plain_template_finds_a_needle_where_a_search_of_the_events_does(
+    needles: tuple[bytes, ...], field: str, tokens: list[str]
+) -> None:
+    events = [event(field, token, spaced) for spaced in (False, True) for token in tokens]
+    for spaced in (0, len(tokens)):  # each envelope, from its first two events
+        lines = [line[:-2] for line in events[spaced : spaced + len(tokens)]]
+        template = PlainTemplate.learn(lines[0], lines[1], needles)
+        assert template is not None
+        data = b"".join(events[spaced : spaced + len(tokens)])
+        literals, whole = template.template.literals(data, 0, len(data))
+        assert whole and len(literals) == len(tokens)
+        holding = [i for i, line in enumerate(lines) if any(needle in line[6:] for needle in needles)]
+        assert template.clear(literals) == min(holding, default=len(tokens))
+        assert template.span(literals) == len(data)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    pytest.param(chunk_event({"content": "a"}), chunk_event({"content": "a"}), id="alike-no-slot"),
+    pytest.param(chunk_event({"content": "a"}), chunk_event({"content": "b"}, "stop"), id="differ-twice"),
+    pytest.param(chunk_event({"content": "a"}, model="x<y"), chunk_event({"content": "b"}, model="x<y"),
+                 id="a-needle-around-the-slot"),
+    pytest.param(b": keep-alive\n\n", chunk_event({"content": "b"}), id="a-comment"),
+    pytest.param(chunk_event({"content": "a"}).replace(b"data: ", b"data:"), chunk_event({"content": "b"}),
+                 id="no-space"),
+])  # fmt: skip
+def test_no_plain_template_where_the_bytes_around_the_slot_are_not_known_clear(a: bytes, b: bytes) -> None:
+    assert PlainTemplate.learn(a[:-2], b[:-2], KIMI_NEEDLES) is None
+
+
+def test_plain_runs_read_look_alikes_by_their_literals_and_still_stop_at_each_needle() -> None:
+    tokens = ["Let ", "me ", "look ", *["at it "] * 40, "f", "then ", *["more "] * 40, "list[", *["end "] * 3]
+    stream = b"".join(event("content", token, False) for token in tokens) + b"data: [DONE]\n\n"
+    with pytest.MonkeyPatch.context() as patch:
+        learned: list[PlainTemplate | None] = []
+        decoded: list[bytes] = []
+        learn, decode = PlainTemplate.learn, StreamRewriter.decode
+        patch.setattr(PlainTemplate, "learn", lambda *args: learned.append(learn(*args)) or learned[-1])
+        patch.setattr(StreamRewriter, "decode", lambda self, data: decoded.append(data) or decode(self, data))
+        accelerated = rewrite([stream], "auto")
+    assert learned and learned[0] is not None  # the look-alikes were read by their literals
+    assert rewrite([stream], "auto", plain_runs=False) == accelerated
+    # decoded: the first event (the format), the two holding a needle, those after `list[` while its
+    # `[` is held, [DONE]; of 90 events
+    assert [b"".join(decoded).count(token) for token in (b'"f"', b'"list["', b"[DONE]")] == [1, 1, 1]
+    assert b"".join(decoded).count(EVENT_END) <= 8

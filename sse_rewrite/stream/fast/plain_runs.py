@@ -10,6 +10,12 @@ copies them out in one slice.
 A run also ends before any CR or run of three LFs, and before any event that is not one
 `data:` line or one comment line: without those, every blank line ends exactly one event
 of one line, so the slice and the counts are exactly the general path's.
+
+Look-alike events (the same bytes around their token) are searched in their tokens alone
+(`PlainTemplate`, learned from two events): a run of them costs about the bytes of its
+tokens, not of its events, however many needles the stream has. Between them, an event that
+is not one is searched as above, alone, until learning templates fails `_MAX_MISSES` times in
+a row; then the stream's runs are searched as above only.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 from ..sse import DATA, EVENT_END
 from . import Taken
 from .needles import NeedleIndex
+from .plain_template import PlainTemplate
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -30,6 +37,8 @@ _NEXT_OBJECT: Final = EVENT_END + _OBJECT
 _OBJECT_END: Final = b"}" + EVENT_END
 _FRAMING: Final = (b"\r", b"\n\n\n")  # where one blank line might not end one one-line event
 _FIRST_WINDOW: Final = 8192  # bytes searched for needles at first; the window doubles
+_FIRST_EVENTS: Final = 16  # look-alikes read at first; the window doubles while all are clear
+_MAX_MISSES: Final = 8  # templates not learned in a row before the stream stops learning them
 
 
 class PlainRuns:
@@ -41,6 +50,8 @@ class PlainRuns:
         self._pos = 0  # where the last run was asked for: a read restarts before it
         self._needles: tuple[bytes, ...] | None = None  # the stream's, as last asked
         self._searched: tuple[bytes, ...] = ()  # those and the framing hazards
+        self._template: PlainTemplate | None = None  # the last look-alikes' (for these needles)
+        self._misses = 0  # templates not learned in a row
 
     def take(self, data: bytes, pos: int, stop: int) -> Taken | None:
         """The run of plain events from `pos`, or None."""
@@ -50,6 +61,39 @@ class PlainRuns:
         needles = stream.needles
         if needles is not self._needles:  # the stream's needles change rarely: the tuple is kept
             self._needles, self._searched = needles, (*needles, *_FRAMING)
+            self._template = None
+        if self._misses < _MAX_MISSES:
+            template = self._template
+            first = data.find(EVENT_END, pos, stop) + 2
+            if template is None or not data.startswith(template.template.parts[0], pos):
+                second = data.find(EVENT_END, first, stop)
+                if second != -1:  # (learned from two events: a read's last one is searched alone)
+                    template = PlainTemplate.learn(data[pos : first - 2], data[first:second], needles)
+                    self._misses = 0 if template is not None else self._misses + 1
+                    self._template = template or self._template
+            if template is not None and data.startswith(template.template.parts[0], pos):
+                return self._look_alikes(template, data, pos, stop)
+            stop = first  # (not a look-alike: it alone, searched)
+        return self._searched_run(data, pos, stop)
+
+    def _look_alikes(self, template: PlainTemplate, data: bytes, pos: int, stop: int) -> Taken | None:
+        """The run of look-alikes of `template` from `pos` that hold no needle, or None."""
+        start, window, events = pos, _FIRST_EVENTS * template.template.size, 0
+        while pos < stop:
+            cut = data.rfind(EVENT_END, pos, min(stop, pos + window)) + 2
+            if cut < pos + 2:  # no event ends inside the window: the next one whole
+                cut = data.find(EVENT_END, pos, stop) + 2
+            literals, whole = template.template.literals(data, pos, cut)
+            clear = template.clear(literals)
+            pos += template.span(literals[:clear])
+            events += clear
+            if clear < len(literals) or not whole:
+                break
+            window *= 2
+        return Taken([data[start:pos]], pos, events, events) if pos > start else None
+
+    def _searched_run(self, data: bytes, pos: int, stop: int) -> Taken | None:
+        """The run of plain events from `pos` to `stop` at most, its bytes searched."""
         index = self._index
         if index is None or index.data is not data or index.needles is not self._searched or pos < self._pos:
             index = self._index = NeedleIndex(data, self._searched)

@@ -11,14 +11,14 @@ parsing it:
   was, and changes only those strings;
 - a JSON string literal is a quote, then bytes that are neither a quote, a backslash nor
   a control character (a line break among them) or a backslash and the byte after it,
-  then a quote (`_STRING`): it ends at its first unescaped quote, so nothing in it can
+  then a quote (`STRING`): it ends at its first unescaped quote, so nothing in it can
   close it early, add structure or end the SSE line. Its escapes and its UTF-8 are
   valid exactly when orjson parses it.
 
 `learn` checks the first claim on the example it is given, by parsing the event with a
 probe string in every slot. `run` checks the second on every event it reads. It finds
 where a window's literals would be from the parts' lengths alone (`_slotted`: any bytes
-as long as each part, `_STRING` in the first slot, the same bytes in the others), then
+as long as each part, `STRING` in the first slot, the same bytes in the others), then
 rebuilds the window from those literals and the parts and compares: equal, the window is
 exactly look-alikes of these literals, each of them one string literal by its shape. The
 literals are then parsed together, as one JSON array (escapes, UTF-8). Where the window
@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 
 _PROBE: Final = "\x00probe"
 _PLAIN: Final = rb'[^"\\\x00-\x1f]*+'  # string bytes that need no escape (`*+`: no backtracking)
-_STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*+"'  # one string literal
+STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*+"'
+"""One JSON string literal, quotes included (a pattern)."""
 
 
 class TokenRun:
@@ -136,28 +137,37 @@ class TokenTemplate:
         `stop` is just past a blank line; reading ends at the first event that is not the
         template's with another token.
         """
-        if not data.startswith(self._head, start):  # not even the first (a stale template, say)
-            return TokenRun([], [], self._per_event, self._slots, start == stop)
-        literals, end = self._slotted.findall(data, start, stop), stop
-        if not self._rebuilds(literals, data[start:stop]):  # not all look-alikes: one by one
-            literals, end, match, parts = [], start, self._slotted.match, self._parts
-            while (event := match(data, end, stop)) is not None and event[1].join(parts) == event[0]:
-                literals.append(event[1])
-                end = event.end()
+        literals, whole = self.literals(data, start, stop)
         try:
             tokens = orjson.loads(b"[" + b",".join(literals) + b"]")
         except orjson.JSONDecodeError:  # a bad escape or bad UTF-8: the run ends before it
             tokens = _leading_strings(literals)
-            literals, end = literals[: len(tokens)], -1
-        return TokenRun(tokens, literals, self._per_event, self._slots, end == stop)
+            literals, whole = literals[: len(tokens)], False
+        return TokenRun(tokens, literals, self._per_event, self._slots, whole)
 
-    def _rebuilds(self, literals: list[bytes], window: bytes) -> bool:
-        """Whether `window` is the look-alikes of these literals, back to back."""
+    def literals(self, data: bytes, start: int, stop: int) -> tuple[list[bytes], bool]:
+        """`run` without decoding: the literals of the look-alikes `data[start:stop]` begins
+        with (each one string literal by its shape), and whether they are all of it."""
+        if not data.startswith(self._head, start):  # not even the first (a stale template, say)
+            return [], start == stop
+        literals, end = self._slotted.findall(data, start, stop), stop
+        if not self._rebuilds(literals, data, start, stop):  # not all look-alikes: one by one
+            literals, end, match, parts = [], start, self._slotted.match, self._parts
+            while (event := match(data, end, stop)) is not None and event[1].join(parts) == event[0]:
+                literals.append(event[1])
+                end = event.end()
+        return literals, end == stop
+
+    def _rebuilds(self, literals: list[bytes], data: bytes, start: int, stop: int) -> bool:
+        """Whether `data[start:stop]` is the look-alikes of these literals, back to back
+        (compared in place: the window is not copied)."""
         if not literals:
             return False
         if self._slots == 1:
-            return self._head + self._between.join(literals) + self._tail == window
-        return b"".join(map(bytes.join, literals, repeat(self._parts))) == window
+            rebuilt = self._head + self._between.join(literals) + self._tail
+        else:
+            rebuilt = b"".join(map(bytes.join, literals, repeat(self._parts)))
+        return len(rebuilt) == stop - start and data.startswith(rebuilt, start)
 
 
 # Compiled patterns by the parts' lengths (a pure cache): a stream whose envelope changes
@@ -168,13 +178,13 @@ _MAX_SLOTTED: Final = 64
 
 def _slotted(lengths: tuple[int, ...]) -> re.Pattern[bytes]:
     """Where a look-alike's literals would be, by the lengths of its parts alone: any bytes
-    as long as each part, `_STRING` in the first slot, the same bytes in the others."""
+    as long as each part, `STRING` in the first slot, the same bytes in the others."""
     pattern = _SLOTTED.get(lengths)
     if pattern is None:
         if len(_SLOTTED) >= _MAX_SLOTTED:
             _SLOTTED.clear()
         first, *rest = [b".{%d}" % length for length in lengths]
-        pattern = re.compile(b"(?s)" + first + b"(" + _STRING + b")" + b"(?:\\1)".join(rest))
+        pattern = re.compile(b"(?s)" + first + b"(" + STRING + b")" + b"(?:\\1)".join(rest))
         _SLOTTED[lengths] = pattern
     return pattern
 

@@ -1,0 +1,110 @@
+"""PlainTemplate: which look-alike events hold a needle, searched in their literals alone (sans-IO).
+
+While a stream is idle, an event passes unchanged unless it holds one of the stream's needles
+(`PlainRuns`). Searching every byte of every event costs as many passes as there are needle
+searches, and the catalogue adds needles. But most events of a stream are look-alikes: the
+same bytes around one string literal, the token, and its mirrors (`TokenTemplate`). Learned
+from two events that differ there only, the bytes around the slots are searched once; after
+that only each look-alike's literal is, with the few bytes around it that a needle may share
+with it. A needle in a look-alike lies wholly in the bytes around the slots (then no template
+is made), or overlaps a literal: it then begins with bytes the part before that slot ends with
+(`"f"` takes the literal's opening quote) and ends with bytes the part after it begins with,
+which are searched with the literal (`_context`). A part between two slots at least as long as
+every needle keeps a needle from spanning two literals. So a look-alike holds a needle exactly
+when its literal, so framed, does: the same answer as a search of its bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..needle_groups import grouped
+from ..sse import DATA, EVENT_END
+from .token_template import STRING, TokenTemplate
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_SEP: Final = b"\x00"  # between the framed literals searched: in no needle and no part
+_LITERAL: Final = re.compile(STRING)
+_OBJECT: Final = DATA + b"{"
+_NOT_IN_LINE: Final = (b"\n", b"\r", _SEP)  # (one line, and no byte the search puts between literals)
+
+
+class PlainTemplate:
+    """The look-alikes of one event, and where the first of them holding a needle is."""
+
+    __slots__ = ("_frames", "_per_event", "_searches", "_slots", "template")
+
+    def __init__(self, parts: list[bytes], needles: tuple[bytes, ...]) -> None:
+        self.template = TokenTemplate(parts)
+        self._slots = len(parts) - 1
+        self._per_event = sum(map(len, parts)) + len(EVENT_END)
+        self._searches = grouped(needles)
+        # The bytes searched around each slot's literal: one search for the slots framed alike.
+        self._frames = tuple(dict.fromkeys(
+            (parts[i][len(parts[i]) - _context(parts[i], needles, True):],
+             parts[i + 1][: _context(parts[i + 1], needles, False)])
+            for i in range(self._slots)
+        ))  # fmt: skip
+
+    @classmethod
+    def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...]) -> PlainTemplate | None:
+        """The template of two events (their lines, `a` first), when they are look-alikes, one
+        `data: {...}` line each, with needle-free bytes around their slots; else None."""
+        if not needles or any(not needle or _SEP in needle for needle in needles):
+            return None  # (an empty needle: every event is read)
+        if not (a.startswith(_OBJECT) and a.endswith(b"}")) or any(byte in a for byte in _NOT_IN_LINE):
+            return None
+        at = _common_prefix(a, b)
+        quote = a.rfind(b'"', 0, at + 1)  # the literal that differs opens there, if any
+        one, other = _LITERAL.match(a, quote), _LITERAL.match(b, quote)
+        if at == len(a) or quote == -1 or one is None or other is None:
+            return None
+        parts = a.split(one.group())
+        longest = max(map(len, needles))
+        if other.group().join(parts) != b or any(len(part) < longest for part in parts[1:-1]):
+            return None
+        if any(needle in part for part in parts for needle in needles):
+            return None
+        return cls(parts, needles)
+
+    def clear(self, literals: list[bytes]) -> int:
+        """How many of the look-alikes of `literals` lead that hold no needle."""
+        first = len(literals)
+        for before, after in self._frames:
+            framed = before + (after + _SEP + before).join(literals) + after
+            for search, _ in self._searches:
+                if isinstance(search, bytes):
+                    at = framed.find(search)
+                else:
+                    found = search.search(framed)
+                    at = -1 if found is None else found.start()
+                if at != -1:
+                    first = min(first, framed.count(_SEP, 0, at))
+        return first
+
+    def span(self, literals: list[bytes]) -> int:
+        """The bytes the look-alikes of `literals` take."""
+        return self._per_event * len(literals) + self._slots * sum(map(len, literals))
+
+
+def _context(part: bytes, needles: tuple[bytes, ...], before: bool) -> int:
+    """How many bytes of `part` a needle overlapping the slot after it (`before`) or before it
+    may hold: the longest start of a needle that `part` ends with, or end that it begins with."""
+    return max((size for needle in needles for size in range(1, len(needle))
+                if (part.endswith(needle[:size]) if before else part.startswith(needle[-size:]))), default=0)
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the longest start `a` and `b` share (a binary search: a few compares)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
