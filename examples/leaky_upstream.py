@@ -27,8 +27,9 @@ status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-af
 events, then the connection is cut; `/echo` cuts it after a few bytes), `hang-after` (N
 events, then silence for `hang` seconds, default 30, then the rest), `field=reasoning`
 (the call leaks into `reasoning`, mirrored in `reasoning_details`), `prose` (N words before
-the call), `delay` (seconds between events), `stamp` (each chunk gets `"t"`: its send time,
-`time.monotonic_ns()`), `gzip` (a whole body comes gzip-encoded, asked for or not), `syntax`.
+the call), `delay` (seconds between events), `stamp` (each prose word carries its send time,
+`time.monotonic_ns()`, in its text: `word@NS@12`), `gzip` (a whole body comes gzip-encoded, asked for or not), `syntax`.
+`--knobs` sets them for requests without the header (`bench/serve.py`: a proxy that drops it).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class FakeUpstream:
     requests: list[dict[str, Any]] = field(default_factory=list)
     hung_up: threading.Event = field(default_factory=threading.Event)
     syntax: str = "kimi"
+    knobs: str = ""  # for requests without an `x-fake` header (a proxy in between may drop it)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def stream_id(self) -> str:
@@ -141,7 +143,8 @@ def stream_events(stream_id: str, model: str, text: str, field_name: str = "cont
 
 
 def _knobs(request: web.Request) -> dict[str, str]:
-    pairs = (item.partition("=") for item in request.headers.get("x-fake", "").split(",") if item)
+    given = request.headers.get("x-fake", request.app[FAKE].knobs)
+    pairs = (item.partition("=") for item in given.split(",") if item)
     return {key.strip(): value.strip() for key, _, value in pairs}
 
 
@@ -183,8 +186,8 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
                 await asyncio.sleep(min(float(knobs.get("hang", 30)), 30))
             if delay:
                 await asyncio.sleep(delay)
-            if stamp and event.startswith(b"data: {"):  # send time, for bench/serve.py's latency figures
-                event = event[:-3] + b',"t":%d}\n\n' % time.monotonic_ns()
+            if stamp:  # send time in the word's text (every front passes it on), for bench/serve.py
+                event = event.replace(b"word", b"word@%d@" % time.monotonic_ns(), 1)
             await response.write(event)
     except (asyncio.CancelledError, ConnectionResetError):
         fake.hung_up.set()
@@ -233,8 +236,8 @@ async def start(fake: FakeUpstream | None = None, port: int = 0) -> web.AppRunne
     return runner
 
 
-async def _main(port: int, lifetime: float, syntax: str) -> None:
-    runner = await start(FakeUpstream(syntax=syntax), port=port)
+async def _main(port: int, lifetime: float, syntax: str, knobs: str) -> None:
+    runner = await start(FakeUpstream(syntax=syntax, knobs=knobs), port=port)
     print(f"leaky upstream on http://127.0.0.1:{runner.addresses[0][1]}/v1 for {lifetime:g}s", flush=True)
     await asyncio.sleep(lifetime)
     await runner.cleanup()
@@ -245,5 +248,6 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=9999)
     parser.add_argument("--lifetime", type=float, default=600.0, help="seconds before it exits")
     parser.add_argument("--syntax", choices=list(LEAKS), default="kimi", help="how the call leaks")
+    parser.add_argument("--knobs", default="", help="knobs for requests without an x-fake header")
     arguments = parser.parse_args()
-    asyncio.run(_main(arguments.port, arguments.lifetime, arguments.syntax))
+    asyncio.run(_main(arguments.port, arguments.lifetime, arguments.syntax, arguments.knobs))

@@ -11,17 +11,22 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from ..stream.events import Notice
-from .fields import object_field
+from .fields import object_field, reasoning_text, string_field
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
     from ..stream.chunks import Chunk
 
 Emitted = bytes | Notice
 """What an emitter produces: SSE bytes to write, or a notice for stderr."""
+
+TEXT_HOLE: Final = "\ue000text\ue001"
+"""Stands for the text in a template's model event (`template`): private-use characters."""
+NUMBER_HOLE: Final = 917_351_720_649
+"""Stands for a number (a sequence number) in a template's model event."""
 
 
 class ChunkEmitter(ABC):
@@ -47,7 +52,12 @@ class ChunkEmitter(ABC):
         """Consume one rewritten chunk; return the events it completes."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        return [] if self._ended else self._feed(chunk)
+        if self._ended:
+            return []
+        lone = lone_text(chunk)
+        if lone is not None and (out := self._lone_text(*lone)) is not None:
+            return out
+        return self._feed(chunk)
 
     def flush(self) -> list[Emitted]:
         """End of stream (`[DONE]` or EOF): close what is open, and the stream."""
@@ -99,6 +109,11 @@ class ChunkEmitter(ABC):
         """`feed`, while the stream goes on."""
 
     @abstractmethod
+    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
+        """What `_feed` makes of a chunk that is only this text of choice 0 (`lone_text`), when
+        it is one more delta of the open text (encoded from a template); else None."""
+
+    @abstractmethod
     def _delta(self, delta: dict[str, Any]) -> list[Emitted]:
         """The events of choice 0's delta."""
 
@@ -113,3 +128,41 @@ class ChunkEmitter(ABC):
     @abstractmethod
     def _error(self, error: Any) -> list[Emitted]:
         """End the stream with `error` (an OpenAI or OpenRouter error)."""
+
+
+def lone_text(chunk: Chunk) -> tuple[bool, str] | None:
+    """(whether it is reasoning, the text) when `chunk` carries nothing but one non-empty text of
+    choice 0: no error, usage, finish, call or other choice. Most chunks of a stream are such a
+    text; `ChunkEmitter` hands them to `_lone_text`. None for any other chunk."""
+    choices = chunk.get("choices")
+    if type(choices) is not list or len(choices) != 1 or "error" in chunk or type(chunk.get("usage")) is dict:
+        return None
+    choice = choices[0]
+    if type(choice) is not dict or choice.get("index", 0) != 0 or choice.get("finish_reason") is not None:
+        return None
+    delta = choice.get("delta")
+    if type(delta) is not dict or delta.get("tool_calls"):
+        return None
+    reasoning, content = reasoning_text(delta), string_field(delta, "content")
+    refusal = string_field(delta, "refusal")
+    if reasoning:
+        return None if content or refusal else (True, reasoning)
+    if content:
+        return None if refusal else (False, content)
+    return (False, refusal) if refusal else None
+
+
+def template(encoded: bytes, *holes: bytes) -> list[bytes] | None:
+    """The bytes around `holes` in `encoded`, an event the general encoder made with the holes'
+    values in it (`TEXT_HOLE` as JSON, `NUMBER_HOLE` as digits): the event for other values is
+    these pieces joined with theirs in between, byte for byte what the encoder would make (JSON
+    escapes a string the same wherever it stands). None when a hole is not found exactly once,
+    in order (a model name holding the hole's characters): then the general encoder runs."""
+    pieces: list[bytes] = []
+    rest = encoded
+    for hole in holes:
+        if encoded.count(hole) != 1 or hole not in rest:
+            return None
+        piece, _, rest = rest.partition(hole)
+        pieces.append(piece)
+    return [*pieces, rest]

@@ -182,11 +182,11 @@ class StreamRewriter:
         choices = self._choices
         # Needles are looked for only where they decide something: while nothing is held. They
         # are looked for in the text (a search in bytes costs more).
-        idle_plain = choices is not None and self._output.keeps_bytes and not (
+        idle_plain = choices is not None and not (
             self._sniff
             and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
-        if idle_plain and looks_like_object(value):
+        if idle_plain and self._output.keeps_bytes and looks_like_object(value):
             return self._passed(raw)  # nothing in it can need work
         try:  # (orjson reads the bytes: most events inside a call are never decoded)
             chunk = orjson.loads(value)
@@ -201,7 +201,7 @@ class StreamRewriter:
             return self.send(self._after_held([Notice("not-a-chunk", message), raw]))
         if choices is None:
             choices = self._resolve(chunk.get("model"))
-            idle_plain = self._output.keeps_bytes and not self._sniff
+            idle_plain = not self._sniff
         if "error" in chunk:
             # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
             # stream: held-back text goes out in chunks of its own, the error chunk unchanged.

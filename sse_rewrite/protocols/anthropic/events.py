@@ -39,7 +39,7 @@ import orjson
 from ...formats.machines._json import is_json
 from ...stream.events import Notice
 from ...stream.sse import encode_event
-from ..emitting import ChunkEmitter, Emitted
+from ..emitting import TEXT_HOLE, ChunkEmitter, Emitted, template
 from ..fields import object_field, reasoning_text, string_field
 from .mapping import anthropic_usage, error_object, message_id, stop_reason, tool_use_id
 
@@ -74,6 +74,7 @@ class AnthropicEmitter(ChunkEmitter):
         self._held_calls: dict[int, tuple[dict[str, Any], list[str]]] = {}  # block, arguments
         self._usage: dict[str, int] = {}
         self._held: tuple[TextKind, str] | None = None  # whitespace that may start a block
+        self._delta_template: list[bytes] | None = None  # the open text block's delta event, as a template
 
     @property
     def _started(self) -> bool:
@@ -156,7 +157,17 @@ class AnthropicEmitter(ChunkEmitter):
                 return []
             out += self._open_held_calls(final=True)
             out += self._open_block(kind, None, dict(EMPTY_BLOCKS[kind]))
-        return [*out, self._block_delta({"type": f"{kind}_delta", kind: text})]
+            self._delta_template = template(self._text_delta_event(kind, TEXT_HOLE), orjson.dumps(TEXT_HOLE))
+        return [*out, self._text_delta_event(kind, text)]
+
+    def _text_delta_event(self, kind: TextKind, text: str) -> bytes:
+        return self._block_delta({"type": f"{kind}_delta", kind: text})
+
+    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
+        pieces = self._delta_template
+        if pieces is None or self._open != ("thinking" if reasoning else "text", None):
+            return None
+        return [pieces[0] + orjson.dumps(text) + pieces[1]]  # `_text`'s delta, from its template
 
     def _tool_call(self, call: dict[str, Any], position: int) -> list[Emitted]:
         index = call["index"] if isinstance(call.get("index"), int) else position

@@ -27,7 +27,7 @@ import orjson
 
 from ...stream.events import Notice
 from ...stream.sse import encode_event
-from ..emitting import ChunkEmitter, Emitted
+from ..emitting import TEXT_HOLE, ChunkEmitter, Emitted, template
 from ..fields import object_field, reasoning_text, string_field
 from .mapping import call_id, candidate, finish_reason, response_frame, stream_error, usage_metadata
 
@@ -59,6 +59,7 @@ class GeminiEmitter(ChunkEmitter):
         self._open: dict[int, _Call] = {}  # calls being gathered, by call index
         self._sent: set[int] = set()  # the indexes of calls already sent
         self._usage: dict[str, int] | None = None
+        self._templates: tuple[list[bytes] | None, list[bytes] | None] = (None, None)  # text, thought
 
     @property
     def _started(self) -> bool:
@@ -68,6 +69,9 @@ class GeminiEmitter(ChunkEmitter):
         if self._frame is None:
             self._stream_id = string_field(chunk, "id")
             self._frame = response_frame(self._stream_id, string_field(chunk, "model"))
+            hole = orjson.dumps(TEXT_HOLE)
+            self._templates = (template(self._text_event(TEXT_HOLE, thought=False), hole),
+                               template(self._text_event(TEXT_HOLE, thought=True), hole))
         if chunk.get("error"):  # OpenAI `{"error": ...}`; OpenRouter adds finish_reason "error"
             return self._error(chunk["error"])
         if isinstance(chunk.get("usage"), dict):
@@ -94,8 +98,18 @@ class GeminiEmitter(ChunkEmitter):
 
     def _text(self, text: str, *, thought: bool) -> list[Emitted]:
         out = self._close_all()  # parts keep the order of the answer: a call before the text after it
-        self._parts.append({"text": text, "thought": True} if thought else {"text": text})
+        self._parts.append(text_part(text, thought))
         return out
+
+    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
+        pieces = self._templates[reasoning]
+        if pieces is None or self._open or self._parts:
+            return None
+        return [pieces[0] + orjson.dumps(text) + pieces[1]]  # `_text_event`, from its template
+
+    def _text_event(self, text: str, *, thought: bool) -> bytes:
+        """The event of one text part (no call open, nothing else said)."""
+        return self._event({"candidates": [candidate([text_part(text, thought)])]})
 
     def _tool_call(self, call: dict[str, Any], position: int) -> list[Emitted]:
         number = call["index"] if isinstance(call.get("index"), int) else position
@@ -149,6 +163,11 @@ class GeminiEmitter(ChunkEmitter):
     def _event(self, fields: dict[str, Any]) -> bytes:
         assert self._frame is not None
         return encode_event(orjson.dumps({**fields, **self._frame}))
+
+
+def text_part(text: str, thought: bool) -> dict[str, Any]:
+    """A text part; `thought`: reasoning, marked `thought: true`."""
+    return {"text": text, "thought": True} if thought else {"text": text}
 
 
 def function_call_part(call_id: str, name: str, arguments: str, index: int,

@@ -36,7 +36,7 @@ import orjson
 from ...stream.chunks import derived_call_id
 from ...stream.events import Notice
 from ...stream.sse import encode_event
-from ..emitting import ChunkEmitter, Emitted
+from ..emitting import NUMBER_HOLE, TEXT_HOLE, ChunkEmitter, Emitted, template
 from ..fields import object_field, reasoning_text, string_field
 from .items import ResponseContext, call_item, custom_input, text_item, text_part
 from .mapping import (
@@ -79,6 +79,7 @@ class ResponsesEmitter(ChunkEmitter):
         self._text: tuple[TextKind, int, list[str]] | None = None  # the open text item
         self._calls: dict[int, _Call | None] = {}  # by call index; None once closed
         self._usage: dict[str, Any] | None = None
+        self._delta_template: list[bytes] | None = None  # the open text item's delta event, as a template
 
     @property
     def _started(self) -> bool:
@@ -152,12 +153,30 @@ class ResponsesEmitter(ChunkEmitter):
         if self._text is None or self._text[0] != kind:
             out += self._close_all()
             out += self._open_text(kind)
+            self._delta_template = template(self._text_delta_event(NUMBER_HOLE, TEXT_HOLE),
+                                        b"%d" % NUMBER_HOLE, orjson.dumps(TEXT_HOLE))
         assert self._text is not None
-        _, index, texts = self._text
-        texts.append(text)
+        self._text[2].append(text)
+        self._sequence += 1
+        return [*out, self._text_delta_event(self._sequence - 1, text)]
+
+    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
+        pieces, open_text = self._delta_template, self._text
+        if pieces is None or open_text is None or open_text[0] != ("reasoning" if reasoning else "message"):
+            return None
+        open_text[2].append(text)
+        self._sequence = sequence = self._sequence + 1
+        # `_text_delta`'s event, from its template
+        return [pieces[0] + b"%d" % (sequence - 1) + pieces[1] + orjson.dumps(text) + pieces[2]]
+
+    def _text_delta_event(self, sequence: int, text: str) -> bytes:
+        """The open text item's delta event for `text`, numbered `sequence`."""
+        assert self._text is not None
+        kind, index, _ = self._text
         name = "response.output_text.delta" if kind == "message" else "response.reasoning_text.delta"
         extra: dict[str, Any] = {"logprobs": []} if kind == "message" else {}
-        return [*out, self._event(name, **self._where(index), content_index=0, delta=text, **extra)]
+        fields = {**self._where(index), "content_index": 0, "delta": text, **extra}
+        return encode_event(orjson.dumps({"type": name, "sequence_number": sequence, **fields}), event=name)
 
     def _open_text(self, kind: TextKind) -> list[Emitted]:
         index = len(self._output)
