@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..rewrite_options import RewriteOptions
     from ..stats import Stats
     from .chunks import Chunk
+    from .quotes import Unread
     from .streamed_calls import Part
     from .think_markers import MarkerSet
 
@@ -54,9 +55,10 @@ class StreamChoices:
 
     def __init__(
         self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
-        think: MarkerSet | None = None,
+        think: MarkerSet | None = None, unread: Unread | None = None,
     ) -> None:  # fmt: skip
-        """`think`: the reasoning markers each choice's content is split by (None: `--think off`)."""
+        """`think`: the reasoning markers each choice's content is split by (None: `--think off`);
+        `unread`: the stream's count of events that passed unread (`quotes.Unread`)."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
@@ -70,6 +72,7 @@ class StreamChoices:
         self._think = think
         self._cap = options.max_section_bytes
         self._stats = stats
+        self._unread = unread
         self._choices: dict[int, ChoiceRewriter] = {}
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
         self._queue: deque[_Held | Planned] = deque()
@@ -273,7 +276,8 @@ class StreamChoices:
             legacy = self._stats.format not in (NATIVE_TOOL_CALLS, None)
             think = None if self._think is None else ContentThinking(self._think, self._cap)
             choice = ChoiceRewriter(
-                index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think
+                index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think,
+                self._unread,
             )
             self._choices[index] = choice
         return choice

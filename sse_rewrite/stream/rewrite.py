@@ -25,6 +25,8 @@ from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice, Output
 from .needle_groups import as_text, holds_any
+from .quotes import NEEDLES as QUOTE_NEEDLES
+from .quotes import Unread
 from .sse import BOM, SSEDecoder
 from .streamed_calls import part_counts
 from .think import think_mode
@@ -64,6 +66,8 @@ class StreamRewriter:
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self._flushed = False
+        self.unread = Unread()
+        """Events passed without any parser reading them (`quotes.Unread`; the accelerators add theirs)."""
         self.streams_arguments = options.stream_arguments  # (for the accelerators)
         self._read = self.decode
         if options.plain_runs or options.token_runs:
@@ -238,6 +242,7 @@ class StreamRewriter:
         stats = self.stats
         stats.passed_through += 1
         stats.events_out += 1
+        self.unread.events += 1
         return [raw]
 
     def _after_held(self, items: list[Planned]) -> list[Planned]:
@@ -254,9 +259,9 @@ class StreamRewriter:
                                   self.options.prompt_think)
         if parser_type is None and markers is not None and not markers.id_bound:
             markers = None  # (`--format none`: nothing is read in every stream, reasoning markers neither)
-        self._choices = StreamChoices(make_parser, self.options, self.stats, markers)
-        if parser_type is not None:
-            self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
+        self._choices = StreamChoices(make_parser, self.options, self.stats, markers, self.unread)
+        if parser_type is not None:  # (and what may quote a marker as code: `quotes.py`)
+            self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS), *QUOTE_NEEDLES)
         if markers is not None:
             self._sniff = tuple(dict.fromkeys((*self._sniff, *markers.needles)))
             self.stats.format_reason += f"; {why}"
