@@ -55,10 +55,11 @@ class StreamChoices:
 
     def __init__(
         self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
-        think: MarkerSet | None = None, unread: Unread | None = None,
+        think: MarkerSet | None = None, unread: Unread | None = None, reads_start: bool = False,
     ) -> None:  # fmt: skip
         """`think`: the reasoning markers each choice's content is split by (None: `--think off`);
-        `unread`: the stream's count of events that passed unread (`quotes.Unread`)."""
+        `unread`: the stream's count of events that passed unread (`quotes.Unread`); `reads_start`:
+        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`)."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
@@ -66,6 +67,11 @@ class StreamChoices:
         """True while some choice's parser must read every text (`ToolSyntax.watching`)."""
         self.calls_made = False
         """True once some choice has emitted a call (its `"stop"` will become `"tool_calls"`)."""
+        self._starts_read = reads_start or (think is not None and think.prompt is not None)
+        self.newcomers: tuple[bytes, ...] = _newcomer(1) if self._starts_read else ()
+        """Raw bytes of the first event of a choice not seen yet (the lowest index), where a choice's
+        text must be read from its start (a prompt-opened think block, `reads_start`): while the
+        stream is idle, such an event is read too (`StreamRewriter.needles`)."""
         self._make_parser = make_parser
         self._native_ids = options.id_style == "native"
         self._stream_arguments = options.stream_arguments
@@ -280,6 +286,11 @@ class StreamChoices:
                 self._unread,
             )
             self._choices[index] = choice
+            if self._starts_read:
+                unseen = 0
+                while unseen in self._choices:
+                    unseen += 1
+                self.newcomers = _newcomer(unseen)
         return choice
 
     def _call_id_for(self, choice: int) -> Callable[[int, ToolCall | None], str]:
@@ -289,3 +300,8 @@ class StreamChoices:
             return derived_call_id(self.stream_id, choice, index)
 
         return call_id
+
+
+def _newcomer(index: int) -> tuple[bytes, ...]:
+    """How a choice object of this index begins in the raw JSON (compact, or with a space)."""
+    return (b'"index":%d' % index, b'"index": %d' % index)

@@ -63,6 +63,8 @@ class StreamRewriter:
         self._choices: StreamChoices | None = None  # once the format is known
         self._sniff: tuple[bytes, ...] = ()  # see `needles`; empty: no format parser, nothing to do
         self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
+        self._format_sniff: tuple[bytes, ...] = ()  # `_sniff` but the choices' newcomers
+        self._newcomers: tuple[bytes, ...] = ()  # the choices' newcomers in `_sniff`
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self._flushed = False
@@ -160,8 +162,12 @@ class StreamRewriter:
     @property
     def needles(self) -> tuple[bytes, ...]:
         """Bytes without which an event needs no work while the stream is idle: the format's
-        own (`ToolSyntax.sniff`) and the words the choices act on (`choice.py`)."""
-        if self._choices is not None and self._choices.calls_made:
+        own (`ToolSyntax.sniff`), the words the choices act on (`choice.py`) and a choice's first
+        event where it must be read (`StreamChoices.newcomers`)."""
+        choices = self._choices
+        if choices is not None and choices.newcomers is not self._newcomers:
+            self._set_needles(choices.newcomers)
+        if choices is not None and choices.calls_made:
             return self._sniff_stop
         return self._sniff
 
@@ -184,6 +190,8 @@ class StreamRewriter:
                 self.stats.passed_through += 1
             return out + self._count(self._output.done(raw))
         choices = self._choices
+        if choices is not None and choices.newcomers is not self._newcomers:
+            self._set_needles(choices.newcomers)
         # Needles are looked for only where they decide something: while nothing is held. They
         # are looked for in the text (a search in bytes costs more).
         idle_plain = choices is not None and self._output.keeps_bytes and not (
@@ -259,16 +267,26 @@ class StreamRewriter:
                                   self.options.prompt_think)
         if parser_type is None and markers is not None and not markers.id_bound:
             markers = None  # (`--format none`: nothing is read in every stream, reasoning markers neither)
-        self._choices = StreamChoices(make_parser, self.options, self.stats, markers, self.unread)
+        reads_start = bool(getattr(parser_type, "reads_from_start", False))
+        choices = StreamChoices(make_parser, self.options, self.stats, markers, self.unread, reads_start)
+        self._choices = choices
         if parser_type is not None:  # (and what may quote a marker as code: `quotes.py`)
-            self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS), *QUOTE_NEEDLES)
+            words = (word.encode() for word in REWRITTEN_WORDS)
+            self._format_sniff = (*parser_type.sniff, *words, *QUOTE_NEEDLES)
         if markers is not None:
-            self._sniff = tuple(dict.fromkeys((*self._sniff, *markers.needles)))
+            self._format_sniff = tuple(dict.fromkeys((*self._format_sniff, *markers.needles)))
             self.stats.format_reason += f"; {why}"
-        if self._sniff:
-            self._sniff_stop = (*self._sniff, STOP_WORD.encode())
-            self._sought = (as_text(self._sniff), as_text(self._sniff_stop))
-        return self._choices
+        self._set_needles(choices.newcomers)
+        return choices
+
+    def _set_needles(self, newcomers: tuple[bytes, ...]) -> None:
+        """`_sniff` and the rest, from the format's needles and the choices' `newcomers`."""
+        self._newcomers = newcomers
+        if not self._format_sniff:
+            return  # (nothing to do in any event: no parser, no reasoning markers)
+        self._sniff = (*self._format_sniff, *newcomers)
+        self._sniff_stop = (*self._sniff, STOP_WORD.encode())
+        self._sought = (as_text(self._sniff), as_text(self._sniff_stop))
 
     def send(self, items: list[Planned]) -> list[Output]:
         """Encode planned output (`choices.py`) in order, and count it."""
