@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
 from .chunks import moved_choice
-from .deltas import lone_text
+from .deltas import lone_text, scanned_fields
 from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
@@ -244,17 +244,29 @@ class ChoiceState:
             for quotes in self._quotes.values():
                 quotes.skipped()
 
+    def read_quotes(self, delta: dict[str, Any]) -> None:
+        """The texts of an event of this choice that passes unchanged while the stream is idle and
+        no parser reads it: each field's quote state reads them (`quotes.py`), nothing else does."""
+        self._read_on()
+        for name, text in scanned_fields(delta).items():
+            self._field_quotes(name).read(text)
+
+    def _field_quotes(self, name: str) -> Quotes:
+        """The field's quote state; a field not read before that text may have passed unread
+        (since the choice began) does not begin at a line start (`Quotes.unknown_start`)."""
+        quotes = self._quotes.get(name)
+        if quotes is None:
+            quotes = self._quotes[name] = Quotes()
+            if self._unread.events != self._born:
+                quotes.unknown_start()
+        return quotes
+
     def _parser(self, name: str) -> ToolSyntax:
         parser = self._parsers.get(name)
         if parser is None:
             assert self._make_parser is not None
             parser = self._parsers[name] = self._make_parser()
-            quotes = self._quotes.get(name)
-            if quotes is None:
-                quotes = self._quotes[name] = Quotes()
-                if self._unread.events != self._born:
-                    quotes.unknown_start()
-            parser.quotes = quotes
+            parser.quotes = self._field_quotes(name)
         return parser
 
     @property

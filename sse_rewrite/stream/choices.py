@@ -116,6 +116,27 @@ class StreamChoices:
         self.pending = True  # (the choice holds text back: it took this chunk's)
         return index, taken
 
+    def read_quotes(self, chunk: Chunk) -> bool:
+        """An event that passes unchanged while the stream is idle, but holds a character that
+        may open or close a quote (`quotes.NEEDLES`): its choices' quote states read its texts
+        (`ChoiceState.read_quotes`), no parser does. False (nothing read) for a chunk that
+        is not one or names a choice not seen yet: then `rewrite` must run on it."""
+        choices = chunk.get("choices")
+        if type(choices) is not list or "error" in chunk:
+            return False
+        read: list[tuple[ChoiceRewriter, dict[str, Any]]] = []
+        for position, choice in enumerate(choices):
+            if type(choice) is not dict or type(choice.get("delta")) is not dict:
+                continue
+            index = choice.get("index")
+            rewriter = self._choices.get(index if isinstance(index, int) else position)
+            if rewriter is None:
+                return False
+            read.append((rewriter, choice["delta"]))
+        for rewriter, delta in read:
+            rewriter.read_quotes(delta)
+        return True
+
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that
         `absorbed` takes, the same answer: nothing)."""

@@ -28,8 +28,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-NEEDLES: Final = (b"`", b"~", b"|", b"\\n", b"\\r")
-"""Raw SSE bytes of the texts that can open or close a quote, or end a line (JSON escapes them)."""
+NEEDLES: Final = (b"`", b"~", b"|", b"\\n")
+"""Raw SSE bytes of the texts that can open or close a quote, or end a line (JSON escapes it; a
+lone CR is not read as one here: a CRLF holds its LF)."""
 
 class Unread:
     """How many events of a stream passed unread: no parser saw their text (`Quotes.skipped`)."""

@@ -65,6 +65,10 @@ class StreamRewriter:
         self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
         self._format_sniff: tuple[bytes, ...] = ()  # `_sniff` but the choices' newcomers
         self._newcomers: tuple[bytes, ...] = ()  # the choices' newcomers in `_sniff`
+        # Where a parser reads quotes (`quotes.py`): the runs' needles (`needles`, by `calls_made`)
+        # add `QUOTE_NEEDLES`, and an idle event with one of them only is read for them alone.
+        self._quoting: tuple[str, ...] = ()
+        self._runs: tuple[tuple[bytes, ...], tuple[bytes, ...]] = ((), ())
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self._flushed = False
@@ -167,9 +171,7 @@ class StreamRewriter:
         choices = self._choices
         if choices is not None and choices.newcomers is not self._newcomers:
             self._set_needles(choices.newcomers)
-        if choices is not None and choices.calls_made:
-            return self._sniff_stop
-        return self._sniff
+        return self._runs[choices is not None and choices.calls_made]
 
     @property
     def choices(self) -> StreamChoices:
@@ -199,7 +201,11 @@ class StreamRewriter:
             and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
         if idle_plain and looks_like_object(value):
-            return self._passed(raw)  # nothing in it can need work
+            if not (self._quoting and holds_any(value, self._quoting)):
+                return self._passed(raw)  # nothing in it can need work
+            if self._quotes_read(value):
+                return self._passed(raw, False)
+            idle_plain = False  # (a choice not seen yet: the rewrite makes it)
         try:  # (orjson reads the bytes: most events inside a call are never decoded)
             chunk = orjson.loads(value)
         except orjson.JSONDecodeError:
@@ -245,13 +251,23 @@ class StreamRewriter:
             return out
         return self._count(out)
 
-    def _passed(self, raw: bytes) -> list[Output]:
-        """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it."""
+    def _passed(self, raw: bytes, unread: bool = True) -> list[Output]:
+        """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it
+        (`unread`: no parser or quote state read its text, `quotes.Unread`)."""
         stats = self.stats
         stats.passed_through += 1
         stats.events_out += 1
-        self.unread.events += 1
+        self.unread.events += unread
         return [raw]
+
+    def _quotes_read(self, value: bytes) -> bool:
+        """Whether an idle event with no needle but `QUOTE_NEEDLES` was read by its choices' quote
+        states alone (`StreamChoices.read_quotes`): then it leaves unchanged; else the rewrite reads it."""
+        try:
+            chunk = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return False
+        return type(chunk) is dict and self.choices.read_quotes(chunk)
 
     def _after_held(self, items: list[Planned]) -> list[Planned]:
         return items if self._choices is None else self._choices.after_held(items)
@@ -270,9 +286,9 @@ class StreamRewriter:
         reads_start = bool(getattr(parser_type, "reads_from_start", False))
         choices = StreamChoices(make_parser, self.options, self.stats, markers, self.unread, reads_start)
         self._choices = choices
-        if parser_type is not None:  # (and what may quote a marker as code: `quotes.py`)
-            words = (word.encode() for word in REWRITTEN_WORDS)
-            self._format_sniff = (*parser_type.sniff, *words, *QUOTE_NEEDLES)
+        if parser_type is not None:
+            self._format_sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
+            self._quoting = as_text(QUOTE_NEEDLES)
         if markers is not None:
             self._format_sniff = tuple(dict.fromkeys((*self._format_sniff, *markers.needles)))
             self.stats.format_reason += f"; {why}"
@@ -287,6 +303,8 @@ class StreamRewriter:
         self._sniff = (*self._format_sniff, *newcomers)
         self._sniff_stop = (*self._sniff, STOP_WORD.encode())
         self._sought = (as_text(self._sniff), as_text(self._sniff_stop))
+        quotes = QUOTE_NEEDLES if self._quoting else ()
+        self._runs = ((*self._sniff, *quotes), (*self._sniff_stop, *quotes))
 
     def send(self, items: list[Planned]) -> list[Output]:
         """Encode planned output (`choices.py`) in order, and count it."""
