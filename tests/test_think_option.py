@@ -199,3 +199,41 @@ def test_tags_come_out_the_same_in_any_chunking(fmt: str, bits: list[str], point
     whole = assemble(rewrite_stream(stream_of([text], "m"), format=fmt, think="on"))
     cut_up = assemble(rewrite_stream(stream_of(pieces(text, points), "m"), format=fmt, think="on"))
     assert cut_up == whole
+
+
+def _two_choices(first: list[str], second: list[str], model: str) -> bytes:
+    """Choice 0's tokens, then choice 1's (its first event while choice 0 holds nothing), each ends."""
+    events = []
+    for index, tokens in enumerate((first, second)):
+        deltas = [{"role": "assistant", "content": token} for token in tokens]
+        events += [chunk_event(delta, model=model, choice=index) for delta in deltas]
+        events.append(chunk_event({"content": ""}, "stop", model=model, choice=index))
+    return b"".join(events) + b"data: [DONE]\n\n"
+
+
+@pytest.mark.parametrize(
+    ("model", "second", "expected"),
+    [
+        pytest.param("z-ai/glm-4.7", ["Hmm, ", "two", ".</think>", "Yes."], ("Yes.", "Hmm, two."),
+                     id="prompt-opened-think-second-choice"),
+        pytest.param("z-ai/glm-4.7", ["Hmm", ".</think>", "Yes."], ("Yes.", "Hmm."),
+                     id="prompt-opened-think-second-choice-closer-in-its-second-event"),
+    ],
+)  # fmt: skip
+def test_a_choice_that_first_appears_while_the_stream_is_idle_is_read_from_its_start(
+    model: str, second: list[str], expected: tuple[str, str]
+) -> None:
+    # choice 0 is done (nothing held) when choice 1's first event comes: it must still be read
+    body = _two_choices(["One.</think>", "Done."], second, model)
+    rewritten = rewrite_stream(body)
+    by_choice: dict[int, dict[str, str]] = {}
+    for line in rewritten.split(b"\n\n"):
+        if line.startswith(b"data: {"):
+            for choice in orjson.loads(line[6:])["choices"]:
+                fields = by_choice.setdefault(choice["index"], {})
+                for key, value in choice["delta"].items():
+                    if isinstance(value, str) and key != "role":
+                        fields[key] = fields.get(key, "") + value
+    content, thought = expected
+    assert by_choice[1].get("content", "").strip() == content.strip()
+    assert by_choice[1].get("reasoning_content", "") == thought

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Protocol
 
 from ..stream.events import Piece
+from ..stream.quotes import Quotes
 from ..tool_schemas import ToolSchemas
 
 
@@ -53,10 +54,12 @@ class ToolSyntax(Protocol):
         settles, or None when it must go through `feed`."""
         ...
 
-    def flush(self, finished: bool = False) -> list[Piece]:
+    def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """End of the field's stream: decide everything still held back. `finished`: the stream
         ended normally (finish_reason `stop` or `tool_calls`), so a call cut only by its closers
-        was cut by a stop sequence and is recovered (docs/behaviour.md, "Damage")."""
+        was cut by a stop sequence and is recovered (docs/behaviour.md, "Damage"). `cut`: it
+        ended at `length`, the model cut off: no call is recovered, what is open is its text
+        (a stream that just ends, with neither, still recovers a call whose values are complete)."""
         ...
 
     @property
@@ -69,6 +72,10 @@ class ToolSyntax(Protocol):
         """True while the next text may decide a closer that follows it (docs/behaviour.md,
         "Damage": orphan closers): every text of the field must then be fed, none passed unread."""
         ...
+
+    quotes: Quotes
+    """Whether a marker read next is quoted as code (`stream/quotes.py`): the choice hands each
+    field's parser the field's, and tells it of text that passed it unread (`Quotes.skipped`)."""
 
     @property
     def undecided(self) -> int:

@@ -29,6 +29,8 @@ STOP_WORD: Final = '"stop"'
 NORMAL_FINISHES: Final = ("stop", NATIVE_CALLS)
 """Finishes of a stream that ended as the model meant (not `length`, a cut or an error): a call
 cut only by its closers was cut by a stop sequence (docs/behaviour.md, "Damage")."""
+CUT_FINISH: Final = "length"
+"""The finish of a model cut off: a call still open then is never recovered (`ToolSyntax.flush`)."""
 
 
 def rewritten_finish(finish: object, legacy: bool, calls: int) -> object:

@@ -20,7 +20,7 @@ the reasoning it held joins the reasoning field, where it is parsed like any rea
 
 from __future__ import annotations
 
-from .call_indexes import LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_finish
+from .call_indexes import CUT_FINISH, LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_finish
 from .choice_result import ChoiceResult
 from .choice_state import ChoiceState, reasoning_whole
 from .chunks import tool_call_delta
@@ -33,7 +33,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..formats import ToolSyntax
     from .content_thinking import Stranded
 
     Item = tuple[str, Piece | CallPart]
@@ -44,6 +43,7 @@ class ChoiceRewriter(ChoiceState):
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
         """Rewrite one incoming choice object (under `--think`, its content split first)."""
+        self._read_on()
         if self._think is None or self._think.quiet(choice):
             return self._rewrite(choice, False)
         parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
@@ -152,7 +152,7 @@ class ChoiceRewriter(ChoiceState):
             for name in [n for n in self._undecided.fields() if n not in scanned]:  # not continued: text
                 self._account(name, self._parsers.pop(name).flush(), items)
         if finish is not None:
-            items += self._flush_parsers(finish in NORMAL_FINISHES)
+            items += self._flush_parsers(finish in NORMAL_FINISHES, finish == CUT_FINISH)
         plain = finish is None and NATIVE_CALLS not in delta and LEGACY_CALL not in delta
         if plain and not own and scanned and _markup_only(items):
             # Every text went into syntax (open, or dropped as `Markup`): the choice is its texts
@@ -262,20 +262,14 @@ class ChoiceRewriter(ChoiceState):
         result.blank = carries_nothing(new_choice, result.role_seen)
         return result
 
-    def _parser(self, name: str) -> ToolSyntax:
-        parser = self._parsers.get(name)
-        if parser is None:
-            assert self._make_parser is not None
-            parser = self._parsers[name] = self._make_parser()
-        return parser
-
-    def _flush_parsers(self, finished: bool = False) -> list[Item]:
-        """Flush every parser (`finished`: the choice finished normally, see `ToolSyntax.flush`:
-        only the field written last can have been cut by a stop sequence)."""
+    def _flush_parsers(self, finished: bool = False, cut: bool = False) -> list[Item]:
+        """Flush every parser (`finished`: the choice finished normally, `cut`: at `length`, see
+        `ToolSyntax.flush`: only the field written last can have been cut, by either)."""
         items: list[Item] = []
         for name, parser in list(self._parsers.items()):
             del self._parsers[name]
-            self._account(name, parser.flush(finished and name == self._last_field), items)
+            last = name == self._last_field
+            self._account(name, parser.flush(finished and last, cut and last), items)
         return items
 
     def _extra(

@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
 from .chunks import moved_choice
-from .deltas import lone_text
+from .deltas import lone_text, scanned_fields
 from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
+from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
 
@@ -36,16 +37,21 @@ class ChoiceState:
 
     def __init__(
         self, index: int, make_parser: Callable[[], ToolSyntax] | None, call_id: CallId, legacy: bool = True,
-        stream_arguments: bool = False, think: ContentThinking | None = None,
+        stream_arguments: bool = False, think: ContentThinking | None = None, unread: Unread | None = None,
     ):  # fmt: skip
+        """`unread`: the stream's count of events that passed unread (a stream's choices share it)."""
         self.index = index
         self._make_parser = make_parser
         self._call_id = call_id
         self._parsers: dict[str, ToolSyntax] = {}
+        self._quotes: dict[str, Quotes] = {}  # by field: each field's parsers read it in turn
+        self._unread = unread or Unread()
+        self._read_to = self._born = self._unread.events  # the stream's unread events when it last read
         if make_parser is not None:  # a parser that must see the content from its first text is made now
             parser = make_parser()  # (docs/behaviour.md, "Marker-then-list syntaxes": Llama's bare calls)
             if getattr(parser, "reads_from_start", False):
                 self._parsers["content"] = parser
+                parser.quotes = self._quotes["content"] = Quotes()
         self._undecided = UndecidedText()
         self._indexes = CallIndexes()
         self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`
@@ -174,6 +180,7 @@ class ChoiceState:
         that all went to the reasoning field gives that field's name (`moved_choice`)."""
         if not text:
             return False
+        self._read_on()
         self._last_field = name
         pieces = parser.feed(text)
         if parser.undecided:
@@ -213,6 +220,7 @@ class ChoiceState:
         parser = self._parsers.get("content")
         if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
             return []
+        self._read_on()
         moved = []
         for text in texts:
             if not text or "<" in text:
@@ -226,6 +234,40 @@ class ChoiceState:
                 break
             moved.append(text if pieces else "")
         return moved
+
+    def _read_on(self) -> None:
+        """Before this choice's parsers read a text: events that passed unread since they last
+        read may have been theirs (`Quotes.skipped`); a field first read after them, of one
+        not started (`Quotes.unknown_start`, in `_parser`). An int's test when none passed."""
+        if self._unread.events != self._read_to:
+            self._read_to = self._unread.events
+            for quotes in self._quotes.values():
+                quotes.skipped()
+
+    def read_quotes(self, delta: dict[str, Any]) -> None:
+        """The texts of an event of this choice that passes unchanged while the stream is idle and
+        no parser reads it: each field's quote state reads them (`quotes.py`), nothing else does."""
+        self._read_on()
+        for name, text in scanned_fields(delta).items():
+            self._field_quotes(name).read(text)
+
+    def _field_quotes(self, name: str) -> Quotes:
+        """The field's quote state; a field not read before that text may have passed unread
+        (since the choice began) does not begin at a line start (`Quotes.unknown_start`)."""
+        quotes = self._quotes.get(name)
+        if quotes is None:
+            quotes = self._quotes[name] = Quotes()
+            if self._unread.events != self._born:
+                quotes.unknown_start()
+        return quotes
+
+    def _parser(self, name: str) -> ToolSyntax:
+        parser = self._parsers.get(name)
+        if parser is None:
+            assert self._make_parser is not None
+            parser = self._parsers[name] = self._make_parser()
+            parser.quotes = self._field_quotes(name)
+        return parser
 
     @property
     def _thinking(self) -> bool:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..rewrite_options import RewriteOptions
     from ..stats import Stats
     from .chunks import Chunk
+    from .quotes import Unread
     from .streamed_calls import Part
     from .think_markers import MarkerSet
 
@@ -54,9 +55,11 @@ class StreamChoices:
 
     def __init__(
         self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
-        think: MarkerSet | None = None,
+        think: MarkerSet | None = None, unread: Unread | None = None, reads_start: bool = False,
     ) -> None:  # fmt: skip
-        """`think`: the reasoning markers each choice's content is split by (None: `--think off`)."""
+        """`think`: the reasoning markers each choice's content is split by (None: `--think off`);
+        `unread`: the stream's count of events that passed unread (`quotes.Unread`); `reads_start`:
+        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`)."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
@@ -64,12 +67,18 @@ class StreamChoices:
         """True while some choice's parser must read every text (`ToolSyntax.watching`)."""
         self.calls_made = False
         """True once some choice has emitted a call (its `"stop"` will become `"tool_calls"`)."""
+        self._starts_read = reads_start or (think is not None and think.prompt is not None)
+        self.newcomers: tuple[bytes, ...] = _newcomer(1) if self._starts_read else ()
+        """Raw bytes of the first event of a choice not seen yet (the lowest index), where a choice's
+        text must be read from its start (a prompt-opened think block, `reads_start`): while the
+        stream is idle, such an event is read too (`StreamRewriter.needles`)."""
         self._make_parser = make_parser
         self._native_ids = options.id_style == "native"
         self._stream_arguments = options.stream_arguments
         self._think = think
         self._cap = options.max_section_bytes
         self._stats = stats
+        self._unread = unread
         self._choices: dict[int, ChoiceRewriter] = {}
         self._last: Chunk = {}  # the last chunk rewritten: synthesized chunks copy its envelope
         self._queue: deque[_Held | Planned] = deque()
@@ -106,6 +115,27 @@ class StreamChoices:
         self._last = chunk
         self.pending = True  # (the choice holds text back: it took this chunk's)
         return index, taken
+
+    def read_quotes(self, chunk: Chunk) -> bool:
+        """An event that passes unchanged while the stream is idle, but holds a character that
+        may open or close a quote (`quotes.NEEDLES`): its choices' quote states read its texts
+        (`ChoiceState.read_quotes`), no parser does. False (nothing read) for a chunk that
+        is not one or names a choice not seen yet: then `rewrite` must run on it."""
+        choices = chunk.get("choices")
+        if type(choices) is not list or "error" in chunk:
+            return False
+        read: list[tuple[ChoiceRewriter, dict[str, Any]]] = []
+        for position, choice in enumerate(choices):
+            if type(choice) is not dict or type(choice.get("delta")) is not dict:
+                continue
+            index = choice.get("index")
+            rewriter = self._choices.get(index if isinstance(index, int) else position)
+            if rewriter is None:
+                return False
+            read.append((rewriter, choice["delta"]))
+        for rewriter, delta in read:
+            rewriter.read_quotes(delta)
+        return True
 
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that
@@ -273,9 +303,15 @@ class StreamChoices:
             legacy = self._stats.format not in (NATIVE_TOOL_CALLS, None)
             think = None if self._think is None else ContentThinking(self._think, self._cap)
             choice = ChoiceRewriter(
-                index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think
+                index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think,
+                self._unread,
             )
             self._choices[index] = choice
+            if self._starts_read:
+                unseen = 0
+                while unseen in self._choices:
+                    unseen += 1
+                self.newcomers = _newcomer(unseen)
         return choice
 
     def _call_id_for(self, choice: int) -> Callable[[int, ToolCall | None], str]:
@@ -285,3 +321,8 @@ class StreamChoices:
             return derived_call_id(self.stream_id, choice, index)
 
         return call_id
+
+
+def _newcomer(index: int) -> tuple[bytes, ...]:
+    """How a choice object of this index begins in the raw JSON (compact, or with a space)."""
+    return (b'"index":%d' % index, b'"index": %d' % index)

@@ -25,6 +25,8 @@ from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice, Output
 from .needle_groups import as_text, holds_any
+from .quotes import NEEDLES as QUOTE_NEEDLES
+from .quotes import Unread
 from .sse import BOM, SSEDecoder
 from .streamed_calls import part_counts
 from .think import think_mode
@@ -61,9 +63,17 @@ class StreamRewriter:
         self._choices: StreamChoices | None = None  # once the format is known
         self._sniff: tuple[bytes, ...] = ()  # see `needles`; empty: no format parser, nothing to do
         self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
+        self._format_sniff: tuple[bytes, ...] = ()  # `_sniff` but the choices' newcomers
+        self._newcomers: tuple[bytes, ...] = ()  # the choices' newcomers in `_sniff`
+        # Where a parser reads quotes (`quotes.py`): the runs' needles (`needles`, by `calls_made`)
+        # add `QUOTE_NEEDLES`, and an idle event with one of them only is read for them alone.
+        self._quoting: tuple[str, ...] = ()
+        self._runs: tuple[tuple[bytes, ...], tuple[bytes, ...]] = ((), ())
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self._flushed = False
+        self.unread = Unread()
+        """Events passed without any parser reading them (`quotes.Unread`; the accelerators add theirs)."""
         self.streams_arguments = options.stream_arguments  # (for the accelerators)
         self._read = self.decode
         if options.plain_runs or options.token_runs:
@@ -156,10 +166,12 @@ class StreamRewriter:
     @property
     def needles(self) -> tuple[bytes, ...]:
         """Bytes without which an event needs no work while the stream is idle: the format's
-        own (`ToolSyntax.sniff`) and the words the choices act on (`choice.py`)."""
-        if self._choices is not None and self._choices.calls_made:
-            return self._sniff_stop
-        return self._sniff
+        own (`ToolSyntax.sniff`), the words the choices act on (`choice.py`) and a choice's first
+        event where it must be read (`StreamChoices.newcomers`)."""
+        choices = self._choices
+        if choices is not None and choices.newcomers is not self._newcomers:
+            self._set_needles(choices.newcomers)
+        return self._runs[choices is not None and choices.calls_made]
 
     @property
     def choices(self) -> StreamChoices:
@@ -180,14 +192,21 @@ class StreamRewriter:
                 self.stats.passed_through += 1
             return out + self._count(self._output.done(raw))
         choices = self._choices
+        if choices is not None and choices.newcomers is not self._newcomers:
+            self._set_needles(choices.newcomers)
         # Needles are looked for only where they decide something: while nothing is held. They
         # are looked for in the text (a search in bytes costs more).
         idle_plain = choices is not None and not (
             self._sniff
             and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
+        quoted = idle_plain and bool(self._quoting) and holds_any(value, self._quoting)
         if idle_plain and self._output.keeps_bytes and looks_like_object(value):
-            return self._passed(raw)  # nothing in it can need work
+            if not quoted:
+                return self._passed(raw)  # nothing in it can need work
+            if self._quotes_read(value):
+                return self._passed(raw, False)
+            idle_plain = False  # (a choice not seen yet: the rewrite makes it)
         try:  # (orjson reads the bytes: most events inside a call are never decoded)
             chunk = orjson.loads(value)
         except orjson.JSONDecodeError:
@@ -206,8 +225,11 @@ class StreamRewriter:
             # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
             # stream: held-back text goes out in chunks of its own, the error chunk unchanged.
             return self.send([*choices.flush(), (raw, chunk)])
-        if idle_plain:
-            return self.send([(raw, chunk)])  # no parser (--format none, native calls), or no needle
+        if idle_plain and not quoted:  # no parser (--format none, native calls), or no needle
+            self.unread.events += 1
+            return self.send([(raw, chunk)])
+        if idle_plain and choices.read_quotes(chunk):  # (translated: its quote state read)
+            return self.send([(raw, chunk)])
         # Most chunks that need work only add text to open syntax, stream more of it, or move it all to the
         # reasoning field (named third): `absorbed` takes those. A live argument part: OpenAI's template.
         parts: list[Part] | None = [] if self.streams_arguments else None
@@ -233,12 +255,23 @@ class StreamRewriter:
             return out
         return self._count(out)
 
-    def _passed(self, raw: bytes) -> list[Output]:
-        """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it."""
+    def _passed(self, raw: bytes, unread: bool = True) -> list[Output]:
+        """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it
+        (`unread`: no parser or quote state read its text, `quotes.Unread`)."""
         stats = self.stats
         stats.passed_through += 1
         stats.events_out += 1
+        self.unread.events += unread
         return [raw]
+
+    def _quotes_read(self, value: bytes) -> bool:
+        """Whether an idle event with no needle but `QUOTE_NEEDLES` was read by its choices' quote
+        states alone (`StreamChoices.read_quotes`): then it leaves unchanged; else the rewrite reads it."""
+        try:
+            chunk = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return False
+        return type(chunk) is dict and self.choices.read_quotes(chunk)
 
     def _after_held(self, items: list[Planned]) -> list[Planned]:
         return items if self._choices is None else self._choices.after_held(items)
@@ -254,16 +287,28 @@ class StreamRewriter:
                                   self.options.prompt_think)
         if parser_type is None and markers is not None and not markers.id_bound:
             markers = None  # (`--format none`: nothing is read in every stream, reasoning markers neither)
-        self._choices = StreamChoices(make_parser, self.options, self.stats, markers)
+        reads_start = bool(getattr(parser_type, "reads_from_start", False))
+        choices = StreamChoices(make_parser, self.options, self.stats, markers, self.unread, reads_start)
+        self._choices = choices
         if parser_type is not None:
-            self._sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
+            self._format_sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
+            self._quoting = as_text(QUOTE_NEEDLES)
         if markers is not None:
-            self._sniff = tuple(dict.fromkeys((*self._sniff, *markers.needles)))
+            self._format_sniff = tuple(dict.fromkeys((*self._format_sniff, *markers.needles)))
             self.stats.format_reason += f"; {why}"
-        if self._sniff:
-            self._sniff_stop = (*self._sniff, STOP_WORD.encode())
-            self._sought = (as_text(self._sniff), as_text(self._sniff_stop))
-        return self._choices
+        self._set_needles(choices.newcomers)
+        return choices
+
+    def _set_needles(self, newcomers: tuple[bytes, ...]) -> None:
+        """`_sniff` and the rest, from the format's needles and the choices' `newcomers`."""
+        self._newcomers = newcomers
+        if not self._format_sniff:
+            return  # (nothing to do in any event: no parser, no reasoning markers)
+        self._sniff = (*self._format_sniff, *newcomers)
+        self._sniff_stop = (*self._sniff, STOP_WORD.encode())
+        self._sought = (as_text(self._sniff), as_text(self._sniff_stop))
+        quotes = QUOTE_NEEDLES if self._quoting else ()
+        self._runs = ((*self._sniff, *quotes), (*self._sniff_stop, *quotes))
 
     def send(self, items: list[Planned]) -> list[Output]:
         """Encode planned output (`choices.py`) in order, and count it."""

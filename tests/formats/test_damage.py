@@ -168,3 +168,34 @@ def test_text_between_a_call_and_a_closer_is_read_even_without_a_marker(fmt: str
     final = openai_final(rewrite_stream(stream, format=fmt)).choices[0]
     assert final.message.content == f"\nwords {closer} more"
     assert [c.function.name for c in final.message.tool_calls] == ["b"]
+
+
+COMPLETE_AT_THE_END = [
+    pytest.param(fmt, row, id=f"{fmt}-{row}")
+    for fmt, rows in ROWS.items()
+    for row in rows
+    if row.startswith("eof-in-call-complete")
+]
+
+
+@pytest.mark.parametrize(("fmt", "row"), COMPLETE_AT_THE_END)
+@pytest.mark.parametrize(
+    ("finish", "recovered"),
+    [
+        pytest.param("length", False, id="length-cut-off-is-text"),
+        pytest.param(None, True, id="no-finish-recovered"),
+        pytest.param("stop", True, id="stop-recovered"),
+        pytest.param("tool_calls", True, id="tool-calls-recovered"),
+    ],
+)
+def test_a_complete_call_at_a_length_finish_is_text(
+    fmt: str, row: str, finish: str | None, recovered: bool
+) -> None:
+    # DESIGN.md §4: a call whose values are complete is recovered at the end, except at `length`
+    expected = expectation(ROWS[fmt][row])
+    events = [{"content": token} for token in three_characters(expected.text)]
+    texts, made = assemble(rewrite_stream(field_stream(events, finish=finish), format=fmt))
+    if recovered:
+        assert (texts.get("content", ""), made) == (expected.kept, expected.calls)
+    else:
+        assert (texts, made) == ({"content": expected.text}, [])

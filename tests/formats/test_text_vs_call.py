@@ -11,7 +11,13 @@ openai SDK (docs/behaviour.md, "Damage"):
   only closers after complete values are restored;
 - placeholders and elisions (`{...}`, `, ...}`, `<args>`) never make a call;
 - spellings: DSML's bars and V4.1's space combined, a harmony recipient with a space, a
-  Qwen3-Coder parameter left open that `</tool_call>` ends.
+  Qwen3-Coder parameter left open that `</tool_call>` ends;
+- quoted syntax: inside an inline code span, a fenced block of a prose message or a table row,
+  it is text; a call after a line of prose, or after a closed span, is a call.
+
+Quotes are followed by the stream core for the text that passes unread (`stream/quotes.py`):
+every row goes through the rewrite one character an event, a quote's backtick cut from its
+marker by an event boundary.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ QWEN = ("qwen3-coder", "qwen+special-tokens")
 MISTRAL = ("mistral", "mistral+special-tokens", "special-tokens")
 HARMONY = ("harmony", "gpt-oss+special-tokens", "special-tokens")
 DSML = ("dsml", "special-tokens", "deepseek+kimi")
+GEMMA = ("gemma", "gemma+special-tokens")
 
 WRITE = "<tool_call>\n<function=write>\n<parameter=content>\nusing System;\n\nclass Program {\n    static"
 CLOSED_PATH = "<tool_call>\n<function=write>\n<parameter=path>\na.cs\n</parameter>\n"
@@ -41,6 +48,14 @@ HARMONY_ELIDED = "<|channel|>commentary to=functions.web_search<|message|>{...}<
 HARMONY_SPACED = '<|channel|>commentary to=functions.Web Search <|constrain|>json<|message|>{"q":"x"}<|call|>'
 KIMI_CALL = "<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
 MARK = f"{BARS[1]}DSML{BARS[1]} "  # doubled bars, and V4.1's space
+GEMMA_ROW = (
+    "| Syntax | Example |\n|---|---|\n"
+    "| Gemma 4 | `<start_function_call>call:name{param:<escape>value<escape>}<end_function_call>` |\n"
+)
+HARMONY_QUOTED = 'Use `<|channel|>commentary to=functions.web_search<|message|>{"q": 1}<|call|>` to search.'
+KIMI_SECTION = f"<|tool_calls_section_begin|>{KIMI_CALL}<|tool_calls_section_end|>"
+KIMI_FENCED = f"Like this:\n```\n{KIMI_SECTION}\n```\nDone."
+CLOSED_FENCE = "Before:\n```\nx | y\n```\n"
 DSML_CALL = (
     f'<{MARK}calls>\n<{MARK}invoke name="get_weather">\n'
     f'<{MARK}parameter name="city" string="true">Hangzhou</{MARK}parameter>\n'
@@ -63,6 +78,7 @@ def case(parsers: tuple[str, ...], model: str, text: str, calls: list[tuple[str,
 
 
 K2, V3, CODER = "moonshotai/kimi-k2.5", "deepseek/deepseek-chat", "qwen/qwen3-coder"
+GEMMA4 = "google/gemma-4-31b-it"
 ROWS = [
     # 1. orphan closers by kind
     case(KIMI, K2, "I will check that. <|tool_call_end|>", [], "I will check that. ", {"orphan-marker"},
@@ -102,6 +118,22 @@ ROWS = [
          "harmony-recipient-with-a-space"),
     case(QWEN, CODER, CALC, [("calc", '{"input_num": 1024}')], "", {"implicit-close"},
          "qwen-open-parameter-ends-at-the-call-closer"),
+    # 4. quoted syntax
+    case(GEMMA, GEMMA4, GEMMA_ROW, [], GEMMA_ROW, set(), "gemma-call-quoted-in-a-table-cell"),
+    case(HARMONY, "openai/gpt-oss-120b", HARMONY_QUOTED, [], HARMONY_QUOTED, set(), "harmony-in-inline-code"),
+    case(KIMI, K2, KIMI_FENCED, [], KIMI_FENCED, set(), "kimi-in-a-fenced-block-of-prose"),
+    case(KIMI, K2, KIMI_FENCED.replace("```", "~~~"), [], KIMI_FENCED.replace("```", "~~~"), set(),
+         "kimi-in-a-tilde-fence-of-prose"),
+    case(KIMI, K2, f"Step 2:\n| run | {KIMI_CALL} |\n", [], f"Step 2:\n| run | {KIMI_CALL} |\n", set(),
+         "kimi-in-a-table-row"),
+    case(KIMI, K2, f"```\n{KIMI_SECTION}\n```", [("f", "{}")], "```\n\n```", set(),
+         "a-message-that-is-one-fenced-block-is-a-call"),
+    case(KIMI, K2, f"Checking `a.py` now.\n{KIMI_SECTION}", [("f", "{}")], "Checking `a.py` now.\n", set(),
+         "a-call-after-a-line-of-prose-is-a-call"),
+    case(KIMI, K2, f"{CLOSED_FENCE}{KIMI_SECTION}", [("f", "{}")], CLOSED_FENCE, set(),
+         "a-call-after-a-closed-fence-is-a-call"),
+    case(QWEN, CODER, "See `x` here <tool_call>\n<function=f>\n</function>\n</tool_call>", [("f", "{}")],
+         "See `x` here ", set(), "a-call-after-a-closed-code-span-is-a-call"),
 ]  # fmt: skip
 
 

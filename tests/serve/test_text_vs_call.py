@@ -1,8 +1,11 @@
-"""Text or call through serve's three fronts (tests/formats/test_text_vs_call.py holds the rules):
-a stray `<|tool_call_end|>` ending the message is dropped, a cut-off file write stays text.
+"""Text or call through serve's three fronts: issue #35's real cases, taken from the rows of
+tests/formats/test_text_vs_call.py (which holds the rules): a stray `<|tool_call_end|>` ending the
+message is dropped, a cut-off file write and elided arguments stay text, the spellings make their
+calls, and syntax quoted as code (inline code, a fence of prose, a table row) stays text.
 
 An upstream of its own streams the answer one character per chunk and finishes with `stop`;
-each front is read by its official SDK.
+each front is read by its official SDK. Each case asks for its row's model id with the row's
+name after a colon (routing reads the id before it), so the upstream knows which answer to send.
 """
 
 from __future__ import annotations
@@ -17,14 +20,23 @@ import pytest
 from aiohttp import web
 
 from sse_rewrite.protocols.anthropic.models import ModelChoice
+from tests.formats.test_text_vs_call import ROWS
 from tests.serve.servers import Servers
 
-STRAY = "I will check that. <|tool_call_end|>"
-WRITE = "<tool_call>\n<function=write>\n<parameter=content>\nusing System;\n\nclass Program {\n    static"
+ISSUE_35 = (  # the real cases the issue names, and the quoted-syntax rule's
+    "stray-end-token-ends-the-message", "message-of-only-a-section-end", "cut-off-write",
+    "mistral-elided-arguments", "harmony-elided-arguments", "dsml-doubled-bars-and-a-space",
+    "harmony-recipient-with-a-space", "qwen-open-parameter-ends-at-the-call-closer",
+    "gemma-call-quoted-in-a-table-cell", "harmony-in-inline-code", "kimi-in-a-fenced-block-of-prose",
+    "kimi-in-a-table-row", "a-message-that-is-one-fenced-block-is-a-call",
+    "a-call-after-a-closed-code-span-is-a-call",
+)
 CASES = [
-    pytest.param("moonshotai/kimi-k2.5", STRAY, "I will check that. ", id="stray-end-token-ends-the-message"),
-    pytest.param("qwen/qwen3-coder", WRITE, WRITE, id="cut-off-write"),
-]
+    pytest.param(f"{row.model}:{param.id}", row.expected.text, row.expected.kept,
+                 [(name, orjson.loads(arguments)) for name, arguments in row.expected.calls], id=param.id)
+    for param in ROWS
+    if param.id in ISSUE_35 and (row := param.values[0])
+]  # fmt: skip
 USER: Any = [{"role": "user", "content": "go"}]
 
 
@@ -38,7 +50,7 @@ def chunk(model: str, delta: dict[str, Any], finish: str | None = None) -> bytes
 @pytest.fixture
 def upstream(servers: Servers) -> Iterator[str]:
     """An upstream streaming the text the request's model names (`CASES`), a character a chunk."""
-    answers = {model: text for model, text, _ in (case.values for case in CASES)}
+    answers = {model: text for model, text, _, _ in (case.values for case in CASES)}
 
     async def answer(request: web.Request) -> web.StreamResponse:
         model = (await request.json())["model"]
@@ -64,30 +76,43 @@ def upstream(servers: Servers) -> Iterator[str]:
     servers.loop.run(runner.cleanup())
 
 
-@pytest.mark.parametrize(("model", "text", "kept"), CASES)
-def test_openai_chat_front(servers: Servers, upstream: str, model: str, text: str, kept: str) -> None:
+def _calls(pairs: list[tuple[str, str | object]]) -> list[tuple[str, object]]:
+    """(name, arguments as a JSON value) of each call, from arguments as text or as a value."""
+    return [(name, orjson.loads(value) if isinstance(value, str) else value) for name, value in pairs]
+
+
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+def test_openai_chat_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
+                           calls: list[tuple[str, object]]) -> None:  # fmt: skip
     base_url, _ = servers.serve(upstream=upstream)
     sdk = openai.OpenAI(base_url=base_url, api_key="k", max_retries=0, timeout=10)
     with sdk, sdk.chat.completions.stream(model=model, messages=USER) as stream:
         choice = stream.get_final_completion().choices[0]
-    assert (choice.message.content, choice.message.tool_calls, choice.finish_reason) == (kept, None, "stop")
+    made = [(call.function.name, call.function.arguments) for call in choice.message.tool_calls or []]
+    assert ((choice.message.content or ""), _calls(made)) == (kept, calls)
+    assert choice.finish_reason == ("tool_calls" if calls else "stop")
 
 
-@pytest.mark.parametrize(("model", "text", "kept"), CASES)
-def test_anthropic_messages_front(servers: Servers, upstream: str, model: str, text: str, kept: str) -> None:
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+def test_anthropic_messages_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
+                                  calls: list[tuple[str, object]]) -> None:  # fmt: skip
     base_url, _ = servers.serve(upstream=upstream, models=ModelChoice(model=model))
     sdk = anthropic.Anthropic(base_url=base_url.removesuffix("/v1"), api_key="k", max_retries=0, timeout=10)
     with sdk, sdk.messages.stream(model="claude-x", max_tokens=64, messages=USER) as stream:
         message = stream.get_final_message()
-    assert [(block.type, getattr(block, "text", None)) for block in message.content] == [("text", kept)]
-    assert message.stop_reason == "end_turn"
+    texts = "".join(block.text for block in message.content if block.type == "text")
+    made = [(block.name, block.input) for block in message.content if block.type == "tool_use"]
+    assert (texts, made) == (kept, calls)
+    assert message.stop_reason == ("tool_use" if calls else "end_turn")
 
 
-@pytest.mark.parametrize(("model", "text", "kept"), CASES)
-def test_responses_front(servers: Servers, upstream: str, model: str, text: str, kept: str) -> None:
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+def test_responses_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
+                         calls: list[tuple[str, object]]) -> None:  # fmt: skip
     base_url, _ = servers.serve(upstream=upstream)
     sdk = openai.OpenAI(base_url=base_url, api_key="k", max_retries=0, timeout=10)
     with sdk, sdk.responses.stream(model=model, input="go") as stream:
         response = stream.get_final_response()
-    assert [item.type for item in response.output] == ["message"]
-    assert response.output_text == kept and response.status == "completed"
+    made = [(item.name, item.arguments) for item in response.output if item.type == "function_call"]
+    assert (response.output_text, _calls(made)) == (kept, calls)
+    assert response.status == "completed"

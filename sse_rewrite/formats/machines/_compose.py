@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from ...stream.events import Piece, Reasoning, Text
 from ._machine import ScanningParser
-from ._orphans import Surroundings
+from ._orphans import QuotesRead, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
+from ._streamed_call import unrecovered
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from ...tool_schemas import ToolSchemas
 
 
-class ComposedParser:
+class ComposedParser(QuotesRead):
     """Implements `ToolSyntax` with the `PARTS` a subclass names (earlier parts win ties)."""
 
     PARTS: ClassVar[tuple[type[ScanningParser], ...]]
@@ -91,7 +92,7 @@ class ComposedParser:
         if not texts or self._scan.end:
             return 0
         found = self._WHOLE_OPENERS.get(texts[0])
-        if found is None:
+        if found is None or self._around.quoted():  # (a quoted opener is text: `_found` says so)
             return 0
         part = self._parts[found[0]]
         if not part._absorb_opener(found[1], texts[0]):
@@ -152,9 +153,9 @@ class ComposedParser:
             self._active._compact()
         return out
 
-    def flush(self, finished: bool = False) -> list[Piece]:
+    def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """End of the field: the open part decides what it holds (docs/behaviour.md, "Damage");
-        `finished`: a normal finish (see `ToolSyntax.flush`)."""
+        `finished`: a normal finish, `cut`: a `length` one (see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
         self._flushed = True
@@ -165,7 +166,10 @@ class ComposedParser:
             self._run(out)
         part = self._active or self._parts[0]
         part._finished = finished
+        announced, start = part._announced is not None, len(out)
         part._finish(out)
+        if cut and not announced:
+            unrecovered(out, start)
         self._active = None
         return out
 

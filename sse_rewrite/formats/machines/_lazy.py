@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 
 from ...stream.events import Piece, Text
-from ._orphans import Surroundings
+from ._orphans import QuotesRead, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -70,7 +70,7 @@ _UNREAD: MarkerTable[None] = MarkerTable({b"<": None})
 """The light object's `Surroundings` reads only texts, never a closer's line: its table is not used."""
 
 
-class LazyComposition:
+class LazyComposition(QuotesRead):
     """Implements `ToolSyntax` for the composition of `PARTS` over `BASE` (a `ComposedParser`),
     built and become once a text holds one of the parts' leads (see the module docstring)."""
 
@@ -123,7 +123,7 @@ class LazyComposition:
         self.__dict__.clear()
         self.__class__ = composition  # type: ignore[assignment]  # (no indirection on the hot path)
         composition.__init__(self, *options)  # type: ignore[arg-type]
-        self._around.line_start, self._around.last = around.line_start, around.last
+        self._around.take_over(around)
 
     @property
     def pending(self) -> bool:
@@ -167,7 +167,7 @@ class LazyComposition:
         self._around.text(text)
         return [Text(text)] if text else []
 
-    def flush(self, finished: bool = False) -> list[Piece]:
+    def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """Nothing is held back before a marker's lead."""
         self._flushed = True
         return []

@@ -45,7 +45,6 @@ from ._brackets import BracketScanner, Quotes
 from ._list_reasoning import ListReasoning
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._machine import MachineState, ScanningParser
-from ._orphans import Surroundings
 from ._scanner import MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -111,8 +110,6 @@ class ListParser(ListReasoning):
         self._written_end = 0  # where the last complete value ends
         self._echo = b""
         if any(syntax.word_start for syntax in self.SYNTAXES):  # (every text must reach `_open`)
-            if self._around is None:
-                self._around = Surroundings(self.OPENERS)
             self._around.reads_all = True
 
     def _open(self, found: tuple[ListSyntax, Role], pos: int, length: int, out: list[Piece]) -> None:
@@ -128,7 +125,7 @@ class ListParser(ListReasoning):
             self._state = State.BLOCK if syntax.kept else line
             return
         self._state = State.HEAD
-        if syntax.word_start and self._around is not None:
+        if syntax.word_start:
             self._around.catch_up()  # (the text before the opener is out: what it ends with)
             last = self._around.last
             if last.isalnum() or last == "_":

@@ -19,7 +19,7 @@ from ...stream.events import Notice, Piece, Reasoning, Text
 from ._json import JsonScanner
 from ._orphans import OrphanClosers, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
-from ._streamed_call import StreamedCall
+from ._streamed_call import StreamedCall, unrecovered
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -121,12 +121,10 @@ class ScanningParser(StreamedCall, OrphanClosers):
             if self._state is self.REASONING_AT_ONCE:  # (orphan closers read no reasoning)
                 return [Reasoning(text)] if text else []
             if self._state is self.TEXT and self._PLAIN_AT_ONCE:
-                if self._around is not None:
-                    self._around.text(text)
+                self._around.text(text)
                 return [Text(text)] if text else []
         out: list[Piece] = []
-        if self._around is not None:
-            self._around.begin(out)
+        self._around.begin(out)
         self._scan.append(text)
         self._run(out)
         if self._state is not self.TEXT and self._scan.buffered > self._max:
@@ -138,7 +136,7 @@ class ScanningParser(StreamedCall, OrphanClosers):
         """Step until no step makes progress; then `Surroundings` reads what was handed back."""
         while self._STEPS[self._state](self, out):
             pass
-        if self._around is not None and out:
+        if out:
             self._around.catch_up()
 
     def _cap(self, out: list[Piece]) -> None:
@@ -149,15 +147,18 @@ class ScanningParser(StreamedCall, OrphanClosers):
             self._state = self.TEXT
             out.append(Notice("section-cap", f"{message}: passed through as text"))
 
-    def flush(self, finished: bool = False) -> list[Piece]:
+    def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """End of the field: decide everything still held back (docs/behaviour.md, "Damage");
-        `finished`: a normal finish (see `ToolSyntax.flush`)."""
+        `finished`: a normal finish, `cut`: a `length` one (see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
         self._flushed, self._finished = True, finished
         out: list[Piece] = []
         self._end_line(out)
+        announced, start = self._announced is not None, len(out)
         self._finish(out)
+        if cut and not announced:
+            unrecovered(out, start)
         self._state = self.TEXT
         return out
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from ...stream.events import Markup, Notice, Piece, Text, ToolCall
+from ...stream.quotes import Quotes
 from ._scanner import NEED_MORE, MarkerScanner, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -40,16 +41,21 @@ if TYPE_CHECKING:
 _SPACING: Final = " \t\r\n"
 _NOT_BLANK: Final = re.compile(rb"[^ \t]")
 _NOT_SPACING: Final = re.compile(rb"[^ \t\r\n]")
+_NONE: Final[MarkerTable[None]] = MarkerTable({b"<": None})  # (a table is not empty; unused without closers)
 _TAG_CLOSER: Final = b"</"  # how a tag closer begins; every other closer is a vocabulary token
 
 
 class Surroundings:
-    """What precedes the scan cursor, as far as an orphan closer cares (see module docstring)."""
+    """What precedes the scan cursor, as far as an orphan closer, or a quote (`stream/quotes.py`),
+    cares (see module docstring)."""
 
-    __slots__ = ("_out", "_seen", "after_syntax", "at_end", "last", "line_start", "markers", "reads_all")
+    __slots__ = ("_out", "_seen", "after_syntax", "at_end", "closers", "last", "line_start", "markers",
+                 "quotes", "reads_all")  # fmt: skip
 
-    def __init__(self, markers: MarkerTable[Any]) -> None:
+    def __init__(self, markers: MarkerTable[Any], closers: bool = True) -> None:
         self.markers = markers  # what counts as a marker on a closer's line
+        self.closers = closers  # whether a closer can be an orphan here (else only quotes are followed)
+        self.quotes = Quotes()  # whether a marker read next is quoted as code (the choice's: `quotes`)
         self.after_syntax = False  # a call or section closed, and only spacing came after it
         self.line_start = False  # a newline was read, and only spacing came after it
         self.at_end = False  # the field ended: a line still open ends here
@@ -60,8 +66,9 @@ class Surroundings:
 
     @property
     def watching(self) -> bool:
-        """Whether a closer read next could be dropped: every text must be read until it is not."""
-        return self.after_syntax or self.line_start or self.reads_all
+        """Whether a closer read next could be dropped: every text must be read until it is not.
+        (A quote needs no watching: every text that opens or closes one is read, `Quotes`.)"""
+        return (self.closers and (self.after_syntax or self.line_start)) or self.reads_all
 
     def begin(self, out: list[Piece]) -> None:
         """A feed starts: its pieces go to `out`."""
@@ -79,10 +86,22 @@ class Surroundings:
                 self.after_syntax, self.line_start, self.last = True, False, ""
         self._seen = len(out)
 
+    def quoted(self) -> bool:
+        """Whether a marker right after what was handed back is quoted as code (then it is text)."""
+        self.catch_up()
+        return self.quotes.quoted()
+
+    def take_over(self, other: Surroundings) -> None:
+        """Read on from where `other` stopped (a parser that replaces another: `_lazy`)."""
+        self.line_start, self.last, self.quotes = other.line_start, other.last, other.quotes
+
     def text(self, text: str) -> None:
         """Plain text handed back."""
+        self.quotes.read(text)
         if text:
             self.last = text[-1]
+        if not self.closers:  # (the lines below only serve closers)
+            return
         cut = max(text.rfind("\n"), text.rfind("\r"))
         if cut >= 0:
             self.line_start = not text[cut + 1 :].strip(" \t")
@@ -117,7 +136,22 @@ class Surroundings:
             at += marker[1]
 
 
-class OrphanClosers:
+class QuotesRead:
+    """The `ToolSyntax.quotes` of a parser whose `Surroundings` read its text."""
+
+    _around: Surroundings
+
+    @property
+    def quotes(self) -> Quotes:
+        """Whether a marker read next is quoted as code (`stream/quotes.py`)."""
+        return self._around.quotes
+
+    @quotes.setter
+    def quotes(self, quotes: Quotes) -> None:
+        self._around.quotes = quotes
+
+
+class OrphanClosers(QuotesRead):
     """The orphan-closer half of `ScanningParser`: a closer found in plain text is decided here."""
 
     ORPHANS: ClassVar[frozenset[Any]] = frozenset()
@@ -127,20 +161,25 @@ class OrphanClosers:
     TEXT: ClassVar[Any]
     _state: Any
     _scan: MarkerScanner
-    _around: Surroundings | None
+    _around: Surroundings
     _owed: dict[Any, int]  # closers owed to openers released as prose: words too
 
     def _init_orphans(self, surroundings: Surroundings | None) -> None:
-        self._around = surroundings or (Surroundings(self.OPENERS) if self.ORPHANS else None)
+        markers = self.OPENERS if hasattr(self, "OPENERS") else _NONE  # (none: it follows quotes alone)
+        self._around = surroundings or Surroundings(markers, bool(self.ORPHANS))
         self._owed = {}
 
     @property
     def watching(self) -> bool:
         """True while a closer read next could be dropped: every text of the field must come here."""
-        return self._around is not None and self._around.watching
+        return self._around.watching
 
     def _found(self, value: Any, pos: int, length: int, out: list[Piece]) -> bool:
-        """Handle the `OPENERS` marker at `pos` in plain text; False while it waits for more input."""
+        """Handle the `OPENERS` marker at `pos` in plain text; False while it waits for more input.
+        A marker quoted as code (`stream/quotes.py`) is text."""
+        if self._around.quoted():
+            out.append(Text(self._scan.take(pos + length)))  # (the text before it is out)
+            return True
         if value in self.ORPHANS:
             return self._orphan(value, pos, length, out)
         self._open(value, pos, length, out)
@@ -156,7 +195,7 @@ class OrphanClosers:
     def _end_line(self, out: list[Piece]) -> None:
         """The field ends: a closer held in plain text waits for its line's end, which is here."""
         around = self._around
-        if around is not None and self._state is self.TEXT and self._scan.buffered:
+        if self._state is self.TEXT and self._scan.buffered:
             around.begin(out)
             around.at_end = True
             self._run(out)
@@ -169,7 +208,6 @@ class OrphanClosers:
             self._owed[value] = owed - 1
             out.append(Text(scan.take(pos + length)))
             return True
-        assert self._around is not None  # (there are `ORPHANS`)
         adjoins = self._around.adjoins(scan, pos, length)
         if adjoins is None:
             scan.cursor = pos

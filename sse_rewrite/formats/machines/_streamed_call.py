@@ -16,7 +16,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from ...stream.events import ArgumentsDelta, CallStart, Notice, Piece, Text, ToolCall
+from ...stream.events import ArgumentsDelta, CallStart, Markup, Notice, Piece, Text, ToolCall
 from ._json import is_placeholder, unwrapped
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -113,6 +113,21 @@ class StreamedCall:
         self._call(out, None, name, self._broken_arguments(), self._take(end))
         self._state = self.TEXT
         return True
+
+
+def unrecovered(out: list[Piece], start: int) -> None:
+    """At a `length` finish (`ToolSyntax.flush`): the calls a `_finish` recovered into `out` from
+    `start` on (the pieces after its `recovered-call` notice) are their raw text, with a notice."""
+    for at in range(start, len(out)):
+        piece = out[at]
+        if type(piece) is Notice and piece.code == "recovered-call":
+            out[at] = Notice("cut-off-call", f"{piece.message.partition(':')[0]} at finish_reason length: "
+                                             "the model was cut off, kept as text")
+            for later in range(at + 1, len(out)):
+                call = out[later]
+                if type(call) is ToolCall or type(call) is Markup:
+                    out[later] = Text(call.raw)
+            return
 
 
 def settled_texts(texts: Sequence[str], held: int, limit: int, stops: re.Pattern[str]) -> list[str]:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import ClassVar, Final
 
+    from ...stream.quotes import Quotes
     from ...tool_schemas import ToolSchemas
     from ._compose import ComposedParser
 
@@ -90,6 +91,15 @@ class GptOssParser:
         return False
 
     @property
+    def quotes(self) -> Quotes:
+        """The tokens' (`ToolSyntax.quotes`): stripped reasoning is not read for quotes."""
+        return self._tokens.quotes
+
+    @quotes.setter
+    def quotes(self, quotes: Quotes) -> None:
+        self._tokens.quotes = quotes
+
+    @property
     def undecided(self) -> int:
         """Characters held back only because they may begin a marker; 0 inside syntax."""
         return len(self._scan.text(self._scan.start, self._scan.end)) if self._mode is Mode.START else 0
@@ -128,9 +138,9 @@ class GptOssParser:
             self._release_call(out)
         return out
 
-    def flush(self, finished: bool = False) -> list[Piece]:
+    def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """End of the field: stripped reasoning comes out; a call not yet whole is reasoning text
-        (`finished`: a normal finish, for the tokens: see `ToolSyntax.flush`)."""
+        (`finished`, `cut`: for the tokens, see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
         self._flushed = True
@@ -142,7 +152,7 @@ class GptOssParser:
             self._release_call(out)
         if self._mode is Mode.REASONING:
             self._emit(out, self._scan.end)
-        return out + self._tokens.flush(finished)
+        return out + self._tokens.flush(finished, cut)
 
     def _step(self, out: list[Piece]) -> bool:
         scan = self._scan

@@ -38,6 +38,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
+    from ...stream.quotes import Quotes
     from ...tool_schemas import ToolSchemas
     from ..syntax import ToolSyntax
 
@@ -92,6 +93,15 @@ class WholeAnswerParser:
     def watching(self) -> bool:
         """`INNER`'s once the answer went to it (while held, it is `pending`: every event is read)."""
         return self._held is None and self._inner.watching
+
+    @property
+    def quotes(self) -> Quotes:
+        """`INNER`'s (`ToolSyntax.quotes`)."""
+        return self._inner.quotes
+
+    @quotes.setter
+    def quotes(self, quotes: Quotes) -> None:
+        self._inner.quotes = quotes
 
     @property
     def undecided(self) -> int:
@@ -171,15 +181,15 @@ class WholeAnswerParser:
         self._start_answer()
         return out + self.feed(text[end:]) if end < len(text) else out
 
-    def flush(self, finished: bool = False) -> list[Piece]:
-        """End of the field: the held answer's calls, or `INNER`'s reading of it (`finished`: a
-        normal finish, see `ToolSyntax.flush`)."""
+    def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
+        """End of the field: the held answer's calls (it ended whole), or `INNER`'s reading of it
+        (`finished`, `cut`: see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
         if self._thinking is not None:
             tail = self._inner.feed(self._thinking) if self._thinking else []
             self._thinking, self._held, self._flushed = None, None, True
-            return tail + self._inner.flush(finished)
+            return tail + self._inner.flush(finished, cut)
         held = self._held
         read = None
         ended = self._brackets is None and not self._in_header
@@ -189,7 +199,7 @@ class WholeAnswerParser:
         if held is None or read is None or not read[0]:
             passed = self._pass() if held else []
             self._held = None  # (decided: nothing is held any more)
-            return passed + self._inner.flush(finished)
+            return passed + self._inner.flush(finished, cut)
         found, notices = read
         lead, calls, rest = (held[: self._first], held[self._first : self._after], held[self._after :])
         out: list[Piece] = [Text(lead.decode())] if lead else []  # (spacing)
@@ -199,7 +209,7 @@ class WholeAnswerParser:
         if rest:
             out.append(Text(rest.decode()))  # (spacing)
         self._held = None
-        return out + notices + self._inner.flush(finished)
+        return out + notices + self._inner.flush(finished, cut)
 
     def _still_calls(self) -> bool:
         """Scan what was added: False once the held text cannot be the whole answer in calls."""

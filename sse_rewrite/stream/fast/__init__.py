@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..choices import Planned, StreamChoices
     from ..chunks import Chunk
     from ..events import Output
+    from ..quotes import Unread
     from ..streamed_calls import Part
 
     class StreamView(Protocol):
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
         def send(self, items: list[Planned]) -> list[Output]: ...  # encode planned output, and count it
 
         streams_arguments: bool  # `--stream-arguments`
+        unread: Unread  # events passed unread, which the runs taken add to
 
         def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...
         # argument parts of `choice`, in the envelope of `chunk`, encoded and counted
@@ -120,6 +122,7 @@ class Reader:
                     stream.stats.events_in += taken.events
                     stream.stats.events_out += taken.passed
                     stream.stats.passed_through += taken.passed
+                    stream.unread.events += taken.passed  # (no parser read them: `quotes.Unread`)
                     out += taken.out
                     self._misses = 0
                     if taken.end > pos:
