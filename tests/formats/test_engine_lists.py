@@ -26,21 +26,7 @@ def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
     row_in_parsers(PARSERS[fmt], expectation(ROWS[fmt][row]))
 
 
-# Found when the reasoning markers met the engines' list syntaxes, to be fixed: under `--format olmo`
-# (a Kimi id, `--think auto`), `<function_calls>` holding no Olmo call, three characters a chunk,
-# comes out with `function_calls` twice: the events before `>` pass unchanged while the Olmo
-# parser holds them, and it then releases that text again.
-_KNOWN: dict[tuple[str, str], str] = {
-    ("olmo", "invoke-body-is-not-olmo"): "the held opener's text goes out twice (see above)",
-}
-SDK_CASES = [
-    pytest.param(*case.values, marks=pytest.mark.xfail(strict=True, reason=_KNOWN[case.values]))
-    if case.values in _KNOWN else case
-    for case in CASES
-]
-
-
-@pytest.mark.parametrize(("fmt", "row"), SDK_CASES)
+@pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
     expected = expectation(ROWS[fmt][row])
     tokens_through_the_sdk(three_characters(expected.text), expected, format=PARSERS[fmt][0])
