@@ -95,6 +95,28 @@ def test_every_syntax_random_cuts(
     assert entry_run(entry, field, streamed, by_sizes(sizes)(entry.example), reads) == whole
 
 
+def glued_cut(text: str) -> list[str] | None:
+    """`text` cut two characters into its first marker, then just after the next `<` (a start
+    `--think` holds while the completed marker opens syntax before it), then ended by `x` that
+    makes the open syntax text again; None without such a `<`."""
+    first = min((text.find(lead) for lead in "<[{|" if lead in text), default=-1)
+    after = text.find("<", first + 2) if first >= 0 else -1
+    return None if after < 0 else [text[: first + 2], text[first + 2 : after + 1], "x"]
+
+
+GLUED_CASES = [pytest.param(entry, id=entry.name) for entry in ENTRIES if glued_cut(entry.example)]
+
+
+@pytest.mark.parametrize("field", FIELDS)
+@pytest.mark.parametrize("entry", GLUED_CASES)
+def test_every_syntax_glued_cut(entry: Entry, field: str) -> None:
+    """A marker cut in two, then a text ending in the start of another: each character once
+    (the cut's characters were read as syntax, then sent again with the released text)."""
+    texts = glued_cut(entry.example)
+    assert texts is not None
+    assert entry_run(entry, field, False, texts) == entry_run(entry, field, False, ["".join(texts)])
+
+
 def capture_run(
     capture: Path, streamed: bool, cut: Callable[[str], Iterable[str]] | None, reads: list[int]
 ) -> object:

@@ -145,7 +145,7 @@ class ChoiceRewriter(ChoiceState):
             pieces = fed[2] if fed is not None and fed[0] == name else parser.feed(value[: len(value) - held])
             if pieces or self._undecided.runs or parser.undecided or held:
                 after = self._think.held if held and self._think is not None else 0  # all it holds
-                entry = self._account(name, pieces, items, after, held)
+                entry = self._account(name, pieces, items, after, len(value))
                 if entry is not None:
                     own.append((name, entry))
         if self._undecided.runs:
@@ -184,15 +184,15 @@ class ChoiceRewriter(ChoiceState):
 
     # -- held characters
 
-    def _account(
-        self, name: str, pieces: list[Piece], items: list[Item], after: int = 0, fresh: int = 0
-    ) -> list[Any] | None:
+    def _account(self, name: str, pieces: list[Piece], items: list[Item], after: int = 0,
+                 fresh: int = 0) -> list[Any] | None:
         """Add the field's pieces to `items`, minus text already in held events' bytes; the
         run of this feed's characters left undecided, if any (`after`: more of them, past
-        what the parser holds: a tag start `--think` holds, `fresh` of it from this event)."""
+        what the parser holds: a tag start `--think` holds; `fresh`: the characters the event
+        added to the field, see `UndecidedText.decide`)."""
         parser = self._parsers.get(name)
-        held = 0 if parser is None else parser.undecided
-        kept, entry = self._undecided.decide(name, pieces, held, after, after - fresh)
+        held = (0 if parser is None else parser.undecided) + after
+        kept, entry = self._undecided.decide(name, pieces, held, fresh)
         parts = kept if self._streamed is None else self._streamed.parts(name, kept)
         for piece in parts:  # harmony's reasoning channel read in `content` goes to the reasoning field
             if type(piece) is Reasoning:

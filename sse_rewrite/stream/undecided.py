@@ -6,7 +6,9 @@ A parser holds back the end of a field's text while it may begin a marker (`<`,
 whether those characters were text or syntax. Parsers hand pieces back in input order,
 and text, call and markup pieces together cover the input exactly, so each later piece
 decides the oldest undecided characters: a `Text` piece as text, a call or markup piece
-as syntax. Characters of an event that was rebuilt anyway have no owner: decided as
+as syntax. Undecided characters left out of the parser's new undecided tail went into open
+syntax (`<|s`, then `tart|>…<`): syntax too, which the piece that may release them later as
+text carries. Characters of an event that was rebuilt anyway have no owner: decided as
 text, they simply go out with the piece that carries them.
 
 An owner is anything with an `undecided` count and a `decided` dict or None (`ChoiceResult`):
@@ -40,20 +42,20 @@ class UndecidedText:
         """The fields with undecided characters."""
         return list(self.runs)
 
-    def decide(
-        self, name: str, pieces: list[Piece], undecided: int, after: int = 0, earlier: int = 0
-    ) -> tuple[list[Piece], Entry | None]:
-        """Settle the field's runs with `pieces`, given that the parser now holds `undecided`
-        characters as a possible marker start and `after` more are held past it (a tag start
-        `--think` holds), `earlier` of those from earlier feeds. Returns the pieces minus the
-        text already in held events' bytes, and the run of new characters left undecided
-        (owner None), if any.
+    def decide(self, name: str, pieces: list[Piece], undecided: int,
+               fresh: int = 0) -> tuple[list[Piece], Entry | None]:
+        """Settle the field's runs with `pieces`, given that the last `undecided` characters of
+        the field are now held as a possible marker start, and that `fresh` characters came with
+        this feed (the event's text; 0 for text counted before, as `--think` hands back). Returns
+        the pieces minus the text already in held events' bytes, and the run of new characters
+        left undecided (owner None), if any. Older characters left out of those last ones went
+        into open syntax (a marker they began was completed: `<|s` + `tart|>`).
         """
         runs = self.runs.get(name)
         if not runs:
-            if not undecided + after:
+            if not undecided:
                 return pieces, None
-            entry: Entry = [None, undecided + after]
+            entry: Entry = [None, undecided]
             self.runs[name] = [entry]
             return pieces, entry
         kept: list[Piece] = []
@@ -63,11 +65,11 @@ class UndecidedText:
                 left = _settle(runs, piece, name)  # argument parts cover no input: the call's raw does)
             if left is not None:
                 kept.append(left)
-        if undecided:
-            undecided += after - sum(entry[1] for entry in runs)
-        else:  # what the parser still held went into open syntax: the runs before `earlier`
-            _into_syntax(runs, name, sum(entry[1] for entry in runs) - earlier)
-            undecided = after - earlier
+        held = sum(entry[1] for entry in runs)
+        old = min(held, undecided - min(undecided, fresh))  # the runs' characters still undecided
+        if old < held:  # the older ones went into open syntax
+            _decide(runs, held - old, name, None)
+        undecided -= old
         if not undecided:
             if not runs:
                 del self.runs[name]
@@ -100,42 +102,32 @@ class UndecidedText:
 
 def _settle(runs: list[Entry], piece: Text | ToolCall | Markup, name: str) -> Piece | None:
     """Decide the oldest undecided characters with `piece`; the piece minus held events' text."""
-    size = len(piece.text) if isinstance(piece, Text) else len(piece.raw)
-    pos, kept = 0, []
-    while runs and pos < size:
-        entry = runs[0]
-        owner, count = entry[0], min(entry[1], size - pos)
-        if isinstance(piece, Text):
-            if owner is None:
-                kept.append(piece.text[pos : pos + count])
-            else:
-                owner.undecided -= count
-                _add_run(owner, name, False, count)
-        elif owner is not None:
-            owner.undecided -= count
-            _add_run(owner, name, True, count)
-        pos += count
-        entry[1] -= count
-        if not entry[1]:
-            del runs[0]
     if not isinstance(piece, Text):
+        _decide(runs, len(piece.raw), name, None)
         return piece
+    kept, pos = _decide(runs, len(piece.text), name, piece.text)
     text = "".join(kept) + piece.text[pos:]
     return Text(text) if text else None
 
 
-def _into_syntax(runs: list[Entry], name: str, size: int) -> None:
-    """Decide the oldest `size` undecided characters as syntax."""
-    while runs and size > 0:
+def _decide(runs: list[Entry], size: int, name: str, text: str | None) -> tuple[list[str], int]:
+    """Decide the oldest `size` undecided characters (at most) as `text`, or as syntax when it is
+    None: the parts of `text` no held event owns, and how much of `text` the runs covered."""
+    pos, kept = 0, []
+    while runs and pos < size:
         entry = runs[0]
-        owner, count = entry[0], min(entry[1], size)
-        if owner is not None:
+        owner, count = entry[0], min(entry[1], size - pos)
+        if owner is None:
+            if text is not None:
+                kept.append(text[pos : pos + count])
+        else:
             owner.undecided -= count
-            _add_run(owner, name, True, count)
-        size -= count
+            _add_run(owner, name, text is None, count)
+        pos += count
         entry[1] -= count
         if not entry[1]:
             del runs[0]
+    return kept, pos
 
 
 def _add_run(owner: Any, name: str, syntax: bool, count: int) -> None:

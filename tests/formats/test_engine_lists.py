@@ -27,8 +27,6 @@ def test_row_in_the_parser_at_every_cut(fmt: str, row: str) -> None:
     row_in_parsers(PARSERS[fmt], expectation(ROWS[fmt][row]))
 
 
-# (`invoke-body-is-not-olmo` three characters a chunk under `--think auto` once sent
-# `function_calls` twice: a `<` held by `--think` past a parser that had just entered syntax.)
 @pytest.mark.parametrize(("fmt", "row"), CASES)
 def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
     expected = expectation(ROWS[fmt][row])

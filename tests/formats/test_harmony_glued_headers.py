@@ -50,9 +50,14 @@ def _answer(tokens: list[str]) -> tuple[str, list[tuple[str, str]]]:
     return text, calls
 
 
+GLUED_TAIL = ("<|start|>assistant<|channel|>commentary to=functions.get_weather<|channel|>commentaryjson"
+              "<|message|>hi")
+
+
 @settings(max_examples=60, deadline=None)
 @given(HEADER, CUTS)
 @example(REPORTED, [80])
+@example(GLUED_TAIL, [3, GLUED_TAIL.index("<|message|>") + 1])  # `<|s`, then a text ending in `<`: sent twice
 def test_a_glued_header_reads_the_same_at_any_cut_in_the_stream(text: str, points: list[int]) -> None:
     bounds = sorted({point % (len(text) + 1) for point in points} | {0, len(text)})
     pieces = [text[a:b] for a, b in itertools.pairwise(bounds) if b > a]
