@@ -54,18 +54,7 @@ def whole_upstream(servers: Servers) -> Iterator[str]:
     async def answer(request: web.Request) -> web.Response:
         return web.json_response(completion({"content": LEAKED}))
 
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", answer)
-    runner = web.AppRunner(app)
-
-    async def start() -> str:
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        return f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
-
-    yield servers.loop.run(start())
-    servers.loop.run(runner.cleanup())
+    yield servers.chat_upstream(answer)
 
 
 def test_a_streaming_client_of_a_whole_answer_gets_events(servers: Servers, whole_upstream: str) -> None:

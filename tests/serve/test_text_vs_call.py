@@ -62,18 +62,7 @@ def upstream(servers: Servers) -> Iterator[str]:
         await response.write_eof()
         return response
 
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", answer)
-    runner = web.AppRunner(app)
-
-    async def start() -> str:
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        return f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
-
-    yield servers.loop.run(start())
-    servers.loop.run(runner.cleanup())
+    yield servers.chat_upstream(answer)
 
 
 def _calls(pairs: list[tuple[str, str | object]]) -> list[tuple[str, object]]:
