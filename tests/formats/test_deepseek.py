@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import orjson
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats.catalogue.deepseek import DeepSeekParser, deepseek_call_parts
@@ -176,7 +176,8 @@ KIMI_SECTION = (
 @given(texts=st.lists(deepseek_texts(), min_size=1, max_size=3), data=st.data())
 def test_special_tokens_mixing_both_families_in_any_chunking(texts: list[str], data: st.DataObject) -> None:
     text = ("\n" + KIMI_SECTION).join(texts)  # (on a line of its own: a backtick before it opens no span)
-    assume("```" not in text)  # (nor is it in a fence: quoted syntax is text, DESIGN.md §4)
+    while "```" in text:  # (nor is it in a fence: quoted syntax is text, DESIGN.md §4)
+        text = text.replace("```", "``")  # (not `assume`: it filtered out too many inputs)
     points = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
     assert_same_for_any_cut(SpecialTokensParser, text, points)
     kimi_calls = [c for c in calls(chunkings(SpecialTokensParser, text)) if c[0] == "functions.k:0"]
