@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from sse_rewrite import cli, entry
 from tests.chunking import chunk_event, read_until, token_stream
 from tests.cli_runs import CALL, child_command, invoke
 
@@ -74,14 +77,29 @@ def test_version_and_help() -> None:
     assert "--max-section-bytes" in invoke(["filter", "--help"]).stdout
 
 
-_CLICK_MAIN = "from sse_rewrite.cli import main; main()"
-
-
 def _run(
     command: list[str], stdin: bytes = b"", env: dict[str, str] | None = None
 ) -> tuple[int, bytes, bytes]:
     result = subprocess.run(command, input=stdin, capture_output=True, env=env, timeout=60, check=False)
     return result.returncode, result.stdout, result.stderr
+
+
+def _run_in_process(
+    main: Callable[[], None], args: list[str], stdin: bytes
+) -> tuple[int | str | None, bytes, bytes]:
+    """Run a console-script `main` here as a child process would (argv, binary stdio, exit code)."""
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = [io.TextIOWrapper(raw, write_through=True) for raw in (io.BytesIO(stdin), out, err)]
+    saved = sys.argv, sys.stdin, sys.stdout, sys.stderr
+    sys.argv, (sys.stdin, sys.stdout, sys.stderr) = ["sse-rewrite", *args], streams
+    try:
+        main()
+        code: int | str | None = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    finally:
+        sys.argv, sys.stdin, sys.stdout, sys.stderr = saved
+    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -98,8 +116,8 @@ def test_the_entry_point_runs_every_invocation_as_the_click_cli_does(args: list[
     broken.write_bytes(b"data: {broken\n\n" + token_stream(["\n<|tool_call_end|>\nx"]))
     args = [arg.format(capture=capture, broken=broken) for arg in args]
     stdin = token_stream(["from stdin", CALL])
-    fast = _run([*child_command(), *args], stdin)
-    assert fast == _run([sys.executable, "-c", _CLICK_MAIN, *args], stdin)
+    fast = _run_in_process(entry.main, args, stdin)
+    assert fast == _run_in_process(cli.main, args, stdin)
     assert fast[0] == (2 if args in (["/no/such/file"], ["--stream-arguments", "--version"]) else 0)
 
 
