@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import random
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -187,12 +190,25 @@ def test_report_and_exit_codes(library: Path) -> None:
     assert goldens.exit_code([*outcomes, goldens.Outcome(capture, "missing")]) == 2
 
 
-@pytest.mark.parametrize("read_size", [1, 7, 4096])
+def _reads(data: bytes, sizes: Iterator[int]) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        size = next(sizes)
+        yield data[start : start + size]
+        start += size
+
+
+@pytest.mark.parametrize("reads", ["1 to 16 bytes", "4096 bytes"])
 @pytest.mark.parametrize("capture", CAPTURES, ids=[capture.name for capture in CAPTURES])
-def test_goldens_do_not_depend_on_read_sizes(capture: Path, read_size: int) -> None:
+def test_goldens_do_not_depend_on_read_sizes(capture: Path, reads: str) -> None:
+    """Reads of 1 to 16 bytes (seeded by the capture's name: a cut at every kind of place,
+    one-byte reads among them) or of 4096 bytes give the golden's bytes."""
     data = capture.read_bytes()
     rewriter = StreamRewriter(goldens.load_options(capture))
-    out = [item for i in range(0, len(data), read_size) for item in rewriter.feed(data[i : i + read_size])]
+    draw = random.Random(capture.name)
+    small = (draw.randint(1, 16) for _ in itertools.count())
+    sizes = small if reads.startswith("1 ") else itertools.repeat(4096)
+    out = [item for read in _reads(data, sizes) for item in rewriter.feed(read)]
     out += rewriter.flush()
     output = b"".join(item for item in out if isinstance(item, bytes))
     assert output == goldens.golden_path(capture).read_bytes()
