@@ -10,6 +10,7 @@ import sys
 import orjson
 import pytest
 
+from sse_rewrite.stream.assemble import assemble
 from sse_rewrite.stream.sse import SSEDecoder
 from tests.chunking import chunk_event, field_stream, read_until, rewrite_stream, token_stream
 from tests.formats.damage_rows import KIMI, ROWS
@@ -31,9 +32,17 @@ COMPLETED = {(fmt, "eof-in-call-incomplete") for fmt in _CUT} | {
 
 
 def final(stream: bytes):  # type: ignore[no-untyped-def]
+    """What the openai SDK assembles: content, calls (id, name, arguments), finish reason."""
     choice = openai_final(stream, chunk=7).choices[0]
     calls = [(c.id, c.function.name, c.function.arguments) for c in choice.message.tool_calls or []]
     return choice.message.content or "", calls, choice.finish_reason
+
+
+def assembled(stream: bytes) -> tuple[str, list[tuple[str, str, str]], str | None]:
+    """The same as `final`, read by `assemble` (the SDK reads whole calls alike: test_assemble.py)."""
+    choice = assemble(stream).choices[0]
+    calls = [(c.id, c.name, c.arguments) for _, c in sorted(choice.calls.items())]
+    return choice.text.get("content", ""), calls, choice.finish_reason
 
 
 @pytest.mark.parametrize(("fmt", "row"), CASES)
@@ -44,7 +53,7 @@ def test_the_openai_sdk_assembles_the_same_result_with_streamed_arguments(fmt: s
         # `eof-*` rows are cut streams (no finish_reason), as in test_damage.py
         stream = field_stream([{"content": t} for t in tokens], finish=None) if row.startswith("eof-") else (
             token_stream(tokens))  # fmt: skip
-        plain = final(rewrite_stream(stream, format=fmt))
+        plain = assembled(rewrite_stream(stream, format=fmt))
         streamed = final(rewrite_stream(stream, format=fmt, stream_arguments=True))
         if (fmt, row) in COMPLETED:
             assert streamed[0] == text[: text.index("<")] and [c[1] for c in streamed[1]] == ["f"]
