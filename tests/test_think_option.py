@@ -10,11 +10,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.body import rewrite_completion
+from sse_rewrite.stream.assemble import assemble as assembled
 from sse_rewrite.stream.rewrite import RewriteOptions
 from tests.chunking import chunk_event, cut, field_stream, rewrite_stream, token_stream
 from tests.formats.damage_rows import ROWS
 from tests.fuzzing import assemble, cut_points, pieces
-from tests.oracles import openai_final
 
 pytestmark = pytest.mark.usefixtures("accelerators")
 
@@ -23,12 +23,13 @@ LEAK = f"Sure.<think>Let me look {K} first.</think>The answer."
 KIMI_THINKING = "moonshotai/kimi-k2-thinking"
 
 
-def final(stream: bytes) -> tuple[str, str, list[tuple[str, str]], str]:
-    choice = openai_final(stream, chunk=5).choices[0]
-    message = choice.message
-    calls = [(c.function.name, c.function.arguments) for c in message.tool_calls or []]
-    reasoning = (message.model_extra or {}).get("reasoning_content") or ""
-    return message.content or "", reasoning, calls, choice.finish_reason
+def final(stream: bytes) -> tuple[str, str, list[tuple[str, str]], str | None]:
+    """Content, reasoning, calls (name, arguments) and finish reason, as a client assembles them
+    (`assemble`; test_assemble.py holds it to the openai SDK)."""
+    choice = assembled(stream).choices[0]
+    calls = [(c.name, c.arguments) for _, c in sorted(choice.calls.items())]
+    text = choice.text
+    return text.get("content", ""), text.get("reasoning_content", ""), calls, choice.finish_reason
 
 
 def stream_of(pieces: list[str], model: str, field: str = "content") -> bytes:
