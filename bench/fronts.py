@@ -4,17 +4,17 @@ Usage: `python bench/fronts.py [OLD] [--prose 3000] [--per-event] [--field reaso
 project root (needs `valgrind`; about a minute).
 
 The stream is the one `bench/serve.py` reads through serve: the fake upstream's
-(`examples/leaky_upstream.py`) OpenRouter-shaped Kimi K2 chunks, one word each, then a leaked
-call (`--field reasoning`: the words and the call in `reasoning`, mirrored in
-`reasoning_details`). For each front (`--to openai`, `anthropic`, `responses`, `gemini`) a
-`StreamRewriter` with that output is fed the stream as serve's relay feeds it: in reads of 16
-KiB, as an unpaced upstream's reads arrive (`--per-event`: one event a read, as from a live
-model), then flushed, under callgrind, once with `--prose` words and once with a tenth of
-them; the difference over the difference in events is the cost of one upstream event,
-start-up and the stream's fixed costs excluded. Printed beside it: the ratio to the OpenAI
-front's, and to the floor (`baseline.py`'s loop: an orjson load and dump of every `data:`
-line). With `OLD` (a directory holding another version's `sse_rewrite`, e.g. from `git
-archive main sse_rewrite | tar -x -C OLD`) its fronts are counted in the same run.
+(`examples/leaky_upstream.py`) OpenRouter-shaped Kimi K2 chunks, one word each, then a leaked call
+(`--field reasoning`: the words and the call in `reasoning`, mirrored in `reasoning_details`). For
+each front (`--to openai`, `anthropic`, `responses`, `gemini`) a `StreamRewriter` with that output
+(serve's `FrontRewriter`, where the tree has one) is fed the stream as serve's relay feeds it: in
+reads of 16 KiB, as an unpaced upstream's reads arrive (`--per-event`: one event a read, as from a
+live model), then flushed, under callgrind, once with `--prose` words and once with a tenth of them;
+the difference over the difference in events is the cost of one upstream event, start-up and the
+stream's fixed costs excluded. Printed beside it: the ratio to the OpenAI front's, and to the floor
+(`baseline.py`'s loop: an orjson load and dump of every `data:` line). With `OLD` (a directory
+holding another version's `sse_rewrite`, e.g. from `git archive main sse_rewrite | tar -x -C OLD`)
+its fronts are counted in the same run.
 Instructions are not time, but do not wobble with the machine's load: a change that removes
 work shows here in one run.
 """
@@ -45,6 +45,10 @@ for line in io.BytesIO(data):
 """
 _FRONT = PRELOAD + """
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+try:  # serve's fronts' rewriter, where the tree has one
+    from sse_rewrite.protocols.text_runs import FrontRewriter as StreamRewriter
+except ImportError:
+    pass
 rewriter = StreamRewriter(RewriteOptions(to={front!r}))
 for read in reads:
     rewriter.feed(read)

@@ -1,7 +1,7 @@
 """The translated fronts encode a lone text delta from a template: byte for byte the general encoder's event.
 
 Every emitter (`--to anthropic`, `responses`, `gemini`) takes a chunk that is only choice 0's
-text (`emitting.lone_text`) through `_lone_text`, which joins a template's pieces around the
+text (`emitting.lone_text`) through `_lone_texts`, which joins a template's pieces around the
 text's JSON. A twin emitter fed the same chunks through `_feed` (the general path: dicts
 built, then `orjson.dumps`) must write the same bytes, for texts that JSON escapes.
 """

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+import orjson
+
 from ..stream.events import Notice
 from .fields import object_field, reasoning_text, string_field
 
@@ -55,9 +57,17 @@ class ChunkEmitter(ABC):
         if self._ended:
             return []
         lone = lone_text(chunk)
-        if lone is not None and (out := self._lone_text(*lone)) is not None:
-            return out
+        if lone is not None and (out := self._lone_texts(lone[0], [lone[1]])) is not None:
+            return [out]
         return self._feed(chunk)
+
+    def lone_texts(self, reasoning: bool, texts: list[str]) -> bytes | None:
+        """The events of chunks that are each only one of `texts` (`lone_text` reads `(reasoning,
+        text)` in each), as `feed` would make them one by one, when they continue the open text;
+        else None, and nothing changed (then `feed` takes them)."""
+        if self._flushed or self._ended:
+            return None
+        return self._lone_texts(reasoning, texts)
 
     def flush(self) -> list[Emitted]:
         """End of stream (`[DONE]` or EOF): close what is open, and the stream."""
@@ -109,9 +119,10 @@ class ChunkEmitter(ABC):
         """`feed`, while the stream goes on."""
 
     @abstractmethod
-    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
-        """What `_feed` makes of a chunk that is only this text of choice 0 (`lone_text`), when
-        it is one more delta of the open text (encoded from a template); else None."""
+    def _lone_texts(self, reasoning: bool, texts: list[str]) -> bytes | None:
+        """What `_feed` makes of chunks that are each only one of these texts of choice 0
+        (`lone_text`), when they are more deltas of the open text (encoded from a template, back
+        to back); else None."""
 
     @abstractmethod
     def _delta(self, delta: dict[str, Any]) -> list[Emitted]:
@@ -133,7 +144,7 @@ class ChunkEmitter(ABC):
 def lone_text(chunk: Chunk) -> tuple[bool, str] | None:
     """(whether it is reasoning, the text) when `chunk` carries nothing but one non-empty text of
     choice 0: no error, usage, finish, call or other choice. Most chunks of a stream are such a
-    text; `ChunkEmitter` hands them to `_lone_text`. None for any other chunk."""
+    text; `ChunkEmitter` hands them to `_lone_texts`. None for any other chunk."""
     choices = chunk.get("choices")
     if type(choices) is not list or len(choices) != 1 or "error" in chunk or type(chunk.get("usage")) is dict:
         return None
@@ -150,6 +161,12 @@ def lone_text(chunk: Chunk) -> tuple[bool, str] | None:
     if content:
         return None if refusal else (False, content)
     return (False, refusal) if refusal else None
+
+
+def filled(pieces: list[bytes], texts: list[str]) -> bytes:
+    """The events of a `template` with one text hole, one for each of `texts`, back to back."""
+    head, tail = pieces
+    return head + (tail + head).join(map(orjson.dumps, texts)) + tail
 
 
 def template(encoded: bytes, *holes: bytes) -> list[bytes] | None:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         @property
         def flushed(self) -> bool: ...
         def feed(self, chunk: Chunk) -> list[Output]: ...
+        def lone_texts(self, reasoning: bool, texts: list[str]) -> bytes | None: ...
         def flush(self) -> list[Output]: ...
 
 
@@ -54,6 +55,11 @@ class TranslatedOutput:
     def chunk(self, chunk: Chunk) -> list[Output]:
         """A rewritten or synthesized chunk."""
         return [] if self._emitter.flushed else self._emitter.feed(chunk)
+
+    def lone_texts(self, reasoning: bool, texts: list[str]) -> bytes | None:
+        """The translation of chunks that are each only one of `texts` of choice 0, back to back, when
+        the emitter takes them from its template (`ChunkEmitter.lone_texts`); else None."""
+        return self._emitter.lone_texts(reasoning, texts)
 
     def moved(self, raw: bytes, chunk: Chunk, index: int, field: str, text: str) -> list[Output]:
         """The chunk that `chunk` (event `raw`) becomes: its envelope and its choice `index` with

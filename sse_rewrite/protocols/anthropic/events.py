@@ -39,7 +39,7 @@ import orjson
 from ...formats.machines._json import is_json
 from ...stream.events import Notice
 from ...stream.sse import encode_event
-from ..emitting import TEXT_HOLE, ChunkEmitter, Emitted, template
+from ..emitting import TEXT_HOLE, ChunkEmitter, Emitted, filled, template
 from ..fields import object_field, reasoning_text, string_field
 from .mapping import anthropic_usage, error_object, message_id, stop_reason, tool_use_id
 
@@ -163,11 +163,11 @@ class AnthropicEmitter(ChunkEmitter):
     def _text_delta_event(self, kind: TextKind, text: str) -> bytes:
         return self._block_delta({"type": f"{kind}_delta", kind: text})
 
-    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
+    def _lone_texts(self, reasoning: bool, texts: list[str]) -> bytes | None:
         pieces = self._delta_template
         if pieces is None or self._open != ("thinking" if reasoning else "text", None):
             return None
-        return [pieces[0] + orjson.dumps(text) + pieces[1]]  # `_text`'s delta, from its template
+        return filled(pieces, texts)  # `_text`'s deltas, from its template
 
     def _tool_call(self, call: dict[str, Any], position: int) -> list[Emitted]:
         index = call["index"] if isinstance(call.get("index"), int) else position

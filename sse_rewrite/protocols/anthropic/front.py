@@ -2,7 +2,7 @@
 
 A Messages request is translated (`request.translate_request`) and POSTed to
 `BASE/chat/completions`; the answer comes back through the `--to anthropic` path: a
-stream goes through a `StreamRewriter(to="anthropic")` event by event (`StreamRelay`,
+stream goes through a `FrontRewriter(to="anthropic")` event by event (`StreamRelay`,
 with `event: ping` as its keep-alive), a whole body through `rewrite_completion` and
 `completion_to_message` (then `message_events` if the client asked for a stream the
 upstream did not send). Claude Code calls `/v1/messages?beta=true`; the query changes
@@ -32,11 +32,12 @@ from multidict import CIMultiDict
 from ...serve import state
 from ...serve.request_log import RequestRecord
 from ...serve.upstream import Upstream, UpstreamFailure, describe, end_to_end
-from ...stream.rewrite import RewriteOptions, StreamRewriter
+from ...stream.rewrite import RewriteOptions
 from ...stream.sse import encode_event
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
 from ..fields import RequestError
+from ..text_runs import FrontRewriter
 from ..thinking import anthropic_thinking_off
 from .mapping import completion_to_message, error_object, status_error
 from .models import models_list
@@ -92,7 +93,7 @@ async def messages(request: web.Request) -> web.StreamResponse:
             if response.content_type != "text/event-stream":
                 return await _whole_answer(response, options, record, request,
                                            stream=translated.get("stream") is True)
-            return await relay_stream(request, response, StreamRewriter(options), options, record,
+            return await relay_stream(request, response, FrontRewriter(options), options, record,
                                       keepalive=PING, on_break=BROKEN_OFF)
     except UpstreamFailure as failure:
         record.outcome = failure.reason

@@ -27,7 +27,7 @@ import orjson
 
 from ...stream.events import Notice
 from ...stream.sse import encode_event
-from ..emitting import TEXT_HOLE, ChunkEmitter, Emitted, template
+from ..emitting import TEXT_HOLE, ChunkEmitter, Emitted, filled, template
 from ..fields import object_field, reasoning_text, string_field
 from .mapping import call_id, candidate, finish_reason, response_frame, stream_error, usage_metadata
 
@@ -101,11 +101,11 @@ class GeminiEmitter(ChunkEmitter):
         self._parts.append(text_part(text, thought))
         return out
 
-    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
+    def _lone_texts(self, reasoning: bool, texts: list[str]) -> bytes | None:
         pieces = self._templates[reasoning]
         if pieces is None or self._open or self._parts:
             return None
-        return [pieces[0] + orjson.dumps(text) + pieces[1]]  # `_text_event`, from its template
+        return filled(pieces, texts)  # `_text_event`'s, from its template
 
     def _text_event(self, text: str, *, thought: bool) -> bytes:
         """The event of one text part (no call open, nothing else said)."""

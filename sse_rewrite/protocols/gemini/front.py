@@ -3,7 +3,7 @@
 Gemini CLI's (and Google's SDKs') door. `streamGenerateContent` and `generateContent`
 (also under `/v1/`) are translated (`request.translate_request`) and POSTed to
 `BASE/chat/completions`; the answer comes back through the `--to gemini` path: a stream
-through a `StreamRewriter(to="gemini")` event by event (`StreamRelay`), always as SSE
+through a `FrontRewriter(to="gemini")` event by event (`StreamRelay`), always as SSE
 (`?alt=sse`, what every client asks for); a whole body through `rewrite_completion` and
 `completion_response`. `countTokens` is answered here (`estimate_tokens`), the upstream
 not asked. Any other `/v1beta/` method is a 404; another `POST /v1/models/…` is
@@ -32,12 +32,13 @@ from multidict import CIMultiDict
 from ...serve import state
 from ...serve.request_log import RequestRecord
 from ...serve.upstream import Upstream, UpstreamFailure
-from ...stream.rewrite import RewriteOptions, StreamRewriter
+from ...stream.rewrite import RewriteOptions
 from ...stream.sse import encode_event
 from ...tool_schemas import ToolSchemas
 from ..answers import relay_stream, request_json, whole_completion
 from ..anthropic.token_estimate import estimate_tokens
 from ..fields import RequestError
+from ..text_runs import FrontRewriter
 from ..thinking import thinking_off
 from .mapping import error_body
 from .request import translate_request
@@ -101,7 +102,7 @@ async def generate(request: web.Request, model: str, *, stream: bool) -> web.Str
                                       headers=upstream_headers(upstream, request)) as answer:
             if answer.content_type != "text/event-stream":
                 return await _whole_answer(answer, options, record, request, stream=stream)
-            return await relay_stream(request, answer, StreamRewriter(options), options, record,
+            return await relay_stream(request, answer, FrontRewriter(options), options, record,
                                       keepalive=KEEPALIVE, on_break=BROKEN_OFF)
     except UpstreamFailure as failure:
         record.outcome = failure.reason

@@ -160,14 +160,15 @@ class ResponsesEmitter(ChunkEmitter):
         self._sequence += 1
         return [*out, self._text_delta_event(self._sequence - 1, text)]
 
-    def _lone_text(self, reasoning: bool, text: str) -> list[Emitted] | None:
+    def _lone_texts(self, reasoning: bool, texts: list[str]) -> bytes | None:
         pieces, open_text = self._delta_template, self._text
         if pieces is None or open_text is None or open_text[0] != ("reasoning" if reasoning else "message"):
             return None
-        open_text[2].append(text)
-        self._sequence = sequence = self._sequence + 1
-        # `_text_delta`'s event, from its template
-        return [pieces[0] + b"%d" % (sequence - 1) + pieces[1] + orjson.dumps(text) + pieces[2]]
+        open_text[2].extend(texts)
+        first, self._sequence = self._sequence, self._sequence + len(texts)
+        head, middle, tail = pieces  # `_text_delta`'s events, from its template
+        return b"".join([head + b"%d" % number + middle + orjson.dumps(text) + tail
+                         for number, text in enumerate(texts, first)])
 
     def _text_delta_event(self, sequence: int, text: str) -> bytes:
         """The open text item's delta event for `text`, numbered `sequence`."""

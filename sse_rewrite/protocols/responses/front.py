@@ -3,7 +3,7 @@
 A Responses request (after the stored conversation of its `previous_response_id`) is
 translated (`request.translate_request`) and POSTed to `BASE/chat/completions`; the
 answer comes back through the `--to responses` path: a stream through a
-`StreamRewriter` whose output is a `ResponsesOutput` that knows the request (its
+`FrontRewriter` whose output is a `ResponsesOutput` that knows the request (its
 response id, custom tools, fields to repeat), relayed event by event (`StreamRelay`);
 a whole body through `rewrite_completion` and `completion_response` (as events if the
 client asked for a stream the upstream did not send). `/responses` works the same.
@@ -39,9 +39,10 @@ from ...serve import state
 from ...serve.metrics import metered_store
 from ...serve.probes import READINESS
 from ...serve.upstream import UpstreamFailure
-from ...stream.rewrite import RewriteOptions, StreamRewriter
+from ...stream.rewrite import RewriteOptions
 from ...tool_schemas import ToolSchemas
 from ..answers import error_status, relay_stream, request_json, whole_completion
+from ..text_runs import FrontRewriter
 from ..thinking import thinking_off
 from .items import ResponseContext
 from .keeping import RESPONSES, Keeper, Responses
@@ -126,7 +127,7 @@ async def create(request: web.Request) -> web.StreamResponse:
             if keeper is not None:
                 echo["store"] = await keeper.reserved()  # before the first byte, which names the response
                 before_write = keeper.before_write(output) if echo["store"] else None
-            streamed = await relay_stream(request, answer, StreamRewriter(options, output), options, record,
+            streamed = await relay_stream(request, answer, FrontRewriter(options, output), options, record,
                                           on_break=BROKEN_OFF, before_write=before_write)
             if before_write is not None and keeper is not None:  # (stored already, unless no event ended it)
                 await keeper.keep(output.response)
