@@ -27,6 +27,7 @@ PARSERS = {
     "gigachat": ("special-tokens", "granite-20b+special-tokens"),
     "granite-20b": ("granite-20b+special-tokens",),
     "functionary": ("functionary+special-tokens",),
+    "functionary-v3.2": ("functionary-v3.2+special-tokens",),
     "inkling": ("special-tokens", "olmo+special-tokens"),
 }
 ROWS: dict[str, dict[str, Expected]] = {
@@ -170,6 +171,21 @@ ROWS: dict[str, dict[str, Expected]] = {
         "no-closer-at-the-end-recovered": (
             '<function=f>{"a": 1}', [("f", '{"a": 1}')], "", {"recovered-call"}
         ),
+    },
+    "functionary-v3.2": {  # (llama.cpp tests/test-chat.cpp; the prompt ends with `>>>`)
+        "all-header-is-markup": (">>>all\nHello, world!\nWhat's up?", [], "Hello, world!\nWhat's up?", set()),
+        "call-after-its-opener": ('>>>f\n{"a": 1}', [("f", '{"a": 1}')], "", set()),
+        "first-message-text-then-a-call-newline-kept-llama.cpp-strips-it": (
+            'all\nHello, world!\nnono\nWhat\'s up?>>>f\n{"a": 1}\n', [("f", '{"a": 1}')],
+            "Hello, world!\nnono\nWhat's up?\n", set(),
+        ),
+        "first-message-a-call": ('f\n{"a": 1}>>>all\nok', [("f", '{"a": 1}')], "ok", set()),
+        "python-code-is-text-llama.cpp-calls-python": (
+            "python\n# This is a program:\nprint('hey')", [], "python\n# This is a program:\nprint('hey')",
+            set(),
+        ),
+        "no-header-is-text": ("Hello there", [], "Hello there", set()),
+        "a-repl-prompt-is-prose": ("all\nType >>> 1+1 here", [], "Type >>> 1+1 here", set()),
     },
     "inkling": {
         "args-key": (

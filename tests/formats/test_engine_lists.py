@@ -40,6 +40,7 @@ PROSE_AT_ONCE = {
     "olmo": "The <function_calls> tag is",
     "granite-20b": "The <function_call> tag is",
     "functionary": "The <function=NAME> tag is",
+    "functionary-v3.2": "The >>>NAME header is",
 }
 
 
@@ -56,6 +57,7 @@ CAP_OPENERS = {
     "olmo": '<function_calls>a(d="',
     "gigachat": '<|function_call|>{"name": "a", "arguments": {"d": "',
     "functionary": '<function=a>{"d": "',
+    "functionary-v3.2": '>>>a\n{"d": "',
 }
 LATER_CALL = {
     "granite": '<|tool_call|>[{"name": "b", "arguments": {}}]',
@@ -65,6 +67,7 @@ LATER_CALL = {
     "olmo": "<function_calls>b()</function_calls>",
     "gigachat": '<|function_call|>{"name": "b", "arguments": {}}',
     "functionary": "<function=b>{}</function>",
+    "functionary-v3.2": ">>>b\n{}",
 }
 
 

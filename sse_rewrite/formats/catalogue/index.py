@@ -273,6 +273,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Functionary v3.1", "list", "functionary+special-tokens", ("meetkai/functionary-medium-v3.1",),
           'Checking.\n<function=get_weather>{"city": "Paris"}</function>\nDone.', _CITY,
           "Checking.\n\nDone."),
+    Entry("Functionary v3.2", "list", "functionary-v3.2+special-tokens", ("meetkai/functionary-small-v3.2",),
+          'all\nChecking.>>>get_weather\n{"city": "Paris"}>>>all\nDone.', _CITY, "Checking.Done."),
     Entry("Inkling", "list", "special-tokens", ("thinkingmachines/Inkling-NVFP4",),
           "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>"
           '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>'

@@ -4,8 +4,7 @@ A part is named by its class (imported on first need, `_lazy.py`), the lead char
 markers, and its sniff bytes. `MARKERS_EVERYWHERE` are the parts whose markers prose cannot
 contain: every `auto` format reads them, whatever the model id. `FAMILIES` says, in order of
 precedence, which model ids pick which format and what it adds to those (docs/behaviour.md,
-"Formats" and "Adding a syntax"). `DECLARED` are syntaxes prose can contain, read under any id
-where the request's tools are known and the call names one of them (`declared`; "Types").
+"Formats" and "Adding a syntax"). What the request's tools add to these is `declared.py`'s.
 """
 
 from __future__ import annotations
@@ -279,28 +278,6 @@ class BeamAndTokens(LazyComposition):
     PARTS = (BEAM, *_BUT_HARMONY)
 
 
-DECLARED: Final = (QWEN,)
-"""Syntaxes prose can contain, read under any model id where the request's tools are known: a
-call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types")."""
-_TAGGED: Final = (QWEN, QWEN_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
-                  HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
-                  DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
-"""Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
-DECLARED_SUFFIX: Final = "+declared-tools"
-DECLARED_ADDS: Final = "Hermes JSON and Qwen3-Coder XML tool-call tags whose call names a declared tool"
-
-
-def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None:
-    """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
-    known), or None when it reads tags of its own (`_TAGGED`): their ids already read them."""
-    if any(part in composition.PARTS for part in _TAGGED):
-        return None
-    attributes = {"PARTS": (*composition.PARTS, *DECLARED), "BASE": composition.BASE,
-                  "READS_ALL": composition.READS_ALL, "__module__": __name__,
-                  "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
-    return type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
-
-
 def _wrapped(name: str) -> Ref:
     """A composition of `routing_wrapped`, imported once a stream needs it."""
     return Ref("catalogue.routing_wrapped", name)
@@ -351,6 +328,8 @@ FAMILIES: Final = (
            "granite-20b-functioncalling's <function_call> {...}"),
     Family(("functionary-small-v3.1", "functionary-medium-v3.1"), "functionary+special-tokens",
            FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>"),
+    Family(("functionary-small-v3.2", "functionary-medium-v3.2"), "functionary-v3.2+special-tokens",
+           _wrapped("FunctionaryV32AndTokens"), "Functionary v3.2's >>>NAME\n{...} and >>>all\n"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
