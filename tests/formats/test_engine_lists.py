@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from sse_rewrite.formats import FORMATS
+from sse_rewrite.tool_schemas import ToolSchemas
+from tests.chunking import calls, feed_pieces, normalize, texts
 from tests.formats.engine_list_rows import PARSERS, ROWS
 from tests.formats.harness import (
     cases,
@@ -79,3 +82,18 @@ def test_a_call_over_the_cap_is_released_and_scanning_resumes(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", list(LATER_CALL))
 def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
     invalid_utf8_replaced_only_where_rewritten(PARSERS[fmt][0], LATER_CALL[fmt])
+
+
+@pytest.mark.parametrize(
+    ("declared", "made"),
+    [
+        pytest.param("list_files", [("list_files", "{}")], id="declared"),
+        pytest.param("other", [], id="undeclared"),
+    ],
+)
+def test_granite_lines_name_a_declared_tool_where_the_tools_are_known(declared: str, made: list) -> None:
+    tools = ToolSchemas.read([{"type": "function", "function": {"name": declared, "parameters": {}}}])
+    for name in PARSERS["granite-lines"]:
+        out = feed_pieces(FORMATS[name](tools=tools), list("list_files()"))
+        assert [(c[1], c[2]) for c in calls(normalize(out))] == made, name
+        assert texts(normalize(out)) == ("" if made else "list_files()"), name

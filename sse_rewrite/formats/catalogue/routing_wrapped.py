@@ -17,7 +17,8 @@ from .lists import (
     MISTRAL_STRIPPED,
 )
 from .one_call import FunctionaryV32Parser
-from .routing import MistralTokens, Tokens, XlamTokens
+from .pythonic import GRANITE_LINES
+from .routing import GraniteAndTokens, HermesAndTokens, MistralTokens, Tokens, XlamTokens
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -67,6 +68,23 @@ class XlamAndTokens(WholeAnswerParser):
 
     INNER = XlamTokens
     BARE = (XLAM_BARE,)
+
+
+
+class GraniteLinesAndTokens(WholeAnswerParser):
+    """`auto` for Granite 3.3 ids: also bare `NAME(k="v")` call lines as the whole answer."""
+
+    INNER = GraniteAndTokens
+    BARE = (GRANITE_LINES,)
+    DECLARED_ONLY = True
+
+
+class Granite4LinesAndTokens(WholeAnswerParser):
+    """`auto` for Granite 4.0 H-Small ids: Hermes JSON tags, and bare call lines as the whole answer."""
+
+    INNER = HermesAndTokens
+    BARE = (GRANITE_LINES,)
+    DECLARED_ONLY = True
 
 
 class FunctionaryV32AndTokens(ComposedParser):
