@@ -98,7 +98,7 @@ ROWS: list[Any] = [
                  id="mimo-tml"),
     pytest.param(MIMO, "<tool_call>\n<function=f>\n<parameter=p>\na.py\n</parameter>\n</function>\n"
                  "</tool_call>",
-                 [("f", {"p": "a.py"})], "", "", set(), id="mimo-qwen3-coder-too"),
+                 [("f", {"p": "\na.py\n"})], "", "", set(), id="mimo-qwen3-coder-too-values-as-written"),
     pytest.param(MINICPM5, "<function name='f'><param name='c'><![CDATA[x <b>y]]></param></function>"
                  '<function name="g"><param name="n">3</param></function>',
                  [("f", {"c": "x <b>y"}), ("g", {"n": 3})], "", "", set(), id="minicpm5-cdata-back-to-back"),

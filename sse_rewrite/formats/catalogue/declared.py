@@ -22,6 +22,7 @@ from .routing import (
     K2_HORIZON,
     LONGCAT,
     MIMO_INVOKE,
+    MIMO_XML,
     MINICPM5_INVOKE,
     MINIMAX_INVOKE,
     MINIMAX_M1,
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 DECLARED: Final = (QWEN,)
 """Syntaxes prose can contain, read under any model id where the request's tools are known: a
 call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types")."""
-_TAGGED: Final = (QWEN, QWEN_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
+_TAGGED: Final = (QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
                   HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
                   DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
 """Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""

@@ -93,11 +93,14 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Reka Edge", "tag", "hermes", ("RekaAI/reka-edge-2603",),
           'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>Done.',
           _CITY, "Checking.\nDone."),
-    Entry("Qwen3-Coder XML: Step-3.5/3.7/5, Nanbeige, Nemotron 3, MiMo V2", "tag", "qwen3-coder",
+    Entry("Qwen3-Coder XML: Step-3.5/3.7/5, Nanbeige, Nemotron 3", "tag", "qwen3-coder",
           ("stepfun-ai/Step-3.5-Flash", "stepfun-ai/Step-3.7-Flash", "stepfun-ai/Step-5-Preview",
-           "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B", "XiaomiMiMo/MiMo-V2-Flash",
-           "XiaomiMiMo/MiMo-V2.5-Pro"),
+           "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"),
           "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n"
+          "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("Qwen3-Coder XML, values as written: MiMo V2", "tag", "mimo-xml+special-tokens",
+          ("XiaomiMiMo/MiMo-V2-Flash", "XiaomiMiMo/MiMo-V2.5-Pro"),
+          "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n"
           "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
     Entry("GLM-4.7 spelling: Ling 3.0, Laguna, Spark 2.5", "tag", "glm",
           ("inclusionAI/Ling-3.0-flash", "poolside/Laguna-XS.2", "poolside/Laguna-S-2.1"),

@@ -42,6 +42,7 @@ GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF
 MISTRAL_IDS: Final = Part("catalogue.lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("catalogue.qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
 QWEN_XML: Final = Part("catalogue.qwen_xml", "QwenXmlParser", "<", ANGLE_SNIFF)
+MIMO_XML: Final = Part("catalogue.qwen_xml", "MiMoXmlParser", "<", ANGLE_SNIFF)
 GLM: Final = Part("catalogue.glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("catalogue.hermes", "HermesParser", "<", ANGLE_SNIFF)
 LONGCAT: Final = Part("catalogue.tags", "LongCatParser", "<", ANGLE_SNIFF)
@@ -110,6 +111,12 @@ class QwenXmlAndTokens(LazyComposition):
     """`auto` for ids that write Qwen3-Coder XML (Step-3.5, Nemotron 3, MiMo V2, ...)."""
 
     PARTS = (QWEN_XML, *MARKERS_EVERYWHERE)
+
+
+class MiMoXmlAndTokens(LazyComposition):
+    """`auto` for MiMo V2 ids: Qwen3-Coder XML whose values keep their whitespace."""
+
+    PARTS = (MIMO_XML, *MARKERS_EVERYWHERE)
 
 
 class LongCatAndTokens(LazyComposition):
@@ -248,10 +255,10 @@ class Dots3AndTokens(LazyComposition):
 
 
 class MiMoAndTokens(LazyComposition):
-    """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies, `<tml:function_calls>` blocks, and the distinctive
-    markers."""
+    """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies (values as written), `<tml:function_calls>` blocks,
+    and the distinctive markers."""
 
-    PARTS = (QWEN_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)
+    PARTS = (MIMO_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)
 
 
 class MiniCpm5AndTokens(LazyComposition):
@@ -340,8 +347,9 @@ FAMILIES: Final = (
            "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     # (Step-3.5 and later before any `step3` row: Step-3 writes its own tokens)
     Family(("step-3.5", "step3p5", "step-3p5", "step-3.7", "step3p7", "step-5", "step5", "nanbeige",
-            "nemotron-3", "mimo-v2"), "qwen3-coder+special-tokens", QwenXmlAndTokens,
-           "Qwen3-Coder XML tool-call tags"),
+            "nemotron-3"), "qwen3-coder+special-tokens", QwenXmlAndTokens, "Qwen3-Coder XML tool-call tags"),
+    Family(("mimo-v2",), "mimo-xml+special-tokens", MiMoXmlAndTokens,
+           "Qwen3-Coder XML tool-call tags, values as written (their whitespace kept)"),
     Family(("longcat",), "longcat+special-tokens", LongCatAndTokens,
            "LongCat's <longcat_tool_call> tags (a JSON or a key/value body)"),
     Family(("iquest",), "iquest+special-tokens", IQuestAndTokens, "IQuest Q1's <iquest_tool_call> tags"),
