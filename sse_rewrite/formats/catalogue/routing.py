@@ -340,7 +340,7 @@ FAMILIES: Final = (
     Family(("functionary-small-v3.1", "functionary-medium-v3.1"), "functionary+special-tokens",
            FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>"),
     Family(("functionary-small-v3.2", "functionary-medium-v3.2"), "functionary-v3.2+special-tokens",
-           _wrapped("FunctionaryV32AndTokens"), "Functionary v3.2's >>>NAME line then {...}, and >>>all text"),
+           _wrapped("FunctionaryV32AndTokens"), "Functionary v3.2's >>>NAME line, then {...}; >>>all"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
