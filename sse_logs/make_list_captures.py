@@ -174,7 +174,7 @@ CAPTURES: Captures = {
     "functiongemma-call": ("google/functiongemma-270m-it", field(FUNCTIONGEMMA), "stop"),
     "functiongemma-stream-arguments": ("google/functiongemma-270m-it", field(FUNCTIONGEMMA), "stop"),
     "functionary-v32-recipients": ("meetkai/functionary-small-v3.2", field(FUNCTIONARY_V32), "stop"),
-    "granite-33-call-lines": ("ibm-granite/granite-3.3-8b-instruct", field(GRANITE_LINES), "stop"),
+    "granite-4-h-small-call-lines": ("ibm-granite/granite-4.0-h-small", field(GRANITE_LINES), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments", "functiongemma-stream-arguments": "--stream-arguments"}
 

@@ -28,7 +28,7 @@ PARSERS = {
     "granite-20b": ("granite-20b+special-tokens",),
     "functionary": ("functionary+special-tokens",),
     "functionary-v3.2": ("functionary-v3.2+special-tokens",),
-    "granite-lines": ("granite-lines+special-tokens", "granite-4-lines+special-tokens"),
+    "granite-lines": ("granite-4-lines+special-tokens",),
     "inkling": ("special-tokens", "olmo+special-tokens"),
 }
 ROWS: dict[str, dict[str, Expected]] = {

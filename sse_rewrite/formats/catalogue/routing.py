@@ -313,8 +313,6 @@ FAMILIES: Final = (
            "a bare pythonic list or JSON call as the whole answer"),
     Family(("functiongemma",), "functiongemma+special-tokens", FunctionGemmaAndTokens,
            "FunctionGemma's call:NAME{...} with its special tokens stripped"),
-    Family(("granite-3.3",), "granite-lines+special-tokens", _wrapped("GraniteLinesAndTokens"),
-           "bare NAME(k=v) call lines as the whole answer (3.0's <|tool_call|> is read in every stream)"),
     Family(("granite-4.0-h-small",), "granite-4-lines+special-tokens", _wrapped("Granite4LinesAndTokens"),
            "Hermes JSON tool-call tags, and bare NAME(k=v) call lines as the whole answer"),
     Family(("granite-3.0", "granite-3.1"), "granite+special-tokens", GraniteAndTokens,

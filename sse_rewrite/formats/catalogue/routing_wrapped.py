@@ -18,7 +18,7 @@ from .lists import (
 )
 from .one_call import FunctionaryV32Parser
 from .pythonic import GRANITE_LINES
-from .routing import GraniteAndTokens, HermesAndTokens, MistralTokens, Tokens, XlamTokens
+from .routing import HermesAndTokens, MistralTokens, Tokens, XlamTokens
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -69,14 +69,6 @@ class XlamAndTokens(WholeAnswerParser):
     INNER = XlamTokens
     BARE = (XLAM_BARE,)
 
-
-
-class GraniteLinesAndTokens(WholeAnswerParser):
-    """`auto` for Granite 3.3 ids: also bare `NAME(k="v")` call lines as the whole answer."""
-
-    INNER = GraniteAndTokens
-    BARE = (GRANITE_LINES,)
-    DECLARED_ONLY = True
 
 
 class Granite4LinesAndTokens(WholeAnswerParser):
