@@ -129,6 +129,11 @@ FUNCTIONGEMMA = (
     "<start_function_call>call:set_alarm{time:<escape>07:30<escape>,repeat:<escape>true<escape>,"
     "label:<escape>wake up, {gently}<escape>}<end_function_call>"
 )
+FUNCTIONARY_V32 = (  # (the prompt ended with `>>>`: the first message starts at its header)
+    "all\nI'll check the weather first.>>>get_weather\n{\"city\": \"Oslo\", \"unit\": \"celsius\"}"
+    ">>>all\nChecking now."
+)
+GRANITE_LINES = 'get_weather(location="San Francisco", unit="celsius")\nget_time(timezone="PST")'
 
 CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
@@ -168,6 +173,8 @@ CAPTURES: Captures = {
     "llama32-pythonic": ("meta-llama/Llama-3.2-3B-Instruct", field(LLAMA32_PYTHONIC), "stop"),
     "functiongemma-call": ("google/functiongemma-270m-it", field(FUNCTIONGEMMA), "stop"),
     "functiongemma-stream-arguments": ("google/functiongemma-270m-it", field(FUNCTIONGEMMA), "stop"),
+    "functionary-v32-recipients": ("meetkai/functionary-small-v3.2", field(FUNCTIONARY_V32), "stop"),
+    "granite-4-h-small-call-lines": ("ibm-granite/granite-4.0-h-small", field(GRANITE_LINES), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments", "functiongemma-stream-arguments": "--stream-arguments"}
 

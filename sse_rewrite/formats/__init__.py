@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from .catalogue.routing import DECLARED_ADDS, DECLARED_SUFFIX, FAMILIES, Tokens, declared
+from .catalogue.declared import DECLARED_ADDS, DECLARED_SUFFIX, declared
+from .catalogue.routing import FAMILIES, Tokens
 from .machines._lazy import LazyComposition, Ref
 from .machines._scanner import DEFAULT_MAX_SECTION_BYTES
 
@@ -80,7 +81,7 @@ _DECLARED: Final = {
     if isinstance(parser, type) and issubclass(parser, LazyComposition) and (variant := declared(parser))
 }
 """The same where the request's tools are known, for those that read no tag syntax of their own
-(`routing.declared`)."""
+(`declared.declared`)."""
 
 FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "kimi": Ref("catalogue.kimi", "KimiParser"),

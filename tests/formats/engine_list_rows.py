@@ -27,6 +27,8 @@ PARSERS = {
     "gigachat": ("special-tokens", "granite-20b+special-tokens"),
     "granite-20b": ("granite-20b+special-tokens",),
     "functionary": ("functionary+special-tokens",),
+    "functionary-v3.2": ("functionary-v3.2+special-tokens",),
+    "granite-lines": ("granite-4-lines+special-tokens",),
     "inkling": ("special-tokens", "olmo+special-tokens"),
 }
 ROWS: dict[str, dict[str, Expected]] = {
@@ -170,6 +172,45 @@ ROWS: dict[str, dict[str, Expected]] = {
         "no-closer-at-the-end-recovered": (
             '<function=f>{"a": 1}', [("f", '{"a": 1}')], "", {"recovered-call"}
         ),
+    },
+    "functionary-v3.2": {  # (llama.cpp tests/test-chat.cpp; the prompt ends with `>>>`)
+        "all-header-is-markup": (">>>all\nHello, world!\nWhat's up?", [], "Hello, world!\nWhat's up?", set()),
+        "call-after-its-opener": ('>>>f\n{"a": 1}', [("f", '{"a": 1}')], "", set()),
+        "first-message-text-then-a-call-newline-kept-llama.cpp-strips-it": (
+            'all\nHello, world!\nnono\nWhat\'s up?>>>f\n{"a": 1}\n', [("f", '{"a": 1}')],
+            "Hello, world!\nnono\nWhat's up?\n", set(),
+        ),
+        "first-message-a-call": ('f\n{"a": 1}>>>all\nok', [("f", '{"a": 1}')], "ok", set()),
+        "python-code-is-text-llama.cpp-calls-python": (
+            "python\n# This is a program:\nprint('hey')", [], "python\n# This is a program:\nprint('hey')",
+            set(),
+        ),
+        "no-header-is-text": ("Hello there", [], "Hello there", set()),
+        "a-repl-prompt-is-prose": ("all\nType >>> 1+1 here", [], "Type >>> 1+1 here", set()),
+    },
+    "granite-lines": {  # (vLLM tests/tool_parsers/test_granite_pythonic_tool_parser.py)
+        "single-call": (
+            'get_weather(location="San Francisco", unit="celsius")',
+            [("get_weather", '{"location": "San Francisco", "unit": "celsius"}')], "", set(),
+        ),
+        "multiple-calls": (
+            'get_weather(location="Paris")\nsearch_web(query="vLLM release notes")',
+            [("get_weather", '{"location": "Paris"}'), ("search_web", '{"query": "vLLM release notes"}')], "",
+            set(),
+        ),
+        "no-args-call": ("list_files()", [("list_files", "{}")], "", set()),
+        "plain-text-passthrough": (
+            "I don't need to call any tools to answer this.", [],
+            "I don't need to call any tools to answer this.", set(),
+        ),
+        "text-before-a-line-is-text-vllm-reads-the-line": (
+            'Sure, let me check the weather.\nget_weather(location="London")', [],
+            'Sure, let me check the weather.\nget_weather(location="London")', set(),
+        ),
+        "streamed-call-line-ending-kept": (
+            'get_weather(location="Berlin")\n', [("get_weather", '{"location": "Berlin"}')], "\n", set(),
+        ),
+        "positional-arguments-are-text": ('print("hey")', [], 'print("hey")', set()),
     },
     "inkling": {
         "args-key": (

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from sse_rewrite.formats import FORMATS
+from sse_rewrite.tool_schemas import ToolSchemas
+from tests.chunking import calls, feed_pieces, normalize, texts
 from tests.formats.engine_list_rows import PARSERS, ROWS
 from tests.formats.harness import (
     cases,
@@ -40,6 +43,7 @@ PROSE_AT_ONCE = {
     "olmo": "The <function_calls> tag is",
     "granite-20b": "The <function_call> tag is",
     "functionary": "The <function=NAME> tag is",
+    "functionary-v3.2": "The >>>NAME header is",
 }
 
 
@@ -56,6 +60,7 @@ CAP_OPENERS = {
     "olmo": '<function_calls>a(d="',
     "gigachat": '<|function_call|>{"name": "a", "arguments": {"d": "',
     "functionary": '<function=a>{"d": "',
+    "functionary-v3.2": '>>>a\n{"d": "',
 }
 LATER_CALL = {
     "granite": '<|tool_call|>[{"name": "b", "arguments": {}}]',
@@ -65,6 +70,7 @@ LATER_CALL = {
     "olmo": "<function_calls>b()</function_calls>",
     "gigachat": '<|function_call|>{"name": "b", "arguments": {}}',
     "functionary": "<function=b>{}</function>",
+    "functionary-v3.2": ">>>b\n{}",
 }
 
 
@@ -76,3 +82,18 @@ def test_a_call_over_the_cap_is_released_and_scanning_resumes(fmt: str) -> None:
 @pytest.mark.parametrize("fmt", list(LATER_CALL))
 def test_invalid_utf8_is_replaced_only_in_rewritten_text(fmt: str) -> None:
     invalid_utf8_replaced_only_where_rewritten(PARSERS[fmt][0], LATER_CALL[fmt])
+
+
+@pytest.mark.parametrize(
+    ("declared", "made"),
+    [
+        pytest.param("list_files", [("list_files", "{}")], id="declared"),
+        pytest.param("other", [], id="undeclared"),
+    ],
+)
+def test_granite_lines_name_a_declared_tool_where_the_tools_are_known(declared: str, made: list) -> None:
+    tools = ToolSchemas.read([{"type": "function", "function": {"name": declared, "parameters": {}}}])
+    for name in PARSERS["granite-lines"]:
+        out = feed_pieces(FORMATS[name](tools=tools), list("list_files()"))
+        assert [(c[1], c[2]) for c in calls(normalize(out))] == made, name
+        assert texts(normalize(out)) == ("" if made else "list_files()"), name

@@ -98,7 +98,7 @@ ROWS: list[Any] = [
                  id="mimo-tml"),
     pytest.param(MIMO, "<tool_call>\n<function=f>\n<parameter=p>\na.py\n</parameter>\n</function>\n"
                  "</tool_call>",
-                 [("f", {"p": "a.py"})], "", "", set(), id="mimo-qwen3-coder-too"),
+                 [("f", {"p": "\na.py\n"})], "", "", set(), id="mimo-qwen3-coder-too-values-as-written"),
     pytest.param(MINICPM5, "<function name='f'><param name='c'><![CDATA[x <b>y]]></param></function>"
                  '<function name="g"><param name="n">3</param></function>',
                  [("f", {"c": "x <b>y"}), ("g", {"n": 3})], "", "", set(), id="minicpm5-cdata-back-to-back"),
@@ -107,6 +107,16 @@ ROWS: list[Any] = [
                  id="minicpm5-prose"),
     pytest.param(MINICPM5, 'a<functionname="f"><paramname="c">x</param></function>b', [("f", {"c": "x"})],
                  "ab", "", set(), id="minicpm5-lost-space-repaired-as-vllm"),
+    # (llama.cpp tests/test-chat-peg-parser-minicpm5.cpp)
+    pytest.param(MINICPM5,
+                 "<function name=\"python\"><param name=\"code\">print('Hello, World!')</param></function>",
+                 [("python", {"code": "print('Hello, World!')"})], "", "", set(),
+                 id="minicpm5-llama.cpp-full-xml"),
+    pytest.param(MINICPM5, '<function name="get_current_timestamp"></function>',
+                 [("get_current_timestamp", {})], "", "", set(), id="minicpm5-llama.cpp-empty-args"),
+    pytest.param(MINICPM5, " name=\"python\"> name=\"code\">print('Hello, World!')", [],
+                 " name=\"python\"> name=\"code\">print('Hello, World!')", "", set(),
+                 id="minicpm5-stripped-fragments-stay-text-llama.cpp-reads-them"),
     pytest.param(MINICPM5, "<functions> and <functionnamed> stay", [], "<functions> and <functionnamed> stay",
                  "", set(), id="minicpm5-glued-words-are-prose"),
     pytest.param(SPARK, " to=self<|message|>Think.<|eom|><|start|>assistant to=f<|message|>"

@@ -93,11 +93,14 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Reka Edge", "tag", "hermes", ("RekaAI/reka-edge-2603",),
           'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>Done.',
           _CITY, "Checking.\nDone."),
-    Entry("Qwen3-Coder XML: Step-3.5/3.7/5, Nanbeige, Nemotron 3, MiMo V2", "tag", "qwen3-coder",
+    Entry("Qwen3-Coder XML: Step-3.5/3.7/5, Nanbeige, Nemotron 3", "tag", "qwen3-coder",
           ("stepfun-ai/Step-3.5-Flash", "stepfun-ai/Step-3.7-Flash", "stepfun-ai/Step-5-Preview",
-           "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B", "XiaomiMiMo/MiMo-V2-Flash",
-           "XiaomiMiMo/MiMo-V2.5-Pro"),
+           "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"),
           "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n"
+          "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("Qwen3-Coder XML, values as written: MiMo V2", "tag", "mimo-xml+special-tokens",
+          ("XiaomiMiMo/MiMo-V2-Flash", "XiaomiMiMo/MiMo-V2.5-Pro"),
+          "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n"
           "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
     Entry("GLM-4.7 spelling: Ling 3.0, Laguna, Spark 2.5", "tag", "glm",
           ("inclusionAI/Ling-3.0-flash", "poolside/Laguna-XS.2", "poolside/Laguna-S-2.1"),
@@ -256,6 +259,9 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Llama 3.2 / ToolACE pythonic", "list", "llama",
           ("meta-llama/Llama-3.2-3B-Instruct", "Team-ACE/ToolACE-8B"),
           "[get_weather(city='Paris')]", _CITY, ""),
+    Entry("Granite 4.0 H-Small call lines", "list", "granite-4-lines+special-tokens",
+          ("ibm-granite/granite-4.0-h-small",),
+          'get_weather(city="Paris")\nget_time()', (*_CITY, ("get_time", "{}")), ""),
     Entry("FunctionGemma", "list", "functiongemma", ("google/functiongemma-270m-it", "ai/functiongemma"),
           "Checking.<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>Done.",
           _CITY, "Checking.Done.", everywhere=True),
@@ -273,6 +279,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Functionary v3.1", "list", "functionary+special-tokens", ("meetkai/functionary-medium-v3.1",),
           'Checking.\n<function=get_weather>{"city": "Paris"}</function>\nDone.', _CITY,
           "Checking.\n\nDone."),
+    Entry("Functionary v3.2", "list", "functionary-v3.2+special-tokens", ("meetkai/functionary-small-v3.2",),
+          'all\nChecking.>>>get_weather\n{"city": "Paris"}>>>all\nDone.', _CITY, "Checking.Done."),
     Entry("Inkling", "list", "special-tokens", ("thinkingmachines/Inkling-NVFP4",),
           "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>"
           '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>'

@@ -25,7 +25,7 @@ from ..machines._brackets import Quotes
 from ..machines._list_machine import ListParser
 from ..machines._list_reads import json_calls, keyed_calls, mistral_calls, no_calls
 from ..machines._list_syntax import ListSyntax
-from ..machines._scanner import ANGLE_SNIFF
+from ..machines._scanner import ANGLE_SNIFF, word_sniff
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -48,6 +48,13 @@ FUNCTIONARY: Final = ListSyntax(
     streams=True,
 )  # fmt: skip
 """`<function=NAME>` then the arguments object as written (the header has no id)."""
+FUNCTIONARY_V32: Final = ListSyntax(
+    "Functionary v3.2", (b">>>",), _OBJECT, mistral_calls,
+    header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)\n(?P<id>(?!))?"),
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.\-\n]"), header_optional=False, streams=True,
+    text_header=b"all\n",
+)  # fmt: skip
+"""`>>>NAME\n` then the arguments object as written; `>>>all\n` then text."""
 
 
 _MESSAGE_END: Final = b"<|end_message|>"
@@ -81,3 +88,11 @@ class FunctionaryParser(ListParser):
 
     SYNTAXES = (FUNCTIONARY,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+class FunctionaryV32Parser(ListParser):
+    """What Functionary v3.2 ids add to the tokens read everywhere: `>>>NAME\n{…}`, `>>>all\n`."""
+
+    SYNTAXES = (FUNCTIONARY_V32,)
+    sniff: ClassVar[tuple[bytes, ...]] = (*word_sniff(b">>>"), *ANGLE_SNIFF)
+

@@ -1,13 +1,17 @@
-"""The call-expression lines the serving engines read, declared: Olmo 3.
+"""The call-expression lines the serving engines read, declared: Olmo 3, Granite's bare lines.
 
     Olmo 3          <function_calls>get_weather(city="Paris")\nget_time(tz=null)</function_calls>
+    Granite 3.3     get_weather(city="Paris")\nget_time()            (4.0 H-Small too; no marker)
 
 (The other pythonic syntaxes of FORMATS-2.md §F sit with their kin in `lists.py`: FunctionGemma
 beside Gemma 4, whose grammar it shares, and Llama 3.2 / ToolACE's bare list, Llama 4's.)
 A `ListSyntax` on the family machine (`machines/_list_machine.py`): one call a line, Python
 literals and JSON's `true`, `false`, `null`. Its `<function_calls>` wrapper also holds DSML
 and invoke bodies elsewhere (the body decides), so only Olmo ids read it, and a body that is
-not call lines is left as text.
+not call lines is left as text. Granite's lines have no marker at all: they are read as the
+whole answer only (`routing_wrapped`), under Granite 4.0 H-Small ids (not yet 3.3's: see
+docs/behaviour.md), keyword arguments
+only, and each must name a declared tool where the request's tools are known.
 """
 
 from __future__ import annotations
@@ -37,3 +41,10 @@ class OlmoParser(ListParser):
 
     SYNTAXES = (OLMO,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+
+
+GRANITE_LINES: Final = ListSyntax(
+    "Granite call lines", (), OLMO.values, gemma_calls, header=OLMO.header, header_bytes=OLMO.header_bytes,
+    header_optional=False,
+)  # fmt: skip
+"""Granite 3.3's and 4.0 H-Small's `NAME(k="v")`, one a line, with no marker (a whole answer)."""

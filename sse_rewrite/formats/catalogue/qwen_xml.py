@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 QWEN3_CODER: Final = TagSyntax("qwen3-coder", frozenset({Body.XML}), bare_function=True)
 QWEN: Final = TagSyntax("qwen", frozenset({Body.JSON, Body.XML}), bare_function=True)
+MIMO_XML: Final = TagSyntax("mimo", frozenset({Body.XML}), bare_function=True, verbatim=True)
+"""Qwen3-Coder's XML as MiMo V2 writes it: its values keep their whitespace (vLLM's `mimo`)."""
 
 
 class QwenXmlParser(TagSyntaxParser):
@@ -38,3 +40,9 @@ class QwenParser(QwenXmlParser):
     """What `auto` reads for a Qwen model: Hermes JSON (Qwen2.5, Qwen3) and XML (Qwen3-Coder)."""
 
     SYNTAX: ClassVar[TagSyntax] = QWEN
+
+
+class MiMoXmlParser(QwenXmlParser):
+    """What MiMo V2 ids read: Qwen3-Coder XML, each value as written (`MIMO_XML`)."""
+
+    SYNTAX: ClassVar[TagSyntax] = MIMO_XML

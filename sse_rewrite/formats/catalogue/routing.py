@@ -4,8 +4,7 @@ A part is named by its class (imported on first need, `_lazy.py`), the lead char
 markers, and its sniff bytes. `MARKERS_EVERYWHERE` are the parts whose markers prose cannot
 contain: every `auto` format reads them, whatever the model id. `FAMILIES` says, in order of
 precedence, which model ids pick which format and what it adds to those (docs/behaviour.md,
-"Formats" and "Adding a syntax"). `DECLARED` are syntaxes prose can contain, read under any id
-where the request's tools are known and the call names one of them (`declared`; "Types").
+"Formats" and "Adding a syntax"). What the request's tools add to these is `declared.py`'s.
 """
 
 from __future__ import annotations
@@ -43,6 +42,7 @@ GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF
 MISTRAL_IDS: Final = Part("catalogue.lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("catalogue.qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
 QWEN_XML: Final = Part("catalogue.qwen_xml", "QwenXmlParser", "<", ANGLE_SNIFF)
+MIMO_XML: Final = Part("catalogue.qwen_xml", "MiMoXmlParser", "<", ANGLE_SNIFF)
 GLM: Final = Part("catalogue.glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("catalogue.hermes", "HermesParser", "<", ANGLE_SNIFF)
 LONGCAT: Final = Part("catalogue.tags", "LongCatParser", "<", ANGLE_SNIFF)
@@ -111,6 +111,12 @@ class QwenXmlAndTokens(LazyComposition):
     """`auto` for ids that write Qwen3-Coder XML (Step-3.5, Nemotron 3, MiMo V2, ...)."""
 
     PARTS = (QWEN_XML, *MARKERS_EVERYWHERE)
+
+
+class MiMoXmlAndTokens(LazyComposition):
+    """`auto` for MiMo V2 ids: Qwen3-Coder XML whose values keep their whitespace."""
+
+    PARTS = (MIMO_XML, *MARKERS_EVERYWHERE)
 
 
 class LongCatAndTokens(LazyComposition):
@@ -249,10 +255,10 @@ class Dots3AndTokens(LazyComposition):
 
 
 class MiMoAndTokens(LazyComposition):
-    """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies, `<tml:function_calls>` blocks, and the distinctive
-    markers."""
+    """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies (values as written), `<tml:function_calls>` blocks,
+    and the distinctive markers."""
 
-    PARTS = (QWEN_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)
+    PARTS = (MIMO_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)
 
 
 class MiniCpm5AndTokens(LazyComposition):
@@ -277,28 +283,6 @@ class BeamAndTokens(LazyComposition):
     """`auto` for Beam ids: its messages in harmony's place, and the other distinctive markers."""
 
     PARTS = (BEAM, *_BUT_HARMONY)
-
-
-DECLARED: Final = (QWEN,)
-"""Syntaxes prose can contain, read under any model id where the request's tools are known: a
-call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types")."""
-_TAGGED: Final = (QWEN, QWEN_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
-                  HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
-                  DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
-"""Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
-DECLARED_SUFFIX: Final = "+declared-tools"
-DECLARED_ADDS: Final = "Hermes JSON and Qwen3-Coder XML tool-call tags whose call names a declared tool"
-
-
-def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None:
-    """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
-    known), or None when it reads tags of its own (`_TAGGED`): their ids already read them."""
-    if any(part in composition.PARTS for part in _TAGGED):
-        return None
-    attributes = {"PARTS": (*composition.PARTS, *DECLARED), "BASE": composition.BASE,
-                  "READS_ALL": composition.READS_ALL, "__module__": __name__,
-                  "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
-    return type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
 
 
 def _wrapped(name: str) -> Ref:
@@ -329,6 +313,8 @@ FAMILIES: Final = (
            "a bare pythonic list or JSON call as the whole answer"),
     Family(("functiongemma",), "functiongemma+special-tokens", FunctionGemmaAndTokens,
            "FunctionGemma's call:NAME{...} with its special tokens stripped"),
+    Family(("granite-4.0-h-small",), "granite-4-lines+special-tokens", _wrapped("Granite4LinesAndTokens"),
+           "Hermes JSON tool-call tags, and bare NAME(k=v) call lines as the whole answer"),
     Family(("granite-3.0", "granite-3.1"), "granite+special-tokens", GraniteAndTokens,
            "Granite 3.1's <tool_call>[...] (3.0's <|tool_call|> is read in every stream)"),
     Family(("jamba", "apriel", "hunyuan-a13b"), "tool-calls-list+special-tokens", ToolCallsListAndTokens,
@@ -351,14 +337,17 @@ FAMILIES: Final = (
            "granite-20b-functioncalling's <function_call> {...}"),
     Family(("functionary-small-v3.1", "functionary-medium-v3.1"), "functionary+special-tokens",
            FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>"),
+    Family(("functionary-small-v3.2", "functionary-medium-v3.2"), "functionary-v3.2+special-tokens",
+           _wrapped("FunctionaryV32AndTokens"), "Functionary v3.2's >>>NAME line, then {...}; >>>all"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
     Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
            "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     # (Step-3.5 and later before any `step3` row: Step-3 writes its own tokens)
     Family(("step-3.5", "step3p5", "step-3p5", "step-3.7", "step3p7", "step-5", "step5", "nanbeige",
-            "nemotron-3", "mimo-v2"), "qwen3-coder+special-tokens", QwenXmlAndTokens,
-           "Qwen3-Coder XML tool-call tags"),
+            "nemotron-3"), "qwen3-coder+special-tokens", QwenXmlAndTokens, "Qwen3-Coder XML tool-call tags"),
+    Family(("mimo-v2",), "mimo-xml+special-tokens", MiMoXmlAndTokens,
+           "Qwen3-Coder XML tool-call tags, values as written (their whitespace kept)"),
     Family(("longcat",), "longcat+special-tokens", LongCatAndTokens,
            "LongCat's <longcat_tool_call> tags (a JSON or a key/value body)"),
     Family(("iquest",), "iquest+special-tokens", IQuestAndTokens, "IQuest Q1's <iquest_tool_call> tags"),

@@ -1,8 +1,10 @@
 """The `auto` formats that wrap the every-stream composition, imported once a stream needs one
-(gpt-oss's reads the composition built: its start reads the stream's first texts itself)."""
+(gpt-oss's reads the composition built: its start reads the stream's first texts itself, as
+Functionary v3.2's does)."""
 
 from __future__ import annotations
 
+from ..machines._compose import ComposedParser
 from ..machines.harmony_stripped import GptOssParser
 from ..machines.whole_answer import WholeAnswerParser
 from .json_lists import XLAM_BARE
@@ -14,7 +16,14 @@ from .lists import (
     MISTRAL_REASONING,
     MISTRAL_STRIPPED,
 )
-from .routing import MistralTokens, Tokens, XlamTokens
+from .one_call import FunctionaryV32Parser
+from .pythonic import GRANITE_LINES
+from .routing import HermesAndTokens, MistralTokens, Tokens, XlamTokens
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class GptOssAndTokens(GptOssParser):
@@ -59,3 +68,28 @@ class XlamAndTokens(WholeAnswerParser):
 
     INNER = XlamTokens
     BARE = (XLAM_BARE,)
+
+
+
+class Granite4LinesAndTokens(WholeAnswerParser):
+    """`auto` for Granite 4.0 H-Small ids: Hermes JSON tags, and bare call lines as the whole answer."""
+
+    INNER = HermesAndTokens
+    BARE = (GRANITE_LINES,)
+    DECLARED_ONLY = True
+
+
+class FunctionaryV32AndTokens(ComposedParser):
+    """`auto` for Functionary v3.2 ids. Their prompt ends with `>>>`, so the answer starts at a
+    header (`all\n` or `NAME\n`): the field starts inside `FunctionaryV32Parser`'s opener, and
+    is read from its first text (`reads_from_start`)."""
+
+    PARTS = (*Tokens.composition().PARTS, FunctionaryV32Parser)
+    reads_from_start: ClassVar[bool] = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        opened = self._parts[-1]
+        assert isinstance(opened, FunctionaryV32Parser)
+        opened.open_at_start()
+        self._active = opened

@@ -57,6 +57,8 @@ class ListFastPaths(ScanningParser):
         scan, syntax = self._scan, self._syntax
         if syntax is None or syntax.header is None or syntax.header_bytes is None:
             return 0
+        if scan.end - self._head_at < len(syntax.text_header):  # (the head step decides it)
+            return 0
         taken = 0
         for text in texts:
             data = text.encode("utf-8", "surrogatepass")

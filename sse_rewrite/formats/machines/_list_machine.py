@@ -131,6 +131,11 @@ class ListParser(ListReasoning):
             if last.isalnum() or last == "_":
                 self._release_opener(out)
 
+    def open_at_start(self) -> None:
+        """The prompt ended with the first syntax's opener (Functionary v3.2's `>>>`): the field
+        starts at its header."""
+        self._syntax, self._state = self.SYNTAXES[0], State.HEAD
+
     def _step_head(self, out: list[Piece]) -> bool:
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
@@ -139,6 +144,16 @@ class ListParser(ListReasoning):
             scan.cursor = begin
             return False
         self._header = None
+        text_header = syntax.text_header
+        if text_header and begin == self._head_at and not self._written:
+            held = bytes(scan.view[begin : begin + len(text_header)])
+            if held == text_header:
+                out.append(Markup(scan.take(begin + len(held))))
+                self._state = State.TEXT
+                return True
+            if text_header.startswith(held):  # (the text ran out inside it)
+                scan.cursor = begin
+                return False
         if not (syntax.header_optional and scan.view[begin] in syntax.values):
             # (a header that must be there follows its opener directly)
             if syntax.header is None or syntax.header_bytes is None or not (
@@ -169,7 +184,8 @@ class ListParser(ListReasoning):
         scan = self._scan
         if self._written:  # (a later call of a block: the block ends before it)
             return self._end_block(out, self._written_end)
-        out.append(Text(scan.take(self._opener_end)))
+        if self._opener_end > scan.start:  # (empty where the prompt wrote the opener: `open_at_start`)
+            out.append(Text(scan.take(self._opener_end)))
         syntax = self._syntax
         if syntax is not None and syntax.closer is not None and syntax.orphan_closer:
             self._owe((syntax, Role.CLOSE))  # (its closer, when it comes, is words too)
@@ -274,6 +290,8 @@ class ListParser(ListReasoning):
             self._end_block(out, self._written_end)
             self._emit_text(out, scan.end)
             self._state = State.TEXT
+        elif state is State.HEAD and not self._opener_end:  # (`open_at_start`: no header came, only text)
+            self._emit_text(out, scan.end)
         elif state is State.HEAD and not scan.text(scan.cursor, scan.end).strip():
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", f"{syntax.name} opener at the end: dropped"))

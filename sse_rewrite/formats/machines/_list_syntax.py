@@ -64,3 +64,6 @@ class ListSyntax:
     """Whether a newline right after the opener is markup too (Gemma's `<|channel>thought` line)."""
     word_start: bool = False
     """Whether an opener that follows a letter, digit or `_` is prose (`recall:` is no `call:`)."""
+    text_header: bytes = b""
+    """A header right after the opener that addresses the answer's text (Functionary v3.2's
+    `all\n`): markup with its opener, and the block ends there, the text after it kept."""

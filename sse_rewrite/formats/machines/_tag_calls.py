@@ -118,7 +118,7 @@ class TagCalls(TagStreamAbsorb):
             if self._body is Body.JSON:
                 return hermes_call(body, self.TAGS.json_keys) if body.strip() else None
             if self._body is Body.XML:
-                return qwen_xml_call(body, complete, self._tools)
+                return qwen_xml_call(body, complete, self._tools, verbatim=self.VERBATIM)
             return glm_call(body, self._tools, tags=self.TAGS) if body.strip() else None
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
             return None

@@ -41,6 +41,8 @@ class TagStreaming(ScanningParser):
 
     TAGS: ClassVar[TagSpelling] = TOOL_CALL
     """The syntax's markers (a `TagSyntax` declares them: `_tag_syntax`)."""
+    VERBATIM: ClassVar[bool] = False
+    """Whether XML values keep the newlines next to their tags (`TagSyntax.verbatim`)."""
 
     _body: Body
     _value_end: bytes | None
@@ -127,7 +129,8 @@ class TagStreaming(ScanningParser):
         try:
             name = self._announced[1]  # (typed by its tool's schema, as the whole call is)
             if self._body is Body.XML:
-                call = qwen_xml_call(f"{FUNCTION}f>{source}</parameter>", False, self._tools, typed_as=name)
+                body = f"{FUNCTION}f>{source}</parameter>"
+                call = qwen_xml_call(body, False, self._tools, typed_as=name, verbatim=self.VERBATIM)
             else:
                 call = glm_call(f"f{source}{self.TAGS.value_end}", self._tools, typed_as=name, tags=self.TAGS)
         except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)

@@ -31,16 +31,17 @@ if TYPE_CHECKING:
 class TagSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("bare_function", "bodies", "name", "tags")
+    __slots__ = ("bare_function", "bodies", "name", "tags", "verbatim")
 
     def __init__(
         self, name: str, bodies: frozenset[Body], *, bare_function: bool = False,
-        tags: TagSpelling = TOOL_CALL,
+        tags: TagSpelling = TOOL_CALL, verbatim: bool = False,
     ) -> None:
         self.name = name
         self.bodies = bodies  # what the tags may hold
         self.bare_function = bare_function  # a `<function=NAME>` without the wrapper opens a call
         self.tags = tags
+        self.verbatim = verbatim  # XML values keep the newlines next to their tags (MiMo)
 
     def openers(self) -> MarkerTable[bool | bytes | None]:
         """What opens a call (False), a bare one (True), a block (None); closers stand for themselves."""
@@ -69,7 +70,7 @@ class TagSyntaxParser(ToolCallTagParser):
 
     def __init_subclass__(cls) -> None:
         if "SYNTAX" in cls.__dict__:
-            cls.BODIES, cls.TAGS = cls.SYNTAX.bodies, cls.SYNTAX.tags
+            cls.BODIES, cls.TAGS, cls.VERBATIM = cls.SYNTAX.bodies, cls.SYNTAX.tags, cls.SYNTAX.verbatim
             cls.OPENERS, cls.ORPHANS = cls.SYNTAX.openers(), cls.SYNTAX.closers()
         super().__init_subclass__()
 

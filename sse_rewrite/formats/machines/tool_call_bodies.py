@@ -108,13 +108,15 @@ def json_members(text: str) -> dict[str, str] | None:
 
 
 def qwen_xml_call(
-    body: str, complete: bool = True, tools: ToolSchemas | None = None, typed_as: str | None = None
-) -> Call | None:
+    body: str, complete: bool = True, tools: ToolSchemas | None = None, typed_as: str | None = None,
+    verbatim: bool = False,
+) -> Call | None:  # fmt: skip
     """`<function=NAME>` with `<parameter=KEY>VALUE</parameter>` pairs, up to `</function>`.
 
     A parameter left open ends at the next `<parameter=`, `</function>` or `</tool_call>`. With
     `complete` False (the input ended) `</function>` may be missing. Values are typed by the
-    schema of the tool `typed_as` (default: the call's own name) in `tools`.
+    schema of the tool `typed_as` (default: the call's own name) in `tools`; `verbatim`: they
+    keep the newlines next to their tags.
     """
     body = body.strip()
     if not body.startswith(FUNCTION) or not (body.endswith(FUNCTION_END) or not complete):
@@ -130,7 +132,7 @@ def qwen_xml_call(
     name = name.strip()
     if not found or not is_name(name):
         return None
-    return name, typed_object(pairs, tool_parameters(tools, typed_as or name))
+    return name, typed_object(pairs, tool_parameters(tools, typed_as or name), verbatim)
 
 
 def glm_call(
@@ -171,12 +173,15 @@ def _between(text: str, opener: str, closer: str) -> tuple[str | None, str]:
     return (inner, rest) if found else (None, text)
 
 
-def typed_object(pairs: list[tuple[str, str]], parameters: Parameters | None = None) -> str:
+def typed_object(
+    pairs: list[tuple[str, str]], parameters: Parameters | None = None, verbatim: bool = False
+) -> str:
     """A JSON object from raw `(key, value)` texts, each value typed by its schema in
-    `parameters` (the tool's), or guessed (`raw_values.value_json`)."""
+    `parameters` (the tool's), or guessed (`raw_values.value_json`); `verbatim`: a value keeps
+    the newlines next to its tags, which are otherwise markup."""
     members = []
     for key, raw in pairs:
-        value = raw.removeprefix("\n").removesuffix("\n")  # the newlines belong to the markup
+        value = raw if verbatim else raw.removeprefix("\n").removesuffix("\n")
         schema = parameters.property(key) if parameters is not None else None
         members.append(f"{orjson.dumps(key).decode()}: {value_json(value, schema, parameters)}")
     return "{" + ", ".join(members) + "}"

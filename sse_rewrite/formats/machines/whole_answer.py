@@ -57,6 +57,9 @@ class WholeAnswerParser:
     """Made before the field's first text, so that it sees it (see the module docstring)."""
     REASONING: ClassVar[tuple[str, str] | None] = None
     """The opener and closer of a reasoning block `INNER` reads that may come before the answer."""
+    DECLARED_ONLY: ClassVar[bool] = False
+    """Whether, where the request's tools are known, every bare call must name one of them (else
+    the answer is text): for calls prose and code write too (Granite's `NAME(k="v")` lines)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -68,6 +71,7 @@ class WholeAnswerParser:
     ) -> None:  # fmt: skip
         self._inner = self.INNER(max_section_bytes, stream_arguments=stream_arguments, tools=tools)
         self._max = max_section_bytes
+        self._tools = tools
         self._thinking: str | None = None  # in a leading reasoning block: its text that may begin the closer
         self._flushed = False
         self._start_answer()
@@ -195,6 +199,8 @@ class WholeAnswerParser:
         ended = self._brackets is None and not self._in_header
         if held is not None and ended and self._values and self._syntax is not None:
             read = self._syntax.read(self._values)
+        if read is not None and self.DECLARED_ONLY and self._tools:
+            read = read if all(self._tools.declares(name) for _, name, _ in read[0]) else None
         self._flushed = True
         if held is None or read is None or not read[0]:
             passed = self._pass() if held else []
