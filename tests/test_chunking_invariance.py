@@ -204,6 +204,34 @@ def test_reported_leaks_any_cut(model: str, text: str, field: str, streamed: boo
         assert run(list(cut(text))) == whole, cut
 
 
+THINK_IN_A_CALL = [
+    pytest.param("qwen/qwen3-coder", "<tool_call>", id="qwen3-coder"),
+    pytest.param("z-ai/glm-4.6", "<tool_call>", id="glm"),
+    pytest.param("deepseek/deepseek-v3.2", "<\uff5cDSML\uff5ctool_calls>", id="dsml"),
+    pytest.param("meituan-longcat/LongCat-Flash-Thinking-2601", "<longcat_tool_call>", id="longcat"),
+    pytest.param("tencent/Hunyuan-A13B-Instruct", "<tool_calls>", id="hunyuan"),
+]
+"""A call opener under an id whose `<think>` is a tag, for `test_a_think_tag_inside_an_open_call`."""
+
+
+@pytest.mark.parametrize(("model", "opener"), THINK_IN_A_CALL)
+def test_a_think_tag_inside_an_open_call(model: str, opener: str) -> None:
+    """A reasoning tag inside an open call section is the call's text (docs/behaviour.md, "Think
+    tags"): the call is cut off, so all of it is text, in content, at every cut (a fresh parser
+    reading ahead starts from the content parser's undecided `<to`: `_reader_ahead`)."""
+    text = f"Checking.\n{opener}\n<think>y"
+    cut_in_opener = [
+        [f"Checking.\n{opener[:2]}", f"{opener[2:]}\n<", "think>y"],
+        [f"Checking.\n{opener[:2]}", f"{opener[2:]}\n<think>y"],
+        [f"Checking.\n{opener[:3]}", f"{opener[3:]}\n<think>y"],
+    ]
+    sized = [by_sizes(sizes)(text) for sizes in ([2], [3, 1], [5, 2, 7])]
+    cuts = [[text], list(text), tokens(text), *cut_in_opener, [f"Checking.\n{opener}\n<think>", "y"], *sized]
+    for texts in cuts:
+        body, _ = rewrite(token_stream(texts, model=model), [])
+        assert settled(body) == {0: ({"content": text}, [], "stop")}, texts
+
+
 def test_recut_keeps_the_text() -> None:
     """The re-cut itself: the same text per field, in more events, envelopes kept."""
     capture = SSE_LOGS / "kimi-parallel-calls.sse"
