@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from sse_rewrite import goldens
 from sse_rewrite.formats.catalogue.index import ENTRIES, Entry
 from sse_rewrite.rewrite_options import RewriteOptions
-from tests.chunking import recut_stream, settled, token_stream, tokens
+from tests.chunking import chunk_event, recut_stream, settled, token_stream, tokens
 from tests.fuzzing import pieces, rewrite
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
@@ -230,6 +230,45 @@ def test_a_think_tag_inside_an_open_call(model: str, opener: str) -> None:
     for texts in cuts:
         body, _ = rewrite(token_stream(texts, model=model), [])
         assert settled(body) == {0: ({"content": text}, [], "stop")}, texts
+
+
+KIMI_SECTION = (
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}"
+    "<|tool_call_end|><|tool_calls_section_end|>"
+)
+QUOTED = [
+    pytest.param(f"Like this:\n```\n{KIMI_SECTION}\n```\nDone.", True, "choice-1", id="fence-after-prose"),
+    pytest.param(f"Step 2:\n| run | {KIMI_SECTION} |\n", True, "choice-1", id="table-row"),
+    pytest.param(f"```\n{KIMI_SECTION}\n```", False, "choice-1", id="message-of-one-fence"),
+    pytest.param(f"Like this:\n```\n{KIMI_SECTION}\n```\nDone.", True, "reasoning",
+                 id="fence-after-prose-reasoning"),
+    pytest.param(f"Step 2:\r| run | {KIMI_SECTION} |\r", True, "", id="table-row-after-a-lone-cr"),
+    pytest.param(f"Like this:\r```\r{KIMI_SECTION}\r```\rDone.", True, "", id="fence-after-lone-crs"),
+    pytest.param(f"Like this:\r\n```\r\n{KIMI_SECTION}\r\n```\r\nDone.", True, "", id="fence-after-crlfs"),
+]
+"""Syntax quoted as code (docs/behaviour.md, "Damage"), a Kimi section, with events of another
+choice or field passing between its events (""), for `test_quoted_syntax_whatever_passes_between`."""
+
+
+@pytest.mark.parametrize("cut", [pytest.param(c, id=n) for n, c in {"whole": lambda t: [t], **CUTS}.items()])
+@pytest.mark.parametrize(("text", "quoted", "between"), QUOTED)
+def test_quoted_syntax_whatever_passes_between(
+    text: str, quoted: bool, between: str, cut: Callable[[str], Iterable[str]]
+) -> None:
+    """Quoted or not, the same at any cut, whatever other events pass unread between the
+    text's (`Quotes.exposed`: none passes while a line start could be moved), and a lone CR ends
+    a line as LF does (`quotes.NEEDLES`)."""
+    model, events = "moonshotai/kimi-k2.5", []
+    for piece in cut(text):
+        events.append(chunk_event({"content": piece}, model=model))
+        if between == "choice-1":
+            events.append(chunk_event({"content": "Hi"}, choice=1, model=model))
+        elif between == "reasoning":
+            events.append(chunk_event({"reasoning_content": "Hm"}, model=model))
+    events += [chunk_event({}, "stop", model=model), chunk_event({}, "stop", choice=1, model=model)]
+    body, _ = rewrite(b"".join(events) + b"data: [DONE]\n\n", [])
+    texts, calls, _ = settled(body)[0]
+    assert (texts["content"], len(calls)) == ((text, 0) if quoted else (text.replace(KIMI_SECTION, ""), 1))
 
 
 def test_recut_keeps_the_text() -> None:

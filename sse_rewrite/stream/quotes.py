@@ -16,7 +16,9 @@ A run split across texts is one run: it is settled at the next other character (
 marker). The parser reads the texts it hands back (`_orphans.Surroundings`). Every text that
 holds one of `NEEDLES` reaches it in a stream (`StreamRewriter.needles`); texts of an idle
 choice without one may pass it unread: they can only have been prose on the current line
-(`skipped`). One `Quotes` follows a field for the choice (`ChoiceState`), whichever parser reads it.
+(`skipped`). While a state is `exposed` (a line start, no prose yet, a run not settled) no
+event passes unread, so the unread text of another field or choice cannot move it. One `Quotes`
+follows a field for the choice (`ChoiceState`), whichever parser reads it.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-NEEDLES: Final = (b"`", b"~", b"|", b"\\n")
-"""Raw SSE bytes of the texts that can open or close a quote, or end a line (JSON escapes it; a
-lone CR is not read as one here: a CRLF holds its LF)."""
+NEEDLES: Final = (b"`", b"~", b"|", b"\\n", b"\\r")
+"""Raw SSE bytes of the texts that can open or close a quote, or end a line (JSON escapes them:
+a lone CR ends a line too, as in CommonMark)."""
 
 class Unread:
     """How many events of a stream passed unread: no parser saw their text (`Quotes.skipped`)."""
@@ -76,6 +78,13 @@ class Quotes:
                 self._prose = True
         elif (self._head or not self._prose) and text.strip(" \t"):  # (most texts: four tests)
             self._head, self._prose = False, True
+
+    @property
+    def exposed(self) -> bool:
+        """Whether text passed unread could change what this state says (at a line's start, before
+        any prose, or within a run of backticks or tildes): then the stream reads every event, so
+        that another field's or choice's text is never taken for this one's (`skipped`)."""
+        return self._head or not self._prose or bool(self._run)
 
     def skipped(self) -> None:
         """Text passed unread: it held no backtick, tilde, bar or line end, so it was prose
