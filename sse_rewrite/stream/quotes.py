@@ -50,7 +50,7 @@ _FENCE: Final = 3  # a fence's shortest run
 class Quotes:
     """The quoting state of one field's text read so far (see module docstring)."""
 
-    __slots__ = ("_fence", "_fence_quotes", "_head", "_prose", "_row", "_run", "_run_head", "_span")
+    __slots__ = ("_ended", "_fence", "_fence_quotes", "_head", "_prose", "_row", "_run", "_run_head", "_span")
 
     def __init__(self) -> None:
         self._span = 0  # the length of the run that opened the code span, 0 outside one
@@ -61,6 +61,7 @@ class Quotes:
         self._prose = False  # text other than spacing was read
         self._run = ""  # backticks or tildes read last, not settled yet
         self._run_head = False  # whether that run began at a line's start
+        self._ended = False  # a line end was read (the field's start is no line start for `line_start`)
 
     def quoted(self) -> bool:
         """Whether a marker right after the text read is quoted."""
@@ -72,7 +73,7 @@ class Quotes:
         if self._run or "`" in text or "|" in text or "~" in text:
             self._read_marks(text)
         elif "\n" in text or "\r" in text:  # a line end closes a span or a row
-            self._span, self._row = 0, False
+            self._span, self._row, self._ended = 0, False, True
             self._head = not text[max(text.rfind("\n"), text.rfind("\r")) + 1 :].strip(" \t")
             if not self._prose and text.strip(" \t\r\n"):
                 self._prose = True
@@ -85,6 +86,13 @@ class Quotes:
         any prose, or within a run of backticks or tildes): then the stream reads every event, so
         that another field's or choice's text is never taken for this one's (`skipped`)."""
         return self._head or not self._prose or bool(self._run)
+
+    @property
+    def line_start(self) -> bool:
+        """Whether a line end was read and only spacing since (an orphan closer alone on its line,
+        `_orphans.Surroundings`, sees line ends that passed its parser unread here)."""
+        self._settle()
+        return self._head and self._ended
 
     def skipped(self) -> None:
         """Text passed unread: it held no backtick, tilde, bar or line end, so it was prose
@@ -116,7 +124,7 @@ class Quotes:
                 self._row = self._row or (self._head and not self._fence)
                 self._head, self._prose = False, True
             else:
-                self._span, self._row, self._head = 0, False, True
+                self._span, self._row, self._head, self._ended = 0, False, True, True
         self._plain(text[pos:])
 
     def carry(self, other: Quotes) -> None:
