@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from sse_rewrite import goldens
 from sse_rewrite.formats.catalogue.index import ENTRIES, Entry
 from sse_rewrite.rewrite_options import RewriteOptions
-from tests.chunking import recut_stream, settled, token_stream, tokens
+from tests.chunking import chunk_event, recut_stream, settled, token_stream, tokens
 from tests.fuzzing import pieces, rewrite
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
@@ -202,6 +202,98 @@ def test_reported_leaks_any_cut(model: str, text: str, field: str, streamed: boo
     assert whole[0][1], "a call"
     for cut in (list, tokens, by_sizes([2]), by_sizes([3, 1]), by_sizes([5, 2, 7])):
         assert run(list(cut(text))) == whole, cut
+
+
+THINK_IN_A_CALL = [
+    pytest.param("qwen/qwen3-coder", "<tool_call>", id="qwen3-coder"),
+    pytest.param("z-ai/glm-4.6", "<tool_call>", id="glm"),
+    pytest.param("deepseek/deepseek-v3.2", "<\uff5cDSML\uff5ctool_calls>", id="dsml"),
+    pytest.param("meituan-longcat/LongCat-Flash-Thinking-2601", "<longcat_tool_call>", id="longcat"),
+    pytest.param("tencent/Hunyuan-A13B-Instruct", "<tool_calls>", id="hunyuan"),
+]
+"""A call opener under an id whose `<think>` is a tag, for `test_a_think_tag_inside_an_open_call`."""
+
+
+@pytest.mark.parametrize(("model", "opener"), THINK_IN_A_CALL)
+def test_a_think_tag_inside_an_open_call(model: str, opener: str) -> None:
+    """A reasoning tag inside an open call section is the call's text (docs/behaviour.md, "Think
+    tags"): the call is cut off, so all of it is text, in content, at every cut (a fresh parser
+    reading ahead starts from the content parser's undecided `<to`: `_reader_ahead`)."""
+    text = f"Checking.\n{opener}\n<think>y"
+    cut_in_opener = [
+        [f"Checking.\n{opener[:2]}", f"{opener[2:]}\n<", "think>y"],
+        [f"Checking.\n{opener[:2]}", f"{opener[2:]}\n<think>y"],
+        [f"Checking.\n{opener[:3]}", f"{opener[3:]}\n<think>y"],
+    ]
+    sized = [by_sizes(sizes)(text) for sizes in ([2], [3, 1], [5, 2, 7])]
+    cuts = [[text], list(text), tokens(text), *cut_in_opener, [f"Checking.\n{opener}\n<think>", "y"], *sized]
+    for texts in cuts:
+        body, _ = rewrite(token_stream(texts, model=model), [])
+        assert settled(body) == {0: ({"content": text}, [], "stop")}, texts
+
+
+KIMI_SECTION = (
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}"
+    "<|tool_call_end|><|tool_calls_section_end|>"
+)
+QUOTED = [
+    pytest.param(f"Like this:\n```\n{KIMI_SECTION}\n```\nDone.", True, "choice-1", id="fence-after-prose"),
+    pytest.param(f"Step 2:\n| run | {KIMI_SECTION} |\n", True, "choice-1", id="table-row"),
+    pytest.param(f"```\n{KIMI_SECTION}\n```", False, "choice-1", id="message-of-one-fence"),
+    pytest.param(f"Like this:\n```\n{KIMI_SECTION}\n```\nDone.", True, "reasoning",
+                 id="fence-after-prose-reasoning"),
+    pytest.param(f"Step 2:\r| run | {KIMI_SECTION} |\r", True, "", id="table-row-after-a-lone-cr"),
+    pytest.param(f"Like this:\r```\r{KIMI_SECTION}\r```\rDone.", True, "", id="fence-after-lone-crs"),
+    pytest.param(f"Like this:\r\n```\r\n{KIMI_SECTION}\r\n```\r\nDone.", True, "", id="fence-after-crlfs"),
+]
+"""Syntax quoted as code (docs/behaviour.md, "Damage"), a Kimi section, with events of another
+choice or field passing between its events (""), for `test_quoted_syntax_whatever_passes_between`."""
+
+
+@pytest.mark.parametrize("cut", [pytest.param(c, id=n) for n, c in {"whole": lambda t: [t], **CUTS}.items()])
+@pytest.mark.parametrize(("text", "quoted", "between"), QUOTED)
+def test_quoted_syntax_whatever_passes_between(
+    text: str, quoted: bool, between: str, cut: Callable[[str], Iterable[str]]
+) -> None:
+    """Quoted or not, the same at any cut, whatever other events pass unread between the
+    text's (`Quotes.exposed`: none passes while a line start could be moved), and a lone CR ends
+    a line as LF does (`quotes.NEEDLES`)."""
+    model, events = "moonshotai/kimi-k2.5", []
+    for piece in cut(text):
+        events.append(chunk_event({"content": piece}, model=model))
+        if between == "choice-1":
+            events.append(chunk_event({"content": "Hi"}, choice=1, model=model))
+        elif between == "reasoning":
+            events.append(chunk_event({"reasoning_content": "Hm"}, model=model))
+    events += [chunk_event({}, "stop", model=model), chunk_event({}, "stop", choice=1, model=model)]
+    body, _ = rewrite(b"".join(events) + b"data: [DONE]\n\n", [])
+    texts, calls, _ = settled(body)[0]
+    assert (texts["content"], len(calls)) == ((text, 0) if quoted else (text.replace(KIMI_SECTION, ""), 1))
+
+
+ALONE_ON_A_LINE = [
+    pytest.param("moonshotai/kimi-k2.5", "Sure.\n<|tool_call_end|>\nMore text.", id="kimi-token"),
+    pytest.param("moonshotai/kimi-k2.5", "Sure.\n  <|tool_calls_section_end|>  \nMore.",
+                 id="kimi-token-spaced"),
+    pytest.param("deepseek/deepseek-chat", "Ok.\n<\uff5ctool\u2581calls\u2581end\uff5c>\nMore.",
+                 id="deepseek-token"),
+    pytest.param("qwen/qwen3-coder", "Ok.\n</tool_call>\nMore.", id="tag-closer"),
+    pytest.param("moonshotai/kimi-k2.5", "Sure.\r<|tool_call_end|>\rMore text.", id="kimi-token-lone-crs"),
+]
+"""An orphan closer alone on its line, the line end before it in an event its parser does not
+read, for `test_an_orphan_closer_alone_on_its_line`."""
+
+
+@pytest.mark.parametrize("cut", [pytest.param(c, id=n) for n, c in {"whole": lambda t: [t], **CUTS}.items()])
+@pytest.mark.parametrize(("model", "text"), ALONE_ON_A_LINE)
+def test_an_orphan_closer_alone_on_its_line(
+    model: str, text: str, cut: Callable[[str], Iterable[str]]
+) -> None:
+    """Dropped at any cut (docs/behaviour.md, "Damage"): its line start is the quote state's, which
+    reads the line ends that pass the parser unread (`Quotes.line_start`)."""
+    body, _ = rewrite(token_stream(list(cut(text)), model=model), [])
+    closer = text[text.index("<") : text.index(">") + 1]
+    assert settled(body)[0][0] == {"content": text.replace(closer, "")}
 
 
 def test_recut_keeps_the_text() -> None:

@@ -85,3 +85,9 @@ class ToolSyntax(Protocol):
         decides them (docs/behaviour.md, "Hold the event, not the bytes").
         """
         ...
+
+    @property
+    def held(self) -> str:
+        """The characters `undecided` counts (the end of the text fed so far), for a fresh parser
+        to start from them (`--think` reading ahead: docs/behaviour.md, "Think tags")."""
+        ...

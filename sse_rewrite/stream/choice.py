@@ -33,6 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..formats import ToolSyntax
     from .content_thinking import Stranded
 
     Item = tuple[str, Piece | CallPart]
@@ -48,7 +49,7 @@ class ChoiceRewriter(ChoiceState):
             return self._rewrite(choice, False)
         parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
         in_call = parser is not None and parser.pending and not parser.undecided
-        split = self._think.split(choice, in_call, self._make_parser)
+        split = self._think.split(choice, in_call, None if self._make_parser is None else self._reader_ahead)
         lead: list[Item] = []
         if split.tag:  # held characters of earlier events were a tag: those events lose them
             parser = self._parsers.get("content")
@@ -67,6 +68,17 @@ class ChoiceRewriter(ChoiceState):
             result.choice = split.choice
             result.blank = carries_nothing(split.choice, result.role_seen)
         return result
+
+    def _reader_ahead(self) -> ToolSyntax:
+        """A fresh parser of the content's syntax, fed what the content's own holds undecided, for
+        the split to read ahead with (`ContentThinking.split`): a call opener cut across events
+        (`<to` | `ol_call>`) is one there too."""
+        assert self._make_parser is not None
+        parser = self._make_parser()
+        own = self._parsers.get("content")
+        if own is not None and own.undecided:
+            parser.feed(own.held)
+        return parser
 
     def _stranded(self, stranded: Stranded) -> list[Item]:
         """The answer the reasoning field got (docs/behaviour.md, "Think tags"), to be sent again in

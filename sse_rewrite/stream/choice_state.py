@@ -88,6 +88,14 @@ class ChoiceState:
                 return True
         return False
 
+    @property
+    def exposed(self) -> bool:
+        """True while some field's quote state is `Quotes.exposed`: no event may pass unread."""
+        for quotes in self._quotes.values():  # noqa: SIM110 (a loop, not any(): asked of idle events)
+            if quotes.exposed:
+                return True
+        return False
+
     def absorb(
         self, choice: dict[str, Any], parts: list[Part] | None = None
     ) -> tuple[str, str] | tuple[str, str, str] | None:

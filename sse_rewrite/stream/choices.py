@@ -116,6 +116,15 @@ class StreamChoices:
         self.pending = True  # (the choice holds text back: it took this chunk's)
         return index, taken
 
+    @property
+    def exposed(self) -> bool:
+        """True while some choice's quote state is exposed (`Quotes.exposed`): every event is read,
+        by `read_quotes` while idle, so that text of another choice or field cannot move it."""
+        for rewriter in self._choices.values():  # noqa: SIM110 (a loop, not any(): asked of idle events)
+            if rewriter.exposed:
+                return True
+        return False
+
     def read_quotes(self, chunk: Chunk) -> bool:
         """An event that passes unchanged while the stream is idle, but holds a character that
         may open or close a quote (`quotes.NEEDLES`): its choices' quote states read its texts

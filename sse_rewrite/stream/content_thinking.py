@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..formats.machines._scanner import DEFAULT_MAX_SECTION_BYTES
-from .events import Markup, Notice, Reasoning, Text, ToolCall
+from .events import Markup, Text
 from .think import ThinkSplitter, Thought
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -184,22 +184,24 @@ class ContentThinking:
         return stranded
 
     def _feed_around_syntax(self, text: str, parser: ToolSyntax) -> list[Text | Thought | Markup]:
-        """Split `text`, the tool syntax `parser` finds in its answer kept whole, as data."""
+        """Split `text` as it would be split one character an event: while `parser` (fresh, of the
+        stream's syntax, fed the answer as it is split) is inside a call, the text is the call's
+        (data, a tag included, as `in_call` makes it); elsewhere the splitter reads it. The
+        parser's state can matter only where a marker may begin, so the text is read in runs
+        that each start at a marker's first character (docs/behaviour.md, "Think tags")."""
         pieces: list[Text | Thought | Markup] = []
-        done = 0
-        for piece in parser.feed(text):  # text, markers and calls cover the text read so far
-            if isinstance(piece, Text):
-                pieces += self.tags.feed(piece.text)
-                done += len(piece.text)
-            elif isinstance(piece, ToolCall | Markup):
-                pieces += self._syntax(piece.raw)
-                done += len(piece.raw)
-            elif isinstance(piece, Reasoning):  # (harmony's reasoning channel)
-                pieces.append(Thought(piece.text))
-                done += len(piece.text)
-        # the rest: a call opened here goes on in later content if only an end would break it
-        in_call = any(isinstance(p, Notice) and p.code == "truncated-call" for p in parser.flush())
-        pieces += self._syntax(text[done:]) if in_call else self.tags.feed(text[done:])
+        leads = self.tags.leads
+        starts = [at for at, character in enumerate(text) if character in leads and at]
+        for begin, end in zip([0, *starts], [*starts, len(text)], strict=True):
+            run = text[begin:end]
+            if parser.pending and not parser.undecided:  # inside a call: a held prefix was text
+                split = [*self.tags.flush(), Text(run)]
+            else:
+                split = self.tags.feed(run)
+            for piece in split:
+                if type(piece) is Text:
+                    parser.feed(piece.text)
+            pieces += split
         merged: list[Text | Thought | Markup] = []
         for item in pieces:  # one piece per run, as a plain feed gives
             last = merged[-1] if merged else None
@@ -210,11 +212,6 @@ class ContentThinking:
             else:
                 merged.append(item)
         return merged
-
-    def _syntax(self, raw: str) -> list[Text | Thought | Markup]:
-        """Tool syntax: in the answer it is data, as `in_call` makes it; in the reasoning, tags
-        still apply (the reasoning field's parser reads it, as when it comes token by token)."""
-        return self.tags.feed(raw) if self.tags.inside else self.tags.data(raw)
 
     def flush(self) -> dict[str, str]:
         """End of stream: the held tag prefix, by the field it goes to."""

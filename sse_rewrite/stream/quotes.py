@@ -16,7 +16,9 @@ A run split across texts is one run: it is settled at the next other character (
 marker). The parser reads the texts it hands back (`_orphans.Surroundings`). Every text that
 holds one of `NEEDLES` reaches it in a stream (`StreamRewriter.needles`); texts of an idle
 choice without one may pass it unread: they can only have been prose on the current line
-(`skipped`). One `Quotes` follows a field for the choice (`ChoiceState`), whichever parser reads it.
+(`skipped`). While a state is `exposed` (a line start, no prose yet, a run not settled) no
+event passes unread, so the unread text of another field or choice cannot move it. One `Quotes`
+follows a field for the choice (`ChoiceState`), whichever parser reads it.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-NEEDLES: Final = (b"`", b"~", b"|", b"\\n")
-"""Raw SSE bytes of the texts that can open or close a quote, or end a line (JSON escapes it; a
-lone CR is not read as one here: a CRLF holds its LF)."""
+NEEDLES: Final = (b"`", b"~", b"|", b"\\n", b"\\r")
+"""Raw SSE bytes of the texts that can open or close a quote, or end a line (JSON escapes them:
+a lone CR ends a line too, as in CommonMark)."""
 
 class Unread:
     """How many events of a stream passed unread: no parser saw their text (`Quotes.skipped`)."""
@@ -48,7 +50,7 @@ _FENCE: Final = 3  # a fence's shortest run
 class Quotes:
     """The quoting state of one field's text read so far (see module docstring)."""
 
-    __slots__ = ("_fence", "_fence_quotes", "_head", "_prose", "_row", "_run", "_run_head", "_span")
+    __slots__ = ("_ended", "_fence", "_fence_quotes", "_head", "_prose", "_row", "_run", "_run_head", "_span")
 
     def __init__(self) -> None:
         self._span = 0  # the length of the run that opened the code span, 0 outside one
@@ -59,6 +61,7 @@ class Quotes:
         self._prose = False  # text other than spacing was read
         self._run = ""  # backticks or tildes read last, not settled yet
         self._run_head = False  # whether that run began at a line's start
+        self._ended = False  # a line end was read (the field's start is no line start for `line_start`)
 
     def quoted(self) -> bool:
         """Whether a marker right after the text read is quoted."""
@@ -70,12 +73,26 @@ class Quotes:
         if self._run or "`" in text or "|" in text or "~" in text:
             self._read_marks(text)
         elif "\n" in text or "\r" in text:  # a line end closes a span or a row
-            self._span, self._row = 0, False
+            self._span, self._row, self._ended = 0, False, True
             self._head = not text[max(text.rfind("\n"), text.rfind("\r")) + 1 :].strip(" \t")
             if not self._prose and text.strip(" \t\r\n"):
                 self._prose = True
         elif (self._head or not self._prose) and text.strip(" \t"):  # (most texts: four tests)
             self._head, self._prose = False, True
+
+    @property
+    def exposed(self) -> bool:
+        """Whether text passed unread could change what this state says (at a line's start, before
+        any prose, or within a run of backticks or tildes): then the stream reads every event, so
+        that another field's or choice's text is never taken for this one's (`skipped`)."""
+        return self._head or not self._prose or bool(self._run)
+
+    @property
+    def line_start(self) -> bool:
+        """Whether a line end was read and only spacing since (an orphan closer alone on its line,
+        `_orphans.Surroundings`, sees line ends that passed its parser unread here)."""
+        self._settle()
+        return self._head and self._ended
 
     def skipped(self) -> None:
         """Text passed unread: it held no backtick, tilde, bar or line end, so it was prose
@@ -107,7 +124,7 @@ class Quotes:
                 self._row = self._row or (self._head and not self._fence)
                 self._head, self._prose = False, True
             else:
-                self._span, self._row, self._head = 0, False, True
+                self._span, self._row, self._head, self._ended = 0, False, True, True
         self._plain(text[pos:])
 
     def carry(self, other: Quotes) -> None:

@@ -154,9 +154,10 @@ class StreamRewriter:
 
     @property
     def idle(self) -> bool:
-        """True when nothing is held back: an event without `needles` passes unchanged."""
+        """True when nothing is held back and no quote state is exposed (`StreamChoices.exposed`):
+        an event without `needles` passes unchanged."""
         choices = self._choices
-        return choices is not None and not (choices.pending or choices.watching)
+        return choices is not None and not (choices.pending or choices.watching or choices.exposed)
 
     @property
     def keeps_bytes(self) -> bool:
@@ -200,7 +201,9 @@ class StreamRewriter:
             self._sniff
             and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
-        quoted = idle_plain and bool(self._quoting) and holds_any(value, self._quoting)
+        quoted = idle_plain and bool(self._quoting) and (
+            holds_any(value, self._quoting) or (choices is not None and choices.exposed)
+        )
         if idle_plain and self._output.keeps_bytes and looks_like_object(value):
             if not quoted:
                 return self._passed(raw)  # nothing in it can need work

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import pytest
 
 from sse_rewrite.formats.catalogue.dsml import BARS
-from tests.chunking import rewrite_stream, token_stream
+from tests.chunking import rewrite_stream, token_stream, tokens
 from tests.formats.damage_rows import DEEPSEEK as DS
 from tests.formats.harness import Expectation, row_in_parsers, row_through_the_sdk
 
@@ -146,3 +146,28 @@ def test_row_in_every_parser_at_every_cut(row: Row) -> None:
 def test_row_one_character_an_event_through_the_rewrite(row: Row) -> None:
     stream = token_stream(list(row.expected.text), model=row.model)  # (a normal finish: `stop`)
     row_through_the_sdk(rewrite_stream(stream, think="off"), row.expected)
+
+
+RANDOM_CUTS = [[2], [3, 1], [5, 2, 7], [1, 4], [8, 3]]
+"""Fixed random-looking cuts of a row's text: piece sizes used in turn (derandomized, as the
+chunking suite's `by_sizes`)."""
+
+
+def by_sizes(text: str, sizes: list[int]) -> list[str]:
+    """`text` cut into pieces of `sizes` characters, the sizes used in turn."""
+    out, at = [], 0
+    while at < len(text):
+        size = sizes[len(out) % len(sizes)]
+        out.append(text[at : at + size])
+        at += size
+    return out
+
+
+@pytest.mark.usefixtures("accelerators")
+@pytest.mark.parametrize("row", ROWS)
+def test_row_by_tokens_and_at_random_cuts_through_the_rewrite(row: Row) -> None:
+    """The CLI's core (`rewrite_stream`, as `sse-rewrite` runs it) one token an event and at
+    random cuts, accelerators on and off: the same as one character an event."""
+    for texts in (tokens(row.expected.text), *(by_sizes(row.expected.text, sizes) for sizes in RANDOM_CUTS)):
+        stream = token_stream(texts, model=row.model)
+        row_through_the_sdk(rewrite_stream(stream, think="off"), row.expected)

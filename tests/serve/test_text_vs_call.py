@@ -1,11 +1,12 @@
-"""Text or call through serve's three fronts: issue #35's real cases, taken from the rows of
+"""Text or call through serve's four fronts: issue #35's real cases, taken from the rows of
 tests/formats/test_text_vs_call.py (which holds the rules): a stray `<|tool_call_end|>` ending the
 message is dropped, a cut-off file write and elided arguments stay text, the spellings make their
 calls, and syntax quoted as code (inline code, a fence of prose, a table row) stays text.
 
 An upstream of its own streams the answer one character per chunk and finishes with `stop`;
-each front is read by its official SDK. Each case asks for its row's model id with the row's
-name after a colon (routing reads the id before it), so the upstream knows which answer to send.
+each front is read by its official SDK (openai, anthropic, google-genai). Each case asks for its
+row's model id with the row's name after a colon (routing reads the id before it), so the
+upstream knows which answer to send.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import openai
 import orjson
 import pytest
 from aiohttp import web
+from google import genai
+from google.genai import types
 
 from sse_rewrite.protocols.anthropic.models import ModelChoice
 from tests.formats.test_text_vs_call import ROWS
@@ -105,3 +108,19 @@ def test_responses_front(servers: Servers, upstream: str, model: str, text: str,
     made = [(item.name, item.arguments) for item in response.output if item.type == "function_call"]
     assert (response.output_text, _calls(made)) == (kept, calls)
     assert response.status == "completed"
+
+
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+def test_gemini_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
+                      calls: list[tuple[str, object]]) -> None:  # fmt: skip
+    base_url, _ = servers.serve(upstream=upstream, models=ModelChoice(model=model))
+    options = types.HttpOptions(base_url=base_url.removesuffix("/v1"), api_version="v1beta", timeout=10_000,
+                                retry_options=types.HttpRetryOptions(attempts=1))  # fmt: skip
+    with genai.Client(api_key="k", http_options=options) as sdk:
+        chunks = list(sdk.models.generate_content_stream(model="gemini-2.5-pro", contents="go"))
+    parts = [part for chunk in chunks for candidate in chunk.candidates or []
+             for part in (candidate.content.parts if candidate.content else None) or []]  # fmt: skip
+    texts = "".join(part.text or "" for part in parts if not part.thought)
+    made = [(part.function_call.name, part.function_call.args) for part in parts if part.function_call]
+    assert (texts, made) == (kept, calls)
+    assert chunks[-1].candidates and chunks[-1].candidates[0].finish_reason == types.FinishReason.STOP

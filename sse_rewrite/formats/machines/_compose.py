@@ -82,6 +82,11 @@ class ComposedParser(QuotesRead):
         """Characters held back only because they may begin a marker; 0 inside syntax."""
         return 0 if self._active is not None else self._parts[0].undecided
 
+    @property
+    def held(self) -> str:
+        """The characters `undecided` counts."""
+        return "" if self._active is not None else self._parts[0].held
+
     def absorb(self, texts: Sequence[str]) -> int:
         """The open part's `absorb`. Outside a call, while nothing is held, a first text that is
         a whole opener its part takes without a search (`ScanningParser._absorb_opener`) opens

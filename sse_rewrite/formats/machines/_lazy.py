@@ -140,6 +140,11 @@ class LazyComposition(QuotesRead):
         """Nothing is held back before a marker's lead."""
         return 0
 
+    @property
+    def held(self) -> str:
+        """Nothing is held back before a marker's lead."""
+        return ""
+
     def absorb(self, texts: Sequence[str]) -> int:
         """No call is open: nothing is taken."""
         return 0

@@ -112,6 +112,12 @@ class ScanningParser(StreamedCall, OrphanClosers):
             return 0
         return len(scan.text(scan.start, scan.end))
 
+    @property
+    def held(self) -> str:
+        """The characters `undecided` counts."""
+        scan = self._scan
+        return scan.text(scan.start, scan.end) if self._state is self.TEXT else ""
+
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:

@@ -117,10 +117,11 @@ class Surroundings:
         if self.after_syntax:
             return True
         token = not scan.view.startswith(_TAG_CLOSER, pos)
-        if not (self.line_start or token):
+        line_start = self.line_start or self.quotes.line_start  # (its line end may have passed unread)
+        if not (line_start or token):
             return False
         view, at = scan.view, pos + length
-        blank = _NOT_BLANK if self.line_start else _NOT_SPACING  # (a token's message runs past its line)
+        blank = _NOT_BLANK if line_start else _NOT_SPACING  # (a token's message runs past its line)
         while True:  # only spacing and markers up to the line's (message's) end?
             found = blank.search(view, at)
             if found is None:

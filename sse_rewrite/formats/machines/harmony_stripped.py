@@ -102,7 +102,12 @@ class GptOssParser:
     @property
     def undecided(self) -> int:
         """Characters held back only because they may begin a marker; 0 inside syntax."""
-        return len(self._scan.text(self._scan.start, self._scan.end)) if self._mode is Mode.START else 0
+        return len(self.held)
+
+    @property
+    def held(self) -> str:
+        """The characters `undecided` counts."""
+        return self._scan.text(self._scan.start, self._scan.end) if self._mode is Mode.START else ""
 
     def absorb(self, texts: Sequence[str]) -> int:
         """Nothing is taken before the answer."""

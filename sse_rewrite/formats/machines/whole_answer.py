@@ -114,6 +114,13 @@ class WholeAnswerParser:
             return self._inner.undecided
         return self._chars
 
+    @property
+    def held(self) -> str:
+        """The characters `undecided` counts."""
+        if self._held is None or self._thinking is not None:
+            return self._inner.held
+        return self._held.decode("utf-8", "surrogatepass")
+
     def absorb(self, texts: Sequence[str]) -> int:
         """`INNER`'s, once the answer went to it; nothing is absorbed while it is held."""
         return 0 if self._held is not None else self._inner.absorb(texts)
