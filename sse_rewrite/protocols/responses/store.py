@@ -110,7 +110,7 @@ class SqliteStore:
         import sqlite3  # here: only serve with a store pays for it
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, timeout=wait, isolation_level=None)
+        self._db = sqlite3.connect(path, check_same_thread=False, timeout=WAIT_FOR_LOCK, isolation_level=None)
         self._lock = threading.Lock()
         self._max_age, self._max_rows = max_age, max_rows
         with self._lock:
@@ -119,6 +119,7 @@ class SqliteStore:
             if not checkpoints:
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")  # (opening waits as long as needed)
 
     def get(self, response_id: str) -> StoredResponse | None:
         """The stored response `response_id`, `PENDING` while reserved, or None (unknown, or too old)."""
