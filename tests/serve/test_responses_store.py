@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from sse_rewrite.cli import cli
 from sse_rewrite.options import take_options
-from sse_rewrite.protocols.responses.store import SqliteStore, StoredResponse, default_store_path
+from sse_rewrite.protocols.responses import store as store_module
+from sse_rewrite.protocols.responses.store import (
+    AsyncSqliteStore,
+    SqliteStore,
+    StoredResponse,
+    default_store_path,
+)
 from sse_rewrite.serve.settings import settings_from
 
 STORED = StoredResponse({"id": "resp_1", "output": []}, [{"role": "user", "content": "hi"}])
@@ -49,6 +57,66 @@ def test_responses_past_the_age_bound_are_gone(tmp_path: Path) -> None:
     store.put("resp_1", STORED)
     assert store.get("resp_1") is None
     store.close()
+
+
+def test_calls_run_on_the_loop_when_no_lock_is_held(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No thread hop for a store nobody else writes: the loop's connection answers."""
+    async def run() -> None:
+        store = await AsyncSqliteStore.open(tmp_path / "r.sqlite3")
+        hops: list[object] = []
+
+        async def no_thread(call: object, *args: object) -> None:
+            hops.append(call)
+        monkeypatch.setattr(asyncio, "to_thread", no_thread)
+        await store.reserve("resp_1")
+        await store.put("resp_1", STORED)
+        assert await store.get("resp_1") == STORED
+        assert await store.delete("resp_1") and await store.get("resp_1") is None
+        await store.ping()
+        assert hops == []
+        monkeypatch.undo()
+        await store.close()
+    asyncio.run(run())
+
+
+def test_a_write_that_meets_another_writers_lock_waits_in_a_thread(tmp_path: Path) -> None:
+    """The loop's connection never waits: a locked write goes whole to the thread, which waits."""
+    async def run() -> None:
+        store = await AsyncSqliteStore.open(tmp_path / "r.sqlite3")
+        other = sqlite3.connect(tmp_path / "r.sqlite3", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process writing
+        writing = asyncio.ensure_future(store.put("resp_1", STORED))
+        assert await store.get("resp_0") is None  # readers are not held up meanwhile
+        await asyncio.sleep(0.05)
+        assert not writing.done()  # (it cannot end while the lock is held)
+        other.execute("COMMIT")
+        await writing
+        assert await store.get("resp_1") == STORED
+        other.close()
+        await store.close()
+    asyncio.run(run())
+
+
+def test_the_log_is_checkpointed_in_the_background(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The loop's connection never checkpoints; every CHECKPOINT_EVERY writes the thread's does."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 3)
+
+    async def run() -> None:
+        store = await AsyncSqliteStore.open(tmp_path / "r.sqlite3")
+        assert store.fast._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        for number in range(7):
+            await store.put(f"resp_{number}", STORED)
+            if store._checkpoint is not None:
+                await store._checkpoint  # (one under way is not started twice: let it end)
+        await store.close()
+
+    checkpoints: list[int] = []
+    monkeypatch.setattr(SqliteStore, "checkpoint", lambda self: checkpoints.append(1))
+    asyncio.run(run())
+    assert len(checkpoints) == 2
+    fresh = sqlite3.connect(tmp_path / "r.sqlite3")
+    assert fresh.execute("SELECT count(*) FROM responses").fetchone() == (7,)
+    fresh.close()
 
 
 def test_the_default_file_is_under_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -1,10 +1,18 @@
 """Where `serve` keeps responses for `previous_response_id` and `GET /v1/responses/{id}`.
 
 `ResponseStore` is the interface the front uses (coroutines). Two stores implement it:
-`ThreadedStore` around `SqliteStore`, an SQLite file (the standard library's `sqlite3`,
-WAL mode, so `--workers` processes on one machine share it; its blocking calls run off the
-event loop), the embedded default; and `PostgresStore` (`store_postgres.py`), a server
-database several instances share. A store that cannot be reached raises `StoreUnavailable`.
+`AsyncSqliteStore` around `SqliteStore`, an SQLite file (the standard library's `sqlite3`,
+WAL mode, so `--workers` processes on one machine share it), the embedded default; and
+`PostgresStore` (`store_postgres.py`), a server database several instances share. A store
+that cannot be reached raises `StoreUnavailable`.
+
+An SQLite call runs on the event loop when it need not wait: its connection there has no
+busy timeout, so a call that meets another writer's lock fails at once (`SQLITE_BUSY`, nothing
+done) and is run again in a thread on a second connection that waits for the lock. WAL readers
+never wait for writers, so only writes from other processes at the same moment go to the
+thread; the loop's connection never checkpoints (a checkpoint writes the database file back
+and syncs it): every `CHECKPOINT_EVERY` writes, the thread's connection checkpoints in the
+background. A call on the loop costs tens of microseconds; a thread hop costs more than that.
 
 A stored response is its response object (for `GET`) and the conversation that led to
 it, its own output included, as chat.completions messages: what the next request's
@@ -18,6 +26,7 @@ new ones come in (so it holds at most `max_rows`; the trim reads an index, whate
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import threading
 import time
@@ -29,10 +38,7 @@ import orjson
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any, Final, Protocol, TypeVar
-
-    T = TypeVar("T")
+    from typing import Any, Final, Protocol
 
     class ResponseStore(Protocol):
         """What the Responses front needs from a store; each call may raise `StoreUnavailable`."""
@@ -49,6 +55,11 @@ MAX_AGE: Final = 30 * 24 * 3600.0
 """Seconds a stored response is kept (30 days, as OpenAI keeps them)."""
 MAX_ROWS: Final = 10_000
 """Responses kept at most; the oldest go first."""
+CHECKPOINT_EVERY: Final = 200
+"""Writes on the loop between two checkpoints of the write-ahead log (in a thread)."""
+WAIT_FOR_LOCK: Final = 10.0
+"""Seconds a call in the thread waits for another process's write lock."""
+_BUSY: Final = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED: the primary codes of "another connection holds it"
 _SCHEMA: Final = """CREATE TABLE IF NOT EXISTS responses (
     id TEXT PRIMARY KEY, created REAL NOT NULL, response BLOB NOT NULL, conversation BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS responses_created ON responses (created);"""
@@ -90,17 +101,25 @@ class SqliteStore:
     the machine loses power) and costs no fsync, which would cost each write milliseconds.
     """
 
-    def __init__(self, path: Path, max_age: float = MAX_AGE, max_rows: int = MAX_ROWS) -> None:
+    def __init__(self, path: Path, max_age: float = MAX_AGE, max_rows: int = MAX_ROWS, *,
+                 wait: float = WAIT_FOR_LOCK, checkpoints: bool = True) -> None:
+        """Open `path`; `wait`: seconds a call waits for a lock (0: `SQLITE_BUSY` at once).
+
+        Without `checkpoints` this connection never checkpoints the log (see `checkpoint`).
+        """
         import sqlite3  # here: only serve with a store pays for it
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, timeout=10, isolation_level=None)
+        self._db = sqlite3.connect(path, check_same_thread=False, timeout=WAIT_FOR_LOCK, isolation_level=None)
         self._lock = threading.Lock()
         self._max_age, self._max_rows = max_age, max_rows
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            if not checkpoints:
+                self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")  # (opening waits as long as needed)
 
     def get(self, response_id: str) -> StoredResponse | None:
         """The stored response `response_id`, `PENDING` while reserved, or None (unknown, or too old)."""
@@ -143,61 +162,99 @@ class SqliteStore:
         with self._lock:
             self._db.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log back into the file as far as no reader needs it (never waits)."""
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
     def close(self) -> None:
         """Close the file."""
         with self._lock:
             self._db.close()
 
 
-class ThreadedStore:
-    """`SqliteStore` as a `ResponseStore`: each call in a thread, its errors as `StoreUnavailable`."""
+class AsyncSqliteStore:
+    """`SqliteStore` as a `ResponseStore`: each call on the loop unless it would wait (see the module).
 
-    def __init__(self, store: SqliteStore) -> None:
-        self.store = store
+    `fast` is the loop's connection (no busy timeout, no checkpoints), `slow` the thread's.
+    """
+
+    def __init__(self, fast: SqliteStore, slow: SqliteStore) -> None:
+        self.fast, self.slow = fast, slow
+        self._writes = 0
+        self._checkpoint: asyncio.Future[None] | None = None
 
     @classmethod
-    async def open(cls, path: Path) -> ThreadedStore:
+    async def open(cls, path: Path) -> AsyncSqliteStore:
         """Open (or create) the file at `path`; `StoreUnavailable` if it cannot be."""
         import sqlite3
 
         try:
-            return cls(await asyncio.to_thread(SqliteStore, path))
+            slow = await asyncio.to_thread(SqliteStore, path)  # (it makes the schema: it may wait)
+            fast = await asyncio.to_thread(SqliteStore, path, wait=0, checkpoints=False)
         except (sqlite3.Error, OSError) as error:
             raise StoreUnavailable(f"cannot open the store {path}: {error}") from None
+        return cls(fast, slow)
 
     async def get(self, response_id: str) -> StoredResponse | None:
         """See `SqliteStore.get`."""
-        return await self._run(self.store.get, response_id)
+        stored: StoredResponse | None = await self._run("get", response_id)
+        return stored
 
     async def reserve(self, response_id: str) -> None:
         """See `SqliteStore.reserve`."""
-        await self._run(self.store.reserve, response_id)
+        await self._run("reserve", response_id)
+        self._written()
 
     async def put(self, response_id: str, stored: StoredResponse) -> None:
         """See `SqliteStore.put`."""
-        await self._run(self.store.put, response_id, stored)
+        await self._run("put", response_id, stored)
+        self._written()
 
     async def delete(self, response_id: str) -> bool:
         """See `SqliteStore.delete`."""
-        return await self._run(self.store.delete, response_id)
+        deleted: bool = await self._run("delete", response_id)
+        self._written()
+        return deleted
 
     async def release(self, response_id: str) -> None:
         """See `SqliteStore.release`."""
-        await self._run(self.store.release, response_id)
+        await self._run("release", response_id)
+        self._written()
 
     async def ping(self) -> None:
         """See `SqliteStore.ping`."""
-        await self._run(self.store.ping)
+        await self._run("ping")
 
     async def close(self) -> None:
-        """Close the file."""
-        await asyncio.to_thread(self.store.close)
+        """Close the file (after a checkpoint under way)."""
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
+        await asyncio.to_thread(self.fast.close)
+        await asyncio.to_thread(self.slow.close)
 
-    @staticmethod
-    async def _run(call: Callable[..., T], *args: Any) -> T:
+    async def _run(self, name: str, *args: Any) -> Any:
+        """`name(*args)` on the loop's connection, or in a thread on the other when a lock is held."""
         import sqlite3
 
         try:
-            return await asyncio.to_thread(call, *args)
+            try:
+                return getattr(self.fast, name)(*args)
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode & 0xFF not in _BUSY:
+                    raise
+            return await asyncio.to_thread(getattr(self.slow, name), *args)
         except sqlite3.Error as error:
             raise StoreUnavailable(f"the store failed: {error}") from None
+
+    def _written(self) -> None:
+        """Count a write; every `CHECKPOINT_EVERY`, checkpoint in a thread unless one runs already."""
+        self._writes += 1
+        if self._writes % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.done()):
+            self._checkpoint = asyncio.ensure_future(self._checkpoint_log())
+
+    async def _checkpoint_log(self) -> None:
+        import sqlite3
+
+        with contextlib.suppress(sqlite3.Error):  # (a failed one is tried again CHECKPOINT_EVERY writes on)
+            await asyncio.to_thread(self.slow.checkpoint)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .store import ThreadedStore
+from .store import AsyncSqliteStore
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -21,7 +21,7 @@ async def open_store(where: Path | str | None, pool_size: int) -> ResponseStore 
         from .store_postgres import PostgresStore  # psycopg is imported by this store only
 
         return await PostgresStore.open(where, pool_size=pool_size)
-    return None if where is None else await ThreadedStore.open(where)
+    return None if where is None else await AsyncSqliteStore.open(where)
 
 
 async def check_store(where: Path | str | None, pool_size: int) -> None:
