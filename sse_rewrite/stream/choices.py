@@ -137,6 +137,15 @@ class StreamChoices:
             rewriter.read_quotes(delta)
         return True
 
+    def read_texts(self, index: int, texts: dict[str, str]) -> bool:
+        """`read_quotes` of a one-choice chunk of choice `index` whose delta's texts to read
+        (`deltas.scanned_fields`) are `texts`; False (nothing read) for a choice not seen yet."""
+        rewriter = self._choices.get(index)
+        if rewriter is None:
+            return False
+        rewriter.read_quotes(texts)
+        return True
+
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that
         `absorbed` takes, the same answer: nothing)."""
