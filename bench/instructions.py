@@ -11,8 +11,9 @@ directory holding another version's `sse_rewrite`, as for `ab.py`) the old core 
 too. Instructions are not time (cache misses and branches differ), but a change that removes
 work shows here in one run.
 
-Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME] [--stream-arguments]`
-(needs `valgrind`; about a minute per shape).
+Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME] [--stream-arguments]
+[--batch]` (needs `valgrind`; about a minute per shape; `--batch`: one callgrind run per core for
+all the shapes, each counted alone between dumps, see `batch`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import shapes
@@ -85,6 +87,46 @@ def cost(shape: str, kind: str, size: int, body: str, path: str | None) -> int:
     return run(size) - run(0)
 
 
+_REGION = """
+import itertools
+def region(body):
+    exec(body, globals())
+def counted(body):  # one callgrind dump: the instructions run inside `starmap_next` (see `batch`)
+    list(itertools.starmap(region, [(body,)]))
+"""
+
+
+def batch(shapes_: list[str], kind: str, size: int, body: str, path: str | None) -> list[int]:
+    """`cost` of every shape in one callgrind process (instructions collected only inside
+    `itertools.starmap`'s `starmap_next`, a dump after each call): for each shape, its one-event
+    run then its stream, each counted alone; the stream minus the event, as `cost`. Start-up is
+    paid once, so a table costs a run per core rather than two per shape and core."""
+    lines = ["import sys", f"sys.path.insert(0, {str(HERE)!r})", "import shapes", _REGION]
+    if body is not _BASELINE:  # (imports and the format parts, once: outside every count)
+        lines += [PRELOAD, "data = b''", body]
+    if path is not None:
+        lines.insert(0, f"import sys\nsys.path.insert(0, {path!r})")
+    for name in shapes_:
+        lines.append(f"shape = next(s for s in shapes.SHAPES if s.name == {name!r})")
+        for n in (0, size):
+            setup = f"data = b''.join(getattr(shape, {kind!r})({n})) if {n} else shape.event('x')"
+            lines += [setup, f"counted({body!r})"]
+    with tempfile.TemporaryDirectory() as out:
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=starmap_next",
+             "--dump-after=starmap_next", f"--callgrind-out-file={out}/cg", sys.executable, "-c",
+             "\n".join(lines)], env=env, capture_output=True, text=True, cwd="/",
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
+        dumps = sorted(Path(out).glob("cg.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
+                  for p in dumps]
+    counts = [t for t in totals if t > 10_000]  # (each call's closing `StopIteration` dump: a few hundred)
+    return [stream - event for event, stream in zip(counts[::2], counts[1::2], strict=True)]
+
+
 def main() -> None:
     """Print per shape: the baseline's instructions, and each core's as a ratio to them."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -93,10 +135,20 @@ def main() -> None:
     parser.add_argument("--plain", action="store_true", help="the no-syntax streams")
     parser.add_argument("--shape", default="", help="only the shapes whose name contains this")
     parser.add_argument("--stream-arguments", action="store_true", help="the cores stream arguments")
+    parser.add_argument("--batch", action="store_true", help="every shape in one callgrind run per core")
     args = parser.parse_args()
     kind, size = ("plain" if args.plain else "heavy"), int(args.size_mb * MB)
     cores = [("new", None)] + ([("old", str(args.old.resolve()))] if args.old else [])
     print(f"{'stream':45} {'baseline':>9}  " + "  ".join(f"{n} on  {n} off" for n, _ in cores))
+    if args.batch:
+        names = [s.name for s in shapes.SHAPES if args.shape in s.name]
+        bases = batch(names, kind, size, _BASELINE, None)
+        runs = [batch(names, kind, size, _CORE.format(on=on, stream=args.stream_arguments), path)
+                for _, path in cores for on in (True, False)]
+        for i, name in enumerate(names):
+            cells = "  ".join(f"{run[i] / bases[i]:5.2f}x" for run in runs)
+            print(f"{kind} {name:39} {bases[i] / 1e6:8.1f}M  {cells}", flush=True)
+        return
     for shape in (s.name for s in shapes.SHAPES if args.shape in s.name):
         base = cost(shape, kind, size, _BASELINE, None)
         stream = args.stream_arguments

@@ -146,6 +146,15 @@ class StreamChoices:
             rewriter.read_quotes(delta)
         return True
 
+    def read_texts(self, index: int, texts: dict[str, str]) -> bool:
+        """`read_quotes` of a one-choice chunk of choice `index` whose delta's texts to read
+        (`deltas.scanned_fields`) are `texts`; False (nothing read) for a choice not seen yet."""
+        rewriter = self._choices.get(index)
+        if rewriter is None:
+            return False
+        rewriter.read_quotes(texts)
+        return True
+
     def rewrite(self, raw: bytes, chunk: Chunk) -> list[Planned]:
         """What a decoded chunk becomes, as far as it can go out now (for a chunk that
         `absorbed` takes, the same answer: nothing)."""
@@ -159,6 +168,9 @@ class StreamChoices:
             called = self._fed_calls(chunk, choices[0])
             if called is not None:
                 return called
+            thought = self._thought(chunk, choices[0])
+            if thought is not None:
+                return [thought]
         results: list[tuple[int, ChoiceResult]] = []
         out: list[Planned] = []
         undecided = False
@@ -205,6 +217,45 @@ class StreamChoices:
         self._recount()
         base = envelope(chunk)
         return [{**base, "choices": [call]} for call in calls]
+
+    def thought(self, chunk: Chunk) -> Chunk | None:
+        """What `rewrite` makes of a one-choice chunk whose content all moves to the reasoning
+        field (`--think` inside a block: `ChoiceState.thought`): the chunk with it moved; else
+        None (then `rewrite` must run next, on this very chunk)."""
+        choices = chunk.get("choices")
+        if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
+            return None
+        if "error" in chunk:
+            return None
+        thought = self._thought(chunk, choices[0])
+        if thought is not None:
+            if not self.stream_id and isinstance(chunk.get("id"), str):
+                self.stream_id = chunk["id"]
+            self._last = chunk
+        return thought
+
+    def thoughts(self, chunk: Chunk, index: int, texts: Sequence[str]) -> int:
+        """After `thought` or `absorbed` took `chunk` (choice `index`'s lone content), how many of
+        its look-alikes (the same chunk but for their content, `texts`) move to the reasoning
+        field as `thought` moves one (`ChoiceState.thoughts`); their chunks are the caller's to send."""
+        if self._queue:
+            return 0
+        moved = self._choices[index].thoughts(texts)
+        if moved:
+            self._last = chunk
+            self._recount()
+        return moved
+
+    def _thought(self, chunk: Chunk, choice: object) -> Chunk | None:
+        """`thought` of a chunk whose one choice is `choice` (see `rewrite`)."""
+        if type(choice) is not dict:
+            return None
+        rewriter = self._rewriter_of(choice)
+        moved = None if rewriter is None else rewriter.thought(choice)
+        if moved is None:
+            return None
+        self._recount()
+        return {**chunk, "choices": [moved]}
 
     def _rewriter_of(self, choice: dict[str, Any]) -> ChoiceRewriter | None:
         """The rewriter of a choice already seen, by its index (a missing or odd one is 0)."""

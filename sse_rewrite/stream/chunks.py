@@ -44,6 +44,16 @@ def moved_choice(index: int, field: str, text: str) -> dict[str, Any]:
     return {"index": index, "delta": {field: text}, "finish_reason": None}
 
 
+def thought_choice(choice: dict[str, Any], field: str, text: str) -> dict[str, Any]:
+    """`choice` with its content `text` moved to the reasoning field `field`, which it has blank
+    or lacks (`--think` inside a block, as `ContentThinking.split` makes it): `content` emptied
+    in place, `field` set in place or added last."""
+    delta = dict(choice["delta"])
+    delta["content"] = ""
+    delta[field] = text
+    return {**choice, "delta": delta}
+
+
 def derived_call_id(stream_id: str, choice: int, index: int) -> str:
     """A `call_`-prefixed id derived from the stream id, choice index and call index."""
     if not _HASH:

@@ -98,6 +98,25 @@ class ContentThinking:
         content = delta.get("content")
         return type(content) is not str or not any(lead in content for lead in self.tags.leads)
 
+    @property
+    def field(self) -> str:
+        """The reasoning field moved text goes to (`reasoning_content`, or `reasoning` once the
+        stream has used that)."""
+        return self._field
+
+    def moves(self, text: str) -> bool:
+        """Whether `split` would move all of a choice's lone content `text` (no other text, no
+        finish) to the reasoning field and keep nothing (`ThinkSplitter.moves`, nothing owed):
+        then `moved` does what `split` does besides."""
+        return not self._owed and self.tags.moves(text)
+
+    def moved(self, text: str) -> None:
+        """`split`'s bookkeeping for a `text` that `moves`: kept for the stranded-answer rule."""
+        if self.tags.assumed:
+            self._keep(text)
+        else:
+            self._moved, self._moved_size = [], 0
+
     def passes(self, name: str, text: str) -> bool:
         """Whether `split` would leave a delta of this one text in field `name` unchanged and keep
         nothing: then the text may go to its parser without it (the fast paths' feed ahead)."""
@@ -171,17 +190,21 @@ class ContentThinking:
             return None
         for piece in pieces:
             if type(piece) is Thought:
-                self._moved_size += len(piece.text.encode())
-                if self._moved_size > self._cap:
-                    self._moved = None
-                elif self._moved is not None:
-                    self._moved.append(piece.text)
+                self._keep(piece.text)
         if finish is None or finish == _CUT or not self._moved_size:
             return None
         text = None if self._moved is None else "".join(self._moved)
         stranded = Stranded(text, self._moved_size, self.tags.awaited[0] if self.tags.awaited else "closer")
         self._moved, self._moved_size = [], 0
         return stranded
+
+    def _keep(self, text: str) -> None:
+        """Keep text moved on the assumption alone, up to the cap (past it, its size alone)."""
+        self._moved_size += len(text.encode())
+        if self._moved_size > self._cap:
+            self._moved = None
+        elif self._moved is not None:
+            self._moved.append(text)
 
     def _feed_around_syntax(self, text: str, parser: ToolSyntax) -> list[Text | Thought | Markup]:
         """Split `text` as it would be split one character an event: while `parser` (fresh, of the

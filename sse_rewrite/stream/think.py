@@ -114,6 +114,17 @@ class ThinkSplitter:
         return not self._inside and markers.find_outside(text, 0) is None and not partial(
             text, 0, markers.outside())
 
+    def moves(self, text: str) -> bool:
+        """Whether `feed` would give all of `text` back as one `Thought`, holding nothing and
+        changing no state: inside, past the content's start, nothing held, and no character in it
+        that may begin a closer or a DSML block opener."""
+        if not self._inside or self._held or self._start or self._implicit:
+            return False
+        for lead in self._close_leads:  # noqa: SIM110 (a loop, not any(): once per moved token)
+            if lead in text:
+                return False
+        return True
+
     def mentions(self, text: str) -> bool:
         """Whether `text` holds a marker that would apply now (a closer inside, else an opener
         or answer wrapper)."""

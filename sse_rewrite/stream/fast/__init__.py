@@ -81,12 +81,14 @@ _MAX_DOUBLINGS: Final = 7  # at most 2**7 events decoded before the accelerators
 @dataclass(slots=True)  # not frozen: one is made per run, and frozen ones are slower to make
 class Taken:
     """A run an accelerator took: what it emitted, where it ends, how many events it took,
-    and how many of them went out unchanged (in `out`, as their raw bytes)."""
+    and how many of them went out unchanged (in `out`, as their raw bytes); `unread`: how many
+    of those no parser or quote state read, not yet counted (`quotes.Unread`; None: `passed`)."""
 
     out: list[Output]
     end: int
     events: int
     passed: int
+    unread: int | None = None
 
 
 class Reader:
@@ -122,7 +124,8 @@ class Reader:
                     stream.stats.events_in += taken.events
                     stream.stats.events_out += taken.passed
                     stream.stats.passed_through += taken.passed
-                    stream.unread.events += taken.passed  # (no parser read them: `quotes.Unread`)
+                    # (no parser read them: `quotes.Unread`)
+                    stream.unread.events += taken.passed if taken.unread is None else taken.unread
                     out += taken.out
                     self._misses = 0
                     if taken.end > pos:

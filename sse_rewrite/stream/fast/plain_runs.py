@@ -20,6 +20,9 @@ a row; then the stream's runs are searched as above only.
 
 from __future__ import annotations
 
+import orjson
+
+from ..quotes import NEEDLES as QUOTE_NEEDLES
 from ..sse import DATA, EVENT_END
 from . import Taken
 from .needles import NeedleIndex
@@ -68,7 +71,8 @@ class PlainRuns:
             if template is None or not data.startswith(template.template.parts[0], pos):
                 second = data.find(EVENT_END, first, stop)
                 if second != -1:  # (learned from two events: a read's last one is searched alone)
-                    template = PlainTemplate.learn(data[pos : first - 2], data[first:second], needles)
+                    soft = QUOTE_NEEDLES if set(QUOTE_NEEDLES) <= set(needles) else ()
+                    template = PlainTemplate.learn(data[pos : first - 2], data[first:second], needles, soft)
                     self._misses = 0 if template is not None else self._misses + 1
                     self._template = template or self._template
             if template is not None and data.startswith(template.template.parts[0], pos):
@@ -78,19 +82,41 @@ class PlainRuns:
 
     def _look_alikes(self, template: PlainTemplate, data: bytes, pos: int, stop: int) -> Taken | None:
         """The run of look-alikes of `template` from `pos` that hold no needle, or None."""
-        start, window, events = pos, _FIRST_EVENTS * template.template.size, 0
+        start, window, events, unread = pos, _FIRST_EVENTS * template.template.size, 0, 0
         while pos < stop:
             cut = data.rfind(EVENT_END, pos, min(stop, pos + window)) + 2
             if cut < pos + 2:  # no event ends inside the window: the next one whole
                 cut = data.find(EVENT_END, pos, stop) + 2
             literals, whole = template.template.literals(data, pos, cut)
             clear = template.clear(literals)
+            while clear < len(literals) and self._quotes_read(template, literals[clear], unread + clear):
+                unread = -clear - 1  # (those before it are counted now, and it was read)
+                clear += 1 + template.clear(literals[clear + 1 :])
             pos += template.span(literals[:clear])
             events += clear
+            unread += clear
             if clear < len(literals) or not whole:
                 break
             window *= 2
-        return Taken([data[start:pos]], pos, events, events) if pos > start else None
+        return Taken([data[start:pos]], pos, events, events, unread) if pos > start else None
+
+    def _quotes_read(self, template: PlainTemplate, literal: bytes, unread: int) -> bool:
+        """Whether the look-alike of `literal`, which holds a needle, holds only those of the quote
+        state (`quotes.NEEDLES`) and was read by its choice's (`StreamChoices.read_texts`), as the
+        general path reads it; the `unread` events before it in the run are counted first."""
+        quoted = template.quoted
+        if quoted is None or template.hard(literal):
+            return False
+        try:
+            text = orjson.loads(literal)
+        except orjson.JSONDecodeError:
+            return False
+        stream = self._stream
+        stream.unread.events += unread
+        if stream.choices.read_texts(quoted[0], {quoted[1]: text}):
+            return True
+        stream.unread.events -= unread
+        return False
 
     def _searched_run(self, data: bytes, pos: int, stop: int) -> Taken | None:
         """The run of plain events from `pos` to `stop` at most, its bytes searched."""

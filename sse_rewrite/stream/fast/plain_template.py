@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import re
 
+import orjson
+
+from ..deltas import scanned_fields
 from ..needle_groups import grouped
 from ..sse import DATA, EVENT_END
 from .token_template import STRING, TokenTemplate
@@ -27,6 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
+_PROBE: Final = "\x00probe"
 _SEP: Final = b"\x00"  # between the framed literals searched: in no needle and no part
 _LITERAL: Final = re.compile(STRING)
 _OBJECT: Final = DATA + b"{"
@@ -36,10 +40,14 @@ _NOT_IN_LINE: Final = (b"\n", b"\r", _SEP)  # (one line, and no byte the search 
 class PlainTemplate:
     """The look-alikes of one event, and where the first of them holding a needle is."""
 
-    __slots__ = ("_frames", "_per_event", "_searches", "_slots", "template")
+    __slots__ = ("_frames", "_hard", "_per_event", "_searches", "_slots", "quoted", "template")
 
-    def __init__(self, parts: list[bytes], needles: tuple[bytes, ...]) -> None:
+    def __init__(self, parts: list[bytes], needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()) -> None:
+        """`soft`: the needles (among `needles`) of an event a quote state may read (`hard`)."""
         self.template = TokenTemplate(parts)
+        self._hard = grouped(tuple(needle for needle in needles if needle not in soft)) if soft else ()
+        self.quoted = _quoted(parts) if soft else None
+        """The choice index and the field of the slot, when it is the look-alikes' one text to read."""
         self._slots = len(parts) - 1
         self._per_event = sum(map(len, parts)) + len(EVENT_END)
         self._searches = grouped(needles)
@@ -51,7 +59,8 @@ class PlainTemplate:
         ))  # fmt: skip
 
     @classmethod
-    def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...]) -> PlainTemplate | None:
+    def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()
+              ) -> PlainTemplate | None:  # fmt: skip
         """The template of two events (their lines, `a` first), when they are look-alikes, one
         `data: {...}` line each, with needle-free bytes around their slots; else None."""
         if not needles or any(not needle or _SEP in needle for needle in needles):
@@ -69,7 +78,7 @@ class PlainTemplate:
             return None
         if any(needle in part for part in parts for needle in needles):
             return None
-        return cls(parts, needles)
+        return cls(parts, needles, soft)
 
     def clear(self, literals: list[bytes]) -> int:
         """How many of the look-alikes of `literals` lead that hold no needle."""
@@ -86,9 +95,38 @@ class PlainTemplate:
                     first = min(first, framed.count(_SEP, 0, at))
         return first
 
+    def hard(self, literal: bytes) -> bool:
+        """Whether the look-alike of `literal` holds a needle besides the `soft` ones."""
+        for before, after in self._frames:
+            framed = before + literal + after
+            for search, _ in self._hard:
+                if isinstance(search, bytes) and search in framed:
+                    return True
+                if not isinstance(search, bytes) and search.search(framed) is not None:
+                    return True
+        return False
+
     def span(self, literals: list[bytes]) -> int:
         """The bytes the look-alikes of `literals` take."""
         return self._per_event * len(literals) + self._slots * sum(map(len, literals))
+
+
+def _quoted(parts: list[bytes]) -> tuple[int, str] | None:
+    """The choice index and field of the slots, when the look-alikes are one choice whose one
+    text to read (`deltas.scanned_fields`) is theirs; else None."""
+    try:
+        chunk = orjson.loads(orjson.dumps(_PROBE).join(parts)[len(DATA) :])
+    except orjson.JSONDecodeError:
+        return None
+    choices = chunk.get("choices") if type(chunk) is dict and "error" not in chunk else None
+    if type(choices) is not list or len(choices) != 1 or type(choices[0]) is not dict:
+        return None
+    delta = choices[0].get("delta")
+    fields = scanned_fields(delta) if type(delta) is dict else {}
+    if len(fields) != 1 or _PROBE not in fields.values():
+        return None
+    index = choices[0].get("index")
+    return (index if isinstance(index, int) else 0), next(iter(fields))
 
 
 def _context(part: bytes, needles: tuple[bytes, ...], before: bool) -> int:

@@ -24,6 +24,7 @@ import orjson
 from ..chunks import moved_choice, with_choice
 from ..sse import EVENT_END, data_value
 from . import Taken
+from .thought_events import thought_events, thought_parts
 from .token_template import TokenRun, TokenTemplate
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -52,6 +53,7 @@ class TokenRuns:
         self._misses = 0
         self._moved_count = 0  # how many tokens `_moved` took
         self._chunk: Chunk | None = None  # the template's event, decoded (its envelope, streaming)
+        self._thought: tuple[bytes, bytes] | None = None  # its moved event's parts (`thought_parts`)
         # The last run read, in which read, where, for which template: the general path
         # takes the event the call declined, then the rest may be taken from it.
         self._left: tuple[bytes, int, TokenTemplate, TokenRun] | None = None
@@ -124,7 +126,7 @@ class TokenRuns:
         while count < len(tokens):
             if rewriter.feed_ahead(self._field, tokens[count]):
                 count += 1
-            elif self._moved(tokens, count, out):
+            elif self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
                 count += self._moved_count
             else:
                 break
@@ -153,6 +155,37 @@ class TokenRuns:
         self._moved_count = 1 + more
         return True
 
+    def _thoughts(
+        self, tokens: list[str], count: int, out: list[Output], parts: list[Part] | None = None
+    ) -> bool:  # fmt: skip
+        """Whether `tokens[count]` and those after it move to the reasoning field inside a think
+        block, as the learned chunk's content may (`StreamChoices.thoughts`): their chunks are
+        sent to `out` (by the byte template when it holds, `thought_events`), after the argument
+        `parts` taken before them, if any; `_moved_count` says how many tokens that took."""
+        chunk = self._chunk
+        if chunk is None or self._field != "content":
+            return False
+        moved = self._stream.choices.thoughts(chunk, self._choice, tokens[count:])
+        if not moved:
+            return False
+        if parts:
+            out += self._sent(parts)
+            parts.clear()
+        texts = tokens[count : count + moved]
+        if self._thought is not None:
+            out += thought_events(self._thought, texts)
+            self._stream.stats.events_out += moved
+        else:
+            out += self._stream.send([self._thought_chunk(chunk, text) for text in texts])
+        self._moved_count = moved
+        return True
+
+    def _thought_chunk(self, chunk: Chunk, text: str) -> Chunk:
+        """The chunk a look-alike of `chunk` with content `text` becomes when the text moves."""
+        rewriter = self._stream.choices.get(self._choice)
+        assert rewriter is not None  # (it took the learned chunk)
+        return {**chunk, "choices": [rewriter.thought_choice(chunk["choices"][0], text)]}
+
     def _stream_parts(
         self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[Part], out: list[Output]
     ) -> int:  # fmt: skip
@@ -165,7 +198,7 @@ class TokenRuns:
         while count < len(tokens):
             if rewriter.feed_ahead(field, tokens[count], parts):
                 count += 1
-            elif self._moved(tokens, count, out, parts):
+            elif self._moved(tokens, count, out, parts) or self._thoughts(tokens, count, out, parts):
                 count += self._moved_count
             else:
                 break
@@ -187,6 +220,9 @@ class TokenRuns:
             chunk = None
         parts: list[Part] | None = [] if self._stream.streams_arguments else None
         absorbed = self._stream.choices.absorbed(chunk, parts) if type(chunk) is dict else None
+        self._thought = None
+        if type(chunk) is dict and absorbed is None:
+            return self._learn_thought(raw, chunk, start, end, out)
         if chunk is None or absorbed is None:
             self._misses += 1
             return start
@@ -198,4 +234,22 @@ class TokenRuns:
         out += self._sent(parts)
         self._template = TokenTemplate.learn(raw, chunk, self._field)
         self._misses = 0 if self._template is not None else self._misses + 1
+        return end
+
+    def _learn_thought(self, raw: bytes, chunk: Chunk, start: int, end: int, out: list[Output]) -> int:
+        """`_learn` for an event whose content moves to the reasoning field inside a think block
+        (`StreamChoices.thought`): past it if so (its chunk sent to `out`), else `start`."""
+        choices = self._stream.choices
+        moved = choices.thought(chunk)
+        if moved is None:
+            self._misses += 1
+            return start
+        sent = self._stream.send([moved])
+        out += sent
+        index = chunk["choices"][0].get("index")
+        self._choice, self._field, self._chunk = index if isinstance(index, int) else 0, "content", chunk
+        self._template = TokenTemplate.learn(raw, chunk, "content")
+        self._misses = 0 if self._template is not None else self._misses + 1
+        text = chunk["choices"][0]["delta"]["content"]
+        self._thought = thought_parts(lambda probe: self._thought_chunk(chunk, probe), sent, text)
         return end

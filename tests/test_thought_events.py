@@ -1,0 +1,111 @@
+"""Content moved to the reasoning field inside a think block the prompt opened (`--think`): the
+short way (`ChoiceState.thought`, `thoughts`, and the token runs' byte template,
+`fast/thought_events.py`) against the full plan (`ContentThinking.split`, then the rewrite)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.fast import token_runs
+from sse_rewrite.stream.fast.thought_events import thought_events
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+
+_THOUGHT = ["Let ", "me l", "ook", " é", '"', "\\", "\n", "`x`", "|", "~~~", " ok", "[", "]"]
+
+
+def stream(model: str, tokens: list[str], finish: str, reasoning_first: bool = False,
+           role_every: bool = True) -> bytes:  # fmt: skip
+    """A stream of content tokens under `model`, one an event, then `finish`."""
+    def event(delta: dict[str, Any], finish_reason: str | None = None) -> bytes:
+        chunk = {"id": "gen-1", "model": model, "provider": "P",
+                 "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
+        return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+    first = event({"role": "assistant", "content": "", **({"reasoning": "r"} if reasoning_first else {})})
+    body = [event({"role": "assistant", "content": t} if role_every else {"content": t}) for t in tokens]
+    return b"".join([first, *body, event({}, finish), b"data: [DONE]\n\n"])
+
+
+def rewritten(data: bytes, read: int, on: bool, **options: Any) -> tuple[bytes, list[object]]:
+    """The bytes written and the notices, `data` fed in reads of `read` bytes (`on`: accelerators)."""
+    rewriter = StreamRewriter(RewriteOptions(plain_runs=on, token_runs=on, **options))
+    out = [item for i in range(0, len(data), read) for item in rewriter.feed(data[i : i + read])]
+    out += rewriter.flush()
+    notices = [item for item in out if not isinstance(item, bytes)]
+    return b"".join(item for item in out if isinstance(item, bytes)), notices
+
+
+GLM = "z-ai/glm-4.7"
+MINIMAX = "minimax/minimax-m2.1"
+CALL = ["<tool_call>", "bash", "\n", "<arg_key>", "cmd", "</arg_key>", "<arg_value>", "ls", "</arg_value>",
+        "</tool_call>"]
+
+CASES = [
+    pytest.param(GLM, [*_THOUGHT * 3, "</think>", "\n\n", "Done."], "stop", {}, id="closed"),
+    pytest.param(GLM, [*_THOUGHT * 3, "</thi", "nk>", "ok", *_THOUGHT], "stop", {}, id="closer-cut"),
+    pytest.param(GLM, _THOUGHT * 3, "stop", {}, id="stranded-answer"),
+    pytest.param(GLM, _THOUGHT * 3, "length", {}, id="cut-at-length"),
+    pytest.param(GLM, [*_THOUGHT, *CALL, *_THOUGHT, "</think>", *CALL], "stop", {}, id="call-in-reasoning"),
+    pytest.param(GLM, [*_THOUGHT, "<", "b>", *_THOUGHT, "</think>"], "stop", {}, id="lead-in-reasoning"),
+    pytest.param(GLM, _THOUGHT * 3, "stop", {"reasoning_first": True}, id="provider-reasons"),
+    pytest.param(GLM, [*_THOUGHT * 3, "</think>", "x"], "stop", {"role_every": False}, id="role-once"),
+    pytest.param(MINIMAX, [*_THOUGHT * 3, "</think>", "<minimax:tool_call>", "\n", "<invoke", " name",
+                           '="', "ls", '">', "</invoke>", "\n", "</minimax:tool_call>"], "stop", {},
+                 id="minimax"),
+    pytest.param("deepseek/deepseek-r1-0528", [*_THOUGHT * 3, "</think>", "x"], "stop", {}, id="r1"),
+]
+
+
+@pytest.mark.parametrize("options", [
+    pytest.param({}, id="openai"), pytest.param({"to": "anthropic"}, id="anthropic"),
+    pytest.param({"stream_arguments": True}, id="streamed"),
+])
+@pytest.mark.parametrize(("model", "tokens", "finish", "shape"), CASES)
+def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
+    model: str, tokens: list[str], finish: str, shape: dict[str, Any], options: dict[str, Any]
+) -> None:
+    data = stream(model, tokens, finish, **shape)
+    taken: list[int] = []  # texts the short way moved
+    thought, thoughts = ChoiceState.thought, ChoiceState.thoughts
+
+    def counted_thought(self: ChoiceState, choice: dict[str, Any]) -> dict[str, Any] | None:
+        moved = thought(self, choice)
+        taken.append(moved is not None)
+        return moved
+
+    def counted_thoughts(self: ChoiceState, texts: list[str]) -> int:
+        taken.append(thoughts(self, texts))
+        return taken[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceState, "thought", counted_thought)
+        patch.setattr(ChoiceState, "thoughts", counted_thoughts)
+        short = {(read, on): rewritten(data, read, on, **options)
+                 for read in (len(data), 97) for on in (True, False)}
+    if shape.get("reasoning_first"):  # (the provider's reasoning field: the content is the answer)
+        assert sum(taken) == 0
+    else:
+        assert sum(taken) >= len(tokens) // 3
+    with pytest.MonkeyPatch.context() as patch:  # the full plan: nothing moved the short way
+        patch.setattr(ChoiceState, "thought", lambda self, choice: None)
+        patch.setattr(ChoiceState, "thoughts", lambda self, texts: 0)
+        for (read, on), out in short.items():
+            assert rewritten(data, read, on, **options) == out, (read, on)
+
+
+def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
+    data = stream(GLM, [*_THOUGHT * 20, "</think>", "x"], "stop")
+    made: list[int] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(token_runs, "thought_events", lambda parts, texts: made.append(len(texts)) or
+                      thought_events(parts, texts))
+        sent = rewritten(data, len(data), True)[0].split(b"\n\n")
+    assert sum(made) > len(_THOUGHT) * 10  # (a token with a marker's lead goes the general way)
+    deltas = [orjson.loads(item[6:])["choices"][0]["delta"] for item in sent if item.startswith(b"data: {")]
+    moved = [delta for delta in deltas if delta.get("reasoning_content")]
+    assert all(delta.get("content", "") == "" for delta in moved)
+    assert "".join(d["reasoning_content"] for d in moved) == "".join(_THOUGHT * 20)
