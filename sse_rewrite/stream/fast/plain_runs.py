@@ -88,14 +88,18 @@ class PlainRuns:
             if cut < pos + 2:  # no event ends inside the window: the next one whole
                 cut = data.find(EVENT_END, pos, stop) + 2
             literals, whole = template.template.literals(data, pos, cut)
-            clear = template.clear(literals)
+            clear, exposed = template.clear(literals), False
             while clear < len(literals) and self._quotes_read(template, literals[clear], unread + clear):
                 unread = -clear - 1  # (those before it are counted now, and it was read)
-                clear += 1 + template.clear(literals[clear + 1 :])
+                clear += 1
+                exposed = self._stream.choices.exposed  # (then no event may pass unread: the run ends)
+                if exposed:
+                    break
+                clear += template.clear(literals[clear:])
             pos += template.span(literals[:clear])
             events += clear
             unread += clear
-            if clear < len(literals) or not whole:
+            if exposed or clear < len(literals) or not whole:
                 break
             window *= 2
         return Taken([data[start:pos]], pos, events, events, unread) if pos > start else None
