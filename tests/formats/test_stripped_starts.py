@@ -48,56 +48,12 @@ def test_a_kimi_row_with_the_word_cut_as_a_tokenizer_may_cut_it(row: str) -> Non
     row_through_the_sdk(rewrite_stream(stream), expected)
 
 
-@pytest.mark.parametrize(
-    "tokens",
-    [
-        pytest.param(["Let me look.", " Now.fun", "ctions.read:0{}", " done"], id="fun"),
-        pytest.param(["Let me look.", " Now.f", "unctions.read:0{}", " done"], id="dot-f"),
-        pytest.param(["Let me look.", " Now.", "f", "unctions.read:0{}", " done"], id="lone-f"),
-        pytest.param(["Let me look.", " Now.functio", "ns.read:0{}", " done"], id="functio"),
-    ],
-)
-def test_an_event_ending_in_a_start_of_the_word_is_read(tokens: list[str]) -> None:
-    """A text field ending in `fu` ... `function`, or in an `f` after a sentence's end, has a
-    needle (`kimi_stripped.SNIFF`): the call is read as it is in one event."""
-    body = rewrite_stream(token_stream(tokens, model=MODELS["kimi-stripped"]))
-    found = [("read", "{}")]
-    row_through_the_sdk(body, expectation(("".join(tokens), found, "Let me look. Now. done", set())))
-
-
-def test_an_f_glued_to_a_word_in_an_unread_event_is_text() -> None:
-    """The one cut left out (`kimi_stripped.SNIFF`): an `f` that ends a word's event is not read."""
-    tokens = ["Let me look.", " Now the f", "unctions.read:0{}"]  # (after a space: read)
-    body = rewrite_stream(token_stream(tokens, model=MODELS["kimi-stripped"]))
-    found = [("read", "{}")]
-    row_through_the_sdk(body, expectation(("".join(tokens), found, "Let me look. Now the ", set())))
-    tokens = ["Let me look.", " Now itself", "unctions.read:0{}"]
+def test_an_unread_event_ending_in_another_start_is_not_held() -> None:
+    """`fun` ends an event no needle sends to the parser: the word is not read (the cost of a
+    needle for every start: `kimi_stripped.SNIFF`); nothing is lost."""
+    tokens = ["Let me look.", " Now.fun", "ctions.read:0{}", " done"]  # (a first event is always read)
     body = rewrite_stream(token_stream(tokens, model=MODELS["kimi-stripped"]))
     row_through_the_sdk(body, expectation(("".join(tokens), [], "".join(tokens), set())))
-
-
-_K3 = ('ools<|sep|>call tool="bash" index="1"<|sep|>argument key="command" type="string"<|sep|>ls argument'
-       "<|sep|>call<|sep|>tools<|sep|>")
-
-
-@pytest.mark.parametrize(
-    ("tokens", "kept"),
-    [
-        pytest.param(["Sure.", "t", _K3], "Sure.", id="lone-t"),
-        pytest.param(["Sure.", "to", _K3[1:]], "Sure.", id="lone-to"),
-        pytest.param(["Sure.to", _K3[1:]], "Sure.", id="dot-to"),
-        pytest.param(["Sure.\ntoo", _K3[2:]], "Sure.\n", id="line-too"),
-        pytest.param(["Sure, the tool", _K3[3:]], "Sure, the ", id="tool-anywhere"),
-        pytest.param(["Sure, go to", _K3[1:]], None, id="space-to-is-not-held"),
-    ],
-)
-def test_a_k3_section_cut_inside_tools(tokens: list[str], kept: str | None) -> None:
-    """`t`, `to`, `too` are held alone or after `.` or a line end, `tool` anywhere
-    (`xtml_sep.HELD_AFTER`, `SNIFF`); after a space `to` is not (it ends too many texts)."""
-    body = rewrite_stream(token_stream(tokens, model=MODELS["kimi-k3"]))
-    found = [("bash", '{"command": "ls"}')] if kept is not None else []
-    text = "".join(tokens)
-    row_through_the_sdk(body, expectation((text, found, text if kept is None else kept, set())))
 
 
 def test_a_harmony_start_cut_after_an_empty_first_chunk_is_read() -> None:

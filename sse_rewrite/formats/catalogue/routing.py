@@ -21,9 +21,7 @@ if TYPE_CHECKING:
     from ..syntax import ToolSyntax
 
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
-_FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'.f"', b'}f"', b' f"', b'\\nf"', b':f"', b'!f"', b'?f"',
-                           b'fu"', b'fun"', b'func"', b'funct"', b'functi"', b'functio"', b'function"')
-"""`kimi_stripped.SNIFF` (a copy: that module is imported once a stream needs it)."""
+_FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`kimi_stripped.SNIFF`)
 _NAMESPACE_SNIFF: Final = (b']"',)  # (`minimax.NAMESPACE_SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
@@ -40,9 +38,7 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS, INTERNLM)
 
 STRIPPED_KIMI: Final = Part("machines.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
-_TOOLS_SNIFF: Final = (b"tools", b'tool"', b'"t"', b'"to"', b'"too"', b'.t"', b'.to"', b'.too"', b'\\nt"',
-                       b'\\nto"', b'\\ntoo"')  # (`xtml_sep.SNIFF`)
-SEP_XTML: Final = Part("machines.xtml_sep", "SepXtmlParser", "t", _TOOLS_SNIFF)
+SEP_XTML: Final = Part("machines.xtml_sep", "SepXtmlParser", "t", (b"tools",))  # (`xtml_sep.SNIFF`)
 GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("catalogue.lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("catalogue.qwen_xml", "QwenParser", "<", ANGLE_SNIFF)

@@ -50,16 +50,11 @@ HELD_FROM: Final = {OPENER: 2}
 shows whether the word goes on; a lone `f` only where no word goes on into it (`.f`, `f` alone,
 not ` of`): `f` ends too many ordinary tokens, each of which would take the general path twice."""
 _STARTS: Final = tuple(OPENER[:length].decode() for length in range(2, len(OPENER)))
-_BOUNDARIES: Final = (b".", b"}", b" ", b"\\n", b":", b"!", b"?")
-"""What a lone `f` follows in a text field where a stripped call starts there: a sentence's end
-glued to it, the previous call's `}`, a space, a line end (JSON-escaped), `:`, `!`, `?`."""
-SNIFF: Final = (b"functions", b'"f"', *(before + b'f"' for before in _BOUNDARIES),
-                *(OPENER[:length] + b'"' for length in range(2, len(OPENER) - 1)))
-"""An event is read while nothing is held when it holds the word whole, or a text field ends in a
-start of it (`fu` ... `function`, wherever it stands), or in a lone `f` (the whole field, or
-after one of `_BOUNDARIES`): each event that ends where the parser holds is read, so the word is
-read however it is cut. An `f` glued to a word (`of`, `if`: too many ordinary tokens) is not:
-`filef` | `unctions.x:0{}` is text, the one cut that differs from the whole text."""
+SNIFF: Final = (b"functions", b'"f"', b'function"')
+"""An event is read while nothing is held when it holds the word whole, or a text field that is
+a lone `f` (one character a chunk) or ends in `function` (a tokenizer's `function` + `s.`). Other
+starts are held only in events read anyway: every needle costs each idle event a search (about
+0.04x the baseline loop on Kimi's no-syntax shape; all eight starts cost 1.1x, bench/README.md)."""
 
 
 class State(MachineState):
@@ -157,11 +152,6 @@ class StrippedKimiParser(ScanningParser):
         self._emit_text(out, self._scan.end)
 
 
-_HELD_ENDS: Final = ("f", *_STARTS, "t", "to", "too", "tool", "tools")
-"""The ends of a text that may be a start held (of `functions.` or `tools<|sep|>`): such a text
-takes the parts' path, which holds it or hands it back."""
-
-
 class StrippedKimiComposed(ComposedParser):
     """Kimi's tokens and `StrippedKimiParser` (a subclass may add `PARTS`): a text that holds
     no other part's lead (`<`, `[`…) nor `functions`, and does not end with a held start of it,
@@ -170,16 +160,14 @@ class StrippedKimiComposed(ComposedParser):
     PARTS: ClassVar[tuple[type[ScanningParser], ...]] = (SpecialTokensParser, StrippedKimiParser)
     _OTHER_LEAD: ClassVar[re.Pattern[str]]
     """Any lead of the parts' markers but `f` (`[TOOL_CALLS]`'s `[` under Kimi ids too) and `t`
-    (`xtml_sep`'s `tools<|sep|>` holds a `<`; a text that may end in a start of `tools` is not
-    handed back: `_HELD_ENDS`)."""
+    (`xtml_sep`'s `tools<|sep|>` holds a `<`; a text ending in `tools` is not handed back)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         tables = [part.OPENERS for part in cls.PARTS]
         held_from = {marker: n for table in tables for marker, n in table.held_from.items()}
         held_only_from = {marker: n for table in tables for marker, n in table.held_only_from.items()}
-        held_after = {marker: after for table in tables for marker, after in table.held_after.items()}
-        cls._OPENERS = MarkerTable(dict(cls._OPENERS), held_from, held_only_from, held_after)
+        cls._OPENERS = MarkerTable(dict(cls._OPENERS), held_from, held_only_from)
         others = cls._OPENERS.leads.decode().replace("f", "").replace("t", "")
         cls._OTHER_LEAD = re.compile("[" + re.escape(others) + "]")
 
@@ -187,7 +175,7 @@ class StrippedKimiComposed(ComposedParser):
         """Consume more text; return the pieces decided so far."""
         if (self._active is None and not self._scan.end and not self._flushed
                 and self._OTHER_LEAD.search(text) is None and "functions" not in text
-                and not text.endswith(_HELD_ENDS)):
+                and not text.endswith(_STARTS) and text[-1:] != "f" and not text.endswith("tools")):
             self._around.text(text)  # (what precedes a closer: `_orphans.py`)
             return [Text(text)] if text else []
         return super().feed(text)

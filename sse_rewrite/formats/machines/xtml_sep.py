@@ -4,13 +4,12 @@
     ls argument<|sep|>call<|sep|>tools<|sep|>
 
 `<|sep|>` survives and cannot occur in prose, so the words before each one are its marker;
-either of the other two tokens may survive too (mixes). The section opener's word is ordinary
-text that arrives before its `<|sep|>`, so a text ending in `tools` (or a start of it,
-`HELD_ONLY_FROM`, `HELD_AFTER`) is held until the next one shows whether `<|sep|>` follows: that
-holding is why this is read only where the model id picks Kimi (docs/behaviour.md, "Kimi K3
-XTML"). A value ends at its `argument<|sep|>` (or at `<|close|>`): one space before a bare
-`argument` is the gap the server left, not value. Each call comes out at its `call<|sep|>`, in
-the grammar `xtml_bodies.xtml_call` reads.
+either of the other two tokens may survive too (mixes). The section opener's word is
+ordinary text that arrives before its `<|sep|>`, so a text ending in `tools` is held until
+the next one shows whether `<|sep|>` follows: that holding is why this is read only where the
+model id picks Kimi (docs/behaviour.md, "Kimi K3 XTML"). A value ends at its `argument<|sep|>`
+(or at `<|close|>`): one space before a bare `argument` is the gap the server left, not value.
+Each call comes out at its `call<|sep|>`, in the grammar `xtml_bodies.xtml_call` reads.
 """
 
 from __future__ import annotations
@@ -29,19 +28,12 @@ if TYPE_CHECKING:
     from typing import ClassVar, Final
 
 OPENER: Final = b"tools<|sep|>"
-HELD_ONLY_FROM: Final = {OPENER: len(b"tool")}
-"""A text ending in `tool` (or `tools`, `tools<`…) is held wherever it stands; a shorter start only
-after `HELD_AFTER`: holding `to` everywhere would hold the end of many Kimi texts (` to`, `into`),
-and change their events' boundaries."""
-HELD_AFTER: Final = {OPENER: b".\n"}
-"""Where a section starts in the captures: glued to a sentence's end (`Sure.tools<|sep|>`), or at
-a line start; and where the parser's buffer begins (a text field that is `to` alone)."""
-SNIFF: Final = (b"tools", b'tool"', *(before + OPENER[:length] + b'"' for before in (b'"', b".", b"\\n")
-                                       for length in range(1, 4)))
-"""An event is read while nothing is held when it holds the word whole, or a text field ends in a
-start of it the parser holds (`tool` anywhere; `t`, `to`, `too` alone or after `.` or a line end):
-the word is read however it is cut there. After anything else (` to` | `ols<|sep|>`) the start is
-not read, and the word comes out as the text it was."""
+HELD_ONLY_FROM: Final = {OPENER: len(b"tools")}
+"""A text ending in `tools` (or `tools<`, `tools<|`…) is held; a shorter start is not: holding
+`to` would hold the end of many Kimi texts (`into`), and change their events' boundaries."""
+SNIFF: Final = (b"tools",)
+"""An event is read while nothing is held when it holds the word whole; the word cut across
+events (`too` | `ls<|sep|>`) is not read, and comes out as the text it was."""
 _SP: Final = rb"[ \t\r\n]*"
 _OPEN_WORD: Final = re.compile(rb"(?:<\|open\|>)?" + _SP + rb"(call|argument)\b((?:[^<\n]|\n(?!\n))*)\Z")
 _CLOSE_WORD: Final = re.compile(_SP + rb"(?:<\|close\|>)?" + _SP + rb"(call|tools)" + _SP + rb"\Z")
@@ -62,9 +54,7 @@ class SepXtmlParser(ScanningParser):
     """K3 calls whose open and close tokens were dropped (a part of the Kimi `auto` format)."""
 
     TEXT = State.TEXT
-    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable(
-        {OPENER: True}, held_only_from=HELD_ONLY_FROM, held_after=HELD_AFTER
-    )
+    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True}, held_only_from=HELD_ONLY_FROM)
     sniff: ClassVar[tuple[bytes, ...]] = SNIFF
 
     def _setup(self) -> None:
