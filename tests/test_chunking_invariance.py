@@ -137,7 +137,6 @@ _STARTS = "(its parser holds a text ending in a start of it, but the events the 
 KNOWN_CAPTURES = {
     "stripped-kimi-k2": f"`functions.` cut after `fu` is text {_STARTS} kimi_stripped.SNIFF: `functions`, a "
     "lone `f`, a text ending in `function`)",
-    "harmony-stripped": f"stripped harmony's words cut in two are text {_STARTS} harmony_stripped's sniff)",
     "stripped-kimi-k3-sep": "K3's `tools<|sep|>` cut inside `tools` is text (xtml_sep.HELD_ONLY_FROM: a text "
     "ending in `t`, `to`, `too` or `tool` is not held, to keep Kimi's plain texts unheld)",
 }

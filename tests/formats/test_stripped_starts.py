@@ -56,11 +56,12 @@ def test_an_unread_event_ending_in_another_start_is_not_held() -> None:
     row_through_the_sdk(body, expectation(("".join(tokens), [], "".join(tokens), set())))
 
 
-def test_a_harmony_start_cut_in_an_unread_first_content_is_text() -> None:
-    """`ana` after an empty first chunk has no needle (`harmony_stripped.GptOssParser.sniff`)."""
+def test_a_harmony_start_cut_after_an_empty_first_chunk_is_read() -> None:
+    """`ana` after an empty first chunk: the parser reads from the choice's first text
+    (`harmony_stripped.GptOssParser.reads_from_start`), so the start is read wherever it is cut."""
     tokens = ["", "ana", "lysisUser says hi.", "assistantfinal", "Hello!"]
     body = rewrite_stream(token_stream(tokens, model=MODELS["gpt-oss"]))
-    row_through_the_sdk(body, expectation(("".join(tokens), [], "".join(tokens), set())))
+    row_through_the_sdk(body, expectation(("".join(tokens), [], "Hello!", "User says hi.", set())))
 
 
 @pytest.mark.parametrize(

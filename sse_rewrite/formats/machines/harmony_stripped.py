@@ -60,12 +60,12 @@ class GptOssParser:
     """`auto` for gpt-oss ids: stripped harmony at the start, then `TOKENS` (implements `ToolSyntax`)."""
 
     TOKENS: ClassVar[type[ComposedParser]]
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, _ANALYSIS.encode(), b'"content":"a"')
-    """The tokens', `analysis` whole (one token of gpt-oss's), and a content that is a lone `a`
-    (one character a chunk): once the content's first text is read this parser is `pending`
-    until the answer begins. A first content cut elsewhere in the word (`ana`) after an empty
-    first chunk passes unread: a needle for a content starting with `a` cost the no-syntax
-    harmony shape 0.45x -> 1.47x the baseline loop (bench/README.md)."""
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+    """The tokens': the start needs none, as it is read from the first text (`reads_from_start`)."""
+    reads_from_start: ClassVar[bool] = True
+    """Made with its choice and `pending` from then until the answer begins, so that the start is
+    read however it is cut (`ana` | `lysis` after an empty first chunk): a plain answer costs the
+    first text's events alone (docs/behaviour.md, "Harmony with its tokens stripped")."""
 
     def __init__(
         self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False,
