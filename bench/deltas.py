@@ -35,7 +35,7 @@ from streams import tokens
 from sse_rewrite.formats.catalogue.deepseek import MARKERS
 from sse_rewrite.formats.machines._section_base import Token
 
-DEEPSEEK = {role: next(m.decode() for m, r in MARKERS.items() if r is role) for role in Token}
+DEEPSEEK = {role: marker.decode() for marker, role in MARKERS.items()}
 """DeepSeek V3.1's tokens by role."""
 
 CODE = (

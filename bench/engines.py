@@ -1,0 +1,184 @@
+"""`--stream-arguments` beside the serving engines' own streaming tool parsers, per delta.
+
+Usage: `bash bench/engines_env.sh` once (the engines' environment), then
+`/work/benchenv-engines/bin/python bench/engines.py [--sizes 512,2048,8192,20480] [--syntax NAME]
+[--repeats 5]` from the project root. Never a test dependency.
+
+Each turn is `deltas.py`'s: a sentence of prose and three calls, each writing SIZE bytes of
+arguments, one token (about 4 characters) per delta. Ours is fed the SSE events one at a
+time, as `deltas.py` feeds it (`StreamRewriter`, accelerators on, `--stream-arguments`);
+each engine parser is fed the same tokens as text deltas, the way its server calls it, with
+no JSON around them. Printed: µs a delta (best of the repeats, CPU time of this process)
+for ours, for the floor (an orjson decode and encode of each event: what any proxy pays),
+ours above the floor, and each engine's, with the fastest engine's ratio to ours above the
+floor. An engine that cannot be built here prints why, and the rest go on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+import orjson  # noqa: E402 (after the path: bench/ and the project)
+from deltas import SYNTAXES, file_text, turn_events  # noqa: E402
+from streams import PROSE, tokens  # noqa: E402
+
+TOOL = {"type": "function", "function": {"name": "write_file", "parameters": {
+    "type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+    "required": ["path", "content"]}}}
+"""The one tool every turn calls, as a request declares it."""
+
+SGLANG = {"kimi": "kimi_k2", "deepseek": "deepseekv31", "hermes": "hermes", "qwen3-coder": "qwen3_coder",
+          "glm": "glm45", "dsml": "deepseekv32", "minimax": "minimax-m2", "harmony": "gpt-oss",
+          "mistral": "mistral"}
+"""SGLang's detector name for each syntax of `deltas.SYNTAXES` it reads."""
+
+VLLM = {"kimi": "kimi_k2", "deepseek": "deepseek_v31", "hermes": "hermes", "qwen3-coder": "qwen3_coder",
+        "glm": "glm45", "dsml": "deepseek_v32", "minimax": "minimax_m2", "harmony": "openai",
+        "mistral": "mistral"}
+"""vLLM's tool parser name for each syntax it reads."""
+
+Feed = Callable[[list[str]], None]
+"""Feeds one turn's text deltas to a fresh parser, and ends it."""
+
+
+def turn_tokens(syntax: str, size: int) -> list[str]:
+    """The text deltas of `turn_events(syntax, size)`, one a delta."""
+    _, call, section = SYNTAXES[syntax]
+    content = file_text(size)
+    calls = [call(i, "write_file", {"path": f"src/module_{i}.py", "content": content}) for i in range(3)]
+    return [*tokens(PROSE), *section(calls)]
+
+
+def sglang_feed(name: str) -> Feed:
+    """SGLang's `FunctionCallParser` for detector `name`, as its chat server streams."""
+    from sglang.srt.entrypoints.openai.protocol import Tool
+    from sglang.srt.function_call.function_call_parser import FunctionCallParser
+
+    tools = [Tool.model_validate(TOOL)]
+    FunctionCallParser(tools, name)  # (fails here, not in the timing, if it cannot be built)
+
+    def feed(deltas: list[str]) -> None:
+        parser = FunctionCallParser(tools, name)
+        for delta in deltas:
+            parser.parse_stream_chunk(delta)
+        parser.parse_stream_end()
+
+    return feed
+
+
+def vllm_feed(name: str) -> Feed:
+    """vLLM's tool parser `name`, fed as its chat server streams (text and token ids so far)."""
+    from engine_tokenizer import Tokenizer
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+    from vllm.tool_parsers import ToolParserManager
+
+    parser_type = ToolParserManager.get_tool_parser(name)
+    request = ChatCompletionRequest(model="m", messages=[{"role": "user", "content": "hi"}], tools=[TOOL])
+    tokenizer = Tokenizer(t for syntax in SYNTAXES for t in turn_tokens(syntax, 512))
+    parser_type(tokenizer, request.tools) if "tools" in parser_type.__init__.__code__.co_varnames \
+        else parser_type(tokenizer)
+
+    def feed(deltas: list[str]) -> None:
+        parser = parser_type(tokenizer)
+        request.tools and parser.adjust_request(request)
+        text, ids = "", []
+        for delta in deltas:
+            new = [tokenizer.id_of(delta)]
+            parser.extract_tool_calls_streaming(text, text + delta, delta, ids, ids + new, new, request)
+            text += delta
+            ids += new
+        end = getattr(parser, "finish_streaming", None)
+        end and end()
+
+    return feed
+
+
+def ours_time(events: list[bytes]) -> float:
+    """CPU seconds to feed `events` to a fresh `--stream-arguments` rewriter, and flush it."""
+    from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+
+    rewriter = StreamRewriter(RewriteOptions(stream_arguments=True))
+    started = time.process_time()
+    for event in events:
+        rewriter.feed(event)
+    rewriter.flush()
+    return time.process_time() - started
+
+
+def floor_time(events: list[bytes]) -> float:
+    """CPU seconds of an orjson decode and encode of each event's payload."""
+    loads, dumps = orjson.loads, orjson.dumps
+    started = time.process_time()
+    for event in events:
+        if event[6:7] == b"{":
+            dumps(loads(event[6:]))
+    return time.process_time() - started
+
+
+def best(run: Callable[[], float], repeats: int) -> float:
+    """The least of `repeats` runs' seconds."""
+    return min(run() for _ in range(repeats))
+
+
+def engine_time(feed: Feed, deltas: list[str]) -> float:
+    started = time.process_time()
+    feed(deltas)
+    return time.process_time() - started
+
+
+def engines(syntax: str) -> list[tuple[str, Feed | str]]:
+    """Each engine's feed for `syntax`, or why it cannot be built here."""
+    out: list[tuple[str, Feed | str]] = []
+    for engine, names, make in (("sglang", SGLANG, sglang_feed), ("vllm", VLLM, vllm_feed)):
+        if syntax in names:
+            try:
+                out.append((f"{engine}:{names[syntax]}", make(names[syntax])))
+            except Exception as error:
+                out.append((f"{engine}:{names[syntax]}", f"{type(error).__name__}: {error}"[:120]))
+    return out
+
+
+def main() -> None:
+    """Print µs a delta per syntax and size: ours, the floor, ours above it, each engine's."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="512,2048,8192,20480", help="bytes of arguments per call")
+    parser.add_argument("--syntax", default="", help="only the syntaxes whose name contains this")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    for syntax in (s for s in SYNTAXES if args.syntax in s):
+        built = engines(syntax)
+        for name, feed in built:
+            if isinstance(feed, str):
+                print(f"{syntax:<12} {name:<22} not measured: {feed}", flush=True)
+        for size in (int(s) for s in args.sizes.split(",")):
+            events, deltas = turn_events(syntax, size), turn_tokens(syntax, size)
+            count = len(deltas)
+            assert count == len(events) - 1, "one event a delta"
+            ours = 1e6 * best(lambda e=events: ours_time(e), args.repeats) / count
+            floor = 1e6 * best(lambda e=events: floor_time(e), args.repeats) / count
+            row = [f"{syntax:<12} {size:>6} B {count:>6} deltas  ours {ours:6.2f}µ  floor {floor:5.2f}µ  "
+                   f"above {ours - floor:6.2f}µ"]
+            fastest = math.inf
+            for name, feed in built:
+                if not isinstance(feed, str):
+                    try:
+                        took = 1e6 * best(lambda f=feed, d=deltas: engine_time(f, d), args.repeats) / count
+                    except Exception as error:
+                        row.append(f"{name} failed ({type(error).__name__})")
+                        continue
+                    fastest = min(fastest, took)
+                    row.append(f"{name} {took:7.2f}µ")
+            if fastest < math.inf:
+                row.append(f"fastest/ours-above {fastest / (ours - floor):5.2f}x")
+            print("  ".join(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
