@@ -87,6 +87,15 @@ def qwen_turn_tokens() -> list[str]:
     return [*out, "</function>", "\n", "</tool_call>"]
 
 
+SEED_MODEL = "bytedance-seed/seed-oss-36b-instruct"
+
+
+def seed_turn_tokens() -> list[str]:
+    """One agent turn in Seed-OSS tags: the Qwen3-Coder turn's call inside `<seed:tool_call>`."""
+    turn = qwen_turn_tokens()
+    return [{"<tool_call>": "<seed:tool_call>", "</tool_call>": "</seed:tool_call>"}.get(t, t) for t in turn]
+
+
 GPT_OSS_MODEL = "openai/gpt-oss-120b"
 
 
@@ -211,6 +220,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
     Shape("qwen3-coder xml in content", model_event(QWEN_MODEL), qwen_turn_tokens),
+    Shape("seed-oss tags in content", model_event(SEED_MODEL), seed_turn_tokens),
     Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
     Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
     Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),

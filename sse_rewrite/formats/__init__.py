@@ -93,7 +93,7 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "minimax": Ref("machines.minimax_unangled", "MiniMaxFormat"),
     "text": Ref("machines.plain_text", "PlainTextParser"),
     "harmony": Ref("catalogue.channels", "HarmonyParser"),
-    "seed": Ref("machines.seed", "SeedThinkParser"),
+    "seed": Ref("catalogue.seed", "SeedThinkParser"),
     "kimi-k3": Ref("machines.xtml", "XtmlParser"),
     "mistral": Ref("catalogue.lists", "MistralParser"),
     "llama": Ref("catalogue.lists", "LlamaParser"),

@@ -117,7 +117,7 @@ SYNTAXES: dict[str, Syntax] = {
     "minimax": Syntax(("minimax",), minimax_call, ("</parameter>", "</invoke>", "<parameter", "<invoke")),
     "mistral": Syntax(("mistral", "mistral+special-tokens"), mistral_call),
 }  # fmt: skip
-"""Every syntax `--stream-arguments` streams (Seed-OSS and Kimi K3 send their calls whole); a new
+"""Every syntax `--stream-arguments` streams (Kimi K3 sends its calls whole); a new
 syntax is one more row."""
 
 LOOKALIKES = [

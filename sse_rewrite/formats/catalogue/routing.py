@@ -28,7 +28,7 @@ SPECIAL_TOKENS: Final = Part("catalogue.special_tokens", "SpecialTokensParser", 
 INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]",
                             (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
 HARMONY: Final = Part("catalogue.channels", "HarmonyParser", "<", ANGLE_SNIFF)
-SEED: Final = Part("machines.seed", "SeedParser", "<", ANGLE_SNIFF)
+SEED: Final = Part("catalogue.seed", "SeedParser", "<", ANGLE_SNIFF)
 XTML: Final = Part("machines.xtml", "XtmlParser", "<", ANGLE_SNIFF)
 LIST_MARKERS: Final = Part("catalogue.lists", "ListMarkersParser", "<[", (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF))
 INTERNLM: Final = Part("catalogue.tags", "InternLmParser", "<", ANGLE_SNIFF)
@@ -51,7 +51,7 @@ HY3: Final = Part("catalogue.tags", "Hy3Parser", "<", ANGLE_SNIFF)
 HY3_OPENSOURCE: Final = Part("catalogue.tags", "Hy3OpenSourceParser", "<", ANGLE_SNIFF)
 HY4: Final = Part("catalogue.tags", "Hy4Parser", "<", ANGLE_SNIFF)
 K2_HORIZON: Final = Part("catalogue.tags", "K2HorizonParser", "<", ANGLE_SNIFF)
-SEED_THINK: Final = Part("machines.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
+SEED_THINK: Final = Part("catalogue.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
 DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]",
                              (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
 MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", "<][",

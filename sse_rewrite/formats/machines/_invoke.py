@@ -90,6 +90,18 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         self._fence_at = 0  # FENCED: where the fenced object begins (0: the head is not read yet)
         self._reset_stream()
 
+    def _compact(self) -> None:
+        """Compact in every state (invokes back to back, each read ending inside the next one's
+        header, would never return to TEXT); the machine's offsets move with the buffer."""
+        shift = self._scan.compact()
+        if shift:  # (an offset behind the front is stale: set again before it is read)
+            self._opener_end -= shift
+            self._invoke_end -= shift
+            self._head_at -= shift
+            self._hash_at -= shift
+            self._fence_at = self._fence_at - shift if self._fence_at else 0  # (0: the head is not read yet)
+            self._streamed_to -= shift
+
     def _open(self, value: tuple[InvokeSyntax, Tag], pos: int, length: int, out: list[Piece]) -> None:
         syntax, tag = value
         scan = self._scan
@@ -159,11 +171,12 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         if angle == -1:
             first = NON_SPACE.search(scan.view, start, scan.end)
             glued = b"name".startswith(scan.view[start : start + 4])  # (`<functionname=`: MiniCPM 5)
+            glued = glued or (self._syntax.equals_names and scan.view[start] == 0x3D)  # ('=': `<function=`)
             if scan.end - start < LOOKAHEAD and (first is None or first.start() > start or glued):
                 return False  # (the header begins with spacing, or `name` glued: wait for its `>`)
             name = None
         else:
-            name = invoke_name(bytes(scan.view[start : angle + 1]))
+            name = invoke_name(bytes(scan.view[start : angle + 1]), self._syntax.equals_names)
         if name is None:
             if not self._in_block:
                 return self._release_prose(out, start)

@@ -59,8 +59,8 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "fenced_words", "hash_calls",
-                 "json_blocks", "name", "strip_values", "tags", "think", "unwraps", "values",
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "equals_names", "fenced_words",
+                 "hash_calls", "json_blocks", "name", "strip_values", "tags", "think", "unwraps", "values",
                  "words")  # fmt: skip
 
     def __init__(
@@ -80,6 +80,7 @@ class InvokeSyntax:
         fenced_words: tuple[str, ...] = (),
         words: tuple[str, str] = ("invoke", "parameter"),
         json_blocks: bool = False,
+        equals_names: bool = False,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -94,6 +95,7 @@ class InvokeSyntax:
         self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
         self.words = words  # the tag words of an invoke and a parameter (MiniCPM 5: `function`, `param`)
         self.json_blocks = json_blocks  # a block whose body opens with `{` holds one JSON call (dots3)
+        self.equals_names = equals_names  # `<function=NAME>`, `<parameter=KEY>` name too (Seed-OSS)
 
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
@@ -136,12 +138,13 @@ class InvokeSyntax:
 
 _SPACE: Final = " \t\r\n"
 _CDATA: Final = ("<![CDATA[", "]]>")
-INVOKE_HEADER: Final = re.compile(
-    rb"""[ \t\r\n]*name[ \t]*=[ \t]*(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
-)
+_NAME_VALUE: Final = rb"""(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
+INVOKE_HEADER: Final = re.compile(rb"[ \t\r\n]*name[ \t]*=[ \t]*" + _NAME_VALUE)
 """What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3); the
 spacing before `name` may be missing (`<functionname="…">`, a space token lost in decoding, as
 vLLM's MiniCPM 5 parser repairs it)."""
+EQUALS_HEADER: Final = re.compile(rb"[ \t\r\n]*(?:name[ \t]*)?=[ \t]*" + _NAME_VALUE)
+"""The same, where `=NAME` alone names too (a syntax with `equals_names`: `<function=NAME>`)."""
 _ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^"'<>=\s/]+))""")
 
 
@@ -151,13 +154,16 @@ def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[s
     opens = "|".join(re.escape(s.open) for s in syntax.tags)
     closes = "|".join(re.escape(s.close) for s in syntax.tags)
     attributes = r"""((?:\s*[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)\s*>"""
+    if syntax.equals_names:  # (`<parameter=KEY>`: the key in group 2)
+        attributes = f"(?:{attributes}|=([^<>]*)>)"
     word = re.escape(syntax.words[1])
     return re.compile(f"(?:{opens}){word}{attributes}"), re.compile(f"(?:{closes}){word}>")
 
 
-def invoke_name(header: bytes) -> str | None:
-    """The tool name of an invoke header (what `INVOKE_HEADER` matched), if it is a name."""
-    found = INVOKE_HEADER.fullmatch(header)
+def invoke_name(header: bytes, equals: bool = False) -> str | None:
+    """The tool name of an invoke header (what `INVOKE_HEADER`, with `equals` `EQUALS_HEADER`,
+    matched), if it is a name."""
+    found = (EQUALS_HEADER if equals else INVOKE_HEADER).fullmatch(header)
     if found is None:
         return None
     quoted = next(group for group in found.groups() if group is not None)
@@ -202,7 +208,7 @@ def read_lone_invoke(syntax: InvokeSyntax, text: str, tools: ToolSchemas | None)
     angle = stripped.find(">")
     if opener is None or angle == -1:
         return None
-    name = invoke_name(stripped[len(opener) : angle + 1].encode())
+    name = invoke_name(stripped[len(opener) : angle + 1].encode(), syntax.equals_names)
     if name is None:
         return None
     parameters = tool_parameters(tools, name)
@@ -271,8 +277,8 @@ def parameter_members(
         if body[pos : found.start()].strip(_SPACE):
             return None
         attributes = {m.group(1): next(v for v in m.groups()[1:] if v is not None)
-                      for m in _ATTRIBUTE.finditer(found.group(1))}  # fmt: skip
-        key = attributes.get("name")
+                      for m in _ATTRIBUTE.finditer(found.group(1) or "")}  # fmt: skip
+        key = attributes.get("name") if found.group(1) is not None else found.group(2).strip(_SPACE)
         if key is None:
             return None
         following = opener.search(body, found.end())

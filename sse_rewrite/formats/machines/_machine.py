@@ -243,9 +243,14 @@ class ScanningParser(StreamedCall, OrphanClosers):
         would do, minus their searches. The base takes none (a `ComposedParser` asks)."""
         return False
 
+    AFTER_JSON: ClassVar[MachineState]
+    """The subclass's `SPACING` state after a `JSON_BODY`, where `_body_end` says where it ended."""
+    _body_end: int
+
     def _json_body_ended(self, end: int) -> None:
-        """The `JSON_BODY` closed just before `end`: move to the `SPACING` state after it."""
-        raise NotImplementedError
+        """The `JSON_BODY` closed just before `end`: move to the `AFTER_JSON` state after it."""
+        self._scan.cursor = self._body_end = end
+        self._state = self.AFTER_JSON
 
     def absorb_reasoning(self, text: str) -> bool:
         """`ToolSyntax.absorb_reasoning`: in the `REASONING_AT_ONCE` state, nothing held (what

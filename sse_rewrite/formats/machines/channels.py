@@ -54,6 +54,7 @@ class ChannelParser(ChannelCalls):
     OPENERS: ClassVar[MarkerTable[bytes | None]]
     _ENDS: ClassVar[MarkerTable[bool]]
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    AFTER_JSON: ClassVar[MachineState] = State.CLOSING
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     REASONING_AT_ONCE: ClassVar[MachineState | None] = State.REASONING
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
@@ -218,10 +219,6 @@ class ChannelParser(ChannelCalls):
         self._stream_body(out, closed)
         self._json_body_ended(closed)
         return True
-
-    def _json_body_ended(self, end: int) -> None:
-        self._scan.cursor = self._body_end = end
-        self._state = State.CLOSING
 
     def _step_raw(self, out: list[Piece]) -> bool:
         found = self._scan.find_marker(self._ENDS)

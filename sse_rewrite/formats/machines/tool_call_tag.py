@@ -43,7 +43,7 @@ from .tool_call_bodies import FUNCTION, Body, is_name
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Any, ClassVar, Final
 
 _FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
@@ -56,6 +56,7 @@ class ToolCallTagParser(TagCalls):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    AFTER_JSON: ClassVar[MachineState] = State.CLOSING
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
     """The bodies this format reads inside `<tool_call>`; any other is prose."""
@@ -183,10 +184,6 @@ class ToolCallTagParser(TagCalls):
         self._json_body_ended(end)
         return True
 
-    def _json_body_ended(self, end: int) -> None:
-        self._scan.cursor = self._body_end = end
-        self._state = State.CLOSING
-
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan, tags = self._scan, self.TAGS
         while (pos := scan.find(b"<", scan.cursor)) != -1:
@@ -219,18 +216,28 @@ class ToolCallTagParser(TagCalls):
         scan.cursor = scan.end
         return False
 
-    def _step_closing(self, out: list[Piece]) -> bool:
+    def _after_spacing(self, table: MarkerTable[Any]) -> tuple[int, tuple[Any, int] | None] | None:
+        """Past the spacing from the cursor: where the next byte is, and the marker of `table`
+        standing there (None: none); None while spacing runs to the end or the input cuts that
+        marker (the cursor waits on it)."""
         scan = self._scan
-        after = NON_SPACE.search(scan.view, scan.cursor)
-        if after is None:
+        first = NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
             scan.cursor = scan.end
-            return False
-        found = scan.match(after.start(), self.TAGS.closing)
+            return None
+        found = scan.match(first.start(), table)
         if found == NEED_MORE:
-            scan.cursor = after.start()
+            scan.cursor = first.start()
+            return None
+        return first.start(), found
+
+    def _step_closing(self, out: list[Piece]) -> bool:
+        after = self._after_spacing(self.TAGS.closing)
+        if after is None:
             return False
+        pos, found = after
         if found is not None:
-            return self._close(out, self._parse(self._body_end), after.start() + found[1])
+            return self._close(out, self._parse(self._body_end), pos + found[1])
         call = self._parse(self._body_end)  # no close after the body: keep a complete call
         if call is not None and not self._bare:
             out.append(Notice("missing-close", f"call {call[0]} has no </tool_call>"))
@@ -240,19 +247,14 @@ class ToolCallTagParser(TagCalls):
         """After a block opener (`<tool_calls>`): spacing, then a call's opener, else prose. The
         block opener goes with the call (markup); its closer, after the last call, is an orphan
         that adjoins it."""
-        scan = self._scan
-        first = NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        after = self._after_spacing(self.TAGS.body)
+        if after is None:
             return False
-        found = scan.match(first.start(), self.TAGS.body)
-        if found == NEED_MORE:
-            scan.cursor = first.start()
-            return False
-        if found is None or scan.view[first.start() : first.start() + found[1]] not in self.TAGS.opens:
+        scan, (pos, found) = self._scan, after
+        if found is None or scan.view[pos : pos + found[1]] not in self.TAGS.opens:
             return self._release_prose(out)
         self._reset_call(bare=False)
-        scan.mark = scan.cursor = first.start() + found[1]
+        scan.mark = scan.cursor = pos + found[1]
         self._state = State.OPENED
         return True
 
