@@ -155,8 +155,8 @@ BACK_TO_BACK = {
     "kimi-k3": '<|open|>call tool="f" index="1"<|sep|><|open|>argument key="a"<|sep|>x<|close|>argument'
     "<|sep|><|close|>call<|sep|>",
     "kimi+deepseek": 'functions.f:0{"a": "xxxxxxxx"}',
-    "dsml": '<｜DSML｜tool_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="true">xxxxxxxx'
-    "</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>",  # (the invoke machine's, as Seed's)
+    "dsml": '<｜DSML｜tool_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="true">xxxxxxxx'  # noqa: RUF001
+    "</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜tool_calls>",  # noqa: RUF001 (the invoke machine's, as Seed's)
 }
 
 
