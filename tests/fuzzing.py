@@ -14,7 +14,7 @@ from sse_rewrite.stream.sse import SSEDecoder
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-FUZZ_BUDGET = 1500
+FUZZ_BUDGET = 1000
 """Examples a fuzz test parametrized over the catalogue gets in all, shared among its parameters."""
 
 
