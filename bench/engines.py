@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 import orjson  # noqa: E402 (after the path: bench/ and the project)
-from deltas import SYNTAXES, file_text, turn_events  # noqa: E402
+from deltas import SYNTAXES, feed_time, file_text, turn_events  # noqa: E402
 from streams import PROSE, tokens  # noqa: E402
 
 TOOL = {"type": "function", "function": {"name": "write_file", "parameters": {
@@ -100,18 +100,6 @@ def vllm_feed(name: str) -> Feed:
     return feed
 
 
-def ours_time(events: list[bytes]) -> float:
-    """CPU seconds to feed `events` to a fresh `--stream-arguments` rewriter, and flush it."""
-    from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
-
-    rewriter = StreamRewriter(RewriteOptions(stream_arguments=True))
-    started = time.process_time()
-    for event in events:
-        rewriter.feed(event)
-    rewriter.flush()
-    return time.process_time() - started
-
-
 def floor_time(events: list[bytes]) -> float:
     """CPU seconds of an orjson decode and encode of each event's payload."""
     loads, dumps = orjson.loads, orjson.dumps
@@ -161,7 +149,7 @@ def main() -> None:
             events, deltas = turn_events(syntax, size), turn_tokens(syntax, size)
             count = len(deltas)
             assert count == len(events) - 1, "one event a delta"
-            ours = 1e6 * best(lambda e=events: ours_time(e), args.repeats) / count
+            ours = 1e6 * best(lambda e=events: feed_time(e, True), args.repeats) / count
             floor = 1e6 * best(lambda e=events: floor_time(e), args.repeats) / count
             row = [f"{syntax:<12} {size:>6} B {count:>6} deltas  ours {ours:6.2f}µ  floor {floor:5.2f}µ  "
                    f"above {ours - floor:6.2f}µ"]
