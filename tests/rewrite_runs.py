@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import orjson
@@ -14,15 +15,31 @@ CB, AB, CE = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call
 ONE_CALL = [SB, CB, " functions", ".bash", ":", "15", AB, '{"cmd"', ': "ls', ' -la"}', CE, SE]
 
 
+def small_reads(data: bytes) -> list[bytes]:
+    """`data` in reads of 1 to 16 bytes, drawn from a generator seeded by `data` (the same cuts
+    every run): a cut at every kind of place, one-byte reads among them."""
+    draw, parts, start = random.Random(data), [], 0
+    while start < len(data):
+        size = draw.randint(1, 16)
+        parts.append(data[start : start + size])
+        start += size
+    return parts
+
+
 def run(data: bytes, read_size: int | None = None, **options: Any) -> tuple[bytes, list[Notice]]:
-    """Rewrite `data` fed whole or in reads of `read_size` bytes; the output must not depend on it."""
-    rewriter = StreamRewriter(RewriteOptions(**options))
+    """Rewrite `data` fed whole or in reads of `read_size` bytes; fed whole, the output must be the
+    same in small reads (`small_reads`; the codec's any-read-size property is `test_sse`'s)."""
     parts = [data] if read_size is None else [data[i : i + read_size] for i in range(0, len(data), read_size)]
-    out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
-    body = b"".join(item for item in out if isinstance(item, bytes))
+    body, notices = _rewrite(parts, options)
     if read_size is None:
-        assert run(data, 1, **options)[0] == body, "output depends on read sizes"
-    return body, [item for item in out if isinstance(item, Notice)]
+        assert _rewrite(small_reads(data), options)[0] == body, "output depends on read sizes"
+    return body, notices
+
+
+def _rewrite(parts: list[bytes], options: dict[str, Any]) -> tuple[bytes, list[Notice]]:
+    rewriter = StreamRewriter(RewriteOptions(**options))
+    out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
+    return b"".join(item for item in out if isinstance(item, bytes)), [i for i in out if isinstance(i, Notice)]
 
 
 def chunks(body: bytes) -> list[dict[str, Any]]:

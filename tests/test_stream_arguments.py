@@ -32,8 +32,9 @@ COMPLETED = {(fmt, "eof-in-call-incomplete") for fmt in _CUT} | {
 
 
 def final(stream: bytes):  # type: ignore[no-untyped-def]
-    """What the openai SDK assembles: content, calls (id, name, arguments), finish reason."""
-    choice = openai_final(stream, chunk=7).choices[0]
+    """What the openai SDK assembles: content, calls (id, name, arguments), finish reason (read
+    whole: the SDK reading small pieces is `tests/formats/harness.py`'s)."""
+    choice = openai_final(stream).choices[0]
     calls = [(c.id, c.function.name, c.function.arguments) for c in choice.message.tool_calls or []]
     return choice.message.content or "", calls, choice.finish_reason
 
