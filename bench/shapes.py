@@ -112,6 +112,14 @@ def harmony_turn_tokens() -> list[str]:
             *call("read_file", read)]
 
 
+def stripped_kimi_turn_tokens() -> list[str]:
+    """One agent turn in Kimi K2 with its tokens stripped: prose, then two calls glued to it."""
+    bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
+    read = orjson.dumps({"path": "src/parser/stream.py", "offset": 1, "limit": 200}).decode()
+    return [*tokens(PROSE), "functions", ".bash", ":1", *tokens(bash), "functions", ".read_file", ":2",
+            *tokens(read)]
+
+
 def dsml_turn_tokens() -> list[str]:
     """One agent turn in DeepSeek V4 DSML: prose, then a block of two invokes, one tag word per token."""
     bar = "｜DSML｜"
@@ -217,6 +225,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("kimi in content", token_event, tool_turn_tokens),
     Shape("kimi in reasoning + reasoning_details", openrouter_reasoning_event, tool_turn_tokens),
     Shape("kimi in reasoning_content", compat_reasoning_event, tool_turn_tokens),
+    Shape("stripped kimi in content", token_event, stripped_kimi_turn_tokens),
     Shape("hermes tags in content", model_event(HERMES_MODEL), hermes_turn_tokens),
     Shape("deepseek tokens in content", model_event(DEEPSEEK_MODEL), deepseek_turn_tokens),
     Shape("qwen3-coder xml in content", model_event(QWEN_MODEL), qwen_turn_tokens),

@@ -47,7 +47,7 @@ def test_row_end_to_end_through_the_openai_sdk(fmt: str, row: str) -> None:
 
 def tokens(fmt: str, text: str) -> list[str]:
     """3-character tokens, but Kimi's `functions` whole, a token of its tokenizer (an event cut
-    inside it is read only for the cuts `kimi_stripped.SNIFF` names: `test_stripped_starts.py`)."""
+    inside it is read only for the cuts `catalogue.kimi_stripped.SNIFF` names: `test_stripped_starts.py`)."""
     if fmt != "kimi-stripped":
         return three_characters(text)
     parts = re.split("(functions)", text)

@@ -50,7 +50,7 @@ def test_a_kimi_row_with_the_word_cut_as_a_tokenizer_may_cut_it(row: str) -> Non
 
 def test_an_unread_event_ending_in_another_start_is_not_held() -> None:
     """`fun` ends an event no needle sends to the parser: the word is not read (the cost of a
-    needle for every start: `kimi_stripped.SNIFF`); nothing is lost."""
+    needle for every start: `catalogue.kimi_stripped.SNIFF`); nothing is lost."""
     tokens = ["Let me look.", " Now.fun", "ctions.read:0{}", " done"]  # (a first event is always read)
     body = rewrite_stream(token_stream(tokens, model=MODELS["kimi-stripped"]))
     row_through_the_sdk(body, expectation(("".join(tokens), [], "".join(tokens), set())))
@@ -73,7 +73,7 @@ def test_a_harmony_start_cut_after_an_empty_first_chunk_is_read() -> None:
         ("f", "f"),
         ("look.f", "f"),
         ('{"a": 1}f', "f"),
-        ("one of", ""),  # (a word goes on into this `f`: not held, see `kimi_stripped.HELD_FROM`)
+        ("one of", ""),  # (a word goes on into this `f`: not held, see `KIMI_STRIPPED.held_from`)
     ],
 )
 def test_only_a_start_of_the_word_is_held_and_it_comes_out_unchanged(text: str, held: str) -> None:

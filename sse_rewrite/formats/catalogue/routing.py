@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..syntax import ToolSyntax
 
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
-_FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`kimi_stripped.SNIFF`)
+_FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`catalogue.kimi_stripped.SNIFF`)
 _NAMESPACE_SNIFF: Final = (b']"',)  # (`minimax.NAMESPACE_SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
@@ -36,7 +36,7 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 """Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats")."""
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS, INTERNLM)
 
-STRIPPED_KIMI: Final = Part("machines.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
+STRIPPED_KIMI: Final = Part("catalogue.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
 SEP_XTML: Final = Part("machines.xtml_sep", "SepXtmlParser", "t", (b"tools",))  # (`xtml_sep.SNIFF`)
 GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("catalogue.lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
@@ -92,7 +92,7 @@ class KimiAndTokens(LazyComposition):
     and K3 XTML whose open and close tokens were dropped (`tools<|sep|>call …`)."""
 
     PARTS = (*MARKERS_EVERYWHERE, STRIPPED_KIMI, SEP_XTML)
-    BASE = Ref("machines.kimi_stripped", "StrippedKimiComposed")
+    BASE = Ref("machines._compose", "WordLedComposed")
 
 
 class QwenAndTokens(LazyComposition):

@@ -10,6 +10,7 @@ first opener wins, every byte is scanned once, and output does not depend on chu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ...stream.events import Piece, Reasoning, Text
@@ -42,13 +43,17 @@ class ComposedParser(QuotesRead):
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
+        if not hasattr(cls, "PARTS"):  # (a base for compositions: `WordLedComposed`)
+            return
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
         openers: dict[bytes, tuple[int, Any]] = {}
         held_from: dict[bytes, int] = {}
+        held_only_from: dict[bytes, int] = {}
         for index, part in reversed(list(enumerate(cls.PARTS))):
             openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
             held_from.update(part.OPENERS.held_from)
-        cls._OPENERS = MarkerTable(openers, held_from)
+            held_only_from.update(part.OPENERS.held_only_from)
+        cls._OPENERS = MarkerTable(openers, held_from, held_only_from)
         cls._WHOLE_OPENERS = {marker.decode(): found for marker, found in openers.items()
                               if cls.PARTS[found[0]]._absorb_opener is not ScanningParser._absorb_opener}
         cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
@@ -199,3 +204,43 @@ class ComposedParser(QuotesRead):
         else:
             return part._STEPS[part._state](part, out)
         return True
+
+
+class WordLedComposed(ComposedParser):
+    """A composition with parts whose openers begin with a letter (stripped Kimi's `functions.`,
+    K3's `tools<|sep|>`): while nothing is held, a text that holds no other part's lead (`<`,
+    `[`…), none of those openers whole, and does not end in a start of one that would be held,
+    is handed back at once (the base's fast path needs `<`-led openers only)."""
+
+    _OTHER_LEAD: ClassVar[re.Pattern[str]]
+    _WORDS: ClassVar[tuple[str, ...]]
+    """The letter-led openers that hold no other lead (`functions.`)."""
+    _STARTS: ClassVar[tuple[str, ...]]
+    """Their starts a text may end in and be held (`f` … `functions`; `tools`, from
+    `MarkerTable.held_only_from`), but those holding another lead."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if not hasattr(cls, "PARTS"):
+            return
+        table = cls._OPENERS
+        words = [marker for marker in table if marker[:1].isalpha()]
+        others = bytes(lead for lead in table.leads if lead not in {word[0] for word in words}).decode()
+        cls._OTHER_LEAD = re.compile("[" + re.escape(others) + "]")
+        cls._WORDS = tuple(word.decode() for word in words if cls._OTHER_LEAD.search(word.decode()) is None)
+        cls._STARTS = tuple(
+            start for word in words for n in range(max(1, table.held_only_from.get(word, 0)), len(word))
+            if cls._OTHER_LEAD.search(start := word[:n].decode()) is None
+        )
+
+    def feed(self, text: str) -> list[Piece]:
+        """Consume more text; return the pieces decided so far."""
+        if (self._active is None and not self._scan.end and not self._flushed
+                and self._OTHER_LEAD.search(text) is None and not text.endswith(self._STARTS)):
+            for word in self._WORDS:  # (a loop, not `any`: a generator costs each text twice as much)
+                if word in text:
+                    break
+            else:
+                self._around.text(text)  # (what precedes a closer: `_orphans.py`)
+                return [Text(text)] if text else []
+        return super().feed(text)

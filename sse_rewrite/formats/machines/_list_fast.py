@@ -55,8 +55,8 @@ class ListFastPaths(ScanningParser):
         """The leading texts of header characters alone, within `MAX_HEADER`: the head step,
         which waits at the header's start for a byte that ends it, would wait on them too."""
         scan, syntax = self._scan, self._syntax
-        if syntax is None or syntax.header is None or syntax.header_bytes is None:
-            return 0
+        if syntax is None or syntax.header is None or syntax.header_bytes is None or syntax.header_start:
+            return 0  # (a header that must keep its shape as it arrives: the head step reads it)
         if scan.end - self._head_at < len(syntax.text_header):  # (the head step decides it)
             return 0
         taken = 0

@@ -45,7 +45,7 @@ from ._brackets import BracketScanner, Quotes
 from ._list_reasoning import ListReasoning
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._machine import MachineState, ScanningParser
-from ._scanner import MarkerTable
+from ._scanner import NON_SPACE, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -91,7 +91,8 @@ class ListParser(ListReasoning):
                 table.update((m, (syntax, Role.OPEN)) for m in syntax.openers)
                 if syntax.closer is not None and syntax.orphan_closer:
                     table.setdefault(syntax.closer, (syntax, Role.CLOSE))
-            cls.OPENERS = MarkerTable(table)
+            held = {marker: syntax.held_from for syntax in cls.SYNTAXES for marker in syntax.openers}
+            cls.OPENERS = MarkerTable(table, {marker: n for marker, n in held.items() if n != 1})
             cls.ORPHANS = frozenset(value for value in table.values() if value[1] is Role.CLOSE)
             closers = [syntax.closer or b"" for syntax in cls.SYNTAXES if syntax.reasoning]
             if closers and all(closer.startswith(b"<") for closer in closers):
@@ -111,6 +112,18 @@ class ListParser(ListReasoning):
         self._echo = b""
         if any(syntax.word_start for syntax in self.SYNTAXES):  # (every text must reach `_open`)
             self._around.reads_all = True
+
+    def _compact(self) -> None:
+        """Compact in every state (calls back to back, each read ending inside the next one,
+        would never return to TEXT); the block's offsets move with the buffer."""
+        shift = self._scan.compact()
+        if shift:  # (conditionals, not `max`: a builtin call costs about ten times as much)
+            self._value_at = self._value_at - shift if self._value_at > shift else 0
+            self._seen = self._seen - shift if self._seen > shift else 0
+            self._opener_end = self._opener_end - shift if self._opener_end > shift else 0
+            self._head_at = self._head_at - shift if self._head_at > shift else 0
+            self._written_end = self._written_end - shift if self._written_end > shift else 0
+            self._brackets.pos = self._brackets.pos - shift if self._brackets.pos > shift else 0
 
     def _open(self, found: tuple[ListSyntax, Role], pos: int, length: int, out: list[Piece]) -> None:
         syntax = found[0]
@@ -139,7 +152,7 @@ class ListParser(ListReasoning):
     def _step_head(self, out: list[Piece]) -> bool:
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
-        begin = _SPACE.match(scan.view, scan.cursor).end()  # type: ignore[union-attr]  # (always matches)
+        begin = start = _SPACE.match(scan.view, scan.cursor).end()  # type: ignore[union-attr]  # (always matches)
         if begin == scan.end:
             scan.cursor = begin
             return False
@@ -162,7 +175,10 @@ class ListParser(ListReasoning):
                 return self._release_opener(out)
             found = syntax.header_bytes.search(scan.view, begin, min(scan.end, begin + MAX_HEADER + 1))
             if found is None:
-                if scan.end - begin > MAX_HEADER:
+                shape = syntax.header_start
+                if scan.end - begin > MAX_HEADER or (
+                    shape is not None and shape.fullmatch(scan.view, begin, scan.end) is None
+                ):
                     return self._release_opener(out)
                 scan.cursor = begin
                 return False
@@ -171,6 +187,13 @@ class ListParser(ListReasoning):
             if self._header is None or scan.view[at] not in syntax.values:
                 return self._release_opener(out)
             begin = at
+        if syntax.value_start:  # (what follows the bracket tells prose at once)
+            first = NON_SPACE.search(scan.view, begin + 1)
+            if first is None:
+                scan.cursor = start
+                return False
+            if scan.view[first.start()] not in syntax.value_start:
+                return self._release_opener(out)
         self._value_at = begin
         self._brackets = BracketScanner(begin, syntax.values[scan.view[begin]])
         self._state = State.VALUE
@@ -190,6 +213,13 @@ class ListParser(ListReasoning):
         if syntax is not None and syntax.closer is not None and syntax.orphan_closer:
             self._owe((syntax, Role.CLOSE))  # (its closer, when it comes, is words too)
         self._state = State.TEXT
+        return True
+
+    def _release_unproven(self, out: list[Piece]) -> bool:
+        """A `proven` syntax's block that is not calls: its opener is text, read on right after it."""
+        self._written = []
+        self._release_opener(out)
+        self._scan.cursor = self._scan.start
         return True
 
     def _step_value(self, out: list[Piece]) -> bool:
@@ -240,6 +270,8 @@ class ListParser(ListReasoning):
         typed = syntax.typed if self._tools else None
         read = syntax.read(self._written) if typed is None else typed(self._written, self._tools)
         self._state = State.TEXT
+        if read is None and syntax.proven:
+            return self._release_unproven(out)
         if read is None:
             if self._announced is not None:
                 return self._complete_broken(out, end, "malformed-call", f"{syntax.name} call malformed")
@@ -284,7 +316,12 @@ class ListParser(ListReasoning):
             return
         syntax = self._syntax
         assert syntax is not None
-        if state is State.NEXT or (state is State.HEAD and self._written):
+        if syntax.proven and state is not State.NEXT:  # (scanned again from after the opener)
+            self._release_unproven(out)
+            while self._STEPS[self._state](self, out):
+                pass
+            self._emit_text(out, scan.end)
+        elif state is State.NEXT or (state is State.HEAD and self._written):
             if syntax.closer is not None:
                 out.append(Notice("recovered-call", f"{syntax.name} block not closed: calls recovered"))
             self._end_block(out, self._written_end)

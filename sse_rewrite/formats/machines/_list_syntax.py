@@ -67,3 +67,15 @@ class ListSyntax:
     text_header: bytes = b""
     """A header right after the opener that addresses the answer's text (Functionary v3.2's
     `all\n`): markup with its opener, and the block ends there, the text after it kept."""
+    held_from: int = 1
+    """How long a start of the opener ending the input and glued to a word must be to be held
+    (`MarkerTable.held_from`: `functions.` holds `fu` on, a lone `f` only after a non-word byte)."""
+    header_start: re.Pattern[bytes] | None = None
+    """What a header still arriving may look like: any other releases its opener at once."""
+    value_start: bytes = b""
+    """The bytes that may follow the value's opening bracket, spacing skipped (any, if empty):
+    another makes the opener prose at once (stripped Kimi's `{` then `"` or `}`)."""
+    proven: bool = False
+    """Only what is proven is a call: a block that is not calls, or is cut off at the end, is
+    text where it stands, without a notice; its opener comes out and the scan goes on right
+    after it (a syntax without tokens, which prose and code may write)."""

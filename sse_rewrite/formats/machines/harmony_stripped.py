@@ -11,6 +11,15 @@ a word (not `analysis of`), which makes the text reasoning; in that reasoning,
 object (a call). Everything else is text where it stands. Once the answer begins (or
 when the start was not `analysis`), the `PARTS` of a `ComposedParser` read the rest,
 harmony's own tokens among them: the parser becomes that composition.
+
+Why this is not (yet) a declaration on the channel machine (`channels.py`): that machine's
+messages are framed by tokens (a header ends at `<|message|>`, a message at `<|end|>`…, a call
+leaves content behind it); here a gate at the field's start picks the parser for the rest
+(as `whole_answer.py` and Functionary v3.2 do), the call markers are read only inside the
+reasoning, and reading returns to the reasoning after a call. The call itself is the shape
+stripped Kimi is declared as on the list machine (`catalogue/kimi_stripped.py`: an opener, a
+name header, one whole valid JSON object, `proven`): the move is that declaration read with
+reasoning for its text, behind a start gate shared with `WholeAnswerParser`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,72 @@
+"""Kimi K2 with its special tokens stripped by the server, declared on the list machine
+(`machines/_list_machine.py`; Kimi model ids only).
+
+    Let me look.functions.read:0{"path": "a.py"}functions.read:1{"path": "b.py"}
+
+Decoded with `skip_special_tokens`, the five section and call tokens vanish and the calls
+are glued to the text; sometimes one marker survives (`functions.read:8<|tool_call_argument_begin|>{…}`).
+Prose and code may write `functions.x:0{` too, so this is read only where the model id
+picks Kimi, and only what can be proven is a call (`ListSyntax.proven`): the opener
+`functions.`, a header `NAME:N` then the surviving argument marker or nothing, then one JSON
+object, a key or `}` right after its `{`, that is whole and valid. The header is the call id
+and gives the name by Kimi's rule (`kimi.kimi_call_parts`). Anything else is text where it
+stands: the opener comes out as text and the scan goes on after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..machines._brackets import Quotes
+from ..machines._json import is_json
+from ..machines._list_machine import ListParser
+from ..machines._list_syntax import Call, ListSyntax, Written
+from .kimi import kimi_call_parts
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+    from ...stream.events import Notice
+
+OPENER: Final = "functions."
+_ARGUMENT: Final = "<|tool_call_argument_begin|>"
+_ARGUMENT_STARTS: Final = b"".join(b"(?:" + re.escape(bytes([byte])) for byte in _ARGUMENT.encode()) + (
+    b")?" * len(_ARGUMENT)
+)
+SNIFF: Final = (b"functions", b'"f"', b'function"')
+"""An event is read while nothing is held when it holds the word whole, or a text field that is
+a lone `f` (one character a chunk) or ends in `function` (a tokenizer's `function` + `s.`). Other
+starts are held only in events read anyway: every needle costs each idle event a search (about
+0.04x the baseline loop on Kimi's no-syntax shape; all eight starts cost 1.1x, bench/README.md)."""
+
+
+def stripped_calls(written: Written) -> tuple[list[Call], list[Notice]] | None:
+    """The block's call, or None when its object is not valid JSON (prose, then)."""
+    calls = []
+    for header, value in written:
+        if header is None or not is_json(value):
+            return None
+        calls.append(kimi_call_parts(OPENER + header["name"], value))
+    return calls, []
+
+
+KIMI_STRIPPED: Final = ListSyntax(
+    "Kimi", (OPENER.encode(),), {ord("{"): Quotes.JSON}, stripped_calls,
+    header=re.compile(r"(?P<name>[A-Za-z0-9_.\-]+:[0-9]+)(?:" + re.escape(_ARGUMENT) + ")?"),
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.\-:<|>]"), header_optional=False,
+    header_start=re.compile(rb"[A-Za-z0-9_.\-]*(?::[0-9]*" + _ARGUMENT_STARTS + rb")?"),
+    held_from=2, value_start=b'"}', proven=True,
+)  # fmt: skip
+"""`held_from`: a text ending in `fu` … `functions` is held back (at most 9 characters) until
+the next text shows whether the word goes on; a lone `f` only where no word goes on into it
+(`.f`, `f` alone, not ` of`): `f` ends too many ordinary tokens, each of which would take the
+general path twice."""
+
+
+class StrippedKimiParser(ListParser):
+    """Calls glued to the text as `functions.NAME:N{json}` (a part of the Kimi `auto` format)."""
+
+    SYNTAXES = (KIMI_STRIPPED,)
+    sniff: ClassVar[tuple[bytes, ...]] = SNIFF
