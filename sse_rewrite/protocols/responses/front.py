@@ -189,17 +189,18 @@ async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, co
     if completion is None:
         return responses_error(502, f"the upstream's answer is not a chat completion: {whole[:200]!r}")
     response, events, more = completion_response(completion, context)
-    if keeper is not None and not await keeper.keep(response):
+    body = orjson.dumps(response)  # (what is stored, as the client gets it)
+    if keeper is not None and not await keeper.keep(response, body):
         not_kept = dataclasses.replace(context, echo={**context.echo, "store": False})
         response, events, more = completion_response(completion, not_kept)
+        body = orjson.dumps(response)
     for notice in notices + more:
         request.app[state.LOG].notice(record, notice)
     if "error" in response and "object" not in response:  # an error inside a 200 (OpenRouter does this)
-        body = orjson.dumps(response)
         return web.Response(status=error_status(completion), body=body, content_type="application/json")
     if stream:
         return web.Response(body=events, content_type="text/event-stream")
-    return web.Response(body=orjson.dumps(response), content_type="application/json")
+    return web.Response(body=body, content_type="application/json")
 
 
 async def read(request: web.Request) -> web.Response:
@@ -211,7 +212,7 @@ async def read(request: web.Request) -> web.Response:
         return _unavailable(error)
     if stored is None:
         return responses_error(404, f"no stored response {rid!r}")
-    return web.Response(body=orjson.dumps(stored.response), content_type="application/json")
+    return web.Response(body=stored.response_json(), content_type="application/json")
 
 
 async def delete(request: web.Request) -> web.Response:

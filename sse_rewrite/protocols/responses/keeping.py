@@ -99,16 +99,17 @@ class Keeper:
             return None
         return before_write
 
-    async def keep(self, response: dict[str, Any] | None) -> bool:
+    async def keep(self, response: dict[str, Any] | None, encoded: bytes | None = None) -> bool:
         """Store `response` if it is finished (once, however often asked); whether it is stored.
 
+        `encoded`: `response` as the JSON its client gets, if built already (stored as it is).
         The write goes on to its end even if the request is cancelled meanwhile (its client
         closed the moment the stream ended, as curl does); then the cancellation goes on.
         """
         if self._saving is None:
             if response is None or response.get("status") not in FINISHED:
                 return False
-            self._saving = asyncio.ensure_future(self._put(response))
+            self._saving = asyncio.ensure_future(self._put(response, encoded))
         try:
             return await asyncio.shield(self._saving)
         except asyncio.CancelledError:
@@ -134,12 +135,12 @@ class Keeper:
             return False
         return True
 
-    async def _put(self, response: dict[str, Any]) -> bool:
+    async def _put(self, response: dict[str, Any], encoded: bytes | None) -> bool:
         if self._reserving is not None and not await self._reserving:
             return False
         conversation = self._conversation + input_messages(response["output"], [], "output")
         try:
-            await self._store.put(self._id, StoredResponse(response, conversation))
+            await self._store.put(self._id, StoredResponse(encoded or response, conversation))
         except StoreUnavailable as error:  # a side job never fails the request
             not_stored(self._request, error)
             return False

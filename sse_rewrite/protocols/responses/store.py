@@ -30,7 +30,6 @@ import contextlib
 import os
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
@@ -72,16 +71,53 @@ class StoreUnavailable(Exception):
     """The store cannot be reached or answered with an error (the message says which)."""
 
 
-@dataclass(frozen=True, slots=True)
 class StoredResponse:
-    """One stored response: its object, and its conversation as chat.completions messages.
+    """One stored response: its object (for `GET`), and its conversation as chat.completions messages
+    (what `previous_response_id` continues).
 
-    `pending` marks a reserved response still being answered (its object and conversation empty).
+    Each is given decoded or as its JSON bytes (the bytes the client got, a store's row), is
+    encoded at most once and decoded only when read: a continued conversation never decodes
+    its response object. `pending` marks a reserved response still being answered (both empty).
     """
 
-    response: dict[str, Any]
-    conversation: list[dict[str, Any]]
-    pending: bool = False
+    __slots__ = ("_conversation", "_response", "pending")
+
+    def __init__(self, response: dict[str, Any] | bytes, conversation: list[dict[str, Any]] | bytes,
+                 pending: bool = False) -> None:
+        self._response, self._conversation, self.pending = response, conversation, pending
+
+    @property
+    def response(self) -> dict[str, Any]:
+        """The response object."""
+        if isinstance(self._response, bytes):
+            self._response = orjson.loads(self._response)
+        assert isinstance(self._response, dict)
+        return self._response
+
+    @property
+    def conversation(self) -> list[dict[str, Any]]:
+        """The conversation that led to the response, its output included."""
+        if isinstance(self._conversation, bytes):
+            self._conversation = orjson.loads(self._conversation)
+        assert isinstance(self._conversation, list)
+        return self._conversation
+
+    def response_json(self) -> bytes:
+        """The response object as JSON (as it was stored: no encoding when it came from a store)."""
+        response = self._response
+        return response if isinstance(response, bytes) else orjson.dumps(response)
+
+    def encoded(self) -> tuple[bytes, bytes]:
+        """The response object and the conversation as JSON, for a store's row."""
+        conversation = self._conversation
+        encoded = conversation if isinstance(conversation, bytes) else orjson.dumps(conversation)
+        return self.response_json(), encoded
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StoredResponse) and (self.pending, self.response, self.conversation) == \
+            (other.pending, other.response, other.conversation)
+
+    __hash__ = None  # type: ignore[assignment]  # (equal by value, and mutable while it decodes)
 
 
 PENDING: Final = StoredResponse({}, [], pending=True)
@@ -129,7 +165,7 @@ class SqliteStore:
                 (response_id, time.time() - self._max_age)).fetchone()
         if row is None:
             return None
-        return PENDING if not row[0] else StoredResponse(orjson.loads(row[0]), orjson.loads(row[1]))
+        return PENDING if not row[0] else StoredResponse(row[0], row[1])
 
     def reserve(self, response_id: str) -> None:
         """Mark `response_id` as being answered (nothing happens if it is already there)."""
@@ -139,13 +175,13 @@ class SqliteStore:
 
     def put(self, response_id: str, stored: StoredResponse) -> None:
         """Keep `stored` as `response_id`, then drop what is past the bounds (one transaction)."""
-        row = (response_id, time.time(), orjson.dumps(stored.response), orjson.dumps(stored.conversation))
+        row = (response_id, time.time(), *stored.encoded())
         with self._lock, self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)", row)
-            self._db.execute("DELETE FROM responses WHERE created < ?", (time.time() - self._max_age,))
-            self._db.execute("DELETE FROM responses WHERE rowid <= (SELECT max(rowid) FROM responses) - ?",
-                             (self._max_rows,))
+            self._db.execute("DELETE FROM responses WHERE created < ? "  # (each side an index search)
+                             "OR rowid <= (SELECT max(rowid) FROM responses) - ?",
+                             (row[1] - self._max_age, self._max_rows))
 
     def delete(self, response_id: str) -> bool:
         """Forget `response_id`; whether it was there."""

@@ -34,8 +34,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-import orjson
-
 from .store import MAX_AGE, MAX_ROWS, PENDING, StoredResponse, StoreUnavailable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -133,7 +131,7 @@ class PostgresStore:
             row = await (await db.execute(_GET, (response_id, self._max_age))).fetchone()
             if row is None:
                 return None
-            return PENDING if row[0] is None else StoredResponse(orjson.loads(row[0]), orjson.loads(row[1]))
+            return PENDING if row[0] is None else StoredResponse(row[0], row[1])
         return await self._run(get)
 
     async def reserve(self, response_id: str) -> None:
@@ -144,8 +142,7 @@ class PostgresStore:
 
     async def put(self, response_id: str, stored: StoredResponse) -> None:
         """Write the whole response and trim to the bounds: one statement."""
-        values = (response_id, orjson.dumps(stored.response), orjson.dumps(stored.conversation),
-                  self._max_age, self._max_rows)
+        values = (response_id, *stored.encoded(), self._max_age, self._max_rows)
 
         async def put(db: AsyncConnection) -> None:
             await db.execute(_PUT_AND_TRIM, values)
