@@ -44,27 +44,23 @@ def _pattern(spellings: tuple[str, ...]) -> re.Pattern[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def _prefixes(
-    spellings: tuple[str, ...],
-) -> tuple[frozenset[str], re.Pattern[str] | None, tuple[str, ...], int]:
-    """The proper prefixes of the fixed spellings, a pattern of their first characters (None:
-    no spelling), the heads of the suffixed ones (`<think:`), and how long a held end may be."""
+def _prefixes(spellings: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str], tuple[str, ...], int]:
+    """The proper prefixes of the fixed spellings, their first characters, the heads of the
+    suffixed ones (`<think:`), and how long a held end may be."""
     fixed = [s for s in spellings if not s.endswith(SUFFIXED)]
     heads = tuple(s[: -len(SUFFIXED)] + ":" for s in spellings if s.endswith(SUFFIXED))
     prefixes = frozenset(s[:n] for s in fixed for n in range(1, len(s)))
-    leads = sorted({s[0] for s in (*fixed, *heads)})
+    leads = frozenset(s[0] for s in (*fixed, *heads))
     longest = max([len(s) - 1 for s in fixed] + [len(h) + 40 for h in heads] + [0])
-    return prefixes, re.compile("|".join(map(re.escape, leads))) if leads else None, heads, longest
+    return prefixes, leads, heads, longest
 
 
 def partial(buf: str, pos: int, spellings: tuple[str, ...]) -> int:
     """Length of the longest end of `buf[pos:]` that may still become one of `spellings`."""
     prefixes, leads, heads, longest = _prefixes(spellings)
-    if leads is None:
-        return 0
-    # (the ends that begin with a first character, in order: a search, not a look at each character)
-    for lead in leads.finditer(buf, max(pos, len(buf) - longest)):
-        start = lead.start()
+    for start in range(max(pos, len(buf) - longest), len(buf)):
+        if buf[start] not in leads:
+            continue
         tail = buf[start:]
         if tail in prefixes or any(_suffix_prefix(tail, head) for head in heads):
             return len(buf) - start
