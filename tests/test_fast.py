@@ -199,6 +199,18 @@ def test_a_plain_template_finds_a_needle_where_a_search_of_the_events_does(
         assert template.span(literals) == len(data)
 
 
+def test_a_learned_plain_template_is_kept_for_its_parts_and_needles_alone() -> None:
+    lines = [event("content", token, False)[:-2] for token in ("Let ", "me ", "a")]
+    kimi = PlainTemplate.learn(lines[0], lines[1], KIMI_NEEDLES)
+    assert kimi is not None and PlainTemplate.learn(lines[1], lines[2], KIMI_NEEDLES) is kimi
+    harmony = PlainTemplate.learn(lines[0], lines[1], HARMONY_NEEDLES)
+    assert harmony is not None and harmony is not kimi
+    data = b"".join(line + EVENT_END for line in lines)
+    literals, _ = kimi.template.literals(data, 0, len(data))
+    # `"content":"a"` is a needle of the harmony set alone
+    assert (kimi.clear(literals), harmony.clear(literals)) == (3, 2)
+
+
 @pytest.mark.parametrize(("a", "b"), [
     pytest.param(chunk_event({"content": "a"}), chunk_event({"content": "a"}), id="alike-no-slot"),
     pytest.param(chunk_event({"content": "a"}), chunk_event({"content": "b"}, "stop"), id="differ-twice"),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from sse_rewrite.formats.catalogue.reasoning import MARKERS, SUFFIXED
+from sse_rewrite.stream.think_markers import partial
 from tests.chunking import cut, rewrite_stream, token_stream
 from tests.rewrite_runs import chunks, run
 
@@ -106,3 +108,40 @@ def test_every_cut(model: str, text: str, reasoning: str, content: str) -> None:
 def test_prose_under_another_id_stays_text(model: str, text: str) -> None:
     for pieces in ([text], list(text)):
         assert fields(rewrite_stream(token_stream(pieces, model=model))) == ("", text)
+
+
+def _partial_by_every_end(buf: str, pos: int, spellings: tuple[str, ...]) -> int:
+    """`partial` by its definition: the longest end of `buf[pos:]` that a spelling (a suffixed
+    one: its head, up to 40 suffix characters, then `>`) begins with, short of the whole."""
+    for start in range(pos, len(buf)):
+        tail = buf[start:]
+        for spelling in spellings:
+            if not spelling.endswith(SUFFIXED):
+                if spelling.startswith(tail) and tail != spelling:
+                    return len(tail)
+                continue
+            head = spelling[: -len(SUFFIXED)] + ":"
+            rest = tail[len(head) :]
+            if head.startswith(tail) or (tail.startswith(head) and len(rest) <= 40
+                                         and all(c.isalnum() or c in "_.-" for c in rest)):  # fmt: skip
+                return len(tail)
+    return 0
+
+
+_SPELLINGS = tuple(dict.fromkeys(s for m in MARKERS for s in (*m.opens, *m.closes, *m.answer)))
+
+
+@pytest.mark.parametrize("buf", [
+    pytest.param("plain text, no lead", id="no-lead"),
+    pytest.param("a < b and <thi", id="cut-opener"),
+    pytest.param("<think>x</thi", id="cut-closer"),
+    pytest.param("x ◁/thi", id="cut-kimi-vl-closer"),
+    pytest.param("x <think:6124c7", id="cut-suffix"),
+    pytest.param("x <think:" + "a" * 41, id="suffix-too-long"),
+    pytest.param("<<<<|START_THI", id="leads-in-a-row"),
+    pytest.param("y " * 40 + "<|plamo:end_th", id="long-text-cut-end"),
+    pytest.param("<|inner_suffix|>", id="a-whole-marker"),
+])  # fmt: skip
+@pytest.mark.parametrize("pos", [0, 3])
+def test_partial_holds_the_end_its_definition_holds(buf: str, pos: int) -> None:
+    assert partial(buf, pos, _SPELLINGS) == _partial_by_every_end(buf, pos, _SPELLINGS)

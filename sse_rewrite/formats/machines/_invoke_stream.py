@@ -95,6 +95,11 @@ class InvokeStreaming(ScanningParser):
         if scan.cursor != scan.end:  # (a cut marker)
             return 0
         lead, room, taken = self._lead, self._max - (scan.end - scan.start), 0
+        joined = "".join(texts)
+        if lead not in joined and 4 * len(joined) <= room:  # (no lead: one append, as one at a time)
+            scan.append(joined)
+            scan.cursor = scan.end
+            return len(texts)
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
             if room < 0:

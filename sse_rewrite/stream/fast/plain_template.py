@@ -73,12 +73,20 @@ class PlainTemplate:
         if at == len(a) or quote == -1 or one is None or other is None:
             return None
         parts = a.split(one.group())
+        if other.group().join(parts) != b:
+            return None
+        key = (tuple(parts), needles, soft)
+        if key in _LEARNED:
+            return _LEARNED[key]
         longest = max(map(len, needles))
-        if other.group().join(parts) != b or any(len(part) < longest for part in parts[1:-1]):
-            return None
-        if any(needle in part for part in parts for needle in needles):
-            return None
-        return cls(parts, needles, soft)
+        known = None
+        if all(len(part) >= longest for part in parts[1:-1]) and not any(
+                needle in part for part in parts for needle in needles):  # fmt: skip
+            known = cls(parts, needles, soft)
+        if len(_LEARNED) >= _MAX_LEARNED:
+            _LEARNED.clear()
+        _LEARNED[key] = known
+        return known
 
     def clear(self, literals: list[bytes]) -> int:
         """How many of the look-alikes of `literals` lead that hold no needle."""
@@ -109,6 +117,13 @@ class PlainTemplate:
     def span(self, literals: list[bytes]) -> int:
         """The bytes the look-alikes of `literals` take."""
         return self._per_event * len(literals) + self._slots * sum(map(len, literals))
+
+
+# Templates by their parts and needles (a pure cache: a template holds no state, and what it
+# is follows from these alone). A stream relearns its envelope after every call and every
+# marker; making one (`_context`, `grouped`, `_quoted`'s probe) costs more than a run of text.
+_LEARNED: dict[tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]], PlainTemplate | None] = {}
+_MAX_LEARNED: Final = 64
 
 
 def _quoted(parts: list[bytes]) -> tuple[int, str] | None:
