@@ -240,6 +240,44 @@ def test_a_think_tag_inside_an_open_call(model: str, opener: str) -> None:
         assert settled(body) == {0: ({"content": text}, [], "stop")}, texts
 
 
+_DSML = "<\uff5cDSML\uff5c"
+THINK_AFTER_A_CALL = [
+    pytest.param("qwen/qwen3-coder", "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n"
+                 "</function>\n</tool_call>\n<think>hm</think>Done.", "</tool_call>", id="qwen3-coder"),
+    pytest.param("z-ai/glm-4.6", "Go.<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n"
+                 "</tool_call><think>hm</think>Done.", "</tool_call>", id="glm"),
+    pytest.param("z-ai/glm-4.6", "Go.<tool_call>f\n<arg_key>a</arg_key>\n<arg_value><think>x</arg_value>"
+                 "\n</tool_call><think>hm</think>Done.", "<think>x", id="glm-a-tag-in-the-value-too"),
+    pytest.param("deepseek/deepseek-v3.2", f'{_DSML}tool_calls>\n{_DSML}invoke name="f">\n</{_DSML[1:]}'
+                 f"invoke>\n</{_DSML[1:]}tool_calls><think>hm</think>Done.", f"</{_DSML[1:]}tool_calls>",
+                 id="dsml"),
+]
+"""A think tag after a call's closer, for `test_a_think_tag_after_a_call_closed_in_its_chunk`: the
+text from `cut` on is one chunk (and from one character past it; and from it to the tag's end)."""
+
+
+@pytest.mark.parametrize("streamed", STREAMED)
+@pytest.mark.parametrize(("model", "text", "cut"), THINK_AFTER_A_CALL)
+def test_a_think_tag_after_a_call_closed_in_its_chunk(
+    model: str, text: str, cut: str, streamed: bool
+) -> None:
+    """The chunk that closes a call splits what follows the closer as it would be one character
+    an event (docs/behaviour.md, "Think tags": a copy of the call's parser reads on,
+    `ChoiceRewriter._reader_ahead`); a tag inside the call stays its data."""
+
+    def run(texts: list[str]) -> object:
+        body, _ = rewrite(token_stream(texts, model=model), [], stream_arguments=streamed)
+        return settled(body)
+
+    at = text.index(cut)
+    whole = run([text])
+    assert whole[0][1], "a call"
+    tag = text.index("<think>hm")
+    for texts in (list(text), tokens(text), [text[:at], text[at:]], [text[: at + 1], text[at + 1 :]],
+                  [*text[:at], text[at : tag + 7], *text[tag + 7 :]]):  # fmt: skip
+        assert run(texts) == whole, texts
+
+
 KIMI_SECTION = (
     "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}"
     "<|tool_call_end|><|tool_calls_section_end|>"

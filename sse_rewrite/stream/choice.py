@@ -70,12 +70,17 @@ class ChoiceRewriter(ChoiceState):
         return result
 
     def _reader_ahead(self) -> ToolSyntax:
-        """A fresh parser of the content's syntax, fed what the content's own holds undecided, for
-        the split to read ahead with (`ContentThinking.split`): a call opener cut across events
-        (`<to` | `ol_call>`) is one there too."""
+        """A parser for the split to read ahead with (`ContentThinking.split`): inside a call, a
+        copy of the content's own (where the call closes in this chunk, what follows is split as
+        it would be one character an event); else a fresh one of its syntax, fed what the
+        content's own holds undecided (a call opener cut across events, `<to` | `ol_call>`)."""
         assert self._make_parser is not None
-        parser = self._make_parser()
         own = self._parsers.get("content")
+        if own is not None and own.pending and not own.undecided:
+            import copy  # (rarely needed: start-up stays light)
+
+            return copy.deepcopy(own)
+        parser = self._make_parser()
         if own is not None and own.undecided:
             parser.feed(own.held)
         return parser

@@ -133,10 +133,10 @@ class ContentThinking:
         """Split the choice's content: reasoning moves to the reasoning field (see `Split`).
 
         A finish_reason ends the content: a held tag prefix comes out then. A tag inside a
-        tool call is the call's text (a file being written may hold `<think>`): with
-        `in_call` (the content's tool parser is inside a call) the content passes unsplit,
-        and a content holding a tag is first read by a fresh parser from `syntax`, whose
-        calls and markers pass whole.
+        tool call is the call's text (a file being written may hold `<think>`): a content
+        holding a tag is first read by a parser from `syntax` (a fresh one, or with `in_call`,
+        the content's tool parser being inside a call, a copy of that one), whose calls and
+        markers pass whole; with `in_call`, any other content passes unsplit.
         """
         delta = choice.get("delta")
         if type(delta) is not dict:
@@ -149,10 +149,10 @@ class ContentThinking:
         content = delta.get("content")
         text = content if type(content) is str else ""
         owed = self._owed
-        if in_call:  # a held prefix is text, and so is all of this content
-            pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
-        elif syntax is not None and self.tags.mentions(text):
+        if syntax is not None and self.tags.mentions(text):  # (in a call: its parser's copy reads on)
             pieces = self._feed_around_syntax(text, syntax())
+        elif in_call:  # a held prefix is text, and so is all of this content
+            pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
         else:
             pieces = self.tags.feed(text)
         finish = choice.get("finish_reason")

@@ -97,6 +97,10 @@ class InvokeSyntax:
         self.json_blocks = json_blocks  # a block whose body opens with `{` holds one JSON call (dots3)
         self.equals_names = equals_names  # `<function=NAME>`, `<parameter=KEY>` name too (Seed-OSS)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> InvokeSyntax:
+        """Itself: a declaration, shared by the parsers of its syntax (and by a parser's copy)."""
+        return self
+
     def but(self, **changes: object) -> InvokeSyntax:
         """The same declaration with some fields changed."""
         copy = object.__new__(InvokeSyntax)
