@@ -57,7 +57,10 @@ CASES = [
                            '="', "ls", '">', "</invoke>", "\n", "</minimax:tool_call>"], "stop", {},
                  id="minimax"),
     pytest.param("deepseek/deepseek-r1-0528", [*_THOUGHT * 3, "</think>", "x"], "stop", {}, id="r1"),
+    pytest.param(GLM, ["word "] * 40, "stop", {"max_section_bytes": 64}, id="stranded-past-the-cap"),
+    pytest.param(GLM, [*_THOUGHT * 3, "</think>", "x"], "stop", {"format": "none"}, id="format-none"),
 ]
+_SHAPE = ("reasoning_first", "role_every")  # (the rest of a case's dict are rewrite options)
 
 
 @pytest.mark.parametrize("options", [
@@ -68,9 +71,11 @@ CASES = [
 def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
     model: str, tokens: list[str], finish: str, shape: dict[str, Any], options: dict[str, Any]
 ) -> None:
-    data = stream(model, tokens, finish, **shape)
+    options = {**options, **{key: value for key, value in shape.items() if key not in _SHAPE}}
+    data = stream(model, tokens, finish, **{key: value for key, value in shape.items() if key in _SHAPE})
     taken: list[int] = []  # texts the short way moved
-    thought, thoughts = ChoiceState.thought, ChoiceState.thoughts
+    runs: list[int] = []  # of them, texts moved a run at once (`ChoiceState._thought_run`)
+    thought, thoughts, thought_run = ChoiceState.thought, ChoiceState.thoughts, ChoiceState._thought_run
 
     def counted_thought(self: ChoiceState, choice: dict[str, Any]) -> dict[str, Any] | None:
         moved = thought(self, choice)
@@ -81,15 +86,25 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
         taken.append(thoughts(self, texts))
         return taken[-1]
 
+    def counted_run(self: ChoiceState, texts: list[str], start: int) -> int:
+        runs.append(thought_run(self, texts, start))
+        return runs[-1]
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ChoiceState, "thought", counted_thought)
         patch.setattr(ChoiceState, "thoughts", counted_thoughts)
+        patch.setattr(ChoiceState, "_thought_run", counted_run)
         short = {(read, on): rewritten(data, read, on, **options)
                  for read in (len(data), 97) for on in (True, False)}
     if shape.get("reasoning_first"):  # (the provider's reasoning field: the content is the answer)
         assert sum(taken) == 0
     else:
         assert sum(taken) >= len(tokens) // 3
+        assert max(runs) > 1  # (runs of texts were moved at once)
+    with pytest.MonkeyPatch.context() as patch:  # one text at a time: the same bytes
+        patch.setattr(ChoiceState, "_thought_run", lambda self, texts, start: 0)
+        for (read, on), out in short.items():
+            assert rewritten(data, read, on, **options) == out, (read, on)
     with pytest.MonkeyPatch.context() as patch:  # the full plan: nothing moved the short way
         patch.setattr(ChoiceState, "thought", lambda self, choice: None)
         patch.setattr(ChoiceState, "thoughts", lambda self, texts: 0)

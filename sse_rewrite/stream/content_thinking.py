@@ -10,6 +10,8 @@ cap): a choice that finishes normally without the closer gets it back as its ans
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from ..formats.machines._scanner import DEFAULT_MAX_SECTION_BYTES
@@ -19,7 +21,7 @@ from .think import ThinkSplitter, Thought
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any, Final
 
     from ..formats import ToolSyntax
@@ -27,6 +29,12 @@ if TYPE_CHECKING:
 
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
 _CUT: Final = "length"  # the one finish after which a missing closer may still have been coming
+
+
+@functools.lru_cache(maxsize=64)
+def _any_of(closes: tuple[str, ...], leads: str) -> Callable[[str], re.Match[str] | None]:
+    """The search for a character of `closes` (characters) or of `leads` in a text."""
+    return re.compile("[" + re.escape("".join(sorted({*closes, *leads}))) + "]").search
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +117,18 @@ class ContentThinking:
         finish) to the reasoning field and keep nothing (`ThinkSplitter.moves`, nothing owed):
         then `moved` does what `split` does besides."""
         return not self._owed and self.tags.moves(text)
+
+    def moving(self, texts: Sequence[str], start: int, leads: str) -> int:
+        """How many of `texts` from `start` on `moves` would move one by one, none of them empty
+        nor holding a character of `leads` (a run that may move as one text, `moved`)."""
+        closes = self.tags.moving
+        if closes is None or self._owed:
+            return 0
+        search = _any_of(closes, leads)
+        end, stop = start, len(texts)
+        while end < stop and (text := texts[end]) and search(text) is None:
+            end += 1
+        return end - start
 
     def moved(self, text: str) -> None:
         """`split`'s bookkeeping for a `text` that `moves`: kept for the stranded-answer rule."""
