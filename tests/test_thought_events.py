@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
 from sse_rewrite.stream.fast.thought_events import thought_events
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
@@ -124,3 +125,50 @@ def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
     moved = [delta for delta in deltas if delta.get("reasoning_content")]
     assert all(delta.get("content", "") == "" for delta in moved)
     assert "".join(d["reasoning_content"] for d in moved) == "".join(_THOUGHT * 20)
+
+
+def reasoned(model: str, field: str, reasoning: list[str], answer: list[str], empty: bool = True) -> bytes:
+    """A stream whose provider sends the reasoning in `field` (`empty`: beside an empty content),
+    then the answer in `content`, under `model`."""
+    def event(delta: dict[str, Any], finish_reason: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish_reason}
+        chunk = {"id": "gen-1", "model": model, "choices": [choice]}
+        return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+    body = [event({"role": "assistant", field: t, **({"content": ""} if empty else {})}) for t in reasoning]
+    body += [event({"role": "assistant", "content": t}) for t in answer]
+    return b"".join([*body, event({}, "stop"), b"data: [DONE]\n\n"])
+
+
+REASONED = [
+    pytest.param(GLM, "reasoning_content", _THOUGHT * 3, ["Done", "."], True, id="reasoning_content"),
+    pytest.param(GLM, "reasoning", _THOUGHT * 3, ["Done", "."], True, id="reasoning"),
+    pytest.param(GLM, "reasoning_content", _THOUGHT * 3, ["Done."], False, id="no-content-key"),
+    pytest.param(GLM, "reasoning_content", _THOUGHT, ["</think>", "\n\nDone."], True, id="closer-first"),
+    pytest.param(GLM, "reasoning_content", [*_THOUGHT, *CALL], ["Done."], True, id="call-in-reasoning"),
+    pytest.param(MINIMAX, "reasoning_content", _THOUGHT * 2, ["x"], True, id="minimax"),
+]
+
+
+@pytest.mark.parametrize(("model", "field", "reasoning", "answer", "empty"), REASONED)
+def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it(
+    model: str, field: str, reasoning: list[str], answer: list[str], empty: bool
+) -> None:
+    data = reasoned(model, field, reasoning, answer, empty)
+    quiet = ContentThinking.quiet
+    skipped: list[bool] = []  # events the split would have read (busy), skipped
+
+    def counted(self: ContentThinking, choice: dict[str, Any]) -> bool:
+        busy = self.tags.busy
+        result = quiet(self, choice)
+        skipped.append(busy and result)
+        return result
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ContentThinking, "quiet", counted)
+        short = {(read, on): rewritten(data, read, on) for read in (len(data), 97) for on in (True, False)}
+    assert sum(skipped) >= len(reasoning) // 2
+    with pytest.MonkeyPatch.context() as patch:  # the reference: a busy splitter reads every event
+        patch.setattr(ContentThinking, "quiet", lambda self, chunk: not self.tags.busy and quiet(self, chunk))
+        for (read, on), out in short.items():
+            assert rewritten(data, read, on) == out, (read, on)

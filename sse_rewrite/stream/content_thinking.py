@@ -93,17 +93,27 @@ class ContentThinking:
         self._owed += count
 
     def quiet(self, choice: dict[str, Any]) -> bool:
-        """Whether `split` would leave `choice` unchanged and keep nothing (not busy, nothing owed,
-        no marker's first character in its content): the choice may skip it. Notes the stream's
-        reasoning field as `split` does."""
+        """Whether `split` would leave `choice` unchanged and keep nothing (nothing owed; not busy
+        and no marker's first character in its content, or no content text and no finish: a
+        provider's reasoning event inside an assumed block): the choice may skip it. Notes the
+        stream's reasoning field as `split` does (busy: and that the provider reasons)."""
         delta = choice.get("delta")
         if type(delta) is not dict:
             return True
+        content = delta.get("content")
+        if self.tags.busy:
+            if self._owed or (type(content) is str and content) or choice.get("finish_reason") is not None:
+                return False
+            for name in _REASONING_FIELDS:  # (as `split` reads them)
+                if type(delta.get(name)) is str and delta[name]:
+                    self.tags.provider_reasons()
+                    if name == "reasoning":
+                        self._field = name
+            return True
         if "reasoning" in delta and type(delta["reasoning"]) is str and delta["reasoning"]:
             self._field = "reasoning"
-        if self.tags.busy or self._owed:
+        if self._owed:
             return False
-        content = delta.get("content")
         return type(content) is not str or not any(lead in content for lead in self.tags.leads)
 
     @property
