@@ -57,6 +57,23 @@ def model_event(model: str) -> Callable[[str], bytes]:
     return make
 
 
+def model_reasoning_event(model: str) -> Callable[[str], bytes]:
+    """Reasoning token events of `model` as a host that splits the reasoning sends them: in
+    `reasoning_content`, beside an empty `content` (under an id whose prompt opens `<think>`)."""
+    def make(token: str) -> bytes:
+        delta = {"role": "assistant", "content": "", "reasoning_content": token}
+        chunk = {
+            "id": "gen-1773932889-bench",
+            "object": "chat.completion.chunk",
+            "created": 1773932889,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
+        }
+        return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+    return make
+
+
 def hermes_turn_tokens() -> list[str]:
     """One agent turn in Hermes tags: prose, then two `<tool_call>` JSON bodies, one per token."""
     bash = orjson.dumps({"name": "bash", "arguments": {"command": SCRIPT, "timeout": 120}}).decode()
@@ -239,5 +256,7 @@ SHAPES: tuple[Shape, ...] = (
           think_block),
     Shape("r1 think block, then calls", model_event(R1_MODEL), deepseek_turn_tokens, think_block),
     Shape("minimax-m2 calls, no think block", model_event(MINIMAX_MODEL), minimax_turn_tokens),
+    Shape("glm-4.7 calls in its own reasoning_content field", model_reasoning_event(GLM_MODEL),
+          glm_turn_tokens),
 )
 """The throughput shapes: the syntax and the field it leaks into, in real envelopes."""

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
 from sse_rewrite.stream.fast.thought_events import thought_events
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
@@ -57,7 +58,10 @@ CASES = [
                            '="', "ls", '">', "</invoke>", "\n", "</minimax:tool_call>"], "stop", {},
                  id="minimax"),
     pytest.param("deepseek/deepseek-r1-0528", [*_THOUGHT * 3, "</think>", "x"], "stop", {}, id="r1"),
+    pytest.param(GLM, ["word "] * 40, "stop", {"max_section_bytes": 64}, id="stranded-past-the-cap"),
+    pytest.param(GLM, [*_THOUGHT * 3, "</think>", "x"], "stop", {"format": "none"}, id="format-none"),
 ]
+_SHAPE = ("reasoning_first", "role_every")  # (the rest of a case's dict are rewrite options)
 
 
 @pytest.mark.parametrize("options", [
@@ -68,9 +72,11 @@ CASES = [
 def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
     model: str, tokens: list[str], finish: str, shape: dict[str, Any], options: dict[str, Any]
 ) -> None:
-    data = stream(model, tokens, finish, **shape)
+    options = {**options, **{key: value for key, value in shape.items() if key not in _SHAPE}}
+    data = stream(model, tokens, finish, **{key: value for key, value in shape.items() if key in _SHAPE})
     taken: list[int] = []  # texts the short way moved
-    thought, thoughts = ChoiceState.thought, ChoiceState.thoughts
+    runs: list[int] = []  # of them, texts moved a run at once (`ChoiceState._thought_run`)
+    thought, thoughts, thought_run = ChoiceState.thought, ChoiceState.thoughts, ChoiceState._thought_run
 
     def counted_thought(self: ChoiceState, choice: dict[str, Any]) -> dict[str, Any] | None:
         moved = thought(self, choice)
@@ -81,15 +87,25 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
         taken.append(thoughts(self, texts))
         return taken[-1]
 
+    def counted_run(self: ChoiceState, texts: list[str], start: int) -> int:
+        runs.append(thought_run(self, texts, start))
+        return runs[-1]
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ChoiceState, "thought", counted_thought)
         patch.setattr(ChoiceState, "thoughts", counted_thoughts)
+        patch.setattr(ChoiceState, "_thought_run", counted_run)
         short = {(read, on): rewritten(data, read, on, **options)
                  for read in (len(data), 97) for on in (True, False)}
     if shape.get("reasoning_first"):  # (the provider's reasoning field: the content is the answer)
         assert sum(taken) == 0
     else:
         assert sum(taken) >= len(tokens) // 3
+        assert max(runs) > 1  # (runs of texts were moved at once)
+    with pytest.MonkeyPatch.context() as patch:  # one text at a time: the same bytes
+        patch.setattr(ChoiceState, "_thought_run", lambda self, texts, start: 0)
+        for (read, on), out in short.items():
+            assert rewritten(data, read, on, **options) == out, (read, on)
     with pytest.MonkeyPatch.context() as patch:  # the full plan: nothing moved the short way
         patch.setattr(ChoiceState, "thought", lambda self, choice: None)
         patch.setattr(ChoiceState, "thoughts", lambda self, texts: 0)
@@ -109,3 +125,50 @@ def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
     moved = [delta for delta in deltas if delta.get("reasoning_content")]
     assert all(delta.get("content", "") == "" for delta in moved)
     assert "".join(d["reasoning_content"] for d in moved) == "".join(_THOUGHT * 20)
+
+
+def reasoned(model: str, field: str, reasoning: list[str], answer: list[str], empty: bool = True) -> bytes:
+    """A stream whose provider sends the reasoning in `field` (`empty`: beside an empty content),
+    then the answer in `content`, under `model`."""
+    def event(delta: dict[str, Any], finish_reason: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish_reason}
+        chunk = {"id": "gen-1", "model": model, "choices": [choice]}
+        return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+    body = [event({"role": "assistant", field: t, **({"content": ""} if empty else {})}) for t in reasoning]
+    body += [event({"role": "assistant", "content": t}) for t in answer]
+    return b"".join([*body, event({}, "stop"), b"data: [DONE]\n\n"])
+
+
+REASONED = [
+    pytest.param(GLM, "reasoning_content", _THOUGHT * 3, ["Done", "."], True, id="reasoning_content"),
+    pytest.param(GLM, "reasoning", _THOUGHT * 3, ["Done", "."], True, id="reasoning"),
+    pytest.param(GLM, "reasoning_content", _THOUGHT * 3, ["Done."], False, id="no-content-key"),
+    pytest.param(GLM, "reasoning_content", _THOUGHT, ["</think>", "\n\nDone."], True, id="closer-first"),
+    pytest.param(GLM, "reasoning_content", [*_THOUGHT, *CALL], ["Done."], True, id="call-in-reasoning"),
+    pytest.param(MINIMAX, "reasoning_content", _THOUGHT * 2, ["x"], True, id="minimax"),
+]
+
+
+@pytest.mark.parametrize(("model", "field", "reasoning", "answer", "empty"), REASONED)
+def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it(
+    model: str, field: str, reasoning: list[str], answer: list[str], empty: bool
+) -> None:
+    data = reasoned(model, field, reasoning, answer, empty)
+    quiet = ContentThinking.quiet
+    skipped: list[bool] = []  # events the split would have read (busy), skipped
+
+    def counted(self: ContentThinking, choice: dict[str, Any]) -> bool:
+        busy = self.tags.busy
+        result = quiet(self, choice)
+        skipped.append(busy and result)
+        return result
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ContentThinking, "quiet", counted)
+        short = {(read, on): rewritten(data, read, on) for read in (len(data), 97) for on in (True, False)}
+    assert sum(skipped) >= len(reasoning) // 2
+    with pytest.MonkeyPatch.context() as patch:  # the reference: a busy splitter reads every event
+        patch.setattr(ContentThinking, "quiet", lambda self, chunk: not self.tags.busy and quiet(self, chunk))
+        for (read, on), out in short.items():
+            assert rewritten(data, read, on) == out, (read, on)

@@ -238,11 +238,38 @@ class ChoiceState:
         `texts`): how many of the leading ones move to the reasoning field as it did."""
         if self._think is None or self._fed is not None or self._undecided.runs:
             return 0
-        count = 0
-        for text in texts:
-            if not text or not self._thinks(text):
-                break
-            count += 1
+        count = self._thought_run(texts, 0)
+        while count < len(texts) and texts[count] and self._thinks(texts[count]):
+            count = count + 1 + self._thought_run(texts, count + 1)
+        return count
+
+    def _thought_run(self, texts: Sequence[str], start: int) -> int:
+        """`_thinks` for the run of `texts` from `start` on in which no marker may begin (of the
+        think block's closers, nor of the reasoning parser's, `plain_leads`): fed as one text
+        (its parser hands that back whole) and kept as one (`ContentThinking.moved`); how many."""
+        think = self._think
+        assert think is not None
+        content = self._parsers.get("content")
+        if content is not None and content.pending and not content.undecided:
+            return 0  # (inside a call: as `_thinks`)
+        field, parser, leads = think.field, None, ""
+        if self._make_parser is not None:
+            parser = self._parser(field)
+            plain: str | None = getattr(parser, "plain_leads", None)  # (a parser without it: none known)
+            if plain is None:
+                return 0
+            leads = plain
+        count = think.moving(texts, start, leads)
+        if not count:
+            return 0
+        text = texts[start] if count == 1 else "".join(texts[start : start + count])
+        if parser is not None:
+            self._read_on()
+            self._last_field = field
+            parser.feed(text)  # (handed back whole: no lead in it)
+            if field == "reasoning":
+                self._reasoning_field = field
+        think.moved(text)
         return count
 
     def _thinks(self, text: str) -> bool:

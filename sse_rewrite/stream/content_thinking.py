@@ -10,6 +10,8 @@ cap): a choice that finishes normally without the closer gets it back as its ans
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from ..formats.machines._scanner import DEFAULT_MAX_SECTION_BYTES
@@ -19,7 +21,7 @@ from .think import ThinkSplitter, Thought
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any, Final
 
     from ..formats import ToolSyntax
@@ -27,6 +29,12 @@ if TYPE_CHECKING:
 
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
 _CUT: Final = "length"  # the one finish after which a missing closer may still have been coming
+
+
+@functools.lru_cache(maxsize=64)
+def _any_of(closes: tuple[str, ...], leads: str) -> Callable[[str], re.Match[str] | None]:
+    """The search for a character of `closes` (characters) or of `leads` in a text."""
+    return re.compile("[" + re.escape("".join(sorted({*closes, *leads}))) + "]").search
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,17 +93,27 @@ class ContentThinking:
         self._owed += count
 
     def quiet(self, choice: dict[str, Any]) -> bool:
-        """Whether `split` would leave `choice` unchanged and keep nothing (not busy, nothing owed,
-        no marker's first character in its content): the choice may skip it. Notes the stream's
-        reasoning field as `split` does."""
+        """Whether `split` would leave `choice` unchanged and keep nothing (nothing owed; not busy
+        and no marker's first character in its content, or no content text and no finish: a
+        provider's reasoning event inside an assumed block): the choice may skip it. Notes the
+        stream's reasoning field as `split` does (busy: and that the provider reasons)."""
         delta = choice.get("delta")
         if type(delta) is not dict:
             return True
+        content = delta.get("content")
+        if self.tags.busy:
+            if self._owed or (type(content) is str and content) or choice.get("finish_reason") is not None:
+                return False
+            for name in _REASONING_FIELDS:  # (as `split` reads them)
+                if type(delta.get(name)) is str and delta[name]:
+                    self.tags.provider_reasons()
+                    if name == "reasoning":
+                        self._field = name
+            return True
         if "reasoning" in delta and type(delta["reasoning"]) is str and delta["reasoning"]:
             self._field = "reasoning"
-        if self.tags.busy or self._owed:
+        if self._owed:
             return False
-        content = delta.get("content")
         return type(content) is not str or not any(lead in content for lead in self.tags.leads)
 
     @property
@@ -109,6 +127,18 @@ class ContentThinking:
         finish) to the reasoning field and keep nothing (`ThinkSplitter.moves`, nothing owed):
         then `moved` does what `split` does besides."""
         return not self._owed and self.tags.moves(text)
+
+    def moving(self, texts: Sequence[str], start: int, leads: str) -> int:
+        """How many of `texts` from `start` on `moves` would move one by one, none of them empty
+        nor holding a character of `leads` (a run that may move as one text, `moved`)."""
+        closes = self.tags.moving
+        if closes is None or self._owed:
+            return 0
+        search = _any_of(closes, leads)
+        end, stop = start, len(texts)
+        while end < stop and (text := texts[end]) and search(text) is None:
+            end += 1
+        return end - start
 
     def moved(self, text: str) -> None:
         """`split`'s bookkeeping for a `text` that `moves`: kept for the stranded-answer rule."""

@@ -125,6 +125,13 @@ class ThinkSplitter:
                 return False
         return True
 
+    @property
+    def moving(self) -> tuple[str, ...] | None:
+        """The characters a text must hold for `moves` to decline it (None: it declines every text now)."""
+        if not self._inside or self._held or self._start or self._implicit:
+            return None
+        return self._close_leads
+
     def mentions(self, text: str) -> bool:
         """Whether `text` holds a marker that would apply now (a closer inside, else an opener
         or answer wrapper)."""

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ...stream.events import Piece, Reasoning, Text
 from ._machine import ScanningParser
 from ._orphans import QuotesRead, Surroundings
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, plain_leads, scan_text
 from ._streamed_call import unrecovered
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -34,10 +34,14 @@ class ComposedParser(QuotesRead):
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes: an event none of them needs is not read."""
     _PLAIN_AT_ONCE: ClassVar[bool] = True
-    """Whether a text without `<`, fed while nothing is held, is handed back at once (true
-    when every part's opener starts with `<`: the text step would hand all of it back)."""
+    """Whether a text without a lead (`_LEAD`), fed while no part is open and nothing is held,
+    is handed back at once (`scan_text` would hand all of it back; a test turns it off)."""
+    _LEAD: ClassVar[re.Pattern[str]]
+    """Any character of `_PLAIN_LEADS`."""
     _OPENERS: ClassVar[MarkerTable[tuple[int, Any]]]
     """Every part's openers, with the part's index in `PARTS` (an earlier part's spelling wins)."""
+    _PLAIN_LEADS: ClassVar[str | None]
+    """`plain_leads` while no part is open: every part's openers' first characters."""
     _WHOLE_OPENERS: ClassVar[dict[str, tuple[int, Any]]]
     """The openers a part may take whole (`_absorb_opener`), by text: looked up, not searched."""
 
@@ -56,7 +60,9 @@ class ComposedParser(QuotesRead):
         cls._OPENERS = MarkerTable(openers, held_from, held_only_from)
         cls._WHOLE_OPENERS = {marker.decode(): found for marker, found in openers.items()
                               if cls.PARTS[found[0]]._absorb_opener is not ScanningParser._absorb_opener}
-        cls._PLAIN_AT_ONCE = cls._OPENERS.leads == b"<"
+        cls._PLAIN_LEADS = plain_leads(cls._OPENERS)
+        cls._PLAIN_AT_ONCE = cls._PLAIN_LEADS is not None
+        cls._LEAD = re.compile("[" + re.escape(cls._PLAIN_LEADS or "<") + "]")
 
     def __init__(
         self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, stream_arguments: bool = False,
@@ -91,6 +97,15 @@ class ComposedParser(QuotesRead):
     def held(self) -> str:
         """The characters `undecided` counts."""
         return "" if self._active is not None else self._parts[0].held
+
+    @property
+    def plain_leads(self) -> str | None:
+        """The characters without which a text fed now is handed back whole as one `Text`,
+        nothing else changed but what `Surroundings` reads (no part open, nothing held); None
+        when no such text is known now. (Then a run of such texts may be fed as one.)"""
+        if self._active is not None or self._scan.end or self._flushed:
+            return None
+        return self._PLAIN_LEADS
 
     def absorb(self, texts: Sequence[str]) -> int:
         """The open part's `absorb`. Outside a call, while nothing is held, a first text that is
@@ -136,12 +151,13 @@ class ComposedParser(QuotesRead):
         if self._flushed:
             raise RuntimeError("feed() after flush()")
         active = self._active
-        if not self._scan.end and "<" not in text:
+        if not self._scan.end:
             # Nothing is held and nothing can begin a marker: `_step` would hand it all back.
-            if active is None and self._PLAIN_AT_ONCE:
-                self._around.text(text)
-                return [Text(text)] if text else []
-            if active is not None and active._state is active.REASONING_AT_ONCE:  # (no orphan reads it)
+            if active is None:
+                if self._PLAIN_AT_ONCE and self._LEAD.search(text) is None:
+                    self._around.text(text)
+                    return [Text(text)] if text else []
+            elif active._state is active.REASONING_AT_ONCE and "<" not in text:  # (no orphan reads it)
                 return [Reasoning(text)] if text else []
         out: list[Piece] = []
         self._around.begin(out)

@@ -145,6 +145,11 @@ class LazyComposition(QuotesRead):
         """Nothing is held back before a marker's lead."""
         return ""
 
+    @property
+    def plain_leads(self) -> str | None:
+        """The characters without which a text fed now is handed back whole (the parts' leads)."""
+        return None if self._flushed else self._LEADS
+
     def absorb(self, texts: Sequence[str]) -> int:
         """No call is open: nothing is taken."""
         return 0

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ...stream.events import Notice, Piece, Reasoning, Text
 from ._json import JsonScanner
 from ._orphans import OrphanClosers, Surroundings
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, scan_text
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, plain_leads, scan_text
 from ._streamed_call import StreamedCall, unrecovered
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -61,6 +61,9 @@ class ScanningParser(StreamedCall, OrphanClosers):
     """Whether a text without `<`, fed while nothing is held, is handed back at once: what
     the TEXT step does with it when that step is `_step_text` and every opener starts with
     `<` (so this is set for each subclass by its steps and openers)."""
+    _PLAIN_LEADS: ClassVar[str | None]
+    """`plain_leads` in plain text: every opener's first character (None when the TEXT step is
+    not `_step_text`, or an opener starts with a character outside ASCII)."""
     REASONING_AT_ONCE: ClassVar[MachineState | None] = None
     """A state whose step hands such a text back whole as `Reasoning` (harmony's analysis)."""
 
@@ -70,6 +73,7 @@ class ScanningParser(StreamedCall, OrphanClosers):
         openers = getattr(cls, "OPENERS", None)
         plain_step = steps is not None and steps[cls.TEXT] is ScanningParser._step_text
         cls._PLAIN_AT_ONCE = plain_step and (openers is None or openers.leads == b"<")
+        cls._PLAIN_LEADS = plain_leads(openers) if plain_step else None
 
     sniff: ClassVar[tuple[bytes, ...]]
     """Raw SSE bytes without which an event cannot hold this syntax (see `ToolSyntax`)."""
@@ -117,6 +121,15 @@ class ScanningParser(StreamedCall, OrphanClosers):
         """The characters `undecided` counts."""
         scan = self._scan
         return scan.text(scan.start, scan.end) if self._state is self.TEXT else ""
+
+    @property
+    def plain_leads(self) -> str | None:
+        """The characters without which a text fed now is handed back whole as one `Text`,
+        nothing else changed but what `Surroundings` reads (nothing held, in plain text); None
+        when no such text is known now. (Then a run of such texts may be fed as one.)"""
+        if self._state is not self.TEXT or self._scan.end or self._flushed:
+            return None
+        return self._PLAIN_LEADS
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""

@@ -245,6 +245,13 @@ class MarkerScanner:
         return start
 
 
+def plain_leads(table: MarkerTable[Any] | None) -> str | None:
+    """The characters a text must hold for `scan_text` over `table` to hand back anything but
+    all of it (`<` with no table); None when a marker starts outside ASCII (never so far)."""
+    leads = b"<" if table is None else table.leads
+    return leads.decode() if leads.isascii() else None
+
+
 def scan_text(scan: MarkerScanner, table: MarkerTable[Any], out: list[Piece]) -> tuple[Any, int, int] | None:
     """Hand back plain text up to the first marker of `table`: `(value, position, length)`.
 
