@@ -362,7 +362,8 @@ FAMILIES: Final = (
            "M1's <tool_calls> JSON lines, "
            "MiniMax bare <invoke> XML, [TOOL_CALL] wrappers, M3 tags without their namespace "
            "token, <mm:think>"),
-    Family(("glm", "z-ai", "zhipu", "ling-3", "bailing", "laguna", "poolside"), "glm+special-tokens",
+    Family(("glm", "z-ai", "zhipu", "ling-3", "bailing", "laguna", "poolside", "spark-2.5", "spark2.5"),
+           "glm+special-tokens",
            GlmAndTokens, "GLM tool-call tags"),
     Family(("hermes", "nous", "granite-4", "ernie-4.5", "reka-edge", "trinity", "kolibri", "bielik"),
            "hermes+special-tokens", HermesAndTokens, "Hermes JSON tool-call tags"),
