@@ -39,7 +39,8 @@ def run(data: bytes, read_size: int | None = None, **options: Any) -> tuple[byte
 def _rewrite(parts: list[bytes], options: dict[str, Any]) -> tuple[bytes, list[Notice]]:
     rewriter = StreamRewriter(RewriteOptions(**options))
     out = [item for part in parts for item in rewriter.feed(part)] + rewriter.flush()
-    return b"".join(item for item in out if isinstance(item, bytes)), [i for i in out if isinstance(i, Notice)]
+    body = b"".join(item for item in out if isinstance(item, bytes))
+    return body, [item for item in out if isinstance(item, Notice)]
 
 
 def chunks(body: bytes) -> list[dict[str, Any]]:

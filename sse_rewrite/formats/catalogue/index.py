@@ -103,7 +103,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n"
           "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
     Entry("GLM-4.7 spelling: Ling 3.0, Laguna, Spark 2.5", "tag", "glm",
-          ("inclusionAI/Ling-3.0-flash", "poolside/Laguna-XS.2", "poolside/Laguna-S-2.1", "iflytek/Spark-2.5"),
+          ("inclusionAI/Ling-3.0-flash", "poolside/Laguna-XS.2", "poolside/Laguna-S-2.1",
+           "iflytek/Spark-2.5"),
           "Checking.<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>Done.",
           _CITY, "Checking.Done."),
     Entry("LongCat Flash", "tag", "longcat", ("meituan-longcat/LongCat-Flash-Chat",),
