@@ -90,7 +90,7 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "glm": Ref("catalogue.glm", "GlmParser"),
     "deepseek": Ref("catalogue.deepseek", "DeepSeekParser"),
     "dsml": Ref("catalogue.dsml", "DsmlParser"),
-    "minimax": Ref("machines.minimax_unangled", "MiniMaxFormat"),
+    "minimax": Ref("catalogue.minimax_format", "MiniMaxFormat"),
     "text": Ref("machines.plain_text", "PlainTextParser"),
     "harmony": Ref("catalogue.channels", "HarmonyParser"),
     "seed": Ref("catalogue.seed", "SeedThinkParser"),

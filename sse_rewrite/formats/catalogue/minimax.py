@@ -10,7 +10,14 @@
          ]<]minimax[>[</tool_call>
 
 Values are raw text stripped of surrounding whitespace, typed by the project's rule; an M3
-value made of tags is an object. Under MiniMax ids a bare M2 `<invoke name=…>` is read too.
+value made of tags is an object. Under MiniMax ids a bare M2 `<invoke name=…>` is read too, and
+M2 blocks whose tags lost their angles:
+
+    minimax:tool_call>
+    invoke name="bash">
+    parameter name="command">ls -la/parameter>
+    /invoke>
+    /minimax:tool_call>
 """
 
 from __future__ import annotations
@@ -56,3 +63,26 @@ class MiniMaxParser(InvokeParser):
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED)
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF)
+
+
+_UNANGLED: Final = Spelling("", "/", distinctive=False)
+MINIMAX_M2_UNANGLED: Final = InvokeSyntax("minimax-unangled", (_UNANGLED,), ("minimax:tool_call",),
+                                          (_UNANGLED, PLAIN, Spelling("", "", distinctive=False)),
+                                          strip_values=True, angle_optional=False, spaced_tags=True,
+                                          prose_blocks=True)  # fmt: skip
+"""M2.x writing every tag without its `<` (closers `/invoke>`, or without `</`: `invoke>`), angled tags
+mixed in: a block opens at `minimax:tool_call>`, words prose may write, so a block of no call was prose;
+`invoke ` opens where `invoke>` closes (`spaced_tags`). MiniMax ids and `--format minimax` only."""
+UNANGLED_SNIFF: Final = (b"minimax:", b'm"', b'mi"', b'min"', b'mini"', b'minima"', b'minimax"')
+"""An event is read for the opener when it holds its first word whole, or its text ends in a start of
+it (`m"`, its JSON string's end, covers `minim`): the opener cut across events reads as it does whole."""
+
+
+class UnangledMiniMaxParser(InvokeParser):
+    """`minimax:tool_call>` blocks of invokes written without `<` and `</` (a part of MiniMax's `auto`)."""
+
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_UNANGLED,)
+    HELD_FROM: ClassVar[dict[bytes, int] | None] = {b"minimax:tool_call>": 4}
+    """A text ending in a start of the opener glued to a word is held from `mini` on (`from`, `item`
+    go on at once); after a non-word byte from `m` on."""
+    sniff: ClassVar[tuple[bytes, ...]] = UNANGLED_SNIFF

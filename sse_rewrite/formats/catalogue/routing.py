@@ -65,9 +65,9 @@ MUSE_GLIMMER: Final = Part("catalogue.channels", "MuseGlimmerParser", "< t", (*A
 BEAM: Final = Part("catalogue.channels", "BeamParser", "<", ANGLE_SNIFF)
 _BUT_HARMONY: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, SEED, XTML, LIST_MARKERS)
 MINIMAX_M1: Final = Part("catalogue.lists", "MiniMaxM1Parser", "<", ANGLE_SNIFF)
-MINIMAX_UNANGLED: Final = Part("machines.minimax_unangled", "UnangledMiniMaxParser", "m",
+MINIMAX_UNANGLED: Final = Part("catalogue.minimax", "UnangledMiniMaxParser", "m",
                               (b"minimax:", b'm"', b'mi"', b'min"', b'mini"', b'minima"', b'minimax"'))
-"""(`minimax_unangled.SNIFF`)"""
+"""(`minimax.UNANGLED_SNIFF`)"""
 GRANITE_31: Final = Part("catalogue.json_lists", "Granite31Parser", "<", ANGLE_SNIFF)
 TOOL_CALLS_LIST: Final = Part("catalogue.json_lists", "ToolCallsListParser", "<", ANGLE_SNIFF)
 NEMOTRON: Final = Part("catalogue.json_lists", "NemotronParser", "<", ANGLE_SNIFF)

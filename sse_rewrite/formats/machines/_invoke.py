@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 
-from ...stream.events import Markup, Notice, Piece
+from ...stream.events import Markup, Notice, Piece, Text
 from ._invoke_around import InvokeAround
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
@@ -66,13 +66,15 @@ class InvokeParser(InvokeStreaming, InvokeAround):
     CAP_SUBJECT = "tool block"
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
     """The declarations read (an earlier one's spelling wins a tie)."""
+    HELD_FROM: ClassVar[dict[bytes, int] | None] = None
+    """Where the end of a text is held as an opener's start (`MarkerTable.held_from`: word-led openers)."""
     OPENERS: ClassVar[MarkerTable[tuple[InvokeSyntax, Tag]]]
     _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF  # (every marker of the family holds `<`)
 
     def __init_subclass__(cls) -> None:
         if "SYNTAXES" in cls.__dict__:
-            cls.OPENERS = openers(cls.SYNTAXES)
+            cls.OPENERS = openers(cls.SYNTAXES, cls.HELD_FROM)
             cls._INSIDE = {syntax: Inside(syntax) for syntax in cls.SYNTAXES}
         super().__init_subclass__()
 
@@ -157,8 +159,9 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             out.append(Notice("missing-close", "tool block not closed before text: ended there"))
             self._emit_text(out, pos)
             self._state = State.TEXT
-        elif tag[0] is Tag.END:
-            out.append(Markup(scan.take(pos + tag[1])))
+        elif tag[0] is Tag.END:  # (a block of no call was words, if its syntax's blocks may be prose)
+            closer, words = scan.take(pos + tag[1]), self._syntax.prose_blocks and not self._block_calls
+            out.append(Text(closer) if words else Markup(closer))
             self._state = State.TEXT
         else:
             self._begin_invoke(pos, tag[1])
@@ -287,6 +290,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             self._emit_reasoning(out, scan.end)
         elif self._wrapped_call_ends(out):
             self._finish(out)
+        elif state is State.BLOCK and self._syntax.prose_blocks and not self._block_calls:
+            self._emit_text(out, scan.end)  # (an opener of words, nothing after it)
         elif state is State.BLOCK and NON_SPACE.search(scan.view, scan.cursor, scan.end) is None:
             out.append(Markup(scan.take(scan.end)))
             if not self._block_calls:

@@ -60,8 +60,8 @@ class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
     __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "equals_names", "fenced_words",
-                 "hash_calls", "json_blocks", "name", "strip_values", "tags", "think", "unwraps", "values",
-                 "words")  # fmt: skip
+                 "hash_calls", "json_blocks", "name", "prose_blocks", "spaced_tags", "strip_values", "tags",
+                 "think", "unwraps", "values", "words")  # fmt: skip
 
     def __init__(
         self,
@@ -81,6 +81,8 @@ class InvokeSyntax:
         words: tuple[str, str] = ("invoke", "parameter"),
         json_blocks: bool = False,
         equals_names: bool = False,
+        spaced_tags: bool = False,
+        prose_blocks: bool = False,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -96,6 +98,10 @@ class InvokeSyntax:
         self.words = words  # the tag words of an invoke and a parameter (MiniCPM 5: `function`, `param`)
         self.json_blocks = json_blocks  # a block whose body opens with `{` holds one JSON call (dots3)
         self.equals_names = equals_names  # `<function=NAME>`, `<parameter=KEY>` name too (Seed-OSS)
+        self.spaced_tags = spaced_tags  # an invoke or parameter opener is its word then spacing
+        # (`invoke name=`): so a spelling without `<` opens (`invoke `) where the same word closes (`invoke>`)
+        self.prose_blocks = prose_blocks  # a block that read no call was prose: its closer, or its opener
+        # left alone at the end, stays text (an opener of words prose may write: MiniMax without angles)
 
     def __deepcopy__(self, memo: dict[int, object]) -> InvokeSyntax:
         """Itself: a declaration, shared by the parsers of its syntax (and by a parser's copy)."""
@@ -121,19 +127,25 @@ class InvokeSyntax:
     def invoke_openers(self, bare: bool = False) -> list[str]:
         """`<…invoke` in every tag spelling; with `bare`, those that open a call outside a block."""
         spellings = [s for s in self.tags if not bare or s.distinctive or self.bare_plain]
-        return [spelling.open + self.words[0] for spelling in spellings]
+        return self._spaced([spelling.open + self.words[0] for spelling in spellings])
 
     def parameter_openers(self) -> list[str]:
         """`<…parameter` in every tag spelling (none for values in named tags)."""
         if self.values is not Values.PARAMETERS:
             return []
-        return [spelling.open + self.words[1] for spelling in self.tags]
+        return self._spaced([spelling.open + self.words[1] for spelling in self.tags])
 
     def parameter_closers(self) -> list[str]:
         """`</…parameter>` in every tag spelling (none for values in named tags)."""
         if self.values is not Values.PARAMETERS:
             return []
         return [spelling.close + self.words[1] + ">" for spelling in self.tags]
+
+    def _spaced(self, openers: list[str]) -> list[str]:
+        """`openers`, each followed by every spacing byte if the syntax's tags are `spaced_tags`."""
+        if not self.spaced_tags:
+            return openers
+        return [opener + space for opener in dict.fromkeys(openers) for space in _SPACE]
 
     def invoke_closers(self) -> list[str]:
         """`</…invoke>` in every tag spelling."""
@@ -161,7 +173,8 @@ def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[s
     if syntax.equals_names:  # (`<parameter=KEY>`: the key in group 2)
         attributes = f"(?:{attributes}|=([^<>]*)>)"
     word = re.escape(syntax.words[1])
-    return re.compile(f"(?:{opens}){word}{attributes}"), re.compile(f"(?:{closes}){word}>")
+    spaced = "(?=[ \t\r\n])" if syntax.spaced_tags else ""
+    return re.compile(f"(?:{opens}){word}{spaced}{attributes}"), re.compile(f"(?:{closes}){word}>")
 
 
 def invoke_name(header: bytes, equals: bool = False) -> str | None:

@@ -46,9 +46,8 @@ class Inside:
         self.between = _table([invoke, closers])  # after spacing in a block
         self.body = _table([ends, invoke, closers])  # what ends an invoke body
         self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
-        if len(self.streamed_body.leads) != 1:
-            raise ValueError(f"{syntax.name}: the tags in a block must all begin with one byte")
-        self.lead = self.streamed_body.leads.decode()  # (what `absorb` looks for)
+        # (what `absorb` looks for: the tags' one first byte; "", in every text, if they begin with several)
+        self.lead = self.streamed_body.leads.decode() if len(self.streamed_body.leads) == 1 else ""
         self.think_end = MarkerTable({syntax.think[1].encode(): Tag.THINK}) if syntax.think else None
         hash_ends = [syntax.hash_calls[1]] if syntax.hash_calls else []
         if syntax.json_blocks:  # (a JSON call in a block ends at the block's closer)
@@ -71,10 +70,12 @@ class Inside:
         return opened > max((view.rfind(closer, start, end) for closer in self.value_closers), default=-1)
 
 
-def openers(syntaxes: tuple[InvokeSyntax, ...]) -> MarkerTable[tuple[InvokeSyntax, Tag]]:
+def openers(
+    syntaxes: tuple[InvokeSyntax, ...], held_from: dict[bytes, int] | None = None
+) -> MarkerTable[tuple[InvokeSyntax, Tag]]:
     """What opens something outside any block, and whose it is (an earlier syntax wins a tie):
     block openers, invokes that open a call alone, block closers prose cannot contain (orphans),
-    reasoning openers, hash-call wrappers and fenced-call openers."""
+    reasoning openers, hash-call wrappers and fenced-call openers (`held_from`: as `MarkerTable`'s)."""
     table: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
     for syntax in syntaxes:
         closers = [s.close + w + ">" for s in syntax.blocks if s.distinctive for w in syntax.block_words]
@@ -89,4 +90,4 @@ def openers(syntaxes: tuple[InvokeSyntax, ...]) -> MarkerTable[tuple[InvokeSynta
         for markers, tag in outside:
             for marker in markers:
                 table.setdefault(marker.encode(), (syntax, tag))
-    return MarkerTable(table)
+    return MarkerTable(table, held_from)
