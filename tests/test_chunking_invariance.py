@@ -198,18 +198,20 @@ REPORTS = [
 """The reports of issue #35 item 4, each a leak under the id it came with."""
 
 
+def model_run(model: str, texts: list[str], field: str, streamed: bool) -> object:
+    """The settled result of `texts` sent one an event in `field` under `model`."""
+    body, _ = rewrite(token_stream(texts, field, model=model), [], stream_arguments=streamed)
+    return settled(body)
+
+
 @pytest.mark.parametrize("streamed", STREAMED)
 @pytest.mark.parametrize("field", FIELDS)
 @pytest.mark.parametrize(("model", "text"), REPORTS)
 def test_reported_leaks_any_cut(model: str, text: str, field: str, streamed: bool) -> None:
-    def run(texts: list[str]) -> object:
-        body, _ = rewrite(token_stream(texts, field, model=model), [], stream_arguments=streamed)
-        return settled(body)
-
-    whole = run([text])
+    whole = model_run(model, [text], field, streamed)
     assert whole[0][1], "a call"
     for cut in (list, tokens, by_sizes([2]), by_sizes([3, 1]), by_sizes([5, 2, 7])):
-        assert run(list(cut(text))) == whole, cut
+        assert model_run(model, list(cut(text)), field, streamed) == whole, cut
 
 
 THINK_IN_A_CALL = [
@@ -264,18 +266,13 @@ def test_a_think_tag_after_a_call_closed_in_its_chunk(
     """The chunk that closes a call splits what follows the closer as it would be one character
     an event (docs/behaviour.md, "Think tags": a copy of the call's parser reads on,
     `ChoiceRewriter._reader_ahead`); a tag inside the call stays its data."""
-
-    def run(texts: list[str]) -> object:
-        body, _ = rewrite(token_stream(texts, model=model), [], stream_arguments=streamed)
-        return settled(body)
-
     at = text.index(cut)
-    whole = run([text])
+    whole = model_run(model, [text], "content", streamed)
     assert whole[0][1], "a call"
     tag = text.index("<think>hm")
     for texts in (list(text), tokens(text), [text[:at], text[at:]], [text[: at + 1], text[at + 1 :]],
                   [*text[:at], text[at : tag + 7], *text[tag + 7 :]]):  # fmt: skip
-        assert run(texts) == whole, texts
+        assert model_run(model, texts, "content", streamed) == whole, texts
 
 
 KIMI_SECTION = (
