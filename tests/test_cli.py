@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from sse_rewrite import cli, entry
-from tests.chunking import chunk_event, read_until, token_stream
-from tests.cli_runs import CALL, child_command, invoke
+from tests.chunking import token_stream
+from tests.cli_runs import CALL, invoke
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
 
@@ -77,13 +74,6 @@ def test_version_and_help() -> None:
     assert "--max-section-bytes" in invoke(["filter", "--help"]).stdout
 
 
-def _run(
-    command: list[str], stdin: bytes = b"", env: dict[str, str] | None = None
-) -> tuple[int, bytes, bytes]:
-    result = subprocess.run(command, input=stdin, capture_output=True, env=env, timeout=60, check=False)
-    return result.returncode, result.stdout, result.stderr
-
-
 def _run_in_process(
     main: Callable[[], None], args: list[str], stdin: bytes
 ) -> tuple[int | str | None, bytes, bytes]:
@@ -119,66 +109,3 @@ def test_the_entry_point_runs_every_invocation_as_the_click_cli_does(args: list[
     fast = _run_in_process(entry.main, args, stdin)
     assert fast == _run_in_process(cli.main, args, stdin)
     assert fast[0] == (2 if args in (["/no/such/file"], ["--stream-arguments", "--version"]) else 0)
-
-
-@pytest.mark.parametrize(
-    "args", [["--version"], [], ["{capture}"], ["--stream-arguments", "{capture}"]],
-    ids=["version", "stdin", "file", "streamed-file"],
-)  # fmt: skip
-def test_version_and_plain_filter_runs_do_not_import_click_or_typing(args: list[str], tmp_path: Path) -> None:
-    capture = tmp_path / "capture.sse"
-    capture.write_bytes(token_stream([CALL]))
-    args = [arg.format(capture=capture) for arg in args]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SSE_REWRITE_")}
-    code, _, imports = _run([sys.executable, "-X", "importtime", "-m", "sse_rewrite", *args], env=env)
-    assert code == 0
-    assert b"| sse_rewrite.entry" in imports
-    assert b" click" not in imports
-    assert b" typing\n" not in imports  # annotations import it under TYPE_CHECKING only
-    code, _, imports = _run([sys.executable, "-X", "importtime", "-m", "sse_rewrite", "--stats"], env=env)
-    assert code == 0 and b" click" in imports and b" typing\n" in imports  # the checks above can fail
-
-
-def test_each_event_is_answered_before_the_next_is_written() -> None:
-    child = subprocess.Popen(child_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert child.stdin is not None and child.stdout is not None
-    try:
-        for token in ["Hello", " world"]:
-            event = chunk_event({"content": token})
-            child.stdin.write(event)
-            child.stdin.flush()
-            assert read_until(child.stdout.fileno(), event).endswith(event)
-        child.stdin.write(chunk_event({"content": CALL}))
-        child.stdin.flush()
-        assert b'"tool_calls"' in read_until(child.stdout.fileno(), b'"tool_calls"')
-    finally:
-        child.stdin.close()
-        child.wait(timeout=20)
-        child.stdout.close()
-    assert child.returncode == 0
-
-
-def test_closed_stdout_pipe_exits_quietly() -> None:
-    """A reader that goes away (`| head`) ends the filter with exit 0 and no traceback."""
-    child = subprocess.Popen(
-        child_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert child.stdout is not None and child.stdin is not None and child.stderr is not None
-    first = chunk_event({"content": "x"})
-    child.stdin.write(first)
-    child.stdin.flush()
-    read_until(child.stdout.fileno(), first)
-    child.stdout.close()
-    try:
-        for _ in range(5000):
-            child.stdin.write(chunk_event({"content": "x" * 100}))
-        child.stdin.close()
-    except BrokenPipeError:
-        pass
-    finally:
-        with contextlib.suppress(BrokenPipeError):
-            child.stdin.close()
-    err = child.stderr.read()
-    child.stderr.close()
-    assert child.wait(timeout=30) == 0
-    assert b"Traceback" not in err

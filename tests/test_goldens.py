@@ -23,6 +23,7 @@ SSE_LOGS = Path(__file__).resolve().parent.parent / "sse_logs"
 CAPTURES = goldens.find_captures([SSE_LOGS])
 
 
+@pytest.mark.every_path
 @pytest.mark.parametrize("capture", CAPTURES, ids=[capture.name for capture in CAPTURES])
 def test_capture_matches_its_golden(capture: Path) -> None:
     outcome = goldens.check(capture)

@@ -129,7 +129,7 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     words=st.lists(st.sampled_from(FRAGMENTS), max_size=24),
     seed=st.integers(0, 1 << 16),
