@@ -57,8 +57,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     tables: dict[str, list[pytest.Item]] = {}
     for item in items:
         spec = getattr(item, "callspec", None)
-        if spec is not None and spec.params.get("accelerators") == "general-path" \
-                and item.get_closest_marker("every_path") is None:
+        if (
+            spec is not None
+            and spec.params.get("accelerators") == "general-path"
+            and item.get_closest_marker("every_path") is None
+        ):
             tables.setdefault(item.nodeid.split("[")[0], []).append(item)
     dropped: set[int] = set()
     for cases in tables.values():
