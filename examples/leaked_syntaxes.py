@@ -16,7 +16,7 @@ Arguments = dict[str, Any]
 MARK = "\uff5cDSML\uff5c"  # DSML's marker: its bars are U+FF5C FULLWIDTH VERTICAL LINE
 
 # A special token streams as one token; the rest is cut into words, punctuation and spaces.
-_TOKEN = re.compile(r'<\|[a-z_]+\|>|<\|tool_call>|<tool_call\|>|<\|"\|>|</?\uff5cDSML\uff5c'
+_TOKEN = re.compile(r'<\|[A-Za-z_]+\|>|<\|tool_call>|<tool_call\|>|<\|"\|>|</?\uff5cDSML\uff5c'
                     r"|\[TOOL_CALLS\]|\[ARGS\]|\s*[A-Za-z0-9]+|\s*[^A-Za-z0-9\s<]+|\s*<|\s+")
 
 
@@ -78,6 +78,39 @@ def mistral(name: str, arguments: Arguments, counter: int) -> str:
     return f"[TOOL_CALLS]{name}[ARGS]{json.dumps(arguments)}"
 
 
+def _call(name: str, arguments: Arguments) -> str:
+    """A JSON call object, as the list syntaxes write it."""
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+def hunyuan(name: str, arguments: Arguments, counter: int) -> str:
+    """Tencent Hunyuan A13B's list of calls."""
+    return f"\n<tool_calls>[{_call(name, arguments)}]</tool_calls>\n"
+
+
+def granite(name: str, arguments: Arguments, counter: int) -> str:
+    """IBM Granite 3.0's token, then a list of calls."""
+    return f"<|tool_call|>[{_call(name, arguments)}]"
+
+
+def nemotron(name: str, arguments: Arguments, counter: int) -> str:
+    """NVIDIA Nemotron's list of calls between its tags."""
+    return f"<TOOLCALL>[{_call(name, arguments)}]</TOOLCALL>"
+
+
+def cohere(name: str, arguments: Arguments, counter: int) -> str:
+    """Cohere Command A's action list."""
+    action = {"tool_call_id": str(counter), "tool_name": name, "parameters": arguments}
+    return f"<|START_ACTION|>[{json.dumps(action)}]<|END_ACTION|>"
+
+
+def olmo(name: str, arguments: Arguments, counter: int) -> str:
+    """AI2 Olmo 3's pythonic call (JSON strings and numbers are Python literals too)."""
+    values = ", ".join(f"{key}={json.dumps(value)}" for key, value in arguments.items())
+    return f"\n<function_calls>{name}({values})</function_calls>"
+
+
 LEAKS: dict[str, Callable[[str, Arguments, int], str]] = {
     "kimi": kimi, "dsml": dsml, "harmony": harmony, "qwen3-coder": qwen3_coder, "minimax": minimax,
-    "gemma4": gemma4, "mistral": mistral}
+    "gemma4": gemma4, "mistral": mistral, "hunyuan": hunyuan, "granite": granite, "nemotron": nemotron,
+    "cohere": cohere, "olmo": olmo}

@@ -20,7 +20,8 @@ message (a shell command, or a patch), or `ls`. `GET /v1/models` lists one model
 for JSON (`response_format` `json_object` or `json_schema`) is answered with JSON instead: the
 schema's required properties with the smallest value of their type (`1`, `"fake"`, …).
 `--syntax` (or the `syntax` knob) leaks the call in another family's syntax instead:
-dsml, harmony, qwen3-coder, minimax, gemma4 or mistral (examples/leaked_syntaxes.py).
+dsml, harmony, qwen3-coder, minimax, gemma4, mistral, hunyuan, granite, nemotron, cohere or
+olmo (examples/leaked_syntaxes.py).
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
 status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-after` (N
@@ -28,7 +29,8 @@ events, then the connection is cut; `/echo` cuts it after a few bytes), `hang-af
 events, then silence for `hang` seconds, default 30, then the rest), `field=reasoning`
 (the call leaks into `reasoning`, mirrored in `reasoning_details`), `prose` (N words before
 the call), `delay` (seconds between events), `stamp` (each prose word carries its send time,
-`time.monotonic_ns()`, in its text: `word@NS@12`), `gzip` (a whole body comes gzip-encoded, asked for or not), `syntax`.
+`time.monotonic_ns()`, in its text: `word@NS@12`), `gzip` (a whole body comes gzip-encoded,
+asked for or not), `syntax`.
 `--knobs` sets them for requests without the header (`bench/serve.py`: a proxy that drops it).
 """
 

@@ -50,7 +50,10 @@ def test_tokens_come_one_marker_at_a_time() -> None:
 # A model id of each family, as a provider names it.
 MODELS = {"kimi": "moonshotai/kimi-k2.5", "dsml": "deepseek/deepseek-v3.2", "harmony": "openai/gpt-oss-120b",
           "qwen3-coder": "qwen/qwen3-coder", "minimax": "minimax/minimax-m2.5",
-          "gemma4": "google/gemma-4-31b-it", "mistral": "mistralai/devstral-medium"}
+          "gemma4": "google/gemma-4-31b-it", "mistral": "mistralai/devstral-medium",
+          "hunyuan": "tencent/hunyuan-a13b-instruct", "granite": "ibm-granite/granite-3.0-8b-instruct",
+          "nemotron": "nvidia/llama-3.3-nemotron-super-49b-v1", "cohere": "cohere/command-a",
+          "olmo": "allenai/olmo-3-7b-instruct"}
 
 
 @pytest.mark.parametrize("syntax", list(LEAKS))  # MiniMax M2 ids start inside the reasoning

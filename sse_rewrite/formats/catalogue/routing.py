@@ -306,8 +306,8 @@ FAMILIES: Final = (
     # substring (`llama`, `qwen`, `gemma`) come first.
     Family(("xlam",), "xlam+special-tokens", _wrapped("XlamAndTokens"),
            "xLAM's JSON list as the whole answer, ```json fenced or in <tool_call>...</tool_call>"),
-    Family(("nano-9b-v2", "nano-12b-v2", "llama-3_3-nemotron"), "nemotron+special-tokens", NemotronAndTokens,
-           "Nemotron's <TOOLCALL>[...]</TOOLCALL>"),
+    Family(("nano-9b-v2", "nano-12b-v2", "llama-3_3-nemotron", "llama-3.3-nemotron"),
+           "nemotron+special-tokens", NemotronAndTokens, "Nemotron's <TOOLCALL>[...]</TOOLCALL>"),
     Family(("phi-4-mini", "firefunction"), "functools+special-tokens", FunctoolsAndTokens, "functools[...]"),
     Family(("llama-3.2", "toolace"), "llama3.2+special-tokens", _wrapped("Llama4AndTokens"),
            "a bare pythonic list or JSON call as the whole answer"),
