@@ -1,6 +1,7 @@
 """The request's tools as evidence, through the filter with `--tools FILE` (docs/behaviour.md,
 "Types"): under a model id of no tag family (`gpt-4o`, as a gateway aliases a Qwen backend),
-a Hermes or Qwen3-Coder call that names a declared tool is a call, one that names no declared
+a call in a tag prose can contain (Hermes, Qwen3-Coder, `<tool_calls>`, `<TOOLCALL>`, Olmo's
+`<function_calls>`, LongCat's) that names a declared tool is a call, one that names no declared
 tool stays text byte for byte with a notice, and special tokens make calls whatever the name.
 Every row runs whole, one token per event and one character per event, with and without
 `--stream-arguments`, the accelerators on and off."""
@@ -12,7 +13,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tests.chunking import settled, token_stream, tokens
+from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats.catalogue.declared import DECLARED_SUFFIX
+from tests.chunking import feed_pieces, rejoin, settled, token_stream, tokens
 from tests.cli_runs import invoke
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
@@ -24,6 +27,11 @@ HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n
 QWEN_XML = "<tool_call>\n<function={}>\n<parameter=path>\n/etc/hosts\n</parameter>\n</function>\n</tool_call>"
 KIMI = "<|tool_calls_section_begin|><|tool_call_begin|>functions.{}:0<|tool_call_argument_begin|>" \
        '{{"path": "/etc/hosts"}}<|tool_call_end|><|tool_calls_section_end|>'  # fmt: skip
+TOOL_CALLS = '<tool_calls>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]</tool_calls>'
+NEMOTRON = '<TOOLCALL>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]</TOOLCALL>'
+OLMO = '<function_calls>{}(path="/etc/hosts")</function_calls>'
+LONGCAT = "<longcat_tool_call>{}\n<longcat_arg_key>path</longcat_arg_key>\n" \
+          "<longcat_arg_value>/etc/hosts</longcat_arg_value>\n</longcat_tool_call>"  # fmt: skip
 CALL = ("read", '{"path": "/etc/hosts"}')
 
 ROWS = [
@@ -35,6 +43,16 @@ ROWS = [
     pytest.param(HERMES, "read", False, [], id="hermes-without-tools"),
     pytest.param(QWEN_XML, "read", False, [], id="qwen3-coder-without-tools"),
     pytest.param(KIMI, "rm", True, [("rm", '{"path": "/etc/hosts"}')], id="special-tokens-undeclared"),
+    # the other tags of syntaxes read under their ids (Hunyuan A13B, Nemotron, Olmo 3, LongCat)
+    pytest.param(TOOL_CALLS, "read", True, [CALL], id="tool-calls-list-declared"),
+    pytest.param(TOOL_CALLS, "rm", True, [], id="tool-calls-list-undeclared"),
+    pytest.param(NEMOTRON, "read", True, [CALL], id="nemotron-declared"),
+    pytest.param(NEMOTRON, "rm", True, [], id="nemotron-undeclared"),
+    pytest.param(OLMO, "read", True, [CALL], id="olmo-declared"),
+    pytest.param(OLMO, "rm", True, [], id="olmo-undeclared"),
+    pytest.param(OLMO, "read", False, [], id="olmo-without-tools"),
+    pytest.param(LONGCAT, "read", True, [CALL], id="longcat-declared"),
+    pytest.param(LONGCAT, "rm", True, [], id="longcat-undeclared"),
 ]
 
 
@@ -65,3 +83,10 @@ def test_a_tag_call_under_an_alias_is_read_when_it_names_a_declared_tool(
     assert texts == {"content": "Let me look.\n" + ("" if expected else leak) + "\nDone."}
     assert ("undeclared-tool" in stderr) == (with_tools and not expected)
     assert ("names a declared tool (the request's tools are known)" in stderr) == with_tools
+
+
+@pytest.mark.parametrize("name", sorted(name for name in FORMATS if name.endswith(DECLARED_SUFFIX)))
+def test_every_declared_tools_variant_loads_its_parts_together(name: str) -> None:
+    """The added tags meet each composition's own markers (none may begin another: `_CLASHES`)."""
+    text = "a <tool_calls> b <function_calls> c <TOOLCALL> d"
+    assert rejoin(feed_pieces(FORMATS[name](), [text])) == text

@@ -23,6 +23,7 @@ READ: Any = {"type": "function", "function": {"name": "read", "parameters": {
     "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}  # fmt: skip
 HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_call>'
 QWEN_XML = "<tool_call>\n<function={}>\n<parameter=path>\n/etc/hosts\n</parameter>\n</function>\n</tool_call>"
+TOOL_CALLS = '<tool_calls>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]</tool_calls>'
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
@@ -61,6 +62,8 @@ def echo(servers: Servers) -> str:
         pytest.param(QWEN_XML, "read", True, id="qwen3-coder-declared"),
         pytest.param(HERMES, "rm", False, id="hermes-undeclared"),
         pytest.param(QWEN_XML, "rm", False, id="qwen3-coder-undeclared"),
+        pytest.param(TOOL_CALLS, "read", True, id="tool-calls-list-declared"),
+        pytest.param(TOOL_CALLS, "rm", False, id="tool-calls-list-undeclared"),
     ],
 )
 def test_an_alias_leaking_tag_calls(

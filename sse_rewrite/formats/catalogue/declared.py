@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..machines._lazy import LazyComposition
 from .routing import (
+    DEEPSEEK_INVOKE,
     DOTS3_INVOKE,
     FUNCTIONARY,
     GLM,
@@ -39,15 +40,24 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-DECLARED: Final = (QWEN,)
+DECLARED: Final = (QWEN, TOOL_CALLS_LIST, NEMOTRON, OLMO, LONGCAT, IQUEST, K2_HORIZON, HY3_OPENSOURCE, HY4,
+                   GRANITE_20B)
 """Syntaxes prose can contain, read under any model id where the request's tools are known: a
-call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types")."""
+call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types").
+Each has a tag of its own (Hermes and Qwen3-Coder share `<tool_call>`); a syntax whose tag
+another one uses with another body (GLM, Granite 3.1, xLAM, Hunyuan 3's `<tool_call>`, MiniMax
+M1's `<tool_calls>`) is read under its ids only."""
 _TAGGED: Final = (QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
                   HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
                   DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
 """Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
+_CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, HY3_OPENSOURCE, HY4, OLMO)}
+"""Parts whose markers begin with a `DECLARED` part's tag (DeepSeek's unprefixed `<tool_calls`,
+`<function_calls`): a composition holding one leaves those out (no marker may begin another)."""
 DECLARED_SUFFIX: Final = "+declared-tools"
-DECLARED_ADDS: Final = "Hermes JSON and Qwen3-Coder XML tool-call tags whose call names a declared tool"
+DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, <tool_calls>, "
+                        "<TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, K2 Horizon's, "
+                        "Hunyuan's) whose call names a declared tool")
 
 
 def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None:
@@ -55,7 +65,9 @@ def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None
     known), or None when it reads tags of its own (`_TAGGED`): their ids already read them."""
     if any(part in composition.PARTS for part in _TAGGED):
         return None
-    attributes = {"PARTS": (*composition.PARTS, *DECLARED), "BASE": composition.BASE,
+    left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
+    adds = tuple(part for part in DECLARED if part not in left_out)
+    attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": composition.BASE,
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
     return type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)

@@ -88,6 +88,7 @@ class ToolCallsListParser(ListParser):
 
     SYNTAXES = (TOOL_CALLS_LIST,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
 
 class NemotronParser(ListParser):
@@ -95,6 +96,7 @@ class NemotronParser(ListParser):
 
     SYNTAXES = (NEMOTRON,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
 
 class CohereParser(ListParser):

@@ -81,6 +81,7 @@ class Granite20bParser(ListParser):
 
     SYNTAXES = (GRANITE_20B,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
 
 class FunctionaryParser(ListParser):

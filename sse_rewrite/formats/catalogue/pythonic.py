@@ -41,6 +41,7 @@ class OlmoParser(ListParser):
 
     SYNTAXES = (OLMO,)
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
 
 GRANITE_LINES: Final = ListSyntax(

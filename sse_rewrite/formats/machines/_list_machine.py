@@ -281,8 +281,17 @@ class ListParser(ListReasoning):
         found, notices = read
         if not found:
             out.append(Markup(scan.take(end)))
+        tools = self._tools if self.PROSE else None
+        if tools and found and not any(tools.declares(name) for _, name, _ in found):
+            # a `PROSE` syntax's block is calls when one of them names a declared tool, else its text
+            names = ", ".join(repr(name) for _, name, _ in found)
+            note = f"{syntax.name} call {names} names no declared tool: kept as text"
+            out.append(Notice("undeclared-tool", note))
+            out.append(Text(scan.take(end)))
+            return True
         for index, (call_id, name, arguments) in enumerate(found):
-            self._call(out, call_id, name, arguments, scan.take(end) if index == 0 else "")
+            raw = scan.take(end) if index == 0 else ""
+            self._call(out, call_id, name, arguments, raw, declared_nearby=True)
         out += notices
         if syntax.echo and syntax.closer is not None and end != self._written_end:
             self._echo = "".join(value for _, value in self._written).encode()

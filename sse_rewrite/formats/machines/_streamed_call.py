@@ -71,11 +71,13 @@ class StreamedCall:
             self._sent.append(text)
             out.append(ArgumentsDelta(text))
 
-    def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str) -> None:
+    def _call(self, out: list[Piece], call_id: str | None, name: str, arguments: str, raw: str,
+              declared_nearby: bool = False) -> None:
         """Hand back a complete call; an announced one keeps its id, name and streamed prefix.
         Arguments encoded twice become the object they hold; placeholder arguments (`{...}`,
         `<args>`) make no call: its raw text comes out (docs/behaviour.md, "Damage"); a `PROSE`
-        syntax's call that names no declared tool is its raw text, with a notice."""
+        syntax's call that names no declared tool is its raw text, with a notice, unless another
+        call of its block names one (`declared_nearby`: the block is syntax)."""
         if self._announced is None and is_placeholder(arguments):
             out.append(Text(raw))
             note = f"call {name}: arguments are a placeholder: kept as text"
@@ -88,7 +90,7 @@ class StreamedCall:
                 out.append(Notice("streamed-arguments", f"call {name}: arguments kept as streamed"))
                 arguments = sent
             self._announced, self._sent = None, []
-        elif self.PROSE and self._tools and not self._tools.declares(name):
+        elif self.PROSE and self._tools and not declared_nearby and not self._tools.declares(name):
             out.append(Notice("undeclared-tool", f"call {name!r} names no declared tool: kept as text"))
             out.append(Text(raw))
             return
