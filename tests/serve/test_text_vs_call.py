@@ -1,16 +1,24 @@
 """Text or call through serve's four fronts: issue #35's real cases, taken from the rows of
 tests/formats/test_text_vs_call.py (which holds the rules): a stray `<|tool_call_end|>` ending the
 message is dropped, a cut-off file write and elided arguments stay text, the spellings make their
-calls, and syntax quoted as code (inline code, a fence of prose, a table row) stays text.
+calls, and syntax quoted as code (inline code, a fence of prose, a table row) stays text; and the
+reports whose result depended on the chunking (tests/test_chunking_invariance.py `REPORTS`), and
+an answer under an id whose prompt opens a think block that never came (docs/behaviour.md,
+"Think tags": never stranded in the reasoning field).
 
-An upstream of its own streams the answer one character per chunk and finishes with `stop`;
-each front is read by its official SDK (openai, anthropic, google-genai). Each case asks for its
-row's model id with the row's name after a colon (routing reads the id before it), so the
-upstream knows which answer to send.
+An upstream of its own streams the answer cut one character, one token or a few characters
+(random, seeded by the case) per chunk, and finishes with `stop`; each front takes each case at
+another cut, so every case meets three cuts over the four fronts. Each front is read by its
+official SDK (openai, anthropic, google-genai). Each case asks for its row's model id with the
+row's name and cut after colons (routing reads the id before them), so the upstream knows which
+answer to send and how to cut it.
 """
 
 from __future__ import annotations
 
+import itertools
+import random
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,7 +30,9 @@ from aiohttp import web
 from google import genai
 from google.genai import types
 
+from sse_rewrite.formats.catalogue.index import ENTRIES
 from sse_rewrite.protocols.anthropic.models import ModelChoice
+from tests.chunking import tokens
 from tests.formats.test_text_vs_call import ROWS
 from tests.serve.servers import Servers
 
@@ -34,12 +44,47 @@ ISSUE_35 = (  # the real cases the issue names, and the quoted-syntax rule's
     "kimi-in-a-table-row", "a-message-that-is-one-fenced-block-is-a-call",
     "a-call-after-a-closed-code-span-is-a-call",
 )
-CASES = [
-    pytest.param(f"{row.model}:{param.id}", row.expected.text, row.expected.kept,
-                 [(name, orjson.loads(arguments)) for name, arguments in row.expected.calls], id=param.id)
-    for param in ROWS
-    if param.id in ISSUE_35 and (row := param.values[0])
+_M3 = ENTRIES[[entry.name for entry in ENTRIES].index("MiniMax M3")]
+REPORTED = [  # (id, model, text, kept, calls): the filter's result on the whole text, stated
+    ("kimi-stripped-alone", "moonshotai/kimi-k2.5", 'functions.read:0{"path": "/etc/hosts"}', "",
+     [("read", {"path": "/etc/hosts"})]),
+    ("minimax-m3-opener", "minimax/minimax-m3", _M3.example, _M3.kept, [("get_weather", {"city": "Paris"})]),
+    ("minimax-m3-after-a-bracket", "minimax/minimax-m3",
+     'Done.]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="f">]<]minimax[>[<a>1]<]minimax[>[</a>'
+     "]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>", "Done.", [("f", {"a": 1})]),
+    ("hermes-after-a-stray-token", "nousresearch/hermes-4-70b",
+     'Sure.<|tool_call_end|>\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>\nDone.',
+     "Sure.<|tool_call_end|>\n\nDone.", [("f", {"a": 1})]),
+    ("answer-under-an-unopened-think-block", "z-ai/glm-5.3", "The answer is 42.", "The answer is 42.", []),
 ]  # fmt: skip
+_SOURCES = [
+    *[(param.id, row.model, row.expected.text, row.expected.kept,
+       [(name, orjson.loads(arguments)) for name, arguments in row.expected.calls])
+      for param in ROWS if param.id in ISSUE_35 and (row := param.values[0])],
+    *REPORTED,
+]  # fmt: skip
+CUTS = ("character", "token", "random")
+
+
+def cases(front: int) -> list[Any]:
+    """Every case for the `front`-th front, each at the cut that front takes for it."""
+    return [pytest.param(f"{model}:{name}:{CUTS[(index + front) % len(CUTS)]}", text, kept, calls,
+                         id=f"{name}-{CUTS[(index + front) % len(CUTS)]}")
+            for index, (name, model, text, kept, calls) in enumerate(_SOURCES)]  # fmt: skip
+
+
+def pieces(model: str, text: str) -> list[str]:
+    """`text` cut as the case's model string says (its last field)."""
+    cut = model.rpartition(":")[2]
+    if cut == "character":
+        return list(text)
+    if cut == "token":
+        return tokens(text)
+    sizes = random.Random(zlib.crc32(model.encode()))
+    ends = list(itertools.accumulate(sizes.randint(1, 12) for _ in text))
+    return [text[start:end] for start, end in itertools.pairwise([0, *ends]) if start < len(text)]
+
+
 USER: Any = [{"role": "user", "content": "go"}]
 
 
@@ -52,15 +97,15 @@ def chunk(model: str, delta: dict[str, Any], finish: str | None = None) -> bytes
 
 @pytest.fixture
 def upstream(servers: Servers) -> Iterator[str]:
-    """An upstream streaming the text the request's model names (`CASES`), a character a chunk."""
-    answers = {model: text for model, text, _, _ in (case.values for case in CASES)}
+    """An upstream streaming the text the request's model names (`cases`), cut as it says."""
+    answers = {case.values[0]: case.values[1] for front in range(4) for case in cases(front)}
 
     async def answer(request: web.Request) -> web.StreamResponse:
         model = (await request.json())["model"]
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         await response.prepare(request)
-        for character in answers[model]:
-            await response.write(chunk(model, {"role": "assistant", "content": character}))
+        for piece in pieces(model, answers[model]):
+            await response.write(chunk(model, {"role": "assistant", "content": piece}))
         await response.write(chunk(model, {}, "stop") + b"data: [DONE]\n\n")
         await response.write_eof()
         return response
@@ -73,7 +118,7 @@ def _calls(pairs: list[tuple[str, str | object]]) -> list[tuple[str, object]]:
     return [(name, orjson.loads(value) if isinstance(value, str) else value) for name, value in pairs]
 
 
-@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), cases(0))
 def test_openai_chat_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
                            calls: list[tuple[str, object]]) -> None:  # fmt: skip
     base_url, _ = servers.serve(upstream=upstream)
@@ -85,7 +130,7 @@ def test_openai_chat_front(servers: Servers, upstream: str, model: str, text: st
     assert choice.finish_reason == ("tool_calls" if calls else "stop")
 
 
-@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), cases(1))
 def test_anthropic_messages_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
                                   calls: list[tuple[str, object]]) -> None:  # fmt: skip
     base_url, _ = servers.serve(upstream=upstream, models=ModelChoice(model=model))
@@ -98,7 +143,7 @@ def test_anthropic_messages_front(servers: Servers, upstream: str, model: str, t
     assert message.stop_reason == ("tool_use" if calls else "end_turn")
 
 
-@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), cases(2))
 def test_responses_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
                          calls: list[tuple[str, object]]) -> None:  # fmt: skip
     base_url, _ = servers.serve(upstream=upstream)
@@ -110,7 +155,7 @@ def test_responses_front(servers: Servers, upstream: str, model: str, text: str,
     assert response.status == "completed"
 
 
-@pytest.mark.parametrize(("model", "text", "kept", "calls"), CASES)
+@pytest.mark.parametrize(("model", "text", "kept", "calls"), cases(3))
 def test_gemini_front(servers: Servers, upstream: str, model: str, text: str, kept: str,
                       calls: list[tuple[str, object]]) -> None:  # fmt: skip
     base_url, _ = servers.serve(upstream=upstream, models=ModelChoice(model=model))
