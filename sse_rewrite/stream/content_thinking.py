@@ -179,8 +179,8 @@ class ContentThinking:
         content = delta.get("content")
         text = content if type(content) is str else ""
         owed = self._owed
-        if syntax is not None and self.tags.mentions(text):  # (in a call: its parser's copy reads on)
-            pieces = self._feed_around_syntax(text, syntax())
+        if syntax is not None and (self.tags.mentions(text) or (in_call and self.tags.ends_in_start(text))):
+            pieces = self._feed_around_syntax(text, syntax())  # (in a call: its parser's copy reads on)
         elif in_call:  # a held prefix is text, and so is all of this content
             pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
         else:

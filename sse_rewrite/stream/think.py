@@ -114,6 +114,10 @@ class ThinkSplitter:
         return not self._inside and markers.find_outside(text, 0) is None and not partial(
             text, 0, markers.outside())
 
+    def ends_in_start(self, text: str) -> bool:
+        """Whether `text` ends with a possible start of a tag read outside the reasoning."""
+        return not self._inside and partial(text, 0, self._markers.outside()) > 0
+
     def moves(self, text: str) -> bool:
         """Whether `feed` would give all of `text` back as one `Thought`, holding nothing and
         changing no state: inside, past the content's start, nothing held, and no character in it
