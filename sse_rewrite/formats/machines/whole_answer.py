@@ -17,7 +17,8 @@ out whole, at the end.
 
 The gate must see its field from the first text on: it is `pending` until it has decided,
 and `reads_from_start` asks the choice to make it before any text comes (`choice_state.py`),
-so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough.
+so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough, and
+the gate becomes `INNER`'s parser (`_become_inner`): no later event pays for it.
 
 A reasoning block `INNER` reads (`REASONING`: Magistral's `[THINK]…[/THINK]`) may come first:
 it goes to `INNER` as it streams, and the answer starts after its closer.
@@ -151,9 +152,11 @@ class WholeAnswerParser:
         opens = self._opens_reasoning()
         if opens:
             return self._think(self._take_held())
-        if opens is None:
+        if opens is None or (self._still_calls() and len(held) <= self._max):
             return []
-        return self._pass() if not self._still_calls() or len(held) > self._max else []
+        out = self._pass()
+        self._become_inner()
+        return out
 
     def _opens_reasoning(self) -> bool | None:
         """Whether the held answer, still at its start, is `REASONING`'s opener after spacing
@@ -267,6 +270,13 @@ class WholeAnswerParser:
                 self._header = syntax.header.fullmatch(held[at:value_at].decode())
             self._syntax, self._after = syntax, value_at
             self._brackets = BracketScanner(value_at, syntax.values[held[value_at]])
+
+    def _become_inner(self) -> None:
+        """Become `INNER`'s parser, which has read the answer so far and reads the rest: its class
+        and attributes are swapped in, so that no later call goes through the gate (as `_lazy` does)."""
+        inner = self._inner
+        self.__class__ = type(inner)  # type: ignore[assignment]
+        self.__dict__ = inner.__dict__
 
     def _pass(self) -> list[Piece]:
         """Hand the held answer to `INNER`, which reads it from now on."""
