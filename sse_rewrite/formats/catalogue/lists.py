@@ -38,7 +38,7 @@ from ..machines._list_reads import (
 )
 from ..machines._list_syntax import ListSyntax
 from ..machines._scanner import ANGLE_SNIFF
-from ..machines.whole_answer import WholeAnswerParser
+from ..machines.whole_answer import LeadingReasoning, WholeAnswerParser
 from .json_lists import APERTUS, COHERE, GRANITE_30
 from .one_call import GIGACHAT, INKLING_CALL, INKLING_TEXT, INKLING_THINK
 
@@ -207,7 +207,7 @@ MISTRAL_BARE_JSON: Final = ListSyntax("Mistral", (), MISTRAL.values, bare_mistra
 """What is left of Mistral's calls without their tokens: pre-v11's JSON array of
 `{"name", "arguments"}` objects (as the Mistral API's calls fall into content), or llama.cpp's
 generic envelope `{"tool_calls": […]}` (a Devstral leak)."""
-MISTRAL_REASONING: Final = ("[THINK]", "[/THINK]")
+MISTRAL_REASONING: Final = LeadingReasoning("[THINK]", "[/THINK]")
 """`MISTRAL_THINK`'s opener and closer: an answer of bare calls may follow the reasoning."""
 
 
