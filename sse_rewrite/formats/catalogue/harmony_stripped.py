@@ -19,7 +19,7 @@ import re
 
 from ..machines._brackets import Quotes
 from ..machines._list_machine import ListParser
-from ..machines._list_reads import no_calls, stripped_mistral_calls
+from ..machines._list_reads import named_objects, no_calls
 from ..machines._list_syntax import ListSyntax
 from ..machines.whole_answer import LeadingReasoning
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 HARMONY_STRIPPED: Final = ListSyntax(
     "Harmony", (b"assistantcommentary to=functions.", b"commentary to=functions."), {ord("{"): Quotes.JSON},
-    stripped_mistral_calls, header=re.compile(r"(?P<name>[A-Za-z0-9_.\-]+?)(?:json)?[ \t]*(?:json)?[ \t]*"),
+    named_objects, header=re.compile(r"(?P<name>[A-Za-z0-9_.\-]+?)(?:json)?[ \t]*(?:json)?[ \t]*"),
     header_bytes=re.compile(rb"[^A-Za-z0-9_.\- \t]"), header_optional=False, proven=True,
 )  # fmt: skip
 """A call in the stripped reasoning: the name, then `json` (before or after spacing) or not, then

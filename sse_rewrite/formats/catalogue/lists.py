@@ -33,8 +33,8 @@ from ..machines._list_reads import (
     json_calls,
     list_calls,
     mistral_calls,
+    named_objects,
     no_calls,
-    stripped_mistral_calls,
 )
 from ..machines._list_syntax import ListSyntax
 from ..machines._scanner import ANGLE_SNIFF
@@ -197,7 +197,7 @@ LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_c
 LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}, list_calls)
 """Llama 4's `[f(a=1), g()]` with no marker."""
 MISTRAL_STRIPPED: Final = ListSyntax(
-    "Mistral", (), {ord("{"): Quotes.JSON}, stripped_mistral_calls,
+    "Mistral", (), {ord("{"): Quotes.JSON}, named_objects,
     header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)"), header_bytes=re.compile(rb"[^A-Za-z0-9_.\-]"),
     header_optional=False,
 )  # fmt: skip
