@@ -51,6 +51,10 @@ except ImportError:  # (a core from before the lazy registry imports them all up
     LazyComposition = None
 for composition in LazyComposition.__subclasses__() if LazyComposition else ():
     composition.composition()
+try:  # the compositions model ids pick (Llama, Mistral, gpt-oss...), imported on a stream's first event:
+    import sse_rewrite.formats.catalogue.routing_wrapped  # else the one-event run pays their import,
+except ImportError:  # and the stream's cost, the difference, is short of it (a plain stream below 0x)
+    pass
 """
 _CORE = PRELOAD + """
 try:

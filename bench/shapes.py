@@ -129,6 +129,29 @@ def harmony_turn_tokens() -> list[str]:
             *call("read_file", read)]
 
 
+def stripped_harmony_turn_tokens() -> list[str]:
+    """One agent turn in gpt-oss harmony with its tokens stripped: `analysis` glued to the reasoning
+    (a later turn's is reasoning text), then two calls glued to it."""
+    bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
+    read = orjson.dumps({"path": "src/parser/stream.py", "offset": 1, "limit": 200}).decode()
+
+    def call(name: str, arguments: str) -> list[str]:
+        return ["assistant", "commentary", " to", "=functions", f".{name}", " json", *tokens(arguments)]
+
+    return ["analysis", *tokens(PROSE), *call("bash", bash), *call("read_file", read)]
+
+
+LLAMA_MODEL = "meta-llama/llama-3.3-70b-instruct"
+
+
+def llama_turn_tokens() -> list[str]:
+    """One agent turn in Llama 3 tokens: prose, then `<|python_tag|>` and two `{"name": …, "parameters": …}`
+    calls joined by `; `."""
+    bash = orjson.dumps({"name": "bash", "parameters": {"command": SCRIPT, "timeout": 120}}).decode()
+    read = orjson.dumps({"name": "read_file", "parameters": {"path": "src/parser/stream.py"}}).decode()
+    return [*tokens(PROSE), "<|python_tag|>", *tokens(bash), ";", " ", *tokens(read), "\n\n"]
+
+
 def stripped_kimi_turn_tokens() -> list[str]:
     """One agent turn in Kimi K2 with its tokens stripped: prose, then two calls glued to it."""
     bash = orjson.dumps({"command": SCRIPT, "timeout": 120}).decode()
@@ -248,6 +271,8 @@ SHAPES: tuple[Shape, ...] = (
     Shape("qwen3-coder xml in content", model_event(QWEN_MODEL), qwen_turn_tokens),
     Shape("seed-oss tags in content", model_event(SEED_MODEL), seed_turn_tokens),
     Shape("harmony channels in content", model_event(GPT_OSS_MODEL), harmony_turn_tokens),
+    Shape("stripped harmony in content", model_event(GPT_OSS_MODEL), stripped_harmony_turn_tokens),
+    Shape("llama python_tag in content", model_event(LLAMA_MODEL), llama_turn_tokens),
     Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
     Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),
     Shape("minimax-m2 think block, then calls", model_event(MINIMAX_MODEL), minimax_turn_tokens, think_block),

@@ -198,6 +198,13 @@ STRIPPED_WORDS: dict[str, Row] = {
         'analysisHm: assistant final commentary to=functionsassistantcommentary to=functions.f{"a":1}',
         [("f", '{"a":1}')], "", "Hm: assistant final commentary to=functions", set(),
     ),
+    "final-after-a-header-that-never-closed": (  # (read again from after the marker at the end)
+        "analysisA.commentary to=functions.xassistantfinalHi", [], "Hi", "A.commentary to=functions.x", set(),
+    ),
+    "quoted-markers-stay-reasoning": (
+        "analysisSay `assistantfinal` or `commentary to=functions.f{}`.assistantfinalOk",
+        [], "Ok", "Say `assistantfinal` or `commentary to=functions.f{}`.", set(),
+    ),
 }
 ROWS: dict[str, dict[str, Row]] = {
     "harmony": HARMONY, "gpt-oss": {**STRIPPED, **STRIPPED_WORDS}, "seed": SEED, "kimi-k3": K3,

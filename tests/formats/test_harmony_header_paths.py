@@ -122,10 +122,10 @@ def test_the_gpt_oss_parser_becomes_the_tokens_parser_once_the_answer_begins() -
     assert stripped.feed("analysisNeed it.") == [Markup("analysis"), Reasoning("Need it.")]
     assert type(stripped) is GptOssAndTokens  # (stripped reasoning: its own)
     assert stripped.feed("assistantfinalIt is <b>") == [Markup("assistantfinal"), Text("It is <b>")]
-    assert type(stripped) is GptOssAndTokens.TOKENS  # no call goes through the wrapper now
+    assert type(stripped) is GptOssAndTokens.INNER  # no call goes through the wrapper now
     tokens = GptOssAndTokens()
     assert tokens.feed("<|channel|>final<|message|>Hi") == [Markup("<|channel|>final<|message|>"), Text("Hi")]
-    assert type(tokens) is GptOssAndTokens.TOKENS and tokens.feed("<|return|>") == [Markup("<|return|>")]
+    assert type(tokens) is GptOssAndTokens.INNER and tokens.feed("<|return|>") == [Markup("<|return|>")]
 
 
 def test_the_gpt_oss_parser_holds_nothing_once_flushed() -> None:

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from tests.chunking import rewrite_stream, token_stream
+from sse_rewrite.formats.catalogue import routing_wrapped
+from tests.chunking import calls, reasoning, rewrite_stream, texts, token_stream
 from tests.oracles import openai_final
 from tests.rewrite_runs import chunks, tool_call_deltas
 
@@ -216,3 +217,30 @@ def test_spacing_around_a_whole_answer_call_in_the_same_event_is_kept(model: str
             ("f", '{"a": 1}')
         ]
         assert final.message.content == " \n\n", tokens
+
+
+@pytest.mark.parametrize(
+    ("gate", "fed"),
+    [
+        pytest.param("LlamaAndTokens", ["", " \n", "Here: <|python_tag|>", '{"name": "f", "parameters": {}}'],
+                     id="llama-prose"),
+        pytest.param("MistralAndTokens", ["[THINK]hm", "m[/THINK]", "Sure.[TOOL_CALLS]f[ARGS]{}"],
+                     id="mistral-think"),
+        pytest.param("Lfm2AndTokens", ["Hi", " <|tool_call_start|>[f(a=1)]<|tool_call_end|>"],
+                     id="lfm2-prose"),
+    ],
+)
+def test_the_whole_answer_gate_becomes_its_inner_parser_once_the_answer_is_text(
+    gate: str, fed: list[str]
+) -> None:
+    """Once the answer is not bare calls, no later call goes through the gate (`_become_inner`),
+    and what comes out is what the inner parser gives for the same texts."""
+    made = getattr(routing_wrapped, gate)
+    parser, inner = made(), made.INNER()
+    out, expected = [], []
+    for text in fed:
+        out += parser.feed(text)
+        expected += inner.feed(text)
+    assert not isinstance(parser, made)
+    out, expected = out + parser.flush(), expected + inner.flush()
+    assert (texts(out), calls(out), reasoning(out)) == (texts(expected), calls(expected), reasoning(expected))

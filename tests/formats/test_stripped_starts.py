@@ -58,7 +58,7 @@ def test_an_unread_event_ending_in_another_start_is_not_held() -> None:
 
 def test_a_harmony_start_cut_after_an_empty_first_chunk_is_read() -> None:
     """`ana` after an empty first chunk: the parser reads from the choice's first text
-    (`harmony_stripped.GptOssParser.reads_from_start`), so the start is read wherever it is cut."""
+    (`routing_wrapped.GptOssAndTokens.reads_from_start`), so the start is read wherever it is cut."""
     tokens = ["", "ana", "lysisUser says hi.", "assistantfinal", "Hello!"]
     body = rewrite_stream(token_stream(tokens, model=MODELS["gpt-oss"]))
     row_through_the_sdk(body, expectation(("".join(tokens), [], "Hello!", "User says hi.", set())))

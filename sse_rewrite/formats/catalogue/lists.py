@@ -33,12 +33,12 @@ from ..machines._list_reads import (
     json_calls,
     list_calls,
     mistral_calls,
+    named_objects,
     no_calls,
-    stripped_mistral_calls,
 )
 from ..machines._list_syntax import ListSyntax
 from ..machines._scanner import ANGLE_SNIFF
-from ..machines.whole_answer import WholeAnswerParser
+from ..machines.whole_answer import LeadingReasoning, WholeAnswerParser
 from .json_lists import APERTUS, COHERE, GRANITE_30
 from .one_call import GIGACHAT, INKLING_CALL, INKLING_TEXT, INKLING_THINK
 
@@ -197,7 +197,7 @@ LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_c
 LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}, list_calls)
 """Llama 4's `[f(a=1), g()]` with no marker."""
 MISTRAL_STRIPPED: Final = ListSyntax(
-    "Mistral", (), {ord("{"): Quotes.JSON}, stripped_mistral_calls,
+    "Mistral", (), {ord("{"): Quotes.JSON}, named_objects,
     header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)"), header_bytes=re.compile(rb"[^A-Za-z0-9_.\-]"),
     header_optional=False,
 )  # fmt: skip
@@ -207,7 +207,7 @@ MISTRAL_BARE_JSON: Final = ListSyntax("Mistral", (), MISTRAL.values, bare_mistra
 """What is left of Mistral's calls without their tokens: pre-v11's JSON array of
 `{"name", "arguments"}` objects (as the Mistral API's calls fall into content), or llama.cpp's
 generic envelope `{"tool_calls": […]}` (a Devstral leak)."""
-MISTRAL_REASONING: Final = ("[THINK]", "[/THINK]")
+MISTRAL_REASONING: Final = LeadingReasoning("[THINK]", "[/THINK]")
 """`MISTRAL_THINK`'s opener and closer: an answer of bare calls may follow the reasoning."""
 
 

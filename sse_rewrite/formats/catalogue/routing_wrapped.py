@@ -5,8 +5,9 @@ Functionary v3.2's does)."""
 from __future__ import annotations
 
 from ..machines._compose import ComposedParser
-from ..machines.harmony_stripped import GptOssParser
+from ..machines._scanner import ANGLE_SNIFF
 from ..machines.whole_answer import WholeAnswerParser
+from .harmony_stripped import ANALYSIS
 from .json_lists import XLAM_BARE
 from .lists import (
     LFM2_BARE,
@@ -26,10 +27,15 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
 
-class GptOssAndTokens(GptOssParser):
-    """`auto` for gpt-oss ids: harmony with its tokens stripped, then the special tokens."""
+class GptOssAndTokens(WholeAnswerParser):
+    """`auto` for gpt-oss ids: harmony with its tokens stripped (its reasoning first), then the
+    special tokens. The stripped start needs no needle: it is read from the first text
+    (`reads_from_start`), and a plain answer costs the first text's events alone."""
 
-    TOKENS = Tokens.composition()
+    INNER = Tokens.composition()
+    BARE = ()
+    REASONING = ANALYSIS
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
 
 class LlamaAndTokens(WholeAnswerParser):

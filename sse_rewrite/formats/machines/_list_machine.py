@@ -24,6 +24,8 @@ Theory of operation
   calls and comes out as text, with a notice.
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
+- HAND-OVER: the opener of a declaration that `hands_over` ends the reading (it is markup): the
+  text after it is `handed_over`, its owner's (the gate of `whole_answer.py` reads a block so).
 - THINK: a `reasoning` declaration's opener (`[THINK]`) starts reasoning, up to its closer
   (`_list_reasoning.py`; THINK_LINE first drops the newline ending an `opener_line`); BLOCK
   is the same for a block of answer text (`kept`), whose text comes out as text.
@@ -110,6 +112,8 @@ class ListParser(ListReasoning):
         self._head_at = 0  # where the header (or value) of the next call may begin
         self._written_end = 0  # where the last complete value ends
         self._echo = b""
+        self.handed_over: str | None = None
+        """The text after a `hands_over` opener, which this machine does not read (None before one)."""
         if any(syntax.word_start for syntax in self.SYNTAXES):  # (every text must reach `_open`)
             self._around.reads_all = True
 
@@ -132,6 +136,10 @@ class ListParser(ListReasoning):
         self._syntax, self._written = syntax, []
         scan.mark = pos
         self._opener_end = self._head_at = pos + length
+        if syntax.hands_over:
+            out.append(Markup(scan.take(pos + length)))
+            self.handed_over = scan.take(scan.end)  # (nothing is left to read: the steps stop)
+            return
         if syntax.reasoning:
             out.append(Markup(scan.take(pos + length)))
             line = State.THINK_LINE if syntax.opener_line else State.THINK

@@ -141,9 +141,10 @@ def mistral_calls(written: Written) -> Read:
     return found, notices
 
 
-def stripped_mistral_calls(written: Written) -> Read:
-    """v11 calls whose tokens a server stripped, `NAME{…}`: each value must be a JSON object
-    (unlike `mistral_calls`, nothing marks these as calls, so anything else is text)."""
+def named_objects(written: Written) -> Read:
+    """`NAME{…}` calls with no token of their own (Mistral v11's and stripped harmony's, left by a
+    server that strips tokens): each value must be a JSON object, valid (unlike `mistral_calls`,
+    nothing marks these as calls, so anything else is text)."""
     found: list[Call] = []
     for header, value in written:
         if header is None or not value.startswith("{") or not is_json(value):

@@ -75,6 +75,9 @@ class ListSyntax:
     value_start: bytes = b""
     """The bytes that may follow the value's opening bracket, spacing skipped (any, if empty):
     another makes the opener prose at once (stripped Kimi's `{` then `"` or `}`)."""
+    hands_over: bool = False
+    """Whether the opener ends what the machine reads: it is markup, and the text after it is
+    `ListParser.handed_over`, its owner's to read (stripped harmony's `assistantfinal`)."""
     proven: bool = False
     """Only what is proven is a call: a block that is not calls, or is cut off at the end, is
     text where it stands, without a notice; its opener comes out and the scan goes on right

@@ -17,19 +17,25 @@ out whole, at the end.
 
 The gate must see its field from the first text on: it is `pending` until it has decided,
 and `reads_from_start` asks the choice to make it before any text comes (`choice_state.py`),
-so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough.
+so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough, and
+the gate becomes `INNER`'s parser (`_become_inner`): no later event pays for it.
 
-A reasoning block `INNER` reads (`REASONING`: Magistral's `[THINK]…[/THINK]`) may come first:
-it goes to `INNER` as it streams, and the answer starts after its closer.
+A reasoning block (`REASONING`, a `LeadingReasoning`) may come first. Magistral's
+`[THINK]…[/THINK]` is `INNER`'s to read: it goes to `INNER` as it streams, and the answer starts
+after its closer. gpt-oss's with its tokens stripped (`analysisUser says hi.assistantfinalHello!`)
+has a `reader` of its own: a list machine reads the block, its text as reasoning, its calls as
+calls, up to an opener that `hands_over` the answer to `INNER` (`catalogue/harmony_stripped.py`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ...stream.events import Piece, Text, ToolCall
+from ...stream.events import Markup, Piece, Reasoning, Text, ToolCall
 from ._brackets import BracketScanner
+from ._list_machine import ListParser
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 
@@ -45,6 +51,21 @@ if TYPE_CHECKING:
 _SPACE: Final = re.compile(rb"[ \t\r\n]*")
 
 
+@dataclass(frozen=True)
+class LeadingReasoning:
+    """A reasoning block that may come before the answer, declared."""
+
+    opener: str
+    closer: str = ""
+    """Where `INNER`'s block ends (it reads both); a `reader`'s block ends at its `hands_over` opener."""
+    spaced: bool = True
+    """Whether spacing may come before the opener."""
+    glued: re.Pattern[bytes] | None = None
+    """What the byte after the opener must be, or it is the answer's text (`analysis of`)."""
+    reader: type[ListParser] | None = None
+    """What reads the block after its opener, its text as reasoning (None: `INNER`, opener and all)."""
+
+
 class WholeAnswerParser:
     """Implements `ToolSyntax`: a subclass's `BARE` syntaxes as the whole answer, else `INNER`."""
 
@@ -55,15 +76,16 @@ class WholeAnswerParser:
     """`INNER`'s: until the gate has decided it is `pending`, so every event reaches it anyway."""
     reads_from_start: ClassVar[bool] = True
     """Made before the field's first text, so that it sees it (see the module docstring)."""
-    REASONING: ClassVar[tuple[str, str] | None] = None
-    """The opener and closer of a reasoning block `INNER` reads that may come before the answer."""
+    REASONING: ClassVar[LeadingReasoning | None] = None
+    """A reasoning block that may come before the answer."""
     DECLARED_ONLY: ClassVar[bool] = False
     """Whether, where the request's tools are known, every bare call must name one of them (else
     the answer is text): for calls prose and code write too (Granite's `NAME(k="v")` lines)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
-        cls.sniff = cls.INNER.sniff
+        if "sniff" not in cls.__dict__:
+            cls.sniff = cls.INNER.sniff
 
     def __init__(
         self, max_section_bytes: int = DEFAULT_MAX_SECTION_BYTES, *, stream_arguments: bool = False,
@@ -73,6 +95,7 @@ class WholeAnswerParser:
         self._max = max_section_bytes
         self._tools = tools
         self._thinking: str | None = None  # in a leading reasoning block: its text that may begin the closer
+        self._reader: ListParser | None = None  # the block's `REASONING.reader`, while it reads
         self._flushed = False
         self._start_answer()
 
@@ -122,7 +145,10 @@ class WholeAnswerParser:
         return self._held.decode("utf-8", "surrogatepass")
 
     def absorb(self, texts: Sequence[str]) -> int:
-        """`INNER`'s, once the answer went to it; nothing is absorbed while it is held."""
+        """`INNER`'s, once the answer went to it, or a reasoning `reader`'s (inside a call);
+        nothing is absorbed while the answer is held."""
+        if self._reader is not None:
+            return self._reader.absorb(texts)
         return 0 if self._held is not None else self._inner.absorb(texts)
 
     def absorb_reasoning(self, text: str) -> bool:
@@ -150,22 +176,39 @@ class WholeAnswerParser:
         self._chars += len(text)
         opens = self._opens_reasoning()
         if opens:
-            return self._think(self._take_held())
-        if opens is None:
+            return self._open_reasoning(self._take_held())
+        if opens is None or (self.BARE and self._still_calls() and len(held) <= self._max):
             return []
-        return self._pass() if not self._still_calls() or len(held) > self._max else []
+        out = self._pass()
+        self._become_inner()
+        return out
 
     def _opens_reasoning(self) -> bool | None:
-        """Whether the held answer, still at its start, is `REASONING`'s opener after spacing
-        (None: it may still become it)."""
-        held = self._held
-        if self.REASONING is None or self._syntax is not None or held is None:
+        """Whether the held answer, still at its start, is `REASONING`'s opener (None: it may
+        still become it)."""
+        held, reasoning = self._held, self.REASONING
+        if reasoning is None or self._syntax is not None or held is None:
             return False
-        opener = self.REASONING[0].encode()
-        start = _SPACE.match(held).end()  # type: ignore[union-attr]  # (always matches)
-        if held.startswith(opener, start):
+        opener = reasoning.opener.encode()
+        start = _SPACE.match(held).end() if reasoning.spaced else 0  # type: ignore[union-attr]  # (always matches)
+        if start == len(held):
+            return None
+        if not held.startswith(opener, start):
+            return None if opener.startswith(held[start:]) else False
+        after = start + len(opener)
+        if reasoning.glued is None:
             return True
-        return None if opener.startswith(held[start:]) and start < len(held) else False
+        return None if after == len(held) else reasoning.glued.match(held, after) is not None
+
+    def _open_reasoning(self, text: str) -> list[Piece]:
+        """The held text opens `REASONING`: to `INNER`, or its opener is markup and `reader` reads on."""
+        assert self.REASONING is not None
+        reader = self.REASONING.reader
+        if reader is None:
+            return self._think(text)
+        self._reader = reader(self._max, tools=self._tools)
+        lead, opener, rest = text.partition(self.REASONING.opener)
+        return [*([Text(lead)] if lead else []), Markup(opener), *self._think(rest)]
 
     def _take_held(self) -> str:
         """The held text, now `INNER`'s to read: the gate holds nothing."""
@@ -176,9 +219,19 @@ class WholeAnswerParser:
 
     def _think(self, text: str) -> list[Piece]:
         """Text of the leading reasoning block, up to its closer, to `INNER`; the gate starts
-        again after it. A possible start of the closer at the end waits for the next text."""
+        again after it. A possible start of the closer at the end waits for the next text.
+        A `reader` reads it instead: once it hands over, the rest is `INNER`'s."""
         assert self.REASONING is not None and self._thinking is not None
-        closer = self.REASONING[1]
+        if self._reader is not None:
+            out = _as_reasoning(self._reader.feed(text))
+            rest = self._reader.handed_over
+            if rest is None:
+                return out
+            self._thinking = self._reader = self._held = None
+            out += self._inner.feed(rest) if rest else []
+            self._become_inner()
+            return out
+        closer = self.REASONING.closer
         text = self._thinking + text
         end = text.find(closer)
         if end < 0:
@@ -197,8 +250,13 @@ class WholeAnswerParser:
         (`finished`, `cut`: see `ToolSyntax.flush`)."""
         if self._flushed:
             return []
-        if self._thinking is not None:
+        if self._reader is not None:  # (what it reads again at the end may hand over, too)
+            tail = _as_reasoning(self._reader.flush(finished, cut))
+            answer = self._reader.handed_over
+            tail += self._inner.feed(answer) if answer else []
+        elif self._thinking is not None:
             tail = self._inner.feed(self._thinking) if self._thinking else []
+        if self._thinking is not None:
             self._thinking, self._held, self._flushed = None, None, True
             return tail + self._inner.flush(finished, cut)
         held = self._held
@@ -268,10 +326,22 @@ class WholeAnswerParser:
             self._syntax, self._after = syntax, value_at
             self._brackets = BracketScanner(value_at, syntax.values[held[value_at]])
 
+    def _become_inner(self) -> None:
+        """Become `INNER`'s parser, which has read the answer so far and reads the rest: its class
+        and attributes are swapped in, so that no later call goes through the gate (as `_lazy` does)."""
+        inner = self._inner
+        self.__class__ = type(inner)  # type: ignore[assignment]
+        self.__dict__ = inner.__dict__
+
     def _pass(self) -> list[Piece]:
         """Hand the held answer to `INNER`, which reads it from now on."""
         held, self._held = self._held, None
         return self._inner.feed(held.decode("utf-8", "surrogatepass")) if held else []
+
+
+def _as_reasoning(pieces: list[Piece]) -> list[Piece]:
+    """A reasoning block's pieces: its text is reasoning."""
+    return [Reasoning(piece.text) if type(piece) is Text else piece for piece in pieces]
 
 
 def _may_start(syntax: ListSyntax, byte: int) -> bool:
