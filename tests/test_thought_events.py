@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
+from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.stream.choice_state import ChoiceState
 from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
@@ -146,17 +147,25 @@ REASONED = [
     pytest.param(GLM, "reasoning_content", _THOUGHT * 3, ["Done."], False, id="no-content-key"),
     pytest.param(GLM, "reasoning_content", _THOUGHT, ["</think>", "\n\nDone."], True, id="closer-first"),
     pytest.param(GLM, "reasoning_content", [*_THOUGHT, *CALL], ["Done."], True, id="call-in-reasoning"),
+    pytest.param(GLM, "reasoning_content", [*_THOUGHT * 2, *CALL, *_THOUGHT * 2], ["</th", "ink>x"], True,
+                 id="call-then-closer-cut"),
+    pytest.param(GLM, "reasoning", [f"w{i} " for i in range(60)], ["</think>"], True, id="long-run"),
     pytest.param(MINIMAX, "reasoning_content", _THOUGHT * 2, ["x"], True, id="minimax"),
 ]
 
 
+@pytest.mark.parametrize("options", [
+    pytest.param({}, id="openai"), pytest.param({"to": "anthropic"}, id="anthropic"),
+    pytest.param({"stream_arguments": True}, id="streamed"),
+])
 @pytest.mark.parametrize(("model", "field", "reasoning", "answer", "empty"), REASONED)
 def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it(
-    model: str, field: str, reasoning: list[str], answer: list[str], empty: bool
+    model: str, field: str, reasoning: list[str], answer: list[str], empty: bool, options: dict[str, Any]
 ) -> None:
     data = reasoned(model, field, reasoning, answer, empty)
-    quiet = ContentThinking.quiet
+    quiet, passes, quiet_stream = ContentThinking.quiet, ContentThinking.passes, StreamRewriter.quiet
     skipped: list[bool] = []  # events the split would have read (busy), skipped
+    idle: list[bool] = []  # events of a stream awaiting a closer at the content's start, found quiet
 
     def counted(self: ContentThinking, choice: dict[str, Any]) -> bool:
         busy = self.tags.busy
@@ -164,11 +173,22 @@ def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it
         skipped.append(busy and result)
         return result
 
+    def counted_stream(self: StreamRewriter, chunk: dict[str, Any], noting: bool = True) -> bool:
+        idle.append(quiet_stream(self, chunk, noting))
+        return idle[-1]
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ContentThinking, "quiet", counted)
-        short = {(read, on): rewritten(data, read, on) for read in (len(data), 97) for on in (True, False)}
-    assert sum(skipped) >= len(reasoning) // 2
+        patch.setattr(StreamRewriter, "quiet", counted_stream)
+        short = {(read, on): rewritten(data, read, on, **options)
+                 for read in (len(data), 97) for on in (True, False)}
+    assert sum(skipped) + sum(idle) >= len(reasoning) // 2
+    if not options:
+        assert sum(idle) >= len(reasoning) // 4  # (the general path's idle events, and the runs' templates)
     with pytest.MonkeyPatch.context() as patch:  # the reference: a busy splitter reads every event
         patch.setattr(ContentThinking, "quiet", lambda self, chunk: not self.tags.busy and quiet(self, chunk))
+        patch.setattr(ContentThinking, "passes", lambda self, name, text: not self.tags.busy and
+                      passes(self, name, text))
+        patch.setattr(ChoiceRewriter, "awaits", property(lambda self: False))
         for (read, on), out in short.items():
-            assert rewritten(data, read, on) == out, (read, on)
+            assert rewritten(data, read, on, **options) == out, (read, on)

@@ -69,6 +69,26 @@ class ChoiceRewriter(ChoiceState):
             result.blank = carries_nothing(split.choice, result.role_seen)
         return result
 
+    @property
+    def awaits(self) -> bool:
+        """True while `pending` only because the content's splitter waits for a closer at its very
+        start (`ContentThinking.awaiting`: the provider reasons in a field of its own) and no
+        parser holds or watches anything: an event with no content text and no finish, and no
+        needle, needs no work (`quiet`)."""
+        think = self._think
+        if think is None or not think.awaiting:
+            return False
+        for parser in self._parsers.values():  # noqa: SIM110 (a loop, not all(): once per rewritten chunk)
+            if parser.pending or parser.watching:
+                return False
+        return True
+
+    def quiet(self, choice: dict[str, Any], noting: bool = True) -> bool:
+        """Whether the content's split leaves `choice` unchanged (`ContentThinking.quiet`, which notes
+        what it must; not `noting`: `ContentThinking.skips`, nothing to note); without `--think`, True."""
+        think = self._think
+        return think is None or (think.quiet(choice) if noting else think.skips(choice))
+
     def _reader_ahead(self) -> ToolSyntax:
         """A parser for the split to read ahead with (`ContentThinking.split`): inside a call, a
         copy of the content's own (where the call closes in this chunk, what follows is split as

@@ -110,7 +110,8 @@ class ChoiceState:
         follows the field and text, the text in it all the choice sends (`moved_choice`)."""
         if self._fed is not None or self._undecided.runs:
             return None
-        if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
+        think = self._think
+        if think is not None and think.tags.busy and not think.quiet(choice):  # (no call without `--think`)
             return None
         found = lone_text(choice, self._role_seen)  # (a delta, one text, nothing else to send)
         if found is None:
@@ -147,7 +148,7 @@ class ChoiceState:
         """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
         stops before an empty text: such an event has no text to scan, `rewrite` sends it unchanged."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
+        if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
@@ -158,7 +159,7 @@ class ChoiceState:
         """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
+        if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
             return 0
         if self._streamed is None:
             return 0
@@ -358,6 +359,10 @@ class ChoiceState:
             parser = self._parsers[name] = self._make_parser()
             parser.quotes = self._field_quotes(name)
         return parser
+
+    def _splits(self, name: str) -> bool:
+        """Whether lone texts of field `name` must reach the content's splitter (busy: `passes`)."""
+        return self._think is not None and self._think.tags.busy and not self._think.passes(name, "")
 
     @property
     def _thinking(self) -> bool:
