@@ -1,5 +1,5 @@
 """Content moved to the reasoning field inside a think block the prompt opened (`--think`): the
-short way (`ChoiceState.thought`, `thoughts`, and the token runs' byte template,
+short way (`ChoiceThoughts.thought`, `thoughts`, and the token runs' byte template,
 `fast/thought_events.py`) against the full plan (`ContentThinking.split`, then the rewrite)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from sse_rewrite.stream.choice import ChoiceRewriter
-from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.choice_thoughts import ChoiceThoughts as ChoiceState
 from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
 from sse_rewrite.stream.fast.thought_events import thought_events
@@ -76,7 +76,7 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
     options = {**options, **{key: value for key, value in shape.items() if key not in _SHAPE}}
     data = stream(model, tokens, finish, **{key: value for key, value in shape.items() if key in _SHAPE})
     taken: list[int] = []  # texts the short way moved
-    runs: list[int] = []  # of them, texts moved a run at once (`ChoiceState._thought_run`)
+    runs: list[int] = []  # of them, texts moved a run at once (`ChoiceThoughts._thought_run`)
     thought, thoughts, thought_run = ChoiceState.thought, ChoiceState.thoughts, ChoiceState._thought_run
 
     def counted_thought(self: ChoiceState, choice: dict[str, Any]) -> dict[str, Any] | None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
-from .chunks import moved_choice, thought_choice
+from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
-from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, Text, ToolCall
+from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -215,88 +215,6 @@ class ChoiceState:
             return True
         self._fed = (name, text, pieces)
         return False
-
-    def thought(self, choice: dict[str, Any]) -> dict[str, Any] | None:
-        """What `rewrite` makes of `choice` when its lone content text (`lone_text`) all moves to
-        the reasoning field (`--think` inside a block: `ContentThinking.moves`) and that field's
-        parser gives it back as text: the choice with it moved (`chunks.thought_choice`); else
-        None (the parser's pieces, if it was fed, wait in `_fed`: `rewrite` runs next)."""
-        think = self._think
-        if think is None or not think.tags.busy or self._fed is not None or self._undecided.runs:
-            return None
-        found = lone_text(choice, self._role_seen)
-        if found is None or found[0] != "content" or not self._thinks(found[1]):
-            return None
-        return self.thought_choice(choice, found[1])
-
-    def thought_choice(self, choice: dict[str, Any], text: str) -> dict[str, Any]:
-        """`choice`, whose lone text is its content, with `text` there moved as `thought` moves it."""
-        assert self._think is not None
-        return thought_choice(choice, self._think.field, text)
-
-    def thoughts(self, texts: Sequence[str]) -> int:
-        """After `thought` took a look-alike of these (the same choice but for its content,
-        `texts`): how many of the leading ones move to the reasoning field as it did."""
-        if self._think is None or self._fed is not None or self._undecided.runs:
-            return 0
-        count = self._thought_run(texts, 0)
-        while count < len(texts) and texts[count] and self._thinks(texts[count]):
-            count = count + 1 + self._thought_run(texts, count + 1)
-        return count
-
-    def _thought_run(self, texts: Sequence[str], start: int) -> int:
-        """`_thinks` for the run of `texts` from `start` on in which no marker may begin (of the
-        think block's closers, nor of the reasoning parser's, `plain_leads`): fed as one text
-        (its parser hands that back whole) and kept as one (`ContentThinking.moved`); how many."""
-        think = self._think
-        assert think is not None
-        content = self._parsers.get("content")
-        if content is not None and content.pending and not content.undecided:
-            return 0  # (inside a call: as `_thinks`)
-        field, parser, leads = think.field, None, ""
-        if self._make_parser is not None:
-            parser = self._parser(field)
-            plain: str | None = getattr(parser, "plain_leads", None)  # (a parser without it: none known)
-            if plain is None:
-                return 0
-            leads = plain
-        count = think.moving(texts, start, leads)
-        if not count:
-            return 0
-        text = texts[start] if count == 1 else "".join(texts[start : start + count])
-        if parser is not None:
-            self._read_on()
-            self._last_field = field
-            parser.feed(text)  # (handed back whole: no lead in it)
-            if field == "reasoning":
-                self._reasoning_field = field
-        think.moved(text)
-        return count
-
-    def _thinks(self, text: str) -> bool:
-        """Move a lone content `text` as `thought` does: whether it went (its reasoning parser
-        gave it back as text, holding nothing); else nothing moved (the parser's pieces, if fed,
-        wait in `_fed`)."""
-        think = self._think
-        assert think is not None
-        if not think.moves(text):
-            return False
-        content = self._parsers.get("content")
-        if content is not None and content.pending and not content.undecided:
-            return False  # (inside a call: `split` leaves the content as it is)
-        field = think.field
-        if self._make_parser is not None:  # (`--format none`: no parser reads the reasoning)
-            self._read_on()
-            self._last_field = field
-            parser = self._parser(field)
-            pieces = parser.feed(text)
-            if parser.undecided or len(pieces) != 1 or type(pieces[0]) is not Text or pieces[0].text != text:
-                self._fed = (field, text, pieces)
-                return False
-            if field == "reasoning":
-                self._reasoning_field = field
-        think.moved(text)
-        return True
 
     def moved_choice(self, text: str) -> dict[str, Any]:
         """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""

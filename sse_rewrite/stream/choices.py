@@ -227,7 +227,7 @@ class StreamChoices:
 
     def thought(self, chunk: Chunk) -> Chunk | None:
         """What `rewrite` makes of a one-choice chunk whose content all moves to the reasoning
-        field (`--think` inside a block: `ChoiceState.thought`): the chunk with it moved; else
+        field (`--think` inside a block: `ChoiceThoughts.thought`): the chunk with it moved; else
         None (then `rewrite` must run next, on this very chunk)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
@@ -244,7 +244,7 @@ class StreamChoices:
     def thoughts(self, chunk: Chunk, index: int, texts: Sequence[str]) -> int:
         """After `thought` or `absorbed` took `chunk` (choice `index`'s lone content), how many of
         its look-alikes (the same chunk but for their content, `texts`) move to the reasoning
-        field as `thought` moves one (`ChoiceState.thoughts`); their chunks are the caller's to send."""
+        field as `thought` moves one (`ChoiceThoughts.thoughts`); their chunks are the caller's to send."""
         if self._queue:
             return 0
         moved = self._choices[index].thoughts(texts)
