@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.choice_state import ChoiceState as ChoiceCore
 from sse_rewrite.stream.choice_thoughts import ChoiceThoughts as ChoiceState
 from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
@@ -110,6 +111,46 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
     with pytest.MonkeyPatch.context() as patch:  # the full plan: nothing moved the short way
         patch.setattr(ChoiceState, "thought", lambda self, choice: None)
         patch.setattr(ChoiceState, "thoughts", lambda self, texts: 0)
+        for (read, on), out in short.items():
+            assert rewritten(data, read, on, **options) == out, (read, on)
+
+
+MINIMAX_CALL = ["<minimax:tool_call>", "\n", "<invoke", " name", '="', "bash", '">', "\n", "<parameter",
+                " name", '="', "cmd", '">', "ls", " -la", " src", "/", " && ", "echo", " ok", "</parameter>",
+                "\n", "</invoke>", "\n", "</minimax:tool_call>"]
+UNCLOSED = [  # the answer moved on the prompt's word alone, calls in it, no closer
+    pytest.param(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, *_THOUGHT, *MINIMAX_CALL], "stop",
+                 id="minimax-no-block"),
+    pytest.param(MINIMAX, [*MINIMAX_CALL, *MINIMAX_CALL[:15]], "length", id="minimax-cut"),
+    pytest.param(GLM, [*_THOUGHT, *CALL, *_THOUGHT, *CALL, "</think>", "x"], "stop",
+                 id="glm-calls-then-closer"),
+]
+
+
+@pytest.mark.parametrize("options", [
+    pytest.param({}, id="openai"), pytest.param({"to": "anthropic"}, id="anthropic"),
+    pytest.param({"stream_arguments": True}, id="streamed"),
+])
+@pytest.mark.parametrize(("model", "tokens", "finish"), UNCLOSED)
+def test_moved_tokens_an_open_call_takes_leave_nothing_as_the_full_plan_finds(
+    model: str, tokens: list[str], finish: str, options: dict[str, Any]
+) -> None:
+    data = stream(model, tokens, finish)
+    absorb_moved = ChoiceCore._absorb_moved
+    taken: list[int] = []  # texts moved into an open call the short way (`ChoiceCore._absorb_moved`)
+
+    def counted(self: ChoiceCore, texts: list[str]) -> int:
+        taken.append(absorb_moved(self, texts))
+        return taken[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceCore, "_absorb_moved", counted)
+        short = {(read, on): rewritten(data, read, on, **options)
+                 for read in (len(data), 97) for on in (True, False)}
+    if not options.get("stream_arguments"):
+        assert sum(taken) >= 8
+    with pytest.MonkeyPatch.context() as patch:  # the full plan: every such token split and rewritten
+        patch.setattr(ChoiceCore, "_absorb_moved", lambda self, texts: 0)
         for (read, on), out in short.items():
             assert rewritten(data, read, on, **options) == out, (read, on)
 

@@ -112,7 +112,10 @@ class ChoiceState:
             return None
         think = self._think
         if think is not None and think.tags.busy and not think.quiet(choice):  # (no call without `--think`)
-            return None
+            found = lone_text(choice, self._role_seen) if parts is None else None
+            if found is None or found[0] != "content" or not self._absorb_moved((found[1],)):
+                return None
+            return found
         found = lone_text(choice, self._role_seen)  # (a delta, one text, nothing else to send)
         if found is None:
             return None
@@ -147,6 +150,8 @@ class ChoiceState:
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
         """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
         stops before an empty text: such an event has no text to scan, `rewrite` sends it unchanged."""
+        if name == "content" and self._thinking and not (self._undecided.runs or self._fed is not None):
+            return self._absorb_moved(texts)
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
             return 0
@@ -154,6 +159,30 @@ class ChoiceState:
             texts = texts[: list(texts).index("")]
         self._last_field = name
         return parser.absorb(texts)
+
+    def _absorb_moved(self, texts: Sequence[str]) -> int:
+        """How many of the leading lone content `texts` the think block moves whole to the reasoning
+        field (`ContentThinking.moving`), where that field's open call takes them (`ToolSyntax.absorb`):
+        they leave nothing to send, as the split and the rewrite would find (MiniMax M2's calls
+        under its id without a think block: all of its answer is moved)."""
+        think = self._think
+        content = self._parsers.get("content")
+        if think is None or (content is not None and content.pending):  # (in a call: `split` leaves it)
+            return 0
+        field = think.field
+        parser = self._parsers.get(field)
+        count = 0 if parser is None else think.moving(texts, 0, "")
+        if parser is None or not count:
+            return 0
+        self._read_on()
+        taken = parser.absorb(texts[:count])
+        if taken:
+            self._last_field = field
+            if field == "reasoning":
+                self._reasoning_field = field
+            for text in texts[:taken]:
+                think.moved(text)
+        return taken
 
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
