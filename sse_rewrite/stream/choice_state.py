@@ -171,8 +171,10 @@ class ChoiceState:
             return 0
         field = think.field
         parser = self._parsers.get(field)
-        count = 0 if parser is None else think.moving(texts, 0, "")
-        if parser is None or not count:
+        if parser is None or not parser.pending:  # (no open call: nothing to take; `thoughts` moves runs)
+            return 0
+        count = think.moving(texts, 0, "")
+        if not count:
             return 0
         self._read_on()
         taken = parser.absorb(texts[:count])
