@@ -1,5 +1,5 @@
 """Content moved to the reasoning field inside a think block the prompt opened (`--think`): the
-short way (`ChoiceState.thought`, `thoughts`, and the token runs' byte template,
+short way (`ChoiceThoughts.thought`, `thoughts`, and the token runs' byte template,
 `fast/thought_events.py`) against the full plan (`ContentThinking.split`, then the rewrite)."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from typing import Any
 import orjson
 import pytest
 
-from sse_rewrite.stream.choice_state import ChoiceState
+from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.choice_state import ChoiceState as ChoiceCore
+from sse_rewrite.stream.choice_thoughts import ChoiceThoughts as ChoiceState
 from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
 from sse_rewrite.stream.fast.thought_events import thought_events
@@ -75,7 +77,7 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
     options = {**options, **{key: value for key, value in shape.items() if key not in _SHAPE}}
     data = stream(model, tokens, finish, **{key: value for key, value in shape.items() if key in _SHAPE})
     taken: list[int] = []  # texts the short way moved
-    runs: list[int] = []  # of them, texts moved a run at once (`ChoiceState._thought_run`)
+    runs: list[int] = []  # of them, texts moved a run at once (`ChoiceThoughts._thought_run`)
     thought, thoughts, thought_run = ChoiceState.thought, ChoiceState.thoughts, ChoiceState._thought_run
 
     def counted_thought(self: ChoiceState, choice: dict[str, Any]) -> dict[str, Any] | None:
@@ -113,6 +115,46 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
             assert rewritten(data, read, on, **options) == out, (read, on)
 
 
+MINIMAX_CALL = ["<minimax:tool_call>", "\n", "<invoke", " name", '="', "bash", '">', "\n", "<parameter",
+                " name", '="', "cmd", '">', "ls", " -la", " src", "/", " && ", "echo", " ok", "</parameter>",
+                "\n", "</invoke>", "\n", "</minimax:tool_call>"]
+UNCLOSED = [  # the answer moved on the prompt's word alone, calls in it, no closer
+    pytest.param(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, *_THOUGHT, *MINIMAX_CALL], "stop",
+                 id="minimax-no-block"),
+    pytest.param(MINIMAX, [*MINIMAX_CALL, *MINIMAX_CALL[:15]], "length", id="minimax-cut"),
+    pytest.param(GLM, [*_THOUGHT, *CALL, *_THOUGHT, *CALL, "</think>", "x"], "stop",
+                 id="glm-calls-then-closer"),
+]
+
+
+@pytest.mark.parametrize("options", [
+    pytest.param({}, id="openai"), pytest.param({"to": "anthropic"}, id="anthropic"),
+    pytest.param({"stream_arguments": True}, id="streamed"),
+])
+@pytest.mark.parametrize(("model", "tokens", "finish"), UNCLOSED)
+def test_moved_tokens_an_open_call_takes_leave_nothing_as_the_full_plan_finds(
+    model: str, tokens: list[str], finish: str, options: dict[str, Any]
+) -> None:
+    data = stream(model, tokens, finish)
+    absorb_moved = ChoiceCore._absorb_moved
+    taken: list[int] = []  # texts moved into an open call the short way (`ChoiceCore._absorb_moved`)
+
+    def counted(self: ChoiceCore, texts: list[str]) -> int:
+        taken.append(absorb_moved(self, texts))
+        return taken[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceCore, "_absorb_moved", counted)
+        short = {(read, on): rewritten(data, read, on, **options)
+                 for read in (len(data), 97) for on in (True, False)}
+    if not options.get("stream_arguments"):
+        assert sum(taken) >= 8
+    with pytest.MonkeyPatch.context() as patch:  # the full plan: every such token split and rewritten
+        patch.setattr(ChoiceCore, "_absorb_moved", lambda self, texts: 0)
+        for (read, on), out in short.items():
+            assert rewritten(data, read, on, **options) == out, (read, on)
+
+
 def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
     data = stream(GLM, [*_THOUGHT * 20, "</think>", "x"], "stop")
     made: list[int] = []
@@ -146,17 +188,25 @@ REASONED = [
     pytest.param(GLM, "reasoning_content", _THOUGHT * 3, ["Done."], False, id="no-content-key"),
     pytest.param(GLM, "reasoning_content", _THOUGHT, ["</think>", "\n\nDone."], True, id="closer-first"),
     pytest.param(GLM, "reasoning_content", [*_THOUGHT, *CALL], ["Done."], True, id="call-in-reasoning"),
+    pytest.param(GLM, "reasoning_content", [*_THOUGHT * 2, *CALL, *_THOUGHT * 2], ["</th", "ink>x"], True,
+                 id="call-then-closer-cut"),
+    pytest.param(GLM, "reasoning", [f"w{i} " for i in range(60)], ["</think>"], True, id="long-run"),
     pytest.param(MINIMAX, "reasoning_content", _THOUGHT * 2, ["x"], True, id="minimax"),
 ]
 
 
+@pytest.mark.parametrize("options", [
+    pytest.param({}, id="openai"), pytest.param({"to": "anthropic"}, id="anthropic"),
+    pytest.param({"stream_arguments": True}, id="streamed"),
+])
 @pytest.mark.parametrize(("model", "field", "reasoning", "answer", "empty"), REASONED)
 def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it(
-    model: str, field: str, reasoning: list[str], answer: list[str], empty: bool
+    model: str, field: str, reasoning: list[str], answer: list[str], empty: bool, options: dict[str, Any]
 ) -> None:
     data = reasoned(model, field, reasoning, answer, empty)
-    quiet = ContentThinking.quiet
+    quiet, passes, quiet_stream = ContentThinking.quiet, ContentThinking.passes, StreamRewriter.quiet
     skipped: list[bool] = []  # events the split would have read (busy), skipped
+    idle: list[bool] = []  # events of a stream awaiting a closer at the content's start, found quiet
 
     def counted(self: ContentThinking, choice: dict[str, Any]) -> bool:
         busy = self.tags.busy
@@ -164,11 +214,22 @@ def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it
         skipped.append(busy and result)
         return result
 
+    def counted_stream(self: StreamRewriter, chunk: dict[str, Any], noting: bool = True) -> bool:
+        idle.append(quiet_stream(self, chunk, noting))
+        return idle[-1]
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ContentThinking, "quiet", counted)
-        short = {(read, on): rewritten(data, read, on) for read in (len(data), 97) for on in (True, False)}
-    assert sum(skipped) >= len(reasoning) // 2
+        patch.setattr(StreamRewriter, "quiet", counted_stream)
+        short = {(read, on): rewritten(data, read, on, **options)
+                 for read in (len(data), 97) for on in (True, False)}
+    assert sum(skipped) + sum(idle) >= len(reasoning) // 2
+    if not options:
+        assert sum(idle) >= len(reasoning) // 4  # (the general path's idle events, and the runs' templates)
     with pytest.MonkeyPatch.context() as patch:  # the reference: a busy splitter reads every event
         patch.setattr(ContentThinking, "quiet", lambda self, chunk: not self.tags.busy and quiet(self, chunk))
+        patch.setattr(ContentThinking, "passes", lambda self, name, text: not self.tags.busy and
+                      passes(self, name, text))
+        patch.setattr(ChoiceRewriter, "awaits", property(lambda self: False))
         for (read, on), out in short.items():
-            assert rewritten(data, read, on) == out, (read, on)
+            assert rewritten(data, read, on, **options) == out, (read, on)

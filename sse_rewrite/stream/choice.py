@@ -5,7 +5,8 @@ It owns one format parser per text field (`reasoning`, `reasoning_content`,
 legacy `function_call` deltas into `tool_calls`, keeps mirrored reasoning in step with
 the text it rewrites (`deltas.py`), and fixes `finish_reason`. It works on decoded JSON
 objects only. Its state, and the hot path that needs no rewrite (`absorb`, `feed_ahead`),
-are `ChoiceState`'s (`choice_state.py`).
+are `ChoiceState`'s (`choice_state.py`); content moved inside a think block, `ChoiceThoughts`'s
+(`choice_thoughts.py`).
 
 Held events (docs/behaviour.md, "Hold the event, not the bytes"): when a choice's text
 ends in characters that may begin a marker and nothing else in it would change, its
@@ -22,7 +23,8 @@ from __future__ import annotations
 
 from .call_indexes import CUT_FINISH, LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_finish
 from .choice_result import ChoiceResult
-from .choice_state import ChoiceState, reasoning_whole
+from .choice_state import reasoning_whole
+from .choice_thoughts import ChoiceThoughts
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
     Item = tuple[str, Piece | CallPart]
 
 
-class ChoiceRewriter(ChoiceState):
+class ChoiceRewriter(ChoiceThoughts):
     """Rewrites one choice: its deltas, role and finish handling (see module docstring)."""
 
     def rewrite(self, choice: dict[str, Any]) -> ChoiceResult:
@@ -68,6 +70,26 @@ class ChoiceRewriter(ChoiceState):
             result.choice = split.choice
             result.blank = carries_nothing(split.choice, result.role_seen)
         return result
+
+    @property
+    def awaits(self) -> bool:
+        """True while `pending` only because the content's splitter waits for a closer at its very
+        start (`ContentThinking.awaiting`: the provider reasons in a field of its own) and no
+        parser holds or watches anything: an event with no content text and no finish, and no
+        needle, needs no work (`quiet`)."""
+        think = self._think
+        if think is None or not think.awaiting:
+            return False
+        for parser in self._parsers.values():  # noqa: SIM110 (a loop, not all(): once per rewritten chunk)
+            if parser.pending or parser.watching:
+                return False
+        return True
+
+    def quiet(self, choice: dict[str, Any], noting: bool = True) -> bool:
+        """Whether the content's split leaves `choice` unchanged (`ContentThinking.quiet`, which notes
+        what it must; not `noting`: `ContentThinking.skips`, nothing to note); without `--think`, True."""
+        think = self._think
+        return think is None or (think.quiet(choice) if noting else think.skips(choice))
 
     def _reader_ahead(self) -> ToolSyntax:
         """A parser for the split to read ahead with (`ContentThinking.split`): inside a call, a

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
-from .chunks import moved_choice, thought_choice
+from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
-from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, Text, ToolCall
+from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -110,8 +110,12 @@ class ChoiceState:
         follows the field and text, the text in it all the choice sends (`moved_choice`)."""
         if self._fed is not None or self._undecided.runs:
             return None
-        if self._think is not None and self._think.tags.busy:  # (no property call without `--think`)
-            return None
+        think = self._think
+        if think is not None and think.tags.busy and not think.quiet(choice):  # (no call without `--think`)
+            found = lone_text(choice, self._role_seen) if parts is None else None
+            if found is None or found[0] != "content" or not self._absorb_moved((found[1],)):
+                return None
+            return found
         found = lone_text(choice, self._role_seen)  # (a delta, one text, nothing else to send)
         if found is None:
             return None
@@ -146,19 +150,47 @@ class ChoiceState:
     def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
         """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
         stops before an empty text: such an event has no text to scan, `rewrite` sends it unchanged."""
+        if name == "content" and self._thinking and not (self._undecided.runs or self._fed is not None):
+            return self._absorb_moved(texts)
         parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
+        if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
         self._last_field = name
         return parser.absorb(texts)
 
+    def _absorb_moved(self, texts: Sequence[str]) -> int:
+        """How many of the leading lone content `texts` the think block moves whole to the reasoning
+        field (`ContentThinking.moving`), where that field's open call takes them (`ToolSyntax.absorb`):
+        they leave nothing to send, as the split and the rewrite would find (MiniMax M2's calls
+        under its id without a think block: all of its answer is moved)."""
+        think = self._think
+        content = self._parsers.get("content")
+        if think is None or (content is not None and content.pending):  # (in a call: `split` leaves it)
+            return 0
+        field = think.field
+        parser = self._parsers.get(field)
+        if parser is None or not parser.pending:  # (no open call: nothing to take; `thoughts` moves runs)
+            return 0
+        count = think.moving(texts, 0, "")
+        if not count:
+            return 0
+        self._read_on()
+        taken = parser.absorb(texts[:count])
+        if taken:
+            self._last_field = field
+            if field == "reasoning":
+                self._reasoning_field = field
+            for text in texts[:taken]:
+                think.moved(text)
+        return taken
+
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
         parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._thinking or self._fed is not None:
+        if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
             return 0
         if self._streamed is None:
             return 0
@@ -214,88 +246,6 @@ class ChoiceState:
             return True
         self._fed = (name, text, pieces)
         return False
-
-    def thought(self, choice: dict[str, Any]) -> dict[str, Any] | None:
-        """What `rewrite` makes of `choice` when its lone content text (`lone_text`) all moves to
-        the reasoning field (`--think` inside a block: `ContentThinking.moves`) and that field's
-        parser gives it back as text: the choice with it moved (`chunks.thought_choice`); else
-        None (the parser's pieces, if it was fed, wait in `_fed`: `rewrite` runs next)."""
-        think = self._think
-        if think is None or not think.tags.busy or self._fed is not None or self._undecided.runs:
-            return None
-        found = lone_text(choice, self._role_seen)
-        if found is None or found[0] != "content" or not self._thinks(found[1]):
-            return None
-        return self.thought_choice(choice, found[1])
-
-    def thought_choice(self, choice: dict[str, Any], text: str) -> dict[str, Any]:
-        """`choice`, whose lone text is its content, with `text` there moved as `thought` moves it."""
-        assert self._think is not None
-        return thought_choice(choice, self._think.field, text)
-
-    def thoughts(self, texts: Sequence[str]) -> int:
-        """After `thought` took a look-alike of these (the same choice but for its content,
-        `texts`): how many of the leading ones move to the reasoning field as it did."""
-        if self._think is None or self._fed is not None or self._undecided.runs:
-            return 0
-        count = self._thought_run(texts, 0)
-        while count < len(texts) and texts[count] and self._thinks(texts[count]):
-            count = count + 1 + self._thought_run(texts, count + 1)
-        return count
-
-    def _thought_run(self, texts: Sequence[str], start: int) -> int:
-        """`_thinks` for the run of `texts` from `start` on in which no marker may begin (of the
-        think block's closers, nor of the reasoning parser's, `plain_leads`): fed as one text
-        (its parser hands that back whole) and kept as one (`ContentThinking.moved`); how many."""
-        think = self._think
-        assert think is not None
-        content = self._parsers.get("content")
-        if content is not None and content.pending and not content.undecided:
-            return 0  # (inside a call: as `_thinks`)
-        field, parser, leads = think.field, None, ""
-        if self._make_parser is not None:
-            parser = self._parser(field)
-            plain: str | None = getattr(parser, "plain_leads", None)  # (a parser without it: none known)
-            if plain is None:
-                return 0
-            leads = plain
-        count = think.moving(texts, start, leads)
-        if not count:
-            return 0
-        text = texts[start] if count == 1 else "".join(texts[start : start + count])
-        if parser is not None:
-            self._read_on()
-            self._last_field = field
-            parser.feed(text)  # (handed back whole: no lead in it)
-            if field == "reasoning":
-                self._reasoning_field = field
-        think.moved(text)
-        return count
-
-    def _thinks(self, text: str) -> bool:
-        """Move a lone content `text` as `thought` does: whether it went (its reasoning parser
-        gave it back as text, holding nothing); else nothing moved (the parser's pieces, if fed,
-        wait in `_fed`)."""
-        think = self._think
-        assert think is not None
-        if not think.moves(text):
-            return False
-        content = self._parsers.get("content")
-        if content is not None and content.pending and not content.undecided:
-            return False  # (inside a call: `split` leaves the content as it is)
-        field = think.field
-        if self._make_parser is not None:  # (`--format none`: no parser reads the reasoning)
-            self._read_on()
-            self._last_field = field
-            parser = self._parser(field)
-            pieces = parser.feed(text)
-            if parser.undecided or len(pieces) != 1 or type(pieces[0]) is not Text or pieces[0].text != text:
-                self._fed = (field, text, pieces)
-                return False
-            if field == "reasoning":
-                self._reasoning_field = field
-        think.moved(text)
-        return True
 
     def moved_choice(self, text: str) -> dict[str, Any]:
         """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""
@@ -358,6 +308,10 @@ class ChoiceState:
             parser = self._parsers[name] = self._make_parser()
             parser.quotes = self._field_quotes(name)
         return parser
+
+    def _splits(self, name: str) -> bool:
+        """Whether lone texts of field `name` must reach the content's splitter (busy: `passes`)."""
+        return self._think is not None and self._think.tags.busy and not self._think.passes(name, "")
 
     @property
     def _thinking(self) -> bool:

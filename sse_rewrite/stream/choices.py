@@ -65,6 +65,9 @@ class StreamChoices:
         """True while some choice's parser holds text back."""
         self.watching = False
         """True while some choice's parser must read every text (`ToolSyntax.watching`)."""
+        self.awaiting = False
+        """True while `pending` only because splitters wait for a closer at a content's start
+        (`ChoiceRewriter.awaits`): an event without needles that is `StreamRewriter.quiet` needs no work."""
         self.calls_made = False
         """True once some choice has emitted a call (its `"stop"` will become `"tool_calls"`)."""
         self._starts_read = reads_start or (think is not None and think.prompt is not None)
@@ -113,7 +116,7 @@ class StreamChoices:
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
-        self.pending = True  # (the choice holds text back: it took this chunk's)
+        self.pending, self.awaiting = True, False  # (the choice holds text back: it took this chunk's)
         return index, taken
 
     @property
@@ -194,14 +197,18 @@ class StreamChoices:
         return out + planned if out else planned
 
     def _recount(self) -> None:
-        """`pending` and `watching`, from every choice, after a chunk was rewritten."""
-        self.pending = self.watching = False
+        """`pending`, `awaiting` and `watching`, from every choice, after a chunk was rewritten."""
+        self.pending = self.watching = awaiting = False
         for rewriter in self._choices.values():  # a loop, not any(): this runs once per chunk
             if rewriter.pending:
-                self.pending = True
-                break
-            if rewriter.watching:
+                if not rewriter.awaits:
+                    self.pending = True
+                    break
+                awaiting = True
+            elif rewriter.watching:
                 self.watching = True
+        self.awaiting = awaiting and not self.pending
+        self.pending = self.pending or awaiting
 
     def _fed_calls(self, chunk: Chunk, choice: object) -> list[Planned] | None:
         """A one-choice chunk whose text, fed ahead, made only calls (`ChoiceRewriter.fed_calls`):
@@ -220,7 +227,7 @@ class StreamChoices:
 
     def thought(self, chunk: Chunk) -> Chunk | None:
         """What `rewrite` makes of a one-choice chunk whose content all moves to the reasoning
-        field (`--think` inside a block: `ChoiceState.thought`): the chunk with it moved; else
+        field (`--think` inside a block: `ChoiceThoughts.thought`): the chunk with it moved; else
         None (then `rewrite` must run next, on this very chunk)."""
         choices = chunk.get("choices")
         if type(choices) is not list or len(choices) != 1 or self._queue or chunk.get("usage"):
@@ -237,7 +244,7 @@ class StreamChoices:
     def thoughts(self, chunk: Chunk, index: int, texts: Sequence[str]) -> int:
         """After `thought` or `absorbed` took `chunk` (choice `index`'s lone content), how many of
         its look-alikes (the same chunk but for their content, `texts`) move to the reasoning
-        field as `thought` moves one (`ChoiceState.thoughts`); their chunks are the caller's to send."""
+        field as `thought` moves one (`ChoiceThoughts.thoughts`); their chunks are the caller's to send."""
         if self._queue:
             return 0
         moved = self._choices[index].thoughts(texts)
@@ -270,7 +277,7 @@ class StreamChoices:
             out += result.notices
             self._stats.tool_calls += result.calls
             out += [with_choice(self._last, extra) for extra in result.extras]
-        self.pending = self.watching = False
+        self.pending = self.watching = self.awaiting = False
         return self.after_held(out)
 
     def after_held(self, items: list[Any]) -> list[Planned]:
@@ -310,7 +317,7 @@ class StreamChoices:
         if not self.stream_id and isinstance(chunk.get("id"), str):
             self.stream_id = chunk["id"]
         self._last = chunk
-        self.pending = True  # (its parser holds the open reasoning message)
+        self.pending, self.awaiting = True, False  # (its parser holds the open reasoning message)
         return [with_choice(chunk, moved)]
 
     def moved_on(self, chunk: Chunk, index: int, texts: Sequence[str]) -> tuple[int, list[Planned]]:

@@ -117,6 +117,24 @@ class ContentThinking:
         return type(content) is not str or not any(lead in content for lead in self.tags.leads)
 
     @property
+    def awaiting(self) -> bool:
+        """True while the splitter is busy only waiting for a closer at the content's very start
+        (`ThinkSplitter.awaiting`) and nothing is owed: a choice with no content text and no
+        finish changes nothing here (`skips`) but the reasoning field noted (`quiet`)."""
+        return self.tags.awaiting and not self._owed
+
+    def skips(self, choice: dict[str, Any]) -> bool:
+        """Whether `quiet` would say so of `choice` and change nothing: no content text, no finish,
+        nothing owed, no implicit start to undo, and no `reasoning` text unless that field is noted."""
+        delta = choice.get("delta")
+        if type(delta) is not dict or self._owed or self.tags.implicit:
+            return False
+        content = delta.get("content")
+        if (type(content) is str and content) or choice.get("finish_reason") is not None:
+            return False
+        return self._field == "reasoning" or not delta.get("reasoning")
+
+    @property
     def field(self) -> str:
         """The reasoning field moved text goes to (`reasoning_content`, or `reasoning` once the
         stream has used that)."""
@@ -148,12 +166,16 @@ class ContentThinking:
             self._moved, self._moved_size = [], 0
 
     def passes(self, name: str, text: str) -> bool:
-        """Whether `split` would leave a delta of this one text in field `name` unchanged and keep
-        nothing: then the text may go to its parser without it (the fast paths' feed ahead)."""
-        if self.tags.busy or self._owed:
+        """Whether `split` would leave a delta of this one text in field `name` (and no finish)
+        unchanged and keep nothing: then the text may go to its parser without it (the fast
+        paths' feed ahead). A reasoning field's text passes while busy too (`quiet`), once the
+        implicit start is undone."""
+        if self._owed:
             return False
         if name == "content":
-            return self.tags.passes(text)
+            return not self.tags.busy and self.tags.passes(text)
+        if self.tags.implicit:  # (busy: `provider_reasons` must undo the implicit start first, `quiet`)
+            return False
         if name == "reasoning":  # (what `split` notes of such a delta)
             self._field = name
         return True

@@ -160,6 +160,28 @@ class StreamRewriter:
         return choices is not None and not (choices.pending or choices.watching or choices.exposed)
 
     @property
+    def awaiting(self) -> bool:
+        """True when not `idle` only because splitters wait for a closer at a content's start
+        (`StreamChoices.awaiting`) and no quote state is exposed: an event without `needles` that
+        is `quiet` passes unchanged."""
+        choices = self._choices
+        return choices is not None and choices.awaiting and not (choices.watching or choices.exposed)
+
+    def quiet(self, chunk: Chunk, noting: bool = True) -> bool:
+        """While `awaiting`, of a chunk without needles: whether every choice in it is one seen whose
+        splitter leaves it unchanged (`ChoiceRewriter.quiet`; `noting`: it notes what it must, else
+        nothing may need noting, as asked of a template of events). False: the rewrite must run."""
+        choices, stream = chunk.get("choices"), self._choices
+        if type(choices) is not list or "error" in chunk or stream is None:
+            return False
+        for position, choice in enumerate(choices):
+            index = choice.get("index") if type(choice) is dict else None
+            rewriter = stream.get(index if isinstance(index, int) else position)
+            if rewriter is None or type(choice) is not dict or not rewriter.quiet(choice, noting):
+                return False
+        return True
+
+    @property
     def keeps_bytes(self) -> bool:
         """True when unchanged events go out as their raw bytes (OpenAI output)."""
         return self._output.keeps_bytes
@@ -201,7 +223,12 @@ class StreamRewriter:
             self._sniff
             and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
-        quoted = idle_plain and bool(self._quoting) and (
+        # Splitters waiting at a content's start only (`awaiting`): an event without needles is idle
+        # if none of its choices has content text or a finish (`quiet`, asked once it is decoded).
+        awaits = not idle_plain and choices is not None and choices.awaiting and not (
+            choices.watching or holds_any(value, self._sought[choices.calls_made])
+        )
+        quoted = (idle_plain or awaits) and bool(self._quoting) and (
             holds_any(value, self._quoting) or (choices is not None and choices.exposed)
         )
         if idle_plain and self._output.keeps_bytes and looks_like_object(value):
@@ -224,6 +251,8 @@ class StreamRewriter:
         if choices is None:
             choices = self._resolve(chunk.get("model"))
             idle_plain = not self._sniff
+        if awaits and self.quiet(chunk):
+            idle_plain = True
         if "error" in chunk:
             # An error chunk (OpenRouter: top-level `error`, finish_reason "error") ends the
             # stream: held-back text goes out in chunks of its own, the error chunk unchanged.

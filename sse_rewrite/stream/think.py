@@ -74,7 +74,7 @@ class ThinkSplitter:
     """Splits one choice's `content` stream into answer and reasoning (sans-IO)."""
 
     __slots__ = ("_close_leads", "_closes", "_held", "_implicit", "_inside", "_markers", "_prompt_opens",
-                 "_start", "assumed", "busy")  # fmt: skip
+                 "_start", "assumed", "awaiting", "busy")  # fmt: skip
 
     def __init__(self, starts_inside: bool = False, markers: MarkerSet | None = None) -> None:
         """`markers`: those the stream reads (default: `<think>` alone, opened by the prompt if
@@ -95,6 +95,10 @@ class ThinkSplitter:
         """True while content is moved, a tag prefix is held, or a tag at the content's very
         start would be read as one (a text passed unread would move the start): every content
         text must come here. An attribute, kept by `_settle`: it is asked once per content event."""
+        self.awaiting = False
+        """True while `busy` only because a closer at the content's very start would be read as one
+        (the provider sends its reasoning in a field of its own, no content yet): an event with no
+        content text and no finish leaves this state as it is (kept by `_settle`)."""
 
     @property
     def inside(self) -> bool:
@@ -156,11 +160,17 @@ class ThinkSplitter:
     def _settle(self) -> None:
         """`busy` for the state now."""
         self.busy = self._inside or bool(self._held) or (self._start and self._prompt_opens)
+        self.awaiting = self._start and self._prompt_opens and not (self._inside or self._held)
 
     @property
     def held(self) -> int:
         """How many characters are held back as a possible tag start."""
         return len(self._held)
+
+    @property
+    def implicit(self) -> bool:
+        """True while inside only on the prompt's word: no content and no reasoning field seen yet."""
+        return self._implicit
 
     def provider_reasons(self) -> None:
         """The stream sent a reasoning field of its own: the answer did not start inside.

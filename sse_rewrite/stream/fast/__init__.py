@@ -52,6 +52,11 @@ if TYPE_CHECKING:
         def idle(self) -> bool: ...  # nothing held back: events without needles pass unchanged
 
         @property
+        def awaiting(self) -> bool: ...  # not idle only for splitters awaiting a content's start
+
+        def quiet(self, chunk: Chunk, noting: bool = True) -> bool: ...  # awaiting: no work in it
+
+        @property
         def keeps_bytes(self) -> bool: ...  # unchanged events go out as their raw bytes
 
         @property

@@ -42,6 +42,7 @@ _FRAMING: Final = (b"\r", b"\n\n\n")  # where one blank line might not end one o
 _FIRST_WINDOW: Final = 8192  # bytes searched for needles at first; the window doubles
 _FIRST_EVENTS: Final = 16  # look-alikes read at first; the window doubles while all are clear
 _MAX_MISSES: Final = 8  # templates not learned in a row before the stream stops learning them
+_PROBE: Final = "\x00awaited"  # a look-alike's text, to read what its fixed bytes hold
 
 
 class PlainRuns:
@@ -55,11 +56,15 @@ class PlainRuns:
         self._searched: tuple[bytes, ...] = ()  # those and the framing hazards
         self._template: PlainTemplate | None = None  # the last look-alikes' (for these needles)
         self._misses = 0  # templates not learned in a row
+        self._awaited: PlainTemplate | None = None  # the template found `quiet` (`_quiet`)
 
     def take(self, data: bytes, pos: int, stop: int) -> Taken | None:
         """The run of plain events from `pos`, or None."""
         stream = self._stream
-        if not (stream.idle and stream.keeps_bytes):
+        if not stream.keeps_bytes:
+            return None
+        idle = stream.idle
+        if not (idle or stream.awaiting):
             return None
         needles = stream.needles
         if needles is not self._needles:  # the stream's needles change rarely: the tuple is kept
@@ -76,9 +81,26 @@ class PlainRuns:
                     self._misses = 0 if template is not None else self._misses + 1
                     self._template = template or self._template
             if template is not None and data.startswith(template.template.parts[0], pos):
-                return self._look_alikes(template, data, pos, stop)
+                if idle or self._quiet(template):
+                    return self._look_alikes(template, data, pos, stop)
+                return None
             stop = first  # (not a look-alike: it alone, searched)
-        return self._searched_run(data, pos, stop)
+        return self._searched_run(data, pos, stop) if idle else None
+
+    def _quiet(self, template: PlainTemplate) -> bool:
+        """While the stream is `awaiting` (splitters wait for a closer at a content's start): whether
+        the look-alikes of `template` are all `quiet` (no content text, no finish: their fixed
+        bytes say so, read once from a probe look-alike), so that those without needles pass."""
+        if self._awaited is not template:
+            probe = orjson.dumps(_PROBE).join(template.template.parts)
+            try:
+                chunk = orjson.loads(probe[len(DATA):])
+            except orjson.JSONDecodeError:
+                return False
+            if type(chunk) is not dict or not self._stream.quiet(chunk, False):
+                return False
+            self._awaited = template
+        return True
 
     def _look_alikes(self, template: PlainTemplate, data: bytes, pos: int, stop: int) -> Taken | None:
         """The run of look-alikes of `template` from `pos` that hold no needle, or None."""

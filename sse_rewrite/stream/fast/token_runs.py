@@ -61,7 +61,7 @@ class TokenRuns:
     def take(self, data: bytes, start: int, stop: int) -> Taken | None:
         """The run of token events from `start` that the open call absorbs, or None."""
         choices = self._stream.choices
-        if not choices.pending:
+        if not choices.pending or choices.awaiting:  # (awaiting: `PlainRuns`' runs, or the general path)
             return None
         taken, pos = 0, start
         out: list[Output] = []

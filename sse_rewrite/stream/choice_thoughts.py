@@ -1,0 +1,108 @@
+"""ChoiceThoughts: a choice's content moved to the reasoning field inside a think block, the short way.
+
+Inside a think block the prompt opened (`--think`), a content token's chunk goes out with the
+token moved to the reasoning field. `ContentThinking.split` and the rewrite do that for any
+chunk; for a chunk whose lone text is that content, `thought` does it without them, and
+`thoughts` moves the look-alikes after it (runs of them as one text where no marker may
+begin), exactly as the split and the rewrite would (tests/test_thought_events.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .choice_state import ChoiceState
+from .chunks import thought_choice
+from .deltas import lone_text
+from .events import Text
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class ChoiceThoughts(ChoiceState):
+    """`ChoiceState` and the short way for content moved to the reasoning field (see module docstring)."""
+
+    def thought(self, choice: dict[str, Any]) -> dict[str, Any] | None:
+        """What `rewrite` makes of `choice` when its lone content text (`lone_text`) all moves to
+        the reasoning field (`--think` inside a block: `ContentThinking.moves`) and that field's
+        parser gives it back as text: the choice with it moved (`chunks.thought_choice`); else
+        None (the parser's pieces, if it was fed, wait in `_fed`: `rewrite` runs next)."""
+        think = self._think
+        if think is None or not think.tags.busy or self._fed is not None or self._undecided.runs:
+            return None
+        found = lone_text(choice, self._role_seen)
+        if found is None or found[0] != "content" or not self._thinks(found[1]):
+            return None
+        return self.thought_choice(choice, found[1])
+
+    def thought_choice(self, choice: dict[str, Any], text: str) -> dict[str, Any]:
+        """`choice`, whose lone text is its content, with `text` there moved as `thought` moves it."""
+        assert self._think is not None
+        return thought_choice(choice, self._think.field, text)
+
+    def thoughts(self, texts: Sequence[str]) -> int:
+        """After `thought` took a look-alike of these (the same choice but for its content,
+        `texts`): how many of the leading ones move to the reasoning field as it did."""
+        if self._think is None or self._fed is not None or self._undecided.runs:
+            return 0
+        count = self._thought_run(texts, 0)
+        while count < len(texts) and texts[count] and self._thinks(texts[count]):
+            count = count + 1 + self._thought_run(texts, count + 1)
+        return count
+
+    def _thought_run(self, texts: Sequence[str], start: int) -> int:
+        """`_thinks` for the run of `texts` from `start` on in which no marker may begin (of the
+        think block's closers, nor of the reasoning parser's, `plain_leads`): fed as one text
+        (its parser hands that back whole) and kept as one (`ContentThinking.moved`); how many."""
+        think = self._think
+        assert think is not None
+        content = self._parsers.get("content")
+        if content is not None and content.pending and not content.undecided:
+            return 0  # (inside a call: as `_thinks`)
+        field, parser, leads = think.field, None, ""
+        if self._make_parser is not None:
+            parser = self._parser(field)
+            plain: str | None = getattr(parser, "plain_leads", None)  # (a parser without it: none known)
+            if plain is None:
+                return 0
+            leads = plain
+        count = think.moving(texts, start, leads)
+        if not count:
+            return 0
+        text = texts[start] if count == 1 else "".join(texts[start : start + count])
+        if parser is not None:
+            self._read_on()
+            self._last_field = field
+            parser.feed(text)  # (handed back whole: no lead in it)
+            if field == "reasoning":
+                self._reasoning_field = field
+        think.moved(text)
+        return count
+
+    def _thinks(self, text: str) -> bool:
+        """Move a lone content `text` as `thought` does: whether it went (its reasoning parser
+        gave it back as text, holding nothing); else nothing moved (the parser's pieces, if fed,
+        wait in `_fed`)."""
+        think = self._think
+        assert think is not None
+        if not think.moves(text):
+            return False
+        content = self._parsers.get("content")
+        if content is not None and content.pending and not content.undecided:
+            return False  # (inside a call: `split` leaves the content as it is)
+        field = think.field
+        if self._make_parser is not None:  # (`--format none`: no parser reads the reasoning)
+            self._read_on()
+            self._last_field = field
+            parser = self._parser(field)
+            pieces = parser.feed(text)
+            if parser.undecided or len(pieces) != 1 or type(pieces[0]) is not Text or pieces[0].text != text:
+                self._fed = (field, text, pieces)
+                return False
+            if field == "reasoning":
+                self._reasoning_field = field
+        think.moved(text)
+        return True
