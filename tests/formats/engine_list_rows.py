@@ -165,9 +165,12 @@ ROWS: dict[str, dict[str, Expected]] = {
             "\n", set(),
         ),
         "text-around-kept": ('a <function=f>{"a": 1}</function> b', [("f", '{"a": 1}')], "a  b", set()),
-        "qwen3-coder-body-is-text-here": (
-            "<function=f>\n<parameter=a>\n1\n</parameter>\n</function>", [],
-            "<function=f>\n<parameter=a>\n1\n</parameter>\n</function>", set(),
+        "qwen3-coder-body-handed-on": (
+            'a <function=f>\n<parameter=a>\n1\n</parameter>\n</function> b <function=g>{"b": 2}</function>',
+            [("f", '{"a": 1}'), ("g", '{"b": 2}')], "a  b ", set(),
+        ),
+        "prose-opener-is-text-for-both-bodies": (
+            "The <function=NAME> tag, </function>", [], "The <function=NAME> tag, </function>", set()
         ),
         "no-closer-at-the-end-recovered": (
             '<function=f>{"a": 1}', [("f", '{"a": 1}')], "", {"recovered-call"}

@@ -236,9 +236,10 @@ class Granite20bAndTokens(LazyComposition):
 
 
 class FunctionaryAndTokens(LazyComposition):
-    """`auto` for Functionary v3.1 ids: also `<function=NAME>{…}</function>`."""
+    """`auto` for Functionary v3.1 ids: also `<function=NAME>{…}</function>`, and Qwen3-Coder XML
+    (`<function=NAME>` then `<parameter=…>` tags: its `<function=` is handed on, the body decides)."""
 
-    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONARY)
+    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONARY, QWEN_XML)
 
 
 class FunctionGemmaAndTokens(LazyComposition):
@@ -336,7 +337,7 @@ FAMILIES: Final = (
     Family(("granite-20b-functioncalling",), "granite-20b+special-tokens", Granite20bAndTokens,
            "granite-20b-functioncalling's <function_call> {...}"),
     Family(("functionary-small-v3.1", "functionary-medium-v3.1"), "functionary+special-tokens",
-           FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>"),
+           FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>, and Qwen3-Coder XML"),
     Family(("functionary-small-v3.2", "functionary-medium-v3.2"), "functionary-v3.2+special-tokens",
            _wrapped("FunctionaryV32AndTokens"), "Functionary v3.2's >>>NAME line, then {...}; >>>all"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
