@@ -14,7 +14,7 @@ from tests.formats.damage_rows import Expected
 
 W = '{"name": "f", "arguments": {"a": 1}}'
 PARSERS = {
-    "granite": ("granite", "granite+special-tokens"),
+    "granite": ("granite", "granite+special-tokens", "granite-3.3+special-tokens"),
     "tool-calls-list": ("tool-calls-list", "tool-calls-list+special-tokens"),
     "nemotron": ("nemotron", "nemotron+special-tokens"),
     "cohere": ("cohere", "special-tokens"),
@@ -28,7 +28,7 @@ PARSERS = {
     "granite-20b": ("granite-20b+special-tokens",),
     "functionary": ("functionary+special-tokens",),
     "functionary-v3.2": ("functionary-v3.2+special-tokens",),
-    "granite-lines": ("granite-4-lines+special-tokens",),
+    "granite-lines": ("granite-4-lines+special-tokens", "granite-3.3+special-tokens"),
     "inkling": ("special-tokens", "olmo+special-tokens"),
 }
 ROWS: dict[str, dict[str, Expected]] = {
