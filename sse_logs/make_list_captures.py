@@ -147,6 +147,7 @@ GRANITE_20B = (
     '<function_call> {"name": "get_time", "arguments": {"timezone": "EAT"}}'
 )
 GIGACHAT31 = 'Сейчас узнаю.<|function_call|>{"name": "get_weather", "arguments": {"city": "Москва"}}</s>'
+GIGACHAT3 = '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_time", "arguments": {"timezone": "MSK"}}'
 INKLING = (
     "<|message_model|><|content_thinking|>Need the weather first.<|end_message|><|message_model|>"
     '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Lisbon"}}<|end_message|>'
@@ -198,6 +199,7 @@ CAPTURES: Captures = {
     "granite-20b-function-call": ("ibm-granite/granite-20b-functioncalling", field(GRANITE_20B), "stop"),
     "gigachat31-function-call": ("ai-sage/GigaChat3.1-10B-A1.8B", field(GIGACHAT31), "stop"),
     "inkling-blocks": ("thinkingmachines/Inkling-NVFP4", field(INKLING), "stop"),
+    "gigachat3-role-header": ("ai-sage/GigaChat3-10B-A1.8B", field(GIGACHAT3), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments", "functiongemma-stream-arguments": "--stream-arguments"}
 

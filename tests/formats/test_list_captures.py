@@ -62,6 +62,7 @@ EXPECTED = {
     "granite-20b-function-call": (["get_weather", "get_time"], "Looking it up.  ", "content"),
     "gigachat31-function-call": (["get_weather"], "Сейчас узнаю.", "content"),
     "inkling-blocks": (["get_weather"], "Checking Lisbon.", "content"),
+    "gigachat3-role-header": (["get_time"], "", "content"),
 }
 THOUGHT = {
     "magistral-think": "The user wants the files listed. I'll call bash with ls.",
