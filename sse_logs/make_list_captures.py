@@ -134,6 +134,25 @@ FUNCTIONARY_V32 = (  # (the prompt ended with `>>>`: the first message starts at
     ">>>all\nChecking now."
 )
 GRANITE_LINES = 'get_weather(location="San Francisco", unit="celsius")\nget_time(timezone="PST")'
+GRANITE33_LINES = (  # (after its reasoning, inside its answer wrapper)
+    "<think>Two lookups: the weather, then the time.</think><response>"
+    'get_weather(location="Austin", unit="fahrenheit")\nget_time(timezone="CST")</response>'
+)
+FUNCTIONARY_V31 = (  # (the JSON body, then Qwen3-Coder's parameter body under the same opener)
+    'Checking both.\n<function=get_weather>{"city": "Oslo", "unit": "celsius"}</function>\n'
+    "<function=get_time>\n<parameter=timezone>\nEurope/Oslo\n</parameter>\n</function>"
+)
+GRANITE_20B = (
+    'Looking it up. <function_call> {"name": "get_weather", "arguments": {"city": "Nairobi"}} '
+    '<function_call> {"name": "get_time", "arguments": {"timezone": "EAT"}}'
+)
+GIGACHAT31 = 'Сейчас узнаю.<|function_call|>{"name": "get_weather", "arguments": {"city": "Москва"}}</s>'
+GIGACHAT3 = '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_time", "arguments": {"timezone": "MSK"}}'
+INKLING = (
+    "<|message_model|><|content_thinking|>Need the weather first.<|end_message|><|message_model|>"
+    '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Lisbon"}}<|end_message|>'
+    "<|message_model|><|content_text|>Checking Lisbon.<|end_message|>"
+)
 
 CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
@@ -175,6 +194,12 @@ CAPTURES: Captures = {
     "functiongemma-stream-arguments": ("google/functiongemma-270m-it", field(FUNCTIONGEMMA), "stop"),
     "functionary-v32-recipients": ("meetkai/functionary-small-v3.2", field(FUNCTIONARY_V32), "stop"),
     "granite-4-h-small-call-lines": ("ibm-granite/granite-4.0-h-small", field(GRANITE_LINES), "stop"),
+    "granite-33-call-lines": ("ibm-granite/granite-3.3-8b-instruct", field(GRANITE33_LINES), "stop"),
+    "functionary-v31-both-bodies": ("meetkai/functionary-medium-v3.1", field(FUNCTIONARY_V31), "stop"),
+    "granite-20b-function-call": ("ibm-granite/granite-20b-functioncalling", field(GRANITE_20B), "stop"),
+    "gigachat31-function-call": ("ai-sage/GigaChat3.1-10B-A1.8B", field(GIGACHAT31), "stop"),
+    "inkling-blocks": ("thinkingmachines/Inkling-NVFP4", field(INKLING), "stop"),
+    "gigachat3-role-header": ("ai-sage/GigaChat3-10B-A1.8B", field(GIGACHAT3), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments", "functiongemma-stream-arguments": "--stream-arguments"}
 

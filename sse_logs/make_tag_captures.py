@@ -42,6 +42,21 @@ K2_HORIZON = (
     "Checking.<ifm|tool_calls><ifm|tool_call>get_weather<ifm|arg_key>city</ifm|arg_key>"
     "<ifm|arg_value>Rome</ifm|arg_value></ifm|tool_call>\n</ifm|tool_calls>"
 )
+IQUEST = (  # (its prompt opens <think>: only the closer comes)
+    "The user wants Hanoi's weather.</think>Looking.<iquest_tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Hanoi</arg_value>"
+    "<arg_key>days</arg_key><arg_value>3</arg_value></iquest_tool_call>"
+)
+HY4 = (
+    "Checking.<tool_calls:6124c78e>\n<tool_call:6124c78e>get_weather<arg_key:6124c78e>city</arg_key:6124c78e>"
+    "<arg_value:6124c78e>Chengdu</arg_value:6124c78e></tool_call:6124c78e>\n</tool_calls:6124c78e>"
+)
+MIMO_V2 = (  # (values as written: the newline inside the value is its own)
+    "Writing.\n<tool_call>\n<function=write_file>\n<parameter=path>notes.md</parameter>\n"
+    "<parameter=content>line one\nline two\n</parameter>\n</function>\n</tool_call>"
+)
+REKA_EDGE = 'Weather for Accra.</think>\nOn it.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Accra"}}</tool_call>Done.'
+INTERN_S1 = ["Searching.", "<|action_start|>", " ", "<|plugin|>", "\n",
+             *tokens('{"name": "search", "parameters": {"query": "tides"}}'), "<|action_end|>"]  # fmt: skip
 
 CAPTURES: Captures = {
     "granite4-hermes": ("ibm-granite/granite-4.0-h-small", content(GRANITE4), "stop"),
@@ -53,6 +68,11 @@ CAPTURES: Captures = {
     "hy3-block": ("tencent/hy3-preview", content(HY3), "stop"),
     "k2-horizon-block": ("ifm/k2-horizon-36b", content(K2_HORIZON), "stop"),
     "hy3-stream-arguments": ("tencent/hy3-preview", content(HY3), "stop"),
+    "iquest-q1-call": ("iquest/iquest-q1", content(IQUEST), "stop"),
+    "hy4-suffixed-block": ("tencent/hy4-preview", content(HY4), "stop"),
+    "mimo-v2-verbatim-values": ("xiaomimimo/mimo-v2-flash", content(MIMO_V2), "stop"),
+    "reka-edge-hermes": ("rekaai/reka-edge-2603", content(REKA_EDGE), "stop"),
+    "intern-s1-sglang-spelling": ("internlm/intern-s1", deltas(INTERN_S1), "stop"),
 }
 SIDECARS = {"hy3-stream-arguments": "--stream-arguments"}
 

@@ -13,7 +13,7 @@ import pytest
 from sse_rewrite.formats.catalogue.reasoning import MARKERS, SUFFIXED
 from sse_rewrite.stream.think_markers import partial
 from tests.chunking import cut, rewrite_stream, token_stream
-from tests.rewrite_runs import chunks, run
+from tests.rewrite_runs import chunks, run, tool_call_deltas
 
 # (model, content, reasoning field, content field)
 ROWS = [
@@ -102,6 +102,28 @@ def test_every_cut(model: str, text: str, reasoning: str, content: str) -> None:
     for point in range(len(text) + 1):
         pieces = [piece for piece in cut(text, [point]) if piece]
         assert fields(rewrite_stream(token_stream(pieces, model=model))) == (reasoning, content), point
+
+
+LINES_AFTER_REASONING = [
+    pytest.param("<think>Plan.</think><response>f(a=1)\ng()</response>", "Plan.", "",
+                 [("f", '{"a": 1}'), ("g", "{}")], id="in-the-response-wrapper"),
+    pytest.param("<think>Plan.</think>\nf(a=1)", "Plan.", "\n", [("f", '{"a": 1}')], id="after-the-block"),
+    pytest.param("<think>Plan.</think><response>Run f(a=1).</response>", "Plan.", "Run f(a=1).", [],
+                 id="prose-is-text"),
+]
+
+
+@pytest.mark.parametrize(("text", "reasoning", "content", "made"), LINES_AFTER_REASONING)
+def test_granite_33_call_lines_after_its_reasoning(
+    text: str, reasoning: str, content: str, made: list
+) -> None:
+    """The whole-answer gate reads the answer after the stream's think split, at every cut."""
+    for point in range(len(text) + 1):
+        pieces = [piece for piece in cut(text, [point]) if piece]
+        body = rewrite_stream(token_stream(pieces, model="ibm-granite/granite-3.3-8b-instruct"))
+        deltas = [call["function"] for call in tool_call_deltas(body)]
+        assert [(d["name"], d["arguments"]) for d in deltas] == made, point
+        assert fields(body) == (reasoning, content), point
 
 
 @pytest.mark.parametrize(("model", "text"), PROSE)

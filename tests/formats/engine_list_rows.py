@@ -14,7 +14,7 @@ from tests.formats.damage_rows import Expected
 
 W = '{"name": "f", "arguments": {"a": 1}}'
 PARSERS = {
-    "granite": ("granite", "granite+special-tokens"),
+    "granite": ("granite", "granite+special-tokens", "granite-3.3+special-tokens"),
     "tool-calls-list": ("tool-calls-list", "tool-calls-list+special-tokens"),
     "nemotron": ("nemotron", "nemotron+special-tokens"),
     "cohere": ("cohere", "special-tokens"),
@@ -28,7 +28,7 @@ PARSERS = {
     "granite-20b": ("granite-20b+special-tokens",),
     "functionary": ("functionary+special-tokens",),
     "functionary-v3.2": ("functionary-v3.2+special-tokens",),
-    "granite-lines": ("granite-4-lines+special-tokens",),
+    "granite-lines": ("granite-4-lines+special-tokens", "granite-3.3+special-tokens"),
     "inkling": ("special-tokens", "olmo+special-tokens"),
 }
 ROWS: dict[str, dict[str, Expected]] = {
@@ -165,9 +165,12 @@ ROWS: dict[str, dict[str, Expected]] = {
             "\n", set(),
         ),
         "text-around-kept": ('a <function=f>{"a": 1}</function> b', [("f", '{"a": 1}')], "a  b", set()),
-        "qwen3-coder-body-is-text-here": (
-            "<function=f>\n<parameter=a>\n1\n</parameter>\n</function>", [],
-            "<function=f>\n<parameter=a>\n1\n</parameter>\n</function>", set(),
+        "qwen3-coder-body-handed-on": (
+            'a <function=f>\n<parameter=a>\n1\n</parameter>\n</function> b <function=g>{"b": 2}</function>',
+            [("f", '{"a": 1}'), ("g", '{"b": 2}')], "a  b ", set(),
+        ),
+        "prose-opener-is-text-for-both-bodies": (
+            "The <function=NAME> tag, </function>", [], "The <function=NAME> tag, </function>", set()
         ),
         "no-closer-at-the-end-recovered": (
             '<function=f>{"a": 1}', [("f", '{"a": 1}')], "", {"recovered-call"}

@@ -49,7 +49,10 @@ from tests.oracles import openai_final
         pytest.param("meta-llama/Llama-3.2-1B-Instruct", "llama3.2+special-tokens",
             id="llama-3.2-over-llama"),
         pytest.param("ibm-granite/granite-3.1-8b-instruct", "granite+special-tokens", id="granite-3.1"),
-        pytest.param("ibm-granite/granite-3.2-8b-instruct", SPECIAL_TOKENS, id="granite-3.2-not-a-list"),
+        pytest.param("ibm-granite/granite-3.2-8b-instruct", "granite+special-tokens", id="granite-3.2-list"),
+        pytest.param("ibm-granite/granite-3.3-8b-instruct", "granite-3.3+special-tokens",
+            id="granite-3.3-lines"),
+        pytest.param("ibm-granite/granite-4.0-micro", "hermes+special-tokens", id="granite-4-not-3"),
         pytest.param("tencent/Hunyuan-A13B-Instruct", "tool-calls-list+special-tokens", id="hunyuan-a13b"),
         pytest.param("allenai/Olmo-3-32B-Think", "olmo+special-tokens", id="olmo-3"),
         # the marker-then-list family (its special tokens are read in every stream anyway)

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and witho
 SSE_LOGS = Path(__file__).parent.parent.parent / "sse_logs"
 MARKERS = ("[TOOL_CALLS]", "[ARGS]", "<|python_tag|>", "<|python_start|>", "<|tool_call", "<tool_call|>",
            "call:", "[THINK]", "<|channel>", "<tool_calls>", "<TOOLCALL>", "<|START_ACTION|>", "Action:",
-           "```", "functools", "<|tools_prefix|>", "<function_calls>", "<start_function_call>", "<escape>")
+           "```", "functools", "<|tools_prefix|>", "<function_calls>", "<start_function_call>", "<escape>",
+           "<function", "<parameter", "<|message_model|>", "<|content", "<think>", "<response>")
 
 # capture: (calls' names, content kept, field the text is in)
 EXPECTED = {
@@ -55,6 +56,13 @@ EXPECTED = {
     "llama32-pythonic": (["get_weather", "get_time"], "", "content"),
     "functiongemma-call": (["set_alarm"], "", "content"),
     "functiongemma-stream-arguments": (["set_alarm"], "", "content"),
+    # FORMATS-2.md §B, and Granite 3.3's lines after its reasoning
+    "granite-33-call-lines": (["get_weather", "get_time"], "", "content"),
+    "functionary-v31-both-bodies": (["get_weather", "get_time"], "Checking both.\n\n", "content"),
+    "granite-20b-function-call": (["get_weather", "get_time"], "Looking it up.  ", "content"),
+    "gigachat31-function-call": (["get_weather"], "Сейчас узнаю.", "content"),
+    "inkling-blocks": (["get_weather"], "Checking Lisbon.", "content"),
+    "gigachat3-role-header": (["get_time"], "", "content"),
 }
 THOUGHT = {
     "magistral-think": "The user wants the files listed. I'll call bash with ls.",
@@ -62,6 +70,8 @@ THOUGHT = {
     "magistral-think-stripped": "The user wants the files listed. I'll call bash with ls.",
     # (Command A reasoning ids start inside <|START_THINKING|>: the text before the call is reasoning)
     "cohere-start-action": "I will search for that.",
+    "granite-33-call-lines": "Two lookups: the weather, then the time.",
+    "inkling-blocks": "Need the weather first.",
 }
 """The reasoning a capture's content holds (it goes to `reasoning_content`)."""
 

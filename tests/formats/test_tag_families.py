@@ -20,7 +20,8 @@ from tests.formats.streamed import streamed_at_every_cut
 
 ROUTES = [
     pytest.param("ibm-granite/granite-4.0-h-tiny", "hermes+special-tokens", id="granite-4"),
-    pytest.param("ibm-granite/granite-3.3-8b-instruct", "special-tokens", id="granite-3-not-hermes"),
+    pytest.param("ibm-granite/granite-3.3-8b-instruct", "granite-3.3+special-tokens",
+                 id="granite-3-not-hermes"),
     pytest.param("baidu/ERNIE-4.5-21B-A3B-Thinking", "hermes+special-tokens", id="ernie-4.5"),
     pytest.param("RekaAI/reka-edge-2603", "hermes+special-tokens", id="reka-edge"),
     pytest.param("arcee-ai/Trinity-Nano-Preview", "hermes+special-tokens", id="trinity"),

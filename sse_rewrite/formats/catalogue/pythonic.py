@@ -9,9 +9,8 @@ A `ListSyntax` on the family machine (`machines/_list_machine.py`): one call a l
 literals and JSON's `true`, `false`, `null`. Its `<function_calls>` wrapper also holds DSML
 and invoke bodies elsewhere (the body decides), so only Olmo ids read it, and a body that is
 not call lines is left as text. Granite's lines have no marker at all: they are read as the
-whole answer only (`routing_wrapped`), under Granite 4.0 H-Small ids (not yet 3.3's: see
-docs/behaviour.md), keyword arguments
-only, and each must name a declared tool where the request's tools are known.
+whole answer only (`routing_wrapped`), under Granite 3.3 and 4.0 H-Small ids, keyword
+arguments only, and each must name a declared tool where the request's tools are known.
 """
 
 from __future__ import annotations

@@ -236,9 +236,10 @@ class Granite20bAndTokens(LazyComposition):
 
 
 class FunctionaryAndTokens(LazyComposition):
-    """`auto` for Functionary v3.1 ids: also `<function=NAME>{…}</function>`."""
+    """`auto` for Functionary v3.1 ids: also `<function=NAME>{…}</function>`, and Qwen3-Coder XML
+    (`<function=NAME>` then `<parameter=…>` tags: its `<function=` is handed on, the body decides)."""
 
-    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONARY)
+    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONARY, QWEN_XML)
 
 
 class FunctionGemmaAndTokens(LazyComposition):
@@ -315,7 +316,9 @@ FAMILIES: Final = (
            "FunctionGemma's call:NAME{...} with its special tokens stripped"),
     Family(("granite-4.0-h-small",), "granite-4-lines+special-tokens", _wrapped("Granite4LinesAndTokens"),
            "Hermes JSON tool-call tags, and bare NAME(k=v) call lines as the whole answer"),
-    Family(("granite-3.0", "granite-3.1"), "granite+special-tokens", GraniteAndTokens,
+    Family(("granite-3.3",), "granite-3.3+special-tokens", _wrapped("Granite33AndTokens"),
+           "Granite 3.1's <tool_call>[...], and bare NAME(k=v) call lines as the whole answer"),
+    Family(("granite-3.0", "granite-3.1", "granite-3.2"), "granite+special-tokens", GraniteAndTokens,
            "Granite 3.1's <tool_call>[...] (3.0's <|tool_call|> is read in every stream)"),
     Family(("jamba", "apriel", "hunyuan-a13b"), "tool-calls-list+special-tokens", ToolCallsListAndTokens,
            "<tool_calls>[...]</tool_calls>"),
@@ -336,7 +339,7 @@ FAMILIES: Final = (
     Family(("granite-20b-functioncalling",), "granite-20b+special-tokens", Granite20bAndTokens,
            "granite-20b-functioncalling's <function_call> {...}"),
     Family(("functionary-small-v3.1", "functionary-medium-v3.1"), "functionary+special-tokens",
-           FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>"),
+           FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>, and Qwen3-Coder XML"),
     Family(("functionary-small-v3.2", "functionary-medium-v3.2"), "functionary-v3.2+special-tokens",
            _wrapped("FunctionaryV32AndTokens"), "Functionary v3.2's >>>NAME line, then {...}; >>>all"),
     Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,

@@ -19,7 +19,7 @@ from .lists import (
 )
 from .one_call import FunctionaryV32Parser
 from .pythonic import GRANITE_LINES
-from .routing import HermesAndTokens, MistralTokens, Tokens, XlamTokens
+from .routing import GraniteAndTokens, HermesAndTokens, MistralTokens, Tokens, XlamTokens
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -81,6 +81,15 @@ class Granite4LinesAndTokens(WholeAnswerParser):
     """`auto` for Granite 4.0 H-Small ids: Hermes JSON tags, and bare call lines as the whole answer."""
 
     INNER = HermesAndTokens
+    BARE = (GRANITE_LINES,)
+    DECLARED_ONLY = True
+
+
+class Granite33AndTokens(WholeAnswerParser):
+    """`auto` for Granite 3.3 ids: 3.0's and 3.1's lists, and bare call lines as the whole answer
+    (after the `<think>…</think><response>` split, which the stream's reasoning markers make)."""
+
+    INNER = GraniteAndTokens
     BARE = (GRANITE_LINES,)
     DECLARED_ONLY = True
 

@@ -44,6 +44,9 @@ class ComposedParser(QuotesRead):
     """`plain_leads` while no part is open: every part's openers' first characters."""
     _WHOLE_OPENERS: ClassVar[dict[str, tuple[int, Any]]]
     """The openers a part may take whole (`_absorb_opener`), by text: looked up, not searched."""
+    _SHARED: ClassVar[dict[tuple[int, bytes], tuple[int, Any]]]
+    """By part index and opener, the next part that reads the same opener, with its value there
+    (Functionary's and Qwen3-Coder's `<function=`: `ScanningParser.shared`)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -53,7 +56,11 @@ class ComposedParser(QuotesRead):
         openers: dict[bytes, tuple[int, Any]] = {}
         held_from: dict[bytes, int] = {}
         held_only_from: dict[bytes, int] = {}
+        cls._SHARED = {}
         for index, part in reversed(list(enumerate(cls.PARTS))):
+            cls._SHARED.update(((index, marker), openers[marker]) for marker, value in part.OPENERS.items()
+                               if marker in openers and value not in part.ORPHANS
+                               and openers[marker][1] not in cls.PARTS[openers[marker][0]].ORPHANS)
             openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
             held_from.update(part.OPENERS.held_from)
             held_only_from.update(part.OPENERS.held_only_from)
@@ -74,6 +81,8 @@ class ComposedParser(QuotesRead):
         self._around = Surroundings(self._OPENERS)
         self._parts = [part(max_section_bytes, self._scan, stream_arguments, self._around, tools)
                        for part in self.PARTS]
+        for index, marker in self._SHARED:
+            self._parts[index].shared |= {marker}
         self._active: ScanningParser | None = None  # the part whose call or section is open
         self._flushed = False
 
@@ -217,8 +226,21 @@ class ComposedParser(QuotesRead):
             self._active = part
         elif part._state is part.TEXT:
             self._active = None
+            if part.handed_on:
+                return self._hand_on(part, out)
         else:
             return part._STEPS[part._state](part, out)
+        return True
+
+    def _hand_on(self, part: ScanningParser, out: list[Piece]) -> bool:
+        """`part` found that what follows its opener is not its syntax: the next part reading that
+        opener opens it, where it stands (nothing of it was handed back)."""
+        opener, part.handed_on = part.handed_on, b""
+        index, value = self._SHARED[self._parts.index(part), opener]
+        taker = self._parts[index]
+        if not taker._found(value, self._scan.start, len(opener), out):
+            return False
+        self._active = taker
         return True
 
 

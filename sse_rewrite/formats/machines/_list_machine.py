@@ -215,7 +215,10 @@ class ListParser(ListReasoning):
         scan = self._scan
         if self._written:  # (a later call of a block: the block ends before it)
             return self._end_block(out, self._written_end)
-        if self._opener_end > scan.start:  # (empty where the prompt wrote the opener: `open_at_start`)
+        opener = bytes(scan.view[scan.start : self._opener_end])  # (empty where the prompt wrote it)
+        if opener in self.shared:
+            self.handed_on = opener  # (its closer is owed as if released: unsure, it stays words)
+        elif opener:
             out.append(Text(scan.take(self._opener_end)))
         syntax = self._syntax
         if syntax is not None and syntax.closer is not None and syntax.orphan_closer:

@@ -102,6 +102,12 @@ class ScanningParser(StreamedCall, OrphanClosers):
     def _setup(self) -> None:
         """Set up a subclass's own state (the last step of `__init__`)."""
 
+    shared: frozenset[bytes] = frozenset()
+    """Openers a later part of its `ComposedParser` reads too: one this part finds is not its
+    syntax is handed on to that part (`handed_on`), not released as text (the body decides)."""
+    handed_on: bytes = b""
+    """The opener of `shared` this part just handed on, at the scanner's `start` (b"": none)."""
+
     @property
     def pending(self) -> bool:
         """True while any text is held back."""

@@ -113,13 +113,18 @@ class WholeAnswerParser:
 
     @property
     def pending(self) -> bool:
-        """True until the answer is decided (or its calls are out), then `INNER`'s."""
-        return self._held is not None or self._inner.pending
+        """True while the answer is held, or a leading reasoning block read, then `INNER`'s; not
+        before the answer's first text (`watching` then): a reasoning marker the stream reads
+        there (Granite 3.3's `<think>`) is no call's text (`ContentThinking.split`)."""
+        held = self._held
+        return (held is not None and (bool(held) or self._thinking is not None)) or self._inner.pending
 
     @property
     def watching(self) -> bool:
-        """`INNER`'s once the answer went to it (while held, it is `pending`: every event is read)."""
-        return self._held is None and self._inner.watching
+        """True before the answer's first text (every event is read), `INNER`'s once the answer
+        went to it (while held, it is `pending`)."""
+        held = self._held
+        return self._inner.watching if held is None else not held and self._thinking is None
 
     @property
     def quotes(self) -> Quotes:
