@@ -119,8 +119,10 @@ class ThinkSplitter:
             text, 0, markers.outside())
 
     def ends_in_start(self, text: str) -> bool:
-        """Whether `text` ends with a possible start of a tag read outside the reasoning."""
-        return not self._inside and partial(text, 0, self._markers.outside()) > 0
+        """Whether `text` ends with a possible start of a tag read outside the reasoning, after some
+        other text (a text that is only the start cannot have closed a call before it: a token
+        stream's `<th` or an HTML file's `<td` inside a call is not read ahead)."""
+        return not self._inside and 0 < partial(text, 0, self._markers.outside()) < len(text)
 
     def moves(self, text: str) -> bool:
         """Whether `feed` would give all of `text` back as one `Thought`, holding nothing and
