@@ -148,6 +148,10 @@ STEP3 = (
     f'{STEP3_CALL}<steptml:invoke name="search"><steptml:parameter name="query">a < b</steptml:parameter>'
     "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"
 )
+SOLAR_OPEN2 = (
+    "Checking both. <|tool_call:start|>get_weather\n<|tool_arg:start|>city<|tool_arg:value|>Seoul"
+    "<|tool_arg:end|><|tool_call:end|><|tool_call:start|>get_time\n<|tool_call:end|>"
+)
 SOLAR_OPEN = (
     "<|tool_calls|><|tool_call:begin|>k3v9x2m7q1<|tool_call:name|>get_weather<|tool_call:args|>"
     '{"city": "Seoul"}<|tool_call:end|><|tool_call:begin|>p0a8r4t6z2<|tool_call:name|>get_time<|tool_call:args|>'
@@ -191,6 +195,7 @@ CAPTURES = {
     "mimo-v25-tml": ("opencode-go/mimo-v2.5", content(MIMO_TML)),
     "minicpm5-calls": ("openbmb/MiniCPM5-2B", content(MINICPM5)),
     "step3-steptml": ("stepfun-ai/step3", specials(STEP3)),
+    "solar-open2-calls": ("upstage/solar-open-2", specials(SOLAR_OPEN2)),
     "solar-open-calls": ("upstage/Solar-Open-100B", specials(SOLAR_OPEN)),
     "solar-open-stream-arguments": ("upstage/Solar-Open-100B", specials(SOLAR_OPEN)),
     "plamo3-call": ("pfnet/plamo-3-nict-2b-base", specials(PLAMO3)),

@@ -21,7 +21,10 @@ from tests.formats.streamed import checked
 STEP3, SOLAR, PLAMO = "stepfun-ai/step3", "upstage/Solar-Open-100B", "pfnet/plamo-3-nict-2b-base"
 DOTS3, MIMO, MINICPM5 = "dots-studio/dots3-note-prev", "opencode-go/mimo-v2.5", "openbmb/MiniCPM5-2B"
 SPARK, GLIMMER = "meta-models/Muse-Spark-Open-816B-A42B-NVFP4", "meta-models/Muse-Glimmer-30B"
-BEAM = "beam-1.0"
+BEAM, SOLAR2 = "beam-1.0", "upstage/solar-open-2"
+SOLAR2_CALL = "<|tool_call:start|>{}\n".format
+SOLAR2_ARG = "<|tool_arg:start|>{}<|tool_arg:value|>{}<|tool_arg:end|>".format
+SOLAR2_END = "<|tool_call:end|>"
 S3B = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
 S3C = "<｜tool_call_end｜><｜tool_calls_end｜>"
 SOLAR_CALL = "<|tool_calls|><|tool_call:begin|>{}<|tool_call:args|>{}<|tool_call:end|><|calls|>".format
@@ -72,6 +75,16 @@ ROWS: list[Any] = [
     pytest.param(SOLAR, "Say <|tool_call:name|> and <|tool_call:args|> in prose.", [],
                  "Say <|tool_call:name|> and <|tool_call:args|> in prose.", "", set(),
                  id="solar-frame-tokens-alone"),
+    # Solar Open 2 (vLLM solar_open2_tool_parser: raw values typed, a missing end closed by the next start)
+    pytest.param(SOLAR2, f"A {SOLAR2_CALL('f')}{SOLAR2_ARG('n', '2')}{SOLAR2_ARG('s', 'a b')}{SOLAR2_END} B",
+                 [("f", {"n": 2, "s": "a b"})], "A  B", "", set(), id="solar2-values-guessed"),
+    pytest.param(SOLAR2, f"{SOLAR2_CALL('get_time')}{SOLAR2_END}", [("get_time", {})], "", "", set(),
+                 id="solar2-no-arguments"),
+    pytest.param(SOLAR2, f"{SOLAR2_CALL('f')}{SOLAR2_ARG('a', '1')}{SOLAR2_CALL('g')}{SOLAR2_END}",
+                 [("f", {"a": 1}), ("g", {})], "", "", {"implicit-close"},
+                 id="solar2-end-missing-next-start"),
+    pytest.param(SOLAR2, "Say <|tool_arg:start|> in prose.", [], "Say <|tool_arg:start|> in prose.", "",
+                 set(), id="solar2-argument-token-alone"),
     pytest.param(PLAMO, _plamo("ls", ""), [("ls", {})], "", "", set(), id="plamo-empty-arguments"),
     pytest.param(PLAMO, _plamo("f", '{"a": [1, "<|plamo:end_tool_arguments:plamo|>"]}'),
                  [("f", {"a": [1, "<|plamo:end_tool_arguments:plamo|>"]})], "", "", set(),

@@ -113,6 +113,8 @@ def solar2_call_parts(
     """A Solar Open 2 call: the name line, then `K<|tool_arg:value|>V<|tool_arg:end|>` pairs
     (`<|tool_arg:start|>` between them), each value raw text typed by the tool's schema."""
     name = header.strip()
+    if not arguments.strip():  # (a call without arguments)
+        return None, name, "{}"
     pairs = []
     for pair in arguments.split("<|tool_arg:start|>"):
         key, marked, value = pair.partition(_SOLAR2_VALUE[0])
