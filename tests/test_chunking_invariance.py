@@ -13,6 +13,7 @@ the text of its events in their own envelopes (`chunking.recut_stream`).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -250,16 +251,19 @@ THINK_AFTER_A_CALL = [
                  "</tool_call><think>hm</think>Done.", "</tool_call>", id="glm"),
     pytest.param("z-ai/glm-4.6", "Go.<tool_call>f\n<arg_key>a</arg_key>\n<arg_value><think>x</arg_value>"
                  "\n</tool_call><think>hm</think>Done.", "<think>x", id="glm-a-tag-in-the-value-too"),
-    pytest.param("meituan/longcat-flash-chat", "Go.<longcat_tool_call>f\n<longcat_arg_key>a"
-                 "</longcat_arg_key>\n<longcat_arg_value>1</longcat_arg_value>\n</longcat_tool_call>"
-                 "<think>hm</think>Done.",
-                 "</longcat_tool_call>", id="longcat"),
     pytest.param("deepseek/deepseek-v3.2", f'{_DSML}tool_calls>\n{_DSML}invoke name="f">\n</{_DSML[1:]}'
                  f"invoke>\n</{_DSML[1:]}tool_calls><think>hm</think>Done.", f"</{_DSML[1:]}tool_calls>",
                  id="dsml"),
+    pytest.param("meituan-longcat/LongCat-Flash-Thinking-2601", "Go.<longcat_tool_call>f\n<longcat_arg_key>a"
+                 "</longcat_arg_key>\n<longcat_arg_value>1</longcat_arg_value>\n</longcat_tool_call>"
+                 "<longcat_think>hm</longcat_think>Done.", "</longcat_tool_call>", id="longcat"),
+    pytest.param("meituan-longcat/LongCat-Flash-Thinking-2601", "Go.<longcat_tool_call>f\n<longcat_arg_key>a"
+                 "</longcat_arg_key>\n<longcat_arg_value>1</longcat_arg_value>\n</longcat_tool_call>"
+                 "<think>hm</think>Done.", "</longcat_tool_call>", id="longcat-think"),
 ]
 """A think tag after a call's closer, for `test_a_think_tag_after_a_call_closed_in_its_chunk`: the
-text from `cut` on is one chunk (and from one character past it; and from it to the tag's end)."""
+text from `cut` on is one chunk (and from one character past it; and from it to the tag's end), and
+the tag's start ends a chunk (`</tool_call><th` | `ink>`)."""
 
 
 @pytest.mark.parametrize("streamed", STREAMED)
@@ -269,15 +273,17 @@ def test_a_think_tag_after_a_call_closed_in_its_chunk(
 ) -> None:
     """The chunk that closes a call splits what follows the closer as it would be one character
     an event (docs/behaviour.md, "Think tags": a copy of the call's parser reads on,
-    `ChoiceRewriter._reader_ahead`), a tag's start at its end included (`</tool_call><th` |
-    `ink>`); a tag inside the call stays its data."""
+    `ChoiceRewriter._reader_ahead`); a tag inside the call stays its data."""
     at = text.index(cut)
     whole = model_run(model, [text], "content", streamed)
     assert whole[0][1], "a call"
-    tag = text.index("<think>hm")
+    found = re.search(r"<\w*think>hm", text)
+    assert found is not None
+    tag, end = found.start(), found.end() - 2
+    starts = [[text[: tag + n], text[tag + n :]] for n in range(1, end - tag)]  # (the tag cut)
+    starts += [[text[:at], text[at : tag + n], text[tag + n :]] for n in (1, 3)]
     for texts in (list(text), tokens(text), [text[:at], text[at:]], [text[: at + 1], text[at + 1 :]],
-                  [*text[:at], text[at : tag + 7], *text[tag + 7 :]],
-                  *([*text[:at], text[at : tag + end], text[tag + end :]] for end in (1, 3, 6))):  # fmt: skip
+                  [*text[:at], text[at:end], *text[end:]], *starts):  # fmt: skip
         assert model_run(model, texts, "content", streamed) == whole, texts
 
 
