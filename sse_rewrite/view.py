@@ -63,7 +63,8 @@ def view_json(name: str, replay: Replay) -> dict[str, Any]:
     assembled: Assembled = assemble(replay.output)
     return {
         "capture": name,
-        "options": dataclasses.asdict(replay.options),
+        "options": {**dataclasses.asdict(replay.options),
+                    "tools": None if replay.options.tools is None else replay.options.tools.names()},
         "stats": dataclasses.asdict(replay.stats),
         "warnings": [{"code": n.code, "message": n.message} for n in replay.notices],
         **to_json(assembled),

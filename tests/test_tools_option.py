@@ -53,3 +53,14 @@ def test_replay_and_diff_read_the_tools_sidecar(tmp_path: Path) -> None:
     (tmp_path / "none.json").write_bytes(b"[]")  # options given on the command line win
     replayed = invoke(["replay", "--tools", str(tmp_path / "none.json"), str(capture)]).stdout_bytes
     assert arguments(replayed)[0][1]["content"] == 42
+
+
+def test_replay_json_names_the_tools_it_read(tmp_path: Path) -> None:
+    capture = tmp_path / "write.sse"
+    capture.write_bytes(STREAM)
+    goldens.tools_path(capture).write_bytes(orjson.dumps({"tools": [WRITE]}))
+    result = invoke(["replay", "--json", str(capture)])
+    assert result.exit_code == 0, result.output
+    [view] = orjson.loads(result.stdout_bytes)
+    assert view["options"]["tools"] == ["Write"]
+    assert view["choices"][0]["tool_calls"][0]["arguments"] == '{"file_path": "/tmp/a", "content": "42"}'
