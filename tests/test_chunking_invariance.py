@@ -84,9 +84,16 @@ def test_every_syntax_any_cut(entry: Entry, field: str, streamed: bool) -> None:
         assert entry_run(entry, field, streamed, cut(entry.example)) == whole, name
 
 
+KNOWN_ENTRIES = {"Kimi K2, tokens stripped"}
+"""Entries whose example holds a known cut-dependence (`KNOWN_CAPTURES["stripped-kimi-k2"]`: `fu` |
+`nctions.`, held strictly as xfail by `test_reported_leaks_any_cut`): left out of the random cuts,
+read at every other cut above."""
+
+
 @RANDOM
 @given(
-    entry=st.sampled_from(ENTRIES), field=st.sampled_from(FIELDS), streamed=st.booleans(),
+    entry=st.sampled_from([entry for entry in ENTRIES if entry.name not in KNOWN_ENTRIES]),
+    field=st.sampled_from(FIELDS), streamed=st.booleans(),
     sizes=SIZES, reads=READS,
 )  # fmt: skip
 def test_every_syntax_random_cuts(

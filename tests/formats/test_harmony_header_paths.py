@@ -131,7 +131,7 @@ def test_the_gpt_oss_parser_becomes_the_tokens_parser_once_the_answer_begins() -
 def test_the_gpt_oss_parser_holds_nothing_once_flushed() -> None:
     for text in ("", "analysisNeed it.", "analysisA.commentary to=functions.f json{"):
         stripped = GptOssAndTokens()
-        assert stripped.pending
+        assert stripped.watching and not stripped.pending  # (every event is read; nothing held yet)
         stripped.feed(text)
         stripped.flush()
         assert not stripped.pending and stripped.undecided == 0
