@@ -37,18 +37,25 @@ import orjson
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final, Protocol
+    from collections.abc import Awaitable
+    from typing import Any, Final, Protocol, TypeVar
+
+    T = TypeVar("T")
 
     class ResponseStore(Protocol):
-        """What the Responses front needs from a store; each call may raise `StoreUnavailable`."""
+        """What the Responses front needs from a store; each call may raise `StoreUnavailable`.
 
-        async def get(self, response_id: str) -> StoredResponse | None: ...
-        async def reserve(self, response_id: str) -> None: ...
-        async def put(self, response_id: str, stored: StoredResponse) -> None: ...
-        async def delete(self, response_id: str) -> bool: ...
-        async def release(self, response_id: str) -> None: ...
-        async def ping(self) -> None: ...
-        async def close(self) -> None: ...
+        A call that needed no wait may return a finished future (awaiting it never suspends,
+        and `keeping.py` then writes with no task of its own).
+        """
+
+        def get(self, response_id: str) -> Awaitable[StoredResponse | None]: ...
+        def reserve(self, response_id: str) -> Awaitable[None]: ...
+        def put(self, response_id: str, stored: StoredResponse) -> Awaitable[None]: ...
+        def delete(self, response_id: str) -> Awaitable[bool]: ...
+        def release(self, response_id: str) -> Awaitable[None]: ...
+        def ping(self) -> Awaitable[None]: ...
+        def close(self) -> Awaitable[None]: ...
 
 MAX_AGE: Final = 30 * 24 * 3600.0
 """Seconds a stored response is kept (30 days, as OpenAI keeps them)."""
@@ -216,7 +223,9 @@ class AsyncSqliteStore:
     """
 
     def __init__(self, fast: SqliteStore, slow: SqliteStore) -> None:
-        self.fast, self.slow = fast, slow
+        import sqlite3
+
+        self.fast, self.slow, self._sqlite = fast, slow, sqlite3
         self._writes = 0
         self._checkpoint: asyncio.Future[None] | None = None
 
@@ -232,35 +241,29 @@ class AsyncSqliteStore:
             raise StoreUnavailable(f"cannot open the store {path}: {error}") from None
         return cls(fast, slow)
 
-    async def get(self, response_id: str) -> StoredResponse | None:
+    def get(self, response_id: str) -> asyncio.Future[StoredResponse | None]:
         """See `SqliteStore.get`."""
-        stored: StoredResponse | None = await self._run("get", response_id)
-        return stored
+        return self._run("get", response_id)
 
-    async def reserve(self, response_id: str) -> None:
+    def reserve(self, response_id: str) -> asyncio.Future[None]:
         """See `SqliteStore.reserve`."""
-        await self._run("reserve", response_id)
-        self._written()
+        return self._written(self._run("reserve", response_id))
 
-    async def put(self, response_id: str, stored: StoredResponse) -> None:
+    def put(self, response_id: str, stored: StoredResponse) -> asyncio.Future[None]:
         """See `SqliteStore.put`."""
-        await self._run("put", response_id, stored)
-        self._written()
+        return self._written(self._run("put", response_id, stored))
 
-    async def delete(self, response_id: str) -> bool:
+    def delete(self, response_id: str) -> asyncio.Future[bool]:
         """See `SqliteStore.delete`."""
-        deleted: bool = await self._run("delete", response_id)
-        self._written()
-        return deleted
+        return self._written(self._run("delete", response_id))
 
-    async def release(self, response_id: str) -> None:
+    def release(self, response_id: str) -> asyncio.Future[None]:
         """See `SqliteStore.release`."""
-        await self._run("release", response_id)
-        self._written()
+        return self._written(self._run("release", response_id))
 
-    async def ping(self) -> None:
+    def ping(self) -> asyncio.Future[None]:
         """See `SqliteStore.ping`."""
-        await self._run("ping")
+        return self._run("ping")
 
     async def close(self) -> None:
         """Close the file (after a checkpoint under way)."""
@@ -269,25 +272,34 @@ class AsyncSqliteStore:
         await asyncio.to_thread(self.fast.close)
         await asyncio.to_thread(self.slow.close)
 
-    async def _run(self, name: str, *args: Any) -> Any:
-        """`name(*args)` on the loop's connection, or in a thread on the other when a lock is held."""
-        import sqlite3
-
+    def _run(self, name: str, *args: Any) -> asyncio.Future[Any]:
+        """`name(*args)` on the loop's connection (a finished future: no task, no wait), or in a
+        thread on the other when a lock is held."""
+        done = asyncio.get_running_loop().create_future()
         try:
             try:
-                return getattr(self.fast, name)(*args)
-            except sqlite3.OperationalError as error:
+                done.set_result(getattr(self.fast, name)(*args))
+                return done
+            except self._sqlite.OperationalError as error:
                 if error.sqlite_errorcode & 0xFF not in _BUSY:
                     raise
+            return asyncio.ensure_future(self._in_thread(name, args))
+        except self._sqlite.Error as error:
+            done.set_exception(StoreUnavailable(f"the store failed: {error}"))
+            return done
+
+    async def _in_thread(self, name: str, args: tuple[Any, ...]) -> Any:
+        try:
             return await asyncio.to_thread(getattr(self.slow, name), *args)
-        except sqlite3.Error as error:
+        except self._sqlite.Error as error:
             raise StoreUnavailable(f"the store failed: {error}") from None
 
-    def _written(self) -> None:
-        """Count a write; every `CHECKPOINT_EVERY`, checkpoint in a thread unless one runs already."""
+    def _written(self, call: asyncio.Future[T]) -> asyncio.Future[T]:
+        """`call`, a write, counted: every `CHECKPOINT_EVERY`, a checkpoint in a thread (unless one runs)."""
         self._writes += 1
         if self._writes % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.done()):
             self._checkpoint = asyncio.ensure_future(self._checkpoint_log())
+        return call
 
     async def _checkpoint_log(self) -> None:
         import sqlite3
