@@ -20,7 +20,7 @@ it, its own output included, as chat.completions messages: what the next request
 with no body), so a request for it on any instance or worker waits for it instead of
 finding nothing, and never sees it half made. The store is bounded: responses older than
 `max_age` seconds, and those with `max_rows` newer ones written after them, are deleted as
-new ones come in (so it holds at most `max_rows`; the trim reads an index, whatever the size).
+new ones come in (so it holds at most `max_rows`; the trim reads a rowid range, whatever the size).
 """
 
 from __future__ import annotations
@@ -68,10 +68,18 @@ WAIT_FOR_LOCK: Final = 10.0
 _BUSY: Final = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED: the primary codes of "another connection holds it"
 _SCHEMA: Final = """CREATE TABLE IF NOT EXISTS responses (
     id TEXT PRIMARY KEY, created REAL NOT NULL, response BLOB NOT NULL, conversation BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS responses_created ON responses (created);"""
-# A reserved row has an empty response (b""): the schema of existing files stays as it was.
+DROP INDEX IF EXISTS responses_created;"""
+# A reserved row has an empty response (b""): the schema of existing files stays as it was (an
+# earlier release's index on `created` is dropped: the age bound reads the rowid order).
 # Every write gets a new rowid, one past the largest (INSERT OR REPLACE deletes the old row):
-# the rowid orders rows by their last write, so the count bound is a rowid window.
+# the rowid orders rows by their last write, so both bounds are a rowid window. The count: rows
+# `max_rows` below the new one. The age: rows before the first one young enough, found by
+# reading from the oldest (`NOT INDEXED`: in rowid order, whatever index an earlier release
+# left), so a write reads one row past those it deletes.
+_BOUNDS: Final = """CREATE TEMP TRIGGER IF NOT EXISTS responses_bounds AFTER INSERT ON main.responses
+WHEN NEW.response != x'' BEGIN DELETE FROM responses WHERE rowid < max(NEW.rowid - {max_rows} + 1,
+    coalesce((SELECT rowid FROM responses NOT INDEXED WHERE created >= NEW.created - {max_age} ORDER BY rowid
+              LIMIT 1), NEW.rowid + 1)); END"""
 
 
 class StoreUnavailable(Exception):
@@ -162,6 +170,7 @@ class SqliteStore:
             if not checkpoints:
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.executescript(_SCHEMA)
+            self._db.execute(_BOUNDS.format(max_rows=int(max_rows), max_age=repr(float(max_age))))
             self._db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")  # (opening waits as long as needed)
 
     def get(self, response_id: str) -> StoredResponse | None:
@@ -181,14 +190,10 @@ class SqliteStore:
                              (response_id, time.time()))
 
     def put(self, response_id: str, stored: StoredResponse) -> None:
-        """Keep `stored` as `response_id`, then drop what is past the bounds (one transaction)."""
-        row = (response_id, time.time(), *stored.encoded())
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)", row)
-            self._db.execute("DELETE FROM responses WHERE created < ? "  # (each side an index search)
-                             "OR rowid <= (SELECT max(rowid) FROM responses) - ?",
-                             (row[1] - self._max_age, self._max_rows))
+        """Keep `stored` as `response_id`, and drop what is past the bounds: one statement (its trigger)."""
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                             (response_id, time.time(), *stored.encoded()))
 
     def delete(self, response_id: str) -> bool:
         """Forget `response_id`; whether it was there."""
