@@ -19,6 +19,7 @@ prometheus-client is imported when the app is built, never by `--help` or the fi
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from aiohttp import web
@@ -157,35 +158,43 @@ class MeteredStore:
         self._counters = {(operation, outcome): metrics.store.labels(operation, outcome)  # looked up once
                           for operation in operations for outcome in ("ok", "error")}
 
-    async def get(self, response_id: str) -> StoredResponse | None:
+    def get(self, response_id: str) -> Awaitable[StoredResponse | None]:
         """See `ResponseStore`."""
-        return await self._count("get", self._store.get(response_id))
+        return self._count("get", self._store.get(response_id))
 
-    async def reserve(self, response_id: str) -> None:
+    def reserve(self, response_id: str) -> Awaitable[None]:
         """See `ResponseStore`."""
-        await self._count("reserve", self._store.reserve(response_id))
+        return self._count("reserve", self._store.reserve(response_id))
 
-    async def put(self, response_id: str, stored: StoredResponse) -> None:
+    def put(self, response_id: str, stored: StoredResponse) -> Awaitable[None]:
         """See `ResponseStore`."""
-        await self._count("put", self._store.put(response_id, stored))
+        return self._count("put", self._store.put(response_id, stored))
 
-    async def delete(self, response_id: str) -> bool:
+    def delete(self, response_id: str) -> Awaitable[bool]:
         """See `ResponseStore`."""
-        return await self._count("delete", self._store.delete(response_id))
+        return self._count("delete", self._store.delete(response_id))
 
-    async def release(self, response_id: str) -> None:
+    def release(self, response_id: str) -> Awaitable[None]:
         """See `ResponseStore`."""
-        await self._count("release", self._store.release(response_id))
+        return self._count("release", self._store.release(response_id))
 
-    async def ping(self) -> None:
+    def ping(self) -> Awaitable[None]:
         """See `ResponseStore`."""
-        await self._count("ping", self._store.ping())
+        return self._count("ping", self._store.ping())
 
-    async def close(self) -> None:
+    def close(self) -> Awaitable[None]:
         """See `ResponseStore`."""
-        await self._store.close()
+        return self._store.close()
 
-    async def _count(self, operation: str, call: Awaitable[T]) -> T:
+    def _count(self, operation: str, call: Awaitable[T]) -> Awaitable[T]:
+        """`call`, counted: at once when it is a finished future (a store that needed no wait)."""
+        if isinstance(call, asyncio.Future) and call.done():
+            failed = call.cancelled() or call.exception() is not None
+            self._counters[operation, "error" if failed else "ok"].inc()
+            return call
+        return self._counted(operation, call)
+
+    async def _counted(self, operation: str, call: Awaitable[T]) -> T:
         try:
             result = await call
         except BaseException:

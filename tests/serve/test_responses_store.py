@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -56,6 +57,33 @@ def test_responses_past_the_age_bound_are_gone(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "r.sqlite3", max_age=-1.0)  # everything is already too old
     store.put("resp_1", STORED)
     assert store.get("resp_1") is None
+    store.close()
+
+
+@pytest.mark.parametrize("earlier_index", [pytest.param(False, id="new-file"),
+                                           pytest.param(True, id="file-with-an-earlier-releases-index")])
+def test_responses_past_the_age_bound_are_deleted_by_the_next_write(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, earlier_index: bool) -> None:
+    """Rows are read from the oldest (the rowid order), not through an index on `created`."""
+    if earlier_index:
+        with sqlite3.connect(tmp_path / "r.sqlite3") as db:
+            db.executescript("CREATE TABLE responses (id TEXT PRIMARY KEY, created REAL NOT NULL, "
+                             "response BLOB NOT NULL, conversation BLOB NOT NULL); "
+                             "CREATE INDEX responses_created ON responses (created);")
+    now = [1000.0]
+    monkeypatch.setattr(store_module, "time", SimpleNamespace(time=lambda: now[0]))
+    store = SqliteStore(tmp_path / "r.sqlite3", max_age=100.0)
+    store.reserve("resp_reserved")
+    for number, written in enumerate((1000.0, 1050.0, 1090.0)):
+        now[0] = written
+        store.put(f"resp_{number}", STORED)
+    now[0] = 1160.0  # resp_0 and resp_1 (and the reservation) are past the bound now, resp_2 is not
+    store.put("resp_3", STORED)
+    with sqlite3.connect(tmp_path / "r.sqlite3") as db:
+        kept = [row[0] for row in db.execute("SELECT id FROM responses ORDER BY rowid")]
+        indexes = db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name = "
+                             "'responses_created'").fetchall()
+    assert kept == ["resp_2", "resp_3"] and indexes == []
     store.close()
 
 

@@ -109,7 +109,9 @@ class Keeper:
         if self._saving is None:
             if response is None or response.get("status") not in FINISHED:
                 return False
-            self._saving = asyncio.ensure_future(self._put(response, encoded))
+            self._saving = self._save(response, encoded)
+        if self._saving.done():  # (a store that needed no wait: nothing to shield)
+            return self._saving.result()
         try:
             return await asyncio.shield(self._saving)
         except asyncio.CancelledError:
@@ -135,14 +137,43 @@ class Keeper:
             return False
         return True
 
+    def _save(self, response: dict[str, Any], encoded: bytes | None) -> asyncio.Future[bool]:
+        """The write, started: a finished future when the store needed no wait (no task, no loop turn)."""
+        reserving = self._reserving
+        if reserving is not None and not reserving.done():
+            return asyncio.ensure_future(self._put(response, encoded))  # once reserved
+        done = asyncio.get_running_loop().create_future()
+        if reserving is not None and not reserving.result():
+            done.set_result(False)
+            return done
+        writing = self._write(response, encoded)
+        if not (isinstance(writing, asyncio.Future) and writing.done()):
+            return asyncio.ensure_future(self._written(writing))
+        done.set_result(self._outcome(writing.exception()))
+        return done
+
     async def _put(self, response: dict[str, Any], encoded: bytes | None) -> bool:
         if self._reserving is not None and not await self._reserving:
             return False
+        return await self._written(self._write(response, encoded))
+
+    def _write(self, response: dict[str, Any], encoded: bytes | None) -> Awaitable[None]:
         conversation = self._conversation + input_messages(response["output"], [], "output")
+        return self._store.put(self._id, StoredResponse(encoded or response, conversation))
+
+    async def _written(self, writing: Awaitable[None]) -> bool:
         try:
-            await self._store.put(self._id, StoredResponse(encoded or response, conversation))
-        except StoreUnavailable as error:  # a side job never fails the request
-            not_stored(self._request, error)
+            await writing
+        except StoreUnavailable as error:
+            return self._outcome(error)
+        return self._outcome(None)
+
+    def _outcome(self, error: BaseException | None) -> bool:
+        """Whether the write that ended with `error` (None: none) stored the response."""
+        if error is not None:
+            if not isinstance(error, StoreUnavailable):
+                raise error
+            not_stored(self._request, error)  # a side job never fails the request
             return False
         if event := self._request.app[RESPONSES].pending.pop(self._id, None):
             event.set()  # a request here waiting for it goes on now, not when this one's stream ends

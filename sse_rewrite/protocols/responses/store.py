@@ -20,7 +20,7 @@ it, its own output included, as chat.completions messages: what the next request
 with no body), so a request for it on any instance or worker waits for it instead of
 finding nothing, and never sees it half made. The store is bounded: responses older than
 `max_age` seconds, and those with `max_rows` newer ones written after them, are deleted as
-new ones come in (so it holds at most `max_rows`; the trim reads an index, whatever the size).
+new ones come in (so it holds at most `max_rows`; the trim reads a rowid range, whatever the size).
 """
 
 from __future__ import annotations
@@ -37,18 +37,25 @@ import orjson
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final, Protocol
+    from collections.abc import Awaitable
+    from typing import Any, Final, Protocol, TypeVar
+
+    T = TypeVar("T")
 
     class ResponseStore(Protocol):
-        """What the Responses front needs from a store; each call may raise `StoreUnavailable`."""
+        """What the Responses front needs from a store; each call may raise `StoreUnavailable`.
 
-        async def get(self, response_id: str) -> StoredResponse | None: ...
-        async def reserve(self, response_id: str) -> None: ...
-        async def put(self, response_id: str, stored: StoredResponse) -> None: ...
-        async def delete(self, response_id: str) -> bool: ...
-        async def release(self, response_id: str) -> None: ...
-        async def ping(self) -> None: ...
-        async def close(self) -> None: ...
+        A call that needed no wait may return a finished future (awaiting it never suspends,
+        and `keeping.py` then writes with no task of its own).
+        """
+
+        def get(self, response_id: str) -> Awaitable[StoredResponse | None]: ...
+        def reserve(self, response_id: str) -> Awaitable[None]: ...
+        def put(self, response_id: str, stored: StoredResponse) -> Awaitable[None]: ...
+        def delete(self, response_id: str) -> Awaitable[bool]: ...
+        def release(self, response_id: str) -> Awaitable[None]: ...
+        def ping(self) -> Awaitable[None]: ...
+        def close(self) -> Awaitable[None]: ...
 
 MAX_AGE: Final = 30 * 24 * 3600.0
 """Seconds a stored response is kept (30 days, as OpenAI keeps them)."""
@@ -61,10 +68,18 @@ WAIT_FOR_LOCK: Final = 10.0
 _BUSY: Final = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED: the primary codes of "another connection holds it"
 _SCHEMA: Final = """CREATE TABLE IF NOT EXISTS responses (
     id TEXT PRIMARY KEY, created REAL NOT NULL, response BLOB NOT NULL, conversation BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS responses_created ON responses (created);"""
-# A reserved row has an empty response (b""): the schema of existing files stays as it was.
+DROP INDEX IF EXISTS responses_created;"""
+# A reserved row has an empty response (b""): the schema of existing files stays as it was (an
+# earlier release's index on `created` is dropped: the age bound reads the rowid order).
 # Every write gets a new rowid, one past the largest (INSERT OR REPLACE deletes the old row):
-# the rowid orders rows by their last write, so the count bound is a rowid window.
+# the rowid orders rows by their last write, so both bounds are a rowid window. The count: rows
+# `max_rows` below the new one. The age: rows before the first one young enough, found by
+# reading from the oldest (`NOT INDEXED`: in rowid order, whatever index an earlier release
+# left), so a write reads one row past those it deletes.
+_BOUNDS: Final = """CREATE TEMP TRIGGER IF NOT EXISTS responses_bounds AFTER INSERT ON main.responses
+WHEN NEW.response != x'' BEGIN DELETE FROM responses WHERE rowid < max(NEW.rowid - {max_rows} + 1,
+    coalesce((SELECT rowid FROM responses NOT INDEXED WHERE created >= NEW.created - {max_age} ORDER BY rowid
+              LIMIT 1), NEW.rowid + 1)); END"""
 
 
 class StoreUnavailable(Exception):
@@ -155,6 +170,7 @@ class SqliteStore:
             if not checkpoints:
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.executescript(_SCHEMA)
+            self._db.execute(_BOUNDS.format(max_rows=int(max_rows), max_age=repr(float(max_age))))
             self._db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")  # (opening waits as long as needed)
 
     def get(self, response_id: str) -> StoredResponse | None:
@@ -174,14 +190,10 @@ class SqliteStore:
                              (response_id, time.time()))
 
     def put(self, response_id: str, stored: StoredResponse) -> None:
-        """Keep `stored` as `response_id`, then drop what is past the bounds (one transaction)."""
-        row = (response_id, time.time(), *stored.encoded())
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)", row)
-            self._db.execute("DELETE FROM responses WHERE created < ? "  # (each side an index search)
-                             "OR rowid <= (SELECT max(rowid) FROM responses) - ?",
-                             (row[1] - self._max_age, self._max_rows))
+        """Keep `stored` as `response_id`, and drop what is past the bounds: one statement (its trigger)."""
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                             (response_id, time.time(), *stored.encoded()))
 
     def delete(self, response_id: str) -> bool:
         """Forget `response_id`; whether it was there."""
@@ -216,7 +228,9 @@ class AsyncSqliteStore:
     """
 
     def __init__(self, fast: SqliteStore, slow: SqliteStore) -> None:
-        self.fast, self.slow = fast, slow
+        import sqlite3
+
+        self.fast, self.slow, self._sqlite = fast, slow, sqlite3
         self._writes = 0
         self._checkpoint: asyncio.Future[None] | None = None
 
@@ -232,35 +246,29 @@ class AsyncSqliteStore:
             raise StoreUnavailable(f"cannot open the store {path}: {error}") from None
         return cls(fast, slow)
 
-    async def get(self, response_id: str) -> StoredResponse | None:
+    def get(self, response_id: str) -> asyncio.Future[StoredResponse | None]:
         """See `SqliteStore.get`."""
-        stored: StoredResponse | None = await self._run("get", response_id)
-        return stored
+        return self._run("get", response_id)
 
-    async def reserve(self, response_id: str) -> None:
+    def reserve(self, response_id: str) -> asyncio.Future[None]:
         """See `SqliteStore.reserve`."""
-        await self._run("reserve", response_id)
-        self._written()
+        return self._written(self._run("reserve", response_id))
 
-    async def put(self, response_id: str, stored: StoredResponse) -> None:
+    def put(self, response_id: str, stored: StoredResponse) -> asyncio.Future[None]:
         """See `SqliteStore.put`."""
-        await self._run("put", response_id, stored)
-        self._written()
+        return self._written(self._run("put", response_id, stored))
 
-    async def delete(self, response_id: str) -> bool:
+    def delete(self, response_id: str) -> asyncio.Future[bool]:
         """See `SqliteStore.delete`."""
-        deleted: bool = await self._run("delete", response_id)
-        self._written()
-        return deleted
+        return self._written(self._run("delete", response_id))
 
-    async def release(self, response_id: str) -> None:
+    def release(self, response_id: str) -> asyncio.Future[None]:
         """See `SqliteStore.release`."""
-        await self._run("release", response_id)
-        self._written()
+        return self._written(self._run("release", response_id))
 
-    async def ping(self) -> None:
+    def ping(self) -> asyncio.Future[None]:
         """See `SqliteStore.ping`."""
-        await self._run("ping")
+        return self._run("ping")
 
     async def close(self) -> None:
         """Close the file (after a checkpoint under way)."""
@@ -269,25 +277,34 @@ class AsyncSqliteStore:
         await asyncio.to_thread(self.fast.close)
         await asyncio.to_thread(self.slow.close)
 
-    async def _run(self, name: str, *args: Any) -> Any:
-        """`name(*args)` on the loop's connection, or in a thread on the other when a lock is held."""
-        import sqlite3
-
+    def _run(self, name: str, *args: Any) -> asyncio.Future[Any]:
+        """`name(*args)` on the loop's connection (a finished future: no task, no wait), or in a
+        thread on the other when a lock is held."""
+        done = asyncio.get_running_loop().create_future()
         try:
             try:
-                return getattr(self.fast, name)(*args)
-            except sqlite3.OperationalError as error:
+                done.set_result(getattr(self.fast, name)(*args))
+                return done
+            except self._sqlite.OperationalError as error:
                 if error.sqlite_errorcode & 0xFF not in _BUSY:
                     raise
+            return asyncio.ensure_future(self._in_thread(name, args))
+        except self._sqlite.Error as error:
+            done.set_exception(StoreUnavailable(f"the store failed: {error}"))
+            return done
+
+    async def _in_thread(self, name: str, args: tuple[Any, ...]) -> Any:
+        try:
             return await asyncio.to_thread(getattr(self.slow, name), *args)
-        except sqlite3.Error as error:
+        except self._sqlite.Error as error:
             raise StoreUnavailable(f"the store failed: {error}") from None
 
-    def _written(self) -> None:
-        """Count a write; every `CHECKPOINT_EVERY`, checkpoint in a thread unless one runs already."""
+    def _written(self, call: asyncio.Future[T]) -> asyncio.Future[T]:
+        """`call`, a write, counted: every `CHECKPOINT_EVERY`, a checkpoint in a thread (unless one runs)."""
         self._writes += 1
         if self._writes % CHECKPOINT_EVERY == 0 and (self._checkpoint is None or self._checkpoint.done()):
             self._checkpoint = asyncio.ensure_future(self._checkpoint_log())
+        return call
 
     async def _checkpoint_log(self) -> None:
         import sqlite3
