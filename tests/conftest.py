@@ -34,7 +34,7 @@ def accelerators(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     yield request.param
 
 
-GENERAL_PATH_SAMPLE = 4
+GENERAL_PATH_SAMPLE = 8
 """A table of more than this many cases runs the general path on one case in this many."""
 
 
