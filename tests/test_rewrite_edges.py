@@ -187,7 +187,7 @@ def test_non_streaming_body_without_syntax_is_returned_byte_for_byte() -> None:
     assert run(raw)[0] == raw
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(
     before=st.text(alphabet="ab <>|\n", max_size=8),
     after=st.text(alphabet="ab <>|\n", max_size=8),
