@@ -164,6 +164,12 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             "Hy3 wraps calls in <tool_calls> blocks.", [], "Hy3 wraps calls in <tool_calls> blocks.", set()
         ),
         "block-closer-in-prose": Expectation("a </tool_calls> b", [], "a </tool_calls> b", set()),
+        "second-block-closer-is-an-orphan": Expectation(
+            "<tool_calls><tool_call>now<tool_sep></tool_call></tool_calls>\n</tool_calls>",
+            [("now", "{}")],
+            "\n",
+            {"orphan-marker"},
+        ),
     },
     "hy4": {  # V hy_v4: no separator, every tag suffixed
         "suffixed": Expectation(

@@ -35,10 +35,11 @@ if TYPE_CHECKING:
 _OBJECT: Final = {ord("{"): Quotes.JSON}
 GIGACHAT: Final = ListSyntax(
     "GigaChat 3", (b"<|function_call|>", b"<|message_sep|>\n\nfunction call<|role_sep|>"), _OBJECT,
-    json_calls, closer=b"</s>", orphan_closer=False,
+    json_calls, closer=b"</s>", closer_optional=True, orphan_closer=False,
 )  # fmt: skip
 """GigaChat 3.1's `<|function_call|>` and 3's role header (single tokens, newlines included); the
-end-of-text `</s>` the model may write after the call is markup there, words elsewhere."""
+end-of-text `</s>` the model may write after the call is markup there, words elsewhere; without
+it (a server cuts it) the call is whole."""
 GRANITE_20B: Final = ListSyntax("granite-20b-functioncalling", (b"<function_call>",), _OBJECT, json_calls)
 """One call per `<function_call>`, spacing between, no closer."""
 FUNCTIONARY: Final = ListSyntax(

@@ -342,7 +342,7 @@ class ListParser(ListReasoning):
                 pass
             self._emit_text(out, scan.end)
         elif state is State.NEXT or (state is State.HEAD and self._written):
-            if syntax.closer is not None:
+            if syntax.closer is not None and not syntax.closer_optional:
                 out.append(Notice("recovered-call", f"{syntax.name} block not closed: calls recovered"))
             self._end_block(out, self._written_end)
             self._emit_text(out, scan.end)

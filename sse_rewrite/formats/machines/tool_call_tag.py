@@ -255,7 +255,7 @@ class ToolCallTagParser(TagCalls):
             return self._release_prose(out)
         self._reset_call(bare=False)
         scan.mark = scan.cursor = pos + found[1]
-        self._state = State.OPENED
+        self._state, self._in_block = State.OPENED, True
         return True
 
     _STEPS: ClassVar = {
