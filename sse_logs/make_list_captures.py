@@ -149,7 +149,7 @@ GRANITE_20B = (
 GIGACHAT31 = 'Сейчас узнаю.<|function_call|>{"name": "get_weather", "arguments": {"city": "Москва"}}</s>'
 GIGACHAT3 = '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_time", "arguments": {"timezone": "MSK"}}'
 INKLING = (
-    "<|message_model|><|content_thinking|>Need the weather first.<|end_message|><|message_model|>"
+    "<|message_model|><|content_thinking|>Need the weather first.<|end_message|><|message_model|>get_weather"
     '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Lisbon"}}<|end_message|>'
     "<|message_model|><|content_text|>Checking Lisbon.<|end_message|>"
 )

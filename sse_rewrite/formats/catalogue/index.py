@@ -298,7 +298,7 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Functionary v3.2", "list", "functionary-v3.2+special-tokens", ("meetkai/functionary-small-v3.2",),
           'all\nChecking.>>>get_weather\n{"city": "Paris"}>>>all\nDone.', _CITY, "Checking.Done."),
     Entry("Inkling", "list", "special-tokens", ("thinkingmachines/Inkling-NVFP4",),
-          "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>"
+          "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>get_weather"
           '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>'
           "<|message_model|><|content_text|>Checking.<|end_message|>", _CITY, "Checking.",
           reasoning="Need the weather.", everywhere=True),
