@@ -25,6 +25,11 @@ _QC = (
     "<tool_call>\n<function=get_current_weather>\n<parameter=city>\nDallas\n</parameter>\n<parameter=state>\nTX\n"
     "</parameter>\n</function>\n</tool_call>"
 )
+_IQ = (
+    "<iquest_tool_call>run\n<arg_key>count</arg_key> <arg_value>42</arg_value>\n<arg_key>enabled</arg_key>"
+    "<arg_value>true</arg_value><arg_key>items</arg_key><arg_value>[1, null]</arg_value></iquest_tool_call>"
+)
+_IQ_CALL = ("run", '{"count": 42, "enabled": true, "items": [1, null]}')
 _hy4_arg = "<arg_key:6124c78e>{}</arg_key:6124c78e><arg_value:6124c78e>{}</arg_value:6124c78e>".format
 _hy4_block = "<tool_calls:6124c78e>{}</tool_calls:6124c78e>".format
 
@@ -48,6 +53,12 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             {"malformed-call"},
         ),
         "reka-no-newline-before-closer": Expectation(f"<tool_call>\n{_JSON}</tool_call>", _call(), "", set()),
+        "reka-calls-back-to-back-text-after-kept": Expectation(
+            f"<tool_call>\n{_JSON}</tool_call>\n<tool_call>\n{_JSON}\n</tool_call>Done.",
+            _call() * 2,
+            "\nDone.",
+            set(),
+        ),
         "text-between-calls-kept": Expectation(
             f"<tool_call>{_JSON}</tool_call> and <tool_call>{_JSON}</tool_call>", _call() * 2, " and ", set()
         ),
@@ -103,7 +114,27 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             "It ends with <|action_end|> here.", [], "It ends with <|action_end|> here.", set()
         ),
     },
-    "iquest": {  # S iquest_q1: string params raw, a malformed block stays text
+    "iquest": {  # S iquest_q1 (its IQuestQ1Detector tests): string params raw,
+        # a malformed block stays text
+        "sglang-text-around-each-call": Expectation(
+            f"before{_IQ}between{_IQ}after", [_IQ_CALL] * 2, "beforebetweenafter", set()
+        ),
+        "sglang-empty-arguments": Expectation(
+            "<iquest_tool_call>run</iquest_tool_call>", [("run", "{}")], "", set()
+        ),
+        "sglang-incomplete-call-at-the-end-stays-text": Expectation(
+            f"{_IQ}after<iquest_tool_call>run<arg_key>code</arg_key>",
+            [_IQ_CALL],
+            "after<iquest_tool_call>run<arg_key>code</arg_key>",
+            {"truncated-call"},
+        ),
+        "sglang-stop-marker-text-kept": Expectation(
+            "查询中。<iquest_tool_call>get_weather\n<arg_key>city</arg_key><arg_value>北京</arg_value>\n"
+            "</iquest_tool_call><|iquest_end|>",
+            [("get_weather", '{"city": "北京"}')],
+            "查询中。<|iquest_end|>",
+            set(),
+        ),
         "call": Expectation(
             "a<iquest_tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Paris</arg_value>"
             "</iquest_tool_call>b",
