@@ -153,6 +153,10 @@ INKLING = (
     '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Lisbon"}}<|end_message|>'
     "<|message_model|><|content_text|>Checking Lisbon.<|end_message|>"
 )
+LONGCAT_NEXT = (
+    "Let me check both.\n<function_calls>[{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Hangzhou\"}}, "
+    '{"name": "get_time", "parameters": {"timezone": "Asia/Shanghai"}}]</function_calls>'
+)
 
 CAPTURES: Captures = {
     "mistral-v11-calls": ("mistralai/devstral-2512", field(MISTRAL_V11), "stop"),
@@ -200,6 +204,7 @@ CAPTURES: Captures = {
     "gigachat31-function-call": ("ai-sage/GigaChat3.1-10B-A1.8B", field(GIGACHAT31), "stop"),
     "inkling-blocks": ("thinkingmachines/Inkling-NVFP4", field(INKLING), "stop"),
     "gigachat3-role-header": ("ai-sage/GigaChat3-10B-A1.8B", field(GIGACHAT3), "stop"),
+    "longcat-next-function-calls": ("meituan-longcat/LongCat-Next", field(LONGCAT_NEXT), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments", "functiongemma-stream-arguments": "--stream-arguments"}
 

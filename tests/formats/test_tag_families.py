@@ -31,6 +31,7 @@ ROUTES = [
     pytest.param("speakleash/Bielik-11B-v3.0-Instruct", "hermes+special-tokens", id="bielik"),
     pytest.param("meituan-longcat/LongCat-Flash-Chat-FP8", "longcat+special-tokens", id="longcat-flash"),
     pytest.param("meituan-longcat/LongCat-Flash-Lite", "longcat+special-tokens", id="longcat-lite"),
+    pytest.param("meituan-longcat/LongCat-Next", "longcat-next+special-tokens", id="longcat-next"),
     pytest.param("internlm/internlm2_5-7b-chat", "special-tokens", id="internlm-everywhere"),
     pytest.param("iquest/iquest-q1", "iquest+special-tokens", id="iquest"),
     pytest.param("tencent/Hy3-preview", "hunyuan+special-tokens", id="hy3"),

@@ -261,6 +261,10 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           "Salesforce/Qwen-xLAM-32B-fc-r"), f"[{_W}]", _CITY, ""),
     Entry("xLAM fenced list", "list", "xlam", ("Salesforce/Llama-xLAM-2-70b-fc-r",),
           f"Checking.\n```json\n[{_W}]\n```\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("LongCat-Next <function_calls> list", "list", "longcat-next+special-tokens",
+          ("meituan-longcat/LongCat-Next",),
+          'Checking.\n<function_calls>[{"name": "get_weather", "parameters": {"city": "Paris"}}]'
+          "</function_calls>\nDone.", _CITY, "Checking.\n\nDone."),
     # FORMATS-2.md §F: pythonic and call expressions (`pythonic.py`, `lists.py`).
     Entry("Olmo 3", "list", "olmo", ("allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-32B-Think"),
           'Checking.\n<function_calls>get_weather(city="Paris")\nget_time(tz=null)</function_calls>\nDone.',
