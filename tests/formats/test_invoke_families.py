@@ -192,6 +192,11 @@ ROWS: list[Any] = [
                  id="minicpm5-prose"),
     pytest.param(MINICPM5, 'a<functionname="f"><paramname="c">x</param></function>b', [("f", {"c": "x"})],
                  "ab", "", set(), id="minicpm5-lost-space-repaired-as-vllm"),
+    pytest.param(MINICPM5, 'a<functionĠname="f">Ċ<paramĠname="c">NewĠYorkĊ</param>Ċ</function>b',
+                 [("f", {"c": "New York"})], "ab", "", set(),
+                 id="minicpm5-byte-level-spelling-decoded-as-vllm"),
+    pytest.param(MINICPM5, "ĠHelloĠworld <functionĠs> ĠĊ", [], "ĠHelloĠworld <functionĠs> ĠĊ", "", set(),
+                 id="minicpm5-byte-level-prose-stays-as-written"),
     # (llama.cpp tests/test-chat-peg-parser-minicpm5.cpp)
     pytest.param(MINICPM5,
                  "<function name=\"python\"><param name=\"code\">print('Hello, World!')</param></function>",
