@@ -29,6 +29,7 @@ _IQ = (
     "<iquest_tool_call>run\n<arg_key>count</arg_key> <arg_value>42</arg_value>\n<arg_key>enabled</arg_key>"
     "<arg_value>true</arg_value><arg_key>items</arg_key><arg_value>[1, null]</arg_value></iquest_tool_call>"
 )
+_IQ_OPEN = "<iquest_tool_call>run<arg_key>count</arg_key><arg_value>1</iquest_tool_call>"
 _IQ_CALL = ("run", '{"count": 42, "enabled": true, "items": [1, null]}')
 _hy4_arg = "<arg_key:6124c78e>{}</arg_key:6124c78e><arg_value:6124c78e>{}</arg_value:6124c78e>".format
 _hy4_block = "<tool_calls:6124c78e>{}</tool_calls:6124c78e>".format
@@ -127,6 +128,19 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             [_IQ_CALL],
             "after<iquest_tool_call>run<arg_key>code</arg_key>",
             {"truncated-call"},
+        ),
+        "sglang-value-left-open-then-the-next-call-stays-text": Expectation(
+            f"{_IQ_OPEN}{_IQ}after", [_IQ_CALL], f"{_IQ_OPEN}after", {"malformed-call"}
+        ),
+        "sglang-between-two-calls": Expectation(
+            f"{_IQ}{_IQ_OPEN}{_IQ}", [_IQ_CALL] * 2, _IQ_OPEN, {"malformed-call"}
+        ),
+        "a-close-in-a-value-then-text-is-the-values": Expectation(
+            "<iquest_tool_call>w<arg_key>t</arg_key><arg_value>a</iquest_tool_call> b</arg_value>"
+            "</iquest_tool_call>",
+            [("w", '{"t": "a</iquest_tool_call> b"}')],
+            "",
+            set(),
         ),
         "sglang-stop-marker-text-kept": Expectation(
             "查询中。<iquest_tool_call>get_weather\n<arg_key>city</arg_key><arg_value>北京</arg_value>\n"
@@ -296,6 +310,12 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             _call(),
             "",
             set(),
+        ),
+        "a-value-left-open-then-the-next-call-stays-text": Expectation(
+            "<tool_call>f<arg_key>a</arg_key><arg_value>1</tool_call>\n<tool_call>g</tool_call>",
+            [("g", "{}")],
+            "<tool_call>f<arg_key>a</arg_key><arg_value>1</tool_call>\n",
+            {"malformed-call"},
         ),
         "spark-guessed-types": Expectation(
             "<tool_call>f<arg_key>a</arg_key><arg_value>null</arg_value><arg_key>b</arg_key>"
