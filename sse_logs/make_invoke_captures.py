@@ -140,6 +140,9 @@ MINICPM5 = (
     '</param><param name="limit">20</param></function><function name="bash">'
     '<param name="arguments">{"command": "ls"}</param></function>'
 )
+MINICPM5_BYTE_LEVEL = (  # (a server that leaves byte-level BPE undecoded: `Ġ` a space, `Ċ` a newline)
+    'ReadingĠtheĠfile.Ċ<functionĠname="read_file">Ċ<paramĠname="path">myĠnotes.md</param>Ċ</function>'
+)
 STEP3_CALL = "<｜tool_call_begin｜>function<｜tool_sep｜>"
 STEP3 = (
     "Checking both.<｜tool_calls_begin｜>"
@@ -194,6 +197,7 @@ CAPTURES = {
     "dots3-blocks": ("dots-studio/dots3-note-prev", content(DOTS3)),
     "mimo-v25-tml": ("opencode-go/mimo-v2.5", content(MIMO_TML)),
     "minicpm5-calls": ("openbmb/MiniCPM5-2B", content(MINICPM5)),
+    "minicpm5-byte-level": ("openbmb/MiniCPM5-2B", content(MINICPM5_BYTE_LEVEL)),
     "step3-steptml": ("stepfun-ai/step3", specials(STEP3)),
     "solar-open2-calls": ("upstage/solar-open-2", specials(SOLAR_OPEN2)),
     "solar-open-calls": ("upstage/Solar-Open-100B", specials(SOLAR_OPEN)),

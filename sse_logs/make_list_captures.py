@@ -149,9 +149,13 @@ GRANITE_20B = (
 GIGACHAT31 = 'Сейчас узнаю.<|function_call|>{"name": "get_weather", "arguments": {"city": "Москва"}}</s>'
 GIGACHAT3 = '<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": "get_time", "arguments": {"timezone": "MSK"}}'
 INKLING = (
-    "<|message_model|><|content_thinking|>Need the weather first.<|end_message|><|message_model|>"
+    "<|message_model|><|content_thinking|>Need the weather first.<|end_message|><|message_model|>get_weather"
     '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Lisbon"}}<|end_message|>'
     "<|message_model|><|content_text|>Checking Lisbon.<|end_message|>"
+)
+LONGCAT_NEXT = (
+    "Let me check both.\n<function_calls>[{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Hangzhou\"}}, "
+    '{"name": "get_time", "parameters": {"timezone": "Asia/Shanghai"}}]</function_calls>'
 )
 
 CAPTURES: Captures = {
@@ -200,6 +204,7 @@ CAPTURES: Captures = {
     "gigachat31-function-call": ("ai-sage/GigaChat3.1-10B-A1.8B", field(GIGACHAT31), "stop"),
     "inkling-blocks": ("thinkingmachines/Inkling-NVFP4", field(INKLING), "stop"),
     "gigachat3-role-header": ("ai-sage/GigaChat3-10B-A1.8B", field(GIGACHAT3), "stop"),
+    "longcat-next-function-calls": ("meituan-longcat/LongCat-Next", field(LONGCAT_NEXT), "stop"),
 }
 SIDECARS = {"mistral-v11-stream-arguments": "--stream-arguments", "functiongemma-stream-arguments": "--stream-arguments"}
 

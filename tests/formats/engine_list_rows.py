@@ -230,6 +230,18 @@ ROWS: dict[str, dict[str, Expected]] = {
             '{"name": "f", "args": {}}<|end_message|><|message_model|><|content_text|>B<|end_message|>',
             [("f", "{}")], "AB", set(),
         ),
+        "name-header-is-markup": (  # (vLLM: metadata between the role and kind tokens, not content)
+            '<|message_model|>f<|content_invoke_tool_json|>{"name": "f", "args": {"a": 1}}<|end_message|>',
+            [("f", '{"a": 1}')], "", set(),
+        ),
+        "tool-text-and-error-blocks-shown-as-text": (
+            "<|message_model|><|content_invoke_tool_text|>f(1)<|end_message|>"
+            "<|message_model|><|content_tool_error|>no such tool<|end_message|>", [], "f(1)no such tool",
+            set(),
+        ),
+        "message-token-before-prose-is-text": (
+            "<|message_model|>Hello there.", [], "<|message_model|>Hello there.", set()
+        ),
     },
 }  # fmt: skip
 """Rows per syntax (see the module docstring)."""

@@ -3,7 +3,7 @@ the same checks, without a line of its own.
 
 - its example, fed whole, one character a text, three characters a text and cut in two at
   every point, gives its calls, its text and its reasoning, and text plus consumed markup
-  re-join to the input;
+  re-join to the input; whole and well formed, it gives no notice;
 - random cuts give the same (hypothesis);
 - ended at every cut (flush), nothing is lost: what was fed comes back whole;
 - its ids pick a format that reads it (`auto`), and, where its markers are read everywhere,
@@ -22,6 +22,7 @@ from sse_rewrite.formats import FORMATS, select_format
 from sse_rewrite.formats.catalogue.index import ENTRIES, Entry
 from tests.chunking import (
     calls,
+    codes,
     every_cut,
     feed_pieces,
     normalize,
@@ -48,6 +49,7 @@ def test_example_at_every_cut(entry: Entry) -> None:
     out = every_cut(FORMATS[entry.format], entry.example)
     assert result(out) == (entry.calls, entry.kept, entry.reasoning)
     assert rejoin(out) == entry.example
+    assert codes(out) == set()
 
 
 @pytest.mark.parametrize("entry", CASES)

@@ -41,6 +41,7 @@ EXPECTED = {
     ),
     "minimax-m3-stripped": ("Listing.\n", [("list_dir", {"dir": "docs/", "depth": 1})]),
     "minimax-m2-unangled": ("\n\nListing them.\n", [("bash", {"command": "ls -la"})]),
+    "minicpm5-byte-level": ("ReadingĠtheĠfile.Ċ", [("read_file", {"path": "my notes.md"})]),
 }
 
 

@@ -1,6 +1,8 @@
 """Issue #34's families on the section, invoke and recipient machines (docs/behaviour.md "Channel and
 token syntaxes", "Invoke/parameter XML"): what the reference engines read (FORMATS-2.md §A, §D,
-§G), their damage, schema typing, prose that is not syntax, and `--stream-arguments`.
+§G; Kimi K2's and DeepSeek V3's own engine cases too), their damage, schema typing, prose that is
+not syntax, and `--stream-arguments`. Where DESIGN.md disagrees with the engine, the row's id says
+what the engine does instead.
 
 Each row runs under the format `auto` picks for its model id, at every cut (the same result,
 nothing lost), and streamed (the same calls, the streaming guarantees).
@@ -29,6 +31,20 @@ S3B = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
 S3C = "<｜tool_call_end｜><｜tool_calls_end｜>"
 SOLAR_CALL = "<|tool_calls|><|tool_call:begin|>{}<|tool_call:args|>{}<|tool_call:end|><|calls|>".format
 BEAM_CALL = "<|start|>assistant to=f<|channel|>analysis{}<|message|>".format
+KIMI, DEEPSEEK = "moonshotai/Kimi-K2-Instruct", "deepseek-ai/DeepSeek-V3.1"
+KB, KE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
+K_CALL = "<|tool_call_begin|>{} <|tool_call_argument_begin|>{}<|tool_call_end|>".format
+DB, DE, DC = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>"
+DSEP, DCE = "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"
+D3 = (DC + "function" + DSEP + "{}\n```json\n{}\n```" + DCE).format
+D31 = (DC + "{}" + DSEP + "{}" + DCE).format
+GB, GE = "<｜GCML｜tool_calls>", "</｜GCML｜tool_calls>"
+
+
+def _gcml(name: str, *parameters: tuple[str, str, bool]) -> str:
+    body = "".join(f'<｜GCML｜parameter name="{k}" string="{str(raw).lower()}">{v}</｜GCML｜parameter>'
+                   for k, v, raw in parameters)  # fmt: skip
+    return f'<｜GCML｜invoke name="{name}">{body}</｜GCML｜invoke>'
 
 
 def _plamo(name: str, arguments: str) -> str:
@@ -70,6 +86,62 @@ ROWS: list[Any] = [
     pytest.param(STEP3, f'{S3B}<steptml:invoke name="f"><steptml:parameter name="q">a', [],
                  f'{S3B}<steptml:invoke name="f"><steptml:parameter name="q">a', "", {"truncated-call"},
                  id="step3-truncated"),
+    # Kimi K2 (vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py; text after a section kept: DESIGN.md §4)
+    pytest.param(KIMI, "Compare. " + KB + K_CALL("functions.get_weather:0", '{"city": "Beijing"}')
+                 + K_CALL("functions.get_news:1", '{"topic": "tech"}') + KE,
+                 [("get_weather", {"city": "Beijing"}), ("get_news", {"topic": "tech"})], "Compare. ", "",
+                 set(), id="kimi-k2-vllm-parallel"),
+    pytest.param(KIMI, KB + K_CALL("functions.process_html:0", '{"html": "<div>x</div>"}') + KE,
+                 [("process_html", {"html": "<div>x</div>"})], "", "", set(),
+                 id="kimi-k2-vllm-angle-brackets"),
+    pytest.param(KIMI, KB + K_CALL("functions.f:0", '{\n  "name": "t",\n  "value": 123\n}') + KE,
+                 [("f", {"name": "t", "value": 123})], "", "", set(), id="kimi-k2-vllm-multiline-json"),
+    pytest.param(KIMI, "No prefix. " + KB + K_CALL("get_weather:0", "{}") + KE, [("get_weather", {})],
+                 "No prefix. ", "", set(), id="kimi-k2-vllm-no-functions-prefix-empty-arguments"),
+    pytest.param(KIMI, KB + K_CALL("functions.invalid.0", "{}") + K_CALL("functions.valid:1", "{}") + KE,
+                 [("invalid.0", {}), ("valid", {})], "", "", set(),
+                 id="kimi-k2-id-without-counter-is-a-call-vllm-skips-it"),
+    pytest.param(KIMI, "Let me check. " + KB + K_CALL("0", '{"city": "Tokyo"}') + KE,
+                 [("0", {"city": "Tokyo"})], "Let me check. ", "", set(),
+                 id="kimi-k2-bare-counter-named-as-written-vllm-infers-the-tool"),
+    # DeepSeek V3 / V3.1 (vLLM tests/tool_parsers/test_deepseekv3_tool_parser.py, test_deepseekv31_...)
+    pytest.param(DEEPSEEK, DB + D3("get_weather", '{"city": "Tokyo"}')
+                 + D3("search_hotels", '{"location": "Tokyo"}') + DE,
+                 [("get_weather", {"city": "Tokyo"}), ("search_hotels", {"location": "Tokyo"})], "", "",
+                 set(), id="deepseek-v3-vllm-parallel"),
+    pytest.param(DEEPSEEK, "Checking." + DB + D3("send", r'{"t": "He said \"hi\"", "n": "a\nb"}') + DE,
+                 [("send", {"t": 'He said "hi"', "n": "a\nb"})], "Checking.", "", set(),
+                 id="deepseek-v3-vllm-escaped-strings-text-before"),
+    pytest.param(DEEPSEEK, DB + D3("get_current_time", "{}") + DE, [("get_current_time", {})], "", "", set(),
+                 id="deepseek-v3-vllm-empty-arguments"),
+    pytest.param(DEEPSEEK, DB + "function" + DSEP + "get_weather\n```json\n{}\n```" + DE,
+                 [("get_weather", {})], "", "", set(),
+                 id="deepseek-v3-call-begin-lost-is-a-call-vllm-reads-none"),
+    pytest.param(DEEPSEEK, "pre" + DB + D31("foo", '{"x":1}') + D31("bar", '{"y":2}') + DE + " post",
+                 [("foo", {"x": 1}), ("bar", {"y": 2})], "pre post", "", set(),
+                 id="deepseek-v31-vllm-two-calls-text-after-kept-vllm-drops-it"),
+    pytest.param(DEEPSEEK, "Let me look that up." + DB + "get_weather", [], "Let me look that up." + DB
+                 + "get_weather", "", set(), id="deepseek-v31-vllm-cut-off-is-text"),
+    # GigaChat 3.5 GCML (vLLM tests/tool_parsers/test_gigachat35_tool_parser.py)
+    pytest.param("gigachat3.5", "I will check." + GB + _gcml("get_weather", ("city", "Tokyo", True))
+                 + _gcml("get_time", ("tz", "Asia/Tokyo", True)) + GE,
+                 [("get_weather", {"city": "Tokyo"}), ("get_time", {"tz": "Asia/Tokyo"})], "I will check.",
+                 "", set(), id="gcml-vllm-parallel"),
+    pytest.param("gigachat3.5", GB + _gcml("t", ("s", '"hi"', False), ("i", "7", False), ("x", "3.5", False),
+                 ("b", "true", False), ("z", "null", False), ("a", "[1, 2]", False),
+                 ("o", '{"n": true}', False)) + GE,
+                 [("t", {"s": "hi", "i": 7, "x": 3.5, "b": True, "z": None, "a": [1, 2], "o": {"n": True}})],
+                 "", "", set(), id="gcml-vllm-json-values"),
+    pytest.param("gigachat3.5", GB + _gcml("empty_args") + GE, [("empty_args", {})], "", "", set(),
+                 id="gcml-vllm-no-arguments"),
+    pytest.param("gigachat3.5", GB + _gcml("e", ("text", r'line 1\n"quoted"', True)) + GE,
+                 [("e", {"text": r'line 1\n"quoted"'})], "", "", set(), id="gcml-vllm-raw-string-as-written"),
+    pytest.param("gigachat3.5", GB + '<｜GCML｜invoke name="broken">', [],
+                 GB + '<｜GCML｜invoke name="broken">', "", {"truncated-call"},
+                 id="gcml-vllm-cut-off-invoke-is-text"),
+    pytest.param("gigachat3.5", GB + '<｜GCML｜parameter name="x">1</｜GCML｜parameter>', [],
+                 GB + '<｜GCML｜parameter name="x">1</｜GCML｜parameter>', "", set(),
+                 id="gcml-vllm-parameter-without-invoke-is-text"),
     pytest.param(SOLAR, SOLAR_CALL("get_time", ""),
                  [("get_time", {})], "", "", set(), id="solar-no-id-no-arguments"),
     pytest.param(SOLAR, "Say <|tool_call:name|> and <|tool_call:args|> in prose.", [],
@@ -120,6 +192,11 @@ ROWS: list[Any] = [
                  id="minicpm5-prose"),
     pytest.param(MINICPM5, 'a<functionname="f"><paramname="c">x</param></function>b', [("f", {"c": "x"})],
                  "ab", "", set(), id="minicpm5-lost-space-repaired-as-vllm"),
+    pytest.param(MINICPM5, 'a<functionĠname="f">Ċ<paramĠname="c">NewĠYorkĊ</param>Ċ</function>b',
+                 [("f", {"c": "New York"})], "ab", "", set(),
+                 id="minicpm5-byte-level-spelling-decoded-as-vllm"),
+    pytest.param(MINICPM5, "ĠHelloĠworld <functionĠs> ĠĊ", [], "ĠHelloĠworld <functionĠs> ĠĊ", "", set(),
+                 id="minicpm5-byte-level-prose-stays-as-written"),
     # (llama.cpp tests/test-chat-peg-parser-minicpm5.cpp)
     pytest.param(MINICPM5,
                  "<function name=\"python\"><param name=\"code\">print('Hello, World!')</param></function>",

@@ -63,6 +63,7 @@ EXPECTED = {
     "gigachat31-function-call": (["get_weather"], "Сейчас узнаю.", "content"),
     "inkling-blocks": (["get_weather"], "Checking Lisbon.", "content"),
     "gigachat3-role-header": (["get_time"], "", "content"),
+    "longcat-next-function-calls": (["get_weather", "get_time"], "Let me check both.\n", "content"),
 }
 THOUGHT = {
     "magistral-think": "The user wants the files listed. I'll call bash with ls.",

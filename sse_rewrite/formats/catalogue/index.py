@@ -261,6 +261,10 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           "Salesforce/Qwen-xLAM-32B-fc-r"), f"[{_W}]", _CITY, ""),
     Entry("xLAM fenced list", "list", "xlam", ("Salesforce/Llama-xLAM-2-70b-fc-r",),
           f"Checking.\n```json\n[{_W}]\n```\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("LongCat-Next <function_calls> list", "list", "longcat-next+special-tokens",
+          ("meituan-longcat/LongCat-Next",),
+          'Checking.\n<function_calls>[{"name": "get_weather", "parameters": {"city": "Paris"}}]'
+          "</function_calls>\nDone.", _CITY, "Checking.\n\nDone."),
     # FORMATS-2.md §F: pythonic and call expressions (`pythonic.py`, `lists.py`).
     Entry("Olmo 3", "list", "olmo", ("allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-32B-Think"),
           'Checking.\n<function_calls>get_weather(city="Paris")\nget_time(tz=null)</function_calls>\nDone.',
@@ -298,7 +302,7 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Functionary v3.2", "list", "functionary-v3.2+special-tokens", ("meetkai/functionary-small-v3.2",),
           'all\nChecking.>>>get_weather\n{"city": "Paris"}>>>all\nDone.', _CITY, "Checking.Done."),
     Entry("Inkling", "list", "special-tokens", ("thinkingmachines/Inkling-NVFP4",),
-          "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>"
+          "<|message_model|><|content_thinking|>Need the weather.<|end_message|><|message_model|>get_weather"
           '<|content_invoke_tool_json|>{"name": "get_weather", "args": {"city": "Paris"}}<|end_message|>'
           "<|message_model|><|content_text|>Checking.<|end_message|>", _CITY, "Checking.",
           reasoning="Need the weather.", everywhere=True),

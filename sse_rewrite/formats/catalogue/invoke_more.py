@@ -42,8 +42,9 @@ _TML: Final = Spelling("<tml:", "</tml:", distinctive=False)
 MIMO_TML: Final = InvokeSyntax("mimo-tml", (_TML,), ("function_calls",), (PLAIN,), strip_values=True)
 """MiMo V2.5's `<tml:function_calls>` blocks: MiMo V2.5 ids."""
 MINICPM5: Final = InvokeSyntax("minicpm5", (), (), (PLAIN,), strip_values=True, bare_plain=True, unwraps=True,
-                               words=("function", "param"))  # fmt: skip
-"""MiniCPM 5's `<function name=…>` calls, no block around them: MiniCPM 5 ids."""
+                               words=("function", "param"), byte_level=True)  # fmt: skip
+"""MiniCPM 5's `<function name=…>` calls, no block around them: MiniCPM 5 ids; spaces and newlines
+may be spelled `Ġ`, `Ċ` (byte-level BPE left undecoded)."""
 _ATEM: Final = Spelling("<atem:", "</atem:", distinctive=False)
 ATEM: Final = InvokeSyntax("atem", (_ATEM,), ("function_calls",), (_ATEM,))
 """Muse's ATEM blocks: Muse ids."""

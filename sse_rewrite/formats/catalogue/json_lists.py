@@ -65,6 +65,11 @@ APERTUS: Final = ListSyntax("Apertus", (b"<|tools_prefix|>",), _CALLS, named_cal
                             closer=b"<|tools_suffix|>")
 XLAM_TAG: Final = ListSyntax("xLAM", (b"<tool_call>",), _CALLS, json_calls, closer=b"</tool_call>")
 XLAM_FENCE: Final = ListSyntax("xLAM", (b"```json",), _CALLS, json_calls, closer=b"```", orphan_closer=False)
+LONGCAT_NEXT: Final = ListSyntax("LongCat-Next", (b"<function_calls>",), _CALLS,
+                                 keyed_calls("name", ("parameters", "arguments")),
+                                 closer=b"</function_calls>")  # fmt: skip
+"""LongCat-Next's `<function_calls>[{"name": …, "parameters": {…}}]</function_calls>` (seen; no
+engine reads it)."""
 XLAM_BARE: Final = ListSyntax("xLAM", (), _CALLS, json_calls)
 """xLAM's calls with no marker: a JSON list (or one call object), only as the whole answer."""
 
@@ -132,6 +137,14 @@ class XlamMarkersParser(ListParser):
 
     SYNTAXES = (XLAM_TAG, XLAM_FENCE)
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *word_sniff(b"```json"))
+
+
+class LongCatNextParser(ListParser):
+    """What LongCat-Next ids add: `<function_calls>` holding a JSON list of calls."""
+
+    SYNTAXES = (LONGCAT_NEXT,)
+    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
+    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
 
 class XlamParser(WholeAnswerParser):

@@ -40,7 +40,7 @@ from ..machines._list_syntax import ListSyntax
 from ..machines._scanner import ANGLE_SNIFF
 from ..machines.whole_answer import LeadingReasoning, WholeAnswerParser
 from .json_lists import APERTUS, COHERE, GRANITE_30
-from .one_call import GIGACHAT, INKLING_CALL, INKLING_TEXT, INKLING_THINK
+from .one_call import GIGACHAT, INKLING_CALL, INKLING_MESSAGE, INKLING_TEXT, INKLING_THINK
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -123,7 +123,7 @@ class ListMarkersParser(ListParser):
 
     SYNTAXES = (
         MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA, FUNCTIONGEMMA, GRANITE_30, COHERE, APERTUS,
-        GIGACHAT, INKLING_CALL, INKLING_THINK, INKLING_TEXT,
+        GIGACHAT, INKLING_MESSAGE, INKLING_CALL, INKLING_THINK, *INKLING_TEXT,
     )  # fmt: skip
     sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
 

@@ -9,12 +9,14 @@
 
 Each is a `ListSyntax` (`machines/_list_machine.py`): the value is one JSON object, its end
 where its braces balance, so text after it stays text (the engines take the JSON to the end of
-the output). Inkling's typed blocks are three declarations sharing the closer `<|end_message|>`:
-a call, reasoning, and a block of answer text (`kept`); each kind token also opens a block alone
-(the prompt may end with `<|message_model|>`). GigaChat's and Inkling's markers are special
-tokens, read in every stream (`lists.ListMarkersParser`); `<function_call>` and `<function=`
-are words prose and Qwen3-Coder's XML (`<function=NAME>\\n<parameter=…>`) hold, read only under
-their ids (`routing.FAMILIES`): there a Functionary body that is not a JSON object stays text.
+the output). Inkling's typed blocks are declarations sharing the closer `<|end_message|>`: a call,
+reasoning, and blocks shown as text (`kept`); each kind token opens its block, and the
+`<|message_model|>` before it, with the tool name a tool block may have between the two, is
+markup (a header alone, `INKLING_MESSAGE`; the prompt may end with `<|message_model|>`).
+GigaChat's and Inkling's markers are special tokens, read in every stream
+(`lists.ListMarkersParser`); `<function_call>` and `<function=` are words prose and Qwen3-Coder's
+XML (`<function=NAME>\\n<parameter=…>`) hold, read only under their ids (`routing.FAMILIES`):
+there a Functionary body that is not a JSON object stays text.
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ if TYPE_CHECKING:
 _OBJECT: Final = {ord("{"): Quotes.JSON}
 GIGACHAT: Final = ListSyntax(
     "GigaChat 3", (b"<|function_call|>", b"<|message_sep|>\n\nfunction call<|role_sep|>"), _OBJECT,
-    json_calls, closer=b"</s>", orphan_closer=False,
+    json_calls, closer=b"</s>", closer_optional=True, orphan_closer=False,
 )  # fmt: skip
 """GigaChat 3.1's `<|function_call|>` and 3's role header (single tokens, newlines included); the
-end-of-text `</s>` the model may write after the call is markup there, words elsewhere."""
+end-of-text `</s>` the model may write after the call is markup there, words elsewhere; without
+it (a server cuts it) the call is whole."""
 GRANITE_20B: Final = ListSyntax("granite-20b-functioncalling", (b"<function_call>",), _OBJECT, json_calls)
 """One call per `<function_call>`, spacing between, no closer."""
 FUNCTIONARY: Final = ListSyntax(
@@ -58,22 +61,24 @@ FUNCTIONARY_V32: Final = ListSyntax(
 
 
 _MESSAGE_END: Final = b"<|end_message|>"
-
-
-def _inkling(kind: bytes) -> tuple[bytes, bytes]:
-    return b"<|message_model|>" + kind, kind
-
-
+_NAME: Final = "A-Za-z0-9_.:\\-"
+INKLING_MESSAGE: Final = ListSyntax(
+    "Inkling", (b"<|message_model|>",), {}, no_calls, header=re.compile(f"[{_NAME}]*"),
+    header_bytes=re.compile(f"[^{_NAME}]".encode()), header_start=re.compile(f"[{_NAME}]*".encode()),
+)  # fmt: skip
+"""`<|message_model|>` and the name header a tool block may have: markup before the kind token."""
 INKLING_CALL: Final = ListSyntax(
-    "Inkling", _inkling(b"<|content_invoke_tool_json|>"), _OBJECT,
+    "Inkling", (b"<|content_invoke_tool_json|>",), _OBJECT,
     keyed_calls("name", ("args", "arguments", "parameters")), closer=_MESSAGE_END,
 )  # fmt: skip
 INKLING_THINK: Final = ListSyntax(
-    "Inkling", _inkling(b"<|content_thinking|>"), {}, no_calls, closer=_MESSAGE_END, reasoning=True
+    "Inkling", (b"<|content_thinking|>",), {}, no_calls, closer=_MESSAGE_END, reasoning=True
 )
-INKLING_TEXT: Final = ListSyntax(
-    "Inkling", _inkling(b"<|content_text|>"), {}, no_calls, closer=_MESSAGE_END, reasoning=True, kept=True
+INKLING_TEXT: Final = tuple(
+    ListSyntax("Inkling", (kind,), {}, no_calls, closer=_MESSAGE_END, reasoning=True, kept=True)
+    for kind in (b"<|content_text|>", b"<|content_invoke_tool_text|>", b"<|content_tool_error|>")
 )
+"""The blocks shown as text: the answer's, a tool call written as text, a tool error."""
 
 
 class Granite20bParser(ListParser):

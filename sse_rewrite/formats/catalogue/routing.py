@@ -76,6 +76,7 @@ FUNCTOOLS: Final = Part("catalogue.json_lists", "FunctoolsParser", "f", word_sni
 XLAM_MARKERS: Final = Part("catalogue.json_lists", "XlamMarkersParser", "<`",
                            (*ANGLE_SNIFF, *word_sniff(b"```json")))
 OLMO: Final = Part("catalogue.pythonic", "OlmoParser", "<", ANGLE_SNIFF)
+LONGCAT_NEXT: Final = Part("catalogue.json_lists", "LongCatNextParser", "<", ANGLE_SNIFF)
 GRANITE_20B: Final = Part("catalogue.one_call", "Granite20bParser", "<", ANGLE_SNIFF)
 FUNCTIONARY: Final = Part("catalogue.one_call", "FunctionaryParser", "<", ANGLE_SNIFF)
 FUNCTIONGEMMA_IDS: Final = Part("catalogue.lists", "FunctionGemmaIdsParser", "c", _CALL_SNIFF)
@@ -123,6 +124,12 @@ class LongCatAndTokens(LazyComposition):
     """`auto` for LongCat ids: `<longcat_tool_call>` JSON or key/value bodies."""
 
     PARTS = (LONGCAT, *MARKERS_EVERYWHERE)
+
+
+class LongCatNextAndTokens(LazyComposition):
+    """`auto` for LongCat-Next ids: LongCat's tags, and `<function_calls>` holding a JSON list."""
+
+    PARTS = (LONGCAT, LONGCAT_NEXT, *MARKERS_EVERYWHERE)
 
 
 class IQuestAndTokens(LazyComposition):
@@ -351,6 +358,8 @@ FAMILIES: Final = (
             "nemotron-3"), "qwen3-coder+special-tokens", QwenXmlAndTokens, "Qwen3-Coder XML tool-call tags"),
     Family(("mimo-v2",), "mimo-xml+special-tokens", MiMoXmlAndTokens,
            "Qwen3-Coder XML tool-call tags, values as written (their whitespace kept)"),
+    Family(("longcat-next",), "longcat-next+special-tokens", LongCatNextAndTokens,
+           "LongCat's <longcat_tool_call> tags, and <function_calls>[{\"name\", \"parameters\"}]"),
     Family(("longcat",), "longcat+special-tokens", LongCatAndTokens,
            "LongCat's <longcat_tool_call> tags (a JSON or a key/value body)"),
     Family(("iquest",), "iquest+special-tokens", IQuestAndTokens, "IQuest Q1's <iquest_tool_call> tags"),

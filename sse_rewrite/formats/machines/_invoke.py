@@ -27,11 +27,12 @@ followed by spacing only dropped, anything else comes out as the raw text it was
 from __future__ import annotations
 
 import enum
+import re
 
 from ...stream.events import Markup, Notice, Piece, Text
 from ._invoke_around import InvokeAround
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
-from ._invoke_syntax import InvokeSyntax, invoke_name, read_invoke
+from ._invoke_syntax import BYTE_SPACING, InvokeSyntax, invoke_name, read_invoke
 from ._invoke_tags import Inside, Tag, openers
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable, Partial
@@ -56,6 +57,7 @@ class State(MachineState):
 
 
 _MARKUP_AFTER_HEADER: Final = frozenset(b"<]{")
+_BYTE_SPACING: Final = re.compile(BYTE_SPACING)
 
 
 class InvokeParser(InvokeStreaming, InvokeAround):
@@ -173,7 +175,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         angle = scan.find(b">", start, min(scan.end, start + LOOKAHEAD))
         if angle == -1:
             first = NON_SPACE.search(scan.view, start, scan.end)
-            glued = b"name".startswith(scan.view[start : start + 4])  # (`<functionname=`: MiniCPM 5)
+            lead = _BYTE_SPACING.match(scan.view, start, scan.end).end()  # type: ignore[union-attr]  # (matches)
+            glued = b"name".startswith(scan.view[lead : lead + 4])  # (`<functionname=`, `<functionĠname=`)
             glued = glued or (self._syntax.equals_names and scan.view[start] == 0x3D)  # ('=': `<function=`)
             if scan.end - start < LOOKAHEAD and (first is None or first.start() > start or glued):
                 return False  # (the header begins with spacing, or `name` glued: wait for its `>`)
@@ -192,10 +195,10 @@ class InvokeParser(InvokeStreaming, InvokeAround):
     def _step_body(self, out: list[Piece]) -> bool:
         scan = self._scan
         if not self._in_body:
-            found = NON_SPACE.search(scan.view, self._head_at, scan.end)
-            if found is None:
+            at = _BYTE_SPACING.match(scan.view, self._head_at, scan.end).end()  # type: ignore[union-attr]
+            if at == scan.end:
                 return False
-            first = scan.view[found.start()]
+            first = scan.view[at]
             if not self._in_block and first not in _MARKUP_AFTER_HEADER:
                 return self._release_prose(out, self._invoke_end)
             self._body_settled(out, self._head_at, first)

@@ -59,9 +59,9 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "equals_names", "fenced_words",
-                 "hash_calls", "json_blocks", "name", "prose_blocks", "spaced_tags", "strip_values", "tags",
-                 "think", "unwraps", "values", "words")  # fmt: skip
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "byte_level", "equals_names",
+                 "fenced_words", "hash_calls", "json_blocks", "name", "prose_blocks", "spaced_tags",
+                 "strip_values", "tags", "think", "unwraps", "values", "words")  # fmt: skip
 
     def __init__(
         self,
@@ -83,6 +83,7 @@ class InvokeSyntax:
         equals_names: bool = False,
         spaced_tags: bool = False,
         prose_blocks: bool = False,
+        byte_level: bool = False,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -102,6 +103,7 @@ class InvokeSyntax:
         # (`invoke name=`): so a spelling without `<` opens (`invoke `) where the same word closes (`invoke>`)
         self.prose_blocks = prose_blocks  # a block that read no call was prose: its closer, or its opener
         # left alone at the end, stays text (an opener of words prose may write: MiniMax without angles)
+        self.byte_level = byte_level  # values may spell spaces and newlines `Ġ`, `Ċ` (MiniCPM 5's BPE)
 
     def __deepcopy__(self, memo: dict[int, object]) -> InvokeSyntax:
         """Itself: a declaration, shared by the parsers of its syntax (and by a parser's copy)."""
@@ -153,12 +155,16 @@ class InvokeSyntax:
 
 
 _SPACE: Final = " \t\r\n"
+_BETWEEN: Final = " \t\r\nĠĊ"  # (spacing between tags, byte-level spellings too: `BYTE_SPACING`)
 _CDATA: Final = ("<![CDATA[", "]]>")
 _NAME_VALUE: Final = rb"""(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
-INVOKE_HEADER: Final = re.compile(rb"[ \t\r\n]*name[ \t]*=[ \t]*" + _NAME_VALUE)
+BYTE_SPACING: Final = rb"(?:[ \t\r\n]|\xc4\xa0|\xc4\x8a)*"
+"""Spacing, or its byte-level BPE spelling (`Ġ` U+0120 a space, `Ċ` U+010A a newline: a server that
+does not decode them, as vLLM's MiniCPM 5 parser repairs it)."""
+INVOKE_HEADER: Final = re.compile(BYTE_SPACING + rb"name[ \t]*=[ \t]*" + _NAME_VALUE)
 """What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3); the
 spacing before `name` may be missing (`<functionname="…">`, a space token lost in decoding, as
-vLLM's MiniCPM 5 parser repairs it)."""
+vLLM's MiniCPM 5 parser repairs it) or byte-level (`<functionĠname="…">`)."""
 EQUALS_HEADER: Final = re.compile(rb"[ \t\r\n]*(?:name[ \t]*)?=[ \t]*" + _NAME_VALUE)
 """The same, where `=NAME` alone names too (a syntax with `equals_names`: `<function=NAME>`)."""
 _ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^"'<>=\s/]+))""")
@@ -169,7 +175,7 @@ def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[s
     """Patterns of a parameter opener (its attributes in group 1) and closer, in every spelling."""
     opens = "|".join(re.escape(s.open) for s in syntax.tags)
     closes = "|".join(re.escape(s.close) for s in syntax.tags)
-    attributes = r"""((?:\s*[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)\s*>"""
+    attributes = r"""((?:[\sĠĊ]*[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)[\sĠĊ]*>"""
     if syntax.equals_names:  # (`<parameter=KEY>`: the key in group 2)
         attributes = f"(?:{attributes}|=([^<>]*)>)"
     word = re.escape(syntax.words[1])
@@ -291,7 +297,7 @@ def parameter_members(
     members: list[str] = []
     pos, end = 0, len(body)
     while (found := opener.search(body, pos)) is not None:
-        if body[pos : found.start()].strip(_SPACE):
+        if body[pos : found.start()].strip(_BETWEEN):
             return None
         attributes = {m.group(1): next(v for v in m.groups()[1:] if v is not None)
                       for m in _ATTRIBUTE.finditer(found.group(1) or "")}  # fmt: skip
@@ -311,7 +317,7 @@ def parameter_members(
             raw = body[found.end() : closed.start()]
         members.append(_member(syntax, key, raw, string, parameters))
         pos = value_end if closed is None else closed.end()
-    return None if body[pos:].strip(_SPACE) else members
+    return None if body[pos:].strip(_BETWEEN) else members
 
 
 def _member(
@@ -325,6 +331,8 @@ def _member(
         value = raw.strip(_SPACE)
         return f"{orjson.dumps(key).decode()}: {value if is_json(value) else orjson.dumps(raw).decode()}"
     value = raw.strip(_SPACE) if syntax.strip_values else raw
+    if syntax.byte_level:  # (`Ġ`, `Ċ`: the value's spaces and newlines, undecoded, as its tags')
+        value = value.replace("Ġ", " ").replace("Ċ", "\n").strip(_SPACE if syntax.strip_values else "")
     if (inner := value.strip(_SPACE)).startswith(_CDATA[0]) and inner.endswith(_CDATA[1]):
         value = inner[len(_CDATA[0]) : -len(_CDATA[1])]  # (MiniCPM 5 may wrap a value so)
     return typed_object([(key, value)], parameters)[1:-1]

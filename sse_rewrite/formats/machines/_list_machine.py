@@ -192,6 +192,8 @@ class ListParser(ListReasoning):
                 return False
             at = found.start()
             self._header = syntax.header.fullmatch(scan.text(begin, at))
+            if self._header is not None and not syntax.values:  # (a header alone, before a token)
+                return self._header_alone(out, at)
             if self._header is None or scan.view[at] not in syntax.values:
                 return self._release_opener(out)
             begin = at
@@ -208,6 +210,19 @@ class ListParser(ListReasoning):
         if self._streams and syntax.streams and self._header is not None and not self._written:
             self._announce(out, self._header.groupdict().get("id"), self._header["name"])
             self._seen = begin
+        return True
+
+    def _header_alone(self, out: list[Piece], at: int) -> bool:
+        """A syntax without values: its opener and header are markup where a token follows
+        (`<|`; Inkling's `<|message_model|>NAME`), else the opener was prose."""
+        scan = self._scan
+        if at + 1 == scan.end and scan.view[at] == ord("<"):
+            scan.cursor = at
+            return False
+        if scan.view[at : at + 2] != b"<|":
+            return self._release_opener(out)
+        out.append(Markup(scan.take(at)))
+        self._state = State.TEXT
         return True
 
     def _release_opener(self, out: list[Piece]) -> bool:
@@ -342,7 +357,7 @@ class ListParser(ListReasoning):
                 pass
             self._emit_text(out, scan.end)
         elif state is State.NEXT or (state is State.HEAD and self._written):
-            if syntax.closer is not None:
+            if syntax.closer is not None and not syntax.closer_optional:
                 out.append(Notice("recovered-call", f"{syntax.name} block not closed: calls recovered"))
             self._end_block(out, self._written_end)
             self._emit_text(out, scan.end)
@@ -352,6 +367,8 @@ class ListParser(ListReasoning):
         elif state is State.HEAD and not scan.text(scan.cursor, scan.end).strip():
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", f"{syntax.name} opener at the end: dropped"))
+        elif state is State.HEAD and not syntax.values:  # (a header alone, no token after it)
+            self._emit_text(out, scan.end)
         elif not self._complete_broken(out, scan.end, "truncated-call", f"{syntax.name} call cut off"):
             self._emit_text(out, scan.end)
             out.append(Notice("truncated-call", f"{syntax.name} call cut off: passed through as text"))

@@ -47,6 +47,9 @@ class ListSyntax:
     closer: bytes | None = None
     again: bytes | None = None
     """What starts another call of the block after a value (`;`, `call:`)."""
+    closer_optional: bool = False
+    """Whether a block ends whole without its closer (GigaChat's `</s>`, which servers cut): no
+    notice where the input ends after its calls."""
     orphan_closer: bool = True
     """Whether the closer with nothing open is a marker (`_orphans.py`); a fence (```) is words."""
     repeats: bool = False

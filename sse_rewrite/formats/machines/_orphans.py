@@ -216,10 +216,15 @@ class OrphanClosers(QuotesRead):
         closer = scan.take(pos + length)
         if adjoins:
             out.append(Markup(closer))
-            out.append(Notice("orphan-marker", f"dropped {closer} with nothing open"))
+            if not self._ends_block(value):
+                out.append(Notice("orphan-marker", f"dropped {closer} with nothing open"))
         else:
             out.append(Text(closer))
         return True
+
+    def _ends_block(self, value: Any) -> bool:
+        """Whether the closer ends a block whose calls were read (markup, no notice)."""
+        return False
 
     def _owe(self, closer: Any, count: int = 1) -> None:
         """Openers were released as prose: as many of their closers are words too."""

@@ -28,7 +28,7 @@ class TagSpelling:
     """The markers of one syntax (see the module docstring), as text (`*_text`) and bytes."""
 
     __slots__ = ("block", "block_end", "body", "close", "closing", "json_keys", "key", "key_end",
-                 "key_or_close", "kind", "kind_end", "opens", "sep", "value", "value_end",
+                 "key_or_close", "kind", "kind_end", "opening", "opens", "sep", "value", "value_end",
                  "value_ends", "xml_or_empty")  # fmt: skip
 
     def __init__(
@@ -58,7 +58,7 @@ class TagSpelling:
         # Inside a value: marker -> what comes next (a new value's closer, or None: out of values).
         self.value_ends: dict[bytes, MarkerTable[bytes | None]] = {
             PARAMETER_END: MarkerTable({PARAMETER_END: None, PARAMETER: PARAMETER_END, FUNCTION_END: None}),
-            value_end: MarkerTable({value_end: None}),
+            value_end: MarkerTable({value_end: None, self.close: value_end}),  # (the close: `opening`)
         }
         # What may follow an opener: a Qwen `<function=` (or the close: an empty call, prose);
         # a GLM name's first key (its separator, a kind), or the close; after a body, its close.
@@ -66,6 +66,8 @@ class TagSpelling:
         ends = (self.key, self.sep)
         self.key_or_close = MarkerTable({**{e.encode(): True for e in ends if e}, self.close: True})
         self.closing = MarkerTable({self.close: True})
+        # After a close met inside a key/value value: an opener says the value was left open.
+        self.opening = MarkerTable(dict.fromkeys(self.opens, True))
 
 
 TOOL_CALL: Final = TagSpelling()

@@ -199,6 +199,17 @@ class ToolCallTagParser(TagCalls):
                 scan.cursor = pos + 1
                 continue
             inside = self._value_end is not None
+            if inside and found[0] is not None and scan.view.startswith(tags.close, pos):  # (in a value)
+                opens = self._opens_after(pos + found[1])
+                if opens is None:
+                    scan.cursor = pos
+                    return False
+                if not opens:  # (the value's own text)
+                    scan.cursor = pos + found[1]
+                    continue
+                self._value_end = None  # (streamed: the open value ends here, as the call does)
+                self._track_value(out, pos, True)
+                return self._close(out, self._parse(pos, complete=False), pos + found[1])
             marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
             scan.cursor = pos + found[1]
             self._track_value(out, pos, inside)
@@ -215,6 +226,15 @@ class ToolCallTagParser(TagCalls):
                 return True
         scan.cursor = scan.end
         return False
+
+    def _opens_after(self, at: int) -> bool | None:
+        """Whether a call opens right after `at` (spacing aside): then a close met inside a value
+        closed a call whose value was left open (the call is text, as SGLang keeps it), else it is
+        the value's own text; None while the input cannot tell."""
+        scan = self._scan
+        first = NON_SPACE.search(scan.view, at)
+        found = None if first is None else scan.match(first.start(), self.TAGS.opening)
+        return None if first is None or found == NEED_MORE else found is not None
 
     def _after_spacing(self, table: MarkerTable[Any]) -> tuple[int, tuple[Any, int] | None] | None:
         """Past the spacing from the cursor: where the next byte is, and the marker of `table`
@@ -255,7 +275,7 @@ class ToolCallTagParser(TagCalls):
             return self._release_prose(out)
         self._reset_call(bare=False)
         scan.mark = scan.cursor = pos + found[1]
-        self._state = State.OPENED
+        self._state, self._in_block = State.OPENED, True
         return True
 
     _STEPS: ClassVar = {
