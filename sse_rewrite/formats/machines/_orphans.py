@@ -1,28 +1,15 @@
 """Orphan closers: where a closer with nothing open is syntax left over, and where it is words.
 
-A closer found in plain text (`</tool_call>`, `<|tool_call_end|>`, `</function>`) has nothing
-to close. It is dropped, with a notice, only where it adjoins syntax (docs/behaviour.md,
-"Damage"):
+A closer found in plain text (`</tool_call>`, `<|tool_call_end|>`) is dropped, with a notice,
+only where it adjoins syntax (the three cases of docs/behaviour.md, "Damage"): right after a
+call or section the parser closed; alone on its line; a vocabulary token (not a tag closer
+`</...>`) that ends the message. Anywhere else it is the model's words, kept byte for byte.
+Only what the parser read counts (the start of a field is not a line start here); a closer
+whose line, or message, is not over waits in the scanner (the parser is `pending`).
 
-- right after a call or section the parser closed, spacing aside (`...</function>\\n</tool_call>`);
-- alone on its line: the parser read the newline that began the line and only spacing since,
-  and only spacing and markers follow it up to the line's end (a newline, or the field's end);
-- a vocabulary token (any closer but a tag closer `</...>`: `<|tool_call_end|>`, DeepSeek's
-  end tokens) that ends the message: only spacing and markers follow it up to the
-  field's end (`I will check that. <|tool_call_end|>`). A tag closer there is words.
-
-Anywhere else (inside a sentence, even two side by side) it is the model's own words, kept
-byte for byte: a message that explains the syntax keeps every character. The start of a field
-is not a line start here: in a stream, text without a marker may have passed without the
-parser, so only what it read counts, and a stream decides as its whole body does. A closer
-whose line, or message, is not over waits in the scanner (the parser is `pending`, so its
-event is held: docs/behaviour.md, "Hold the event, not the bytes") until non-spacing text
-comes or `flush` ends the field.
-
-`Surroundings` is what the parser knows of the text before its cursor. It reads the pieces a
-feed hands back, in order (`begin`, `catch_up`), and the plain texts it hands back at once
-(`text`). While that knowledge can still drop a later closer (`watching`), every event of the
-field must reach the parser, which is why a choice is not idle then (`choice_state.py`).
+`Surroundings` is what the parser knows of the text before its cursor: the pieces a feed hands
+back (`begin`, `catch_up`) and the plain texts handed back at once (`text`). While it can still
+drop a later closer (`watching`), every event of the field must reach the parser (`choice_state.py`).
 """
 
 from __future__ import annotations

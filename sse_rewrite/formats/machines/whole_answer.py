@@ -1,30 +1,17 @@
 """WholeAnswerParser: calls written bare, with no marker, when they are the whole answer.
 
-Llama 3 writes `{"name": "f", "parameters": {…}}` (several joined by `; `) and Llama 4
-`[f(a=1), g()]` without any marker; a server that strips Mistral v11's tokens leaves
-`NAME{…}NAME{…}` (a syntax with a `header`: a name before each value, back to back).
-Prose and code contain such text too, so, as the reference parsers do, they count only
-under the model's own ids and only when they are the whole answer: the field starts with
-the value (after spacing) and holds nothing but calls. Everything else goes to the model's
-`INNER` parser as it would without this gate.
+Llama 3's `{"name": "f", "parameters": {…}}`, Llama 4's `[f(a=1), g()]`, Mistral v11's
+stripped `NAME{…}NAME{…}` (a syntax with a `header`): prose and code hold such text too, so
+they count only under the model's ids and only when the field holds nothing but calls
+(docs/behaviour.md, "Marker-then-list syntaxes"). The answer is held from its first value or
+header byte, its events whole (`undecided`), and either rebuilt around the calls at the field's
+end or, once other text shows, the value is not calls or the answer passes the cap, handed to
+the model's `INNER` parser as if fed just now. The gate is `pending` until it has decided
+(`reads_from_start`, `choice_state.py`); then it becomes `INNER`'s parser (`_become_inner`).
 
-So the answer is held from its first `{`, `[` or header byte to its end: the events it came
-from are held whole (`undecided`), and either rebuilt around the calls at the end of the
-field, or, once any other text shows up (a header is held only while it could still end
-in its value: `Hello world` goes on at the space), or the value is not calls, or the answer
-grows past the cap, handed to `INNER` as if fed just now, events and all. Bare calls come
-out whole, at the end.
-
-The gate must see its field from the first text on: it is `pending` until it has decided,
-and `reads_from_start` asks the choice to make it before any text comes (`choice_state.py`),
-so no event passes unread before then; afterwards `INNER`'s needles (`sniff`) are enough, and
-the gate becomes `INNER`'s parser (`_become_inner`): no later event pays for it.
-
-A reasoning block (`REASONING`, a `LeadingReasoning`) may come first. Magistral's
-`[THINK]…[/THINK]` is `INNER`'s to read: it goes to `INNER` as it streams, and the answer starts
-after its closer. gpt-oss's with its tokens stripped (`analysisUser says hi.assistantfinalHello!`)
-has a `reader` of its own: a list machine reads the block, its text as reasoning, its calls as
-calls, up to an opener that `hands_over` the answer to `INNER` (`catalogue/harmony_stripped.py`).
+A reasoning block (`REASONING`, a `LeadingReasoning`) may come first: Magistral's `[THINK]`
+goes to `INNER` as it streams; gpt-oss's stripped `analysis…assistantfinal` has a `reader` of
+its own, a list machine that `hands_over` the answer to `INNER` (`catalogue/harmony_stripped.py`).
 """
 
 from __future__ import annotations

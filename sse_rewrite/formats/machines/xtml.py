@@ -1,21 +1,13 @@
 """Kimi K3 XTML: tool calls in `<|open|>tools<|sep|>` channels (`xtml_bodies` has the grammar).
 
-Theory of operation
+Theory of operation (the rules and damage rows: docs/behaviour.md, "Kimi K3 XTML")
 -------------------
-- TEXT: `<|open|>` or `<|close|>` begins a marker (MARKER), read whole up to `<|sep|>`:
-  `tools` opens a section (SECTION), `call` a call whose section opener was lost (CALL),
-  `response` (open or close) is the reply channel's markup, `<|open|>think<|sep|>` opens
-  the think channel (THINK; FORMATS-2 §I: a bare `<|close|>response<|sep|>` means it was
-  skipped); anything else, or a marker that cannot become one, is text, read on after its
-  first token at once.
-- THINK: reasoning, handed back as it arrives, up to `<|close|>think<|sep|>` (markup).
-- SECTION: between calls, after spacing: `<|open|>call` begins a call, `<|close|>tools`
-  ends the section. Anything else before the first call means the opener was prose (it
-  comes out as text); after a call, that the section lost its close.
-- CALL: up to `<|close|>call<|sep|>`; the section's close or the next call's opener end
-  a call that lost it. The call comes out at once (`xtml_call`).
-At the end of input reasoning comes out as reasoning, a call whose arguments are all closed
-is recovered; anything else held comes out as the text it was (docs/behaviour.md, "Damage").
+- TEXT: `<|open|>` or `<|close|>` begins a marker (MARKER), read whole up to `<|sep|>`: `tools`
+  opens a section (SECTION), `call` a call that lost its section opener (CALL), `response` is
+  markup, `think` opens the think channel (THINK); anything else is text after its first token.
+- SECTION: after spacing, a call opener (CALL) or the section's close; else prose before the
+  first call, a lost close after one. CALL: up to `<|close|>call<|sep|>` (or the next call or
+  the section's close); THINK: reasoning up to `<|close|>think<|sep|>`.
 """
 
 from __future__ import annotations

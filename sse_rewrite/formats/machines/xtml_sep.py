@@ -3,13 +3,9 @@
     tools<|sep|>call tool="bash" index="1"<|sep|>argument key="command" type="string"<|sep|>
     ls argument<|sep|>call<|sep|>tools<|sep|>
 
-`<|sep|>` survives and cannot occur in prose, so the words before each one are its marker;
-either of the other two tokens may survive too (mixes). The section opener's word is
-ordinary text that arrives before its `<|sep|>`, so a text ending in `tools` is held until
-the next one shows whether `<|sep|>` follows: that holding is why this is read only where the
-model id picks Kimi (docs/behaviour.md, "Kimi K3 XTML"). A value ends at its `argument<|sep|>`
-(or at `<|close|>`): one space before a bare `argument` is the gap the server left, not value.
-Each call comes out at its `call<|sep|>`, in the grammar `xtml_bodies.xtml_call` reads.
+The words before each `<|sep|>` are its marker; each call is respelled with all three tokens
+and read by `xtml_bodies.xtml_call`. Why only Kimi ids, what is held and what is not read:
+docs/behaviour.md, "Kimi K3 with `<|open|>`/`<|close|>` dropped".
 """
 
 from __future__ import annotations
