@@ -135,6 +135,15 @@ class ThinkSplitter:
                 return False
         return True
 
+    def moves_searched(self, text: str) -> bool:
+        """`moves` for a text holding a character that may begin a closer (a marker token of a call
+        in the reasoning, `<invoke`): whether no closer nor DSML block opener is in it, nor a
+        start of one at its end, as `feed` searches for them."""
+        if not self._inside or self._held or self._start or self._implicit:
+            return False
+        return (find_closer(text, 0, self._closes) is None and _block_opener(text, 0, len(text)) < 0
+                and not partial(text, 0, self._closes) and not _partial_opener(text, 0))
+
     @property
     def moving(self) -> tuple[str, ...] | None:
         """The characters a text must hold for `moves` to decline it (None: it declines every text now)."""
