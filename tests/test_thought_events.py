@@ -145,27 +145,27 @@ def test_moved_tokens_an_open_call_takes_leave_nothing_as_the_full_plan_finds(
     data = stream(model, tokens, finish)
     absorb_moved = ChoiceCore._absorb_moved
     taken: list[int] = []  # texts moved into an open call the short way (`ChoiceCore._absorb_moved`)
-    fed: list[bool] = []  # marker texts moved and fed ahead (`ChoiceState._feeds_moved`)
-    feeds_moved = ChoiceState._feeds_moved
+    fed: list[bool] = []  # marker texts moved and fed ahead (`ChoiceCore._feeds_moved`)
+    feeds_moved = ChoiceCore._feeds_moved
 
     def counted(self: ChoiceCore, texts: list[str]) -> int:
         taken.append(absorb_moved(self, texts))
         return taken[-1]
 
-    def counted_feeds(self: ChoiceState, text: str) -> bool:
+    def counted_feeds(self: ChoiceCore, text: str) -> bool:
         fed.append(feeds_moved(self, text))
         return fed[-1]
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ChoiceCore, "_absorb_moved", counted)
-        patch.setattr(ChoiceState, "_feeds_moved", counted_feeds)
+        patch.setattr(ChoiceCore, "_feeds_moved", counted_feeds)
         short = {(read, on): rewritten(data, read, on, **options)
                  for read in (len(data), 97) for on in (True, False)}
     if not options.get("stream_arguments"):
         assert sum(taken) + sum(fed) >= least
     with pytest.MonkeyPatch.context() as patch:  # the full plan: every such token split and rewritten
         patch.setattr(ChoiceCore, "_absorb_moved", lambda self, texts: 0)
-        patch.setattr(ChoiceState, "absorb", ChoiceCore.absorb)  # (no marker fed ahead, none taken)
+        patch.setattr(ChoiceCore, "_markup_moved", lambda self, text: False)  # (no marker fed ahead)
         patch.setattr(ChoiceRewriter, "fed_calls", lambda self, choice: None)  # (nor calls sent so)
         for (read, on), out in short.items():
             assert rewritten(data, read, on, **options) == out, (read, on)

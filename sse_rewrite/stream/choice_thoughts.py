@@ -14,14 +14,12 @@ from collections.abc import Sequence
 from .choice_state import ChoiceState
 from .chunks import thought_choice
 from .deltas import lone_text
-from .events import Markup, Text
+from .events import Text
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-    from .streamed_calls import Part
 
 
 class ChoiceThoughts(ChoiceState):
@@ -39,62 +37,6 @@ class ChoiceThoughts(ChoiceState):
         if found is None or found[0] != "content" or not self._thinks(found[1]):
             return None
         return self.thought_choice(choice, found[1])
-
-    def absorb(
-        self, choice: dict[str, Any], parts: list[Part] | None = None
-    ) -> tuple[str, str] | tuple[str, str, str] | None:
-        """`ChoiceState.absorb`, and inside a think block a lone content text that moves whole to
-        the reasoning field, where its parser takes it as markup alone, fed ahead here
-        (`_feeds_moved`) or by `thoughts`: it leaves nothing to send, as the split and the
-        rewrite would find (MiniMax M2's `<invoke` under its id without a think block)."""
-        taken = super().absorb(choice, parts)
-        think = self._think
-        if taken is not None or parts is not None or think is None or not think.tags.busy:
-            return taken
-        if self._undecided.runs:
-            return None
-        found = lone_text(choice, self._role_seen)
-        if found is None or found[0] != "content":
-            return None
-        fed = self._fed
-        if fed is None and self._feeds_moved(found[1]):
-            fed = self._fed
-        if fed is None or fed[0] != think.field or fed[1] != found[1] or self._parsers[fed[0]].undecided:
-            return None
-        for piece in fed[2]:  # (a loop, not all(): once per marker token)
-            if type(piece) is not Markup:
-                return None
-        self._fed = None
-        if fed[0] == "reasoning":
-            self._reasoning_field = "reasoning"
-        think.moved(found[1])
-        return found
-
-    def _feeds_moved(self, text: str) -> bool:
-        """Whether a lone content `text` that the think block moves whole (`ContentThinking.moves`,
-        and `moves_searched` for one holding a closer's lead) was fed ahead to the reasoning
-        field's parser, its pieces waiting in `_fed`: one holding such a lead (no run moves it),
-        or any other while that parser is in a call (its `absorb` declined it: a marker)."""
-        think = self._think
-        assert think is not None
-        content = self._parsers.get("content")
-        leads = think.tags.moving
-        if self._make_parser is None or leads is None or (content is not None and content.pending):
-            return False
-        field = think.field
-        for lead in leads:  # (a loop, not any(): once per moved token an open call declined)
-            if lead in text:
-                if not think.moves_searched(text):
-                    return False
-                break
-        else:  # (outside a call, `thought` takes it)
-            parser = self._parsers.get(field)
-            if parser is None or not parser.pending or not think.moves(text):
-                return False
-        self._read_on()
-        self._last_field = field
-        self._fed = (field, text, self._parser(field).feed(text))
-        return True
 
     def thought_choice(self, choice: dict[str, Any], text: str) -> dict[str, Any]:
         """`choice`, whose lone text is its content, with `text` there moved as `thought` moves it."""

@@ -113,10 +113,11 @@ class ThinkSplitter:
     def passes(self, text: str) -> bool:
         """Whether `feed` would give `text` back as answer text, holding nothing (outside)."""
         markers = self._markers
-        if not any(lead in text for lead in markers.leads):  # (most tokens: no search)
-            return not self._inside
-        return not self._inside and markers.find_outside(text, 0) is None and not partial(
-            text, 0, markers.outside())
+        for lead in markers.leads:  # (a loop, not any(): once per content token outside)
+            if lead in text:
+                return not self._inside and markers.find_outside(text, 0) is None and not partial(
+                    text, 0, markers.outside())
+        return not self._inside  # (most tokens: no search)
 
     def ends_in_start(self, text: str) -> bool:
         """Whether `text` ends with a possible start of a tag read outside the reasoning, after some
@@ -294,13 +295,15 @@ def _think_only(starts_inside: bool) -> MarkerSet:
 
 
 @functools.cache
-def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """DSML block openers by their marker (without `>`), each of which ends the reasoning it
-    stands in, and a pattern finding them (the invoke machine is imported on first need)."""
+def _block_openers() -> tuple[frozenset[str], re.Pattern[str]]:
+    """The starts of the DSML block openers (each without `>`, each of which ends the reasoning
+    it stands in) short of a whole one, and a pattern finding the openers (the invoke machine
+    is imported on first need)."""
     from ..formats.catalogue.dsml import DSML
 
     openers = tuple(DSML.block_openers())
-    return openers, re.compile("|".join(re.escape(opener) for opener in openers))
+    starts = frozenset(opener[:end] for opener in openers for end in range(1, len(opener)))
+    return starts, re.compile("|".join(re.escape(opener) for opener in openers))
 
 
 def _block_opener(buf: str, pos: int, end: int) -> int:
@@ -318,4 +321,4 @@ def _partial_opener(buf: str, pos: int) -> int:
     """Length of the end of `buf[pos:]` that may still become a DSML block opener."""
     lead = buf.rfind("<", max(pos, len(buf) - sum(_AROUND_MARK)))
     tail = buf[lead:] if lead >= 0 else ""
-    return len(tail) if tail and any(o.startswith(tail) and o != tail for o in _block_openers()[0]) else 0
+    return len(tail) if tail and tail in _block_openers()[0] else 0
