@@ -149,3 +149,28 @@ def test_any_cut_equals_whole_and_is_lossless(text: str, points: list[int], star
     whole = run([text], starts_inside)
     assert run(cut(text, [min(p, len(text)) for p in points]), starts_inside) == whole
     assert rejoined(whole) == text
+
+
+@pytest.mark.parametrize(("text", "moves"), [
+    pytest.param("<invoke", True, id="marker"),
+    pytest.param("</parameter>", True, id="closing-marker"),
+    pytest.param('a <b> "c"', True, id="tag-inside"),
+    pytest.param("</thinking>", True, id="longer-tag"),
+    pytest.param("<", False, id="lead-at-end"),
+    pytest.param("</thi", False, id="closer-start"),
+    pytest.param("a</think>b", False, id="closer"),
+    pytest.param("<think>", True, id="opener-inside"),
+    pytest.param(f"<{BAR}tool_calls>", False, id="dsml-block-opener"),
+    pytest.param("x< | DSML | calls", False, id="spaced-dsml-block-opener"),
+    pytest.param(f"<{BAR[:2]}", False, id="dsml-block-opener-start"),
+    pytest.param("a DSML b <", False, id="dsml-word-then-lead"),
+])
+def test_a_searched_text_moves_as_feed_moves_it(text: str, moves: bool) -> None:
+    def inside() -> ThinkSplitter:
+        splitter = ThinkSplitter(starts_inside=True)
+        assert splitter.feed("a") == [Thought("a")]  # (past the content's start, nothing held)
+        return splitter
+
+    fed = inside()
+    whole = fed.feed(text) == [Thought(text)] and not fed.held and fed.inside
+    assert inside().moves_searched(text) is whole is moves

@@ -118,12 +118,19 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
 MINIMAX_CALL = ["<minimax:tool_call>", "\n", "<invoke", " name", '="', "bash", '">', "\n", "<parameter",
                 " name", '="', "cmd", '">', "ls", " -la", " src", "/", " && ", "echo", " ok", "</parameter>",
                 "\n", "</invoke>", "\n", "</minimax:tool_call>"]
-UNCLOSED = [  # the answer moved on the prompt's word alone, calls in it, no closer
-    pytest.param(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, *_THOUGHT, *MINIMAX_CALL], "stop",
+UNCLOSED = [  # the answer moved on the prompt's word alone, calls in it (a closer late or never); texts
+    # the short way must take at least
+    pytest.param(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, *_THOUGHT, *MINIMAX_CALL], "stop", 8,
                  id="minimax-no-block"),
-    pytest.param(MINIMAX, [*MINIMAX_CALL, *MINIMAX_CALL[:15]], "length", id="minimax-cut"),
-    pytest.param(GLM, [*_THOUGHT, *CALL, *_THOUGHT, *CALL, "</think>", "x"], "stop",
+    pytest.param(MINIMAX, [*MINIMAX_CALL, *MINIMAX_CALL[:15]], "length", 8, id="minimax-cut"),
+    pytest.param(GLM, [*_THOUGHT, *CALL, *_THOUGHT, *CALL, "</think>", "x"], "stop", 8,
                  id="glm-calls-then-closer"),
+    pytest.param(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, "<b>", "<", "</thi", "nk>", "\n", *MINIMAX_CALL], "stop",
+                 8, id="minimax-calls-then-closer-cut"),
+    pytest.param(MINIMAX, [*MINIMAX_CALL[:8], "</thi", "nk>", *MINIMAX_CALL[8:]], "stop", 4,
+                 id="closer-in-a-call"),
+    pytest.param("deepseek/deepseek-r1-0528", [*_THOUGHT, "<", "|DSML|", "function_calls>", "x"], "stop", 0,
+                 id="r1-dsml-block-opener-cut"),
 ]
 
 
@@ -131,26 +138,35 @@ UNCLOSED = [  # the answer moved on the prompt's word alone, calls in it, no clo
     pytest.param({}, id="openai"), pytest.param({"to": "anthropic"}, id="anthropic"),
     pytest.param({"stream_arguments": True}, id="streamed"),
 ])
-@pytest.mark.parametrize(("model", "tokens", "finish"), UNCLOSED)
+@pytest.mark.parametrize(("model", "tokens", "finish", "least"), UNCLOSED)
 def test_moved_tokens_an_open_call_takes_leave_nothing_as_the_full_plan_finds(
-    model: str, tokens: list[str], finish: str, options: dict[str, Any]
+    model: str, tokens: list[str], finish: str, least: int, options: dict[str, Any]
 ) -> None:
     data = stream(model, tokens, finish)
     absorb_moved = ChoiceCore._absorb_moved
     taken: list[int] = []  # texts moved into an open call the short way (`ChoiceCore._absorb_moved`)
+    fed: list[bool] = []  # marker texts moved and fed ahead (`ChoiceCore._feeds_moved`)
+    feeds_moved = ChoiceCore._feeds_moved
 
     def counted(self: ChoiceCore, texts: list[str]) -> int:
         taken.append(absorb_moved(self, texts))
         return taken[-1]
 
+    def counted_feeds(self: ChoiceCore, text: str) -> bool:
+        fed.append(feeds_moved(self, text))
+        return fed[-1]
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(ChoiceCore, "_absorb_moved", counted)
+        patch.setattr(ChoiceCore, "_feeds_moved", counted_feeds)
         short = {(read, on): rewritten(data, read, on, **options)
                  for read in (len(data), 97) for on in (True, False)}
     if not options.get("stream_arguments"):
-        assert sum(taken) >= 8
+        assert sum(taken) + sum(fed) >= least
     with pytest.MonkeyPatch.context() as patch:  # the full plan: every such token split and rewritten
         patch.setattr(ChoiceCore, "_absorb_moved", lambda self, texts: 0)
+        patch.setattr(ChoiceCore, "_markup_moved", lambda self, text: False)  # (no marker fed ahead)
+        patch.setattr(ChoiceRewriter, "fed_calls", lambda self, choice: None)  # (nor calls sent so)
         for (read, on), out in short.items():
             assert rewritten(data, read, on, **options) == out, (read, on)
 

@@ -145,13 +145,21 @@ class ChoiceRewriter(ChoiceThoughts):
     def fed_calls(self, choice: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What `rewrite` makes of `choice` when its one text, fed ahead, made only calls (and
         markup), and nothing else in it needs sending: the calls' choices, one each (`_extra`,
-        as `_rebuild` makes them), without the plan; else None (then `rewrite` runs)."""
+        as `_rebuild` makes them), without the plan; else None (then `rewrite` runs). A content
+        text the think block moved whole into the reasoning field's syntax counts as that field's
+        (fed ahead by `absorb` or `thoughts`: the split would move it there)."""
         fed = self._fed
         if fed is None or self._streamed is not None or self._undecided.runs or not _calls_only(fed[2]):
             return None
-        if lone_text(choice, self._role_seen) != fed[:2]:  # (the choice carries nothing else)
+        found = lone_text(choice, self._role_seen)
+        think = self._think
+        moved = think is not None and found == ("content", fed[1]) and fed[0] == think.field
+        if found != fed[:2] and not moved:  # (the choice carries nothing else)
             return None
         self._fed = None
+        if moved:
+            assert think is not None
+            think.moved(fed[1])
         if fed[0] == "reasoning":  # (as `_rewrite` reads the field: the stream's reasoning field)
             self._reasoning_field = "reasoning"
         result = ChoiceResult()

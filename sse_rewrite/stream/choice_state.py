@@ -107,15 +107,21 @@ class ChoiceState:
         is taken too: its parts are added there, and they are all the choice sends. A content
         text that all goes to the reasoning field (harmony's analysis channel: taken unfed,
         `ToolSyntax.absorb_reasoning`, or fed ahead) is taken too: then that field's name
-        follows the field and text, the text in it all the choice sends (`moved_choice`)."""
-        if self._fed is not None or self._undecided.runs:
+        follows the field and text, the text in it all the choice sends (`moved_choice`). Inside
+        a think block, a content text moved into the reasoning field's syntax as markup alone is
+        taken too (`_markup_moved`)."""
+        if self._undecided.runs:
             return None
         think = self._think
-        if think is not None and think.tags.busy and not think.quiet(choice):  # (no call without `--think`)
+        if think is not None and think.tags.busy and (self._fed is not None or not think.quiet(choice)):
             found = lone_text(choice, self._role_seen) if parts is None else None
-            if found is None or found[0] != "content" or not self._absorb_moved((found[1],)):
+            if found is None or found[0] != "content":
                 return None
-            return found
+            if self._fed is None and self._absorb_moved((found[1],)):
+                return found
+            return found if self._markup_moved(found[1]) else None
+        if self._fed is not None:
+            return None
         found = lone_text(choice, self._role_seen)  # (a delta, one text, nothing else to send)
         if found is None:
             return None
@@ -185,6 +191,50 @@ class ChoiceState:
             for text in texts[:taken]:
                 think.moved(text)
         return taken
+
+    def _markup_moved(self, text: str) -> bool:
+        """Whether a lone content `text` the think block moves whole went into the reasoning field's
+        syntax as markup alone, fed ahead (`_feeds_moved`, or by `thoughts`): it leaves nothing to
+        send, as the split and the rewrite find (MiniMax M2's `<invoke` with no think block)."""
+        fed = self._fed
+        if fed is None and self._feeds_moved(text):
+            fed = self._fed
+        think = self._think
+        if fed is None or think is None or fed[0] != think.field or fed[1] != text:
+            return False
+        if self._parsers[fed[0]].undecided or not _markup_only(fed[2]):
+            return False
+        self._fed = None
+        if fed[0] == "reasoning":
+            self._reasoning_field = "reasoning"
+        think.moved(text)
+        return True
+
+    def _feeds_moved(self, text: str) -> bool:
+        """Whether a lone content `text` that the think block moves whole (`ContentThinking.moves`,
+        `moves_searched` for one holding a closer's lead) was fed ahead to the reasoning field's
+        parser, its pieces waiting in `_fed`: one holding such a lead (no run moves it), or any
+        other while that parser is in a call (its `absorb` declined it: a marker)."""
+        think = self._think
+        if think is None or (leads := think.tags.moving) is None or self._make_parser is None:
+            return False
+        field = think.field
+        for lead in leads:  # (a loop, not any(): once per moved token an open call declined)
+            if lead in text:
+                if not think.moves_searched(text):
+                    return False
+                break
+        else:  # (outside a call, `thought` takes it)
+            parser = self._parsers.get(field)
+            if parser is None or not parser.pending or not think.moves(text):
+                return False
+        content = self._parsers.get("content")
+        if content is not None and content.pending:  # (in a call: `split` leaves it)
+            return False
+        self._read_on()
+        self._last_field = field
+        self._fed = (field, text, self._parser(field).feed(text))
+        return True
 
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts

@@ -146,6 +146,10 @@ class ContentThinking:
         then `moved` does what `split` does besides."""
         return not self._owed and self.tags.moves(text)
 
+    def moves_searched(self, text: str) -> bool:
+        """`moves` for a text holding a closer's lead, searched (`ThinkSplitter.moves_searched`)."""
+        return not self._owed and self.tags.moves_searched(text)
+
     def moving(self, texts: Sequence[str], start: int, leads: str) -> int:
         """How many of `texts` from `start` on `moves` would move one by one, none of them empty
         nor holding a character of `leads` (a run that may move as one text, `moved`)."""

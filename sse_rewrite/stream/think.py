@@ -113,10 +113,11 @@ class ThinkSplitter:
     def passes(self, text: str) -> bool:
         """Whether `feed` would give `text` back as answer text, holding nothing (outside)."""
         markers = self._markers
-        if not any(lead in text for lead in markers.leads):  # (most tokens: no search)
-            return not self._inside
-        return not self._inside and markers.find_outside(text, 0) is None and not partial(
-            text, 0, markers.outside())
+        for lead in markers.leads:  # (a loop, not any(): once per content token outside)
+            if lead in text:
+                return not self._inside and markers.find_outside(text, 0) is None and not partial(
+                    text, 0, markers.outside())
+        return not self._inside  # (most tokens: no search)
 
     def ends_in_start(self, text: str) -> bool:
         """Whether `text` ends with a possible start of a tag read outside the reasoning, after some
@@ -134,6 +135,15 @@ class ThinkSplitter:
             if lead in text:
                 return False
         return True
+
+    def moves_searched(self, text: str) -> bool:
+        """`moves` for a text holding a character that may begin a closer (a marker token of a call
+        in the reasoning, `<invoke`): whether no closer nor DSML block opener is in it, nor a
+        start of one at its end, as `feed` searches for them."""
+        if not self._inside or self._held or self._start or self._implicit:
+            return False
+        return (find_closer(text, 0, self._closes) is None and _block_opener(text, 0, len(text)) < 0
+                and not partial(text, 0, self._closes) and not _partial_opener(text, 0))
 
     @property
     def moving(self) -> tuple[str, ...] | None:
@@ -285,13 +295,15 @@ def _think_only(starts_inside: bool) -> MarkerSet:
 
 
 @functools.cache
-def _block_openers() -> tuple[tuple[str, ...], re.Pattern[str]]:
-    """DSML block openers by their marker (without `>`), each of which ends the reasoning it
-    stands in, and a pattern finding them (the invoke machine is imported on first need)."""
+def _block_openers() -> tuple[frozenset[str], re.Pattern[str]]:
+    """The starts of the DSML block openers (each without `>`, each of which ends the reasoning
+    it stands in) short of a whole one, and a pattern finding the openers (the invoke machine
+    is imported on first need)."""
     from ..formats.catalogue.dsml import DSML
 
     openers = tuple(DSML.block_openers())
-    return openers, re.compile("|".join(re.escape(opener) for opener in openers))
+    starts = frozenset(opener[:end] for opener in openers for end in range(1, len(opener)))
+    return starts, re.compile("|".join(re.escape(opener) for opener in openers))
 
 
 def _block_opener(buf: str, pos: int, end: int) -> int:
@@ -309,4 +321,4 @@ def _partial_opener(buf: str, pos: int) -> int:
     """Length of the end of `buf[pos:]` that may still become a DSML block opener."""
     lead = buf.rfind("<", max(pos, len(buf) - sum(_AROUND_MARK)))
     tail = buf[lead:] if lead >= 0 else ""
-    return len(tail) if tail and any(o.startswith(tail) and o != tail for o in _block_openers()[0]) else 0
+    return len(tail) if tail and tail in _block_openers()[0] else 0
