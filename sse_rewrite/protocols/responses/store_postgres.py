@@ -2,7 +2,9 @@
 
 The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an async
 `psycopg_pool` pool of at most `pool_size` connections (the optional extra
-`sse-rewrite[postgres]`; imported only when such a store is opened).
+`sse-rewrite[postgres]`; imported only when such a store is opened). A connection taken from
+the pool is held between calls (its cursor reused, its statements prepared on first use): the
+pool's lease cost as much Python as the query; it goes back when a call on it fails.
 
 - **Schema**: one table, `sse_rewrite_responses`, created on first start with `IF NOT
   EXISTS` under a transaction-level advisory lock, so instances starting together do not
@@ -41,7 +43,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, TypeVar
 
-    from psycopg import AsyncConnection
+    from psycopg import AsyncCursor
     from psycopg_pool import AsyncConnectionPool
 
     T = TypeVar("T")
@@ -98,6 +100,7 @@ class PostgresStore:
         self._url, self._pool, self._max_age, self._max_rows = url, pool, max_age, max_rows
         self._own = asyncio.Semaphore(pool.max_size)  # connections of its own at a time
         self._bypass_until = 0.0
+        self._idle: list[AsyncCursor] = []  # held connections' cursors, ready for the next call
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE, max_age: float = MAX_AGE,
@@ -127,8 +130,8 @@ class PostgresStore:
 
     async def get(self, response_id: str) -> StoredResponse | None:
         """The stored response, `PENDING` while reserved, or None (unknown, or too old)."""
-        async def get(db: AsyncConnection) -> StoredResponse | None:
-            row = await (await db.execute(_GET, (response_id, self._max_age))).fetchone()
+        async def get(db: AsyncCursor) -> StoredResponse | None:
+            row = await (await db.execute(_GET, (response_id, self._max_age), prepare=True)).fetchone()
             if row is None:
                 return None
             return PENDING if row[0] is None else StoredResponse(row[0], row[1])
@@ -136,42 +139,43 @@ class PostgresStore:
 
     async def reserve(self, response_id: str) -> None:
         """Mark `response_id` as being answered (nothing happens if it is already there)."""
-        async def reserve(db: AsyncConnection) -> None:
-            await db.execute(_RESERVE, (response_id,))
+        async def reserve(db: AsyncCursor) -> None:
+            await db.execute(_RESERVE, (response_id,), prepare=True)
         await self._run(reserve)
 
     async def put(self, response_id: str, stored: StoredResponse) -> None:
         """Write the whole response and trim to the bounds: one statement."""
         values = (response_id, *stored.encoded(), self._max_age, self._max_rows)
 
-        async def put(db: AsyncConnection) -> None:
-            await db.execute(_PUT_AND_TRIM, values)
+        async def put(db: AsyncCursor) -> None:
+            await db.execute(_PUT_AND_TRIM, values, prepare=True)
         await self._run(put)
 
     async def delete(self, response_id: str) -> bool:
         """Forget `response_id`; whether it was there."""
-        async def delete(db: AsyncConnection) -> bool:
+        async def delete(db: AsyncCursor) -> bool:
             return (await db.execute(f"DELETE FROM {TABLE} WHERE id = %s", (response_id,))).rowcount > 0
         return await self._run(delete)
 
     async def release(self, response_id: str) -> None:
         """Drop the reservation of `response_id` if it is still only reserved (never a stored response)."""
-        async def release(db: AsyncConnection) -> None:
+        async def release(db: AsyncCursor) -> None:
             await db.execute(f"DELETE FROM {TABLE} WHERE id = %s AND response IS NULL", (response_id,))
         await self._run(release)
 
     async def ping(self) -> None:
         """Raise `StoreUnavailable` unless the database answers."""
-        async def ping(db: AsyncConnection) -> None:
+        async def ping(db: AsyncCursor) -> None:
             await db.execute("SELECT 1")
         await self._run(ping)
 
     async def close(self) -> None:
         """Close the pool and its connections."""
+        await self._give_back()
         await self._pool.close()
 
-    async def _create_schema(self, db: AsyncConnection) -> None:
-        async with db.transaction():
+    async def _create_schema(self, db: AsyncCursor) -> None:
+        async with db.connection.transaction():
             await db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for statement in _SCHEMA:
                 await db.execute(statement)
@@ -179,29 +183,56 @@ class PostgresStore:
                 await db.execute(_ADD_SEQ)  # (ALTER TABLE locks the table: only when it must)
             await db.execute(_SEQ_INDEX)
 
-    async def _run(self, job: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-        """`job` on a pooled connection, or on one of its own when the pool has none or its one failed."""
+    async def _run(self, job: Callable[[AsyncCursor], Awaitable[T]]) -> T:
+        """`job` on a held connection, or on one of its own when the pool has none or its one failed."""
         import psycopg
 
         loop = asyncio.get_running_loop()
         try:
             if loop.time() >= self._bypass_until:
                 try:
-                    async with self._pool.connection() as db:
-                        return await job(db)
+                    return await self._held(job)
                 except psycopg.OperationalError:  # (the pool's timeout too) a database restarted or down
                     self._bypass_until = loop.time() + BYPASS
+                    await self._give_back()
                     await self._pool.check()  # drop the pool's other dead connections
             async with self._own:
                 try:
                     async with await psycopg.AsyncConnection.connect(
                             self._url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as db:
-                        return await job(db)
+                        return await job(db.cursor())
                 except psycopg.OperationalError:
                     self._bypass_until = loop.time() + BYPASS
                     raise
         except psycopg.Error as error:
             raise StoreUnavailable(f"the store database failed: {_first_line(error)}") from None
+
+    async def _held(self, job: Callable[[AsyncCursor], Awaitable[T]]) -> T:
+        """`job` on an idle held connection's cursor, or on one newly taken from the pool.
+
+        A connection is kept between calls (the pool's lease costs as much Python as the query)
+        and goes back to the pool when its call fails or is cancelled (the pool checks and
+        resets or drops it) or the store closes; so at most `pool_size` are held or leased.
+        """
+        from psycopg.pq import TransactionStatus
+
+        cursor = self._idle.pop() if self._idle else (await self._pool.getconn()).cursor()
+        try:
+            result = await job(cursor)
+        except BaseException:
+            await self._pool.putconn(cursor.connection)
+            raise
+        if cursor.connection.info.transaction_status == TransactionStatus.IDLE:
+            self._idle.append(cursor)
+        else:
+            await self._pool.putconn(cursor.connection)
+        return result
+
+    async def _give_back(self) -> None:
+        """Hand every idle held connection back to the pool (which checks them)."""
+        idle, self._idle = self._idle, []
+        for cursor in idle:
+            await self._pool.putconn(cursor.connection)
 
 
 def _first_line(error: BaseException) -> str:
