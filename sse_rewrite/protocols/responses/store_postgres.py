@@ -3,8 +3,9 @@
 The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an async
 `psycopg_pool` pool of at most `pool_size` connections (the optional extra
 `sse-rewrite[postgres]`; imported only when such a store is opened). A connection taken from
-the pool is held between calls (its cursor reused, its statements prepared on first use): the
-pool's lease cost as much Python as the query; it goes back when a call on it fails.
+the pool is held between calls: the pool's lease cost as much Python as the query; it goes
+back when a call on it fails. The hot statements (write, read, reserve) run on libpq directly
+(`store_libpq.py`), prepared once per connection.
 
 - **Schema**: one table, `sse_rewrite_responses`, created on first start with `IF NOT
   EXISTS` under a transaction-level advisory lock, so instances starting together do not
@@ -37,6 +38,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from .store import MAX_AGE, MAX_ROWS, PENDING, StoredResponse, StoreUnavailable
+from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, Statement, Statements
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -66,17 +68,19 @@ _SCHEMA: Final = (
 _HAS_SEQ: Final = f"SELECT 1 FROM pg_attribute WHERE attrelid = '{TABLE}'::regclass AND attname = 'seq'"
 _ADD_SEQ: Final = f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS {_SEQ}"  # a table an earlier version made
 _SEQ_INDEX: Final = f"CREATE INDEX IF NOT EXISTS {TABLE}_seq ON {TABLE} (seq)"
-_GET: Final = (f"SELECT response, conversation FROM {TABLE} "
-               "WHERE id = %s AND created >= clock_timestamp() - make_interval(secs => %s)")
-_RESERVE: Final = f"INSERT INTO {TABLE} (id) VALUES (%s) ON CONFLICT (id) DO NOTHING"
-_PUT_AND_TRIM: Final = (  # EXCLUDED.seq: the number the insert drew, so a write draws one
-    f"WITH put AS (INSERT INTO {TABLE} (id, response, conversation) VALUES (%s, %s, %s) ON CONFLICT (id) "
+_GET: Final = Statement("sse_rewrite_get", f"SELECT response, conversation FROM {TABLE} "
+                        "WHERE id = $1 AND created >= clock_timestamp() - make_interval(secs => $2)",
+                        (TEXT, FLOAT8))
+_RESERVE: Final = Statement("sse_rewrite_reserve", f"INSERT INTO {TABLE} (id) VALUES ($1) ON CONFLICT (id) "
+                            "DO NOTHING", (TEXT,))
+_PUT_AND_TRIM: Final = Statement("sse_rewrite_put", (  # EXCLUDED.seq: the number the insert drew
+    f"WITH put AS (INSERT INTO {TABLE} (id, response, conversation) VALUES ($1, $2, $3) ON CONFLICT (id) "
     "DO UPDATE SET created = clock_timestamp(), seq = EXCLUDED.seq, response = EXCLUDED.response, "
     "conversation = EXCLUDED.conversation RETURNING seq), "
     f"trimmer AS (SELECT pg_try_advisory_xact_lock({_TRIM_LOCK}) AS mine) "  # held to the transaction's end
     # now(), not clock_timestamp(): a volatile function would make the age bound scan the whole table
     f"DELETE FROM {TABLE} WHERE (SELECT mine FROM trimmer) AND (created < now() - "
-    "make_interval(secs => %s) OR seq <= (SELECT seq FROM put) - %s)")
+    "make_interval(secs => $4) OR seq <= (SELECT seq FROM put) - $5)"), (TEXT, BYTEA, BYTEA, FLOAT8, INT8))
 
 
 def is_postgres_url(value: str) -> bool:
@@ -100,6 +104,8 @@ class PostgresStore:
         self._url, self._pool, self._max_age, self._max_rows = url, pool, max_age, max_rows
         self._own = asyncio.Semaphore(pool.max_size)  # connections of its own at a time
         self._bypass_until = 0.0
+        self._age = repr(float(max_age)).encode()  # as the statements take it
+        self._statements = Statements()
         self._idle: list[AsyncCursor] = []  # held connections' cursors, ready for the next call
 
     @classmethod
@@ -130,25 +136,30 @@ class PostgresStore:
 
     async def get(self, response_id: str) -> StoredResponse | None:
         """The stored response, `PENDING` while reserved, or None (unknown, or too old)."""
+        values = (response_id.encode(), self._age)
+
         async def get(db: AsyncCursor) -> StoredResponse | None:
-            row = await (await db.execute(_GET, (response_id, self._max_age), prepare=True)).fetchone()
-            if row is None:
+            row = await self._statements.run(db.connection, _GET, values)
+            if not row.ntuples:
                 return None
-            return PENDING if row[0] is None else StoredResponse(row[0], row[1])
+            response, conversation = row.get_value(0, 0), row.get_value(0, 1)  # a reservation: both null
+            if response is None or conversation is None:
+                return PENDING
+            return StoredResponse(response, conversation)
         return await self._run(get)
 
     async def reserve(self, response_id: str) -> None:
         """Mark `response_id` as being answered (nothing happens if it is already there)."""
         async def reserve(db: AsyncCursor) -> None:
-            await db.execute(_RESERVE, (response_id,), prepare=True)
+            await self._statements.run(db.connection, _RESERVE, (response_id.encode(),))
         await self._run(reserve)
 
     async def put(self, response_id: str, stored: StoredResponse) -> None:
         """Write the whole response and trim to the bounds: one statement."""
-        values = (response_id, *stored.encoded(), self._max_age, self._max_rows)
+        values = (response_id.encode(), *stored.encoded(), self._age, b"%d" % self._max_rows)
 
         async def put(db: AsyncCursor) -> None:
-            await db.execute(_PUT_AND_TRIM, values, prepare=True)
+            await self._statements.run(db.connection, _PUT_AND_TRIM, values)
         await self._run(put)
 
     async def delete(self, response_id: str) -> bool:
