@@ -38,14 +38,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from .store import MAX_AGE, MAX_ROWS, PENDING, StoredResponse, StoreUnavailable
-from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, Statement, Statements
+from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, Session, Statement
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, TypeVar
 
-    from psycopg import AsyncCursor
     from psycopg_pool import AsyncConnectionPool
 
     T = TypeVar("T")
@@ -105,8 +104,7 @@ class PostgresStore:
         self._own = asyncio.Semaphore(pool.max_size)  # connections of its own at a time
         self._bypass_until = 0.0
         self._age = repr(float(max_age)).encode()  # as the statements take it
-        self._statements = Statements()
-        self._idle: list[AsyncCursor] = []  # held connections' cursors, ready for the next call
+        self._idle: list[Session] = []  # held connections, ready for the next call
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE, max_age: float = MAX_AGE,
@@ -138,8 +136,8 @@ class PostgresStore:
         """The stored response, `PENDING` while reserved, or None (unknown, or too old)."""
         values = (response_id.encode(), self._age)
 
-        async def get(db: AsyncCursor) -> StoredResponse | None:
-            row = await self._statements.run(db.connection, _GET, values)
+        async def get(db: Session) -> StoredResponse | None:
+            row = await db.run(_GET, values)
             if not row.ntuples:
                 return None
             response, conversation = row.get_value(0, 0), row.get_value(0, 1)  # a reservation: both null
@@ -150,34 +148,35 @@ class PostgresStore:
 
     async def reserve(self, response_id: str) -> None:
         """Mark `response_id` as being answered (nothing happens if it is already there)."""
-        async def reserve(db: AsyncCursor) -> None:
-            await self._statements.run(db.connection, _RESERVE, (response_id.encode(),))
+        async def reserve(db: Session) -> None:
+            await db.run(_RESERVE, (response_id.encode(),))
         await self._run(reserve)
 
     async def put(self, response_id: str, stored: StoredResponse) -> None:
         """Write the whole response and trim to the bounds: one statement."""
         values = (response_id.encode(), *stored.encoded(), self._age, b"%d" % self._max_rows)
 
-        async def put(db: AsyncCursor) -> None:
-            await self._statements.run(db.connection, _PUT_AND_TRIM, values)
+        async def put(db: Session) -> None:
+            await db.run(_PUT_AND_TRIM, values)
         await self._run(put)
 
     async def delete(self, response_id: str) -> bool:
         """Forget `response_id`; whether it was there."""
-        async def delete(db: AsyncCursor) -> bool:
-            return (await db.execute(f"DELETE FROM {TABLE} WHERE id = %s", (response_id,))).rowcount > 0
+        async def delete(db: Session) -> bool:
+            deleted = await db.cursor.execute(f"DELETE FROM {TABLE} WHERE id = %s", (response_id,))
+            return deleted.rowcount > 0
         return await self._run(delete)
 
     async def release(self, response_id: str) -> None:
         """Drop the reservation of `response_id` if it is still only reserved (never a stored response)."""
-        async def release(db: AsyncCursor) -> None:
-            await db.execute(f"DELETE FROM {TABLE} WHERE id = %s AND response IS NULL", (response_id,))
+        async def release(db: Session) -> None:
+            await db.cursor.execute(f"DELETE FROM {TABLE} WHERE id = %s AND response IS NULL", (response_id,))
         await self._run(release)
 
     async def ping(self) -> None:
         """Raise `StoreUnavailable` unless the database answers."""
-        async def ping(db: AsyncCursor) -> None:
-            await db.execute("SELECT 1")
+        async def ping(db: Session) -> None:
+            await db.cursor.execute("SELECT 1")
         await self._run(ping)
 
     async def close(self) -> None:
@@ -185,8 +184,9 @@ class PostgresStore:
         await self._give_back()
         await self._pool.close()
 
-    async def _create_schema(self, db: AsyncCursor) -> None:
-        async with db.connection.transaction():
+    async def _create_schema(self, session: Session) -> None:
+        db = session.cursor
+        async with session.connection.transaction():
             await db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for statement in _SCHEMA:
                 await db.execute(statement)
@@ -194,7 +194,7 @@ class PostgresStore:
                 await db.execute(_ADD_SEQ)  # (ALTER TABLE locks the table: only when it must)
             await db.execute(_SEQ_INDEX)
 
-    async def _run(self, job: Callable[[AsyncCursor], Awaitable[T]]) -> T:
+    async def _run(self, job: Callable[[Session], Awaitable[T]]) -> T:
         """`job` on a held connection, or on one of its own when the pool has none or its one failed."""
         import psycopg
 
@@ -211,39 +211,37 @@ class PostgresStore:
                 try:
                     async with await psycopg.AsyncConnection.connect(
                             self._url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as db:
-                        return await job(db.cursor())
+                        return await job(Session(db))
                 except psycopg.OperationalError:
                     self._bypass_until = loop.time() + BYPASS
                     raise
         except psycopg.Error as error:
             raise StoreUnavailable(f"the store database failed: {_first_line(error)}") from None
 
-    async def _held(self, job: Callable[[AsyncCursor], Awaitable[T]]) -> T:
-        """`job` on an idle held connection's cursor, or on one newly taken from the pool.
+    async def _held(self, job: Callable[[Session], Awaitable[T]]) -> T:
+        """`job` on an idle held connection, or on one newly taken from the pool.
 
         A connection is kept between calls (the pool's lease costs as much Python as the query)
         and goes back to the pool when its call fails or is cancelled (the pool checks and
         resets or drops it) or the store closes; so at most `pool_size` are held or leased.
         """
-        from psycopg.pq import TransactionStatus
-
-        cursor = self._idle.pop() if self._idle else (await self._pool.getconn()).cursor()
+        session = self._idle.pop() if self._idle else Session(await self._pool.getconn())
         try:
-            result = await job(cursor)
+            result = await job(session)
         except BaseException:
-            await self._pool.putconn(cursor.connection)
+            await self._pool.putconn(session.connection)
             raise
-        if cursor.connection.info.transaction_status == TransactionStatus.IDLE:
-            self._idle.append(cursor)
+        if session.idle():
+            self._idle.append(session)
         else:
-            await self._pool.putconn(cursor.connection)
+            await self._pool.putconn(session.connection)
         return result
 
     async def _give_back(self) -> None:
         """Hand every idle held connection back to the pool (which checks them)."""
         idle, self._idle = self._idle, []
-        for cursor in idle:
-            await self._pool.putconn(cursor.connection)
+        for session in idle:
+            await self._pool.putconn(session.connection)
 
 
 def _first_line(error: BaseException) -> str:
