@@ -19,7 +19,9 @@ project root.
   on the same requests: single requests (the store writes each), and conversations of two
   turns, continued by `previous_response_id` with a store and by sending the whole conversation
   as `input` without one (the upstream gets the same request: the longer second turn is the
-  client's choice, not the store's cost). The callgrind files are kept to annotate.
+  client's choice, not the store's cost); then the metrics' work per request (`observe_cost`
+  in a process of its own under callgrind) against a single request's. The callgrind files
+  are kept to annotate.
 """
 
 from __future__ import annotations
@@ -162,6 +164,21 @@ def observe_cost(rounds: int = 20000) -> float:
     return (time.perf_counter() - started) * 1e6 / rounds
 
 
+def observe_instructions(logs: Path, rounds: int = 2000) -> float:
+    """Instructions the guard's metrics work takes per request (`observe_cost` under callgrind:
+    `3 * rounds` rounds less `rounds`, so start-up cancels out)."""
+    totals = []
+    for count in (rounds, 3 * rounds):
+        out = logs / f"callgrind-observe-{count}"
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+                   "--observe", str(count)]
+        subprocess.run(command, check=True, capture_output=True, env={**os.environ, "PYTHONMALLOC": "malloc"})
+        found = re.search(rb"^totals: (\d+)", out.read_bytes(), re.M)
+        assert found is not None, f"no totals in {out}"
+        totals.append(int(found.group(1)))
+    return (totals[1] - totals[0]) / (2 * rounds)
+
+
 def postgres_url(given: str | None) -> tuple[str | None, object]:
     """The database to bench on: the given URL, or a throwaway server's (with the server to remove)."""
     if given:
@@ -184,7 +201,11 @@ def main() -> None:
     parser.add_argument("--fill", type=int, default=0, metavar="N",
                         help="stored responses in each store first")
     parser.add_argument("--instructions", action="store_true", help="instructions per request (callgrind)")
+    parser.add_argument("--observe", type=int, metavar="ROUNDS", help=argparse.SUPPRESS)  # (a child's)
     args = parser.parse_args()
+    if args.observe:
+        observe_cost(args.observe)
+        return
     logs = Path(tempfile.mkdtemp(prefix="bench-serve-team-"))
     fake, upstream = start([sys.executable, str(UPSTREAM), "--port", "0", "--lifetime", "3600"],
                            logs / "fake")
@@ -194,13 +215,16 @@ def main() -> None:
             runs = [("none", "none", ""), ("sqlite", str(logs / "single.sqlite3"), ""),
                     ("none, chained by input", "none", "input"),
                     ("sqlite, chained by id", str(logs / "chained.sqlite3"), "id")]
-            runs += [("postgres, chained by id", url, "id")] if url else []
+            runs += [("postgres", url, ""), ("postgres, chained by id", url, "id")] if url else []
             bases: dict[str, float] = {}
             for name, store, chained in runs:
                 count = instructions(upstream, store, args.requests, chained, logs)
                 base = bases.setdefault(chained.replace("id", "input"), count)
                 print(f"responses, store {name:23}: {count / 1e6:.3f} M instructions a request "
                       f"(+{(count - base) / base * 100:.1f} %)", flush=True)
+            metrics = observe_instructions(logs)
+            print(f"metrics per request: {metrics / 1e3:.1f} k instructions = "
+                  f"{metrics / bases[''] * 100:.1f} % of a short request's", flush=True)
             print(f"callgrind files in {logs}")
             return
         chat_cpu, chat_wall = per_request(upstream, "none", args.requests, "/chat/completions", logs)

@@ -58,6 +58,47 @@ def test_a_response_is_reserved_stored_read_and_forgotten(loop_thread: LoopThrea
     assert loop_thread.run(run()) == [None, PENDING, stored(1), True, False, None]
 
 
+def test_bodies_are_stored_byte_for_byte(loop_thread: LoopThread, pg_url: str) -> None:
+    # what a text-format bytea would read as escapes: backslashes, `\\x41`, quotes; and UTF-8
+    body = StoredResponse(orjson.dumps({"id": "resp_b", "text": "a\\b \\x41 \\\\ \"q\" é 漢 \u2028"}),
+                          orjson.dumps([{"role": "user", "content": "\\000 \\' ok"}]))
+
+    async def run() -> tuple[bytes, bytes] | None:
+        store = await PostgresStore.open(pg_url)
+        await store.put("resp_b", body)
+        got = await store.get("resp_b")
+        await store.close()
+        return got.encoded() if got else None
+
+    assert loop_thread.run(run()) == body.encoded()
+
+
+def test_a_failed_statement_is_the_stores_error_and_the_store_serves_on(loop_thread: LoopThread,
+                                                                       pg_url: str) -> None:
+    async def run() -> tuple[list[str], StoredResponse | None]:
+        import psycopg
+
+        store = await PostgresStore.open(pg_url)
+        await store.put("resp_1", stored(1))  # its statements prepared on its held connection
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as db:
+            await db.execute("DROP TABLE sse_rewrite_responses")
+        errors = []
+        for call in (store.get("resp_1"), store.put("resp_2", stored(2)), store.reserve("resp_3")):
+            try:
+                await call
+            except StoreUnavailable as error:
+                errors.append(str(error))
+        await (await PostgresStore.open(pg_url)).close()  # the table made again
+        await store.put("resp_4", stored(4))
+        got = await store.get("resp_4")
+        await store.close()
+        return errors, got
+
+    errors, got = loop_thread.run(run())
+    assert len(errors) == 3 and all("does not exist" in error for error in errors), errors
+    assert got == stored(4)
+
+
 def test_the_schema_is_made_once_by_instances_starting_together(loop_thread: LoopThread, pg_url: str) -> None:
     async def run() -> StoredResponse | None:
         stores = await asyncio.gather(*(PostgresStore.open(pg_url, pool_size=2) for _ in range(4)))

@@ -2,7 +2,10 @@
 
 The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an async
 `psycopg_pool` pool of at most `pool_size` connections (the optional extra
-`sse-rewrite[postgres]`; imported only when such a store is opened).
+`sse-rewrite[postgres]`; imported only when such a store is opened). A connection taken from
+the pool is held between calls: the pool's lease cost as much Python as the query; it goes
+back when a call on it fails. The hot statements (write, read, reserve) run on libpq directly
+(`store_libpq.py`), prepared once per connection.
 
 - **Schema**: one table, `sse_rewrite_responses`, created on first start with `IF NOT
   EXISTS` under a transaction-level advisory lock, so instances starting together do not
@@ -35,13 +38,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from .store import MAX_AGE, MAX_ROWS, PENDING, StoredResponse, StoreUnavailable
+from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, Session, Statement
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final, TypeVar
 
-    from psycopg import AsyncConnection
     from psycopg_pool import AsyncConnectionPool
 
     T = TypeVar("T")
@@ -64,17 +67,19 @@ _SCHEMA: Final = (
 _HAS_SEQ: Final = f"SELECT 1 FROM pg_attribute WHERE attrelid = '{TABLE}'::regclass AND attname = 'seq'"
 _ADD_SEQ: Final = f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS {_SEQ}"  # a table an earlier version made
 _SEQ_INDEX: Final = f"CREATE INDEX IF NOT EXISTS {TABLE}_seq ON {TABLE} (seq)"
-_GET: Final = (f"SELECT response, conversation FROM {TABLE} "
-               "WHERE id = %s AND created >= clock_timestamp() - make_interval(secs => %s)")
-_RESERVE: Final = f"INSERT INTO {TABLE} (id) VALUES (%s) ON CONFLICT (id) DO NOTHING"
-_PUT_AND_TRIM: Final = (  # EXCLUDED.seq: the number the insert drew, so a write draws one
-    f"WITH put AS (INSERT INTO {TABLE} (id, response, conversation) VALUES (%s, %s, %s) ON CONFLICT (id) "
+_GET: Final = Statement("sse_rewrite_get", f"SELECT response, conversation FROM {TABLE} "
+                        "WHERE id = $1 AND created >= clock_timestamp() - make_interval(secs => $2)",
+                        (TEXT, FLOAT8))
+_RESERVE: Final = Statement("sse_rewrite_reserve", f"INSERT INTO {TABLE} (id) VALUES ($1) ON CONFLICT (id) "
+                            "DO NOTHING", (TEXT,))
+_PUT_AND_TRIM: Final = Statement("sse_rewrite_put", (  # EXCLUDED.seq: the number the insert drew
+    f"WITH put AS (INSERT INTO {TABLE} (id, response, conversation) VALUES ($1, $2, $3) ON CONFLICT (id) "
     "DO UPDATE SET created = clock_timestamp(), seq = EXCLUDED.seq, response = EXCLUDED.response, "
     "conversation = EXCLUDED.conversation RETURNING seq), "
     f"trimmer AS (SELECT pg_try_advisory_xact_lock({_TRIM_LOCK}) AS mine) "  # held to the transaction's end
     # now(), not clock_timestamp(): a volatile function would make the age bound scan the whole table
     f"DELETE FROM {TABLE} WHERE (SELECT mine FROM trimmer) AND (created < now() - "
-    "make_interval(secs => %s) OR seq <= (SELECT seq FROM put) - %s)")
+    "make_interval(secs => $4) OR seq <= (SELECT seq FROM put) - $5)"), (TEXT, BYTEA, BYTEA, FLOAT8, INT8))
 
 
 def is_postgres_url(value: str) -> bool:
@@ -98,6 +103,8 @@ class PostgresStore:
         self._url, self._pool, self._max_age, self._max_rows = url, pool, max_age, max_rows
         self._own = asyncio.Semaphore(pool.max_size)  # connections of its own at a time
         self._bypass_until = 0.0
+        self._age = repr(float(max_age)).encode()  # as the statements take it
+        self._idle: list[Session] = []  # held connections, ready for the next call
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE, max_age: float = MAX_AGE,
@@ -127,51 +134,59 @@ class PostgresStore:
 
     async def get(self, response_id: str) -> StoredResponse | None:
         """The stored response, `PENDING` while reserved, or None (unknown, or too old)."""
-        async def get(db: AsyncConnection) -> StoredResponse | None:
-            row = await (await db.execute(_GET, (response_id, self._max_age))).fetchone()
-            if row is None:
+        values = (response_id.encode(), self._age)
+
+        async def get(db: Session) -> StoredResponse | None:
+            row = await db.run(_GET, values)
+            if not row.ntuples:
                 return None
-            return PENDING if row[0] is None else StoredResponse(row[0], row[1])
+            response, conversation = row.get_value(0, 0), row.get_value(0, 1)  # a reservation: both null
+            if response is None or conversation is None:
+                return PENDING
+            return StoredResponse(response, conversation)
         return await self._run(get)
 
     async def reserve(self, response_id: str) -> None:
         """Mark `response_id` as being answered (nothing happens if it is already there)."""
-        async def reserve(db: AsyncConnection) -> None:
-            await db.execute(_RESERVE, (response_id,))
+        async def reserve(db: Session) -> None:
+            await db.run(_RESERVE, (response_id.encode(),))
         await self._run(reserve)
 
     async def put(self, response_id: str, stored: StoredResponse) -> None:
         """Write the whole response and trim to the bounds: one statement."""
-        values = (response_id, *stored.encoded(), self._max_age, self._max_rows)
+        values = (response_id.encode(), *stored.encoded(), self._age, b"%d" % self._max_rows)
 
-        async def put(db: AsyncConnection) -> None:
-            await db.execute(_PUT_AND_TRIM, values)
+        async def put(db: Session) -> None:
+            await db.run(_PUT_AND_TRIM, values)
         await self._run(put)
 
     async def delete(self, response_id: str) -> bool:
         """Forget `response_id`; whether it was there."""
-        async def delete(db: AsyncConnection) -> bool:
-            return (await db.execute(f"DELETE FROM {TABLE} WHERE id = %s", (response_id,))).rowcount > 0
+        async def delete(db: Session) -> bool:
+            deleted = await db.cursor.execute(f"DELETE FROM {TABLE} WHERE id = %s", (response_id,))
+            return deleted.rowcount > 0
         return await self._run(delete)
 
     async def release(self, response_id: str) -> None:
         """Drop the reservation of `response_id` if it is still only reserved (never a stored response)."""
-        async def release(db: AsyncConnection) -> None:
-            await db.execute(f"DELETE FROM {TABLE} WHERE id = %s AND response IS NULL", (response_id,))
+        async def release(db: Session) -> None:
+            await db.cursor.execute(f"DELETE FROM {TABLE} WHERE id = %s AND response IS NULL", (response_id,))
         await self._run(release)
 
     async def ping(self) -> None:
         """Raise `StoreUnavailable` unless the database answers."""
-        async def ping(db: AsyncConnection) -> None:
-            await db.execute("SELECT 1")
+        async def ping(db: Session) -> None:
+            await db.cursor.execute("SELECT 1")
         await self._run(ping)
 
     async def close(self) -> None:
         """Close the pool and its connections."""
+        await self._give_back()
         await self._pool.close()
 
-    async def _create_schema(self, db: AsyncConnection) -> None:
-        async with db.transaction():
+    async def _create_schema(self, session: Session) -> None:
+        db = session.cursor
+        async with session.connection.transaction():
             await db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for statement in _SCHEMA:
                 await db.execute(statement)
@@ -179,29 +194,54 @@ class PostgresStore:
                 await db.execute(_ADD_SEQ)  # (ALTER TABLE locks the table: only when it must)
             await db.execute(_SEQ_INDEX)
 
-    async def _run(self, job: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-        """`job` on a pooled connection, or on one of its own when the pool has none or its one failed."""
+    async def _run(self, job: Callable[[Session], Awaitable[T]]) -> T:
+        """`job` on a held connection, or on one of its own when the pool has none or its one failed."""
         import psycopg
 
         loop = asyncio.get_running_loop()
         try:
             if loop.time() >= self._bypass_until:
                 try:
-                    async with self._pool.connection() as db:
-                        return await job(db)
+                    return await self._held(job)
                 except psycopg.OperationalError:  # (the pool's timeout too) a database restarted or down
                     self._bypass_until = loop.time() + BYPASS
+                    await self._give_back()
                     await self._pool.check()  # drop the pool's other dead connections
             async with self._own:
                 try:
                     async with await psycopg.AsyncConnection.connect(
                             self._url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as db:
-                        return await job(db)
+                        return await job(Session(db))
                 except psycopg.OperationalError:
                     self._bypass_until = loop.time() + BYPASS
                     raise
         except psycopg.Error as error:
             raise StoreUnavailable(f"the store database failed: {_first_line(error)}") from None
+
+    async def _held(self, job: Callable[[Session], Awaitable[T]]) -> T:
+        """`job` on an idle held connection, or on one newly taken from the pool.
+
+        A connection is kept between calls (the pool's lease costs as much Python as the query)
+        and goes back to the pool when its call fails or is cancelled (the pool checks and
+        resets or drops it) or the store closes; so at most `pool_size` are held or leased.
+        """
+        session = self._idle.pop() if self._idle else Session(await self._pool.getconn())
+        try:
+            result = await job(session)
+        except BaseException:
+            await self._pool.putconn(session.connection)
+            raise
+        if session.idle():
+            self._idle.append(session)
+        else:
+            await self._pool.putconn(session.connection)
+        return result
+
+    async def _give_back(self) -> None:
+        """Hand every idle held connection back to the pool (which checks them)."""
+        idle, self._idle = self._idle, []
+        for session in idle:
+            await self._pool.putconn(session.connection)
 
 
 def _first_line(error: BaseException) -> str:
