@@ -133,25 +133,13 @@ def capture_run(
     return settled(body)
 
 
-# Known differences, to be fixed (found by this module): the captures that differ under some cut,
-# by the cut; the random cuts leave them out, the named cuts below fail (xfail, strict).
-KNOWN_CAPTURES = {
-    "stripped-kimi-k3-sep": "K3's `tools<|sep|>` cut inside `tools` is text (xtml_sep.HELD_ONLY_FROM: a text "
-    "ending in `t`, `to`, `too` or `tool` is not held, to keep Kimi's plain texts unheld)",
-}
-KNOWN_CUTS = {("stripped-kimi-k3-sep", "character")}
 RECUTS: dict[str, tuple[Callable[[str], Iterable[str]], bool]] = {
     "whole": (lambda text: [text], False), "token": (tokens, False), "token-streamed": (tokens, True),
     "character": (list, False),
 }
 """A capture's re-cuts (one character per event with streamed arguments: the entries' test has it,
 and its cost on every capture would double this module's)."""
-CAPTURE_CASES = [
-    pytest.param(c, *RECUTS[name], id=f"{c.stem}-{name}",
-                 marks=[pytest.mark.xfail(strict=True, reason=KNOWN_CAPTURES[c.stem])]
-                 if (c.stem, name) in KNOWN_CUTS else [])
-    for c in CAPTURES for name in RECUTS
-]  # fmt: skip
+CAPTURE_CASES = [pytest.param(c, *RECUTS[name], id=f"{c.stem}-{name}") for c in CAPTURES for name in RECUTS]
 
 
 _AS_CAPTURED: dict[tuple[Path, bool, str], object] = {}
@@ -170,7 +158,7 @@ def test_every_capture_any_cut(
 
 @settings(RANDOM, max_examples=12)
 @given(
-    capture=st.sampled_from([c for c in CAPTURES if c.stem not in KNOWN_CAPTURES]), streamed=st.booleans(),
+    capture=st.sampled_from(CAPTURES), streamed=st.booleans(),
     sizes=SIZES, reads=READS,
 )  # fmt: skip
 def test_every_capture_random_cuts(capture: Path, streamed: bool, sizes: list[int], reads: list[int]) -> None:

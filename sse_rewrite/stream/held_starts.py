@@ -18,6 +18,7 @@ last byte; one shaped otherwise is searched for its text fields and teaches the 
 
 from __future__ import annotations
 
+import functools
 import re
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -32,29 +33,27 @@ _ESCAPED: Final = re.compile(rb"\\(?:[nrtbf]|u[0-9a-fA-F]{4})\Z")  # a JSON esca
 _SEP: Final = b"\0"  # between the literals searched: no JSON string holds it raw
 _JOINT: Final = b'"\0"'  # a literal's end, the separator, the next literal's start
 _INDEX: Final = b'"index":'
+_ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but `\\u`)
+_MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
 _AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
 
 
 class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
-    __slots__ = ("_after", "_lasts", "_marks", "_pairs", "_prefix", "_words")
+    __slots__ = ("_after", "_marks", "_pairs", "_prefix", "_words", "ends", "last_two", "tail")
 
     def __init__(self, words: tuple[tuple[bytes, int], ...]) -> None:
         """`words`: each word, and from how many bytes its start is held wherever it stands."""
         self._words = words
-        self._lasts = frozenset(word[size - 1] for word, _ in words for size in range(1, len(word)))
-        # (a start's last byte, the joint, the word's next byte: a look-alike that may go on)
-        pairs = [word[size - 1 : size] + _JOINT + word[size : size + 1] for word, _ in words
-                 for size in range(1, len(word))]  # fmt: skip
-        self._pairs = (*dict.fromkeys(pairs), _JOINT + b'"', _JOINT + b"\\u")  # (an empty text, an escape)
-        # (bytes every held start leaves in raw JSON: the word's first held bytes, or a shorter
-        # start and its closing quote: `fu`, `f"`)
-        marks = [word[:held_from] for word, held_from in words]
-        marks += [word[:size] + b'"' for word, held_from in words for size in range(1, held_from)]
-        self._marks = tuple(dict.fromkeys(marks))
+        self._pairs, self._marks, self.ends = _searches(words)
         self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
         self._after = b""  # ... and the first bytes after it
+        self.tail = _SEP
+        """The learned shape's bytes from its text's closing quote (or its mirror's) to the event's
+        end (none yet: a NUL, which ends no event)."""
+        self.last_two = slice(-3, -1)
+        """Where an event that ends in `tail` has its text's last two bytes."""
 
     def rest(self, data: bytes, begin: int, close: int) -> bytes | None:
         """What must follow for the text `data[begin:close]` (raw JSON string bytes) to go on into
@@ -72,15 +71,19 @@ class HeldStarts:
 
     def event(self, data: bytes) -> bytes | None:
         """The `rest` of the first text field of the event `data` (raw JSON) that ends in a held
-        start, or None. An event shaped as the last one taught is looked at in its text alone."""
+        start, or None. An event shaped as the last one taught is looked at in its text alone:
+        first its last two bytes (`ends`, where `tail` ends it), then the text."""
         prefix = self._prefix
+        if prefix is not None and data.endswith(self.tail):
+            close = len(data) - len(self.tail)
+            begin = data.rfind(b'"', 0, close) + 1
+            if begin and data[begin - 2] != 0x5C and data[close - 1] != 0x5C and data.startswith(prefix):
+                return self.rest(data, begin, close)
         if prefix is not None and data.startswith(prefix):
             begin = len(prefix)
             close = data.find(b'"', begin)
-            if close > begin and data[close - 1] != 0x5C and data.startswith(self._after, close):
-                return self.rest(data, begin, close) if data[close - 1] in self._lasts else None
-            if close == begin and data.startswith(self._after, close):
-                return None  # (an empty text)
+            if close >= begin and data[close - 1] != 0x5C and data.startswith(self._after, close):
+                return self.rest(data, begin, close)
         found = self.first(data, 0, len(data), True)
         return None if found is None else found[1]
 
@@ -108,8 +111,17 @@ class HeldStarts:
                     last = (value, close)
                 at = data.find(key, at + 1, end)
         if learn and found is None and last[0] != -1:
-            self._prefix, self._after = data[: last[0] + 1], data[last[1] : last[1] + _AFTER]
+            self._learn(data, *last)
         return found
+
+    def _learn(self, data: bytes, value: int, close: int) -> None:
+        """The shape of the event `data` whose last text field opens at `value` and closes at `close`."""
+        self._prefix, self._after = data[: value + 1], data[close : close + _AFTER]
+        literal = data[value : close + 1]
+        mirror = data.rfind(_MIRROR + literal, close)  # (its copy, after it: the tail is after that)
+        end = close if mirror == -1 else mirror + len(_MIRROR) + len(literal) - 1
+        self.tail = data[end:]
+        self.last_two = slice(-2 - len(self.tail), -len(self.tail))
 
     def goes_on(self, rest: bytes, data: bytes, begin: int, close: int) -> bool:
         """Whether the text `data[begin:close]` may go on with `rest` (empty, a `\\u` escape at its
@@ -165,6 +177,25 @@ class HeldStarts:
                     break
                 at = joined.find(pair, at + 1)
         return first
+
+
+@functools.cache
+def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...],
+                                                            frozenset[bytes]]:  # fmt: skip
+    """What `HeldStarts` searches for `words` (made once a process): the pairs of a start's last
+    byte and the word's next one around a joint of look-alikes (and an empty or escaped next
+    text); the marks every held start leaves in raw JSON (the word's first held bytes, or a
+    shorter start and its closing quote: `fu`, `f"`); the last two bytes of every text that ends
+    in a held start (and of a few more: `ends`)."""
+    pairs = [word[size - 1 : size] + _JOINT + word[size : size + 1] for word, _ in words
+             for size in range(1, len(word))]  # fmt: skip
+    marks = [word[:held_from] for word, held_from in words]
+    marks += [word[:size] + b'"' for word, held_from in words for size in range(1, held_from)]
+    ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
+    ends |= {bytes((byte,)) + word[:1] for word, _ in words for byte in range(256)
+             if byte not in _WORD or byte in _ESCAPES}  # fmt: skip
+    searched = (*dict.fromkeys(pairs), _JOINT + b'"', _JOINT + b"\\u")
+    return searched, tuple(dict.fromkeys(marks)), frozenset(ends)
 
 
 def _choice(data: bytes) -> bytes:

@@ -251,7 +251,11 @@ class StreamRewriter:
             holds_any(value, self._quoting) or (choices is not None and choices.exposed)
         )
         if idle_plain and self._output.keeps_bytes and looks_like_object(value):
-            rest = None if starts is None else starts.event(value)
+            rest = None  # (shaped as learned, an event whose text's end is no start's is not looked at)
+            if starts is not None and not (
+                value.endswith(starts.tail) and value[starts.last_two] not in starts.ends
+            ):
+                rest = starts.event(value)
             if rest is not None and not quoted:
                 self._held = (raw, value, rest)
                 return []
