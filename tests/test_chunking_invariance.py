@@ -84,15 +84,9 @@ def test_every_syntax_any_cut(entry: Entry, field: str, streamed: bool) -> None:
         assert entry_run(entry, field, streamed, cut(entry.example)) == whole, name
 
 
-KNOWN_ENTRIES = {"Kimi K2, tokens stripped"}
-"""Entries whose example holds a known cut-dependence (`KNOWN_CAPTURES["stripped-kimi-k2"]`: `fu` |
-`nctions.`, held strictly as xfail by `test_reported_leaks_any_cut`): left out of the random cuts,
-read at every other cut above."""
-
-
 @RANDOM
 @given(
-    entry=st.sampled_from([entry for entry in ENTRIES if entry.name not in KNOWN_ENTRIES]),
+    entry=st.sampled_from(ENTRIES),
     field=st.sampled_from(FIELDS), streamed=st.booleans(),
     sizes=SIZES, reads=READS,
 )  # fmt: skip
@@ -139,28 +133,13 @@ def capture_run(
     return settled(body)
 
 
-# Known differences, to be fixed (found by this module): the captures that differ under some cut,
-# by the cut; the random cuts leave them out, the named cuts below fail (xfail, strict).
-_STARTS = "(its parser holds a text ending in a start of it, but the events the core reads are picked by "
-KNOWN_CAPTURES = {
-    "stripped-kimi-k2": f"`functions.` cut after `fu` is text {_STARTS} kimi_stripped.SNIFF: `functions`, a "
-    "lone `f`, a text ending in `function`)",
-    "stripped-kimi-k3-sep": "K3's `tools<|sep|>` cut inside `tools` is text (xtml_sep.HELD_ONLY_FROM: a text "
-    "ending in `t`, `to`, `too` or `tool` is not held, to keep Kimi's plain texts unheld)",
-}
-KNOWN_CUTS = {("stripped-kimi-k3-sep", "character")}
 RECUTS: dict[str, tuple[Callable[[str], Iterable[str]], bool]] = {
     "whole": (lambda text: [text], False), "token": (tokens, False), "token-streamed": (tokens, True),
     "character": (list, False),
 }
 """A capture's re-cuts (one character per event with streamed arguments: the entries' test has it,
 and its cost on every capture would double this module's)."""
-CAPTURE_CASES = [
-    pytest.param(c, *RECUTS[name], id=f"{c.stem}-{name}",
-                 marks=[pytest.mark.xfail(strict=True, reason=KNOWN_CAPTURES[c.stem])]
-                 if (c.stem, name) in KNOWN_CUTS else [])
-    for c in CAPTURES for name in RECUTS
-]  # fmt: skip
+CAPTURE_CASES = [pytest.param(c, *RECUTS[name], id=f"{c.stem}-{name}") for c in CAPTURES for name in RECUTS]
 
 
 _AS_CAPTURED: dict[tuple[Path, bool, str], object] = {}
@@ -179,7 +158,7 @@ def test_every_capture_any_cut(
 
 @settings(RANDOM, max_examples=12)
 @given(
-    capture=st.sampled_from([c for c in CAPTURES if c.stem not in KNOWN_CAPTURES]), streamed=st.booleans(),
+    capture=st.sampled_from(CAPTURES), streamed=st.booleans(),
     sizes=SIZES, reads=READS,
 )  # fmt: skip
 def test_every_capture_random_cuts(capture: Path, streamed: bool, sizes: list[int], reads: list[int]) -> None:
@@ -189,8 +168,7 @@ def test_every_capture_random_cuts(capture: Path, streamed: bool, sizes: list[in
 REPORTS = [
     pytest.param("moonshotai/kimi-k2.5", 'functions.read:0{"path": "/etc/hosts"}', id="kimi-stripped-alone"),
     pytest.param("moonshotai/kimi-k2.5", 'Let me read it.functions.read:0{"path": "/etc/hosts"}',
-                 id="kimi-stripped-after-text", marks=pytest.mark.xfail(strict=True, reason=KNOWN_CAPTURES[
-                     "stripped-kimi-k2"])),
+                 id="kimi-stripped-after-text"),
     pytest.param("minimax/minimax-m3", ENTRIES[[e.name for e in ENTRIES].index("MiniMax M3")].example,
                  id="minimax-m3-opener"),
     pytest.param("minimax/minimax-m3", 'Done.]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="f">'

@@ -71,6 +71,9 @@ STREAMS = [
                  id="a-needle-alone"),
     pytest.param([*[text(w) for w in WORDS[:6]], b'data: {"error":{"message":"boom","code":502}}\n\n',
                   *[text(w) for w in WORDS[6:12]]], id="an-error-mid-stream"),
+    pytest.param([text(w) for w in [*WORDS[:6], " Now.fu", "nctions.read:0{}", " a f", "or", *WORDS[6:9],
+                                    " a fun", "ctions.read:1{}", *WORDS[9:12]]],
+                 id="stripped-kimi-cut-mid-word"),
 ]  # fmt: skip
 
 

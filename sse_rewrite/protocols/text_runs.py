@@ -73,7 +73,8 @@ class TextRuns:
             if template is None:
                 return None
             literals = _look_alikes(template, data, pos, stop)
-        texts = _strings(literals)
+        starts = stream.starts  # (a text that ends in a held start is the general path's: `held_starts.py`)
+        texts = _strings(literals if starts is None else literals[: starts.unended(literals)])
         out = self._output.lone_texts(self._reasoning, texts) if texts else None
         if out is None:
             return None

@@ -24,6 +24,7 @@ from ..stats import Stats
 from .call_indexes import REWRITTEN_WORDS, STOP_WORD
 from .choices import StreamChoices
 from .events import Notice, Output
+from .held_starts import held_starts
 from .needle_groups import as_text, holds_any
 from .quotes import NEEDLES as QUOTE_NEEDLES
 from .quotes import Unread
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from ..protocols import StreamOutput
     from .choices import Planned
     from .chunks import Chunk
+    from .held_starts import HeldStarts
     from .streamed_calls import Part
 
 __all__ = ["Output", "RewriteOptions", "Stats", "StreamRewriter"]
@@ -71,6 +73,11 @@ class StreamRewriter:
         self._runs: tuple[tuple[bytes, ...], tuple[bytes, ...]] = ((), ())
         # The same needles as text, searched in one event's data (cheaper than in its bytes):
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
+        self.starts: HeldStarts | None = None
+        """The starts of the format's held words (`Part.held_words`) in raw bytes; None: it declares none."""
+        self._held: tuple[bytes, bytes, bytes] | None = None
+        """An idle event whose text ends in a held start, raw (bytes, data, the word's rest),
+        until the next event shows whether the word goes on (`held_starts.py`)."""
         self._flushed = False
         self.unread = Unread()
         """Events passed without any parser reading them (`quotes.Unread`; the accelerators add theirs)."""
@@ -117,7 +124,7 @@ class StreamRewriter:
             return self._flush_body(b"".join(self._head))
         if self._mode is None:
             return self._count([b"".join(self._head)] if self._head else [])
-        out: list[Output] = []
+        out: list[Output] = self._release() if self._held is not None else []
         tail: list[Output] = []
         for event in self._decoder.flush():
             out.append(Notice("truncated-event", "input ended inside an event (no blank line)"))
@@ -157,7 +164,9 @@ class StreamRewriter:
         """True when nothing is held back and no quote state is exposed (`StreamChoices.exposed`):
         an event without `needles` passes unchanged."""
         choices = self._choices
-        return choices is not None and not (choices.pending or choices.watching or choices.exposed)
+        return choices is not None and self._held is None and not (
+            choices.pending or choices.watching or choices.exposed
+        )
 
     @property
     def awaiting(self) -> bool:
@@ -204,8 +213,11 @@ class StreamRewriter:
 
     # -- per event
 
-    def _on_event(self, raw: bytes, value: bytes | None) -> list[Output]:
-        """One event, as its raw bytes and data, undecoded (None: it has no `data` field)."""
+    def _on_event(self, raw: bytes, value: bytes | None, read: bool = False) -> list[Output]:
+        """One event, as its raw bytes and data, undecoded (None: it has no `data` field; `read`:
+        read though it holds no needle, as its text ends in a held start the next may go on with)."""
+        if self._held is not None:
+            return self._after_start(raw, value)
         self.stats.events_in += 1
         if value is None:
             return self.send(self._after_held([raw]))
@@ -223,20 +235,35 @@ class StreamRewriter:
             self._sniff
             and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
+        # A text that ends in a start of a word its parser holds (`held_starts.py`): with OpenAI
+        # output its event is held raw until the next one; else it is read.
+        starts = self.starts if idle_plain and not read else None
+        held_start = read or (
+            starts is not None and not self._output.keeps_bytes and starts.event(value) is not None
+        )
+        idle_plain = idle_plain and not held_start
         # Splitters waiting at a content's start only (`awaiting`): an event without needles is idle
         # if none of its choices has content text or a finish (`quiet`, asked once it is decoded).
-        awaits = not idle_plain and choices is not None and choices.awaiting and not (
+        awaits = not idle_plain and not held_start and choices is not None and choices.awaiting and not (
             choices.watching or holds_any(value, self._sought[choices.calls_made])
         )
         quoted = (idle_plain or awaits) and bool(self._quoting) and (
             holds_any(value, self._quoting) or (choices is not None and choices.exposed)
         )
         if idle_plain and self._output.keeps_bytes and looks_like_object(value):
-            if not quoted:
+            rest = None  # (shaped as learned, an event whose text's end is no start's is not looked at)
+            if starts is not None and not (
+                value.endswith(starts.tail) and value[starts.last_two] not in starts.ends
+            ):
+                rest = starts.event(value)
+            if rest is not None and not quoted:
+                self._held = (raw, value, rest)
+                return []
+            if rest is None and not quoted:
                 return self._passed(raw)  # nothing in it can need work
-            if self._quotes_read(value):
+            if rest is None and self._quotes_read(value):
                 return self._passed(raw, False)
-            idle_plain = False  # (a choice not seen yet: the rewrite makes it)
+            idle_plain = False  # (a choice not seen yet: the rewrite makes it; a start its parser holds)
         try:  # (orjson reads the bytes: most events inside a call are never decoded)
             chunk = orjson.loads(value)
         except orjson.JSONDecodeError:
@@ -287,6 +314,26 @@ class StreamRewriter:
             return out
         return self._count(out)
 
+    def _after_start(self, raw: bytes, value: bytes | None) -> list[Output]:
+        """The event after one held raw for the start its text ends in (`held_starts.py`): the held
+        one passes as it would have if the word does not go on; else both are read."""
+        held, starts = self._held, self.starts
+        assert held is not None and starts is not None
+        if value == _DONE or (value is not None and looks_like_object(value)
+                              and not starts.next_goes_on(held[2], held[1], value)):  # fmt: skip
+            return self._release() + self._on_event(raw, value)
+        self._held = None
+        self.stats.events_in -= 1  # (counted when it was held: its notices name its own number)
+        return self._on_event(held[0], held[1], True) + self._on_event(raw, value)
+
+    def _release(self) -> list[Output]:
+        """The held event as it would have gone had it not ended in a start (the word did not go on):
+        idle, with OpenAI output, no needle in it, it passes unread."""
+        assert self._held is not None
+        raw = self._held[0]
+        self._held = None
+        return self._passed(raw)
+
     def _passed(self, raw: bytes, unread: bool = True) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it
         (`unread`: no parser or quote state read its text, `quotes.Unread`)."""
@@ -325,6 +372,7 @@ class StreamRewriter:
         if parser_type is not None:
             self._format_sniff = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
             self._quoting = as_text(QUOTE_NEEDLES)
+            self.starts = held_starts(getattr(parser_type, "held_words", ()))
         if markers is not None:
             self._format_sniff = tuple(dict.fromkeys((*self._format_sniff, *markers.needles)))
             self.stats.format_reason += f"; {why}"

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.stream.rewrite import StreamRewriter
 from tests.chunking import (
     calls,
     chunk_event,
@@ -24,6 +25,7 @@ from tests.chunking import (
 )
 from tests.formats.channel_rows import MODELS, ROWS
 from tests.formats.harness import cases, expectation, row_through_the_sdk
+from tests.oracles import openai_final
 
 STRIPPED = cases({fmt: ROWS[fmt] for fmt in ("gpt-oss", "kimi-stripped")})
 
@@ -48,12 +50,37 @@ def test_a_kimi_row_with_the_word_cut_as_a_tokenizer_may_cut_it(row: str) -> Non
     row_through_the_sdk(rewrite_stream(stream), expected)
 
 
-def test_an_unread_event_ending_in_another_start_is_not_held() -> None:
-    """`fun` ends an event no needle sends to the parser: the word is not read (the cost of a
-    needle for every start: `catalogue.kimi_stripped.SNIFF`); nothing is lost."""
-    tokens = ["Let me look.", " Now.fun", "ctions.read:0{}", " done"]  # (a first event is always read)
-    body = rewrite_stream(token_stream(tokens, model=MODELS["kimi-stripped"]))
-    row_through_the_sdk(body, expectation(("".join(tokens), [], "".join(tokens), set())))
+HELD_EVENTS = [
+    pytest.param([" Now.fun", "ctions.read:0{}", " done"], ["read"], id="goes-on"),
+    pytest.param([" Now.fu", "nc", "tions.read:0{}"], ["read"], id="goes-on-over-three-events"),
+    pytest.param([" a f", "unctions.read:0{}"], ["read"], id="a-word-start-f"),
+    pytest.param([" Now.fu", "nny, that", " done"], [], id="does-not-go-on"),
+    pytest.param([" Now.fun", "", "ny"], [], id="an-empty-text-between"),
+    pytest.param([" Now.functio", "\n"], [], id="an-escape-after"),
+    pytest.param([" of", "unctions.read:0{}"], [], id="a-word-goes-on-into-the-f"),
+    pytest.param([" Now.fu"], [], id="the-stream-ends"),
+]
+
+
+@pytest.mark.parametrize(("tokens", "names"), HELD_EVENTS)
+@pytest.mark.parametrize("reads", ["whole", "one-event-a-read"])
+def test_an_idle_event_ending_in_a_start_is_held_until_the_next_shows_the_word(
+    tokens: list[str], names: list[str], reads: str, accelerators: str
+) -> None:
+    """An event no needle sends, whose text ends in a start (`fun`), is held raw until the next
+    event (`held_starts.py`): the word read when it goes on, else both byte for byte."""
+    stream = token_stream(["Let me look.", *tokens], model=MODELS["kimi-stripped"])
+    rewriter = StreamRewriter()
+    pieces = [stream] if reads == "whole" else [event + b"\n\n" for event in stream.split(b"\n\n")[:-1]]
+    body = b"".join(item for piece in pieces for item in rewriter.feed(piece) if isinstance(item, bytes))
+    body += b"".join(item for item in rewriter.flush() if isinstance(item, bytes))
+    if not names:
+        assert body == stream
+    text = "".join(["Let me look.", *tokens])
+    kept = text[: text.index("functions")] + text[text.index("}") + 1 :] if names else text
+    final = openai_final(body, chunk=7).choices[0]
+    assert (final.message.content or "") == kept
+    assert [call.function.name for call in final.message.tool_calls or []] == names
 
 
 def test_a_harmony_start_cut_after_an_empty_first_chunk_is_read() -> None:

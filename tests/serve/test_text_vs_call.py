@@ -8,7 +8,9 @@ an answer under an id whose prompt opens a think block that never came (docs/beh
 
 An upstream of its own streams the answer cut one character, one token or a few characters
 (random, seeded by the case) per chunk, and finishes with `stop`; each front takes each case at
-another cut, so every case meets three cuts over the four fronts. Each front is read by its
+another cut, so every case meets three cuts over the four fronts; in process, each case goes at
+token and random cuts through each protocol the issue names (`--to`, the fronts' encoders). Each
+front is read by its
 official SDK (openai, anthropic, google-genai). Each case asks for its row's model id with the
 row's name and cut after colons (routing reads the id before them), so the upstream knows which
 answer to send and how to cut it.
@@ -32,9 +34,12 @@ from google.genai import types
 
 from sse_rewrite.formats.catalogue.index import ENTRIES
 from sse_rewrite.protocols.anthropic.models import ModelChoice
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.chunking import tokens
 from tests.formats.test_text_vs_call import ROWS
+from tests.oracles import anthropic_final, openai_final
 from tests.serve.servers import Servers
+from tests.test_responses import sdk_events
 
 ISSUE_35 = (  # the real cases the issue names, and the quoted-syntax rule's
     "stray-end-token-ends-the-message", "message-of-only-a-section-end", "cut-off-write",
@@ -56,6 +61,9 @@ REPORTED = [  # (id, model, text, kept, calls): the filter's result on the whole
      'Sure.<|tool_call_end|>\n<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>\nDone.',
      "Sure.<|tool_call_end|>\n\nDone.", [("f", {"a": 1})]),
     ("answer-under-an-unopened-think-block", "z-ai/glm-5.3", "The answer is 42.", "The answer is 42.", []),
+    ("kimi-stripped-after-text", "moonshotai/kimi-k2.5",
+     'Let me read it.functions.read:0{"path": "/etc/hosts"}', "Let me read it.",
+     [("read", {"path": "/etc/hosts"})]),
 ]  # fmt: skip
 _SOURCES = [
     *[(param.id, row.model, row.expected.text, row.expected.kept,
@@ -169,3 +177,38 @@ def test_gemini_front(servers: Servers, upstream: str, model: str, text: str, ke
     made = [(part.function_call.name, part.function_call.args) for part in parts if part.function_call]
     assert (texts, made) == (kept, calls)
     assert chunks[-1].candidates and chunks[-1].candidates[0].finish_reason == types.FinishReason.STOP
+
+
+def seen_in(to: str, body: bytes) -> tuple[str, list[tuple[str, object]]]:
+    """The answer's text and calls a client of protocol `to` assembles from `body` (its SDK)."""
+    if to == "anthropic":
+        blocks = anthropic_final(body).content
+        return ("".join(b.text for b in blocks if b.type == "text"),
+                [(b.name, b.input) for b in blocks if b.type == "tool_use"])  # fmt: skip
+    if to == "responses":
+        response = sdk_events(body)[1]
+        made = [(item.name, item.arguments) for item in response.output if item.type == "function_call"]
+        return response.output_text, _calls(made)
+    message = openai_final(body).choices[0].message
+    made = [(call.function.name, call.function.arguments) for call in message.tool_calls or []]
+    return message.content or "", _calls(made)
+
+
+IN_PROCESS = [pytest.param(*source, id=source[0]) for source in _SOURCES]
+
+
+@pytest.mark.parametrize("cut", ["token", "random"])
+@pytest.mark.parametrize(("name", "model", "text", "kept", "calls"), IN_PROCESS)
+def test_every_case_at_token_and_random_cuts_in_each_fronts_protocol(
+    name: str, model: str, text: str, kept: str, calls: list[tuple[str, object]], cut: str
+) -> None:
+    """Each case streamed one token a chunk and at random cuts, in process, encoded as each front
+    the issue names encodes it (`--to`: openai, anthropic, responses) and read by its SDK: the tables
+    above take each case through each front at one cut, this takes it at both on each."""
+    cuts = pieces(f"{model}:{name}:{cut}", text)
+    events = [chunk(model, {"role": "assistant", "content": piece}) for piece in cuts]
+    stream = b"".join(events) + chunk(model, {}, "stop") + b"data: [DONE]\n\n"
+    for to in ("openai", "anthropic", "responses"):
+        rewriter = StreamRewriter(RewriteOptions(to=to))
+        out = [*rewriter.feed(stream), *rewriter.flush()]
+        assert seen_in(to, b"".join(item for item in out if isinstance(item, bytes))) == (kept, calls), to

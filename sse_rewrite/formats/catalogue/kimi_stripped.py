@@ -35,11 +35,11 @@ _ARGUMENT: Final = "<|tool_call_argument_begin|>"
 _ARGUMENT_STARTS: Final = b"".join(b"(?:" + re.escape(bytes([byte])) for byte in _ARGUMENT.encode()) + (
     b")?" * len(_ARGUMENT)
 )
-SNIFF: Final = (b"functions", b'"f"', b'function"')
-"""An event is read while nothing is held when it holds the word whole, or a text field that is
-a lone `f` (one character a chunk) or ends in `function` (a tokenizer's `function` + `s.`). Other
-starts are held only in events read anyway: every needle costs each idle event a search (about
-0.04x the baseline loop on Kimi's no-syntax shape; all eight starts cost 1.1x, bench/README.md)."""
+SNIFF: Final = (b"functions",)
+"""An event is read while nothing is held when it holds the word whole. One whose text ends in a
+start of it (`f` where no word goes on into it, `fu` … `function`) is held raw until the next
+shows whether the word goes on (`routing.STRIPPED_KIMI`'s held word, `stream/held_starts.py`):
+two finds an idle event, where a needle for a lone `f` and one for `function` cost as much."""
 
 
 def stripped_calls(written: Written) -> tuple[list[Call], list[Notice]] | None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..syntax import ToolSyntax
 
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
-_FUNCTIONS_SNIFF: Final = (b"functions", b'"f"', b'function"')  # (`catalogue.kimi_stripped.SNIFF`)
+_FUNCTIONS_SNIFF: Final = (b"functions",)  # (`catalogue.kimi_stripped.SNIFF`)
 _NAMESPACE_SNIFF: Final = (b']"',)  # (`minimax.NAMESPACE_SNIFF`)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
@@ -36,8 +36,12 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 """Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats")."""
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS, INTERNLM)
 
-STRIPPED_KIMI: Final = Part("catalogue.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF)
-SEP_XTML: Final = Part("machines.xtml_sep", "SepXtmlParser", "t", (b"tools",))  # (`xtml_sep.SNIFF`)
+STRIPPED_KIMI: Final = Part("catalogue.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF,
+                            ((b"functions", 2),))
+"""(`kimi_stripped.KIMI_STRIPPED`: its opener's start is held from `fu` anywhere, a lone `f` where no
+word goes on into it; `stream/held_starts.py` finds them in events no needle sends)"""
+SEP_XTML: Final = Part("machines.xtml_sep", "SepXtmlParser", "t", (b"tools",), ((b"tools", 5),))
+"""(`xtml_sep.SNIFF`, `xtml_sep.HELD_FROM`: a start of `tools` where no word goes on into it)"""
 GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("catalogue.lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("catalogue.qwen_xml", "QwenParser", "<", ANGLE_SNIFF)

@@ -55,7 +55,6 @@ class ComposedParser(QuotesRead):
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
         openers: dict[bytes, tuple[int, Any]] = {}
         held_from: dict[bytes, int] = {}
-        held_only_from: dict[bytes, int] = {}
         cls._SHARED = {}
         for index, part in reversed(list(enumerate(cls.PARTS))):
             cls._SHARED.update(((index, marker), openers[marker]) for marker, value in part.OPENERS.items()
@@ -63,8 +62,7 @@ class ComposedParser(QuotesRead):
                                and openers[marker][1] not in cls.PARTS[openers[marker][0]].ORPHANS)
             openers.update((marker, (index, value)) for marker, value in part.OPENERS.items())
             held_from.update(part.OPENERS.held_from)
-            held_only_from.update(part.OPENERS.held_only_from)
-        cls._OPENERS = MarkerTable(openers, held_from, held_only_from)
+        cls._OPENERS = MarkerTable(openers, held_from)
         cls._WHOLE_OPENERS = {marker.decode(): found for marker, found in openers.items()
                               if cls.PARTS[found[0]]._absorb_opener is not ScanningParser._absorb_opener}
         cls._PLAIN_LEADS = plain_leads(cls._OPENERS)
@@ -254,8 +252,8 @@ class WordLedComposed(ComposedParser):
     _WORDS: ClassVar[tuple[str, ...]]
     """The letter-led openers that hold no other lead (`functions.`)."""
     _STARTS: ClassVar[tuple[str, ...]]
-    """Their starts a text may end in and be held (`f` … `functions`; `tools`, from
-    `MarkerTable.held_only_from`), but those holding another lead."""
+    """Their starts a text may end in and be held (`f` … `functions`, `t` … `tools`), but those
+    holding another lead."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -267,7 +265,7 @@ class WordLedComposed(ComposedParser):
         cls._OTHER_LEAD = re.compile("[" + re.escape(others) + "]")
         cls._WORDS = tuple(word.decode() for word in words if cls._OTHER_LEAD.search(word.decode()) is None)
         cls._STARTS = tuple(
-            start for word in words for n in range(max(1, table.held_only_from.get(word, 0)), len(word))
+            start for word in words for n in range(1, len(word))
             if cls._OTHER_LEAD.search(start := word[:n].decode()) is None
         )
 

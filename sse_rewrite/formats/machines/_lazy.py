@@ -57,13 +57,17 @@ class Ref:
 
 class Part:
     """A part of an `auto` composition, as data: its class, its markers' lead characters (at
-    least: a text without any of them holds none of its markers, nor a marker's start) and its
-    sniff bytes (`ToolSyntax.sniff`)."""
+    least: a text without any of them holds none of its markers, nor a marker's start), its
+    sniff bytes (`ToolSyntax.sniff`) and the words its parser holds a start of at a text's end
+    that no sniff finds (`held_words`: each word, and from how many bytes its start is held wherever
+    it stands; `stream/held_starts.py`)."""
 
-    __slots__ = ("leads", "parser", "sniff")
+    __slots__ = ("held_words", "leads", "parser", "sniff")
 
-    def __init__(self, module: str, name: str, leads: str, sniff: tuple[bytes, ...]) -> None:
+    def __init__(self, module: str, name: str, leads: str, sniff: tuple[bytes, ...],
+                 held_words: tuple[tuple[bytes, int], ...] = ()) -> None:  # fmt: skip
         self.parser, self.leads, self.sniff = Ref(module, name), leads, sniff
+        self.held_words = held_words
 
 
 _UNREAD: MarkerTable[None] = MarkerTable({b"<": None})
@@ -80,12 +84,15 @@ class LazyComposition(QuotesRead):
     """Whether a part reads every text (`Surroundings.reads_all`), so the light object watches too."""
     sniff: ClassVar[tuple[bytes, ...]]
     """The union of the parts' sniff bytes, as the composition has it."""
+    held_words: ClassVar[tuple[tuple[bytes, int], ...]]
+    """The union of the parts' `Part.held_words`."""
     _LEADS: ClassVar[str]
     _built: ClassVar[type[ComposedParser] | None]
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
+        cls.held_words = tuple(dict.fromkeys(word for part in cls.PARTS for word in part.held_words))
         cls._LEADS = "".join(dict.fromkeys("".join(part.leads for part in cls.PARTS)))
         cls._built = None
 

@@ -88,17 +88,14 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
     shortest marker's length), as `(marker, value, length)`.
     """
 
-    __slots__ = ("by_head", "head", "held_from", "held_only_from", "leads", "longest")
+    __slots__ = ("by_head", "head", "held_from", "leads", "longest")
 
-    def __init__(self, markers: dict[bytes, K], held_from: dict[bytes, int] | None = None,
-                 held_only_from: dict[bytes, int] | None = None) -> None:
+    def __init__(self, markers: dict[bytes, K], held_from: dict[bytes, int] | None = None) -> None:
         super().__init__(markers)
         # How long the end of the input must be to be held as a marker's start where it follows
         # a word byte (default 1): a marker led by a letter (`functions.`) holds a shorter start
         # (`f`) only where no word goes on into it (` of` is not held; `.f` and `f` alone are).
         self.held_from = held_from or {}
-        # ... and for a marker in `held_only_from`, wherever it stands (`tools<|sep|>`: not ` to`).
-        self.held_only_from = held_only_from or {}
         ordered = sorted(self)  # (a marker that is a prefix of another is one of the next one)
         for marker, following in itertools.pairwise(ordered):
             if following.startswith(marker):
@@ -204,10 +201,10 @@ class MarkerScanner:
             tail = bytes(buf[pos:])
             # (a tail of `head` bytes or more can only begin a marker that shares its head)
             markers = table if len(tail) < table.head else (c[0] for c in candidates or ())
-            held_from, held_only_from = table.held_from, table.held_only_from
+            held_from = table.held_from
             glued = pos > 0 and buf[pos - 1] in _WORD
             if any(marker.startswith(tail) and (len(tail) >= held_from.get(marker, 1) or not glued)
-                   and len(tail) >= held_only_from.get(marker, 0) for marker in markers):
+                   for marker in markers):
                 return NEED_MORE
         return None
 

@@ -24,12 +24,13 @@ if TYPE_CHECKING:
     from typing import ClassVar, Final
 
 OPENER: Final = b"tools<|sep|>"
-HELD_ONLY_FROM: Final = {OPENER: len(b"tools")}
-"""A text ending in `tools` (or `tools<`, `tools<|`…) is held; a shorter start is not: holding
-`to` would hold the end of many Kimi texts (`into`), and change their events' boundaries."""
+HELD_FROM: Final = {OPENER: len(b"tools")}
+"""A text ending in `tools` (or `tools<`, `tools<|`…) is held wherever it stands; a shorter start
+(`t` … `tool`) only where no word goes on into it (`.to`, not `into`)."""
 SNIFF: Final = (b"tools",)
-"""An event is read while nothing is held when it holds the word whole; the word cut across
-events (`too` | `ls<|sep|>`) is not read, and comes out as the text it was."""
+"""An event is read while nothing is held when it holds the word whole; one whose text ends in a
+shorter start is held raw until the next shows whether the word goes on (`routing.SEP_XTML`'s
+held word, `stream/held_starts.py`)."""
 _SP: Final = rb"[ \t\r\n]*"
 _OPEN_WORD: Final = re.compile(rb"(?:<\|open\|>)?" + _SP + rb"(call|argument)\b((?:[^<\n]|\n(?!\n))*)\Z")
 _CLOSE_WORD: Final = re.compile(_SP + rb"(?:<\|close\|>)?" + _SP + rb"(call|tools)" + _SP + rb"\Z")
@@ -50,7 +51,7 @@ class SepXtmlParser(ScanningParser):
     """K3 calls whose open and close tokens were dropped (a part of the Kimi `auto` format)."""
 
     TEXT = State.TEXT
-    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True}, held_only_from=HELD_ONLY_FROM)
+    OPENERS: ClassVar[MarkerTable[bool]] = MarkerTable({OPENER: True}, HELD_FROM)
     sniff: ClassVar[tuple[bytes, ...]] = SNIFF
 
     def _setup(self) -> None:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..choices import Planned, StreamChoices
     from ..chunks import Chunk
     from ..events import Output
+    from ..held_starts import HeldStarts
     from ..quotes import Unread
     from ..streamed_calls import Part
 
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
         def send(self, items: list[Planned]) -> list[Output]: ...  # encode planned output, and count it
 
         streams_arguments: bool  # `--stream-arguments`
+        starts: HeldStarts | None  # a text ending in a start of a held word: the general path's
         unread: Unread  # events passed unread, which the runs taken add to
 
         def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...

@@ -78,6 +78,10 @@ class PlainRuns:
                 if second != -1:  # (learned from two events: a read's last one is searched alone)
                     soft = QUOTE_NEEDLES if set(QUOTE_NEEDLES) <= set(needles) else ()
                     template = PlainTemplate.learn(data[pos : first - 2], data[first:second], needles, soft)
+                    starts = stream.starts
+                    parts = () if template is None or starts is None else template.template.parts
+                    if any(starts.first(part, 0, len(part)) is not None for part in parts if starts):
+                        template = None  # (a text that ends in a start lies around the slots)
                     self._misses = 0 if template is not None else self._misses + 1
                     self._template = template or self._template
             if template is not None and data.startswith(template.template.parts[0], pos):
@@ -110,14 +114,16 @@ class PlainRuns:
             if cut < pos + 2:  # no event ends inside the window: the next one whole
                 cut = data.find(EVENT_END, pos, stop) + 2
             literals, whole = template.template.literals(data, pos, cut)
-            clear, exposed = template.clear(literals), False
-            while clear < len(literals) and self._quotes_read(template, literals[clear], unread + clear):
+            starts = self._stream.starts  # (the look-alikes that may pass, at most: `held_starts.py`)
+            unended = len(literals) if starts is None else starts.unended(literals)
+            clear, exposed = min(template.clear(literals), unended), False
+            while clear < unended and self._quotes_read(template, literals[clear], unread + clear):
                 unread = -clear - 1  # (those before it are counted now, and it was read)
                 clear += 1
                 exposed = self._stream.choices.exposed  # (then no event may pass unread: the run ends)
                 if exposed:
                     break
-                clear += template.clear(literals[clear:])
+                clear = min(clear + template.clear(literals[clear:]), unended)
             pos += template.span(literals[:clear])
             events += clear
             unread += clear
@@ -160,6 +166,11 @@ class PlainRuns:
             if hazard < end or end == stop:
                 break
             window *= 2
+        starts = self._stream.starts
+        found = None if starts is None or pos == start else starts.first(data, start, pos)
+        if found is not None:  # (a text that ends in a start: the run ends before its event)
+            cut = data.rfind(EVENT_END, start, found[0])
+            pos = start if cut == -1 else cut + 2
         if pos == start:
             return None
         events, end = _plain_events(data[start:pos])

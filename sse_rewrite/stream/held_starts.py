@@ -1,0 +1,229 @@
+"""HeldStarts: where an idle event's text ends in the start of a stripped word, in raw bytes (sans-IO).
+
+A parser holds back the end of a text that may begin a marker ("Hold the event, not the bytes",
+docs/behaviour.md), but while a stream is idle an event reaches a parser only with a needle. A
+word marker that a server left without its tokens (Kimi's `functions.`, K3's `tools<|sep|>`) may
+be cut anywhere (`fu` | `nctions.read:0{…}`), and a needle for each of its starts would cost every
+idle event a search. So its parts declare the word (`Part.held_words`: the word, and from how many
+bytes its start is held wherever it stands; a shorter one only where no word goes on into it),
+and the stream holds an event whose text ends so raw, unparsed, until the next event shows
+whether the word goes on (`StreamRewriter`); a run of look-alikes passes one whose next look-alike
+cannot go on with it (`PlainRuns`). Only where the next text may go on do the two events take the
+general path (the held-start rule, docs/behaviour.md "Chunking").
+
+The check costs an idle event about what two needles did: the stream learns where its events'
+text lies (the bytes before it, `_Shape`), so an event shaped alike is looked at in its text's
+last byte; one shaped otherwise is searched for its text fields and teaches the shape.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+_WORD: Final = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
+"""Bytes a word goes on with (as `machines._scanner`'s)."""
+_TEXT_KEYS: Final = (b'content":', b'reasoning":')  # (`content`, `reasoning_content`, `reasoning`)
+_ESCAPED: Final = re.compile(rb"\\(?:[nrtbf]|u[0-9a-fA-F]{4})\Z")  # a JSON escape no word goes on from
+_SEP: Final = b"\0"  # between the literals searched: no JSON string holds it raw
+_JOINT: Final = b'"\0"'  # a literal's end, the separator, the next literal's start
+_INDEX: Final = b'"index":'
+_ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but `\\u`)
+_MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
+_AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
+
+
+class HeldStarts:
+    """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
+
+    __slots__ = ("_after", "_marks", "_pairs", "_prefix", "_words", "ends", "last_two", "tail")
+
+    def __init__(self, words: tuple[tuple[bytes, int], ...]) -> None:
+        """`words`: each word, and from how many bytes its start is held wherever it stands."""
+        self._words = words
+        self._pairs, self._marks, self.ends = _searches(words)
+        self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
+        self._after = b""  # ... and the first bytes after it
+        self.tail = _SEP
+        """The learned shape's bytes from its text's closing quote (or its mirror's) to the event's
+        end (none yet: a NUL, which ends no event)."""
+        self.last_two = slice(-3, -1)
+        """Where an event that ends in `tail` has its text's last two bytes."""
+
+    def rest(self, data: bytes, begin: int, close: int) -> bytes | None:
+        """What must follow for the text `data[begin:close]` (raw JSON string bytes) to go on into
+        a word its parser holds the end of, or None when it does not end in such a start."""
+        for word, held_from in self._words:
+            at = data.rfind(word[:1], max(begin, close - len(word) + 1), close)
+            while at != -1:
+                size = close - at
+                if data.startswith(word[:size], at) and (
+                        size >= held_from or at == begin or data[at - 1] not in _WORD
+                        or _ESCAPED.search(data, max(begin, at - 6), at) is not None):  # fmt: skip
+                    return word[size:]
+                at = data.rfind(word[:1], max(begin, close - len(word) + 1), at)
+        return None
+
+    def event(self, data: bytes) -> bytes | None:
+        """The `rest` of the first text field of the event `data` (raw JSON) that ends in a held
+        start, or None. An event shaped as the last one taught is looked at in its text alone:
+        first its last two bytes (`ends`, where `tail` ends it), then the text."""
+        prefix = self._prefix
+        if prefix is not None and data.endswith(self.tail):
+            close = len(data) - len(self.tail)
+            begin = data.rfind(b'"', 0, close) + 1
+            if begin and data[begin - 2] != 0x5C and data[close - 1] != 0x5C and data.startswith(prefix):
+                return self.rest(data, begin, close)
+        if prefix is not None and data.startswith(prefix):
+            begin = len(prefix)
+            close = data.find(b'"', begin)
+            if close >= begin and data[close - 1] != 0x5C and data.startswith(self._after, close):
+                return self.rest(data, begin, close)
+        found = self.first(data, 0, len(data), True)
+        return None if found is None else found[1]
+
+    def first(self, data: bytes, pos: int, end: int, learn: bool = False) -> tuple[int, bytes] | None:
+        """The first text field in `data[pos:end]` (raw JSON) that ends in a held start: where its
+        string opens, and its `rest`; or None (`learn`: one event, whose shape is then learned)."""
+        if not learn:
+            for mark in self._marks:  # (a loop, not any(): a filter for the search below)
+                if data.find(mark, pos, end) != -1:
+                    break
+            else:
+                return None
+        found: tuple[int, bytes] | None = None
+        last = (-1, -1)
+        for key in _TEXT_KEYS:
+            at = data.find(key, pos, end)
+            while at != -1 and (found is None or at < found[0]):
+                value = _opening_quote(data, at + len(key), end)
+                close = -1 if value == -1 else _closing_quote(data, value + 1, end)
+                rest = None if close == -1 else self.rest(data, value + 1, close)
+                if rest is not None:
+                    found = (value, rest)
+                    break
+                if close != -1 and value > last[0]:
+                    last = (value, close)
+                at = data.find(key, at + 1, end)
+        if learn and found is None and last[0] != -1:
+            self._learn(data, *last)
+        return found
+
+    def _learn(self, data: bytes, value: int, close: int) -> None:
+        """The shape of the event `data` whose last text field opens at `value` and closes at `close`."""
+        self._prefix, self._after = data[: value + 1], data[close : close + _AFTER]
+        literal = data[value : close + 1]
+        mirror = data.rfind(_MIRROR + literal, close)  # (its copy, after it: the tail is after that)
+        end = close if mirror == -1 else mirror + len(_MIRROR) + len(literal) - 1
+        self.tail = data[end:]
+        self.last_two = slice(-2 - len(self.tail), -len(self.tail))
+
+    def goes_on(self, rest: bytes, data: bytes, begin: int, close: int) -> bool:
+        """Whether the text `data[begin:close]` may go on with `rest` (empty, a `\\u` escape at its
+        head, or a start of it): if not, the parser would let the held start go at once."""
+        head = data[begin : min(close, begin + len(rest))]
+        return rest.startswith(head) or head.startswith(b"\\u")
+
+    def next_goes_on(self, rest: bytes, held: bytes, data: bytes) -> bool:
+        """Whether the event `data` (raw JSON) may go on with the start the event `held` ends in:
+        another choice's event, one without a text field that cannot go on, may (the general
+        path decides it); one of the same choice whose texts cannot go on, or none, may not."""
+        prefix = self._prefix
+        if prefix is not None and held.startswith(prefix) and data.startswith(prefix):
+            begin = len(prefix)  # (both shaped as learned: the same choice, the text at `begin`)
+            close = data.find(b'"', begin)
+            if close != -1 and data[close - 1] != 0x5C and data.startswith(self._after, close):
+                return self.goes_on(rest, data, begin, close)
+        if _choice(held) != _choice(data):
+            return True
+        for key in _TEXT_KEYS:
+            at = data.find(key)
+            while at != -1:
+                value = _opening_quote(data, at + len(key), len(data))
+                close = -1 if value == -1 else _closing_quote(data, value + 1, len(data))
+                if close == -1 or self.goes_on(rest, data, value + 1, close):
+                    return True
+                at = data.find(key, at + 1)
+        return False
+
+    def unended(self, literals: list[bytes]) -> int:
+        """How many of the look-alikes of `literals` (JSON strings, quotes included: their texts,
+        `PlainRuns`) lead whose text does not end in a held start, or does, but the next one's
+        cannot go on with it (its parser would let the start go at once): one that may go on, or
+        the last, is the general path's. One search a pair of a start's last byte and the word's
+        next one (and for an empty or escaped next text) finds where a text may go on."""
+        if not literals:
+            return 0
+        joined = _SEP.join(literals)
+        first = len(literals) - 1
+        last = literals[first]
+        if self.rest(last, 1, len(last) - 1) is None:
+            first += 1
+        for pair in self._pairs:
+            at = joined.find(pair)
+            while at != -1:
+                index = joined.count(_SEP, 0, at + 3)  # (the next literal's)
+                if index > first:
+                    break
+                literal, following = literals[index - 1], literals[index]
+                rest = self.rest(literal, 1, len(literal) - 1)
+                if rest is not None and self.goes_on(rest, following, 1, len(following) - 1):
+                    first = index - 1
+                    break
+                at = joined.find(pair, at + 1)
+        return first
+
+
+@functools.cache
+def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...],
+                                                            frozenset[bytes]]:  # fmt: skip
+    """What `HeldStarts` searches for `words` (made once a process): the pairs of a start's last
+    byte and the word's next one around a joint of look-alikes (and an empty or escaped next
+    text); the marks every held start leaves in raw JSON (the word's first held bytes, or a
+    shorter start and its closing quote: `fu`, `f"`); the last two bytes of every text that ends
+    in a held start (and of a few more: `ends`)."""
+    pairs = [word[size - 1 : size] + _JOINT + word[size : size + 1] for word, _ in words
+             for size in range(1, len(word))]  # fmt: skip
+    marks = [word[:held_from] for word, held_from in words]
+    marks += [word[:size] + b'"' for word, held_from in words for size in range(1, held_from)]
+    ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
+    ends |= {bytes((byte,)) + word[:1] for word, _ in words for byte in range(256)
+             if byte not in _WORD or byte in _ESCAPES}  # fmt: skip
+    searched = (*dict.fromkeys(pairs), _JOINT + b'"', _JOINT + b"\\u")
+    return searched, tuple(dict.fromkeys(marks)), frozenset(ends)
+
+
+def _choice(data: bytes) -> bytes:
+    """The bytes of the first choice index in `data` (a few bytes on from the key), or none."""
+    at = data.find(_INDEX)
+    return b"" if at == -1 else data[at : at + len(_INDEX) + 6]
+
+
+def _opening_quote(data: bytes, pos: int, end: int) -> int:
+    """Where the string value after a key's colon at `pos` opens (spacing skipped), or -1."""
+    while pos < end and data[pos] in b" \t\r\n":
+        pos += 1
+    return pos if pos < end and data[pos] == 0x22 else -1
+
+
+def _closing_quote(data: bytes, pos: int, end: int) -> int:
+    """The unescaped `"` that closes a JSON string at or after `pos`, or -1."""
+    close = data.find(b'"', pos, end)
+    while close != -1:
+        back = close - 1
+        while data[back] == 0x5C:  # (a backslash)
+            back -= 1
+        if (close - back) % 2:
+            return close
+        close = data.find(b'"', close + 1, end)
+    return -1
+
+
+def held_starts(words: tuple[tuple[bytes, int], ...]) -> HeldStarts | None:
+    """The `HeldStarts` of a format's declared words, or None when it declares none."""
+    return HeldStarts(words) if words else None
