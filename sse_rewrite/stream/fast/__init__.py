@@ -72,8 +72,10 @@ if TYPE_CHECKING:
         streams_arguments: bool  # `--stream-arguments`
         unread: Unread  # events passed unread, which the runs taken add to
 
-        def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...
-        # argument parts of `choice`, in the envelope of `chunk`, encoded and counted
+        def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+                       fed: tuple[str, str] | None = None) -> list[Output]: ...
+        # argument parts of `choice`, in the envelope of `chunk`, encoded and counted (`raw`,
+        # `fed`: a live event's bytes and the token it fed, for the OpenAI output's template)
 
     class Accelerator(Protocol):
         """Takes a run of events at an event boundary, or None."""
@@ -103,6 +105,7 @@ class Reader:
         self._stream = stream
         self._accelerators = accelerators
         self._misses = 0  # asks in a row that no accelerator took anything at
+        self._one = next((a.take_one for a in accelerators if hasattr(a, "take_one")), None)
 
     def feed(self, data: bytes) -> list[Output]:
         """Rewrite a read: runs the accelerators take, the general path for the rest.
@@ -117,6 +120,11 @@ class Reader:
         stream, out = self._stream, []
         pos, stop = 0, complete_end(data)
         if data.find(EVENT_END, 0, stop) + 2 >= stop:
+            if self._one is not None and stop == len(data) and stream.resolved and stream.at_boundary:
+                taken = self._one(data)
+                if taken is not None:
+                    stream.stats.events_in += taken.events
+                    return taken.out if taken.end else taken.out + stream.decode(data)
             return stream.decode(data)
         while pos < stop:
             if not stream.resolved:  # the format is known from the first chunk decoded: only then
