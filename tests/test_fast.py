@@ -252,7 +252,7 @@ LIVE_CAPTURES = [c for c in goldens.find_captures([SSE_LOGS]) if c.suffix == ".s
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
 @pytest.mark.parametrize("capture", LIVE_CAPTURES, ids=lambda capture: capture.stem)
-def test_a_capture_read_one_event_at_a_time_is_the_same_with_token_runs_off(capture: Path, streamed: bool) -> None:
+def test_a_capture_one_event_a_read_is_the_same_with_token_runs_off(capture: Path, streamed: bool) -> None:
     """A live stream's reads (one event each) meet `TokenRuns.take_one`: it changes nothing."""
     options = dataclasses.replace(goldens.load_options(capture), stream_arguments=streamed)
     events = re.split(rb"(?<=\n\n)|(?<=\r\n\r\n)", capture.read_bytes())
