@@ -27,6 +27,7 @@ from ..sse import EVENT_END, complete_end, events_end
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final, Protocol
 
     from ...rewrite_options import RewriteOptions
@@ -82,6 +83,9 @@ if TYPE_CHECKING:
 
         def take(self, data: bytes, pos: int, stop: int) -> Taken | None: ...
 
+    TakeOne = Callable[[bytes], "Taken | None"]
+    """Takes a read that is one whole event (`TokenRuns.take_one`), or None."""
+
 _MAX_DOUBLINGS: Final = 7  # at most 2**7 events decoded before the accelerators are asked again
 
 
@@ -101,11 +105,13 @@ class Taken:
 class Reader:
     """The read loop with accelerators: `feed(data)` in place of the general path's."""
 
-    def __init__(self, stream: StreamView, accelerators: list[Accelerator]) -> None:
+    def __init__(
+        self, stream: StreamView, accelerators: list[Accelerator], one: TakeOne | None = None
+    ) -> None:  # fmt: skip
         self._stream = stream
         self._accelerators = accelerators
         self._misses = 0  # asks in a row that no accelerator took anything at
-        self._one = next((a.take_one for a in accelerators if hasattr(a, "take_one")), None)
+        self._one = one  # asked of a read that is one whole event
 
     def feed(self, data: bytes) -> list[Output]:
         """Rewrite a read: runs the accelerators take, the general path for the rest.
@@ -169,12 +175,15 @@ class Reader:
 def reader(stream: StreamView, options: RewriteOptions) -> Reader | None:
     """A `Reader` with the accelerators `options` switch on; None when none is."""
     accelerators: list[Accelerator] = []
+    one = None
     if options.token_runs:
         from .token_runs import TokenRuns
 
-        accelerators.append(TokenRuns(stream))
+        token_runs = TokenRuns(stream)
+        accelerators.append(token_runs)
+        one = token_runs.take_one
     if options.plain_runs:
         from .plain_runs import PlainRuns
 
         accelerators.append(PlainRuns(stream))
-    return Reader(stream, accelerators) if accelerators else None
+    return Reader(stream, accelerators, one) if accelerators else None

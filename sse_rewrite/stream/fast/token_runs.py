@@ -135,7 +135,7 @@ class TokenRuns:
         if live and self._example is not None and len(parts) == 1:
             part = parts[0]  # (one token's run of one text: a part of the live event)
             if type(part) is tuple and type(part[1]) is list and len(part[1]) == 1:
-                live_part = [(part[0], part[1][0])]
+                live_part: list[Part] = [(part[0], part[1][0])]
                 return self._stream.send_parts(self._chunk, self._choice, live_part, *self._example)
         return self._stream.send_parts(self._chunk, self._choice, parts)
 
