@@ -3,8 +3,11 @@ through `RewriteOptions`, every output byte, notice and count stays the same."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -12,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite import goldens
 from sse_rewrite.formats import FORMAT_CHOICES, FORMATS, ToolSyntax, select_format
 from sse_rewrite.stream.events import Notice
 from sse_rewrite.stream.fast import Reader, plain_runs
@@ -241,3 +245,23 @@ def test_plain_runs_read_look_alikes_by_their_literals_and_still_stop_at_each_ne
     # look-alike cannot go on with it: it passes in the run)
     assert [b"".join(decoded).count(token) for token in (b'"f"', b'"list["', b"[DONE]")] == [0, 1, 1]
     assert b"".join(decoded).count(EVENT_END) <= 8
+
+
+SSE_LOGS = Path(__file__).resolve().parent.parent / "sse_logs"
+LIVE_CAPTURES = [c for c in goldens.find_captures([SSE_LOGS]) if c.suffix == ".sse"]
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("capture", LIVE_CAPTURES, ids=lambda capture: capture.stem)
+def test_a_capture_one_event_a_read_is_the_same_with_token_runs_off(capture: Path, streamed: bool) -> None:
+    """A live stream's reads (one event each) meet `TokenRuns.take_one`: it changes nothing."""
+    options = dataclasses.replace(goldens.load_options(capture), stream_arguments=streamed)
+    events = re.split(rb"(?<=\n\n)|(?<=\r\n\r\n)", capture.read_bytes())
+
+    def run(**switch: bool) -> tuple[bytes, list[Notice], Stats]:
+        rewriter = StreamRewriter(dataclasses.replace(options, **switch))
+        out = [item for event in events for item in rewriter.feed(event)] + rewriter.flush()
+        body = b"".join(item for item in out if isinstance(item, bytes))
+        return body, [item for item in out if isinstance(item, Notice)], rewriter.stats
+
+    assert run(token_runs=False) == run()

@@ -296,14 +296,15 @@ class StreamRewriter:
             return self.send(choices.rewrite(raw, chunk))
         if len(taken[1]) == 3:
             return self._count(self._output.moved(raw, chunk, taken[0], taken[1][2], taken[1][1]))
-        if parts and self._openai is not None and len(parts) == 1 and type(parts[0]) is tuple:
-            self.stats.events_out += 1  # (its one event, as `send_parts` counts it)
-            return self._openai.argument(chunk, taken[0], parts[0], raw, taken[1])
         return self.send_parts(chunk, taken[0], parts, raw, taken[1]) if parts else []
 
     def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
                    fed: tuple[str, str] | None = None) -> list[Output]:  # fmt: skip
         """Argument parts of `choice` in `chunk`'s envelope, encoded, counted (`raw`, `fed`: see `parts`)."""
+        if fed is not None and self._openai is not None and len(parts) == 1 and type(parts[0]) is tuple \
+                and type(parts[0][1]) is str:
+            self.stats.events_out += 1  # (a live event's one text part: one event, no call header)
+            return self._openai.argument(chunk, choice, parts[0], raw, fed)
         out = self._output.parts(chunk, choice, parts, raw, fed)
         headers, events = part_counts(parts)
         if headers:  # calls emitted (as `StreamChoices.rewrite` counts them)

@@ -27,6 +27,7 @@ from ..sse import EVENT_END, complete_end, events_end
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final, Protocol
 
     from ...rewrite_options import RewriteOptions
@@ -74,13 +75,18 @@ if TYPE_CHECKING:
         starts: HeldStarts | None  # a text ending in a start of a held word: the general path's
         unread: Unread  # events passed unread, which the runs taken add to
 
-        def send_parts(self, chunk: Chunk, choice: int, parts: list[Part]) -> list[Output]: ...
-        # argument parts of `choice`, in the envelope of `chunk`, encoded and counted
+        def send_parts(self, chunk: Chunk, choice: int, parts: list[Part], raw: bytes = b"",
+                       fed: tuple[str, str] | None = None) -> list[Output]: ...
+        # argument parts of `choice`, in the envelope of `chunk`, encoded and counted (`raw`,
+        # `fed`: a live event's bytes and the token it fed, for the OpenAI output's template)
 
     class Accelerator(Protocol):
         """Takes a run of events at an event boundary, or None."""
 
         def take(self, data: bytes, pos: int, stop: int) -> Taken | None: ...
+
+    TakeOne = Callable[[bytes], "Taken | None"]
+    """Takes a read that is one whole event (`TokenRuns.take_one`), or None."""
 
 _MAX_DOUBLINGS: Final = 7  # at most 2**7 events decoded before the accelerators are asked again
 
@@ -101,10 +107,13 @@ class Taken:
 class Reader:
     """The read loop with accelerators: `feed(data)` in place of the general path's."""
 
-    def __init__(self, stream: StreamView, accelerators: list[Accelerator]) -> None:
+    def __init__(
+        self, stream: StreamView, accelerators: list[Accelerator], one: TakeOne | None = None
+    ) -> None:  # fmt: skip
         self._stream = stream
         self._accelerators = accelerators
         self._misses = 0  # asks in a row that no accelerator took anything at
+        self._one = one  # asked of a read that is one whole event
 
     def feed(self, data: bytes) -> list[Output]:
         """Rewrite a read: runs the accelerators take, the general path for the rest.
@@ -119,6 +128,11 @@ class Reader:
         stream, out = self._stream, []
         pos, stop = 0, complete_end(data)
         if data.find(EVENT_END, 0, stop) + 2 >= stop:
+            if self._one is not None and stop == len(data) and stream.resolved and stream.at_boundary:
+                taken = self._one(data)
+                if taken is not None:
+                    stream.stats.events_in += taken.events
+                    return taken.out if taken.end else taken.out + stream.decode(data)
             return stream.decode(data)
         while pos < stop:
             if not stream.resolved:  # the format is known from the first chunk decoded: only then
@@ -163,12 +177,15 @@ class Reader:
 def reader(stream: StreamView, options: RewriteOptions) -> Reader | None:
     """A `Reader` with the accelerators `options` switch on; None when none is."""
     accelerators: list[Accelerator] = []
+    one = None
     if options.token_runs:
         from .token_runs import TokenRuns
 
-        accelerators.append(TokenRuns(stream))
+        token_runs = TokenRuns(stream)
+        accelerators.append(token_runs)
+        one = token_runs.take_one
     if options.plain_runs:
         from .plain_runs import PlainRuns
 
         accelerators.append(PlainRuns(stream))
-    return Reader(stream, accelerators) if accelerators else None
+    return Reader(stream, accelerators, one) if accelerators else None

@@ -53,6 +53,7 @@ class TokenRuns:
         self._misses = 0
         self._moved_count = 0  # how many tokens `_moved` took
         self._chunk: Chunk | None = None  # the template's event, decoded (its envelope, streaming)
+        self._example: tuple[bytes, tuple[str, str]] | None = None  # its raw bytes, field and token
         self._thought: tuple[bytes, bytes] | None = None  # its moved event's parts (`thought_parts`)
         # The last run read, in which read, where, for which template: the general path
         # takes the event the call declined, then the rest may be taken from it.
@@ -99,10 +100,43 @@ class TokenRuns:
             window *= 2
         return Taken(out + self._sent(parts), pos, taken, 0)
 
-    def _sent(self, parts: list[Part] | None) -> list[Output]:
-        """What the run's argument parts send (streaming), in the template's envelope."""
+    def take_one(self, data: bytes) -> Taken | None:
+        """`take` for a read that is one whole event (a live stream, one token a read): the
+        template checks it whole; None where `take` would not run or the event is no look-alike."""
+        choices, template = self._stream.choices, self._template
+        if not choices.pending or choices.awaiting:
+            return None
+        out: list[Output] = []
+        if template is None:
+            if self._misses >= _MAX_MISSES:
+                return None
+            end = self._learn(data, 0, len(data), out)
+            return Taken(out, end, 1 if end else 0, 0)
+        run = template.one(data)
+        rewriter = choices.get(self._choice)
+        if run is None or rewriter is None:
+            return None
+        self._left = None
+        if self._stream.streams_arguments:
+            parts: list[Part] | None = []
+            done = self._stream_parts(rewriter, run.tokens, parts, out)  # type: ignore[arg-type]
+        else:
+            parts = None
+            done = self._absorb(rewriter, run.tokens, out)
+        if out or not done:
+            return Taken(out + self._sent(parts), len(data) if done else 0, done, 0)
+        return Taken(self._sent(parts, True), len(data), 1, 0)
+
+    def _sent(self, parts: list[Part] | None, live: bool = False) -> list[Output]:
+        """What the run's argument parts send (streaming), in the template's envelope (`live`:
+        one event's part, encoded by the template's event as the output's own template)."""
         if not parts or self._chunk is None:
             return []
+        if live and self._example is not None and len(parts) == 1:
+            part = parts[0]  # (one token's run of one text: a part of the live event)
+            if type(part) is tuple and type(part[1]) is list and len(part[1]) == 1:
+                live_part: list[Part] = [(part[0], part[1][0])]
+                return self._stream.send_parts(self._chunk, self._choice, live_part, *self._example)
         return self._stream.send_parts(self._chunk, self._choice, parts)
 
     def _run(self, template: TokenTemplate, data: bytes, pos: int, stop: int, window: int) -> TokenRun:
@@ -230,7 +264,7 @@ class TokenRuns:
         if len(fed) == 3:  # (its content all went to the reasoning field `fed[2]`)
             out += self._stream.send([with_choice(chunk, moved_choice(self._choice, fed[2], fed[1]))])
         self._field = fed[0]
-        self._chunk = chunk
+        self._chunk, self._example = chunk, (raw, (fed[0], fed[1]))
         out += self._sent(parts)
         self._template = TokenTemplate.learn(raw, chunk, self._field)
         self._misses = 0 if self._template is not None else self._misses + 1
@@ -248,6 +282,7 @@ class TokenRuns:
         out += sent
         index = chunk["choices"][0].get("index")
         self._choice, self._field, self._chunk = index if isinstance(index, int) else 0, "content", chunk
+        self._example = None
         self._template = TokenTemplate.learn(raw, chunk, "content")
         self._misses = 0 if self._template is not None else self._misses + 1
         text = chunk["choices"][0]["delta"]["content"]

@@ -44,6 +44,7 @@ _PROBE: Final = "\x00probe"
 _PLAIN: Final = rb'[^"\\\x00-\x1f]*+'  # string bytes that need no escape (`*+`: no backtracking)
 STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*+"'
 """One JSON string literal, quotes included (a pattern)."""
+_STRING: Final = re.compile(STRING)
 
 
 class TokenRun:
@@ -144,6 +145,26 @@ class TokenTemplate:
             tokens = _leading_strings(literals)
             literals, whole = literals[: len(tokens)], False
         return TokenRun(tokens, literals, self._per_event, self._slots, whole)
+
+    def one(self, data: bytes) -> TokenRun | None:
+        """`run` for `data` that is one whole event (a live stream's read): its token's run if
+        it is a look-alike, else None."""
+        if not (data.startswith(self._head) and data.endswith(self._tail)):
+            return None
+        if self._slots == 1:
+            literal = data[len(self._head) : len(data) - len(self._tail)]
+            if _STRING.fullmatch(literal) is None:
+                return None
+        else:
+            event = self._slotted.fullmatch(data)
+            if event is None or event[1].join(self._parts) != data:
+                return None
+            literal = event[1]
+        try:
+            token = orjson.loads(literal)
+        except orjson.JSONDecodeError:  # (a bad escape or bad UTF-8: the general path says so)
+            return None
+        return TokenRun([token], [literal], self._per_event, self._slots, True)
 
     def literals(self, data: bytes, start: int, stop: int) -> tuple[list[bytes], bool]:
         """`run` without decoding: the literals of the look-alikes `data[start:stop]` begins
