@@ -27,9 +27,10 @@ _OPENS_SECTION = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m
 _CLOSES_SECTION = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
                    if t is Token.SECTION_END}  # fmt: skip
 _BEGINS_CALL = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
-                if t is Token.CALL_BEGIN}  # fmt: skip
+                if t in (Token.CALL_BEGIN, Token.SECTION_BEGIN)}  # fmt: skip
+_HEADER_ENDS = (Token.CALL_BEGIN, Token.CALL_END, Token.SECTION_END, Token.ARGUMENT_BEGIN)
 _ENDS_HEADER = {m.decode() for table in (kimi.MARKERS, deepseek.MARKERS) for m, t in table.items()
-                if t in (Token.CALL_BEGIN, Token.CALL_END, Token.SECTION_END)}  # fmt: skip
+                if t in _HEADER_ENDS}  # fmt: skip
 MARKERS = _TAGS + _TOKENS
 ALL_PARSERS = sorted({name for names in PARSERS.values() for name in names})
 
@@ -46,7 +47,7 @@ def prose(draw: st.DrawFn) -> str:
         if any(a in _OPENS_SECTION and b in _CLOSES_SECTION for a, b in itertools.pairwise(run)) or any(
             a in _BEGINS_CALL and b in _ENDS_HEADER for a, b in itertools.combinations(run, 2)
         ):
-            run = run[:1]  # (an empty section, or a call begun and its header closed by a marker, is syntax)
+            run = run[:1]  # (an empty section, or a call or section whose header a marker ends: syntax)
         gap = draw(st.sampled_from([" ", "", "\t"]))
         end = draw(st.sampled_from([" ", "\n", ". "]))
         parts.append(f"{gap}{''.join(run)} {draw(words)} {draw(words)}{end}")
