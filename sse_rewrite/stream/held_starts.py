@@ -189,11 +189,11 @@ def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], 
     in a held start (and of a few more: `ends`)."""
     pairs = [word[size - 1 : size] + _JOINT + word[size : size + 1] for word, _ in words
              for size in range(1, len(word))]  # fmt: skip
-    marks = [word[:held_from] for word, held_from in words]
-    marks += [word[:size] + b'"' for word, held_from in words for size in range(1, held_from)]
+    marks = [word[: max(held_from, 2)] for word, held_from in words]  # (a mark of two bytes at least)
+    marks += [word[:size] + b'"' for word, held_from in words for size in range(1, max(held_from, 2))]
     ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
-    ends |= {bytes((byte,)) + word[:1] for word, _ in words for byte in range(256)
-             if byte not in _WORD or byte in _ESCAPES}  # fmt: skip
+    ends |= {bytes((byte,)) + word[:1] for word, held_from in words for byte in range(256)
+             if held_from == 1 or byte not in _WORD or byte in _ESCAPES}  # fmt: skip
     searched = (*dict.fromkeys(pairs), _JOINT + b'"', _JOINT + b"\\u")
     return searched, tuple(dict.fromkeys(marks)), frozenset(ends)
 

@@ -37,9 +37,9 @@ _ARGUMENT_STARTS: Final = b"".join(b"(?:" + re.escape(bytes([byte])) for byte in
 )
 SNIFF: Final = (b"functions",)
 """An event is read while nothing is held when it holds the word whole. One whose text ends in a
-start of it (`f` where no word goes on into it, `fu` … `function`) is held raw until the next
-shows whether the word goes on (`routing.STRIPPED_KIMI`'s held word, `stream/held_starts.py`):
-two finds an idle event, where a needle for a lone `f` and one for `function` cost as much."""
+start of it (`f` … `function`) is held raw until the next shows whether the word goes on
+(`routing.STRIPPED_KIMI`'s held word, `stream/held_starts.py`): two finds an idle event, where a
+needle for a lone `f` and one for `function` cost as much."""
 
 
 def stripped_calls(written: Written) -> tuple[list[Call], list[Notice]] | None:
@@ -57,12 +57,12 @@ KIMI_STRIPPED: Final = ListSyntax(
     header=re.compile(r"(?P<name>[A-Za-z0-9_.\-]+:[0-9]+)(?:" + re.escape(_ARGUMENT) + ")?"),
     header_bytes=re.compile(rb"[^A-Za-z0-9_.\-:<|>]"), header_optional=False,
     header_start=re.compile(rb"[A-Za-z0-9_.\-]*(?::[0-9]*" + _ARGUMENT_STARTS + rb")?"),
-    held_from=2, value_start=b'"}', proven=True,
+    held_from=1, value_start=b'"}', proven=True,
 )  # fmt: skip
-"""`held_from`: a text ending in `fu` … `functions` is held back (at most 9 characters) until
-the next text shows whether the word goes on; a lone `f` only where no word goes on into it
-(`.f`, `f` alone, not ` of`): `f` ends too many ordinary tokens, each of which would take the
-general path twice."""
+"""`held_from`: a text ending in `f` … `functions` is held back (at most 9 characters) until
+the next text shows whether the word goes on, a lone `f` even where a word goes on into it (` of`):
+the stripped tokens glue a call to the word before it (`the filefunctions.read:0{}`), so that
+reading is the same at every cut."""
 
 
 class StrippedKimiParser(ListParser):

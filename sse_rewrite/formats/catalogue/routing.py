@@ -37,9 +37,9 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS, INTERNLM)
 
 STRIPPED_KIMI: Final = Part("catalogue.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF,
-                            ((b"functions", 2),))
-"""(`kimi_stripped.KIMI_STRIPPED`: its opener's start is held from `fu` anywhere, a lone `f` where no
-word goes on into it; `stream/held_starts.py` finds them in events no needle sends)"""
+                            ((b"functions", 1),))
+"""(`kimi_stripped.KIMI_STRIPPED`: its opener's start is held from `f` anywhere; `stream/held_starts.py`
+finds them in events no needle sends)"""
 SEP_XTML: Final = Part("machines.xtml_sep", "SepXtmlParser", "t", (b"tools",), ((b"tools", 5),))
 """(`xtml_sep.SNIFF`, `xtml_sep.HELD_FROM`: a start of `tools` where no word goes on into it)"""
 GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
