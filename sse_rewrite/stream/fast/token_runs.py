@@ -117,11 +117,11 @@ class TokenRuns:
         if run is None or rewriter is None:
             return None
         self._left = None
+        parts: list[Part] | None = None
         if self._stream.streams_arguments:
-            parts: list[Part] | None = []
-            done = self._stream_parts(rewriter, run.tokens, parts, out)  # type: ignore[arg-type]
+            streamed: list[Part] = []
+            done, parts = self._stream_parts(rewriter, run.tokens, streamed, out), streamed
         else:
-            parts = None
             done = self._absorb(rewriter, run.tokens, out)
         if out or not done:
             return Taken(out + self._sent(parts), len(data) if done else 0, done, 0)
