@@ -54,6 +54,17 @@ def rewrite_body(raw: bytes, options: RewriteOptions) -> BodyResult:
     return BodyResult(body, notices, calls, model if isinstance(model, str) else None)
 
 
+def completion_syntax(body: bytes, options: RewriteOptions) -> str | None:
+    """The syntax `rewrite_completion` reads the completion `body` as (by its model id); None for
+    none, or a body that is not a JSON object."""
+    try:
+        completion = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    model = completion.get("model") if isinstance(completion, dict) else None
+    return select_format(model if isinstance(model, str) else None, options.format, bool(options.tools))[0]
+
+
 def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tuple[bytes, list[Notice], int]:
     """Rewrite a non-streaming `chat.completion` body: (new body, notices, calls recovered).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import aiohttp
 import orjson
 
-from ..body import rewrite_completion
+from ..body import completion_syntax, rewrite_completion
 from ..serve import state
 from ..serve.capture import open_capture
 from ..serve.relay import SSE_KEEPALIVE, StreamRelay
@@ -71,6 +71,8 @@ async def whole_completion(request: web.Request, answer: aiohttp.ClientResponse,
     """A whole answer: its bytes, its rewritten completion (None if it is none) and the rewrite's notices."""
     whole = await read_whole(request, answer, options)
     rewritten, notices, record.calls = rewrite_completion(whole, options)
+    if record.calls:  # (the syntax the calls were read in, for the metrics)
+        record.syntax = completion_syntax(whole, options)
     try:
         completion = orjson.loads(rewritten)
     except orjson.JSONDecodeError:

@@ -65,6 +65,21 @@ def test_the_counters_match_what_happened(servers: Servers) -> None:
     assert value(again, "sse_rewrite_requests_total", front="server", status="200", upstream_status="-") == 1
 
 
+def test_a_whole_answers_calls_are_counted_under_the_syntax_read(servers: Servers) -> None:
+    """Not streamed (chat.completions and Responses): the repaired calls carry the syntax the
+    body was read as, as a stream's do."""
+    base_url, _ = servers.serve()
+    assert '"tool_calls"' in httpx2.post(f"{base_url}/chat/completions", json={**CHAT, "stream": False},
+                                         timeout=10).text
+    answer = httpx2.post(f"{base_url}/responses", timeout=10, json={
+        "model": KIMI, "input": "run ls", "tools": [{"type": "function", "name": "bash", "parameters": {}}]})
+    assert '"function_call"' in answer.text
+    samples = scrape(base_url.removesuffix("/v1"))
+    calls = {dict(labels)["syntax"]: count for (name, labels), count in samples.items()
+             if name == "sse_rewrite_repaired_calls_total" and dict(labels)["model"] == KIMI}
+    assert sum(calls.values()) == 2 and all("kimi" in syntax for syntax in calls), calls
+
+
 def test_store_operations_are_counted(servers: Servers, tmp_path: Path) -> None:
     """A stream's response is reserved, then written; a whole answer's is only written (its id
     reaches the client with it); `previous_response_id` reads one."""

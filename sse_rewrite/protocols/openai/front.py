@@ -15,7 +15,7 @@ import aiohttp
 import orjson
 from aiohttp import web
 
-from ...body import rewrite_completion
+from ...body import completion_syntax, rewrite_completion
 from ...serve import state
 from ...serve.errors import json_error
 from ...serve.request_log import RequestRecord
@@ -74,7 +74,10 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
 async def _whole(request: web.Request, response: aiohttp.ClientResponse, options: RewriteOptions,
                  record: RequestRecord) -> web.Response:
     """Read a whole answer and rewrite it as one body."""
-    rewritten, notices, calls = rewrite_completion(await read_whole(request, response, options), options)
+    whole = await read_whole(request, response, options)
+    rewritten, notices, calls = rewrite_completion(whole, options)
+    if calls:  # (the syntax the calls were read in, for the metrics)
+        record.syntax = completion_syntax(whole, options)
     for notice in notices:
         request.app[state.LOG].notice(record, notice)
     record.events_in, record.events_out, record.calls = 1, 1, calls
