@@ -54,14 +54,8 @@ def rewrite_body(raw: bytes, options: RewriteOptions) -> BodyResult:
     return BodyResult(body, notices, calls, model if isinstance(model, str) else None)
 
 
-def completion_syntax(body: bytes, options: RewriteOptions) -> str | None:
-    """The syntax `rewrite_completion` reads the completion `body` as (by its model id); None for
-    none, or a body that is not a JSON object."""
-    try:
-        completion = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return None
-    model = completion.get("model") if isinstance(completion, dict) else None
+def completion_syntax(model: object, options: RewriteOptions) -> str | None:
+    """The syntax `rewrite_completion` reads a completion of `model` (its `model` field) as; None: none."""
     return select_format(model if isinstance(model, str) else None, options.format, bool(options.tools))[0]
 
 
@@ -82,7 +76,7 @@ def rewrite_completion(body: bytes, options: RewriteOptions | None = None) -> tu
     if not isinstance(choices, list):
         return body, [Notice("not-a-completion", "body has no choices list; passed through")], 0
     model = completion.get("model")
-    name, _ = select_format(model if isinstance(model, str) else None, options.format, bool(options.tools))
+    name = completion_syntax(model, options)
     if name is None:  # --format none, or a model with native tool_calls
         return body, [], 0
     parser_type = FORMATS[name]

@@ -71,12 +71,12 @@ async def whole_completion(request: web.Request, answer: aiohttp.ClientResponse,
     """A whole answer: its bytes, its rewritten completion (None if it is none) and the rewrite's notices."""
     whole = await read_whole(request, answer, options)
     rewritten, notices, record.calls = rewrite_completion(whole, options)
-    if record.calls:  # (the syntax the calls were read in, for the metrics)
-        record.syntax = completion_syntax(whole, options)
     try:
         completion = orjson.loads(rewritten)
     except orjson.JSONDecodeError:
         completion = None
+    if record.calls and isinstance(completion, dict):  # (the syntax the calls were read in, for the metrics)
+        record.syntax = completion_syntax(completion.get("model"), options)
     return whole, completion if is_completion(completion) else None, notices
 
 

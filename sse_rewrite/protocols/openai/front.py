@@ -76,8 +76,8 @@ async def _whole(request: web.Request, response: aiohttp.ClientResponse, options
     """Read a whole answer and rewrite it as one body."""
     whole = await read_whole(request, response, options)
     rewritten, notices, calls = rewrite_completion(whole, options)
-    if calls:  # (the syntax the calls were read in, for the metrics)
-        record.syntax = completion_syntax(whole, options)
+    if calls:  # (the syntax the calls were read in, for the metrics; calls come from a completion object)
+        record.syntax = completion_syntax(orjson.loads(whole).get("model"), options)
     for notice in notices:
         request.app[state.LOG].notice(record, notice)
     record.events_in, record.events_out, record.calls = 1, 1, calls
