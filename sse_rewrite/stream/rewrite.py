@@ -20,11 +20,13 @@ from ..protocols import stream_output
 from ..protocols.openai.output import OpenAIOutput
 from ..rewrite_options import RewriteOptions
 from ..stats import Stats
+from .call_indexes import STOP_WORD
 from .events import Notice, Output
-from .needle_groups import holds_any
+from .needle_groups import as_text, holds_any
+from .quotes import NEEDLES as QUOTE_NEEDLES
 from .quotes import Unread
-from .sse import BOM, SSEDecoder
-from .stream_format import StreamNeedles, choose
+from .sse import BOM, SSEDecoder, looks_like_object
+from .stream_format import choose
 from .streamed_calls import part_counts
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -56,7 +58,16 @@ class StreamRewriter:
         self._mode: Literal["sse", "json"] | None = None
         self._head: list[bytes] = []  # bytes seen before the mode is known / the JSON body
         self._choices: StreamChoices | None = None  # once the format is known
-        self._needles = StreamNeedles()  # see `needles`; none: no format parser, nothing to do
+        self._sniff: tuple[bytes, ...] = ()  # see `needles`; empty: no format parser, nothing to do
+        self._sniff_stop: tuple[bytes, ...] = ()  # `_sniff` and the stop word, once calls were made
+        self._format_sniff: tuple[bytes, ...] = ()  # `_sniff` but the choices' newcomers
+        self._newcomers: tuple[bytes, ...] = ()  # the choices' newcomers in `_sniff`
+        # Where a parser reads quotes (`quotes.py`): the runs' needles (`needles`, by `calls_made`)
+        # add `QUOTE_NEEDLES`, and an idle event with one of them only is read for them alone.
+        self._quoting: tuple[str, ...] = ()
+        self._runs: tuple[tuple[bytes, ...], tuple[bytes, ...]] = ((), ())
+        # The same needles as text, searched in one event's data (cheaper than in its bytes):
+        self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self.starts: HeldStarts | None = None
         """The starts of the format's held words (`Part.held_words`) in raw bytes; None: it declares none."""
         self._held: tuple[bytes, bytes, bytes] | None = None
@@ -184,10 +195,10 @@ class StreamRewriter:
         """Bytes without which an event needs no work while the stream is idle: the format's
         own (`ToolSyntax.sniff`), the words the choices act on (`choice.py`) and a choice's first
         event where it must be read (`StreamChoices.newcomers`)."""
-        choices, needles = self._choices, self._needles
-        if choices is not None and choices.newcomers is not needles.newcomers:
-            needles.update(choices.newcomers)
-        return needles.runs[choices is not None and choices.calls_made]
+        choices = self._choices
+        if choices is not None and choices.newcomers is not self._newcomers:
+            self._set_needles(choices.newcomers)
+        return self._runs[choices is not None and choices.calls_made]
 
     @property
     def choices(self) -> StreamChoices:
@@ -210,15 +221,14 @@ class StreamRewriter:
             if self._output.keeps_bytes:
                 self.stats.passed_through += 1
             return out + self._count(self._output.done(raw))
-        choices, needles = self._choices, self._needles
-        if choices is not None and choices.newcomers is not needles.newcomers:
-            needles.update(choices.newcomers)
-        sought = needles.sought
+        choices = self._choices
+        if choices is not None and choices.newcomers is not self._newcomers:
+            self._set_needles(choices.newcomers)
         # Needles are looked for only where they decide something: while nothing is held. They
         # are looked for in the text (a search in bytes costs more).
         idle_plain = choices is not None and not (
-            needles.sniff
-            and (choices.pending or choices.watching or holds_any(value, sought[choices.calls_made]))
+            self._sniff
+            and (choices.pending or choices.watching or holds_any(value, self._sought[choices.calls_made]))
         )
         # A text that ends in a start of a word its parser holds (`held_starts.py`): with OpenAI
         # output its event is held raw until the next one; else it is read.
@@ -230,10 +240,10 @@ class StreamRewriter:
         # Splitters waiting at a content's start only (`awaiting`): an event without needles is idle
         # if none of its choices has content text or a finish (`quiet`, asked once it is decoded).
         awaits = not idle_plain and not held_start and choices is not None and choices.awaiting and not (
-            choices.watching or holds_any(value, sought[choices.calls_made])
+            choices.watching or holds_any(value, self._sought[choices.calls_made])
         )
-        quoted = (idle_plain or awaits) and bool(needles.quoting) and (
-            holds_any(value, needles.quoting) or (choices is not None and choices.exposed)
+        quoted = (idle_plain or awaits) and bool(self._quoting) and (
+            holds_any(value, self._quoting) or (choices is not None and choices.exposed)
         )
         if idle_plain and self._output.keeps_bytes and looks_like_object(value):
             rest = None  # (shaped as learned, an event whose text's end is no start's is not looked at)
@@ -262,7 +272,7 @@ class StreamRewriter:
             return self.send(self._after_held([Notice("not-a-chunk", message), raw]))
         if choices is None:
             choices = self._resolve(chunk.get("model"))
-            idle_plain = not needles.sniff
+            idle_plain = not self._sniff
         if awaits and self.quiet(chunk):
             idle_plain = True
         if "error" in chunk:
@@ -342,8 +352,22 @@ class StreamRewriter:
         return items if self._choices is None else self._choices.after_held(items)
 
     def _resolve(self, model: object) -> StreamChoices:
-        self._choices, self.starts = choose(model, self.options, self.stats, self.unread, self._needles)
-        return self._choices
+        options, stats = self.options, self.stats
+        choices, self._format_sniff, quotes, self.starts = choose(model, options, stats, self.unread)
+        self._choices, self._quoting = choices, as_text(quotes)
+        self._set_needles(choices.newcomers)
+        return choices
+
+    def _set_needles(self, newcomers: tuple[bytes, ...]) -> None:
+        """`_sniff` and the rest, from the format's needles and the choices' `newcomers`."""
+        self._newcomers = newcomers
+        if not self._format_sniff:
+            return  # (nothing to do in any event: no parser, no reasoning markers)
+        self._sniff = (*self._format_sniff, *newcomers)
+        self._sniff_stop = (*self._sniff, STOP_WORD.encode())
+        self._sought = (as_text(self._sniff), as_text(self._sniff_stop))
+        quotes = QUOTE_NEEDLES if self._quoting else ()
+        self._runs = ((*self._sniff, *quotes), (*self._sniff_stop, *quotes))
 
     def send(self, items: list[Planned]) -> list[Output]:
         """Encode planned output (`choices.py`) in order, and count it."""
@@ -369,10 +393,3 @@ class StreamRewriter:
             else:
                 self.stats.events_out += 1
         return out
-
-
-def looks_like_object(data: bytes) -> bool:
-    """Whether event data has the shape of one JSON object, `{...}`. While the stream is idle,
-    an event of that shape that holds no needle passes unchanged without being parsed;
-    any other data is parsed, and gets a notice when it is not one JSON object."""
-    return data[:1] == b"{" and data[-1:] == b"}"

@@ -226,6 +226,13 @@ def decoded(data: bytes | None) -> str | None:
     return None if data is None else data.decode("utf-8", "replace")
 
 
+def looks_like_object(data: bytes) -> bool:
+    """Whether event data has the shape of one JSON object, `{...}`. While the stream is idle,
+    an event of that shape that holds no needle passes unchanged without being parsed;
+    any other data is parsed, and gets a notice when it is not one JSON object."""
+    return data[:1] == b"{" and data[-1:] == b"}"
+
+
 def encode_event(data: bytes, event: str | None = None) -> bytes:
     """Serialize one SSE event: an optional `event:` line, `data:` lines, a blank line."""
     head = b"" if event is None else b"event: " + event.encode() + b"\n"

@@ -179,7 +179,7 @@ class PlainRuns:
 
 def _plain_events(block: bytes) -> tuple[int, int]:
     """How many of the whole events `block` holds lead that are one comment line or one
-    `data: {...}` line (see `rewrite.looks_like_object`), and how many bytes they span."""
+    `data: {...}` line (see `sse.looks_like_object`), and how many bytes they span."""
     events = block.count(EVENT_END)
     # The common case, counted in C: every event one `data: {...}` line.
     if (
