@@ -12,8 +12,8 @@ For trying `sse-rewrite serve` with an agent without a provider key; the serve t
 comment, one token per chunk with `role` on every delta, a usage chunk, `[DONE]` (or one
 JSON body without `stream`). When the last message is a tool result, the answer is text
 quoting it; otherwise it is one call, leaked as Kimi tokens into `content`, of the tool
-the last user message names (`use apply_patch $ …`), else of the first shell tool the
-request offers (a name with shell, bash, command or exec; else the first tool), whose
+the last user message names (`use apply_patch $ …`; of several, the one named last), else of
+the first shell tool the request offers (a name with shell, bash, command or exec; else the first tool), whose
 `command` (or first) parameter gets the text after the last `$ ` of the last user
 message (a shell command, or a patch), or `ls`. `GET /v1/models` lists one model;
 `/echo/...` answers what it received (method, raw path and query, headers, body). A request
@@ -89,7 +89,9 @@ def answer(request: dict[str, Any], prose: int = 0, syntax: str = "kimi") -> str
     asked, dollar, command = _text(users[-1].get("content") if users else "").rpartition("$ ")
     offered = [t.get("function", {}) for t in request.get("tools") or []] or [{"name": "bash"}]
     shells = [t for t in offered if _SHELL.search(t.get("name", ""))]
-    tool = next((t for t in offered if t.get("name") and t["name"] in asked), (shells or offered)[0])
+    named = [(asked.rfind(t["name"]), i, t) for i, t in enumerate(offered) if t.get("name")]
+    where, _, tool = max(named, default=(-1, 0, {}))  # (of several, the name written last)
+    tool = tool if where >= 0 else (shells or offered)[0]
     parameters = tool.get("parameters", {}).get("properties") or {"command": {}}
     key = "command" if "command" in parameters else next(iter(parameters))
     counter = sum(len(m.get("tool_calls") or []) for m in messages)

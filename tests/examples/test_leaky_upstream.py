@@ -32,6 +32,17 @@ def test_without_a_shell_tool_it_calls_the_first_with_its_first_parameter() -> N
     assert answer(request).endswith(kimi("tool_search", {"q": "ls"}, 0))
 
 
+def test_of_several_tools_named_it_calls_the_one_named_last() -> None:
+    # (Claude Code's last user message holds a reminder naming its tools before the prompt)
+    content = [{"type": "text", "text": "<reminder>tool_search is there</reminder>"},
+               {"type": "text", "text": "use run_shell_command: $ pwd"}]
+    request = {"messages": [{"role": "user", "content": content}], "tools": [SEARCH, SHELL]}
+    assert answer(request).endswith(kimi("run_shell_command", {"command": "pwd"}, 0))
+    request["tools"] = [SHELL, SEARCH]
+    content[1]["text"] = "then tool_search: $ a"
+    assert answer(request).endswith(kimi("tool_search", {"q": "a"}, 0))
+
+
 def test_after_a_tool_result_it_answers_text_and_counts_calls_like_kimi() -> None:
     call = {"id": "functions.bash:0", "type": "function", "function": {"name": "bash", "arguments": "{}"}}
     history = [{"role": "user", "content": "$ ls"}, {"role": "assistant", "tool_calls": [call]}]
