@@ -237,7 +237,7 @@ class LiteralReader:
         written = number.group().removeprefix("+")
         if _JSON_NUMBER.fullmatch(written):
             return written
-        if self._gemma:
+        if self._gemma and not _JSON_NUMBER.fullmatch(written.removesuffix(".")):  # (`108.` is 108.0)
             raise NotALiteral(f"not a JSON number: {written!r}")
         digits = written.replace("_", "")
         whole = "x" in digits.lower() or not any(c in digits for c in ".eE")
