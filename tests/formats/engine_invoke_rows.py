@@ -1,7 +1,8 @@
-"""FORMATS.md's invoke and channel syntaxes (DeepSeek DSML, MiniMax M2 and M3, Seed-OSS) against
-vLLM's own cases for their parsers (`tests/tool_parsers/test_deepseekv32_…`, `test_minimax_m2_…`,
-`test_minimax_m3_…`, `test_seed_oss_…`), as data; `test_invoke_families.py` runs them beside its
-own rows, under the format each model id picks, at every cut and streamed.
+"""FORMATS.md's invoke and channel syntaxes (DeepSeek DSML, MiniMax M2 and M3, Seed-OSS, gpt-oss
+harmony) against vLLM's own cases for their parsers (`tests/tool_parsers/test_deepseekv32_…`,
+`test_minimax_m2_…`, `test_minimax_m3_…`, `test_seed_oss_…`, `test_openai_…`), as data;
+`test_invoke_families.py` runs them beside its own rows, under the format each model id picks, at
+every cut and streamed.
 
 `ROWS` are `(model id, text, calls as (name, arguments decoded), text kept, reasoning, notice
 codes)`; `TYPED` rows give the request's tool `f` its properties' schemas and the arguments they
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 DSML, M2, M3 = "deepseek/deepseek-v3.2", "minimax/minimax-m2.1", "minimax/minimax-m3"
-SEED = "bytedance-seed/seed-oss-36b-instruct"
+SEED, HARMONY = "bytedance-seed/seed-oss-36b-instruct", "openai/gpt-oss-120b"
 NS = "]<]minimax[>["
 _FS, _FE = "<｜DSML｜function_calls>\n", "</｜DSML｜function_calls>"
 
@@ -69,6 +70,15 @@ _SEED_CALL = (
     "</function>\n</seed:tool_call>"
 )
 _BARCELONA = [("get_weather", {"location": "Barcelona, Spain"})]
+_THOUGHT = 'User asks: "What is the weather in Tokyo?" We need get_current_weather.'
+_ANALYSIS = f"<|start|>assistant<|channel|>analysis<|message|>{_THOUGHT}<|end|>"
+_TOKYO = '{"location": "Tokyo"}'
+
+
+def _h(name: str, body: str, constrain: str = " <|constrain|>json") -> str:
+    """A harmony call to `functions.NAME` (`constrain`: its content type, as rendered)."""
+    return f"<|start|>assistant<|channel|>commentary to=functions.{name}{constrain}<|message|>{body}<|call|>"
+
 
 ROWS: list[Any] = [
     pytest.param(
@@ -197,6 +207,55 @@ ROWS: list[Any] = [
         "The format is " + _SEED_CALL + ". Wait.",
         set(),
         id="seed-vllm-call-quoted-in-thought-stays-reasoning",
+    ),
+    pytest.param(
+        HARMONY,
+        "<|start|>assistant<|channel|>final<|message|>This is a test<|return|>",
+        [],
+        "This is a test",
+        "",
+        set(),
+        id="harmony-vllm-final-only",
+    ),
+    pytest.param(
+        HARMONY,
+        _ANALYSIS + _h("get_current_weather", '{\n"location": "Tokyo"\n}'),
+        [("get_current_weather", {"location": "Tokyo"})],
+        "",
+        _THOUGHT,
+        set(),
+        id="harmony-vllm-analysis-then-call",
+    ),
+    pytest.param(
+        HARMONY,
+        _ANALYSIS
+        + _h("w", _TOKYO)
+        + _h("no_content_type", _TOKYO, "")
+        + _h("not_json_no_content_type", "{}", "")
+        + _h("parse_json", "{}", "")
+        + _h("no_args", ""),
+        [
+            ("w", {"location": "Tokyo"}),
+            ("no_content_type", {"location": "Tokyo"}),
+            ("not_json_no_content_type", {}),
+            ("parse_json", {}),
+            ("no_args", {}),
+        ],
+        "",
+        _THOUGHT,
+        set(),
+        id="harmony-vllm-calls-no-arguments-are-an-object-vllm-sends-nothing",
+    ),
+    pytest.param(
+        HARMONY,
+        _ANALYSIS
+        + _h("w", _TOKYO)
+        + "<|start|>assistant<|channel|>final<|message|>This call gets the weather.<|return|>",
+        [("w", {"location": "Tokyo"})],
+        "This call gets the weather.",
+        _THOUGHT,
+        set(),
+        id="harmony-vllm-call-then-final",
     ),
 ]
 
