@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 DSML, M2, M3 = "deepseek/deepseek-v3.2", "minimax/minimax-m2.1", "minimax/minimax-m3"
-SEED, HARMONY = "bytedance-seed/seed-oss-36b-instruct", "openai/gpt-oss-120b"
+SEED, HARMONY, K3 = "bytedance-seed/seed-oss-36b-instruct", "openai/gpt-oss-120b", "moonshotai/kimi-k3"
 NS = "]<]minimax[>["
 _FS, _FE = "<｜DSML｜function_calls>\n", "</｜DSML｜function_calls>"
 
@@ -257,6 +257,11 @@ ROWS: list[Any] = [
         set(),
         id="harmony-vllm-call-then-final",
     ),
+    # (V tests/tool_parsers/test_kimi_k3_tool_parser.py: the end-of-turn marker is markup; DESIGN.md
+    # §4 agrees, a vocabulary closer ending the message is dropped. Left to the XTML fold.)
+    pytest.param(K3, "Hello<|close|>message<|sep|>", [], "Hello", "", {"orphan-marker"},
+                 id="k3-vllm-message-closer-at-the-end-dropped",
+                 marks=pytest.mark.xfail(strict=True, reason="K3's <|close|>message<|sep|> is kept as text")),
 ]
 
 TYPED: list[Any] = [
