@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 DSML, M2, M3 = "deepseek/deepseek-v3.2", "minimax/minimax-m2.1", "minimax/minimax-m3"
+DSML4, _TS, _TE = "deepseek-v4-pro", "<｜DSML｜tool_calls>\n", "</｜DSML｜tool_calls>"
 SEED, HARMONY, K3 = "bytedance-seed/seed-oss-36b-instruct", "openai/gpt-oss-120b", "moonshotai/kimi-k3"
 NS = "]<]minimax[>["
 _FS, _FE = "<｜DSML｜function_calls>\n", "</｜DSML｜function_calls>"
@@ -257,11 +258,37 @@ ROWS: list[Any] = [
         set(),
         id="harmony-vllm-call-then-final",
     ),
+    # (V tests/tool_parsers/test_deepseekv4_tool_parser.py)
+    pytest.param(
+        DSML4,
+        "Let me check. " + _TS + _dsml("w", ("location", "Beijing", "true"), ("unit", "c", "true")) + _TE,
+        [("w", {"location": "Beijing", "unit": "c"})],
+        "Let me check. ",
+        "",
+        set(),
+        id="dsml-v4-vllm-call",
+    ),
+    pytest.param(
+        DSML4,
+        _FS + _dsml("search", ("query", "v", "true")) + _FE,
+        [("search", {"query": "v"})],
+        "",
+        "",
+        set(),
+        id="dsml-v4-function-calls-block-read-too-vllm-v4-keeps-it-as-text",
+    ),
     # (V tests/tool_parsers/test_kimi_k3_tool_parser.py: the end-of-turn marker is markup; DESIGN.md
     # §4 agrees, a vocabulary closer ending the message is dropped. Left to the XTML fold.)
-    pytest.param(K3, "Hello<|close|>message<|sep|>", [], "Hello", "", {"orphan-marker"},
-                 id="k3-vllm-message-closer-at-the-end-dropped",
-                 marks=pytest.mark.xfail(strict=True, reason="K3's <|close|>message<|sep|> is kept as text")),
+    pytest.param(
+        K3,
+        "Hello<|close|>message<|sep|>",
+        [],
+        "Hello",
+        "",
+        {"orphan-marker"},
+        id="k3-vllm-message-closer-at-the-end-dropped",
+        marks=pytest.mark.xfail(strict=True, reason="K3's <|close|>message<|sep|> is kept as text"),
+    ),
 ]
 
 TYPED: list[Any] = [
