@@ -328,3 +328,17 @@ TYPED: list[Any] = [
         id="m2-vllm-any-of-nullable",
     ),
 ]
+
+# (SGLang test/srt/function_call/test_unknown_tool_name.py: a call to a tool the request does not
+# declare is dropped, its text lost. DESIGN.md §5: a syntax prose can hold keeps it as text, a
+# special-token syntax keeps the call; docs/behaviour.md, "Evidence".) The request declares `f`.
+_UNKNOWN = '{"name": "unknown_tool", "arguments": {"city": "Paris"}}'
+_K = "<|tool_calls_section_begin|><|tool_call_begin|>functions.unknown_tool:0<|tool_call_argument_begin|>"
+UNDECLARED: list[Any] = [
+    pytest.param("nousresearch/hermes-4-70b", f"Ok <tool_call>{_UNKNOWN}</tool_call>", [],
+                 f"Ok <tool_call>{_UNKNOWN}</tool_call>", {"undeclared-tool"},
+                 id="hermes-sglang-unknown-tool-stays-text-sglang-drops-it"),
+    pytest.param("moonshotai/kimi-k2.5", _K + '{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+                 [("unknown_tool", {"city": "Paris"})], "", set(),
+                 id="kimi-sglang-unknown-tool-is-a-call-sglang-drops-it"),
+]  # fmt: skip

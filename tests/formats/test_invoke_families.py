@@ -314,6 +314,16 @@ def test_engine_values_take_the_tools_types(
     assert [(name, json.loads(arguments)) for _, name, arguments in calls(out)] == [("f", expected)]
 
 
+@pytest.mark.parametrize(("model", "text", "expected", "kept", "notices"), engine_invoke_rows.UNDECLARED)
+def test_a_call_to_an_undeclared_tool(
+    model: str, text: str, expected: list[tuple[str, Any]], kept: str, notices: set[str]
+) -> None:
+    out = every_cut(lambda: _read(model, text, tools=_tools(s="string")), text)
+    assert [(name, json.loads(arguments)) for _, name, arguments in calls(out)] == expected
+    assert texts(out) == kept
+    assert notices <= codes(out)
+
+
 @pytest.mark.parametrize("model", [SPARK, BEAM, STEP3, SOLAR])
 def test_a_call_over_the_cap_is_text(model: str) -> None:
     body = "x" * 200
