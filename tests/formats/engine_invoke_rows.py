@@ -258,6 +258,36 @@ ROWS: list[Any] = [
         set(),
         id="harmony-vllm-call-then-final",
     ),
+    # (llama.cpp tests/chat-parsers/test-seed-oss.cpp)
+    pytest.param(
+        SEED,
+        "<seed:think>Usage 45.</seed:think><seed:cot_budget_reflect>Usage 45.</seed:cot_budget_reflect>"
+        "I need to calculate.",
+        [],
+        "<seed:cot_budget_reflect>Usage 45.</seed:cot_budget_reflect>I need to calculate.",
+        "Usage 45.",
+        set(),
+        id="seed-llama.cpp-budget-reflection-after-the-thought-is-content",
+    ),
+    pytest.param(
+        SEED,
+        "<seed:think>I need to call it</seed:think><seed:tool_call>\n<function=f>\n<parameter=arg1>\n"
+        "42\n</parameter>\n<parameter=format>\njson\n</parameter>\n</function>\n</seed:tool_call>",
+        [("f", {"arg1": 42, "format": "json"})],
+        "",
+        "I need to call it",
+        set(),
+        id="seed-llama.cpp-thought-then-call",
+    ),
+    pytest.param(
+        SEED,
+        "<seed:think>I was thinking",
+        [],
+        "",
+        "I was thinking",
+        set(),
+        id="seed-llama.cpp-thought-cut-off",
+    ),
     # (V tests/tool_parsers/test_deepseekv4_tool_parser.py)
     pytest.param(
         DSML4,
