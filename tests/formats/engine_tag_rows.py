@@ -39,6 +39,8 @@ _GLM_DALLAS = (
     "    <arg_key>state</arg_key>\n    <arg_value>TX</arg_value>\n    </tool_call>"
 )
 _DALLAS = ("get_current_weather", '{"city": "Dallas", "state": "TX"}')
+_G47 = "<tool_call>d</tool_call>"
+_GLM_INLINE = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"
 _hy4_arg = "<arg_key:6124c78e>{}</arg_key:6124c78e><arg_value:6124c78e>{}</arg_value:6124c78e>".format
 _hy4_block = "<tool_calls:6124c78e>{}</tool_calls:6124c78e>".format
 
@@ -344,7 +346,10 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
         ),
     },
     "glm": {  # Laguna: GLM-4.5 with and without newlines; Spark 2.5: null, booleans, integers;
-        # V tests/tool_parsers/test_glm4_moe_tool_parser.py (the vllm- rows)
+        # V tests/tool_parsers/test_glm4_moe_tool_parser.py, test_glm47_moe_… (the vllm- rows)
+        "vllm-4.7-inline-no-arguments": Expectation(_G47, [("d", "{}")], "", set()),
+        "vllm-4.7-spacing-kept-vllm-drops-it": Expectation(f" \n {_G47}", [("d", "{}")], " \n ", set()),
+        "vllm-4.7-two-calls-one-line": Expectation(_GLM_INLINE * 2, _call() * 2, "", set()),
         "vllm-indented-two-calls": Expectation(
             f"{_GLM_DALLAS}\n    {_GLM_DALLAS}", [_DALLAS] * 2, "\n    ", set()
         ),
