@@ -46,6 +46,20 @@ ROWS: dict[str, dict[str, Expected]] = {
         ),
         "invalid-json-is-text": ("<tool_calls>[{]</tool_calls>", [], "<tool_calls>[{]</tool_calls>", set()),
         "prose-after-opener": ("The <tool_calls> tag", [], "The <tool_calls> tag", set()),
+        # (V tests/tool_parsers/test_hunyuan_a13b_tool_parser.py)
+        "hunyuan-text-after-kept-vllm-strips-it": (
+            f"I will call it. <tool_calls>[{W}]</tool_calls>\nThank you!", [("f", '{"a": 1}')],
+            "I will call it. \nThank you!", set(),
+        ),
+        "hunyuan-nested-values-and-non-ascii": (
+            '<tool_calls>[{"name": "f", "arguments": {"l1": {"l2": {"v": 123}}, "city": "北京", "n": null}}]'
+            "</tool_calls>", [("f", '{"l1": {"l2": {"v": 123}}, "city": "北京", "n": null}')], "", set(),
+        ),
+        "hunyuan-empty-arguments-first-and-last": (
+            '<tool_calls>[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 42}}, '
+            '{"name": "c", "arguments": {}}]</tool_calls>',
+            [("a", "{}"), ("b", '{"x": 42}'), ("c", "{}")], "", set(),
+        ),
     },
     "nemotron": {
         "brackets-missing": (

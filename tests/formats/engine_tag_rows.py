@@ -17,6 +17,9 @@ def _call(name: str = "get_weather", arguments: str = '{"city": "Paris"}') -> li
 
 
 _JSON = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+_HT = "<tool_call>\n{}\n</tool_call>"
+_FA = '{"name": "final_answer", "arguments": {"trigger": true}}'
+_FA_CALL = ("final_answer", '{"trigger": true}')
 _LC_KV = "<longcat_arg_key>city</longcat_arg_key>\n<longcat_arg_value>Paris</longcat_arg_value>"
 _HY = "<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>"
 _IFM = "<ifm|arg_key>city</ifm|arg_key><ifm|arg_value>Paris</ifm|arg_value>"
@@ -31,6 +34,13 @@ _IQ = (
 )
 _IQ_OPEN = "<iquest_tool_call>run<arg_key>count</arg_key><arg_value>1</iquest_tool_call>"
 _IQ_CALL = ("run", '{"count": 42, "enabled": true, "items": [1, null]}')
+_GLM_DALLAS = (
+    "<tool_call>get_current_weather\n    <arg_key>city</arg_key>\n    <arg_value>Dallas</arg_value>\n"
+    "    <arg_key>state</arg_key>\n    <arg_value>TX</arg_value>\n    </tool_call>"
+)
+_DALLAS = ("get_current_weather", '{"city": "Dallas", "state": "TX"}')
+_G47 = "<tool_call>d</tool_call>"
+_GLM_INLINE = "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"
 _hy4_arg = "<arg_key:6124c78e>{}</arg_key:6124c78e><arg_value:6124c78e>{}</arg_value:6124c78e>".format
 _hy4_block = "<tool_calls:6124c78e>{}</tool_calls:6124c78e>".format
 
@@ -62,6 +72,35 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
         ),
         "text-between-calls-kept": Expectation(
             f"<tool_call>{_JSON}</tool_call> and <tool_call>{_JSON}</tool_call>", _call() * 2, " and ", set()
+        ),
+        # (V tests/tool_parsers/test_hermes_tool_parser.py)
+        "vllm-plain-text": Expectation("This is not a tool call.", [], "This is not a tool call.", set()),
+        "vllm-boolean-value": Expectation(_HT.format(_FA), [_FA_CALL], "", set()),
+        "vllm-json-across-lines": Expectation(
+            '<tool_call>{"name": "t",\n"arguments": {"location":\n"San Francisco", "unit": "celsius"}}'
+            "</tool_call>",
+            [("t", '{"location":\n"San Francisco", "unit": "celsius"}')],
+            "",
+            set(),
+        ),
+        "vllm-content-then-call": Expectation(
+            f"Sure, let me check.<tool_call>{_JSON}</tool_call>", _call(), "Sure, let me check.", set()
+        ),
+        "vllm-two-calls-back-to-back": Expectation(_HT.format(_JSON) * 2, _call() * 2, "", set()),
+        "vllm-until-end-of-input-recovered": Expectation(
+            "<tool_call>\n" + _FA, [_FA_CALL], "", {"recovered-call"}
+        ),
+        "vllm-invalid-json-cut-off-is-text": Expectation(
+            "<tool_call>\n" + _FA[:-1], [], "<tool_call>\n" + _FA[:-1], {"truncated-call"}
+        ),
+        "vllm-object-encoded-twice-unwrapped": Expectation(
+            _HT.format('{"name": "f", "arguments": "{\\"p\\": \\"max\\"}"}'),
+            [("f", '{"p": "max"}')],
+            "",
+            set(),
+        ),
+        "vllm-other-string-arguments-stay-the-json-written": Expectation(
+            _HT.format('{"name": "f", "arguments": "[oops"}'), [("f", '"[oops"')], "", set()
         ),
     },
     "longcat": {  # V longcat_tool_parser (JSON), mlx-lm longcat (key/value)
@@ -237,8 +276,10 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
     },
     "qwen3-coder": {  # V tests/tool_parsers/test_qwen3coder_tool_parser.py (no schema: values guessed)
         "vllm-content-before-values-on-their-lines": Expectation(
-            f"Sure! Let me check.{_QC}", [("get_current_weather", '{"city": "Dallas", "state": "TX"}')],
-            "Sure! Let me check.", set(),
+            f"Sure! Let me check.{_QC}",
+            [("get_current_weather", '{"city": "Dallas", "state": "TX"}')],
+            "Sure! Let me check.",
+            set(),
         ),
         "vllm-parallel": Expectation(
             f"{_QC}\n{_QC}", [("get_current_weather", '{"city": "Dallas", "state": "TX"}')] * 2, "\n", set()
@@ -304,7 +345,33 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             set(),
         ),
     },
-    "glm": {  # Laguna: GLM-4.5 with and without newlines; Spark 2.5: null, booleans, integers
+    "glm": {  # Laguna: GLM-4.5 with and without newlines; Spark 2.5: null, booleans, integers;
+        # V tests/tool_parsers/test_glm4_moe_tool_parser.py, test_glm47_moe_… (the vllm- rows)
+        "vllm-4.7-inline-no-arguments": Expectation(_G47, [("d", "{}")], "", set()),
+        "vllm-4.7-spacing-kept-vllm-drops-it": Expectation(f" \n {_G47}", [("d", "{}")], " \n ", set()),
+        "vllm-4.7-two-calls-one-line": Expectation(_GLM_INLINE * 2, _call() * 2, "", set()),
+        "vllm-indented-two-calls": Expectation(
+            f"{_GLM_DALLAS}\n    {_GLM_DALLAS}", [_DALLAS] * 2, "\n    ", set()
+        ),
+        "vllm-content-before": Expectation(f"I will help.{_GLM_DALLAS}", [_DALLAS], "I will help.", set()),
+        "vllm-no-arguments": Expectation(
+            "<tool_call>get_current_time\n</tool_call>", [("get_current_time", "{}")], "", set()
+        ),
+        "vllm-text-between-calls-kept-vllm-keeps-only-the-text-before": Expectation(
+            f"Info.\n\n{_GLM_DALLAS}\n\nAlso Orlando.\n\n{_GLM_DALLAS}",
+            [_DALLAS] * 2,
+            "Info.\n\n\n\nAlso Orlando.\n\n",
+            set(),
+        ),
+        "vllm-key-never-closed-is-text": Expectation(
+            "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>b\n<arg_value>2</arg_value>\n</tool_call>",
+            [],
+            "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>b\n<arg_value>2</arg_value>\n</tool_call>",
+            {"malformed-call"},
+        ),
+        "closer-missing-at-the-end-recovered-vllm-keeps-the-text": Expectation(
+            _GLM_DALLAS.removesuffix("</tool_call>"), [_DALLAS], "", {"recovered-call"}
+        ),
         "laguna-newlines": Expectation(
             "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>",
             _call(),

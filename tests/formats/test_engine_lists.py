@@ -1,7 +1,7 @@
-"""The FORMATS-2.md §B, §C and §F syntaxes of the list machine: the engines' cases
-(`engine_list_rows.py`) in every parser that reads them, at every cut, and end to end through
-the openai SDK; prose after an opener, the section cap and invalid UTF-8 as for every family
-(docs/behaviour.md, "Damage")."""
+"""The FORMATS-2.md §B, §C and §F syntaxes of the list machine, and FORMATS.md's: the engines'
+cases (`engine_list_rows.py`, `engine_list_2026_rows.py`) in every parser that reads them, at every
+cut, and end to end through the openai SDK; prose after an opener, the section cap and invalid
+UTF-8 as for every family (docs/behaviour.md, "Damage")."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import calls, feed_pieces, normalize, texts
-from tests.formats.engine_list_rows import PARSERS, ROWS
+from tests.formats import engine_list_2026_rows, engine_list_rows
 from tests.formats.harness import (
     cases,
     expectation,
@@ -22,6 +22,8 @@ from tests.formats.harness import (
     tokens_through_the_sdk,
 )
 
+PARSERS = {**engine_list_rows.PARSERS, **engine_list_2026_rows.PARSERS}
+ROWS = {**engine_list_rows.ROWS, **engine_list_2026_rows.ROWS}
 CASES = cases(ROWS)
 
 

@@ -5,7 +5,8 @@ not syntax, and `--stream-arguments`. Where DESIGN.md disagrees with the engine,
 what the engine does instead.
 
 Each row runs under the format `auto` picks for its model id, at every cut (the same result,
-nothing lost), and streamed (the same calls, the streaming guarantees).
+nothing lost), and streamed (the same calls, the streaming guarantees); `engine_invoke_rows.py`
+adds vLLM's cases for DSML, MiniMax M2/M3 and Seed-OSS.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import pytest
 from sse_rewrite.formats import FORMATS, select_format
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import calls, codes, every_cut, feed_pieces, reasoning, rejoin, texts
+from tests.formats import engine_invoke_rows
 from tests.formats.streamed import checked
 
 STEP3, SOLAR, PLAMO = "stepfun-ai/step3", "upstage/Solar-Open-100B", "pfnet/plamo-3-nict-2b-base"
@@ -249,7 +251,9 @@ def _read(model: str, text: str, **options: Any) -> Any:
     return FORMATS[name](**options)
 
 
-@pytest.mark.parametrize(("model", "text", "expected", "kept", "reasoned", "notices"), ROWS)
+@pytest.mark.parametrize(
+    ("model", "text", "expected", "kept", "reasoned", "notices"), ROWS + engine_invoke_rows.ROWS
+)
 def test_rows_read_at_every_cut_and_streamed(
     model: str, text: str, expected: list[tuple[str, Any]], kept: str, reasoned: str, notices: set[str]
 ) -> None:
@@ -297,6 +301,27 @@ def test_values_take_the_tools_types(model: str, text: str, expected: dict[str, 
     tools = _tools(s="string", b="boolean", z="null")
     out = every_cut(lambda: _read(model, text, tools=tools), text)
     assert [(name, json.loads(arguments)) for _, name, arguments in calls(out)] == [("f", expected)]
+
+
+@pytest.mark.parametrize(("model", "text", "properties", "expected"), engine_invoke_rows.TYPED)
+def test_engine_values_take_the_tools_types(
+    model: str, text: str, properties: dict[str, str | list[str]], expected: dict[str, Any]
+) -> None:
+    schemas = {k: {"anyOf": [{"type": t} for t in v]} if isinstance(v, list) else {"type": v}
+               for k, v in properties.items()}  # fmt: skip
+    tools = ToolSchemas.read([{"name": "f", "input_schema": {"type": "object", "properties": schemas}}])
+    out = every_cut(lambda: _read(model, text, tools=tools), text)
+    assert [(name, json.loads(arguments)) for _, name, arguments in calls(out)] == [("f", expected)]
+
+
+@pytest.mark.parametrize(("model", "text", "expected", "kept", "notices"), engine_invoke_rows.UNDECLARED)
+def test_a_call_to_an_undeclared_tool(
+    model: str, text: str, expected: list[tuple[str, Any]], kept: str, notices: set[str]
+) -> None:
+    out = every_cut(lambda: _read(model, text, tools=_tools(s="string")), text)
+    assert [(name, json.loads(arguments)) for _, name, arguments in calls(out)] == expected
+    assert texts(out) == kept
+    assert notices <= codes(out)
 
 
 @pytest.mark.parametrize("model", [SPARK, BEAM, STEP3, SOLAR])

@@ -83,10 +83,10 @@ def test_hermes_argument_shapes(body: str, arguments: str) -> None:
     assert calls(parse(f"<tool_call>{body}</tool_call>"))[0][2] == arguments
 
 
-def test_hermes_string_arguments_that_are_not_json_are_kept_with_a_notice() -> None:
+def test_hermes_string_arguments_that_hold_no_object_stay_the_json_string_written() -> None:
     out = parse('<tool_call>{"name": "f", "arguments": "not json"}</tool_call>')
-    assert calls(out) == [(None, "f", "not json")]
-    assert "invalid-arguments" in codes(out)
+    assert calls(out) == [(None, "f", '"not json"')]
+    assert "invalid-arguments" not in codes(out)
 
 
 # -- Qwen3-Coder XML

@@ -343,9 +343,11 @@ _SPACING: Final = re.compile(r"[ \t\r\n]*")
 
 
 def _named_members(spelling: Spelling, body: str, parameters: Parameters | None = None) -> list[str] | None:
-    """`<KEY>VALUE</KEY>` tags behind `spelling`'s marker; a value made of such tags is an object."""
+    """`<KEY>VALUE</KEY>` tags behind `spelling`'s marker; a value made of such tags is an object,
+    and a key written more than once holds the array of its values (`<tag>a</tag><tag>b</tag>`)."""
     opener = re.compile(re.escape(spelling.open[:-1]) + _KEY_TAG)
     members: list[str] = []
+    keys: list[str] = []
     pos = 0
     while pos < len(body):
         found = opener.match(body, pos)
@@ -362,6 +364,16 @@ def _named_members(spelling: Spelling, body: str, parameters: Parameters | None 
             members.append(f"{orjson.dumps(found.group(1)).decode()}: {{{', '.join(nested)}}}")
         else:
             members.append(typed_object([(found.group(1), raw.strip(_SPACE))], parameters)[1:-1])
+        keys.append(found.group(1))
         after = _SPACING.match(body, value_end + len(close))
         pos = len(body) if after is None else after.end()  # (it always matches)
-    return members
+    return _repeats_as_arrays(keys, members) if len(set(keys)) < len(keys) else members
+
+
+def _repeats_as_arrays(keys: list[str], members: list[str]) -> list[str]:
+    """`members` (`"KEY": VALUE`, one per key in `keys`) with each repeated key's values as one array."""
+    values: dict[str, list[str]] = {}
+    for key, member in zip(keys, members, strict=True):
+        values.setdefault(key, []).append(member[len(orjson.dumps(key).decode()) + 2 :])
+    return [f"{orjson.dumps(key).decode()}: {found[0] if len(found) == 1 else '[' + ', '.join(found) + ']'}"
+            for key, found in values.items()]  # fmt: skip

@@ -6,9 +6,9 @@ and turns them into JSON text; anything else (a name, an expression, a positiona
 makes the whole read fail with `NotALiteral`, so the caller keeps the text as written.
 
 - Python: strings (quotes `'`, `"`, triple quotes, `r`/`u`/`b` prefixes, escapes), numbers
-  (a JSON number keeps its text; `1_000`, `0x1F`, `.5`, `1e3` are converted), `True`,
+  (a JSON number keeps its text; `1_000`, `0x1F`, `.5`, `1e3`, `07` are converted), `True`,
   `False`, `None` (and `true`, `false`, `null`, which these models also write), lists,
-  tuples (as arrays), dicts with literal keys, and keyword calls `name(a=1)`.
+  tuples and sets (as arrays), dicts with literal keys, and keyword calls `name(a=1)`.
 - Gemma 4: objects with bare keys `{key:value}`, strings between `<|"|>` quotes (no
   escapes), JSON numbers and words; with the quote tokens stripped by the server
   (`stripped`), a bare value runs to the next `,`, `}` or `]` and is typed as the
@@ -154,19 +154,26 @@ class LiteralReader:
         return "[" + ", ".join(items) + "]"
 
     def _dict(self) -> str:
+        """A dict as a JSON object; a set (`{'a', 'b'}`: its first item has no `:`) as an array."""
         self.pos += 1
         members: list[str] = []
+        items: list[str] = []
         while not self.take("}"):
-            if members:
+            if members or items:
                 self.expect(",")
                 if self.take("}"):
                     break
-            key = orjson.loads(self.value())
+            value = self.value()
+            self.space()
+            if items or (not members and not self.text.startswith(":", self.pos)):
+                items.append(value)
+                continue
+            key = orjson.loads(value)
             if isinstance(key, bool) or key is None or isinstance(key, list | dict):
                 raise NotALiteral("a key that JSON cannot hold")
             self.expect(":")
             members.append(f"{_json_string(str(key))}: {self.value()}")
-        return "{" + ", ".join(members) + "}"
+        return "[" + ", ".join(items) + "]" if items else "{" + ", ".join(members) + "}"
 
     def _gemma_object(self) -> str:
         self.pos += 1
@@ -230,12 +237,13 @@ class LiteralReader:
         written = number.group().removeprefix("+")
         if _JSON_NUMBER.fullmatch(written):
             return written
-        if self._gemma:
+        if self._gemma and not _JSON_NUMBER.fullmatch(written.removesuffix(".")):  # (`108.` is 108.0)
             raise NotALiteral(f"not a JSON number: {written!r}")
         digits = written.replace("_", "")
         whole = "x" in digits.lower() or not any(c in digits for c in ".eE")
+        base = 0 if digits.lstrip("-")[1:2].isalpha() else 10  # (`07` is 7, as the engines read it)
         try:
-            converted: float = int(digits, 0) if whole else float(digits)
+            converted: float = int(digits, base) if whole else float(digits)
         except ValueError as error:
             raise NotALiteral(f"not a number: {written!r}") from error
         return orjson.dumps(converted).decode()

@@ -54,9 +54,9 @@ def word_pattern(words: tuple[str, ...]) -> str:
 
 def call_name(name: str, ctype: str | None) -> str:
     """The tool's name in a recipient followed by the content type `ctype` (None: none was written)."""
-    if ctype is None and name.endswith("json") and len(name) > 4:
+    if ctype is None and name.endswith("json") and len(name) > 4 and name[-5] not in "_-.":
         return name.removesuffix("json")  # `functions.shelljson`: the type glued on (llama.cpp trims it)
-    return name
+    return name  # (`parse_json`, `to.json`: a name does not end in a separator, so `json` is the name's)
 
 
 class ChannelSyntax:

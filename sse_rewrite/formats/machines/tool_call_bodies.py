@@ -17,6 +17,7 @@ import re
 
 import orjson
 
+from ._json import is_json
 from ._tag_spelling import TOOL_CALL, TagSpelling
 from .raw_values import tool_parameters, value_json
 
@@ -71,9 +72,11 @@ def hermes_call(body: str, keys: tuple[str, ...] = TOOL_CALL.json_keys) -> Call 
     if not isinstance(name, str) or not is_name(name):
         return None
     arguments = next((members[key] for key in keys if key in members), "{}")
-    if arguments.startswith('"'):  # already JSON text inside a string, as some servers send it
-        arguments = json.loads(arguments).strip()
-    return name, arguments or "{}"
+    if arguments.startswith('"'):  # JSON text inside a string, as some servers send it, is that text
+        inner = json.loads(arguments).strip()  # (an object's, even broken: the client decides)
+        if not inner or inner.startswith("{") or is_json(inner):
+            arguments = inner
+    return name, arguments or "{}"  # (a string of anything else stays the JSON written: `"hello"`)
 
 
 def json_members(text: str) -> dict[str, str] | None:
