@@ -57,10 +57,10 @@ class Metrics:
         self.calls = Counter("sse_rewrite_repaired_calls", "Tool calls recovered from leaked syntax.",
                              ["syntax", "model"], registry=registry)
         self.notices = Counter("sse_rewrite_notices", "Notices logged, by code.", ["code"], registry=registry)
-        self.events_in = Counter("sse_rewrite_events_in", "Upstream SSE events read.", ["front"],
-                                 registry=registry)
-        self.events_out = Counter("sse_rewrite_events_out", "SSE events written to clients.", ["front"],
-                                  registry=registry)
+        self.events_in = Counter("sse_rewrite_events_in", "Upstream SSE events read (a whole body counts "
+                                 "as one).", ["front"], registry=registry)
+        self.events_out = Counter("sse_rewrite_events_out", "SSE events written to clients (a whole body "
+                                  "counts as one).", ["front"], registry=registry)
         self.stream_seconds = Histogram("sse_rewrite_stream_duration_seconds", "Relayed streams, from the "
                                         "request to the stream's end.", ["front"], buckets=_SECONDS,
                                         registry=registry)
