@@ -147,10 +147,23 @@ class Keeper:
             done.set_result(False)
             return done
         writing = self._write(response, encoded)
-        if not (isinstance(writing, asyncio.Future) and writing.done()):
+        if not isinstance(writing, asyncio.Future):
             return asyncio.ensure_future(self._written(writing))
-        done.set_result(self._outcome(writing.exception()))
+        if writing.done():
+            self._settle(done, writing)
+        else:  # (a store's future finishes without a task: so does the write's outcome)
+            writing.add_done_callback(lambda writing: self._settle(done, writing))
         return done
+
+    def _settle(self, done: asyncio.Future[bool], writing: asyncio.Future[None]) -> None:
+        """`done` as the write that ended as `writing` went."""
+        if writing.cancelled():
+            done.cancel()
+            return
+        try:
+            done.set_result(self._outcome(writing.exception()))
+        except Exception as error:  # (not the store's own error: a fault)
+            done.set_exception(error)
 
     async def _put(self, response: dict[str, Any], encoded: bytes | None) -> bool:
         if self._reserving is not None and not await self._reserving:
