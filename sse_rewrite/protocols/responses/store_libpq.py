@@ -9,8 +9,9 @@ connection psycopg opened.
 
 A `Session` holds one connection for the store: its socket's reader is registered with
 the loop once, for as long as the session lives, and reads every result there; `run`
-sends a statement and returns a future its reader finishes, so a statement costs no task,
-no coroutine and no registration. The statement runs to its end whoever waits for it (a
+sends a statement and its reader hands the result to the given callback as it ends, so a
+statement costs no task, no coroutine, no registration and no turn of the loop of its
+own (the store sets its caller's future there). The statement runs to its end whoever waits for it (a
 cancelled waiter cancels its wait, never the write). Between statements the reader drains
 what an idle connection receives (a notice, the server closing it): a connection the
 server closed is noticed there, at once, and handed to `on_lost`. Failures are psycopg's
@@ -22,8 +23,6 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable, Sequence
-
-import psycopg  # (this module is imported only when a PostgreSQL store opens)
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -49,6 +48,10 @@ _PREPARED: weakref.WeakKeyDictionary[AsyncConnection, set[bytes]] = weakref.Weak
 _IDLE, _FATAL_ERROR, _CONNECTION_OK = 0, 7, 0  # libpq's PQTRANS_IDLE, PGRES_FATAL_ERROR, CONNECTION_OK
 
 
+Then = Callable[["PGresult | None", "Exception | None"], object]
+"""What is called with a statement's result, or its error (psycopg's), as it ends."""
+
+
 class Session:
     """A connection in the store's hands, its reader registered for the session's life.
 
@@ -57,15 +60,18 @@ class Session:
     lost (the reader is gone then). One statement at a time: `busy` says whether one runs.
     """
 
-    __slots__ = ("_failed", "_fd", "_future", "_last", "_loop", "_on_done", "_on_lost", "_pending",
+    __slots__ = ("_errors", "_failed", "_fd", "_last", "_loop", "_on_done", "_on_lost", "_pending", "_then",
                  "connection", "lost", "pgconn", "prepared")
 
     def __init__(self, connection: AsyncConnection, on_done: Callable[[Session], object],
                  on_lost: Callable[[Session], object]) -> None:
+        import psycopg
+
+        self._errors = psycopg.Error  # (psycopg is imported when a store opens: never at start-up)
         self.connection, self.pgconn = connection, connection.pgconn
         self.prepared = _PREPARED.setdefault(connection, set())  # (a pooled one may have come before)
         self._on_done, self._on_lost = on_done, on_lost
-        self._future: asyncio.Future[PGresult] | None = None
+        self._then: Then | None = None
         self._pending: tuple[Statement, Sequence[bytes | None]] | None = None  # run once it is prepared
         self._last: PGresult | None = None
         self._failed: PGresult | None = None
@@ -76,11 +82,14 @@ class Session:
     @property
     def busy(self) -> bool:
         """Whether a statement is running."""
-        return self._future is not None
+        return self._then is not None
 
-    def run(self, statement: Statement, values: Sequence[bytes | None]) -> asyncio.Future[PGresult]:
-        """Send `statement` with `values` (autocommit); a future of its result, in binary."""
-        future = self._future = self._loop.create_future()
+    def run(self, statement: Statement, values: Sequence[bytes | None], then: Then) -> None:
+        """Send `statement` with `values` (autocommit); `then` gets its result (in binary) or its error.
+
+        (From the reader, as the statement ends: `then` must not wait or raise.)
+        """
+        self._then = then
         pgconn = self.pgconn
         try:
             if statement.name in self.prepared:
@@ -89,9 +98,18 @@ class Session:
                 self._pending = statement, values
                 pgconn.send_prepare(statement.name, statement.text, statement.types)
             self._flush()
-        except psycopg.Error as error:  # (the connection is gone)
+        except self._errors as error:  # (the connection is gone)
             self._lose(error)
-        return future
+
+    async def result(self, statement: Statement, values: Sequence[bytes | None]) -> PGresult:
+        """`statement`'s result, awaited (`run` with a future)."""
+        future: asyncio.Future[PGresult] = self._loop.create_future()
+
+        def then(result: PGresult | None, error: Exception | None) -> None:
+            if not future.done():
+                future.set_exception(error) if error is not None else future.set_result(result)  # type: ignore[arg-type]
+        self.run(statement, values, then)
+        return await future
 
     def close(self) -> None:
         """Stop reading the connection (it goes back to its pool or is closed)."""
@@ -107,7 +125,7 @@ class Session:
         try:
             if not self.pgconn.flush():
                 self._loop.remove_writer(self._fd)
-        except psycopg.Error as error:
+        except self._errors as error:
             self._lose(error)
 
     def _readable(self) -> None:
@@ -118,7 +136,7 @@ class Session:
             if pgconn.status != _CONNECTION_OK:
                 raise _error("the server closed the connection", lost=True)
             pgconn.notifies()  # (none are asked for: drained)
-            while self._future is not None and not pgconn.is_busy():
+            while self._then is not None and not pgconn.is_busy():
                 result = pgconn.get_result()
                 if result is not None:
                     if result.status == _FATAL_ERROR and self._failed is None:
@@ -126,11 +144,11 @@ class Session:
                     self._last = result
                 else:
                     self._ended()
-        except psycopg.Error as error:
+        except self._errors as error:
             self._lose(error)
 
     def _ended(self) -> None:
-        """Every result of the statement sent is read: finish its future, or send the one it prepared."""
+        """Every result of the statement sent is read: hand it on, or send the one it prepared."""
         failed, last, pending = self._failed, self._last, self._pending
         self._failed = self._last = self._pending = None
         if pending is not None and failed is None:
@@ -139,15 +157,14 @@ class Session:
             self.pgconn.send_query_prepared(statement.name, values, statement.formats, 1)
             self._flush()
             return
-        future, self._future = self._future, None
-        assert future is not None
-        if not future.done():  # (its waiter may have gone: the statement ran anyway)
-            if failed is not None or last is None:
-                message = failed.error_message.decode(errors="replace") if failed else "no result"
-                future.set_exception(_error(message.strip(), lost=False))
-            else:
-                future.set_result(last)
+        then, self._then = self._then, None
+        assert then is not None
         self._on_done(self)
+        if failed is not None or last is None:
+            message = failed.error_message.decode(errors="replace") if failed else "no result"
+            then(None, _error(message.strip(), lost=False))
+        else:
+            then(last, None)
 
     def _lose(self, error: BaseException) -> None:
         """The connection is lost: stop reading it, fail the running statement, tell the store."""
@@ -155,15 +172,17 @@ class Session:
             return
         self.close()
         self._loop.remove_writer(self._fd)
-        future, self._future = self._future, None
-        if future is not None and not future.done():
-            future.set_exception(_error(str(error) or type(error).__name__, lost=True))
+        then, self._then = self._then, None
         self._on_lost(self)
+        if then is not None:
+            then(None, _error(str(error) or type(error).__name__, lost=True))
 
     def idle(self) -> bool:
         """Whether the connection is ready for another call (no transaction open, no query running)."""
-        return not self.lost and self._future is None and self.pgconn.transaction_status == _IDLE
+        return not self.lost and self._then is None and self.pgconn.transaction_status == _IDLE
 
 
 def _error(message: str, *, lost: bool) -> Exception:
+    import psycopg
+
     return (psycopg.OperationalError if lost else psycopg.DatabaseError)(message)

@@ -118,6 +118,9 @@ class PostgresStore:
         self._idle: list[Session] = []  # held connections, ready for the next call
         self._loop = asyncio.get_running_loop()
         self._chores: set[asyncio.Task[Any]] = set()  # connections going back to the pool
+        import psycopg
+
+        self._lost_error = psycopg.OperationalError
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE, max_age: float = MAX_AGE,
@@ -181,26 +184,21 @@ class PostgresStore:
         if not self._idle or self._loop.time() < self._bypass_until:
             return asyncio.ensure_future(self._run(statement, values, read))
         answer: asyncio.Future[T] = self._loop.create_future()
-        ran = self._idle.pop().run(statement, values)
-        ran.add_done_callback(lambda ran: self._answered(ran, answer, statement, values, read))
+
+        def then(result: PGresult | None, error: Exception | None) -> None:
+            """The held connection's statement ended: `answer` is its outcome, or the call is tried again."""
+            if answer.done():  # (its waiter has gone)
+                return
+            if error is None:
+                answer.set_result(read(result))  # type: ignore[arg-type]
+            elif isinstance(error, self._lost_error):  # the connection was lost: again, on its own
+                self._bypass_until = self._loop.time() + BYPASS
+                again = asyncio.ensure_future(self._run(statement, values, read, failed_over=True))
+                again.add_done_callback(lambda again: _settle(answer, again))
+            else:
+                answer.set_exception(_unavailable(error))
+        self._idle.pop().run(statement, values, then)
         return answer
-
-    def _answered(self, ran: asyncio.Future[PGresult], answer: asyncio.Future[T], statement: Statement,
-                  values: Sequence[bytes], read: Callable[[PGresult], T]) -> None:
-        """A held connection's statement ended: `answer` is its outcome, or the call tried again."""
-        import psycopg
-
-        error = ran.exception()
-        if answer.done():
-            return
-        if error is None:
-            answer.set_result(read(ran.result()))
-        elif isinstance(error, psycopg.OperationalError):  # the connection was lost: again, on its own
-            self._bypass_until = self._loop.time() + BYPASS
-            again = asyncio.ensure_future(self._run(statement, values, read, failed_over=True))
-            again.add_done_callback(lambda again: _settle(answer, again))
-        else:
-            answer.set_exception(_unavailable(error))
 
     async def _run(self, statement: Statement, values: Sequence[bytes], read: Callable[[PGresult], T], *,
                    failed_over: bool = False) -> T:
@@ -214,7 +212,7 @@ class PostgresStore:
             elif self._loop.time() >= self._bypass_until:
                 try:
                     session = self._idle.pop() if self._idle else self._session(await self._pool.getconn())
-                    return read(await session.run(statement, values))
+                    return read(await session.result(statement, values))
                 except psycopg.OperationalError:  # (the pool's timeout too) a database restarted or down
                     self._bypass_until = self._loop.time() + BYPASS
                     await self._failed_over()
@@ -224,7 +222,7 @@ class PostgresStore:
                             self._url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as db:
                         session = Session(db, _nothing, _nothing)
                         try:
-                            return read(await session.run(statement, values))
+                            return read(await session.result(statement, values))
                         finally:
                             session.close()
                 except psycopg.OperationalError:
