@@ -114,7 +114,7 @@ class PostgresStore:
         self._url, self._pool, self._max_age, self._max_rows = url, pool, max_age, max_rows
         self._own = asyncio.Semaphore(pool.max_size)  # connections of its own at a time
         self._bypass_until = 0.0
-        self._age = repr(float(max_age)).encode()  # as the statements take it
+        self._age, self._rows = repr(float(max_age)).encode(), b"%d" % max_rows  # as the statements take them
         self._idle: list[Session] = []  # held connections, ready for the next call
         self._loop = asyncio.get_running_loop()
         self._chores: set[asyncio.Task[Any]] = set()  # connections going back to the pool
@@ -157,7 +157,7 @@ class PostgresStore:
 
     def put(self, response_id: str, stored: StoredResponse) -> asyncio.Future[None]:
         """Write the whole response and trim to the bounds: one statement."""
-        values = (response_id.encode(), *stored.encoded(), self._age, b"%d" % self._max_rows)
+        values = (response_id.encode(), *stored.encoded(), self._age, self._rows)
         return self._call(_PUT_AND_TRIM, values, _nothing)
 
     def delete(self, response_id: str) -> asyncio.Future[bool]:
