@@ -4,8 +4,10 @@ The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an 
 `psycopg_pool` pool of at most `pool_size` connections (the optional extra
 `sse-rewrite[postgres]`; imported only when such a store is opened). A connection taken from
 the pool is held between calls: the pool's lease cost as much Python as the query; it goes
-back when a call on it fails. The hot statements (write, read, reserve) run on libpq directly
-(`store_libpq.py`), prepared once per connection.
+back when it is lost (noticed by its reader even while idle) or the store closes. Every call's
+statement runs on libpq directly (`store_libpq.py`), prepared once per connection, and returns
+a future the connection's reader finishes: no task unless the call must wait for the pool or
+try again on a connection of its own. The schema is made on a connection of its own at start.
 
 - **Schema**: one table, `sse_rewrite_responses`, created on first start with `IF NOT
   EXISTS` under a transaction-level advisory lock, so instances starting together do not
