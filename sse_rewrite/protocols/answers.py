@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import aiohttp
 import orjson
+from aiohttp import web
 
 from ..body import completion_syntax, rewrite_completion
 from ..serve import state
@@ -24,8 +25,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import Any
-
-    from aiohttp import web
 
     from ..serve.request_log import RequestRecord
     from ..stream.events import Notice
@@ -71,6 +70,7 @@ async def whole_completion(request: web.Request, answer: aiohttp.ClientResponse,
     """A whole answer: its bytes, its rewritten completion (None if it is none) and the rewrite's notices."""
     whole = await read_whole(request, answer, options)
     rewritten, notices, record.calls = rewrite_completion(whole, options)
+    record.events_in = record.events_out = 1  # (a whole body counts as one event, as in the chat front)
     try:
         completion = orjson.loads(rewritten)
     except orjson.JSONDecodeError:
@@ -78,6 +78,12 @@ async def whole_completion(request: web.Request, answer: aiohttp.ClientResponse,
     if record.calls and isinstance(completion, dict):  # (the syntax the calls were read in, for the metrics)
         record.syntax = completion_syntax(completion.get("model"), options)
     return whole, completion if is_completion(completion) else None, notices
+
+
+def whole_as_events(record: RequestRecord, events: bytes) -> web.Response:
+    """A whole answer sent as the events a streaming client expects; they are counted as written."""
+    record.events_out = events.count(b"\n\n")
+    return web.Response(body=events, content_type="text/event-stream")
 
 
 def error_status(completion: dict[str, Any]) -> int:

@@ -57,10 +57,10 @@ class Metrics:
         self.calls = Counter("sse_rewrite_repaired_calls", "Tool calls recovered from leaked syntax.",
                              ["syntax", "model"], registry=registry)
         self.notices = Counter("sse_rewrite_notices", "Notices logged, by code.", ["code"], registry=registry)
-        self.events_in = Counter("sse_rewrite_events_in", "Upstream SSE events read.", ["front"],
-                                 registry=registry)
-        self.events_out = Counter("sse_rewrite_events_out", "SSE events written to clients.", ["front"],
-                                  registry=registry)
+        self.events_in = Counter("sse_rewrite_events_in", "Upstream SSE events read (a whole body counts "
+                                 "as one).", ["front"], registry=registry)
+        self.events_out = Counter("sse_rewrite_events_out", "SSE events written to clients (a whole body "
+                                  "counts as one).", ["front"], registry=registry)
         self.stream_seconds = Histogram("sse_rewrite_stream_duration_seconds", "Relayed streams, from the "
                                         "request to the stream's end.", ["front"], buckets=_SECONDS,
                                         registry=registry)
@@ -187,12 +187,19 @@ class MeteredStore:
         return self._store.close()
 
     def _count(self, operation: str, call: Awaitable[T]) -> Awaitable[T]:
-        """`call`, counted: at once when it is a finished future (a store that needed no wait)."""
-        if isinstance(call, asyncio.Future) and call.done():
-            failed = call.cancelled() or call.exception() is not None
-            self._counters[operation, "error" if failed else "ok"].inc()
+        """`call`, counted: at once when it is a finished future (a store that needed no wait), as
+        it ends when it is a future (no task), else by a coroutine around it."""
+        if isinstance(call, asyncio.Future):
+            if call.done():
+                self._ended(operation, call)
+            else:
+                call.add_done_callback(lambda call: self._ended(operation, call))
             return call
         return self._counted(operation, call)
+
+    def _ended(self, operation: str, call: asyncio.Future[Any]) -> None:
+        failed = call.cancelled() or call.exception() is not None
+        self._counters[operation, "error" if failed else "ok"].inc()
 
     async def _counted(self, operation: str, call: Awaitable[T]) -> T:
         try:

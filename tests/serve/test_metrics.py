@@ -80,6 +80,37 @@ def test_a_whole_answers_calls_are_counted_under_the_syntax_read(servers: Server
     assert sum(calls.values()) == 2 and all("kimi" in syntax for syntax in calls), calls
 
 
+_FRONTS = {  # front: its path (streamed, whole) and a request body that leaks a Kimi call
+    "openai": (("/v1/chat/completions",) * 2, {"model": KIMI, "messages": CHAT["messages"],
+                                                "tools": CHAT["tools"]}),
+    "anthropic": (("/v1/messages",) * 2, {"model": KIMI, "max_tokens": 100, "messages": CHAT["messages"]}),
+    "responses": (("/v1/responses",) * 2, {"model": KIMI, "input": "run $ ls"}),
+    "gemini": (("/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+                "/v1beta/models/gemini-2.5-pro:generateContent"),
+               {"contents": [{"parts": [{"text": "run $ ls"}]}]}),
+}
+
+
+@pytest.mark.parametrize("front", [pytest.param(front, id=front) for front in _FRONTS])
+def test_every_front_counts_events_in_and_out(servers: Servers, front: str) -> None:
+    """A stream counts the upstream's events and those its client got; a whole answer one of each."""
+    base_url, log = servers.serve()
+    root = base_url.removesuffix("/v1")
+    (streamed_path, whole_path), body = _FRONTS[front]
+    streamed = httpx2.post(root + streamed_path, json={**body, "stream": True}, timeout=10)
+    whole = httpx2.post(root + whole_path, json={**body, "stream": False}, timeout=10)
+    assert streamed.status_code == whole.status_code == 200
+    assert eventually(lambda: sum(" 200 " in line for line in log) == 2)  # (and any notice lines)
+    counted = [re.search(r"events (\d+)>(\d+)", line) for line in log if " 200 " in line]
+    assert counted[1] is not None and counted[1].groups() == ("1", "1"), log  # the whole one
+    assert counted[0] is not None and int(counted[0][1]) > 1, log
+    written = streamed.text.count("\n\n")
+    assert int(counted[0][2]) == written, log
+    samples = scrape(root)
+    assert value(samples, "sse_rewrite_events_in_total", front=front) == int(counted[0][1]) + 1
+    assert value(samples, "sse_rewrite_events_out_total", front=front) == written + 1
+
+
 def test_store_operations_are_counted(servers: Servers, tmp_path: Path) -> None:
     """A stream's response is reserved, then written; a whole answer's is only written (its id
     reaches the client with it); `previous_response_id` reads one."""

@@ -99,6 +99,58 @@ def test_a_failed_statement_is_the_stores_error_and_the_store_serves_on(loop_thr
     assert got == stored(4)
 
 
+def test_an_idle_connection_the_server_closes_is_dropped_at_once(loop_thread: LoopThread,
+                                                                 pg_url: str) -> None:
+    """The held connection's reader sees the server close it while idle: it goes back to the pool
+    then, and the next call takes a good connection from the pool (no failed call, no failover)."""
+    async def run() -> tuple[list[bool], StoredResponse | None, bool]:
+        import psycopg
+
+        store = await PostgresStore.open(pg_url)
+        await store.put("resp_1", stored(1))  # a connection held, idle
+        held = list(store._idle)
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as db:
+            await db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        for _ in range(100):  # the reader's turn
+            if all(session.lost for session in held):
+                break
+            await asyncio.sleep(0.02)
+        dropped = [session.lost and session not in store._idle for session in held]
+        got = await store.get("resp_1")
+        failed_over = store._bypass_until > 0
+        await store.close()
+        return dropped, got, failed_over
+
+    dropped, got, failed_over = loop_thread.run(run())
+    assert dropped == [True] and got == stored(1) and not failed_over
+
+
+def test_a_waiter_that_goes_does_not_stop_the_write(loop_thread: LoopThread, pg_url: str) -> None:
+    """A write's statement runs to its end when whoever waited for it is cancelled."""
+    async def run() -> StoredResponse | None:
+        store = await PostgresStore.open(pg_url)
+        await store.ping()  # a connection held
+        writing = store.put("resp_1", stored(1))
+
+        async def wait() -> None:
+            await writing
+
+        waiter = asyncio.ensure_future(wait())
+        await asyncio.sleep(0)
+        waiter.cancel()
+        assert writing.cancelled()  # (the wait for it is over)
+        for _ in range(100):
+            if store._idle:  # the statement ended: its connection is idle again
+                break
+            await asyncio.sleep(0.02)
+        got = await store.get("resp_1")
+        await store.close()
+        return got
+
+    assert loop_thread.run(run()) == stored(1)
+
+
 def test_the_schema_is_made_once_by_instances_starting_together(loop_thread: LoopThread, pg_url: str) -> None:
     async def run() -> StoredResponse | None:
         stores = await asyncio.gather(*(PostgresStore.open(pg_url, pool_size=2) for _ in range(4)))
@@ -196,7 +248,11 @@ def test_a_response_reserved_elsewhere_is_waited_for(servers: Servers, client: C
     it is stored, then gets it whole (never a 400, never half of it)."""
     base_url, _ = servers.serve(store=pg_url)
     writer = loop_thread.run(PostgresStore.open(pg_url))
-    loop_thread.run(writer.reserve("resp_other"))
+
+    async def reserve() -> None:  # (a store's calls are made on its loop)
+        await writer.reserve("resp_other")
+
+    loop_thread.run(reserve())
     whole = StoredResponse({"id": "resp_other", "output": []},
                            [{"role": "user", "content": "first"}, {"role": "assistant", "content": "done"}])
 

@@ -35,7 +35,7 @@ from ...serve.upstream import Upstream, UpstreamFailure, describe, end_to_end
 from ...stream.rewrite import RewriteOptions
 from ...stream.sse import encode_event
 from ...tool_schemas import ToolSchemas
-from ..answers import error_status, relay_stream, request_json, whole_completion
+from ..answers import error_status, relay_stream, request_json, whole_as_events, whole_completion
 from ..fields import RequestError
 from ..text_runs import FrontRewriter
 from ..thinking import anthropic_thinking_off
@@ -114,7 +114,7 @@ async def _whole_answer(response: aiohttp.ClientResponse, options: RewriteOption
         request.app[state.LOG].notice(record, notice)
     status = error_status(completion) if message["type"] == "error" else 200
     if stream and status == 200:
-        return web.Response(body=message_events(message), content_type="text/event-stream")
+        return whole_as_events(record, message_events(message))
     # the body ends as the filter's does, so a capture's golden file equals what the client got
     return web.Response(status=status, body=orjson.dumps(message) + b"\n", content_type="application/json")
 

@@ -35,7 +35,7 @@ from ...serve.upstream import Upstream, UpstreamFailure
 from ...stream.rewrite import RewriteOptions
 from ...stream.sse import encode_event
 from ...tool_schemas import ToolSchemas
-from ..answers import relay_stream, request_json, whole_completion
+from ..answers import relay_stream, request_json, whole_as_events, whole_completion
 from ..anthropic.token_estimate import estimate_tokens
 from ..fields import RequestError
 from ..text_runs import FrontRewriter
@@ -120,7 +120,7 @@ async def _whole_answer(answer: aiohttp.ClientResponse, options: RewriteOptions,
         request.app[state.LOG].notice(record, notice)
     body = orjson.dumps(response)
     if stream and status == 200:
-        return web.Response(body=encode_event(body), content_type="text/event-stream")
+        return whole_as_events(record, encode_event(body))
     # the body ends as the filter's does, so a capture's golden file equals what the client got
     return web.Response(status=status, body=body + b"\n", content_type="application/json")
 

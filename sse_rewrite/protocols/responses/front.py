@@ -41,7 +41,7 @@ from ...serve.probes import READINESS
 from ...serve.upstream import UpstreamFailure
 from ...stream.rewrite import RewriteOptions
 from ...tool_schemas import ToolSchemas
-from ..answers import error_status, relay_stream, request_json, whole_completion
+from ..answers import error_status, relay_stream, request_json, whole_as_events, whole_completion
 from ..text_runs import FrontRewriter
 from ..thinking import thinking_off
 from .items import ResponseContext
@@ -199,7 +199,7 @@ async def _whole_answer(answer: aiohttp.ClientResponse, request: web.Request, co
     if "error" in response and "object" not in response:  # an error inside a 200 (OpenRouter does this)
         return web.Response(status=error_status(completion), body=body, content_type="application/json")
     if stream:
-        return web.Response(body=events, content_type="text/event-stream")
+        return whole_as_events(record, events)
     return web.Response(body=body, content_type="application/json")
 
 

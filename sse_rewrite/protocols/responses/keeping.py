@@ -77,6 +77,7 @@ class Keeper:
         self._request, self._store, self._id, self._conversation = request, store, response_id, conversation
         self._reserving: asyncio.Future[bool] | None = None
         self._saving: asyncio.Future[bool] | None = None
+        self._waiters: list[asyncio.Future[bool]] = []  # `keep` calls waiting for a chained write
 
     def reserve(self) -> None:
         """Start reserving the response (a stream's id goes out before it is stored)."""
@@ -110,12 +111,18 @@ class Keeper:
             if response is None or response.get("status") not in FINISHED:
                 return False
             self._saving = self._save(response, encoded)
-        if self._saving.done():  # (a store that needed no wait: nothing to shield)
-            return self._saving.result()
+        saving = self._saving
+        if saving.done():  # (a store that needed no wait: nothing to shield)
+            return saving.result()
         try:
-            return await asyncio.shield(self._saving)
+            if isinstance(saving, asyncio.Task):
+                return await asyncio.shield(saving)
+            # a store's write, chained: `_settle` wakes this waiter, with no turn of the loop more
+            waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            return await waiter
         except asyncio.CancelledError:
-            await self._saving
+            await asyncio.shield(saving)
             raise
 
     def end(self) -> None:
@@ -147,10 +154,33 @@ class Keeper:
             done.set_result(False)
             return done
         writing = self._write(response, encoded)
-        if not (isinstance(writing, asyncio.Future) and writing.done()):
+        if not isinstance(writing, asyncio.Future):
             return asyncio.ensure_future(self._written(writing))
-        done.set_result(self._outcome(writing.exception()))
+        if writing.done():
+            self._settle(done, writing)
+        else:  # (a store's future finishes without a task: so does the write's outcome)
+            writing.add_done_callback(lambda writing: self._settle(done, writing))
         return done
+
+    def _settle(self, done: asyncio.Future[bool], writing: asyncio.Future[None]) -> None:
+        """`done` as the write that ended as `writing` went."""
+        if writing.cancelled():
+            done.cancel()
+        else:
+            try:
+                done.set_result(self._outcome(writing.exception()))
+            except Exception as error:  # (not the store's own error: a fault)
+                done.set_exception(error)
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if waiter.done():
+                continue
+            if done.cancelled():
+                waiter.cancel()
+            elif (failed := done.exception()) is not None:
+                waiter.set_exception(failed)
+            else:
+                waiter.set_result(done.result())
 
     async def _put(self, response: dict[str, Any], encoded: bytes | None) -> bool:
         if self._reserving is not None and not await self._reserving:

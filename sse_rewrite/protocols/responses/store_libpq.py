@@ -1,14 +1,21 @@
-"""The PostgreSQL store's hot statements (a response's write, its read, a reservation) on libpq directly.
+"""The PostgreSQL store's statements on libpq directly, each answered by the connection's own reader.
 
 psycopg's cursor spends more Python per call (query conversion, adapters, its prepared
-statement bookkeeping, a timer per wait) than the store needs for a few fixed statements:
-here each is prepared once per connection under its own name, sent with its values
-already in wire form (ids and numbers as text, JSON bodies as raw `bytea`), and its
-result read in binary, through `psycopg.pq` (the documented libpq wrapper) on the
-connection psycopg opened, which is left idle after, as psycopg expects it. A `Session`
-holds one connection for the store, with the statements it has prepared. Failures
-raise psycopg's errors: `OperationalError` once the connection is lost, else
-`DatabaseError`.
+statement bookkeeping, a timer and a reader registration per wait) than the store needs for
+a few fixed statements: here each is prepared once per connection under its own name, sent
+with its values already in wire form (ids and numbers as text, JSON bodies as raw `bytea`),
+and its result read in binary, through `psycopg.pq` (the documented libpq wrapper) on the
+connection psycopg opened.
+
+A `Session` holds one connection for the store: its socket's reader is registered with
+the loop once, for as long as the session lives, and reads every result there; `run`
+sends a statement and its reader hands the result to the given callback as it ends, so a
+statement costs no task, no coroutine, no registration and no turn of the loop of its
+own (the store sets its caller's future there). The statement runs to its end whoever waits for it (a
+cancelled waiter cancels its wait, never the write). Between statements the reader drains
+what an idle connection receives (a notice, the server closing it): a connection the
+server closed is noticed there, at once, and handed to `on_lost`. Failures are psycopg's
+errors: `OperationalError` once the connection is lost, else `DatabaseError`.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from collections.abc import Callable, Sequence
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from psycopg import AsyncConnection
-    from psycopg.pq.abc import PGconn, PGresult
+    from psycopg.pq.abc import PGresult
 
 TEXT, BYTEA, FLOAT8, INT8 = 25, 17, 701, 20  # the parameters' type oids
 
@@ -38,72 +45,144 @@ class Statement:
 
 _PREPARED: weakref.WeakKeyDictionary[AsyncConnection, set[bytes]] = weakref.WeakKeyDictionary()
 """The statements each open connection has prepared: it outlives a `Session` when it goes back to its pool."""
-
-
-class Session:
-    """A connection in the store's hands for a call: its cursor (for the rare statements) and the
-    `Statement`s it has prepared."""
-
-    __slots__ = ("connection", "cursor", "pgconn", "prepared")
-
-    def __init__(self, connection: AsyncConnection) -> None:
-        self.connection, self.cursor, self.pgconn = connection, connection.cursor(), connection.pgconn
-        self.prepared = _PREPARED.setdefault(connection, set())  # (a pooled one may have come before)
-
-    def idle(self) -> bool:
-        """Whether the connection is ready for another call (no transaction open, no query running)."""
-        return self.pgconn.transaction_status == _IDLE
-
-    async def run(self, statement: Statement, values: Sequence[bytes | None]) -> PGresult:
-        """Run `statement` with `values` (autocommit); its result, in binary."""
-        pgconn = self.pgconn
-        if statement.name not in self.prepared:
-            pgconn.send_prepare(statement.name, statement.text, statement.types)
-            await _result(pgconn)
-            self.prepared.add(statement.name)
-        pgconn.send_query_prepared(statement.name, values, statement.formats, 1)
-        return await _result(pgconn)
-
-
 _IDLE, _FATAL_ERROR, _CONNECTION_OK = 0, 7, 0  # libpq's PQTRANS_IDLE, PGRES_FATAL_ERROR, CONNECTION_OK
 
 
-async def _result(pgconn: PGconn) -> PGresult:
-    """The result of the statement just sent (every result read, so the connection is idle after)."""
-    loop = asyncio.get_running_loop()
-    while pgconn.flush():  # only when the socket's buffer was full
-        await _ready(pgconn.socket, loop.add_writer, loop.remove_writer)
-    last: PGresult | None = None
-    failed: PGresult | None = None
-    while True:
-        while pgconn.is_busy():
-            await _ready(pgconn.socket, loop.add_reader, loop.remove_reader)
-            pgconn.consume_input()  # raises OperationalError once the connection is lost
-        result = pgconn.get_result()
-        if result is None:
-            break
-        if result.status == _FATAL_ERROR:
-            failed = failed or result
-        last = result
-    if failed is not None or last is None:
+Then = Callable[["PGresult | None", "Exception | None"], object]
+"""What is called with a statement's result, or its error (psycopg's), as it ends."""
+
+
+class Session:
+    """A connection in the store's hands, its reader registered for the session's life.
+
+    `on_done(session)` is called when a statement has ended on a connection that is still
+    good (the session can take the next one); `on_lost(session)` once, when the connection is
+    lost (the reader is gone then). One statement at a time: `busy` says whether one runs.
+    """
+
+    __slots__ = ("_errors", "_failed", "_fd", "_last", "_loop", "_on_done", "_on_lost", "_pending", "_then",
+                 "connection", "lost", "pgconn", "prepared")
+
+    def __init__(self, connection: AsyncConnection, on_done: Callable[[Session], object],
+                 on_lost: Callable[[Session], object]) -> None:
         import psycopg
 
-        message = failed.error_message.decode(errors="replace") if failed else "no result"
-        lost = pgconn.status != _CONNECTION_OK
-        raise (psycopg.OperationalError if lost else psycopg.DatabaseError)(message.strip())
-    return last
+        self._errors = psycopg.Error  # (psycopg is imported when a store opens: never at start-up)
+        self.connection, self.pgconn = connection, connection.pgconn
+        self.prepared = _PREPARED.setdefault(connection, set())  # (a pooled one may have come before)
+        self._on_done, self._on_lost = on_done, on_lost
+        self._then: Then | None = None
+        self._pending: tuple[Statement, Sequence[bytes | None]] | None = None  # run once it is prepared
+        self._last: PGresult | None = None
+        self._failed: PGresult | None = None
+        self.lost = False
+        self._loop, self._fd = asyncio.get_running_loop(), self.pgconn.socket
+        self._loop.add_reader(self._fd, self._readable)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a statement is running."""
+        return self._then is not None
+
+    def run(self, statement: Statement, values: Sequence[bytes | None], then: Then) -> None:
+        """Send `statement` with `values` (autocommit); `then` gets its result (in binary) or its error.
+
+        (From the reader, as the statement ends: `then` must not wait or raise.)
+        """
+        self._then = then
+        pgconn = self.pgconn
+        try:
+            if statement.name in self.prepared:
+                pgconn.send_query_prepared(statement.name, values, statement.formats, 1)
+            else:
+                self._pending = statement, values
+                pgconn.send_prepare(statement.name, statement.text, statement.types)
+            self._flush()
+        except self._errors as error:  # (the connection is gone)
+            self._lose(error)
+
+    async def result(self, statement: Statement, values: Sequence[bytes | None]) -> PGresult:
+        """`statement`'s result, awaited (`run` with a future)."""
+        future: asyncio.Future[PGresult] = self._loop.create_future()
+
+        def then(result: PGresult | None, error: Exception | None) -> None:
+            if not future.done():
+                future.set_exception(error) if error is not None else future.set_result(result)  # type: ignore[arg-type]
+        self.run(statement, values, then)
+        return await future
+
+    def close(self) -> None:
+        """Stop reading the connection (it goes back to its pool or is closed)."""
+        if not self.lost:
+            self.lost = True  # (to this session: it reads no more)
+            self._loop.remove_reader(self._fd)
+
+    def _flush(self) -> None:
+        if self.pgconn.flush():  # only when the socket's buffer was full: the rest when it can take it
+            self._loop.add_writer(self._fd, self._writable)
+
+    def _writable(self) -> None:
+        try:
+            if not self.pgconn.flush():
+                self._loop.remove_writer(self._fd)
+        except self._errors as error:
+            self._lose(error)
+
+    def _readable(self) -> None:
+        """The socket has something: the running statement's results, or an idle connection's news."""
+        pgconn = self.pgconn
+        try:
+            pgconn.consume_input()  # raises OperationalError once the connection is lost
+            if pgconn.status != _CONNECTION_OK:
+                raise _error("the server closed the connection", lost=True)
+            pgconn.notifies()  # (none are asked for: drained)
+            while self._then is not None and not pgconn.is_busy():
+                result = pgconn.get_result()
+                if result is not None:
+                    if result.status == _FATAL_ERROR and self._failed is None:
+                        self._failed = result
+                    self._last = result
+                else:
+                    self._ended()
+        except self._errors as error:
+            self._lose(error)
+
+    def _ended(self) -> None:
+        """Every result of the statement sent is read: hand it on, or send the one it prepared."""
+        failed, last, pending = self._failed, self._last, self._pending
+        self._failed = self._last = self._pending = None
+        if pending is not None and failed is None:
+            statement, values = pending
+            self.prepared.add(statement.name)
+            self.pgconn.send_query_prepared(statement.name, values, statement.formats, 1)
+            self._flush()
+            return
+        then, self._then = self._then, None
+        assert then is not None
+        self._on_done(self)
+        if failed is not None or last is None:
+            message = failed.error_message.decode(errors="replace") if failed else "no result"
+            then(None, _error(message.strip(), lost=False))
+        else:
+            then(last, None)
+
+    def _lose(self, error: BaseException) -> None:
+        """The connection is lost: stop reading it, fail the running statement, tell the store."""
+        if self.lost:
+            return
+        self.close()
+        self._loop.remove_writer(self._fd)
+        then, self._then = self._then, None
+        self._on_lost(self)
+        if then is not None:
+            then(None, _error(str(error) or type(error).__name__, lost=True))
+
+    def idle(self) -> bool:
+        """Whether the connection is ready for another call (no transaction open, no query running)."""
+        return not self.lost and self._then is None and self.pgconn.transaction_status == _IDLE
 
 
-async def _ready(fd: int, watch: Callable[..., None], unwatch: Callable[[int], object]) -> None:
-    """Wait until `fd` is ready for what `watch` watches."""
-    future = asyncio.get_running_loop().create_future()
-    watch(fd, _wake, future)
-    try:
-        await future
-    finally:
-        unwatch(fd)
+def _error(message: str, *, lost: bool) -> Exception:
+    import psycopg
 
-
-def _wake(future: asyncio.Future[None]) -> None:
-    if not future.done():
-        future.set_result(None)
+    return (psycopg.OperationalError if lost else psycopg.DatabaseError)(message)

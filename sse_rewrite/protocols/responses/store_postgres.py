@@ -4,8 +4,10 @@ The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an 
 `psycopg_pool` pool of at most `pool_size` connections (the optional extra
 `sse-rewrite[postgres]`; imported only when such a store is opened). A connection taken from
 the pool is held between calls: the pool's lease cost as much Python as the query; it goes
-back when a call on it fails. The hot statements (write, read, reserve) run on libpq directly
-(`store_libpq.py`), prepared once per connection.
+back when it is lost (noticed by its reader even while idle) or the store closes. Every call's
+statement runs on libpq directly (`store_libpq.py`), prepared once per connection, and returns
+a future the connection's reader finishes: no task unless the call must wait for the pool or
+try again on a connection of its own. The schema is made on a connection of its own at start.
 
 - **Schema**: one table, `sse_rewrite_responses`, created on first start with `IF NOT
   EXISTS` under a transaction-level advisory lock, so instances starting together do not
@@ -35,7 +37,7 @@ back when a call on it fails. The hot statements (write, read, reserve) run on l
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Sequence
 
 from .store import MAX_AGE, MAX_ROWS, PENDING, StoredResponse, StoreUnavailable
 from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, Session, Statement
@@ -43,8 +45,10 @@ from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, Session, Statement
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final, TypeVar
+    from typing import Any, Final, TypeVar
 
+    from psycopg import AsyncConnection
+    from psycopg.pq.abc import PGresult
     from psycopg_pool import AsyncConnectionPool
 
     T = TypeVar("T")
@@ -72,6 +76,10 @@ _GET: Final = Statement("sse_rewrite_get", f"SELECT response, conversation FROM 
                         (TEXT, FLOAT8))
 _RESERVE: Final = Statement("sse_rewrite_reserve", f"INSERT INTO {TABLE} (id) VALUES ($1) ON CONFLICT (id) "
                             "DO NOTHING", (TEXT,))
+_DELETE: Final = Statement("sse_rewrite_delete", f"DELETE FROM {TABLE} WHERE id = $1", (TEXT,))
+_RELEASE: Final = Statement("sse_rewrite_release", f"DELETE FROM {TABLE} WHERE id = $1 AND response IS NULL",
+                            (TEXT,))
+_PING: Final = Statement("sse_rewrite_ping", "SELECT 1", ())
 _PUT_AND_TRIM: Final = Statement("sse_rewrite_put", (  # EXCLUDED.seq: the number the insert drew
     f"WITH put AS (INSERT INTO {TABLE} (id, response, conversation) VALUES ($1, $2, $3) ON CONFLICT (id) "
     "DO UPDATE SET created = clock_timestamp(), seq = EXCLUDED.seq, response = EXCLUDED.response, "
@@ -97,14 +105,24 @@ def redacted(url: str) -> str:
 
 
 class PostgresStore:
-    """Responses in a PostgreSQL table, through a bounded async pool."""
+    """Responses in a PostgreSQL table, through a bounded async pool.
+
+    Each call returns a future (no task: a held connection's reader finishes it, see
+    `store_libpq.py`); only a call that must first take a connection from the pool, or try
+    again on one of its own, runs as a task.
+    """
 
     def __init__(self, url: str, pool: AsyncConnectionPool, max_age: float, max_rows: int) -> None:
         self._url, self._pool, self._max_age, self._max_rows = url, pool, max_age, max_rows
         self._own = asyncio.Semaphore(pool.max_size)  # connections of its own at a time
         self._bypass_until = 0.0
-        self._age = repr(float(max_age)).encode()  # as the statements take it
+        self._age, self._rows = repr(float(max_age)).encode(), b"%d" % max_rows  # as the statements take them
         self._idle: list[Session] = []  # held connections, ready for the next call
+        self._loop = asyncio.get_running_loop()
+        self._chores: set[asyncio.Task[Any]] = set()  # connections going back to the pool
+        import psycopg
+
+        self._lost_error = psycopg.OperationalError
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE, max_age: float = MAX_AGE,
@@ -121,127 +139,174 @@ class PostgresStore:
                                    kwargs={"autocommit": True, "connect_timeout": int(WAIT_FOR_CONNECTION)})
         try:
             # one connection of its own first: a wrong address or database fails at once, and says so
-            first = await psycopg.AsyncConnection.connect(url, connect_timeout=int(WAIT_FOR_CONNECTION))
-            await first.close()
+            async with await psycopg.AsyncConnection.connect(
+                    url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as first:
+                await _create_schema(first)
             await pool.open(wait=True, timeout=WAIT_FOR_CONNECTION)
-            store = cls(url, pool, max_age, max_rows)
-            await store._run(store._create_schema)
-        except (psycopg.Error, StoreUnavailable) as error:
+        except psycopg.Error as error:
             await pool.close()
             raise StoreUnavailable(f"cannot use the store database {redacted(url)}: {_first_line(error)}") \
                 from None
-        return store
+        return cls(url, pool, max_age, max_rows)
 
-    async def get(self, response_id: str) -> StoredResponse | None:
+    def get(self, response_id: str) -> asyncio.Future[StoredResponse | None]:
         """The stored response, `PENDING` while reserved, or None (unknown, or too old)."""
-        values = (response_id.encode(), self._age)
+        return self._call(_GET, (response_id.encode(), self._age), _stored)
 
-        async def get(db: Session) -> StoredResponse | None:
-            row = await db.run(_GET, values)
-            if not row.ntuples:
-                return None
-            response, conversation = row.get_value(0, 0), row.get_value(0, 1)  # a reservation: both null
-            if response is None or conversation is None:
-                return PENDING
-            return StoredResponse(response, conversation)
-        return await self._run(get)
-
-    async def reserve(self, response_id: str) -> None:
+    def reserve(self, response_id: str) -> asyncio.Future[None]:
         """Mark `response_id` as being answered (nothing happens if it is already there)."""
-        async def reserve(db: Session) -> None:
-            await db.run(_RESERVE, (response_id.encode(),))
-        await self._run(reserve)
+        return self._call(_RESERVE, (response_id.encode(),), _nothing)
 
-    async def put(self, response_id: str, stored: StoredResponse) -> None:
+    def put(self, response_id: str, stored: StoredResponse) -> asyncio.Future[None]:
         """Write the whole response and trim to the bounds: one statement."""
-        values = (response_id.encode(), *stored.encoded(), self._age, b"%d" % self._max_rows)
+        values = (response_id.encode(), *stored.encoded(), self._age, self._rows)
+        return self._call(_PUT_AND_TRIM, values, _nothing)
 
-        async def put(db: Session) -> None:
-            await db.run(_PUT_AND_TRIM, values)
-        await self._run(put)
-
-    async def delete(self, response_id: str) -> bool:
+    def delete(self, response_id: str) -> asyncio.Future[bool]:
         """Forget `response_id`; whether it was there."""
-        async def delete(db: Session) -> bool:
-            deleted = await db.cursor.execute(f"DELETE FROM {TABLE} WHERE id = %s", (response_id,))
-            return deleted.rowcount > 0
-        return await self._run(delete)
+        return self._call(_DELETE, (response_id.encode(),), _deleted)
 
-    async def release(self, response_id: str) -> None:
+    def release(self, response_id: str) -> asyncio.Future[None]:
         """Drop the reservation of `response_id` if it is still only reserved (never a stored response)."""
-        async def release(db: Session) -> None:
-            await db.cursor.execute(f"DELETE FROM {TABLE} WHERE id = %s AND response IS NULL", (response_id,))
-        await self._run(release)
+        return self._call(_RELEASE, (response_id.encode(),), _nothing)
 
-    async def ping(self) -> None:
+    def ping(self) -> asyncio.Future[None]:
         """Raise `StoreUnavailable` unless the database answers."""
-        async def ping(db: Session) -> None:
-            await db.cursor.execute("SELECT 1")
-        await self._run(ping)
+        return self._call(_PING, (), _nothing)
 
     async def close(self) -> None:
         """Close the pool and its connections."""
         await self._give_back()
+        await asyncio.gather(*self._chores, return_exceptions=True)
         await self._pool.close()
 
-    async def _create_schema(self, session: Session) -> None:
-        db = session.cursor
-        async with session.connection.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            for statement in _SCHEMA:
-                await db.execute(statement)
-            if not await (await db.execute(_HAS_SEQ)).fetchone():
-                await db.execute(_ADD_SEQ)  # (ALTER TABLE locks the table: only when it must)
-            await db.execute(_SEQ_INDEX)
+    def _call(self, statement: Statement, values: Sequence[bytes], read: Callable[[PGresult], T],
+              ) -> asyncio.Future[T]:  # fmt: skip
+        """`statement` on an idle held connection (no task), else taken from the pool or its own."""
+        if not self._idle or self._loop.time() < self._bypass_until:
+            return asyncio.ensure_future(self._run(statement, values, read))
+        answer: asyncio.Future[T] = self._loop.create_future()
 
-    async def _run(self, job: Callable[[Session], Awaitable[T]]) -> T:
-        """`job` on a held connection, or on one of its own when the pool has none or its one failed."""
+        def then(result: PGresult | None, error: Exception | None) -> None:
+            """The held connection's statement ended: `answer` is its outcome, or the call is tried again."""
+            if answer.done():  # (its waiter has gone)
+                return
+            if error is None:
+                answer.set_result(read(result))  # type: ignore[arg-type]
+            elif isinstance(error, self._lost_error):  # the connection was lost: again, on its own
+                self._bypass_until = self._loop.time() + BYPASS
+                again = asyncio.ensure_future(self._run(statement, values, read, failed_over=True))
+                again.add_done_callback(lambda again: _settle(answer, again))
+            else:
+                answer.set_exception(_unavailable(error))
+        self._idle.pop().run(statement, values, then)
+        return answer
+
+    async def _run(self, statement: Statement, values: Sequence[bytes], read: Callable[[PGresult], T], *,
+                   failed_over: bool = False) -> T:
+        """`statement` on a connection from the pool, or on one of its own when the pool has none or its one
+        failed (`failed_over`: a held one did: drop the others and go straight to one of its own)."""
         import psycopg
 
-        loop = asyncio.get_running_loop()
         try:
-            if loop.time() >= self._bypass_until:
+            if failed_over:
+                await self._failed_over()
+            elif self._loop.time() >= self._bypass_until:
                 try:
-                    return await self._held(job)
+                    session = self._idle.pop() if self._idle else self._session(await self._pool.getconn())
+                    return read(await session.result(statement, values))
                 except psycopg.OperationalError:  # (the pool's timeout too) a database restarted or down
-                    self._bypass_until = loop.time() + BYPASS
-                    await self._give_back()
-                    await self._pool.check()  # drop the pool's other dead connections
+                    self._bypass_until = self._loop.time() + BYPASS
+                    await self._failed_over()
             async with self._own:
                 try:
                     async with await psycopg.AsyncConnection.connect(
                             self._url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as db:
-                        return await job(Session(db))
+                        session = Session(db, _nothing, _nothing)
+                        try:
+                            return read(await session.result(statement, values))
+                        finally:
+                            session.close()
                 except psycopg.OperationalError:
-                    self._bypass_until = loop.time() + BYPASS
+                    self._bypass_until = self._loop.time() + BYPASS
                     raise
         except psycopg.Error as error:
-            raise StoreUnavailable(f"the store database failed: {_first_line(error)}") from None
+            raise _unavailable(error) from None
 
-    async def _held(self, job: Callable[[Session], Awaitable[T]]) -> T:
-        """`job` on an idle held connection, or on one newly taken from the pool.
+    def _session(self, connection: AsyncConnection) -> Session:
+        """A connection taken from the pool, held: back to the idle ones after each statement."""
+        return Session(connection, self._done, self._lost)
 
-        A connection is kept between calls (the pool's lease costs as much Python as the query)
-        and goes back to the pool when its call fails or is cancelled (the pool checks and
-        resets or drops it) or the store closes; so at most `pool_size` are held or leased.
-        """
-        session = self._idle.pop() if self._idle else Session(await self._pool.getconn())
-        try:
-            result = await job(session)
-        except BaseException:
-            await self._pool.putconn(session.connection)
-            raise
+    def _done(self, session: Session) -> None:
         if session.idle():
             self._idle.append(session)
         else:
-            await self._pool.putconn(session.connection)
-        return result
+            self._lost(session)
+
+    def _lost(self, session: Session) -> None:
+        """Hand `session`'s connection back to the pool (which checks it, and drops it if it is broken)."""
+        session.close()
+        if session in self._idle:
+            self._idle.remove(session)
+        chore = asyncio.ensure_future(self._pool.putconn(session.connection))
+        self._chores.add(chore)
+        chore.add_done_callback(self._chores.discard)
+
+    async def _failed_over(self) -> None:
+        """A held connection failed: hand the idle ones back, and have the pool drop its dead ones."""
+        await self._give_back()
+        await self._pool.check()
 
     async def _give_back(self) -> None:
         """Hand every idle held connection back to the pool (which checks them)."""
         idle, self._idle = self._idle, []
         for session in idle:
+            session.close()
             await self._pool.putconn(session.connection)
+
+
+async def _create_schema(connection: AsyncConnection) -> None:
+    db = connection.cursor()
+    async with connection.transaction():
+        await db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+        for statement in _SCHEMA:
+            await db.execute(statement)
+        if not await (await db.execute(_HAS_SEQ)).fetchone():
+            await db.execute(_ADD_SEQ)  # (ALTER TABLE locks the table: only when it must)
+        await db.execute(_SEQ_INDEX)
+
+
+def _stored(result: PGresult) -> StoredResponse | None:
+    if not result.ntuples:
+        return None
+    response, conversation = result.get_value(0, 0), result.get_value(0, 1)  # a reservation: both null
+    if response is None or conversation is None:
+        return PENDING
+    return StoredResponse(response, conversation)
+
+
+def _deleted(result: PGresult) -> bool:
+    return bool(result.command_tuples)
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+def _settle(answer: asyncio.Future[T], again: asyncio.Future[T]) -> None:
+    """`answer` as `again` ended (unless its waiter has gone)."""
+    if not answer.done():
+        error = None if again.cancelled() else again.exception()
+        if again.cancelled():
+            answer.cancel()
+        elif error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(again.result())
+
+
+def _unavailable(error: BaseException) -> StoreUnavailable:
+    return StoreUnavailable(f"the store database failed: {_first_line(error)}")
 
 
 def _first_line(error: BaseException) -> str:
