@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from .call_indexes import CallIndexes
 from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
-from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
+from .events import Piece, ToolCall
+from .fed_pieces import all_streamed, markup_only, reasoning_whole, streams_only
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -202,7 +203,7 @@ class ChoiceState:
         think = self._think
         if fed is None or think is None or fed[0] != think.field or fed[1] != text:
             return False
-        if self._parsers[fed[0]].undecided or not _markup_only(fed[2]):
+        if self._parsers[fed[0]].undecided or not markup_only(fed[2]):
             return False
         self._fed = None
         if fed[0] == "reasoning":
@@ -278,17 +279,17 @@ class ChoiceState:
             return False
         if moves and name == "content" and reasoning_whole(pieces, text) and parser.pending:
             return self._reasoning_field  # (first: harmony's analysis tokens are many)
-        if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
+        if markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
-        # (`pieces` is not empty here: `_markup_only` holds for none)
+        # (`pieces` is not empty here: `markup_only` holds for none)
         streamed = self._streamed if parts is not None and type(pieces[0]) is ToolCall else None
-        if streamed is not None and _all_streamed(pieces, streamed.open.get(name)):
+        if streamed is not None and all_streamed(pieces, streamed.open.get(name)):
             del streamed.open[name]  # (what `StreamedCalls.parts` does with it: no part is left)
             return True  # (a streamed call's end: `rewrite` would find the choice blank too)
         if not parser.pending:
             self._fed = (name, text, pieces)
             return False
-        if parts is not None and self._streamed is not None and _streams_only(pieces):
+        if parts is not None and self._streamed is not None and streams_only(pieces):
             for part in self._streamed.parts(name, pieces):  # (as `_account` and `_extra` make them)
                 assert isinstance(part, CallPart)
                 header = part.call is not None
@@ -368,32 +369,3 @@ class ChoiceState:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
         return self._think is not None and self._think.tags.busy
 
-
-def reasoning_whole(pieces: list[Piece], text: str) -> bool:
-    """Whether feeding the content `text` made one piece of it, all reasoning (harmony's analysis)."""
-    return len(pieces) == 1 and type(pieces[0]) is Reasoning and pieces[0].text == text
-
-
-def _markup_only(pieces: list[Piece]) -> bool:
-    """Whether every piece is syntax that carries no text (none at all, or `Markup`)."""
-    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per token fed ahead)
-        if type(piece) is not Markup:
-            return False
-    return True
-
-
-def _all_streamed(pieces: list[Piece], opened: list[int] | None) -> bool:
-    """Whether the pieces are one call whose arguments all streamed: `opened` is the open call's
-    entry in `StreamedCalls.open` (index, characters sent)."""
-    if opened is None or len(pieces) != 1:
-        return False
-    call = pieces[0]
-    return type(call) is ToolCall and len(call.arguments) == opened[1]
-
-
-def _streams_only(pieces: list[Piece]) -> bool:
-    """Whether every piece announces a call or streams more of its arguments."""
-    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per streamed token)
-        if type(piece) is not ArgumentsDelta and type(piece) is not CallStart:
-            return False
-    return True
