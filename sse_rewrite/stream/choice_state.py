@@ -256,11 +256,17 @@ class ChoiceState:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
         but not this text (a marker, most likely). True when it leaves nothing to send,
         as `absorb` (given `parts`: or only streams argument parts, added there). Else its
-        pieces wait for `rewrite` of that very event, which comes next."""
+        pieces wait for `rewrite` of that very event, which comes next. Inside a think block, a
+        content text is taken as `absorb` takes it there once its open call declined it
+        (`_markup_moved`; not given `parts`, as `absorb` takes none then)."""
+        think = self._think
+        if think is not None and name == "content" and think.tags.busy:
+            return parts is None and text != "" and not self._undecided.runs and self._fed is None \
+                and self._markup_moved(text)
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._fed is not None:
             return False
-        if self._think is not None and not self._think.passes(name, text):
+        if think is not None and not think.passes(name, text):
             return False
         return self._feed_ahead(parser, name, text, parts) is True
 
