@@ -189,8 +189,7 @@ class ChoiceState:
             self._last_field = field
             if field == "reasoning":
                 self._reasoning_field = field
-            for text in texts[:taken]:
-                think.moved(text)
+            think.moved(texts[0] if taken == 1 else "".join(texts[:taken]))  # (kept as one: `_thought_run`)
         return taken
 
     def _markup_moved(self, text: str) -> bool:
