@@ -185,6 +185,24 @@ def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
     assert "".join(d["reasoning_content"] for d in moved) == "".join(_THOUGHT * 20)
 
 
+def test_the_token_runs_take_the_markup_a_moved_call_takes() -> None:
+    # (what they send is the full plan's: test_moved_tokens_an_open_call_takes_leave_nothing_as_...)
+    data = stream(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, *_THOUGHT, *MINIMAX_CALL], "stop")
+    on_event = StreamRewriter._on_event
+    general: list[str] = []  # the contents of the events the general path decoded
+
+    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> list[object]:
+        if value is not None and value.startswith(b"{"):
+            general.append(orjson.loads(value)["choices"][0]["delta"].get("content"))
+        return on_event(self, raw, value, read)  # type: ignore[return-value]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StreamRewriter, "_on_event", counted)
+        rewritten(data, len(data), True)
+    assert general.count("</invoke>") == 2  # (each sends its call: the rewrite's)
+    assert not {"<invoke", '">', "<parameter", "</parameter>", "</minimax:tool_call>"} & set(general)
+
+
 def reasoned(model: str, field: str, reasoning: list[str], answer: list[str], empty: bool = True) -> bytes:
     """A stream whose provider sends the reasoning in `field` (`empty`: beside an empty content),
     then the answer in `content`, under `model`."""

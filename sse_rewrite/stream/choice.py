@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from .call_indexes import CUT_FINISH, LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_finish
 from .choice_result import ChoiceResult
-from .choice_state import reasoning_whole
 from .choice_thoughts import ChoiceThoughts
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
+from .fed_pieces import reasoning_whole
 from .streamed_calls import CallPart
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)

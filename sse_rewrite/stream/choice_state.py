@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from .call_indexes import CallIndexes
 from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
-from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
+from .events import Piece, ToolCall
+from .fed_pieces import all_streamed, markup_only, reasoning_whole, streams_only
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -188,8 +189,7 @@ class ChoiceState:
             self._last_field = field
             if field == "reasoning":
                 self._reasoning_field = field
-            for text in texts[:taken]:
-                think.moved(text)
+            think.moved(texts[0] if taken == 1 else "".join(texts[:taken]))  # (kept as one: `_thought_run`)
         return taken
 
     def _markup_moved(self, text: str) -> bool:
@@ -202,7 +202,7 @@ class ChoiceState:
         think = self._think
         if fed is None or think is None or fed[0] != think.field or fed[1] != text:
             return False
-        if self._parsers[fed[0]].undecided or not _markup_only(fed[2]):
+        if self._parsers[fed[0]].undecided or not markup_only(fed[2]):
             return False
         self._fed = None
         if fed[0] == "reasoning":
@@ -255,11 +255,17 @@ class ChoiceState:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
         but not this text (a marker, most likely). True when it leaves nothing to send,
         as `absorb` (given `parts`: or only streams argument parts, added there). Else its
-        pieces wait for `rewrite` of that very event, which comes next."""
+        pieces wait for `rewrite` of that very event, which comes next. Inside a think block, a
+        content text is taken as `absorb` takes it there once its open call declined it
+        (`_markup_moved`; not given `parts`, as `absorb` takes none then)."""
+        think = self._think
+        if think is not None and name == "content" and think.tags.busy:
+            return parts is None and text != "" and not self._undecided.runs and self._fed is None \
+                and self._markup_moved(text)
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._fed is not None:
             return False
-        if self._think is not None and not self._think.passes(name, text):
+        if think is not None and not think.passes(name, text):
             return False
         return self._feed_ahead(parser, name, text, parts) is True
 
@@ -278,17 +284,17 @@ class ChoiceState:
             return False
         if moves and name == "content" and reasoning_whole(pieces, text) and parser.pending:
             return self._reasoning_field  # (first: harmony's analysis tokens are many)
-        if _markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
+        if markup_only(pieces):  # all of it went into syntax: `rewrite` would find the choice blank
             return True
-        # (`pieces` is not empty here: `_markup_only` holds for none)
+        # (`pieces` is not empty here: `markup_only` holds for none)
         streamed = self._streamed if parts is not None and type(pieces[0]) is ToolCall else None
-        if streamed is not None and _all_streamed(pieces, streamed.open.get(name)):
+        if streamed is not None and all_streamed(pieces, streamed.open.get(name)):
             del streamed.open[name]  # (what `StreamedCalls.parts` does with it: no part is left)
             return True  # (a streamed call's end: `rewrite` would find the choice blank too)
         if not parser.pending:
             self._fed = (name, text, pieces)
             return False
-        if parts is not None and self._streamed is not None and _streams_only(pieces):
+        if parts is not None and self._streamed is not None and streams_only(pieces):
             for part in self._streamed.parts(name, pieces):  # (as `_account` and `_extra` make them)
                 assert isinstance(part, CallPart)
                 header = part.call is not None
@@ -368,32 +374,3 @@ class ChoiceState:
         """True while `--think` moves content or holds a tag prefix: content must reach it."""
         return self._think is not None and self._think.tags.busy
 
-
-def reasoning_whole(pieces: list[Piece], text: str) -> bool:
-    """Whether feeding the content `text` made one piece of it, all reasoning (harmony's analysis)."""
-    return len(pieces) == 1 and type(pieces[0]) is Reasoning and pieces[0].text == text
-
-
-def _markup_only(pieces: list[Piece]) -> bool:
-    """Whether every piece is syntax that carries no text (none at all, or `Markup`)."""
-    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per token fed ahead)
-        if type(piece) is not Markup:
-            return False
-    return True
-
-
-def _all_streamed(pieces: list[Piece], opened: list[int] | None) -> bool:
-    """Whether the pieces are one call whose arguments all streamed: `opened` is the open call's
-    entry in `StreamedCalls.open` (index, characters sent)."""
-    if opened is None or len(pieces) != 1:
-        return False
-    call = pieces[0]
-    return type(call) is ToolCall and len(call.arguments) == opened[1]
-
-
-def _streams_only(pieces: list[Piece]) -> bool:
-    """Whether every piece announces a call or streams more of its arguments."""
-    for piece in pieces:  # noqa: SIM110 (a loop, not all(): this runs once per streamed token)
-        if type(piece) is not ArgumentsDelta and type(piece) is not CallStart:
-            return False
-    return True
