@@ -20,7 +20,7 @@ def declare(cls: type, declared: dict[str, object]) -> None:
     machine's `__init_subclass__` builds its tables from (a name the machine does not read is a
     `TypeError`)."""
     for name, value in declared.items():
-        annotated = (name in base.__dict__.get("__annotations__", ()) for base in cls.__mro__)
+        annotated = (name in vars(base).get("__annotations__", ()) for base in cls.__mro__)
         if not any(annotated) and not hasattr(cls, name):
             raise TypeError(f"{cls.__name__}: its machine reads no {name}")
         setattr(cls, name, value)
