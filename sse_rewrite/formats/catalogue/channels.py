@@ -39,7 +39,7 @@ from .invoke_more import ATEM
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 START: Final = b"<|start|>"
 CHANNEL: Final = b"<|channel|>"
@@ -115,25 +115,17 @@ BEAM: Final = ChannelSyntax(
 """Beam (`beam-1` ids)."""
 
 
-class MuseSparkParser(ChannelParser):
+class MuseSparkParser(ChannelParser, SYNTAX=MUSE_SPARK):
     """Muse Spark's messages."""
 
-    SYNTAX: ClassVar[ChannelSyntax] = MUSE_SPARK
 
-
-class MuseGlimmerParser(ChannelParser):
+class MuseGlimmerParser(ChannelParser, SYNTAX=MUSE_GLIMMER):
     """Muse Glimmer's messages."""
 
-    SYNTAX: ClassVar[ChannelSyntax] = MUSE_GLIMMER
 
-
-class BeamParser(ChannelParser):
+class BeamParser(ChannelParser, SYNTAX=BEAM):
     """Beam's messages."""
 
-    SYNTAX: ClassVar[ChannelSyntax] = BEAM
 
-
-class HarmonyParser(ChannelParser):
+class HarmonyParser(ChannelParser, SYNTAX=HARMONY):
     """Streaming parser for gpt-oss harmony messages (`--format harmony`)."""
-
-    SYNTAX: ClassVar[ChannelSyntax] = HARMONY

@@ -21,7 +21,7 @@ from ..machines._sections import SectionParser
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     "<｜tool▁calls▁begin｜>".encode(): Token.SECTION_BEGIN,
@@ -56,7 +56,5 @@ DEEPSEEK: Final = SectionSyntax("deepseek", MARKERS, deepseek_call_parts, names_
 """DeepSeek V3 / R1 / V3.1."""
 
 
-class DeepSeekParser(SectionParser):
+class DeepSeekParser(SectionParser, SYNTAXES=(DEEPSEEK,)):
     """Streaming parser for DeepSeek tool-call tokens (`--format deepseek`)."""
-
-    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (DEEPSEEK,)

@@ -26,7 +26,7 @@ from ..machines._invoke_syntax import PLAIN, InvokeSyntax, Spelling
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 BARS: Final = ("｜", "｜｜", "‖", "|", " | ")
 """The bars around `DSML`: as V3.2/V4 write them, and as leaks spell them."""
@@ -41,7 +41,5 @@ DSML_ANY_MARKER: Final = DSML.but(blocks=(*_MARKED, PLAIN), bare_plain=True)
 """With and without the marker, and a bare `<invoke>`: DeepSeek ids and `--format dsml`."""
 
 
-class DsmlParser(InvokeParser):
+class DsmlParser(InvokeParser, SYNTAXES=(DSML_ANY_MARKER,)):
     """DSML in every spelling, with or without the marker (`--format dsml`)."""
-
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML_ANY_MARKER,)

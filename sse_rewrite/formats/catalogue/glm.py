@@ -17,12 +17,10 @@ from ..machines.tool_call_bodies import Body
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 GLM: Final = TagSyntax("glm", frozenset({Body.GLM}))
 
 
-class GlmParser(TagSyntaxParser):
+class GlmParser(TagSyntaxParser, SYNTAX=GLM):
     """Streaming parser for GLM bodies only (`--format glm`)."""
-
-    SYNTAX: ClassVar[TagSyntax] = GLM

@@ -39,11 +39,8 @@ HARMONY_FINAL: Final = ListSyntax("Harmony", (b"assistantfinal",), {}, no_calls,
 """The end of the stripped reasoning: the answer follows."""
 
 
-class StrippedAnalysisParser(ListParser):
+class StrippedAnalysisParser(ListParser, SYNTAXES=(HARMONY_STRIPPED, HARMONY_FINAL), sniff=()):
     """The stripped reasoning after `analysis`: its calls, up to `assistantfinal`."""
-
-    SYNTAXES = (HARMONY_STRIPPED, HARMONY_FINAL)
-    sniff = ()
 
 
 ANALYSIS: Final = LeadingReasoning(

@@ -16,12 +16,10 @@ from ..machines.tool_call_bodies import Body
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 HERMES: Final = TagSyntax("hermes", frozenset({Body.JSON}))
 
 
-class HermesParser(TagSyntaxParser):
+class HermesParser(TagSyntaxParser, SYNTAX=HERMES):
     """Streaming parser for Hermes JSON bodies only (`--format hermes`)."""
-
-    SYNTAX: ClassVar[TagSyntax] = HERMES

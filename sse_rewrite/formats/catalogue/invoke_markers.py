@@ -22,34 +22,26 @@ from .minimax import (
     NAMESPACE_SNIFF,
 )
 
-# typing is imported for type checkers only: it costs start-up time (see entry.py)
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import ClassVar
 
-    from ..machines._invoke_syntax import InvokeSyntax
-
-
-class InvokeMarkersParser(InvokeParser):
+class InvokeMarkersParser(
+    InvokeParser, SYNTAXES=(DSML, GCML, MINIMAX_M2, MINIMAX_M3), sniff=(*ANGLE_SNIFF, *NAMESPACE_SNIFF)
+):
     """DSML, GCML, MiniMax M2 blocks and M3, by their distinctive markers only."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML, GCML, MINIMAX_M2, MINIMAX_M3)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *NAMESPACE_SNIFF)
 
-
-class DeepSeekInvokeParser(InvokeParser):
+class DeepSeekInvokeParser(
+    InvokeParser,
+    SYNTAXES=(DSML_ANY_MARKER, GCML, MINIMAX_M2, MINIMAX_M3),
+    sniff=(*ANGLE_SNIFF, *NAMESPACE_SNIFF),
+):
     """For DeepSeek ids: DSML with or without its marker (a bare `<invoke>` too), GCML's and MiniMax's
     markers."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DSML_ANY_MARKER, GCML, MINIMAX_M2, MINIMAX_M3)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *NAMESPACE_SNIFF)
 
-
-class MiniMaxInvokeParser(InvokeParser):
+class MiniMaxInvokeParser(
+    InvokeParser,
+    SYNTAXES=(MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML, GCML),
+    sniff=(*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF),
+):
     """For MiniMax ids: MiniMax M2 (a bare `<invoke>` and the `[TOOL_CALL]` wrapper too) and M3 (its
     `<mm:think>`, and its tags with the namespace token stripped), and DSML and GCML by their markers."""
-
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (
-        MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED, DSML, GCML
-    )  # fmt: skip
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF)

@@ -30,7 +30,7 @@ from .minimax import MINIMAX_M2, MINIMAX_M3
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 _GCML: Final = Spelling("<｜GCML｜", "</｜GCML｜")
 GCML: Final = InvokeSyntax("gcml", (_GCML,), ("tool_calls",), (_GCML, PLAIN))
@@ -51,19 +51,13 @@ ATEM: Final = InvokeSyntax("atem", (_ATEM,), ("function_calls",), (_ATEM,))
 _EVERYWHERE: Final = (DSML, GCML, MINIMAX_M2, MINIMAX_M3)
 
 
-class Dots3InvokeParser(InvokeParser):
+class Dots3InvokeParser(InvokeParser, SYNTAXES=(DOTS3, *_EVERYWHERE)):
     """For dots3 ids: its blocks, and the invoke markers read in every stream."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (DOTS3, *_EVERYWHERE)
 
-
-class MiMoInvokeParser(InvokeParser):
+class MiMoInvokeParser(InvokeParser, SYNTAXES=(MIMO_TML, *_EVERYWHERE)):
     """For MiMo V2.5 ids: its `<tml:function_calls>` blocks, and the invoke markers read in every stream."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MIMO_TML, *_EVERYWHERE)
 
-
-class MiniCpm5InvokeParser(InvokeParser):
+class MiniCpm5InvokeParser(InvokeParser, SYNTAXES=(MINICPM5, *_EVERYWHERE)):
     """For MiniCPM 5 ids: its `<function name=…>` calls, and the invoke markers read in every stream."""
-
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINICPM5, *_EVERYWHERE)

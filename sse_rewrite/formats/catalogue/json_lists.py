@@ -35,7 +35,7 @@ from ..machines.whole_answer import WholeAnswerParser
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 _LIST: Final = {ord("["): Quotes.JSON}
 _CALLS: Final = {ord("["): Quotes.JSON, ord("{"): Quotes.JSON}
@@ -74,81 +74,49 @@ XLAM_BARE: Final = ListSyntax("xLAM", (), _CALLS, json_calls)
 """xLAM's calls with no marker: a JSON list (or one call object), only as the whole answer."""
 
 
-class GraniteParser(ListParser):
+class GraniteParser(ListParser, SYNTAXES=(GRANITE_30, GRANITE_31), sniff=ANGLE_SNIFF):
     """`--format granite`: Granite 3.0's `<|tool_call|>[…]` and 3.1's `<tool_call>[…]`."""
 
-    SYNTAXES = (GRANITE_30, GRANITE_31)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class Granite31Parser(ListParser):
+class Granite31Parser(ListParser, SYNTAXES=(GRANITE_31,), sniff=ANGLE_SNIFF):
     """What Granite 3.0/3.1 ids add to the tokens read everywhere: 3.1's `<tool_call>[…]`."""
 
-    SYNTAXES = (GRANITE_31,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class ToolCallsListParser(ListParser):
+class ToolCallsListParser(ListParser, SYNTAXES=(TOOL_CALLS_LIST,), sniff=ANGLE_SNIFF, PROSE=True):
     """`--format tool-calls-list`: Jamba's, Apriel's and Hunyuan A13B's `<tool_calls>[…]`."""
 
-    SYNTAXES = (TOOL_CALLS_LIST,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
-    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
-
-class NemotronParser(ListParser):
+class NemotronParser(ListParser, SYNTAXES=(NEMOTRON,), sniff=ANGLE_SNIFF, PROSE=True):
     """`--format nemotron`: `<TOOLCALL>[…]</TOOLCALL>`."""
 
-    SYNTAXES = (NEMOTRON,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
-    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
-
-class CohereParser(ListParser):
+class CohereParser(
+    ListParser, SYNTAXES=(COHERE, COMMAND_R_PLUS), sniff=(*ANGLE_SNIFF, *word_sniff(b"Action:"))
+):
     """`--format cohere`: `<|START_ACTION|>[…]<|END_ACTION|>`, and Command R+'s `Action:` fence."""
 
-    SYNTAXES = (COHERE, COMMAND_R_PLUS)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *word_sniff(b"Action:"))
 
-
-class CommandRPlusParser(ListParser):
+class CommandRPlusParser(ListParser, SYNTAXES=(COMMAND_R_PLUS,), sniff=word_sniff(b"Action:")):
     """What Command R+ ids add to the tokens read everywhere: `Action:` and a fenced list."""
 
-    SYNTAXES = (COMMAND_R_PLUS,)
-    sniff: ClassVar[tuple[bytes, ...]] = word_sniff(b"Action:")
 
-
-class FunctoolsParser(ListParser):
+class FunctoolsParser(ListParser, SYNTAXES=(FUNCTOOLS,), sniff=word_sniff(b"functools")):
     """`--format functools` (and Phi-4-mini, FireFunction ids): `functools[…]`."""
 
-    SYNTAXES = (FUNCTOOLS,)
-    sniff: ClassVar[tuple[bytes, ...]] = word_sniff(b"functools")
 
-
-class ApertusParser(ListParser):
+class ApertusParser(ListParser, SYNTAXES=(APERTUS,), sniff=ANGLE_SNIFF):
     """`--format apertus`: `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>`."""
 
-    SYNTAXES = (APERTUS,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class XlamMarkersParser(ListParser):
+class XlamMarkersParser(
+    ListParser, SYNTAXES=(XLAM_TAG, XLAM_FENCE), sniff=(*ANGLE_SNIFF, *word_sniff(b"```json"))
+):
     """xLAM's marked calls: `<tool_call>[…]</tool_call>` and a ```` ```json ```` fence."""
 
-    SYNTAXES = (XLAM_TAG, XLAM_FENCE)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *word_sniff(b"```json"))
 
-
-class LongCatNextParser(ListParser):
+class LongCatNextParser(ListParser, SYNTAXES=(LONGCAT_NEXT,), sniff=ANGLE_SNIFF, PROSE=True):
     """What LongCat-Next ids add: `<function_calls>` holding a JSON list of calls."""
 
-    SYNTAXES = (LONGCAT_NEXT,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
-    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
-
-class XlamParser(WholeAnswerParser):
+class XlamParser(WholeAnswerParser, INNER=XlamMarkersParser, BARE=(XLAM_BARE,)):
     """`--format xlam`: its marked calls, and a bare JSON list as the whole answer."""
-
-    INNER = XlamMarkersParser
-    BARE = (XLAM_BARE,)

@@ -20,7 +20,7 @@ from ..machines._sections import SectionParser
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     b"<|tool_calls_section_begin|>": Token.SECTION_BEGIN,
@@ -51,7 +51,5 @@ KIMI: Final = SectionSyntax("kimi", MARKERS, kimi_call_parts)
 """Kimi K2 / K2.5 / K2-Thinking."""
 
 
-class KimiParser(SectionParser):
+class KimiParser(SectionParser, SYNTAXES=(KIMI,)):
     """Streaming parser for Kimi K2 tool-call tokens (`--format kimi`)."""
-
-    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI,)

@@ -26,7 +26,7 @@ from .kimi import kimi_call_parts
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
     from ...stream.events import Notice
 
@@ -65,8 +65,5 @@ the stripped tokens glue a call to the word before it (`the filefunctions.read:0
 reading is the same at every cut."""
 
 
-class StrippedKimiParser(ListParser):
+class StrippedKimiParser(ListParser, SYNTAXES=(KIMI_STRIPPED,), sniff=SNIFF):
     """Calls glued to the text as `functions.NAME:N{json}` (a part of the Kimi `auto` format)."""
-
-    SYNTAXES = (KIMI_STRIPPED,)
-    sniff: ClassVar[tuple[bytes, ...]] = SNIFF

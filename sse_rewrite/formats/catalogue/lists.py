@@ -45,7 +45,7 @@ from .one_call import GIGACHAT, INKLING_CALL, INKLING_MESSAGE, INKLING_TEXT, INK
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 _VALUES: Final = {ord("{"): Quotes.JSON, ord("["): Quotes.PYTHON}
 MISTRAL: Final = ListSyntax(
@@ -118,78 +118,56 @@ MINIMAX_M1: Final = ListSyntax(
 M1's chat template (prose may say `<tool_calls>`: MiniMax ids and `--format minimax` only)."""
 
 
-class ListMarkersParser(ListParser):
+SPECIAL_TOKENS: Final = (
+    MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA, FUNCTIONGEMMA, GRANITE_30, COHERE, APERTUS,
+    GIGACHAT, INKLING_MESSAGE, INKLING_CALL, INKLING_THINK, *INKLING_TEXT,
+)  # fmt: skip
+
+
+class ListMarkersParser(ListParser, SYNTAXES=SPECIAL_TOKENS, sniff=(*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)):
     """The openers of this family that are special tokens: read in every stream under `auto`."""
 
-    SYNTAXES = (
-        MISTRAL, LLAMA_JSON, LLAMA_PYTHONIC, LFM2, GEMMA, FUNCTIONGEMMA, GRANITE_30, COHERE, APERTUS,
-        GIGACHAT, INKLING_MESSAGE, INKLING_CALL, INKLING_THINK, *INKLING_TEXT,
-    )  # fmt: skip
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *TOOL_CALLS_SNIFF)
 
-
-class MistralTokensParser(ListParser):
+class MistralTokensParser(ListParser, SYNTAXES=(MISTRAL, MISTRAL_THINK), sniff=TOOL_CALLS_SNIFF):
     """Mistral's tokens: `[TOOL_CALLS]` in both generations, and `[THINK]` reasoning."""
 
-    SYNTAXES = (MISTRAL, MISTRAL_THINK)
-    sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF
+
+class MistralIdsParser(ListParser, SYNTAXES=(MISTRAL_THINK,), sniff=TOOL_CALLS_SNIFF):
+    """What Mistral ids add to the tokens read in every stream: `[THINK]` reasoning (its sniff bytes:
+    `[T` holds `[THINK]`, whole or cut)."""
 
 
-class MistralIdsParser(ListParser):
-    """What Mistral ids add to the tokens read in every stream: `[THINK]` reasoning."""
-
-    SYNTAXES = (MISTRAL_THINK,)
-    sniff: ClassVar[tuple[bytes, ...]] = TOOL_CALLS_SNIFF  # (`[T` holds `[THINK]`, whole or cut)
-
-
-class MiniMaxM1Parser(ListParser):
+class MiniMaxM1Parser(ListParser, SYNTAXES=(MINIMAX_M1,), sniff=ANGLE_SNIFF):
     """MiniMax M1's `<tool_calls>` block (a part of MiniMax's `auto` and `--format minimax`)."""
 
-    SYNTAXES = (MINIMAX_M1,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class Lfm2TokensParser(ListParser):
+class Lfm2TokensParser(ListParser, SYNTAXES=(LFM2,), sniff=ANGLE_SNIFF):
     """LFM2's tokens: `<|tool_call_start|>[…]<|tool_call_end|>`."""
 
-    SYNTAXES = (LFM2,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class LlamaTokensParser(ListParser):
+class LlamaTokensParser(ListParser, SYNTAXES=(LLAMA_JSON, LLAMA_PYTHONIC), sniff=ANGLE_SNIFF):
     """Llama's `<|python_tag|>` JSON and `<|python_start|>` pythonic lists."""
 
-    SYNTAXES = (LLAMA_JSON, LLAMA_PYTHONIC)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class GemmaParser(ListParser):
+class GemmaParser(
+    ListParser, SYNTAXES=(GEMMA, GEMMA_STRIPPED, GEMMA_THOUGHT), sniff=(*ANGLE_SNIFF, *CALL_SNIFF)
+):
     """`--format gemma`, and Gemma ids: `<|tool_call>call:…` and the stripped `call:NAME{…}`."""
 
-    SYNTAXES = (GEMMA, GEMMA_STRIPPED, GEMMA_THOUGHT)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
 
-
-class FunctionGemmaParser(ListParser):
+class FunctionGemmaParser(
+    ListParser, SYNTAXES=(FUNCTIONGEMMA, FUNCTIONGEMMA_STRIPPED), sniff=(*ANGLE_SNIFF, *CALL_SNIFF)
+):
     """`--format functiongemma`: its special tokens, and its calls with them stripped."""
 
-    SYNTAXES = (FUNCTIONGEMMA, FUNCTIONGEMMA_STRIPPED)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
 
-
-class FunctionGemmaIdsParser(ListParser):
+class FunctionGemmaIdsParser(ListParser, SYNTAXES=(FUNCTIONGEMMA_STRIPPED,), sniff=CALL_SNIFF):
     """What FunctionGemma ids add to the tokens read everywhere: the stripped `call:NAME{…}`."""
 
-    SYNTAXES = (FUNCTIONGEMMA_STRIPPED,)
-    sniff: ClassVar[tuple[bytes, ...]] = CALL_SNIFF
 
-
-class GemmaIdsParser(ListParser):
+class GemmaIdsParser(ListParser, SYNTAXES=(GEMMA_STRIPPED, GEMMA_THOUGHT), sniff=(*ANGLE_SNIFF, *CALL_SNIFF)):
     """What Gemma ids add to the tokens read in every stream (prose may say `call:`): the
     stripped `call:NAME{…}`, and the `<|channel>thought` reasoning."""
-
-    SYNTAXES = (GEMMA_STRIPPED, GEMMA_THOUGHT)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *CALL_SNIFF)
 
 
 LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";")
@@ -211,28 +189,23 @@ MISTRAL_REASONING: Final = LeadingReasoning("[THINK]", "[/THINK]")
 """`MISTRAL_THINK`'s opener and closer: an answer of bare calls may follow the reasoning."""
 
 
-class MistralParser(WholeAnswerParser):
+class MistralParser(
+    WholeAnswerParser,
+    INNER=MistralTokensParser,
+    BARE=(MISTRAL_STRIPPED, MISTRAL_BARE_JSON),
+    REASONING=MISTRAL_REASONING,
+):
     """`--format mistral`: Mistral's tokens, and its calls without them as the whole answer
     (after its `[THINK]` reasoning, if any)."""
-
-    INNER = MistralTokensParser
-    BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
-    REASONING = MISTRAL_REASONING
 
 
 LFM2_BARE: Final = ListSyntax("LFM2", (), {ord("["): Quotes.PYTHON}, list_calls)
 """LFM2's `[f(a="x")]` with its two tokens stripped (they are by default)."""
 
 
-class Lfm2Parser(WholeAnswerParser):
+class Lfm2Parser(WholeAnswerParser, INNER=Lfm2TokensParser, BARE=(LFM2_BARE,)):
     """`--format lfm2`: LFM2's tokens, and its pythonic list without them as the whole answer."""
 
-    INNER = Lfm2TokensParser
-    BARE = (LFM2_BARE,)
 
-
-class LlamaParser(WholeAnswerParser):
+class LlamaParser(WholeAnswerParser, INNER=LlamaTokensParser, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)):
     """`--format llama`: Llama's tokens, and its bare JSON or pythonic calls as the whole answer."""
-
-    INNER = LlamaTokensParser
-    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)

@@ -29,7 +29,7 @@ from ..machines._scanner import ANGLE_SNIFF
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 NAMESPACE: Final = "]<]minimax[>["
 """MiniMax M3's namespace token, before every tag."""
@@ -58,11 +58,12 @@ MINIMAX_M3_STRIPPED: Final = InvokeSyntax("minimax-m3-stripped", (PLAIN,), ("too
 prose-like tags, read under MiniMax ids and `--format minimax` only, inside a `<tool_call>` block."""
 
 
-class MiniMaxParser(InvokeParser):
+class MiniMaxParser(
+    InvokeParser,
+    SYNTAXES=(MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED),
+    sniff=(*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF),
+):
     """MiniMax M2 (blocks and bare invokes) and M3 (`--format minimax`)."""
-
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_BARE, MINIMAX_M3_IDS, MINIMAX_M3_STRIPPED)
-    sniff: ClassVar[tuple[bytes, ...]] = (*ANGLE_SNIFF, *HASH_SNIFF, *NAMESPACE_SNIFF)
 
 
 _UNANGLED: Final = Spelling("", "/", distinctive=False)
@@ -78,11 +79,9 @@ UNANGLED_SNIFF: Final = (b"minimax:", b'm"', b'mi"', b'min"', b'mini"', b'minima
 it (`m"`, its JSON string's end, covers `minim`): the opener cut across events reads as it does whole."""
 
 
-class UnangledMiniMaxParser(InvokeParser):
-    """`minimax:tool_call>` blocks of invokes written without `<` and `</` (a part of MiniMax's `auto`)."""
-
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (MINIMAX_M2_UNANGLED,)
-    HELD_FROM: ClassVar[dict[bytes, int] | None] = {b"minimax:tool_call>": 4}
-    """A text ending in a start of the opener glued to a word is held from `mini` on (`from`, `item`
-    go on at once); after a non-word byte from `m` on."""
-    sniff: ClassVar[tuple[bytes, ...]] = UNANGLED_SNIFF
+class UnangledMiniMaxParser(
+    InvokeParser, SYNTAXES=(MINIMAX_M2_UNANGLED,), HELD_FROM={b"minimax:tool_call>": 4}, sniff=UNANGLED_SNIFF
+):
+    """`minimax:tool_call>` blocks of invokes written without `<` and `</` (a part of MiniMax's `auto`);
+    a text ending in a start of the opener glued to a word is held from `mini` on (`HELD_FROM`: `from`,
+    `item` go on at once), after a non-word byte from `m` on."""

@@ -32,7 +32,7 @@ from ..machines._scanner import ANGLE_SNIFF, word_sniff
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 _OBJECT: Final = {ord("{"): Quotes.JSON}
 GIGACHAT: Final = ListSyntax(
@@ -81,24 +81,16 @@ INKLING_TEXT: Final = tuple(
 """The blocks shown as text: the answer's, a tool call written as text, a tool error."""
 
 
-class Granite20bParser(ListParser):
+class Granite20bParser(ListParser, SYNTAXES=(GRANITE_20B,), sniff=ANGLE_SNIFF, PROSE=True):
     """What granite-20b-functioncalling ids add to the tokens read everywhere: `<function_call>`."""
 
-    SYNTAXES = (GRANITE_20B,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
-    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
-
-class FunctionaryParser(ListParser):
+class FunctionaryParser(ListParser, SYNTAXES=(FUNCTIONARY,), sniff=ANGLE_SNIFF):
     """What Functionary v3.1 ids add to the tokens read everywhere: `<function=NAME>{…}</function>`."""
 
-    SYNTAXES = (FUNCTIONARY,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class FunctionaryV32Parser(ListParser):
+class FunctionaryV32Parser(
+    ListParser, SYNTAXES=(FUNCTIONARY_V32,), sniff=(*word_sniff(b">>>"), *ANGLE_SNIFF)
+):
     """What Functionary v3.2 ids add to the tokens read everywhere: `>>>NAME\n{…}`, `>>>all\n`."""
-
-    SYNTAXES = (FUNCTIONARY_V32,)
-    sniff: ClassVar[tuple[bytes, ...]] = (*word_sniff(b">>>"), *ANGLE_SNIFF)
 

@@ -26,7 +26,7 @@ from ..machines._scanner import ANGLE_SNIFF
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 OLMO: Final = ListSyntax(
     "Olmo 3", (b"<function_calls>",), {ord("("): Quotes.PYTHON}, gemma_calls,
@@ -35,12 +35,8 @@ OLMO: Final = ListSyntax(
 )  # fmt: skip
 
 
-class OlmoParser(ListParser):
+class OlmoParser(ListParser, SYNTAXES=(OLMO,), sniff=ANGLE_SNIFF, PROSE=True):
     """`--format olmo`, and Olmo 3 ids: `<function_calls>` with one call a line."""
-
-    SYNTAXES = (OLMO,)
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
-    PROSE = True  # (prose can hold its tag: a call must name a declared tool where they are known)
 
 
 GRANITE_LINES: Final = ListSyntax(

@@ -22,7 +22,7 @@ from ..machines.tool_call_bodies import Body
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 QWEN3_CODER: Final = TagSyntax("qwen3-coder", frozenset({Body.XML}), bare_function=True)
 QWEN: Final = TagSyntax("qwen", frozenset({Body.JSON, Body.XML}), bare_function=True)
@@ -30,19 +30,13 @@ MIMO_XML: Final = TagSyntax("mimo", frozenset({Body.XML}), bare_function=True, v
 """Qwen3-Coder's XML as MiMo V2 writes it: its values keep their whitespace (vLLM's `mimo`)."""
 
 
-class QwenXmlParser(TagSyntaxParser):
+class QwenXmlParser(TagSyntaxParser, SYNTAX=QWEN3_CODER):
     """Streaming parser for Qwen3-Coder XML bodies only (`--format qwen3-coder`)."""
 
-    SYNTAX: ClassVar[TagSyntax] = QWEN3_CODER
 
-
-class QwenParser(QwenXmlParser):
+class QwenParser(QwenXmlParser, SYNTAX=QWEN):
     """What `auto` reads for a Qwen model: Hermes JSON (Qwen2.5, Qwen3) and XML (Qwen3-Coder)."""
 
-    SYNTAX: ClassVar[TagSyntax] = QWEN
 
-
-class MiMoXmlParser(QwenXmlParser):
+class MiMoXmlParser(QwenXmlParser, SYNTAX=MIMO_XML):
     """What MiMo V2 ids read: Qwen3-Coder XML, each value as written (`MIMO_XML`)."""
-
-    SYNTAX: ClassVar[TagSyntax] = MIMO_XML

@@ -86,215 +86,154 @@ FUNCTIONARY: Final = Part("catalogue.one_call", "FunctionaryParser", "<", ANGLE_
 FUNCTIONGEMMA_IDS: Final = Part("catalogue.lists", "FunctionGemmaIdsParser", "c", _CALL_SNIFF)
 
 
-class Tokens(LazyComposition):
+class Tokens(LazyComposition, PARTS=MARKERS_EVERYWHERE):
     """`auto` for other ids: the special tokens and the other distinctive markers."""
 
-    PARTS = MARKERS_EVERYWHERE
 
-
-class KimiAndTokens(LazyComposition):
+class KimiAndTokens(
+    LazyComposition,
+    PARTS=(*MARKERS_EVERYWHERE, STRIPPED_KIMI, SEP_XTML),
+    BASE=Ref("machines._compose", "WordLedComposed"),
+):
     """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`),
     and K3 XTML whose open and close tokens were dropped (`tools<|sep|>call …`)."""
 
-    PARTS = (*MARKERS_EVERYWHERE, STRIPPED_KIMI, SEP_XTML)
-    BASE = Ref("machines._compose", "WordLedComposed")
 
-
-class QwenAndTokens(LazyComposition):
+class QwenAndTokens(LazyComposition, PARTS=(QWEN, *MARKERS_EVERYWHERE)):
     """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
 
-    PARTS = (QWEN, *MARKERS_EVERYWHERE)
 
-
-class GlmAndTokens(LazyComposition):
+class GlmAndTokens(LazyComposition, PARTS=(GLM, *MARKERS_EVERYWHERE)):
     """`auto` for GLM ids: GLM bodies and the special tokens."""
 
-    PARTS = (GLM, *MARKERS_EVERYWHERE)
 
-
-class QwenXmlAndTokens(LazyComposition):
+class QwenXmlAndTokens(LazyComposition, PARTS=(QWEN_XML, *MARKERS_EVERYWHERE)):
     """`auto` for ids that write Qwen3-Coder XML (Step-3.5, Nemotron 3, MiMo V2, ...)."""
 
-    PARTS = (QWEN_XML, *MARKERS_EVERYWHERE)
 
-
-class MiMoXmlAndTokens(LazyComposition):
+class MiMoXmlAndTokens(LazyComposition, PARTS=(MIMO_XML, *MARKERS_EVERYWHERE)):
     """`auto` for MiMo V2 ids: Qwen3-Coder XML whose values keep their whitespace."""
 
-    PARTS = (MIMO_XML, *MARKERS_EVERYWHERE)
 
-
-class LongCatAndTokens(LazyComposition):
+class LongCatAndTokens(LazyComposition, PARTS=(LONGCAT, *MARKERS_EVERYWHERE)):
     """`auto` for LongCat ids: `<longcat_tool_call>` JSON or key/value bodies."""
 
-    PARTS = (LONGCAT, *MARKERS_EVERYWHERE)
 
-
-class LongCatNextAndTokens(LazyComposition):
+class LongCatNextAndTokens(LazyComposition, PARTS=(LONGCAT, LONGCAT_NEXT, *MARKERS_EVERYWHERE)):
     """`auto` for LongCat-Next ids: LongCat's tags, and `<function_calls>` holding a JSON list."""
 
-    PARTS = (LONGCAT, LONGCAT_NEXT, *MARKERS_EVERYWHERE)
 
-
-class IQuestAndTokens(LazyComposition):
+class IQuestAndTokens(LazyComposition, PARTS=(IQUEST, *MARKERS_EVERYWHERE)):
     """`auto` for IQuest ids: `<iquest_tool_call>` key/value bodies."""
 
-    PARTS = (IQUEST, *MARKERS_EVERYWHERE)
 
-
-class HunyuanAndTokens(LazyComposition):
+class HunyuanAndTokens(LazyComposition, PARTS=(HY3, HY3_OPENSOURCE, HY4, *MARKERS_EVERYWHERE)):
     """`auto` for Hy3 and Hy4 ids: their `<tool_calls>` blocks, tags plain or suffixed."""
 
-    PARTS = (HY3, HY3_OPENSOURCE, HY4, *MARKERS_EVERYWHERE)
 
-
-class K2HorizonAndTokens(LazyComposition):
+class K2HorizonAndTokens(LazyComposition, PARTS=(K2_HORIZON, *MARKERS_EVERYWHERE)):
     """`auto` for K2 Horizon ids: `<ifm|tool_calls>` blocks."""
 
-    PARTS = (K2_HORIZON, *MARKERS_EVERYWHERE)
 
-
-class HermesAndTokens(LazyComposition):
+class HermesAndTokens(LazyComposition, PARTS=(HERMES, *MARKERS_EVERYWHERE)):
     """`auto` for Hermes ids: Hermes JSON and the special tokens."""
 
-    PARTS = (HERMES, *MARKERS_EVERYWHERE)
 
-
-class SeedAndTokens(LazyComposition):
+class SeedAndTokens(LazyComposition, PARTS=(SEED_THINK, QWEN_XML, *MARKERS_EVERYWHERE)):
     """`auto` for Seed-OSS ids: also `<seed:think>`, and Qwen3-Coder bodies without the wrapper
     (as vLLM reads them)."""
 
-    PARTS = (SEED_THINK, QWEN_XML, *MARKERS_EVERYWHERE)
 
-
-class DeepSeekAndTokens(LazyComposition):
+class DeepSeekAndTokens(LazyComposition, PARTS=(SPECIAL_TOKENS, DEEPSEEK_INVOKE, *_BUT_INVOKE)):
     """`auto` for DeepSeek ids: the distinctive markers, and DSML with or without its marker."""
 
-    PARTS = (SPECIAL_TOKENS, DEEPSEEK_INVOKE, *_BUT_INVOKE)
 
-
-class MiniMaxAndTokens(LazyComposition):
+class MiniMaxAndTokens(
+    LazyComposition, PARTS=(MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_M1, MINIMAX_UNANGLED)
+):
     """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, M2 blocks whose tags lost their
     angles, M1's `<tool_calls>` block, and the distinctive markers."""
 
-    PARTS = (MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_M1, MINIMAX_UNANGLED)
 
-
-class GemmaAndTokens(LazyComposition):
+class GemmaAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, GEMMA_IDS), READS_ALL=True):
     """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped, and
-    `<|channel>thought…<channel|>` reasoning."""
-
-    PARTS = (*MARKERS_EVERYWHERE, GEMMA_IDS)
-    READS_ALL = True  # (`call:` must not go on from a word: every text's last character counts)
+    `<|channel>thought…<channel|>` reasoning (`READS_ALL`: `call:` must not go on from a word, so
+    every text's last character counts)."""
 
 
-class MistralTokens(LazyComposition):
+class MistralTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, MISTRAL_IDS)):
     """What `auto` for Mistral ids reads once the answer is not stripped calls
     (`_auto_wrapped.MistralAndTokens`): also `[THINK]…[/THINK]` reasoning."""
 
-    PARTS = (*MARKERS_EVERYWHERE, MISTRAL_IDS)
 
-
-class GraniteAndTokens(LazyComposition):
+class GraniteAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, GRANITE_31)):
     """`auto` for Granite 3.0/3.1 ids: also 3.1's `<tool_call>[…]` (3.0's token is read everywhere)."""
 
-    PARTS = (*MARKERS_EVERYWHERE, GRANITE_31)
 
-
-class ToolCallsListAndTokens(LazyComposition):
+class ToolCallsListAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, TOOL_CALLS_LIST)):
     """`auto` for Jamba, Apriel and Hunyuan A13B ids: also `<tool_calls>[…]</tool_calls>`."""
 
-    PARTS = (*MARKERS_EVERYWHERE, TOOL_CALLS_LIST)
 
-
-class NemotronAndTokens(LazyComposition):
+class NemotronAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, NEMOTRON)):
     """`auto` for Nemotron Nano v2 and Llama-Nemotron ids: also `<TOOLCALL>[…]</TOOLCALL>`."""
 
-    PARTS = (*MARKERS_EVERYWHERE, NEMOTRON)
+
+class CommandRPlusAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, COMMAND_R_PLUS), READS_ALL=True):
+    """`auto` for Command R+ ids: also `Action:` and its fenced JSON list (`READS_ALL`: `Action:`
+    must not go on from a word)."""
 
 
-class CommandRPlusAndTokens(LazyComposition):
-    """`auto` for Command R+ ids: also `Action:` and its fenced JSON list."""
-
-    PARTS = (*MARKERS_EVERYWHERE, COMMAND_R_PLUS)
-    READS_ALL = True  # (`Action:` must not go on from a word)
+class FunctoolsAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, FUNCTOOLS), READS_ALL=True):
+    """`auto` for Phi-4-mini and FireFunction ids: also `functools[…]` (`READS_ALL`: `functools`
+    must not go on from a word)."""
 
 
-class FunctoolsAndTokens(LazyComposition):
-    """`auto` for Phi-4-mini and FireFunction ids: also `functools[…]`."""
-
-    PARTS = (*MARKERS_EVERYWHERE, FUNCTOOLS)
-    READS_ALL = True  # (`functools` must not go on from a word)
-
-
-class XlamTokens(LazyComposition):
+class XlamTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, XLAM_MARKERS)):
     """What `auto` for xLAM ids reads once the answer is not a bare list
     (`routing_wrapped.XlamAndTokens`): also `<tool_call>[…]</tool_call>` and a ```` ```json ```` fence."""
 
-    PARTS = (*MARKERS_EVERYWHERE, XLAM_MARKERS)
 
-
-class OlmoAndTokens(LazyComposition):
+class OlmoAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, OLMO)):
     """`auto` for Olmo 3 ids: also `<function_calls>` holding one call a line."""
 
-    PARTS = (*MARKERS_EVERYWHERE, OLMO)
 
-
-class Granite20bAndTokens(LazyComposition):
+class Granite20bAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, GRANITE_20B)):
     """`auto` for granite-20b-functioncalling ids: also `<function_call> {…}`."""
 
-    PARTS = (*MARKERS_EVERYWHERE, GRANITE_20B)
 
-
-class FunctionaryAndTokens(LazyComposition):
+class FunctionaryAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, FUNCTIONARY, QWEN_XML)):
     """`auto` for Functionary v3.1 ids: also `<function=NAME>{…}</function>`, and Qwen3-Coder XML
     (`<function=NAME>` then `<parameter=…>` tags: its `<function=` is handed on, the body decides)."""
 
-    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONARY, QWEN_XML)
+
+class FunctionGemmaAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, FUNCTIONGEMMA_IDS), READS_ALL=True):
+    """`auto` for FunctionGemma ids: also its calls with their special tokens stripped (`READS_ALL`:
+    `call:` must not go on from a word)."""
 
 
-class FunctionGemmaAndTokens(LazyComposition):
-    """`auto` for FunctionGemma ids: also its calls with their special tokens stripped."""
-
-    PARTS = (*MARKERS_EVERYWHERE, FUNCTIONGEMMA_IDS)
-    READS_ALL = True  # (`call:` must not go on from a word)
-
-
-class Dots3AndTokens(LazyComposition):
+class Dots3AndTokens(LazyComposition, PARTS=(SPECIAL_TOKENS, DOTS3_INVOKE, *_BUT_INVOKE)):
     """`auto` for dots3 ids: `<dots_function_call>` blocks, and the distinctive markers."""
 
-    PARTS = (SPECIAL_TOKENS, DOTS3_INVOKE, *_BUT_INVOKE)
 
-
-class MiMoAndTokens(LazyComposition):
+class MiMoAndTokens(LazyComposition, PARTS=(MIMO_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)):
     """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies (values as written), `<tml:function_calls>` blocks,
     and the distinctive markers."""
 
-    PARTS = (MIMO_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)
 
-
-class MiniCpm5AndTokens(LazyComposition):
+class MiniCpm5AndTokens(LazyComposition, PARTS=(SPECIAL_TOKENS, MINICPM5_INVOKE, *_BUT_INVOKE)):
     """`auto` for MiniCPM 5 ids: `<function name=…>` calls, and the distinctive markers."""
 
-    PARTS = (SPECIAL_TOKENS, MINICPM5_INVOKE, *_BUT_INVOKE)
 
-
-class MuseSparkAndTokens(LazyComposition):
+class MuseSparkAndTokens(LazyComposition, PARTS=(MUSE_SPARK, *_BUT_HARMONY)):
     """`auto` for Muse Spark ids: its messages in harmony's place, and the other distinctive markers."""
 
-    PARTS = (MUSE_SPARK, *_BUT_HARMONY)
 
-
-class MuseGlimmerAndTokens(LazyComposition):
+class MuseGlimmerAndTokens(LazyComposition, PARTS=(MUSE_GLIMMER, *_BUT_HARMONY)):
     """`auto` for Muse Glimmer ids: its messages in harmony's place, and the other distinctive markers."""
 
-    PARTS = (MUSE_GLIMMER, *_BUT_HARMONY)
 
-
-class BeamAndTokens(LazyComposition):
+class BeamAndTokens(LazyComposition, PARTS=(BEAM, *_BUT_HARMONY)):
     """`auto` for Beam ids: its messages in harmony's place, and the other distinctive markers."""
-
-    PARTS = (BEAM, *_BUT_HARMONY)
 
 
 def _wrapped(name: str) -> Ref:

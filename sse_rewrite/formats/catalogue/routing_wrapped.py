@@ -27,71 +27,52 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar
 
 
-class GptOssAndTokens(WholeAnswerParser):
+class GptOssAndTokens(
+    WholeAnswerParser, INNER=Tokens.composition(), BARE=(), REASONING=ANALYSIS, sniff=ANGLE_SNIFF
+):
     """`auto` for gpt-oss ids: harmony with its tokens stripped (its reasoning first), then the
     special tokens. The stripped start needs no needle: it is read from the first text
     (`reads_from_start`), and a plain answer costs the first text's events alone."""
 
-    INNER = Tokens.composition()
-    BARE = ()
-    REASONING = ANALYSIS
-    sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-
-class LlamaAndTokens(WholeAnswerParser):
+class LlamaAndTokens(WholeAnswerParser, INNER=Tokens, BARE=(LLAMA_BARE_JSON,)):
     """`auto` for Llama ids: also a bare JSON call as the whole answer."""
 
-    INNER = Tokens
-    BARE = (LLAMA_BARE_JSON,)
 
-
-class Llama4AndTokens(WholeAnswerParser):
+class Llama4AndTokens(WholeAnswerParser, INNER=Tokens, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)):
     """`auto` for Llama 4 ids: also a bare JSON call or pythonic list as the whole answer."""
 
-    INNER = Tokens
-    BARE = (LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)
 
-
-class Lfm2AndTokens(WholeAnswerParser):
+class Lfm2AndTokens(WholeAnswerParser, INNER=Tokens, BARE=(LFM2_BARE,)):
     """`auto` for LFM2 ids: also its pythonic list with its tokens stripped, as the whole answer."""
 
-    INNER = Tokens
-    BARE = (LFM2_BARE,)
 
-
-class MistralAndTokens(WholeAnswerParser):
+class MistralAndTokens(
+    WholeAnswerParser,
+    INNER=MistralTokens,
+    BARE=(MISTRAL_STRIPPED, MISTRAL_BARE_JSON),
+    REASONING=MISTRAL_REASONING,
+):
     """`auto` for Mistral ids: also calls whose tokens the server stripped (v11's `NAME{…}NAME{…}`,
     pre-v11's JSON array) as the whole answer, after the `[THINK]` reasoning if any (prose holds
     `word{`: only the answer's first word is held meanwhile)."""
 
-    INNER = MistralTokens
-    BARE = (MISTRAL_STRIPPED, MISTRAL_BARE_JSON)
-    REASONING = MISTRAL_REASONING
 
-
-class XlamAndTokens(WholeAnswerParser):
+class XlamAndTokens(WholeAnswerParser, INNER=XlamTokens, BARE=(XLAM_BARE,)):
     """`auto` for xLAM ids: also its bare JSON list (or call object) as the whole answer."""
 
-    INNER = XlamTokens
-    BARE = (XLAM_BARE,)
 
-
-
-class Granite4LinesAndTokens(WholeAnswerParser):
+class Granite4LinesAndTokens(
+    WholeAnswerParser, INNER=HermesAndTokens, BARE=(GRANITE_LINES,), DECLARED_ONLY=True
+):
     """`auto` for Granite 4.0 H-Small ids: Hermes JSON tags, and bare call lines as the whole answer."""
 
-    INNER = HermesAndTokens
-    BARE = (GRANITE_LINES,)
-    DECLARED_ONLY = True
 
-
-class Granite33AndTokens(WholeAnswerParser):
+class Granite33AndTokens(
+    WholeAnswerParser, INNER=GraniteAndTokens, BARE=(GRANITE_LINES,), DECLARED_ONLY=True
+):
     """`auto` for Granite 3.3 ids: 3.0's and 3.1's lists, and bare call lines as the whole answer
     (after the `<think>…</think><response>` split, which the stream's reasoning markers make)."""
-
-    INNER = GraniteAndTokens
-    BARE = (GRANITE_LINES,)
-    DECLARED_ONLY = True
 
 
 class FunctionaryV32AndTokens(ComposedParser):

@@ -20,7 +20,7 @@ from ..machines._invoke_syntax import PLAIN, InvokeSyntax, Spelling
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 _SEED: Final = Spelling("<seed:", "</seed:", distinctive=False)  # (so an orphan closer stays text)
 SEED: Final = InvokeSyntax("seed", (_SEED,), ("tool_call",), (PLAIN,), angle_optional=False,
@@ -30,13 +30,9 @@ SEED_THINK: Final = SEED.but(think=("<seed:think>", "</seed:think>"))
 """With its reasoning tags: `--format seed` and Seed ids."""
 
 
-class SeedParser(InvokeParser):
+class SeedParser(InvokeParser, SYNTAXES=(SEED,)):
     """Seed-OSS tool calls (read in every stream)."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (SEED,)
 
-
-class SeedThinkParser(InvokeParser):
+class SeedThinkParser(InvokeParser, SYNTAXES=(SEED_THINK,)):
     """Seed-OSS tool calls and `<seed:think>` reasoning (`--format seed`, and Seed ids)."""
-
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (SEED_THINK,)

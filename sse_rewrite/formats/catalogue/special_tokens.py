@@ -7,20 +7,12 @@ backend), while `<tool_call>` tags or `TOOL:` lines might be the answer's own wo
 
 from __future__ import annotations
 
-from ..machines._section_syntax import SectionSyntax
 from ..machines._sections import SectionParser
 from .deepseek import DEEPSEEK
 from .frames import PLAMO3, SOLAR_OPEN, SOLAR_OPEN_2, STEP3
 from .kimi import KIMI
 
-# typing is imported for type checkers only: it costs start-up time (see entry.py)
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import ClassVar
 
-
-class SpecialTokensParser(SectionParser):
+class SpecialTokensParser(SectionParser, SYNTAXES=(KIMI, DEEPSEEK, STEP3, SOLAR_OPEN, SOLAR_OPEN_2, PLAMO3)):
     """Kimi, DeepSeek, Step-3, Solar Open (1 and 2) and PLaMo 3 tokens in one parser; each call is read by
     the syntax its opener (call-begin marker, else argument marker) belongs to."""
-
-    SYNTAXES: ClassVar[tuple[SectionSyntax, ...]] = (KIMI, DEEPSEEK, STEP3, SOLAR_OPEN, SOLAR_OPEN_2, PLAMO3)

@@ -22,7 +22,7 @@ from ..machines.tool_call_bodies import Body
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Final
+    from typing import Final
 
 _JSON: Final = frozenset({Body.JSON})
 _GLM: Final = frozenset({Body.GLM})
@@ -51,43 +51,29 @@ K2_HORIZON: Final = TagSyntax("k2-horizon", _GLM, tags=TagSpelling(
     block=("<ifm|tool_calls>", "</ifm|tool_calls>")))  # fmt: skip
 
 
-class LongCatParser(TagSyntaxParser):
+class LongCatParser(TagSyntaxParser, SYNTAX=LONGCAT):
     """LongCat Flash's JSON and LongCat 2601 / Lite's key/value bodies (`--format longcat`)."""
 
-    SYNTAX: ClassVar[TagSyntax] = LONGCAT
 
-
-class InternLmParser(TagSyntaxParser):
+class InternLmParser(TagSyntaxParser, SYNTAX=INTERNLM):
     """InternLM 2.5 / Intern-S1 plugin calls (`--format internlm`)."""
 
-    SYNTAX: ClassVar[TagSyntax] = INTERNLM
 
-
-class IQuestParser(TagSyntaxParser):
+class IQuestParser(TagSyntaxParser, SYNTAX=IQUEST):
     """IQuest Q1 key/value calls (`--format iquest`)."""
 
-    SYNTAX: ClassVar[TagSyntax] = IQUEST
 
-
-class Hy3Parser(TagSyntaxParser):
+class Hy3Parser(TagSyntaxParser, SYNTAX=HY3):
     """Hy3 key/value calls in their `<tool_calls>` block (`--format hy3`)."""
 
-    SYNTAX: ClassVar[TagSyntax] = HY3
 
-
-class Hy3OpenSourceParser(TagSyntaxParser):
+class Hy3OpenSourceParser(TagSyntaxParser, SYNTAX=HY3_OPENSOURCE):
     """Hy3 with the open-source checkpoint's `:opensource` tag suffix."""
 
-    SYNTAX: ClassVar[TagSyntax] = HY3_OPENSOURCE
 
-
-class Hy4Parser(TagSyntaxParser):
+class Hy4Parser(TagSyntaxParser, SYNTAX=HY4):
     """Hy4 key/value calls, each tag suffixed (`--format hy4`)."""
 
-    SYNTAX: ClassVar[TagSyntax] = HY4
 
-
-class K2HorizonParser(TagSyntaxParser):
+class K2HorizonParser(TagSyntaxParser, SYNTAX=K2_HORIZON):
     """K2 Horizon's `<ifm|…>` key/value calls, optionally typed (`--format k2-horizon`)."""
-
-    SYNTAX: ClassVar[TagSyntax] = K2_HORIZON

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from ...stream.events import Piece, Reasoning, Text
+from . import declare
 from ._machine import ScanningParser
 from ._orphans import QuotesRead, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, plain_leads, scan_text
@@ -48,7 +49,8 @@ class ComposedParser(QuotesRead):
     """By part index and opener, the next part that reads the same opener, with its value there
     (Functionary's and Qwen3-Coder's `<function=`: `ScanningParser.shared`)."""
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         super().__init_subclass__()
         if not hasattr(cls, "PARTS"):  # (a base for compositions: `WordLedComposed`)
             return

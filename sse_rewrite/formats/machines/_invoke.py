@@ -30,6 +30,7 @@ import enum
 import re
 
 from ...stream.events import Markup, Notice, Piece, Text
+from . import declare
 from ._invoke_around import InvokeAround
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
 from ._invoke_syntax import BYTE_SPACING, InvokeSyntax, invoke_name, read_invoke
@@ -74,7 +75,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
     _INSIDE: ClassVar[dict[InvokeSyntax, Inside]]
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF  # (every marker of the family holds `<`)
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         if "SYNTAXES" in cls.__dict__:
             cls.OPENERS = openers(cls.SYNTAXES, cls.HELD_FROM)
             cls._INSIDE = {syntax: Inside(syntax) for syntax in cls.SYNTAXES}

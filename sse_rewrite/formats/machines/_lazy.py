@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 
 from ...stream.events import Piece, Text
+from . import declare
 from ._orphans import QuotesRead, Surroundings
 from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerTable
 
@@ -89,7 +90,8 @@ class LazyComposition(QuotesRead):
     _LEADS: ClassVar[str]
     _built: ClassVar[type[ComposedParser] | None]
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         super().__init_subclass__()
         cls.sniff = tuple(dict.fromkeys(needle for part in cls.PARTS for needle in part.sniff))
         cls.held_words = tuple(dict.fromkeys(word for part in cls.PARTS for word in part.held_words))

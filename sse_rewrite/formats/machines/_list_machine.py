@@ -43,6 +43,7 @@ import re
 from collections.abc import Callable
 
 from ...stream.events import Markup, Notice, Piece, Text
+from . import declare
 from ._brackets import BracketScanner, Quotes
 from ._list_reasoning import ListReasoning
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
@@ -86,7 +87,8 @@ class ListParser(ListReasoning):
     VALUE = State.VALUE
     SYNTAXES: ClassVar[tuple[ListSyntax, ...]]
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         if "SYNTAXES" in cls.__dict__:
             table: dict[bytes, tuple[ListSyntax, Role]] = {}
             for syntax in reversed(cls.SYNTAXES):

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 
 from ...stream.events import Piece
+from . import declare
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, MarkerTable
 from ._section_syntax import SectionSyntax, Token
@@ -77,7 +78,8 @@ class SectionBase(ScanningParser):
     # faster than any longer one, and the plain fast path searches every read for it.
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         if "SYNTAXES" in cls.__dict__:
             cls._BY_MARKER = {marker: syntax for syntax in cls.SYNTAXES for marker in syntax.markers}
             spellings = {marker: role for syntax in cls.SYNTAXES for marker, role in syntax.markers.items()}

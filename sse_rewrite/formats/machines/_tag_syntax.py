@@ -16,6 +16,7 @@ of the family is one `SYNTAX` line (`catalogue/hermes.py`, `qwen_xml.py`, `glm.p
 from __future__ import annotations
 
 from ...stream.events import Notice, Piece
+from . import declare
 from ._scanner import NON_SPACE, MarkerTable
 from ._tag_calls import State
 from ._tag_spelling import FUNCTION_END, TOOL_CALL, TagSpelling
@@ -68,7 +69,8 @@ class TagSyntaxParser(ToolCallTagParser):
     SYNTAX: ClassVar[TagSyntax]
     PROSE = True  # (Hermes, Qwen3-Coder, GLM: prose can hold a `<tool_call>` tag)
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         if "SYNTAX" in cls.__dict__:
             cls.BODIES, cls.TAGS, cls.VERBATIM = cls.SYNTAX.bodies, cls.SYNTAX.tags, cls.SYNTAX.verbatim
             cls.OPENERS, cls.ORPHANS = cls.SYNTAX.openers(), cls.SYNTAX.closers()

@@ -26,6 +26,7 @@ Theory of operation
 from __future__ import annotations
 
 from ...stream.events import Markup, Notice, Piece, Text
+from . import declare
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from .channel_calls import ChannelCalls, State
@@ -59,7 +60,8 @@ class ChannelParser(ChannelCalls):
     REASONING_AT_ONCE: ClassVar[MachineState | None] = State.REASONING
     sniff: ClassVar[tuple[bytes, ...]] = ANGLE_SNIFF
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         if "SYNTAX" in cls.__dict__:  # the syntax's tables (an opener stands for itself, an end for None)
             syntax = cls.SYNTAX
             cls.OPENERS = MarkerTable({**dict.fromkeys(syntax.ends), **{o: o for o in syntax.openers}})

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...stream.events import Markup, Piece, Reasoning, Text, ToolCall
+from . import declare
 from ._brackets import BracketScanner
 from ._list_machine import ListParser
 from ._list_syntax import MAX_HEADER, ListSyntax, Written
@@ -69,7 +70,8 @@ class WholeAnswerParser:
     """Whether, where the request's tools are known, every bare call must name one of them (else
     the answer is text): for calls prose and code write too (Granite's `NAME(k="v")` lines)."""
 
-    def __init_subclass__(cls) -> None:
+    def __init_subclass__(cls, **declared: object) -> None:
+        declare(cls, declared)
         super().__init_subclass__()
         if "sniff" not in cls.__dict__:
             cls.sniff = cls.INNER.sniff
