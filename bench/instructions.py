@@ -12,8 +12,9 @@ too. Instructions are not time (cache misses and branches differ), but a change 
 work shows here in one run.
 
 Usage: `python bench/instructions.py [OLD] [--size-mb 1] [--plain] [--shape NAME] [--stream-arguments]
-[--batch]` (needs `valgrind`; about a minute per shape; `--batch`: one callgrind run per core for
-all the shapes, each counted alone between dumps, see `batch`).
+[--batch [--warm]]` (needs `valgrind`; about a minute per shape; `--batch`: one callgrind run per core
+for all the shapes, each counted alone between dumps, see `batch`; `--warm`: each stream after an
+uncounted first run of it, the cost of a process's next stream, what serve pays).
 """
 
 from __future__ import annotations
@@ -100,11 +101,14 @@ def counted(body):  # one callgrind dump: the instructions run inside `starmap_n
 """
 
 
-def batch(shapes_: list[str], kind: str, size: int, body: str, path: str | None) -> list[int]:
+def batch(shapes_: list[str], kind: str, size: int, body: str, path: str | None,
+          warm: bool = False) -> list[int]:  # fmt: skip
     """`cost` of every shape in one callgrind process (instructions collected only inside
     `itertools.starmap`'s `starmap_next`, a dump after each call): for each shape, its one-event
     run then its stream, each counted alone; the stream minus the event, as `cost`. Start-up is
-    paid once, so a table costs a run per core rather than two per shape and core."""
+    paid once, so a table costs a run per core rather than two per shape and core. `warm`: each
+    shape's stream runs once uncounted first, so what a process pays once (a pattern compiled on
+    first use, a cache filled) is out of the count: the cost of a process's next stream."""
     lines = ["import sys", f"sys.path.insert(0, {str(HERE)!r})", "import shapes", _REGION]
     if body is not _BASELINE:  # (imports and the format parts, once: outside every count)
         lines += [PRELOAD, "data = b''", body]
@@ -112,6 +116,8 @@ def batch(shapes_: list[str], kind: str, size: int, body: str, path: str | None)
         lines.insert(0, f"import sys\nsys.path.insert(0, {path!r})")
     for name in shapes_:
         lines.append(f"shape = next(s for s in shapes.SHAPES if s.name == {name!r})")
+        if warm:
+            lines += [f"data = b''.join(getattr(shape, {kind!r})({size}))", body]
         for n in (0, size):
             setup = f"data = b''.join(getattr(shape, {kind!r})({n})) if {n} else shape.event('x')"
             lines += [setup, f"counted({body!r})"]
@@ -140,14 +146,16 @@ def main() -> None:
     parser.add_argument("--shape", default="", help="only the shapes whose name contains this")
     parser.add_argument("--stream-arguments", action="store_true", help="the cores stream arguments")
     parser.add_argument("--batch", action="store_true", help="every shape in one callgrind run per core")
+    parser.add_argument("--warm", action="store_true",
+                        help="with --batch: count each shape's stream after an uncounted first run of it")
     args = parser.parse_args()
     kind, size = ("plain" if args.plain else "heavy"), int(args.size_mb * MB)
     cores = [("new", None)] + ([("old", str(args.old.resolve()))] if args.old else [])
     print(f"{'stream':45} {'baseline':>9}  " + "  ".join(f"{n} on  {n} off" for n, _ in cores))
     if args.batch:
         names = [s.name for s in shapes.SHAPES if args.shape in s.name]
-        bases = batch(names, kind, size, _BASELINE, None)
-        runs = [batch(names, kind, size, _CORE.format(on=on, stream=args.stream_arguments), path)
+        bases = batch(names, kind, size, _BASELINE, None, args.warm)
+        runs = [batch(names, kind, size, _CORE.format(on=on, stream=args.stream_arguments), path, args.warm)
                 for _, path in cores for on in (True, False)]
         for i, name in enumerate(names):
             cells = "  ".join(f"{run[i] / bases[i]:5.2f}x" for run in runs)
