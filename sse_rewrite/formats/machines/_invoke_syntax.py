@@ -274,32 +274,6 @@ def read_lone_invoke(syntax: InvokeSyntax, text: str, tools: ToolSchemas | None)
     return None if arguments is None else (name, arguments)
 
 
-def read_calls(
-    syntax: InvokeSyntax, body: str, recipient: str, tools: ToolSchemas | None
-) -> list[tuple[str, str]] | None:
-    """The calls of a message addressed to `recipient` (Muse's, Beam's): the invokes of its
-    block, else one call to the recipient with the body's parameters (or JSON object); None
-    when it is neither."""
-    text = body.strip(_SPACE)
-    for spelling in syntax.blocks:
-        for word in syntax.block_words:
-            opener, closer = f"{spelling.open}{word}>", f"{spelling.close}{word}>"
-            if text.startswith(opener) and text.endswith(closer):
-                text = text[len(opener) : len(text) - len(closer)].strip(_SPACE)
-    if not text.startswith(tuple(syntax.invoke_openers())):
-        arguments = read_invoke(syntax, body, parameters=tool_parameters(tools, recipient))
-        return None if arguments is None or not recipient else [(recipient, arguments)]
-    calls = []
-    while text:
-        ends = [at + len(closer) for closer in syntax.invoke_closers() if (at := text.find(closer)) != -1]
-        read = read_lone_invoke(syntax, text[: min(ends)], tools) if ends else None
-        if read is None:
-            return None
-        calls.append(read)
-        text = text[min(ends) :].lstrip(_SPACE)
-    return calls
-
-
 WRAPPERS: Final = ("arguments", "input")
 
 
