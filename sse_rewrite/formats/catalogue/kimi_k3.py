@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..machines._invoke import InvokeParser
 from ..machines._invoke_syntax import InvokeSyntax, Spelling, read_lone_invoke
+from ..machines._machine import MachineState
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -46,3 +47,5 @@ class KimiK3Parser(InvokeParser):
     """Streaming parser for Kimi K3 XTML tool calls (`--format kimi-k3`)."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (KIMI_K3,)
+    REASONING_AT_ONCE: ClassVar[MachineState | None] = InvokeParser.THINK_STATE
+    """(A text without `<` ends no reasoning: the think channel takes it whole, as before the move.)"""

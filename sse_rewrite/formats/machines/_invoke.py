@@ -68,6 +68,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
 
     TEXT, HEAD, BODY, BLOCK = State.TEXT, State.HEAD, State.BODY, State.BLOCK
     HASH_STATE, FENCED_STATE = State.HASH, State.FENCED
+    THINK_STATE = State.THINK
     CAP_SUBJECT = "tool block"
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
     """The declarations read (an earlier one's spelling wins a tie)."""
@@ -81,9 +82,6 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         if "SYNTAXES" in cls.__dict__:
             cls.OPENERS = openers(cls.SYNTAXES, cls.HELD_FROM)
             cls._INSIDE = {syntax: Inside(syntax) for syntax in cls.SYNTAXES}
-            ends = [end for syntax in cls.SYNTAXES for end in syntax.think_markers()[1]]
-            if ends and all(end.startswith("<") for end in ends):
-                cls.REASONING_AT_ONCE = State.THINK  # (a text without `<` ends no reasoning)
         super().__init_subclass__()
 
     def _setup(self) -> None:
