@@ -179,6 +179,29 @@ def dsml_turn_tokens() -> list[str]:
     return [*tokens(PROSE), f"<{bar}tool_calls>", "\n", *bash, *read, f"</{bar}tool_calls>"]
 
 
+K3_MODEL = "moonshotai/kimi-k3"
+
+
+def k3_turn_tokens() -> list[str]:
+    """One agent turn in Kimi K3 XTML: prose, then a section of two calls, a special token or a
+    value token per chunk."""
+
+    def argument(key: str, typed: str, value: list[str]) -> list[str]:
+        return ["<|open|>", "argument", " key", '="', key, '"', " type", '="', typed, '"', "<|sep|>", *value,
+                "<|close|>", "argument", "<|sep|>"]
+
+    def call(name: str, index: str, *arguments: list[str]) -> list[str]:
+        body = [token for tokens_ in arguments for token in tokens_]
+        return ["<|open|>", "call", " tool", '="', name, '"', " index", '="', index, '"', "<|sep|>", *body,
+                "<|close|>", "call", "<|sep|>"]
+
+    bash = call("bash", "1", argument("command", "string", tokens(SCRIPT)),
+                argument("timeout", "integer", ["120"]))
+    read = call("read_file", "2", argument("path", "string", tokens("src/parser/stream.py")),
+                argument("limit", "integer", ["200"]))
+    return [*tokens(PROSE), "<|open|>", "tools", "<|sep|>", *bash, *read, "<|close|>", "tools", "<|sep|>"]
+
+
 MISTRAL_MODEL = "mistralai/devstral-2512"
 
 
@@ -274,6 +297,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("stripped harmony in content", model_event(GPT_OSS_MODEL), stripped_harmony_turn_tokens),
     Shape("llama python_tag in content", model_event(LLAMA_MODEL), llama_turn_tokens),
     Shape("dsml in content", model_event(DSML_MODEL), dsml_turn_tokens),
+    Shape("kimi-k3 xtml in content", model_event(K3_MODEL), k3_turn_tokens),
     Shape("mistral [TOOL_CALLS] in content", model_event(MISTRAL_MODEL), mistral_turn_tokens),
     Shape("minimax-m2 think block, then calls", model_event(MINIMAX_MODEL), minimax_turn_tokens, think_block),
     Shape("glm-4.7 think block, then calls", model_event(GLM_MODEL), glm_turn_tokens, think_block),

@@ -94,7 +94,7 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "text": Ref("machines.plain_text", "PlainTextParser"),
     "harmony": Ref("catalogue.channels", "HarmonyParser"),
     "seed": Ref("catalogue.seed", "SeedThinkParser"),
-    "kimi-k3": Ref("machines.xtml", "XtmlParser"),
+    "kimi-k3": Ref("catalogue.kimi_k3", "KimiK3Parser"),
     "mistral": Ref("catalogue.lists", "MistralParser"),
     "llama": Ref("catalogue.lists", "LlamaParser"),
     "gemma": Ref("catalogue.lists", "GemmaParser"),

@@ -1,19 +1,21 @@
 """InvokeParser: the streaming machine of the invoke/parameter XML family.
 
-DSML, MiniMax M2 and M3 and the bare Anthropic-style `<invoke>` are declarations on it
-(`_invoke_syntax.InvokeSyntax`); a subclass names the `SYNTAXES` it reads.
+DSML, MiniMax M2 and M3, Kimi K3's XTML and the bare Anthropic-style `<invoke>` are declarations
+on it (`_invoke_syntax.InvokeSyntax`); a subclass names the `SYNTAXES` it reads.
 
 Theory of operation
 -------------------
 - TEXT: hand text back up to the first opener of any syntax: a block opener, an invoke
   outside a block (a distinctive spelling, or a plain `<invoke` where a model id picks it),
-  or a block closer with nothing open (dropped with a notice).
+  or a block closer with nothing open (dropped with a notice); a markup tag (K3's `response`) is dropped.
 - THINK, HASH and FENCED: a syntax's reasoning, hash-call wrapper and fenced call (`_invoke_around`).
 - BLOCK: after a block opener (its `>` may be missing) or a call, spacing, then an invoke
   or the block closer. Anything else after the opener means it was prose (released at
-  once, scanning resumes after it); after a call it ends the block (notice).
-- HEAD: after `<…invoke`, its ` name="…">`. A header that cannot be one (300 bytes without
-  `>`) makes an invoke outside a block prose, and one inside a block malformed (text, notice).
+  once, scanning resumes after it, or after its token with `rescan_prose`); after a call it ends
+  the block (notice).
+- HEAD: after `<…invoke`, its ` name="…">` (or up to the syntax's `tag_end`). A header that cannot
+  be one (300 bytes without its end) makes an invoke outside a block prose, and one inside a
+  block malformed (text, notice).
 - BODY: up to the invoke closer; the next invoke or the block closer ends it too. An invoke
   closer inside a parameter value (its closer not seen) ends it only if another tag of the block
   or the input's end follows; otherwise it is the value's data. The body is
@@ -32,8 +34,9 @@ import re
 from ...stream.events import Markup, Notice, Piece, Text
 from . import declare
 from ._invoke_around import InvokeAround
+from ._invoke_heads import BYTE_SPACING
 from ._invoke_stream import LOOKAHEAD, InvokeStreaming
-from ._invoke_syntax import BYTE_SPACING, InvokeSyntax, invoke_name, read_invoke
+from ._invoke_syntax import InvokeSyntax, read_invoke
 from ._invoke_tags import Inside, Tag, openers
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable, Partial
@@ -66,6 +69,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
 
     TEXT, HEAD, BODY, BLOCK = State.TEXT, State.HEAD, State.BODY, State.BLOCK
     HASH_STATE, FENCED_STATE = State.HASH, State.FENCED
+    THINK_STATE = State.THINK
     CAP_SUBJECT = "tool block"
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]]
     """The declarations read (an earlier one's spelling wins a tie)."""
@@ -115,6 +119,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         if tag is Tag.END:
             out.append(Markup(scan.take(pos + length)))
             out.append(Notice("orphan-marker", f"dropped {scan.text(pos, pos + length)} with nothing open"))
+        elif tag is Tag.MARKUP:
+            out.append(Markup(scan.take(pos + length)))
         elif tag is Tag.THINK:
             out.append(Markup(scan.take(pos + length)))
             self._state = State.THINK
@@ -158,8 +164,12 @@ class InvokeParser(InvokeStreaming, InvokeAround):
                 self._hash_at = scan.cursor = pos  # (one JSON call up to the block's closer: dots3)
                 self._state = State.HASH
                 return True
-            if not self._block_calls:  # the opener was prose
-                return self._release_prose(out, self._opener_end)
+            if not self._block_calls:  # the opener was prose (with `rescan_prose`, only its token)
+                resume, blocks = self._opener_end, self._syntax.blocks
+                if self._syntax.rescan_prose:
+                    tokens = (s.open.encode() for s in blocks)
+                    resume = scan.start + next(len(t) for t in tokens if scan.view.startswith(t, scan.start))
+                return self._release_prose(out, resume)
             out.append(Notice("missing-close", "tool block not closed before text: ended there"))
             self._emit_text(out, pos)
             self._state = State.TEXT
@@ -174,7 +184,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
     def _step_head(self, out: list[Piece]) -> bool:
         scan = self._scan
         start = self._head_at
-        angle = scan.find(b">", start, min(scan.end, start + LOOKAHEAD))
+        tag_end = self._syntax.end
+        angle = scan.find(tag_end, start, min(scan.end, start + LOOKAHEAD))
         if angle == -1:
             first = NON_SPACE.search(scan.view, start, scan.end)
             lead = _BYTE_SPACING.match(scan.view, start, scan.end).end()  # type: ignore[union-attr]  # (matches)
@@ -184,7 +195,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
                 return False  # (the header begins with spacing, or `name` glued: wait for its `>`)
             name = None
         else:
-            name = invoke_name(bytes(scan.view[start : angle + 1]), self._syntax.equals_names)
+            angle += len(tag_end) - 1  # (the tag end's last byte)
+            name = self._syntax.header_name(bytes(scan.view[start : angle + 1]))
         if name is None:
             if not self._in_block:
                 return self._release_prose(out, start)

@@ -21,9 +21,10 @@ import re
 
 import orjson
 
+from ._invoke_heads import invoke_name, tag_attributes, tagged_name
 from ._json import is_json
 from .raw_values import tool_parameters
-from .tool_call_bodies import is_name, typed_object
+from .tool_call_bodies import typed_object
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -59,9 +60,11 @@ class Values(enum.Enum):
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "byte_level", "equals_names",
-                 "fenced_words", "hash_calls", "json_blocks", "name", "prose_blocks", "spaced_tags",
-                 "strip_values", "tags", "think", "unwraps", "values", "words")  # fmt: skip
+    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "byte_level", "end",
+                 "equals_names", "escaped", "fenced_words", "hash_calls", "inner_spacing", "json_blocks",
+                 "markup_words", "name", "names", "prose_blocks", "rescan_prose", "spaced_tags",
+                 "strip_values", "tag_end", "tags", "think", "typed_by", "unwraps", "values",
+                 "words")  # fmt: skip
 
     def __init__(
         self,
@@ -84,6 +87,13 @@ class InvokeSyntax:
         spaced_tags: bool = False,
         prose_blocks: bool = False,
         byte_level: bool = False,
+        tag_end: str = ">",
+        inner_spacing: str = "",
+        names: tuple[str, str] = ("name", "name"),
+        typed_by: str | None = None,
+        escaped: bool = False,
+        markup_words: tuple[str, ...] = (),
+        rescan_prose: bool = False,
     ) -> None:
         self.name = name
         self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
@@ -104,6 +114,13 @@ class InvokeSyntax:
         self.prose_blocks = prose_blocks  # a block that read no call was prose: its closer, or its opener
         # left alone at the end, stays text (an opener of words prose may write: MiniMax without angles)
         self.byte_level = byte_level  # values may spell spaces and newlines `Ġ`, `Ċ` (MiniCPM 5's BPE)
+        self.tag_end, self.end = tag_end, tag_end.encode()  # what ends a tag (Kimi K3: `<|sep|>`)
+        self.inner_spacing = inner_spacing  # one byte of it may stand after a tag's token and before its end
+        self.names = names  # the attributes that name the tool and a parameter (K3: `tool`, `key`)
+        self.typed_by = typed_by  # an attribute typing a value (K3's `type`): `string` raw, others JSON
+        self.escaped = escaped  # attribute values escape `&` and `"` as `&amp;`, `&quot;`
+        self.markup_words = markup_words  # tag words that are markup wherever they stand (K3's `response`)
+        self.rescan_prose = rescan_prose  # an opener found prose is text up to its token (K3: rescanned)
 
     def __deepcopy__(self, memo: dict[int, object]) -> InvokeSyntax:
         """Itself: a declaration, shared by the parsers of its syntax (and by a parser's copy)."""
@@ -118,30 +135,30 @@ class InvokeSyntax:
 
     def block_openers(self) -> list[str]:
         """Every spelling of the block opener, without its `>` if it may lack it."""
-        angle = "" if self.angle_optional else ">"
-        return [spelling.open + word + angle for spelling in self.blocks for word in self.block_words]
+        angle = "" if self.angle_optional else self.tag_end
+        return self._respaced([(s.open, word, angle) for s in self.blocks for word in self.block_words])
 
     def block_closers(self) -> list[str]:
         """Every spelling of the block closer, the tags' included (any closes a block opened in another)."""
         spellings = dict.fromkeys((*self.blocks, *self.tags))
-        return [spelling.close + word + ">" for spelling in spellings for word in self.block_words]
+        return self._respaced([(s.close, word, self.tag_end) for s in spellings for word in self.block_words])
 
     def invoke_openers(self, bare: bool = False) -> list[str]:
         """`<…invoke` in every tag spelling; with `bare`, those that open a call outside a block."""
         spellings = [s for s in self.tags if not bare or s.distinctive or self.bare_plain]
-        return self._spaced([spelling.open + self.words[0] for spelling in spellings])
+        return self._spaced(self._respaced([(s.open, self.words[0], "") for s in spellings]))
 
     def parameter_openers(self) -> list[str]:
         """`<…parameter` in every tag spelling (none for values in named tags)."""
         if self.values is not Values.PARAMETERS:
             return []
-        return self._spaced([spelling.open + self.words[1] for spelling in self.tags])
+        return self._spaced(self._respaced([(s.open, self.words[1], "") for s in self.tags]))
 
     def parameter_closers(self) -> list[str]:
         """`</…parameter>` in every tag spelling (none for values in named tags)."""
         if self.values is not Values.PARAMETERS:
             return []
-        return [spelling.close + self.words[1] + ">" for spelling in self.tags]
+        return self._respaced([(s.close, self.words[1], self.tag_end) for s in self.tags])
 
     def _spaced(self, openers: list[str]) -> list[str]:
         """`openers`, each followed by every spacing byte if the syntax's tags are `spaced_tags`."""
@@ -149,25 +166,50 @@ class InvokeSyntax:
             return openers
         return [opener + space for opener in dict.fromkeys(openers) for space in _SPACE]
 
+    def _respaced(self, tags: list[tuple[str, str, str]]) -> list[str]:
+        """Each (token, word, end) spelled whole, and with each `inner_spacing` byte after its token
+        and before its end (an end of `""`: the tag goes on, with its header)."""
+        spacing = ("", *self.inner_spacing)
+        return list(dict.fromkeys(token + before + word + (after + end if end else "")
+                                  for token, word, end in tags for before in spacing
+                                  for after in (spacing if end else ("",))))  # fmt: skip
+
     def invoke_closers(self) -> list[str]:
         """`</…invoke>` in every tag spelling."""
-        return [spelling.close + self.words[0] + ">" for spelling in self.tags]
+        return self._respaced([(s.close, self.words[0], self.tag_end) for s in self.tags])
+
+    def think_markers(self) -> tuple[list[str], list[str]]:
+        """The reasoning opener's spellings and the closer's (none without `think`); with `inner_spacing`,
+        they are tags of the first tag spelling (`<|open|>think<|sep|>`), spaced as tags are."""
+        if self.think is None or not self.inner_spacing:
+            return ([self.think[0]], [self.think[1]]) if self.think else ([], [])
+        (opening, closing), tag, end = self.think, self.tags[0], self.tag_end
+        return (self._respaced([(tag.open, opening[len(tag.open) : -len(end)], end)]),
+                self._respaced([(tag.close, closing[len(tag.close) : -len(end)], end)]))  # fmt: skip
+
+    def markup(self) -> list[str]:
+        """Every spelling of the tags that are markup wherever they stand, opening and closing."""
+        return self._respaced([(token, word, self.tag_end) for s in self.tags for token in (s.open, s.close)
+                               for word in self.markup_words])  # fmt: skip
+
+    def header_name(self, header: bytes) -> str | None:
+        """The tool name an invoke header (from after `<…invoke` to its tag end) gives, if any."""
+        if self.tag_end == ">" and self.names[0] == "name":
+            return invoke_name(header, self.equals_names)
+        return tagged_name(header, self.end, self.names[0], self.escaped)
+
+    def typed(self, attributes: dict[str, str]) -> str | None:
+        """How a parameter's `attributes` type its value: `"true"` a raw string, `"false"` JSON (else
+        the raw string), None by the tool's schema or the guess (`typed_by`: `string` or another type)."""
+        if self.typed_by is None:
+            return attributes.get("string")
+        kind = attributes.get(self.typed_by)
+        return None if kind is None else "true" if kind == "string" else "false"
 
 
 _SPACE: Final = " \t\r\n"
 _BETWEEN: Final = " \t\r\nĠĊ"  # (spacing between tags, byte-level spellings too: `BYTE_SPACING`)
 _CDATA: Final = ("<![CDATA[", "]]>")
-_NAME_VALUE: Final = rb"""(?:"([^"<>\n]*)"|'([^'<>\n]*)'|([^"'<>=\s/]+))[ \t\r\n]*>"""
-BYTE_SPACING: Final = rb"(?:[ \t\r\n]|\xc4\xa0|\xc4\x8a)*"
-"""Spacing, or its byte-level BPE spelling (`Ġ` U+0120 a space, `Ċ` U+010A a newline: a server that
-does not decode them, as vLLM's MiniCPM 5 parser repairs it)."""
-INVOKE_HEADER: Final = re.compile(BYTE_SPACING + rb"name[ \t]*=[ \t]*" + _NAME_VALUE)
-"""What follows `<…invoke` up to its `>`: the name, quoted with `"` or `'`, or bare (dots3); the
-spacing before `name` may be missing (`<functionname="…">`, a space token lost in decoding, as
-vLLM's MiniCPM 5 parser repairs it) or byte-level (`<functionĠname="…">`)."""
-EQUALS_HEADER: Final = re.compile(rb"[ \t\r\n]*(?:name[ \t]*)?=[ \t]*" + _NAME_VALUE)
-"""The same, where `=NAME` alone names too (a syntax with `equals_names`: `<function=NAME>`)."""
-_ATTRIBUTE: Final = re.compile(r"""([A-Za-z_][\w:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^"'<>=\s/]+))""")
 
 
 @functools.cache
@@ -175,23 +217,15 @@ def _parameter_tags(syntax: InvokeSyntax) -> tuple[re.Pattern[str], re.Pattern[s
     """Patterns of a parameter opener (its attributes in group 1) and closer, in every spelling."""
     opens = "|".join(re.escape(s.open) for s in syntax.tags)
     closes = "|".join(re.escape(s.close) for s in syntax.tags)
-    attributes = r"""((?:[\sĠĊ]*[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)[\sĠĊ]*>"""
+    end = re.escape(syntax.tag_end)
+    attributes = r"""((?:[\sĠĊ]*[A-Za-z_][\w:-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^"'<>=\s/]+))*)[\sĠĊ]*""" + end
     if syntax.equals_names:  # (`<parameter=KEY>`: the key in group 2)
         attributes = f"(?:{attributes}|=([^<>]*)>)"
     word = re.escape(syntax.words[1])
     spaced = "(?=[ \t\r\n])" if syntax.spaced_tags else ""
-    return re.compile(f"(?:{opens}){word}{spaced}{attributes}"), re.compile(f"(?:{closes}){word}>")
-
-
-def invoke_name(header: bytes, equals: bool = False) -> str | None:
-    """The tool name of an invoke header (what `INVOKE_HEADER`, with `equals` `EQUALS_HEADER`,
-    matched), if it is a name."""
-    found = (EQUALS_HEADER if equals else INVOKE_HEADER).fullmatch(header)
-    if found is None:
-        return None
-    quoted = next(group for group in found.groups() if group is not None)
-    name = quoted.decode("utf-8", "replace").strip()
-    return name if is_name(name) else None
+    inner = f"[{re.escape(syntax.inner_spacing)}]?" if syntax.inner_spacing else ""
+    return (re.compile(f"(?:{opens}){inner}{word}{spaced}{attributes}"),
+            re.compile(f"(?:{closes}){inner}{word}{inner}{end}"))  # fmt: skip
 
 
 def read_invoke(
@@ -228,42 +262,16 @@ def read_lone_invoke(syntax: InvokeSyntax, text: str, tools: ToolSchemas | None)
     stripped = text.strip(_SPACE)
     opener = next((o for o in syntax.invoke_openers() if stripped.startswith(o)), None)
     closer = next((c for c in syntax.invoke_closers() if stripped.endswith(c)), "")
-    angle = stripped.find(">")
+    angle = stripped.find(syntax.tag_end)
     if opener is None or angle == -1:
         return None
-    name = invoke_name(stripped[len(opener) : angle + 1].encode(), syntax.equals_names)
+    name = syntax.header_name(stripped[len(opener) : angle + len(syntax.tag_end)].encode())
     if name is None:
         return None
     parameters = tool_parameters(tools, name)
-    body = stripped[angle + 1 : len(stripped) - len(closer)]
+    body = stripped[angle + len(syntax.tag_end) : len(stripped) - len(closer)]
     arguments = read_invoke(syntax, body, bool(closer), parameters)  # (no closer: no value left open)
     return None if arguments is None else (name, arguments)
-
-
-def read_calls(
-    syntax: InvokeSyntax, body: str, recipient: str, tools: ToolSchemas | None
-) -> list[tuple[str, str]] | None:
-    """The calls of a message addressed to `recipient` (Muse's, Beam's): the invokes of its
-    block, else one call to the recipient with the body's parameters (or JSON object); None
-    when it is neither."""
-    text = body.strip(_SPACE)
-    for spelling in syntax.blocks:
-        for word in syntax.block_words:
-            opener, closer = f"{spelling.open}{word}>", f"{spelling.close}{word}>"
-            if text.startswith(opener) and text.endswith(closer):
-                text = text[len(opener) : len(text) - len(closer)].strip(_SPACE)
-    if not text.startswith(tuple(syntax.invoke_openers())):
-        arguments = read_invoke(syntax, body, parameters=tool_parameters(tools, recipient))
-        return None if arguments is None or not recipient else [(recipient, arguments)]
-    calls = []
-    while text:
-        ends = [at + len(closer) for closer in syntax.invoke_closers() if (at := text.find(closer)) != -1]
-        read = read_lone_invoke(syntax, text[: min(ends)], tools) if ends else None
-        if read is None:
-            return None
-        calls.append(read)
-        text = text[min(ends) :].lstrip(_SPACE)
-    return calls
 
 
 WRAPPERS: Final = ("arguments", "input")
@@ -299,9 +307,8 @@ def parameter_members(
     while (found := opener.search(body, pos)) is not None:
         if body[pos : found.start()].strip(_BETWEEN):
             return None
-        attributes = {m.group(1): next(v for v in m.groups()[1:] if v is not None)
-                      for m in _ATTRIBUTE.finditer(found.group(1) or "")}  # fmt: skip
-        key = attributes.get("name") if found.group(1) is not None else found.group(2).strip(_SPACE)
+        attributes = tag_attributes(found.group(1) or "", syntax.escaped)
+        key = attributes.get(syntax.names[1]) if found.group(1) is not None else found.group(2).strip(_SPACE)
         if key is None:
             return None
         following = opener.search(body, found.end())
@@ -309,7 +316,7 @@ def parameter_members(
         closed = closer.search(body, found.end(), value_end)
         if closed is None and following is None and not complete:
             return None
-        string = attributes.get("string")
+        string = syntax.typed(attributes)
         if closed is None:  # (the line end before the next tag is markup, as between tags)
             raw = body[found.end() : value_end]
             raw = raw[:-2] if raw.endswith("\r\n") else raw.removesuffix("\n")

@@ -23,6 +23,7 @@ class Tag(enum.Enum):
     THINK = "reasoning opener"
     HASH = "hash call wrapper opener"
     FENCED = "fenced call opener"
+    MARKUP = "markup"
 
 
 def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
@@ -48,7 +49,8 @@ class Inside:
         self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
         # (what `absorb` looks for: the tags' one first byte; "", in every text, if they begin with several)
         self.lead = self.streamed_body.leads.decode() if len(self.streamed_body.leads) == 1 else ""
-        self.think_end = MarkerTable({syntax.think[1].encode(): Tag.THINK}) if syntax.think else None
+        think_ends = syntax.think_markers()[1]
+        self.think_end = MarkerTable({end.encode(): Tag.THINK for end in think_ends}) if think_ends else None
         hash_ends = [syntax.hash_calls[1]] if syntax.hash_calls else []
         if syntax.json_blocks:  # (a JSON call in a block ends at the block's closer)
             hash_ends = syntax.block_closers()
@@ -75,18 +77,19 @@ def openers(
 ) -> MarkerTable[tuple[InvokeSyntax, Tag]]:
     """What opens something outside any block, and whose it is (an earlier syntax wins a tie):
     block openers, invokes that open a call alone, block closers prose cannot contain (orphans),
-    reasoning openers, hash-call wrappers and fenced-call openers (`held_from`: as `MarkerTable`'s)."""
+    reasoning openers, hash-call wrappers, fenced-call openers and markup tags (`held_from`: as
+    `MarkerTable`'s)."""
     table: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
     for syntax in syntaxes:
         closers = [s.close + w + ">" for s in syntax.blocks if s.distinctive for w in syntax.block_words]
-        thinks = [syntax.think[0]] if syntax.think else []
+        thinks = syntax.think_markers()[0]
         hashes = [syntax.hash_calls[0]] if syntax.hash_calls else []
         fenced = [(s.open + w + ">", s.close + w + ">") for s in syntax.blocks if s.distinctive
                   for w in syntax.fenced_words]  # fmt: skip
         closers += [closer for _, closer in fenced]  # (a fenced call needs no closer: one is dropped)
         outside = ((syntax.block_openers(), Tag.BLOCK), (syntax.invoke_openers(bare=True), Tag.INVOKE),
                    (closers, Tag.END), (thinks, Tag.THINK), (hashes, Tag.HASH),
-                   ([opener for opener, _ in fenced], Tag.FENCED))  # fmt: skip
+                   ([opener for opener, _ in fenced], Tag.FENCED), (syntax.markup(), Tag.MARKUP))  # fmt: skip
         for markers, tag in outside:
             for marker in markers:
                 table.setdefault(marker.encode(), (syntax, tag))

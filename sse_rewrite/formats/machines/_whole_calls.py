@@ -1,5 +1,5 @@
 """WholeCallParser: the steps of the parsers that read a call's body whole before they emit it
-(Kimi K3 XTML, `TOOL:` lines), written once.
+(`TOOL:` lines), written once.
 
 A body read whole ends in one of two ways: it is a call, emitted with an `invalid-arguments`
 notice when its arguments are not JSON (`_emit_call`), or it is not, and it stays text where it

@@ -6,7 +6,7 @@ end marker is data, unless the next header follows it at once or the input ends 
 (then the body was malformed and the marker is its end); at the end of input a body that is
 one complete JSON value is recovered; with `--stream-arguments` the call is announced with its
 header and streams as it arrives, up to the first `<` not yet settled. A body in an invoke
-grammar is read whole at its end: its calls, or its text (notice); at the end of input one
+grammar is read whole at its end: its calls (`read_calls`), or its text (notice); at the end of input one
 that reads as calls is recovered. Anything else comes out as the text it was
 (docs/behaviour.md, "Damage").
 """
@@ -18,22 +18,52 @@ import re
 from collections.abc import Sequence
 
 from ...stream.events import Notice, Piece
-from ._invoke_syntax import read_calls
+from ._invoke_syntax import read_invoke, read_lone_invoke
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE
 from ._streamed_call import settled_texts
 from .channel_words import HeaderWords
+from .raw_values import tool_parameters
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
+    from ...tool_schemas import ToolSchemas
+    from ._invoke_syntax import InvokeSyntax
     from ._scanner import MarkerTable
 
 _BODY_STOPS: Final = re.compile(r"[<}\]]")
 """A text with none of these neither closes a body nor begins its end."""
+_SPACING_CHARS: Final = " \t\r\n"
+
+
+def read_calls(
+    syntax: InvokeSyntax, body: str, recipient: str, tools: ToolSchemas | None
+) -> list[tuple[str, str]] | None:
+    """The calls of a message addressed to `recipient` (Muse's, Beam's): the invokes of its
+    block, else one call to the recipient with the body's parameters (or JSON object); None
+    when it is neither."""
+    text = body.strip(_SPACING_CHARS)
+    for spelling in syntax.blocks:
+        for word in syntax.block_words:
+            opener, closer = f"{spelling.open}{word}>", f"{spelling.close}{word}>"
+            if text.startswith(opener) and text.endswith(closer):
+                text = text[len(opener) : len(text) - len(closer)].strip(_SPACING_CHARS)
+    if not text.startswith(tuple(syntax.invoke_openers())):
+        arguments = read_invoke(syntax, body, parameters=tool_parameters(tools, recipient))
+        return None if arguments is None or not recipient else [(recipient, arguments)]
+    calls = []
+    while text:
+        ends = [at + len(closer) for closer in syntax.invoke_closers() if (at := text.find(closer)) != -1]
+        read = read_lone_invoke(syntax, text[: min(ends)], tools) if ends else None
+        if read is None:
+            return None
+        calls.append(read)
+        text = text[min(ends) :].lstrip(_SPACING_CHARS)
+    return calls
 
 
 class State(MachineState):

@@ -14,7 +14,7 @@ by one of the syntax's end markers (consumed) or by the next header. A syntax de
 - what a message is: `roles` by recipient (None: no recipient), else a recipient starting
   with `call_prefix` is a call to the tool it names, else `channels` by channel ("" for none);
 - `body`: None for a JSON value (streamed with `--stream-arguments`), else the invoke grammar
-  that reads a call's body whole (`_invoke_syntax.read_calls`);
+  that reads a call's body whole (`channel_calls.read_calls`);
 - `words`: where one is declared, the header as the model streams it, a token a text
   (`HeaderTable`, `channel_words`).
 """

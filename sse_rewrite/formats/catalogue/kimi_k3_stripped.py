@@ -4,7 +4,9 @@
     ls argument<|sep|>call<|sep|>tools<|sep|>
 
 The words before each `<|sep|>` are its marker; each call is respelled with all three tokens
-and read by `xtml_bodies.xtml_call`. Why only Kimi ids, what is held and what is not read:
+and read by the K3 declaration (`kimi_k3.k3_call`). This stays a parser of its own: the markers
+are the words between two `<|sep|>`, whatever spacing they hold, which no table of spellings
+the machines scan for can say. Why only Kimi ids, what is held and what is not read:
 docs/behaviour.md, "Kimi K3 with `<|open|>`/`<|close|>` dropped".
 """
 
@@ -14,15 +16,16 @@ import enum
 import re
 
 from ...stream.events import Markup, Notice, Piece
-from ._machine import MachineState, ScanningParser
-from ._scanner import MarkerTable
-from .xtml_bodies import SEP, xtml_call
+from ..machines._machine import MachineState, ScanningParser
+from ..machines._scanner import MarkerTable
+from .kimi_k3 import k3_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
+SEP: Final = b"<|sep|>"
 OPENER: Final = b"tools<|sep|>"
 HELD_FROM: Final = {OPENER: len(b"tools")}
 """A text ending in `tools` (or `tools<`, `tools<|`…) is held wherever it stands; a shorter start
@@ -130,7 +133,7 @@ class SepXtmlParser(ScanningParser):
     }
 
     def _end_call(self, out: list[Piece], end: int) -> bool:
-        call = xtml_call("".join(self._canonical), self._tools)
+        call = k3_call("".join(self._canonical), self._tools)
         if call is None:
             return self._give_up(out)
         self._call(out, None, call[0], call[1], self._scan.take(end))
@@ -153,7 +156,7 @@ class SepXtmlParser(ScanningParser):
         """A call whose arguments are all closed is recovered; anything else held is text."""
         scan = self._scan
         if self._state is State.CALL and not scan.view[scan.cursor : scan.end].strip():
-            call = xtml_call("".join(self._canonical), self._tools)
+            call = k3_call("".join(self._canonical), self._tools)
             if call is not None:
                 out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
                 self._call(out, None, call[0], call[1], scan.take(scan.end))

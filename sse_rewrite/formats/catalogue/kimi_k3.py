@@ -1,0 +1,53 @@
+"""Kimi K3's XTML, declared on the invoke machine (`machines/_invoke.py`; read in every stream).
+
+    <|open|>tools<|sep|><|open|>call tool="NAME" index="1"<|sep|>
+    <|open|>argument key="K" type="string"<|sep|>VALUE<|close|>argument<|sep|>
+    <|close|>call<|sep|><|close|>tools<|sep|>
+
+Its tags are the invoke family's with `<|open|>`/`<|close|>` before the word and `<|sep|>` for
+`>`: `tools` a block, `call` an invoke naming its tool by `tool`, `argument` a parameter naming
+its key by `key`. One spacing byte may stand inside a tag (vLLM's detokenizer puts spaces
+between special tokens); attribute values escape `&` and `"`; `type="string"` values are raw
+strings, other types JSON (raw text on failure), values without a type follow the schema or
+the guess. `response` tags are markup; the think channel is reasoning. The rules and damage
+rows: docs/behaviour.md, "Kimi K3 XTML".
+"""
+
+from __future__ import annotations
+
+from ..machines._invoke import InvokeParser
+from ..machines._invoke_syntax import InvokeSyntax, Spelling, read_lone_invoke
+from ..machines._machine import MachineState
+
+# typing is imported for type checkers only: it costs start-up time (see entry.py)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar, Final
+
+    from ...tool_schemas import ToolSchemas
+
+_TOKENS: Final = Spelling("<|open|>", "<|close|>")
+_SECTION: Final = Spelling("<|open|>", "<|close|>", distinctive=False)
+"""(The section's own spelling: a lone `<|close|>tools<|sep|>` is the text's, not an orphan dropped.)"""
+KIMI_K3: Final = InvokeSyntax(
+    "kimi-k3", (_SECTION,), ("tools",), (_TOKENS,), words=("call", "argument"), angle_optional=False,
+    tag_end="<|sep|>", inner_spacing=" ", names=("tool", "key"), typed_by="type", escaped=True,
+    markup_words=("response",), think=("<|open|>think<|sep|>", "<|close|>think<|sep|>"), rescan_prose=True,
+)  # fmt: skip
+"""Kimi K3's XTML: its markers prose cannot contain, so it is read in every stream. (One space inside
+a tag, as servers space special tokens: each spacing byte allowed there multiplies the spellings
+every stream's scan holds.)"""
+
+
+def k3_call(text: str, tools: ToolSchemas | None = None) -> tuple[str, str] | None:
+    """(name, arguments) of one call spelled with all three tokens, from `<|open|>call` to its last
+    argument's close (the stripped form's calls, respelled); None if it is not one."""
+    return read_lone_invoke(KIMI_K3, text, tools)
+
+
+class KimiK3Parser(InvokeParser):
+    """Streaming parser for Kimi K3 XTML tool calls (`--format kimi-k3`)."""
+
+    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (KIMI_K3,)
+    REASONING_AT_ONCE: ClassVar[MachineState | None] = InvokeParser.THINK_STATE
+    """(A text without `<` ends no reasoning: the think channel takes it whole, as before the move.)"""
