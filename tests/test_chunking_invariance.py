@@ -312,28 +312,38 @@ def test_quoted_syntax_whatever_passes_between(
 
 
 ALONE_ON_A_LINE = [
-    pytest.param("moonshotai/kimi-k2.5", "Sure.\n<|tool_call_end|>\nMore text.", id="kimi-token"),
-    pytest.param("moonshotai/kimi-k2.5", "Sure.\n  <|tool_calls_section_end|>  \nMore.",
+    pytest.param("moonshotai/kimi-k2.5", "Sure.\n<|tool_call_end|>\nMore text.", "content", id="kimi-token"),
+    pytest.param("moonshotai/kimi-k2.5", "Sure.\n  <|tool_calls_section_end|>  \nMore.", "content",
                  id="kimi-token-spaced"),
-    pytest.param("deepseek/deepseek-chat", "Ok.\n<\uff5ctool\u2581calls\u2581end\uff5c>\nMore.",
+    pytest.param("deepseek/deepseek-chat", "Ok.\n<\uff5ctool\u2581calls\u2581end\uff5c>\nMore.", "content",
                  id="deepseek-token"),
-    pytest.param("qwen/qwen3-coder", "Ok.\n</tool_call>\nMore.", id="tag-closer"),
-    pytest.param("moonshotai/kimi-k2.5", "Sure.\r<|tool_call_end|>\rMore text.", id="kimi-token-lone-crs"),
-]
-"""An orphan closer alone on its line, the line end before it in an event its parser does not
-read, for `test_an_orphan_closer_alone_on_its_line`."""
+    pytest.param("qwen/qwen3-coder", "Ok.\n</tool_call>\nMore.", "content", id="tag-closer"),
+    pytest.param("moonshotai/kimi-k2.5", "Sure.\r<|tool_call_end|>\rMore text.", "content",
+                 id="kimi-token-lone-crs"),
+    pytest.param("moonshotai/kimi-k3", "Sure.\n<|close|>message<|sep|>\nMore.", "content",
+                 id="k3-message-closer"),
+    pytest.param("moonshotai/kimi-k3", "Sure.\n<|close|> message <|sep|>\nMore.", "reasoning_content",
+                 id="k3-message-closer-spaced-reasoning"),
+    pytest.param("moonshotai/kimi-k3", "Sure, done. <|close|>message<|sep|>", "content",
+                 id="k3-message-closer-ends-the-message"),
+    pytest.param("moonshotai/kimi-k3", "Sure, done.<|close|>message<|sep|>\n", "reasoning_content",
+                 id="k3-message-closer-ends-the-message-reasoning"),
+]  # fmt: skip
+"""An orphan closer alone on its line (the line end before it in an event its parser does not
+read), or a token ending the message, for `test_an_orphan_closer_alone_on_its_line`."""
 
 
 @pytest.mark.parametrize("cut", [pytest.param(c, id=n) for n, c in {"whole": lambda t: [t], **CUTS}.items()])
-@pytest.mark.parametrize(("model", "text"), ALONE_ON_A_LINE)
+@pytest.mark.parametrize(("model", "text", "field"), ALONE_ON_A_LINE)
 def test_an_orphan_closer_alone_on_its_line(
-    model: str, text: str, cut: Callable[[str], Iterable[str]]
+    model: str, text: str, field: str, cut: Callable[[str], Iterable[str]]
 ) -> None:
     """Dropped at any cut (docs/behaviour.md, "Damage"): its line start is the quote state's, which
     reads the line ends that pass the parser unread (`Quotes.line_start`)."""
-    body, _ = rewrite(token_stream(list(cut(text)), model=model), [])
-    closer = text[text.index("<") : text.index(">") + 1]
-    assert settled(body)[0][0] == {"content": text.replace(closer, "")}
+    body, _ = rewrite(token_stream(list(cut(text)), field, model=model), [])
+    closer = re.search(r"<[^\r\n]*>", text)
+    assert closer is not None
+    assert settled(body)[0][0] == {field: text.replace(closer[0], "")}
 
 
 def test_recut_keeps_the_text() -> None:

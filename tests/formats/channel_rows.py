@@ -157,6 +157,46 @@ K3: dict[str, Row] = {
         {"truncated-call"},
     ),
     "eof-dangling-opener": ("text <|open|>tools<|sep|> ", [], "text ", "", {"dangling-opener"}),
+    # the end-of-message closer: dropped where it ends the message, adjoins syntax or stands alone
+    # on its line (DESIGN.md §4, vLLM's `kimi_k3` parser); in a sentence or quoted, the text's
+    "message-closer-ends-the-message": ("Done.<|close|>message<|sep|>", [], "Done.", "", {"orphan-marker"}),
+    "message-closer-then-spacing": (
+        "Done.<|close|> message <|sep|> \n", [], "Done. \n", "", {"orphan-marker"},
+    ),
+    "message-closer-after-a-section": (
+        f"<|open|>tools<|sep|>{_K3_CALL}<|close|>call<|sep|><|close|>tools<|sep|>\n<|close|>message<|sep|>Hi",
+        [("bash", '{"cmd": "ls -la", "n": 3}')],
+        "\nHi",
+        "",
+        {"orphan-marker"},
+    ),
+    "message-closer-alone-on-a-line": (
+        "Done.\n<|close|>message<|sep|>\nMore.", [], "Done.\n\nMore.", "", {"orphan-marker"},
+    ),
+    "message-closer-after-the-think-channel": (
+        "<|open|>think<|sep|>hm<|close|>think<|sep|>Hi<|close|>message<|sep|>",
+        [],
+        "Hi",
+        "hm",
+        {"orphan-marker"},
+    ),
+    "message-closer-in-a-sentence-is-text": (
+        "Write <|close|>message<|sep|> to end. <|close|>message<|sep|><|close|>message<|sep|> too.",
+        [],
+        "Write <|close|>message<|sep|> to end. <|close|>message<|sep|><|close|>message<|sep|> too.",
+        "",
+        set(),
+    ),
+    "message-closer-quoted-is-text": (
+        "Like this:\n```\n<|close|>message<|sep|>\n```\nor `<|close|>message<|sep|>`",
+        [],
+        "Like this:\n```\n<|close|>message<|sep|>\n```\nor `<|close|>message<|sep|>`",
+        "",
+        set(),
+    ),
+    "message-closer-inside-the-think-channel-is-reasoning": (
+        "<|open|>think<|sep|>hm<|close|>message<|sep|>", [], "", "hm<|close|>message<|sep|>", set(),
+    ),
 }
 
 _READ = '{"path": "a.py"}'

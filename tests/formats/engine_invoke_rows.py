@@ -308,7 +308,7 @@ ROWS: list[Any] = [
         id="dsml-v4-function-calls-block-read-too-vllm-v4-keeps-it-as-text",
     ),
     # (V tests/tool_parsers/test_kimi_k3_tool_parser.py: the end-of-turn marker is markup; DESIGN.md
-    # §4 agrees, a vocabulary closer ending the message is dropped. Left to the XTML fold.)
+    # §4 agrees, a vocabulary closer ending the message is dropped)
     pytest.param(
         K3,
         "Hello<|close|>message<|sep|>",
@@ -317,7 +317,6 @@ ROWS: list[Any] = [
         "",
         {"orphan-marker"},
         id="k3-vllm-message-closer-at-the-end-dropped",
-        marks=pytest.mark.xfail(strict=True, reason="K3's <|close|>message<|sep|> is kept as text"),
     ),
 ]
 

@@ -9,8 +9,9 @@ Its tags are the invoke family's with `<|open|>`/`<|close|>` before the word and
 its key by `key`. One spacing byte may stand inside a tag (vLLM's detokenizer puts spaces
 between special tokens); attribute values escape `&` and `"`; `type="string"` values are raw
 strings, other types JSON (raw text on failure), values without a type follow the schema or
-the guess. `response` tags are markup; the think channel is reasoning. The rules and damage
-rows: docs/behaviour.md, "Kimi K3 XTML".
+the guess. `response` tags are markup; the think channel is reasoning; the end-of-message
+`<|close|>message<|sep|>` is dropped where it adjoins syntax or ends the message, else words.
+The rules and damage rows: docs/behaviour.md, "Kimi K3 XTML".
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ _SECTION: Final = Spelling("<|open|>", "<|close|>", distinctive=False)
 KIMI_K3: Final = InvokeSyntax(
     "kimi-k3", (_SECTION,), ("tools",), (_TOKENS,), words=("call", "argument"), angle_optional=False,
     tag_end="<|sep|>", inner_spacing=" ", names=("tool", "key"), typed_by="type", escaped=True,
-    markup_words=("response",), think=("<|open|>think<|sep|>", "<|close|>think<|sep|>"), rescan_prose=True,
+    markup_words=("response",), orphan_words=("message",),
+    think=("<|open|>think<|sep|>", "<|close|>think<|sep|>"), rescan_prose=True,
 )  # fmt: skip
 """Kimi K3's XTML: its markers prose cannot contain, so it is read in every stream. (One space inside
 a tag, as servers space special tokens: each spacing byte allowed there multiplies the spellings

@@ -7,7 +7,8 @@ Theory of operation
 -------------------
 - TEXT: hand text back up to the first opener of any syntax: a block opener, an invoke
   outside a block (a distinctive spelling, or a plain `<invoke` where a model id picks it),
-  or a block closer with nothing open (dropped with a notice); a markup tag (K3's `response`) is dropped.
+  or a block closer with nothing open (dropped with a notice); a markup tag (K3's `response`) is dropped;
+  a closer of `orphan_words` (K3's `message`) is dropped where it adjoins syntax (`_orphans`), else text.
 - THINK, HASH and FENCED: a syntax's reasoning, hash-call wrapper and fenced call (`_invoke_around`).
 - BLOCK: after a block opener (its `>` may be missing) or a call, spacing, then an invoke
   or the block closer. Anything else after the opener means it was prose (released at
@@ -84,6 +85,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         if "SYNTAXES" in cls.__dict__:
             cls.OPENERS = openers(cls.SYNTAXES, cls.HELD_FROM)
             cls._INSIDE = {syntax: Inside(syntax) for syntax in cls.SYNTAXES}
+            cls.ORPHANS = frozenset((syntax, Tag.ORPHAN) for syntax in cls.SYNTAXES if syntax.orphan_words)
         super().__init_subclass__()
 
     def _setup(self) -> None:

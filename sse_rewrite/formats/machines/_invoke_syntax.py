@@ -62,8 +62,8 @@ class InvokeSyntax:
 
     __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "byte_level", "end",
                  "equals_names", "escaped", "fenced_words", "hash_calls", "inner_spacing", "json_blocks",
-                 "markup_words", "name", "names", "prose_blocks", "rescan_prose", "spaced_tags",
-                 "strip_values", "tag_end", "tags", "think", "typed_by", "unwraps", "values",
+                 "markup_words", "name", "names", "orphan_words", "prose_blocks", "rescan_prose",
+                 "spaced_tags", "strip_values", "tag_end", "tags", "think", "typed_by", "unwraps", "values",
                  "words")  # fmt: skip
 
     def __init__(
@@ -93,6 +93,7 @@ class InvokeSyntax:
         typed_by: str | None = None,
         escaped: bool = False,
         markup_words: tuple[str, ...] = (),
+        orphan_words: tuple[str, ...] = (),
         rescan_prose: bool = False,
     ) -> None:
         self.name = name
@@ -120,6 +121,8 @@ class InvokeSyntax:
         self.typed_by = typed_by  # an attribute typing a value (K3's `type`): `string` raw, others JSON
         self.escaped = escaped  # attribute values escape `&` and `"` as `&amp;`, `&quot;`
         self.markup_words = markup_words  # tag words that are markup wherever they stand (K3's `response`)
+        self.orphan_words = orphan_words  # tag words whose closer is syntax only where it adjoins syntax or
+        # ends the message (K3's `message`: `_orphans`), else words
         self.rescan_prose = rescan_prose  # an opener found prose is text up to its token (K3: rescanned)
 
     def __deepcopy__(self, memo: dict[int, object]) -> InvokeSyntax:
@@ -191,6 +194,11 @@ class InvokeSyntax:
         """Every spelling of the tags that are markup wherever they stand, opening and closing."""
         return self._respaced([(token, word, self.tag_end) for s in self.tags for token in (s.open, s.close)
                                for word in self.markup_words])  # fmt: skip
+
+    def orphan_closers(self) -> list[str]:
+        """Every spelling of the `orphan_words` closers (`<|close|>message<|sep|>`)."""
+        words = self.orphan_words
+        return self._respaced([(s.close, word, self.tag_end) for s in self.tags for word in words])
 
     def header_name(self, header: bytes) -> str | None:
         """The tool name an invoke header (from after `<…invoke` to its tag end) gives, if any."""

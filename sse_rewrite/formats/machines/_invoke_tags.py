@@ -24,6 +24,7 @@ class Tag(enum.Enum):
     HASH = "hash call wrapper opener"
     FENCED = "fenced call opener"
     MARKUP = "markup"
+    ORPHAN = "closer dropped where it adjoins syntax"
 
 
 def _table(pairs: list[tuple[list[str], Tag]]) -> MarkerTable[Tag]:
@@ -77,8 +78,8 @@ def openers(
 ) -> MarkerTable[tuple[InvokeSyntax, Tag]]:
     """What opens something outside any block, and whose it is (an earlier syntax wins a tie):
     block openers, invokes that open a call alone, block closers prose cannot contain (orphans),
-    reasoning openers, hash-call wrappers, fenced-call openers and markup tags (`held_from`: as
-    `MarkerTable`'s)."""
+    reasoning openers, hash-call wrappers, fenced-call openers, markup tags and closers dropped
+    only where they adjoin syntax (`held_from`: as `MarkerTable`'s)."""
     table: dict[bytes, tuple[InvokeSyntax, Tag]] = {}
     for syntax in syntaxes:
         closers = [s.close + w + ">" for s in syntax.blocks if s.distinctive for w in syntax.block_words]
@@ -89,7 +90,8 @@ def openers(
         closers += [closer for _, closer in fenced]  # (a fenced call needs no closer: one is dropped)
         outside = ((syntax.block_openers(), Tag.BLOCK), (syntax.invoke_openers(bare=True), Tag.INVOKE),
                    (closers, Tag.END), (thinks, Tag.THINK), (hashes, Tag.HASH),
-                   ([opener for opener, _ in fenced], Tag.FENCED), (syntax.markup(), Tag.MARKUP))  # fmt: skip
+                   ([opener for opener, _ in fenced], Tag.FENCED), (syntax.markup(), Tag.MARKUP),
+                   (syntax.orphan_closers(), Tag.ORPHAN))  # fmt: skip
         for markers, tag in outside:
             for marker in markers:
                 table.setdefault(marker.encode(), (syntax, tag))
