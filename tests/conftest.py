@@ -39,7 +39,7 @@ def accelerators(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     yield request.param
 
 
-GENERAL_PATH_SAMPLE = 16
+GENERAL_PATH_SAMPLE = 24
 """A table of more than this many cases runs the general path on one case in this many."""
 
 
