@@ -151,6 +151,22 @@ def test_a_waiter_that_goes_does_not_stop_the_write(loop_thread: LoopThread, pg_
     assert loop_thread.run(run()) == stored(1)
 
 
+def test_calls_beyond_the_pools_size_wait_for_a_held_connection(loop_thread: LoopThread, pg_url: str) -> None:
+    """More calls at once than the pool holds: each waits for the next held connection to end its
+    statement (the pool has none left to give: waiting on it ended in its timeout, 5 s, then a
+    failover on connections of its own)."""
+    async def run() -> tuple[list[StoredResponse | None], bool, int]:
+        store = await PostgresStore.open(pg_url, pool_size=2)
+        await asyncio.gather(*(store.put(f"resp_{n}", stored(n)) for n in range(12)))
+        got = await asyncio.gather(*(store.get(f"resp_{n}") for n in range(12)))
+        failed_over, held = store._bypass_until > 0, store._held
+        await store.close()
+        return got, failed_over, held
+
+    got, failed_over, held = loop_thread.run(run())
+    assert got == [stored(n) for n in range(12)] and not failed_over and held == 2
+
+
 def test_the_schema_is_made_once_by_instances_starting_together(loop_thread: LoopThread, pg_url: str) -> None:
     async def run() -> StoredResponse | None:
         stores = await asyncio.gather(*(PostgresStore.open(pg_url, pool_size=2) for _ in range(4)))

@@ -4,7 +4,9 @@ The same `ResponseStore` as the SQLite file (`store.py`), on `psycopg` 3 and an 
 `psycopg_pool` pool of at most `pool_size` connections (the optional extra
 `sse-rewrite[postgres]`; imported only when such a store is opened). A connection taken from
 the pool is held between calls: the pool's lease cost as much Python as the query; it goes
-back when it is lost (noticed by its reader even while idle) or the store closes. Every call's
+back when it is lost (noticed by its reader even while idle) or the store closes. While the
+pool's size of them are held, a call that finds none idle waits for the next held one to end
+its statement (the pool itself has none left to give). Every call's
 statement runs on libpq directly (`store_libpq.py`), prepared once per connection, and returns
 a future the connection's reader finishes: no task unless the call must wait for the pool or
 try again on a connection of its own. The schema is made on a connection of its own at start.
@@ -37,6 +39,7 @@ try again on a connection of its own. The schema is made on a connection of its 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable, Sequence
 
 from .store import MAX_AGE, MAX_ROWS, PENDING, StoredResponse, StoreUnavailable
@@ -118,6 +121,8 @@ class PostgresStore:
         self._bypass_until = 0.0
         self._age, self._rows = repr(float(max_age)).encode(), b"%d" % max_rows  # as the statements take them
         self._idle: list[Session] = []  # held connections, ready for the next call
+        self._held = 0  # connections taken from the pool and held, idle or busy
+        self._turns: deque[asyncio.Future[Session | None]] = deque()  # calls waiting for a held one
         self._loop = asyncio.get_running_loop()
         self._chores: set[asyncio.Task[Any]] = set()  # connections going back to the pool
         import psycopg
@@ -213,7 +218,7 @@ class PostgresStore:
                 await self._failed_over()
             elif self._loop.time() >= self._bypass_until:
                 try:
-                    session = self._idle.pop() if self._idle else self._session(await self._pool.getconn())
+                    session = await self._next_session()
                     return read(await session.result(statement, values))
                 except psycopg.OperationalError:  # (the pool's timeout too) a database restarted or down
                     self._bypass_until = self._loop.time() + BYPASS
@@ -233,21 +238,58 @@ class PostgresStore:
         except psycopg.Error as error:
             raise _unavailable(error) from None
 
-    def _session(self, connection: AsyncConnection) -> Session:
-        """A connection taken from the pool, held: back to the idle ones after each statement."""
-        return Session(connection, self._done, self._lost)
+    async def _next_session(self) -> Session:
+        """An idle held connection; else one more from the pool while fewer than its size are held;
+        else the next held one to end its statement (`psycopg.OperationalError` if none comes in time)."""
+        import psycopg
+
+        while True:
+            if self._idle:
+                return self._idle.pop()
+            if self._held < self._pool.max_size:
+                self._held += 1
+                try:
+                    return Session(await self._pool.getconn(), self._done, self._lost)
+                except BaseException:
+                    self._held -= 1
+                    raise
+            turn: asyncio.Future[Session | None] = self._loop.create_future()
+            self._turns.append(turn)
+            try:
+                async with asyncio.timeout(WAIT_FOR_CONNECTION):
+                    session = await turn
+            except TimeoutError:
+                raise psycopg.OperationalError("no pooled connection came free in time") from None
+            except BaseException:  # (cancelled: a connection handed over meanwhile goes to the next)
+                if turn.done() and not turn.cancelled() and (handed := turn.result()) is not None:
+                    self._done(handed)
+                raise
+            if session is not None:  # (None: one was lost, so the pool can give another)
+                return session
 
     def _done(self, session: Session) -> None:
-        if session.idle():
-            self._idle.append(session)
-        else:
+        """`session` ended a statement: to the first call waiting for one, else to the idle ones."""
+        if not session.idle():
             self._lost(session)
+            return
+        while self._turns:
+            turn = self._turns.popleft()
+            if not turn.done():
+                turn.set_result(session)
+                return
+        self._idle.append(session)
 
     def _lost(self, session: Session) -> None:
         """Hand `session`'s connection back to the pool (which checks it, and drops it if it is broken)."""
         session.close()
         if session in self._idle:
             self._idle.remove(session)
+        self._held -= 1
+        while self._turns:  # a waiting call takes the pool's next connection instead
+            turn = self._turns.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                break
         chore = asyncio.ensure_future(self._pool.putconn(session.connection))
         self._chores.add(chore)
         chore.add_done_callback(self._chores.discard)
@@ -260,6 +302,7 @@ class PostgresStore:
     async def _give_back(self) -> None:
         """Hand every idle held connection back to the pool (which checks them)."""
         idle, self._idle = self._idle, []
+        self._held -= len(idle)
         for session in idle:
             session.close()
             await self._pool.putconn(session.connection)
