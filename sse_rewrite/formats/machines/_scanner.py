@@ -108,6 +108,11 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
         for marker, value in self.items():
             self.by_head.setdefault(marker[: self.head], []).append((marker, value, len(marker)))
 
+    def __deepcopy__(self, memo: dict[int, object]) -> MarkerTable[K]:
+        """The table itself: it never changes, so a copied parser shares it (`--think` copies the
+        content's parser inside a call: `stream/choice.py`'s `_reader_ahead`)."""
+        return self
+
 
 class MarkerScanner:
     """A UTF-8 byte buffer with a release point (`start`), a `mark` and a search `cursor`.
