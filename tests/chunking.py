@@ -74,9 +74,11 @@ SIZES = (None, 1, 2, 3, 7)
 """Chunk sizes every example goes through: whole, one character, and a few odd cuts."""
 
 
-def chunkings(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
-    """Parse `text` at every size in SIZES; assert they agree and are lossless; return one."""
-    results = [normalize(feed_in_pieces(factory, text, size)) for size in SIZES]
+def chunkings(
+    factory: Callable[[], ToolSyntax], text: str, sizes: Iterable[int | None] = SIZES
+) -> list[Piece]:
+    """Parse `text` at every size in `sizes`; assert they agree and are lossless; return one."""
+    results = [normalize(feed_in_pieces(factory, text, size)) for size in sizes]
     for result in results:
         assert rejoin(result) == text
         assert without_notices(result) == without_notices(results[0])
@@ -191,9 +193,15 @@ def json_values(alphabet: str) -> st.SearchStrategy[object]:
     )
 
 
+EVERY_CUT_SIZES = (None, 1)
+"""What `every_cut` feeds besides the cuts in two: whole and one character a piece (cuts into
+more pieces at other sizes are the chunking property's, tests/test_chunking_invariance.py)."""
+
+
 def every_cut(factory: Callable[[], ToolSyntax], text: str) -> list[Piece]:
-    """`chunkings`, plus `text` cut in two at every point: all agree and lose nothing."""
-    whole = chunkings(factory, text)
+    """`text` whole, one character a piece, and cut in two at every point: all agree and lose
+    nothing."""
+    whole = chunkings(factory, text, EVERY_CUT_SIZES)
     for point in range(1, len(text)):
         split_out = normalize(feed_pieces(factory(), [text[:point], text[point:]]))
         assert without_notices(split_out) == without_notices(whole), point

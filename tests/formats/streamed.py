@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.stream.events import ArgumentsDelta, CallStart, Piece, Text, ToolCall
-from tests.chunking import SIZES, cut, feed_pieces, rejoin, split
+from tests.chunking import EVERY_CUT_SIZES, cut, feed_pieces, rejoin, split
 
 Call = tuple[str | None, str, str]
 
@@ -47,8 +47,8 @@ def checked(pieces: Iterable[Piece]) -> tuple[list[Call], str, list[str]]:
 
 
 def cuttings(text: str) -> Iterator[list[str]]:
-    """`text` whole, at the sizes of `SIZES`, and cut in two at every point."""
-    for size in SIZES:
+    """`text` whole, one character a piece, and cut in two at every point (`EVERY_CUT_SIZES`)."""
+    for size in EVERY_CUT_SIZES:
         yield [text] if size is None else list(split(text, size))
     for point in range(1, len(text)):
         yield cut(text, [point])

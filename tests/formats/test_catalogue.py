@@ -53,7 +53,7 @@ def test_example_at_every_cut(entry: Entry) -> None:
 
 
 @pytest.mark.parametrize("entry", CASES)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(data=st.data())
 def test_example_at_random_cuts(entry: Entry, data: st.DataObject) -> None:
     text = entry.example

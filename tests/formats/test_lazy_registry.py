@@ -128,7 +128,7 @@ FRAGMENTS = [
 ]  # fmt: skip
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(
     words=st.lists(st.sampled_from(FRAGMENTS), max_size=24),
     seed=st.integers(0, 1 << 16),

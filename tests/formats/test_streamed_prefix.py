@@ -152,7 +152,7 @@ def streamed(name: str, pieces: list[str]) -> tuple[list[Piece], str]:
 
 
 @pytest.mark.parametrize("syntax", sorted(SYNTAXES))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     calls_pairs=st.lists(st.lists(st.tuples(keys, values), min_size=1, max_size=3), min_size=1, max_size=2),
     spacing=st.sampled_from(["", " ", "\n"]),
