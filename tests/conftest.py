@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import os
+import ssl
+import tempfile
 import zlib
 from collections.abc import Iterator
 
@@ -15,6 +18,34 @@ from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 # the package anew each time: with PYTHONDONTWRITEBYTECODE set they would compile it every time.
 # They cache bytecode as an installed package does (as bench/measure.py's children do).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def _one_certificate_bundle() -> None:
+    """Point `SSL_CERT_FILE` at a bundle of one certificate, taken from the system's.
+
+    Every official SDK client a test makes (openai, anthropic, google-genai, and their httpx2)
+    builds an SSL context and loads the CA bundle into it: 50-70 ms a client, about 10 % of the
+    suite, for loopback servers every test speaks plain HTTP to. Both honour `SSL_CERT_FILE`, so
+    their contexts still build, from one certificate (`SSL_CERT_DIR` unset: a directory is read
+    too); nothing in the tests uses TLS."""
+    system = os.environ.get("SSL_CERT_FILE") or ssl.get_default_verify_paths().openssl_cafile
+    try:
+        with open(system, encoding="ascii", errors="replace") as bundle:
+            text = bundle.read()
+    except OSError:
+        return
+    end = text.find("-----END CERTIFICATE-----")
+    if end < 0:
+        return
+    handle, path = tempfile.mkstemp(prefix="sse-rewrite-tests-", suffix=".pem")
+    with os.fdopen(handle, "w", encoding="ascii") as one:
+        one.write(text[: end + len("-----END CERTIFICATE-----")] + "\n")
+    atexit.register(os.unlink, path)
+    os.environ["SSL_CERT_FILE"] = path
+    os.environ.pop("SSL_CERT_DIR", None)
+
+
+_one_certificate_bundle()
 
 
 @pytest.fixture(params=["accelerated", "general-path"])
