@@ -43,7 +43,7 @@ from .guard import guard, stamp_first_byte, strip_cors
 from .metrics import GAUGES, METRICS, MULTIPROCESS_ENV, Metrics, forget_worker, serve_metrics
 from .settings import ServeSettings, client_base_url
 from .state import CONNECTIONS, CUT, INFLIGHT, LOG, RECORD, UPSTREAM, ServerLog, aiohttp_logger
-from .supervisor import supervise
+from .supervisor import STOP_SIGNALS, supervise
 from .upstream import Upstream, UpstreamFailure
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -176,8 +176,9 @@ async def serve(settings: ServeSettings, listener: socket.socket | None = None) 
         log.say(f"listening on {url} (upstream {settings.upstream})")
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stopping.set)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # a worker is forked with them blocked
     await stopping.wait()
     log.say(f"stopping: open requests get up to {settings.drain_timeout:g}s to finish")
     await stop(runner, settings.drain_timeout)

@@ -5,7 +5,9 @@ server is not stopping (killed for memory, a crash) is logged with how it ended 
 replaced by a new one; if workers keep dying (more than `_BURST` within `_WINDOW`
 seconds) the parent waits a second between replacements rather than fork in a loop.
 SIGTERM and SIGINT are passed on to every worker, each of which drains and exits; the
-parent then exits, with status 1 if any worker failed to stop cleanly.
+parent then exits, with status 1 if any worker failed to stop cleanly. A worker is forked with
+both signals blocked and unblocks them once its loop handles them (`serve`), so one sent while
+it starts (a replacement forked just before a stop) waits for its handler instead of killing it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 
 _BURST: Final = 5
 _WINDOW: Final = 10.0
+STOP_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+"""The signals that stop the server; a worker starts with them blocked (see the module docstring)."""
 
 
 def supervise(workers: int, work: Callable[[], None], at_end: Callable[[], None], log: ServerLog,
@@ -75,11 +79,12 @@ def supervise(workers: int, work: Callable[[], None], at_end: Callable[[], None]
 
 
 def _fork(work: Callable[[], None]) -> int:
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # (the parent's too, until the fork is done)
     child = os.fork()
     if child == 0:  # a worker: serve, and never return into the parent's code
         code = 0
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, signal.SIG_DFL)  # the worker's loop installs its own
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)  # the worker's loop installs its own, then unblocks them
         try:
             work()
         except BaseException as error:
@@ -87,6 +92,7 @@ def _fork(work: Callable[[], None]) -> int:
             code = 1
         finally:
             os._exit(code)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # one sent meanwhile is handled now
     return child
 
 

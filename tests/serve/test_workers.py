@@ -33,3 +33,21 @@ def test_a_dead_worker_is_replaced_and_logged(servers: Servers) -> None:
         finally:
             if server.poll() is None:
                 server.kill()
+
+
+def test_a_stop_while_the_workers_start_drains_them_all(servers: Servers) -> None:
+    """SIGTERM at once, while the workers (or a replacement) may still be starting: each handles
+    it once its loop runs (a worker starts with the stop signals blocked), drains, and all exit 0.
+    Before, a worker the signal found starting died of it, and the server exited 1."""
+    command = [sys.executable, "-m", "sse_rewrite", "serve", "--upstream", servers.upstream, "--port", "0",
+               "--workers", "2"]
+    with subprocess.Popen(command, stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"}) as server:
+        try:
+            assert server.stderr is not None
+            assert "listening on " in server.stderr.readline().decode()
+            assert "workers" in server.stderr.readline().decode()
+            server.send_signal(signal.SIGTERM)
+            assert server.wait(20) == 0
+        finally:
+            if server.poll() is None:
+                server.kill()
