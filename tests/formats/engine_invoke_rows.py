@@ -66,6 +66,21 @@ _ORDER = (
     + _t("duplicate_demo", _t("tag", "a") + _t("tag", "b"))
 )
 _ITEMS = [{"sku": "book-001", "qty": 2}, {"sku": "pen-007", "qty": 5}]
+_SEATTLE, _M3_END = _t("city", "Seattle"), f"{NS}</tool_call>"
+_RUST_EXTRAS = (  # (vLLM's Rust parser's case beside the Python one: rust/src/tool-parser/src/minimax_m3.rs)
+    _t("metadata", _t("score", "42") + _t("rank", "7"))
+    + _t("schema_mismatch_array", _t("x", "1") + _t("x", "2"))
+    + _t("unknown_struct", _t("a", "1") + _t("a", "2"))
+)
+_ORDER_SCHEMA = {
+    "user_id": "integer", "urgent": "boolean", "note": "string",
+    "shipping": {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}}},
+    "items": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer"}}}},
+    "metadata": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "duplicate_demo": {"type": "object", "properties": {"tag": {"type": "string"}}},
+    "schema_mismatch_array": {"type": "array", "items": {"type": "integer"}},
+}  # fmt: skip
+
 _SEED_CALL = (
     "<seed:tool_call>\n<function=get_weather>\n<parameter=location>Barcelona, Spain</parameter>\n"
     "</function>\n</seed:tool_call>"
@@ -189,6 +204,61 @@ ROWS: list[Any] = [
         "",
         set(),
         id="m3-vllm-stray-closer-is-text-vllm-drops-the-opener",
+    ),
+    # (vLLM's Rust parser's own cases, rust/src/tool-parser/src/minimax_m3.rs)
+    pytest.param(
+        M3,
+        f"Let me check. {_m3(_SEATTLE)} This trailing text is ignored.",
+        [("f", {"city": "Seattle"})],
+        "Let me check.  This trailing text is ignored.",
+        "",
+        set(),
+        id="m3-vllm-rust-text-after-the-block-kept-vllm-drops-it",
+    ),
+    pytest.param(
+        M3,
+        _m3(_SEATTLE + "I need to use the city above." + _t("days", "5")),
+        [],
+        _m3(_SEATTLE + "I need to use the city above." + _t("days", "5")).removesuffix("\n" + _M3_END),
+        "",
+        {"malformed-call"},
+        id="m3-vllm-rust-prose-inside-the-invoke-is-text-vllm-drops-the-rest",
+    ),
+    pytest.param(
+        M3,
+        _m3(_t("shape", "\nrectangle\n") + _t("dimensions", '{"width":10}') + _t("precision", "2")),
+        [("f", {"shape": "rectangle", "dimensions": {"width": 10}, "precision": 2})],
+        "",
+        "",
+        set(),
+        id="m3-vllm-rust-multiline-value-stripped-vllm-keeps-its-newlines",
+    ),
+    pytest.param(
+        M3,
+        _m3(_t("payload", "text before " + _t("child", "value") + " text after")),
+        [("f", {"payload": f"text before {_t('child', 'value')} text after"})],
+        "",
+        "",
+        set(),
+        id="m3-vllm-rust-text-beside-tags-is-the-raw-string-vllm-splits-it-into-text-and-child",
+    ),
+    pytest.param(
+        M3,
+        _m3(_SEATTLE).removesuffix(_M3_END) + "  \n",
+        [("f", {"city": "Seattle"})],
+        "",
+        "",
+        set(),
+        id="m3-vllm-rust-block-closer-lost-after-a-call",
+    ),
+    pytest.param(
+        M3,
+        _m3(_SEATTLE)[: -len(_M3_END) + 3],
+        [("f", {"city": "Seattle"})],
+        "\n]<]",
+        "",
+        {"truncated-call"},
+        id="m3-vllm-rust-cut-off-closer-is-text-vllm-fails",
     ),
     pytest.param(SEED, _SEED_CALL, _BARCELONA, "", "", set(), id="seed-vllm-call"),
     pytest.param(
@@ -355,6 +425,23 @@ TYPED: list[Any] = [
         {"s": ["string", "null"], "z": ["string", "null"], "o": ["object", "null"]},
         {"s": "Alice", "z": None, "o": {"theme": "dark", "size": 14}},
         id="m2-vllm-any-of-nullable",
+    ),
+    pytest.param(
+        M3,
+        _m3(_ORDER + _RUST_EXTRAS),
+        _ORDER_SCHEMA,
+        {
+            "user_id": 42,
+            "urgent": True,
+            "note": "Leave it.",
+            "shipping": {"city": "Singapore", "zip": 18956},
+            "items": _ITEMS,
+            "duplicate_demo": {"tag": ["a", "b"]},
+            "metadata": {"score": 42, "rank": 7},
+            "schema_mismatch_array": [1, 2],
+            "unknown_struct": {"a": [1, 2]},
+        },
+        id="m3-vllm-nested-values-typed-arrays-unwrapped-unknown-guessed-vllm-keeps-strings",
     ),
 ]
 
