@@ -23,6 +23,7 @@ PARSERS = {
     "llama-pythonic": ("llama4+special-tokens", "llama3.2+special-tokens"),
     "lfm2-engine": LIST_PARSERS["lfm2"],
     "gemma-engine": LIST_PARSERS["gemma"],
+    "gemma-engine-stripped": LIST_PARSERS["gemma-stripped"],
 }
 _ST, _EN = "<|tool_call_start|>[", "]<|tool_call_end|>"
 _PS, _PE = "<|python_start|>[", "]<|python_end|>"
@@ -333,6 +334,22 @@ ROWS: dict[str, dict[str, Expected]] = {
             [],
             '<|tool_call>call:get_weather{location:<|"|>London',
             {"truncated-call"},
+        ),
+    },
+    # (vLLM's #42047 case with the quote tokens stripped: a bare `108.` is the number it spells, as
+    # when quoted; the raw-value guess alone reads JSON and kept it the string "108.")
+    "gemma-engine-stripped": {
+        "trailing-dot-number-quote-tokens-stripped": (
+            "<|tool_call>call:f{left:108.,name:x,sizes:[1.,2]}<tool_call|>",
+            [("f", '{"left": 108.0, "name": "x", "sizes": [1.0, 2]}')],
+            "",
+            set(),
+        ),
+        "trailing-dot-number-every-token-stripped": (
+            "call:f{left:-108.}",
+            [("f", '{"left": -108.0}')],
+            "",
+            set(),
         ),
     },
 }
