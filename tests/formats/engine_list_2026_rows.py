@@ -126,6 +126,19 @@ ROWS: dict[str, dict[str, Expected]] = {
             "[TOOL_CALLS]toolname_no_args",
             {"truncated-call"},
         ),
+        # (SGLang test/srt/function_call/test_mistral_detector.py)
+        "sglang-canonical-space-then-list-then-space-kept": (
+            '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}] ',
+            [("get_weather", '{"city": "Paris"}')],
+            " ",
+            set(),
+        ),
+        "sglang-compact-args": (
+            '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+            [("get_weather", '{"city": "Paris"}')],
+            "",
+            set(),
+        ),
     },
     "llama-json": {
         "parameters": (

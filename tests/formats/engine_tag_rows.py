@@ -298,6 +298,15 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             "",
             set(),
         ),
+        # (SGLang test/srt/function_call/test_qwen3_coder_detector.py: no </function>, the wrapper's
+        # closer closes the call, DESIGN.md §4's section end; before, the call was malformed text)
+        "sglang-function-closed-by-the-wrapper": Expectation(
+            "Thought: calling weather. <tool_call><function=get_weather><parameter=city>Shanghai</parameter>"
+            "<parameter=unit>celsius</parameter></tool_call>",
+            [("get_weather", '{"city": "Shanghai", "unit": "celsius"}')],
+            "Thought: calling weather. ",
+            {"implicit-close"},
+        ),
     },
     "mimo-xml+special-tokens": {  # V tests/tool_parsers/test_mimov2_flash_tool_parser.py: values as written
         "vllm-content-before": Expectation(
