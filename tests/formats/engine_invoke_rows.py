@@ -21,6 +21,18 @@ DSML4, _TS, _TE = "deepseek-v4-pro", "<｜DSML｜tool_calls>\n", "</｜DSML｜to
 SEED, HARMONY, K3 = "bytedance-seed/seed-oss-36b-instruct", "openai/gpt-oss-120b", "moonshotai/kimi-k3"
 NS = "]<]minimax[>["
 _FS, _FE = "<｜DSML｜function_calls>\n", "</｜DSML｜function_calls>"
+PLAMO, _EOT, _pl = "pfnet/plamo-3-nict-2b-base", "<|plamo:tag|>", "<|plamo:{}:plamo|>".format
+
+
+def _plamo(name: str, arguments: str) -> str:
+    """A PLaMo 3 request, its arguments behind the JSON constraint tokens (as vLLM's tests write it)."""
+    return (f"{_pl('begin_tool_request')}{_pl('begin_tool_name')}{name}{_pl('end_tool_name')}"
+            f"{_pl('begin_tool_arguments')}<|plamo:constrain|>json<|plamo:msg|>{arguments}"
+            f"{_pl('end_tool_arguments')}{_pl('end_tool_request')}")  # fmt: skip
+
+
+def _requests(*calls: str) -> str:
+    return f"{_pl('begin_tool_requests')}{''.join(calls)}{_pl('end_tool_requests')}{_EOT}"
 
 
 def _dsml(name: str, *parameters: tuple[str, str, str]) -> str:
@@ -389,6 +401,31 @@ ROWS: list[Any] = [
         id="k3-vllm-message-closer-at-the-end-dropped",
     ),
 ]
+
+# (V tests/tool_parsers/test_plamo3_tool_parser.py: the end of turn ends the message; vLLM drops
+# what follows it, and the text of a request cut off, or a cut-off marker)
+_BEFORE, _ARGS = f"Before tools.{_pl('begin_tool_requests')}", _plamo("sum", '{"a": 1}')
+_NAMED = f"{_BEFORE}{_pl('begin_tool_request')}{_pl('begin_tool_name')}sum{_pl('end_tool_name')}"
+ROWS += [
+    pytest.param(PLAMO, f"Regular response{_EOT}", [], "Regular response", "", {"orphan-marker"},
+                 id="plamo-vllm-end-of-turn-dropped"),
+    pytest.param(PLAMO, f"Regular response{_EOT}ignored", [], f"Regular response{_EOT}ignored", "", set(),
+                 id="plamo-vllm-end-of-turn-glued-to-words-is-text-vllm-drops-the-rest"),
+    pytest.param(PLAMO, "Answer<|plamo:begin_", [], "Answer<|plamo:begin_", "", set(),
+                 id="plamo-vllm-cut-off-marker-is-text-vllm-drops-it"),
+    pytest.param(PLAMO, "Checking the weather." + _requests(_plamo("get_weather", '{"city": "Tokyo"}')),
+                 [("get_weather", {"city": "Tokyo"})], "Checking the weather.", "", {"orphan-marker"},
+                 id="plamo-vllm-content-then-call"),
+    pytest.param(PLAMO, _requests(_plamo("echo", '{"text": "hi"}'), _plamo("sum", '{"a": 1, "b": 2}')),
+                 [("echo", {"text": "hi"}), ("sum", {"a": 1, "b": 2})], "", "", {"orphan-marker"},
+                 id="plamo-vllm-two-calls"),
+    pytest.param(PLAMO, _BEFORE + _pl("begin_tool_request"), [], "Before tools.", "", {"dangling-opener"},
+                 id="plamo-vllm-cut-after-the-request-opener"),
+    pytest.param(PLAMO, _NAMED, [], _NAMED, "", {"truncated-call"},
+                 id="plamo-vllm-cut-after-the-name-is-text-vllm-streams-the-name"),
+    pytest.param(PLAMO, _BEFORE + _ARGS.removesuffix(_pl("end_tool_request")), [("sum", {"a": 1})],
+                 "Before tools.", "", set(), id="plamo-vllm-closers-lost-after-the-arguments-vllm-drops-it"),
+]  # fmt: skip
 
 TYPED: list[Any] = [
     pytest.param(
