@@ -231,6 +231,21 @@ ROWS: dict[str, dict[str, Expected]] = {
         "no-call": (_TEXT, [], _TEXT, set()),
     },
     "lfm2-engine": {
+        # (llama.cpp tests/chat-parsers/test-lfm2.cpp: LFM2 with JSON tools, a JSON list between its tokens)
+        "llama.cpp-json-list-two-calls-text-after": (
+            f'{_ST}{{"name": "get_weather", "arguments": {{"location": "Paris"}}}}, '
+            f'{{"name": "get_time", "arguments": {{"timezone": "UTC"}}}}{_EN}Here\'s the result.',
+            [("get_weather", '{"location": "Paris"}'), ("get_time", '{"timezone": "UTC"}')],
+            "Here's the result.",
+            set(),
+        ),
+        "llama.cpp-json-with-newlines-text-before": (
+            f'Let me check.{_ST}{{\n    "name": "t",\n    "arguments": {{\n        "location": "Paris"\n'
+            f"    }}\n}}{_EN}",
+            [("t", '{\n        "location": "Paris"\n    }')],
+            "Let me check.",
+            set(),
+        ),
         "set-is-an-array": (
             f"{_ST}label(tags={{'urgent', 'bug'}}){_EN}",
             [("label", '{"tags": ["urgent", "bug"]}')],

@@ -71,6 +71,11 @@ ROWS: dict[str, dict[str, Expected]] = {
             set(),
         ),
         "text-after-kept-not-dropped": (f"x<TOOLCALL>[{W}]</TOOLCALL>y", [("f", '{"a": 1}')], "xy", set()),
+        # (llama.cpp tests/chat-parsers/test-nemotron-v2.cpp)
+        "llama.cpp-call-then-content": (
+            f"<TOOLCALL>[{W}]</TOOLCALL>Hello, world!\nWhat's up?", [("f", '{"a": 1}')],
+            "Hello, world!\nWhat's up?", set(),
+        ),
     },
     "cohere": {
         "lone-object-and-id": (
