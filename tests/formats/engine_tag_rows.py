@@ -400,5 +400,21 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             "",
             set(),
         ),
+        # (llama.cpp tests/test-chat.cpp: GLM-4.7-Flash, Spark 2.5 and Ling 3.0 templates)
+        "llama.cpp-spark-cjk-json-values-and-no-arguments": Expectation(
+            "Preparing.<tool_call>m<arg_key>name</arg_key><arg_value>上海</arg_value></tool_call>"
+            '<tool_call>n<arg_key>tags</arg_key><arg_value>["alpha", "测试"]</arg_value></tool_call>'
+            "<tool_call>e</tool_call>",
+            [("m", '{"name": "上海"}'), ("n", '{"tags": ["alpha", "测试"]}'), ("e", "{}")],
+            "Preparing.",
+            set(),
+        ),
+        "llama.cpp-ling-marker-like-strings-in-a-value-and-text-after": Expectation(
+            "<tool_call>t\n<arg_key>q</arg_key>\n<arg_value>contains </think> and <tool_call> strings"
+            "</arg_value>\n</tool_call>\nThe time has been checked.",
+            [("t", '{"q": "contains </think> and <tool_call> strings"}')],
+            "\nThe time has been checked.",
+            set(),
+        ),
     },
 }
