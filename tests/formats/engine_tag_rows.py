@@ -416,5 +416,11 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             "\nThe time has been checked.",
             set(),
         ),
+        "llama.cpp-ling-end-of-turn-spelled-out-dropped": Expectation(
+            "<tool_call>e</tool_call><|role_end|>Done.<|role_end|>", [("e", "{}")], "Done.", {"orphan-marker"}
+        ),
+        "ling-end-of-turn-in-a-sentence-is-text": Expectation(
+            "Write <|role_end|> to end a turn.", [], "Write <|role_end|> to end a turn.", set()
+        ),
     },
 }
