@@ -351,6 +351,19 @@ ROWS: dict[str, dict[str, Expected]] = {
             "",
             set(),
         ),
+        # (llama.cpp tests/test-chat.cpp, the Gemma 4 template)
+        "llama.cpp-numbers-empties-null-nested": (
+            _g("f{a:-7,b:1.5e10,c:[],d:{},e:null,config:{theme:'dark'}}"),
+            [("f", '{"a": -7, "b": 1.5e10, "c": [], "d": {}, "e": null, "config": {"theme": "dark"}}')],
+            "",
+            set(),
+        ),
+        "llama.cpp-content-then-a-call-and-one-without-arguments": (
+            "Hello, world!\nWhat's up?" + _g("get_time{city:'Paris'}") + _g("empty_args{}"),
+            [("get_time", '{"city": "Paris"}'), ("empty_args", "{}")],
+            "Hello, world!\nWhat's up?",
+            set(),
+        ),
         "trailing-dot-number": (
             _g("f{left:108.,name:'x'}"),
             [("f", '{"left": 108.0, "name": "x"}')],

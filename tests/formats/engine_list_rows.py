@@ -78,6 +78,12 @@ ROWS: dict[str, dict[str, Expected]] = {
         ),
     },
     "cohere": {
+        "llama.cpp-two-calls-with-ids-and-python-code": (  # (llama.cpp tests/test-chat.cpp, Command R7B)
+            '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "f", "parameters": {"a": 1}},\n'
+            '    {"tool_call_id": "1", "tool_name": "python", "parameters": {"code": "print(\'hey\')"}}\n]'
+            "<|END_ACTION|>",
+            [("f", '{"a": 1}'), ("python", '{"code": "print(\'hey\')"}')], "", set(),
+        ),
         "lone-object-and-id": (
             '<|START_ACTION|>{"tool_call_id": "1", "tool_name": "f", "parameters": {"a": 1}}<|END_ACTION|>',
             [("f", '{"a": 1}')], "", set(),
