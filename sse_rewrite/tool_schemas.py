@@ -47,6 +47,18 @@ class Parameters:
             return None
         return self.resolve(properties[key])
 
+    def member(self, schema: Schema | None, key: str) -> Schema | None:
+        """The schema of `key` inside the value `schema` types: its property, else its
+        `additionalProperties`; an array's members are its `items`, whatever their key."""
+        schema = self.resolve(schema)
+        if "array" in self.types(schema):
+            found = schema.get("items")
+        else:
+            properties = schema.get("properties")
+            found = properties[key] if isinstance(properties, dict) and key in properties else None
+            found = schema.get("additionalProperties") if found is None else found
+        return self.resolve(found) if isinstance(found, dict) else None
+
     def types(self, schema: Schema, depth: int = 0) -> set[str]:
         """The JSON types `schema` allows (`type`, type lists, `anyOf`/`oneOf`/`allOf`, `enum`,
         `const`); empty when it does not say (any type)."""

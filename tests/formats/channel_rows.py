@@ -194,8 +194,14 @@ K3: dict[str, Row] = {
         "",
         set(),
     ),
-    "message-closer-inside-the-think-channel-is-reasoning": (
-        "<|open|>think<|sep|>hm<|close|>message<|sep|>", [], "", "hm<|close|>message<|sep|>", set(),
+    # (inside a think channel that never closed it is markup where it ends the message, the
+    # reasoning stays reasoning (the model opened it); anywhere else there it is the reasoning's text)
+    "message-closer-ends-the-message-inside-the-think-channel": (
+        "<|open|>think<|sep|>hm<|close|> message<|sep|>\n", [], "", "hm\n", {"orphan-marker"},
+    ),
+    "message-closer-in-a-sentence-inside-the-think-channel-is-reasoning": (
+        "<|open|>think<|sep|>Write <|close|>message<|sep|>\nto end.", [], "",
+        "Write <|close|>message<|sep|>\nto end.", set(),
     ),
 }
 

@@ -21,6 +21,18 @@ DSML4, _TS, _TE = "deepseek-v4-pro", "<｜DSML｜tool_calls>\n", "</｜DSML｜to
 SEED, HARMONY, K3 = "bytedance-seed/seed-oss-36b-instruct", "openai/gpt-oss-120b", "moonshotai/kimi-k3"
 NS = "]<]minimax[>["
 _FS, _FE = "<｜DSML｜function_calls>\n", "</｜DSML｜function_calls>"
+PLAMO, _EOT, _pl = "pfnet/plamo-3-nict-2b-base", "<|plamo:tag|>", "<|plamo:{}:plamo|>".format
+
+
+def _plamo(name: str, arguments: str) -> str:
+    """A PLaMo 3 request, its arguments behind the JSON constraint tokens (as vLLM's tests write it)."""
+    return (f"{_pl('begin_tool_request')}{_pl('begin_tool_name')}{name}{_pl('end_tool_name')}"
+            f"{_pl('begin_tool_arguments')}<|plamo:constrain|>json<|plamo:msg|>{arguments}"
+            f"{_pl('end_tool_arguments')}{_pl('end_tool_request')}")  # fmt: skip
+
+
+def _requests(*calls: str) -> str:
+    return f"{_pl('begin_tool_requests')}{''.join(calls)}{_pl('end_tool_requests')}{_EOT}"
 
 
 def _dsml(name: str, *parameters: tuple[str, str, str]) -> str:
@@ -66,6 +78,21 @@ _ORDER = (
     + _t("duplicate_demo", _t("tag", "a") + _t("tag", "b"))
 )
 _ITEMS = [{"sku": "book-001", "qty": 2}, {"sku": "pen-007", "qty": 5}]
+_SEATTLE, _M3_END = _t("city", "Seattle"), f"{NS}</tool_call>"
+_RUST_EXTRAS = (  # (vLLM's Rust parser's case beside the Python one: rust/src/tool-parser/src/minimax_m3.rs)
+    _t("metadata", _t("score", "42") + _t("rank", "7"))
+    + _t("schema_mismatch_array", _t("x", "1") + _t("x", "2"))
+    + _t("unknown_struct", _t("a", "1") + _t("a", "2"))
+)
+_ORDER_SCHEMA = {
+    "user_id": "integer", "urgent": "boolean", "note": "string",
+    "shipping": {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}}},
+    "items": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer"}}}},
+    "metadata": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "duplicate_demo": {"type": "object", "properties": {"tag": {"type": "string"}}},
+    "schema_mismatch_array": {"type": "array", "items": {"type": "integer"}},
+}  # fmt: skip
+
 _SEED_CALL = (
     "<seed:tool_call>\n<function=get_weather>\n<parameter=location>Barcelona, Spain</parameter>\n"
     "</function>\n</seed:tool_call>"
@@ -189,6 +216,61 @@ ROWS: list[Any] = [
         "",
         set(),
         id="m3-vllm-stray-closer-is-text-vllm-drops-the-opener",
+    ),
+    # (vLLM's Rust parser's own cases, rust/src/tool-parser/src/minimax_m3.rs)
+    pytest.param(
+        M3,
+        f"Let me check. {_m3(_SEATTLE)} This trailing text is ignored.",
+        [("f", {"city": "Seattle"})],
+        "Let me check.  This trailing text is ignored.",
+        "",
+        set(),
+        id="m3-vllm-rust-text-after-the-block-kept-vllm-drops-it",
+    ),
+    pytest.param(
+        M3,
+        _m3(_SEATTLE + "I need to use the city above." + _t("days", "5")),
+        [],
+        _m3(_SEATTLE + "I need to use the city above." + _t("days", "5")).removesuffix("\n" + _M3_END),
+        "",
+        {"malformed-call"},
+        id="m3-vllm-rust-prose-inside-the-invoke-is-text-vllm-drops-the-rest",
+    ),
+    pytest.param(
+        M3,
+        _m3(_t("shape", "\nrectangle\n") + _t("dimensions", '{"width":10}') + _t("precision", "2")),
+        [("f", {"shape": "rectangle", "dimensions": {"width": 10}, "precision": 2})],
+        "",
+        "",
+        set(),
+        id="m3-vllm-rust-multiline-value-stripped-vllm-keeps-its-newlines",
+    ),
+    pytest.param(
+        M3,
+        _m3(_t("payload", "text before " + _t("child", "value") + " text after")),
+        [("f", {"payload": f"text before {_t('child', 'value')} text after"})],
+        "",
+        "",
+        set(),
+        id="m3-vllm-rust-text-beside-tags-is-the-raw-string-vllm-splits-it-into-text-and-child",
+    ),
+    pytest.param(
+        M3,
+        _m3(_SEATTLE).removesuffix(_M3_END) + "  \n",
+        [("f", {"city": "Seattle"})],
+        "",
+        "",
+        set(),
+        id="m3-vllm-rust-block-closer-lost-after-a-call",
+    ),
+    pytest.param(
+        M3,
+        _m3(_SEATTLE)[: -len(_M3_END) + 3],
+        [("f", {"city": "Seattle"})],
+        "\n]<]",
+        "",
+        {"truncated-call"},
+        id="m3-vllm-rust-cut-off-closer-is-text-vllm-fails",
     ),
     pytest.param(SEED, _SEED_CALL, _BARCELONA, "", "", set(), id="seed-vllm-call"),
     pytest.param(
@@ -320,6 +402,31 @@ ROWS: list[Any] = [
     ),
 ]
 
+# (V tests/tool_parsers/test_plamo3_tool_parser.py: the end of turn ends the message; vLLM drops
+# what follows it, and the text of a request cut off, or a cut-off marker)
+_BEFORE, _ARGS = f"Before tools.{_pl('begin_tool_requests')}", _plamo("sum", '{"a": 1}')
+_NAMED = f"{_BEFORE}{_pl('begin_tool_request')}{_pl('begin_tool_name')}sum{_pl('end_tool_name')}"
+ROWS += [
+    pytest.param(PLAMO, f"Regular response{_EOT}", [], "Regular response", "", {"orphan-marker"},
+                 id="plamo-vllm-end-of-turn-dropped"),
+    pytest.param(PLAMO, f"Regular response{_EOT}ignored", [], f"Regular response{_EOT}ignored", "", set(),
+                 id="plamo-vllm-end-of-turn-glued-to-words-is-text-vllm-drops-the-rest"),
+    pytest.param(PLAMO, "Answer<|plamo:begin_", [], "Answer<|plamo:begin_", "", set(),
+                 id="plamo-vllm-cut-off-marker-is-text-vllm-drops-it"),
+    pytest.param(PLAMO, "Checking the weather." + _requests(_plamo("get_weather", '{"city": "Tokyo"}')),
+                 [("get_weather", {"city": "Tokyo"})], "Checking the weather.", "", {"orphan-marker"},
+                 id="plamo-vllm-content-then-call"),
+    pytest.param(PLAMO, _requests(_plamo("echo", '{"text": "hi"}'), _plamo("sum", '{"a": 1, "b": 2}')),
+                 [("echo", {"text": "hi"}), ("sum", {"a": 1, "b": 2})], "", "", {"orphan-marker"},
+                 id="plamo-vllm-two-calls"),
+    pytest.param(PLAMO, _BEFORE + _pl("begin_tool_request"), [], "Before tools.", "", {"dangling-opener"},
+                 id="plamo-vllm-cut-after-the-request-opener"),
+    pytest.param(PLAMO, _NAMED, [], _NAMED, "", {"truncated-call"},
+                 id="plamo-vllm-cut-after-the-name-is-text-vllm-streams-the-name"),
+    pytest.param(PLAMO, _BEFORE + _ARGS.removesuffix(_pl("end_tool_request")), [("sum", {"a": 1})],
+                 "Before tools.", "", set(), id="plamo-vllm-closers-lost-after-the-arguments-vllm-drops-it"),
+]  # fmt: skip
+
 TYPED: list[Any] = [
     pytest.param(
         DSML,
@@ -355,6 +462,23 @@ TYPED: list[Any] = [
         {"s": ["string", "null"], "z": ["string", "null"], "o": ["object", "null"]},
         {"s": "Alice", "z": None, "o": {"theme": "dark", "size": 14}},
         id="m2-vllm-any-of-nullable",
+    ),
+    pytest.param(
+        M3,
+        _m3(_ORDER + _RUST_EXTRAS),
+        _ORDER_SCHEMA,
+        {
+            "user_id": 42,
+            "urgent": True,
+            "note": "Leave it.",
+            "shipping": {"city": "Singapore", "zip": 18956},
+            "items": _ITEMS,
+            "duplicate_demo": {"tag": ["a", "b"]},
+            "metadata": {"score": 42, "rank": 7},
+            "schema_mismatch_array": [1, 2],
+            "unknown_struct": {"a": [1, 2]},
+        },
+        id="m3-vllm-nested-values-typed-arrays-unwrapped-unknown-guessed-vllm-keeps-strings",
     ),
 ]
 

@@ -23,6 +23,7 @@ PARSERS = {
     "llama-pythonic": ("llama4+special-tokens", "llama3.2+special-tokens"),
     "lfm2-engine": LIST_PARSERS["lfm2"],
     "gemma-engine": LIST_PARSERS["gemma"],
+    "gemma-engine-stripped": LIST_PARSERS["gemma-stripped"],
 }
 _ST, _EN = "<|tool_call_start|>[", "]<|tool_call_end|>"
 _PS, _PE = "<|python_start|>[", "]<|python_end|>"
@@ -125,6 +126,19 @@ ROWS: dict[str, dict[str, Expected]] = {
             "[TOOL_CALLS]toolname_no_args",
             {"truncated-call"},
         ),
+        # (SGLang test/srt/function_call/test_mistral_detector.py)
+        "sglang-canonical-space-then-list-then-space-kept": (
+            '[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}] ',
+            [("get_weather", '{"city": "Paris"}')],
+            " ",
+            set(),
+        ),
+        "sglang-compact-args": (
+            '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+            [("get_weather", '{"city": "Paris"}')],
+            "",
+            set(),
+        ),
     },
     "llama-json": {
         "parameters": (
@@ -217,6 +231,21 @@ ROWS: dict[str, dict[str, Expected]] = {
         "no-call": (_TEXT, [], _TEXT, set()),
     },
     "lfm2-engine": {
+        # (llama.cpp tests/chat-parsers/test-lfm2.cpp: LFM2 with JSON tools, a JSON list between its tokens)
+        "llama.cpp-json-list-two-calls-text-after": (
+            f'{_ST}{{"name": "get_weather", "arguments": {{"location": "Paris"}}}}, '
+            f'{{"name": "get_time", "arguments": {{"timezone": "UTC"}}}}{_EN}Here\'s the result.',
+            [("get_weather", '{"location": "Paris"}'), ("get_time", '{"timezone": "UTC"}')],
+            "Here's the result.",
+            set(),
+        ),
+        "llama.cpp-json-with-newlines-text-before": (
+            f'Let me check.{_ST}{{\n    "name": "t",\n    "arguments": {{\n        "location": "Paris"\n'
+            f"    }}\n}}{_EN}",
+            [("t", '{\n        "location": "Paris"\n    }')],
+            "Let me check.",
+            set(),
+        ),
         "set-is-an-array": (
             f"{_ST}label(tags={{'urgent', 'bug'}}){_EN}",
             [("label", '{"tags": ["urgent", "bug"]}')],
@@ -322,6 +351,19 @@ ROWS: dict[str, dict[str, Expected]] = {
             "",
             set(),
         ),
+        # (llama.cpp tests/test-chat.cpp, the Gemma 4 template)
+        "llama.cpp-numbers-empties-null-nested": (
+            _g("f{a:-7,b:1.5e10,c:[],d:{},e:null,config:{theme:'dark'}}"),
+            [("f", '{"a": -7, "b": 1.5e10, "c": [], "d": {}, "e": null, "config": {"theme": "dark"}}')],
+            "",
+            set(),
+        ),
+        "llama.cpp-content-then-a-call-and-one-without-arguments": (
+            "Hello, world!\nWhat's up?" + _g("get_time{city:'Paris'}") + _g("empty_args{}"),
+            [("get_time", '{"city": "Paris"}'), ("empty_args", "{}")],
+            "Hello, world!\nWhat's up?",
+            set(),
+        ),
         "trailing-dot-number": (
             _g("f{left:108.,name:'x'}"),
             [("f", '{"left": 108.0, "name": "x"}')],
@@ -333,6 +375,22 @@ ROWS: dict[str, dict[str, Expected]] = {
             [],
             '<|tool_call>call:get_weather{location:<|"|>London',
             {"truncated-call"},
+        ),
+    },
+    # (vLLM's #42047 case with the quote tokens stripped: a bare `108.` is the number it spells, as
+    # when quoted; the raw-value guess alone reads JSON and kept it the string "108.")
+    "gemma-engine-stripped": {
+        "trailing-dot-number-quote-tokens-stripped": (
+            "<|tool_call>call:f{left:108.,name:x,sizes:[1.,2]}<tool_call|>",
+            [("f", '{"left": 108.0, "name": "x", "sizes": [1.0, 2]}')],
+            "",
+            set(),
+        ),
+        "trailing-dot-number-every-token-stripped": (
+            "call:f{left:-108.}",
+            [("f", '{"left": -108.0}')],
+            "",
+            set(),
         ),
     },
 }

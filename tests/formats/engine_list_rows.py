@@ -71,8 +71,19 @@ ROWS: dict[str, dict[str, Expected]] = {
             set(),
         ),
         "text-after-kept-not-dropped": (f"x<TOOLCALL>[{W}]</TOOLCALL>y", [("f", '{"a": 1}')], "xy", set()),
+        # (llama.cpp tests/chat-parsers/test-nemotron-v2.cpp)
+        "llama.cpp-call-then-content": (
+            f"<TOOLCALL>[{W}]</TOOLCALL>Hello, world!\nWhat's up?", [("f", '{"a": 1}')],
+            "Hello, world!\nWhat's up?", set(),
+        ),
     },
     "cohere": {
+        "llama.cpp-two-calls-with-ids-and-python-code": (  # (llama.cpp tests/test-chat.cpp, Command R7B)
+            '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "f", "parameters": {"a": 1}},\n'
+            '    {"tool_call_id": "1", "tool_name": "python", "parameters": {"code": "print(\'hey\')"}}\n]'
+            "<|END_ACTION|>",
+            [("f", '{"a": 1}'), ("python", '{"code": "print(\'hey\')"}')], "", set(),
+        ),
         "lone-object-and-id": (
             '<|START_ACTION|>{"tool_call_id": "1", "tool_name": "f", "parameters": {"a": 1}}<|END_ACTION|>',
             [("f", '{"a": 1}')], "", set(),

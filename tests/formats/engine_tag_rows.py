@@ -298,6 +298,15 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             "",
             set(),
         ),
+        # (SGLang test/srt/function_call/test_qwen3_coder_detector.py: no </function>, the wrapper's
+        # closer closes the call, DESIGN.md §4's section end; before, the call was malformed text)
+        "sglang-function-closed-by-the-wrapper": Expectation(
+            "Thought: calling weather. <tool_call><function=get_weather><parameter=city>Shanghai</parameter>"
+            "<parameter=unit>celsius</parameter></tool_call>",
+            [("get_weather", '{"city": "Shanghai", "unit": "celsius"}')],
+            "Thought: calling weather. ",
+            {"implicit-close"},
+        ),
     },
     "mimo-xml+special-tokens": {  # V tests/tool_parsers/test_mimov2_flash_tool_parser.py: values as written
         "vllm-content-before": Expectation(
@@ -390,6 +399,28 @@ REFERENCE: dict[str, dict[str, Expectation]] = {
             [("f", '{"a": null, "b": true, "c": 12}')],
             "",
             set(),
+        ),
+        # (llama.cpp tests/test-chat.cpp: GLM-4.7-Flash, Spark 2.5 and Ling 3.0 templates)
+        "llama.cpp-spark-cjk-json-values-and-no-arguments": Expectation(
+            "Preparing.<tool_call>m<arg_key>name</arg_key><arg_value>上海</arg_value></tool_call>"
+            '<tool_call>n<arg_key>tags</arg_key><arg_value>["alpha", "测试"]</arg_value></tool_call>'
+            "<tool_call>e</tool_call>",
+            [("m", '{"name": "上海"}'), ("n", '{"tags": ["alpha", "测试"]}'), ("e", "{}")],
+            "Preparing.",
+            set(),
+        ),
+        "llama.cpp-ling-marker-like-strings-in-a-value-and-text-after": Expectation(
+            "<tool_call>t\n<arg_key>q</arg_key>\n<arg_value>contains </think> and <tool_call> strings"
+            "</arg_value>\n</tool_call>\nThe time has been checked.",
+            [("t", '{"q": "contains </think> and <tool_call> strings"}')],
+            "\nThe time has been checked.",
+            set(),
+        ),
+        "llama.cpp-ling-end-of-turn-spelled-out-dropped": Expectation(
+            "<tool_call>e</tool_call><|role_end|>Done.<|role_end|>", [("e", "{}")], "Done.", {"orphan-marker"}
+        ),
+        "ling-end-of-turn-in-a-sentence-is-text": Expectation(
+            "Write <|role_end|> to end a turn.", [], "Write <|role_end|> to end a turn.", set()
         ),
     },
 }

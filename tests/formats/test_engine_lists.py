@@ -5,6 +5,8 @@ UTF-8 as for every family (docs/behaviour.md, "Damage")."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sse_rewrite.formats import FORMATS
@@ -99,3 +101,20 @@ def test_granite_lines_name_a_declared_tool_where_the_tools_are_known(declared: 
         out = feed_pieces(FORMATS[name](tools=tools), list("list_files()"))
         assert [(c[1], c[2]) for c in calls(normalize(out))] == made, name
         assert texts(normalize(out)) == ("" if made else "list_files()"), name
+
+
+@pytest.mark.parametrize(
+    ("schema", "value"),
+    [
+        pytest.param({"type": "string"}, "108.", id="string-keeps-the-text"),
+        pytest.param({"type": "number"}, 108.0, id="number"),
+        pytest.param({}, 108.0, id="no-type-the-number-it-spells"),
+    ],
+)
+def test_a_bare_number_with_a_trailing_dot_takes_the_schema(schema: dict, value: object) -> None:
+    """(FunctionGemma's values are typed by the schema; its bare ones are read as Gemma 4's stripped ones.)"""
+    properties = {"type": "object", "properties": {"left": schema}}
+    tools = ToolSchemas.read([{"name": "f", "input_schema": properties}])
+    text = "<start_function_call>call:f{left:108.}<end_function_call>"
+    out = feed_pieces(FORMATS["functiongemma"](tools=tools), list(text))
+    assert [(c[1], json.loads(c[2])) for c in calls(normalize(out))] == [("f", {"left": value})]

@@ -157,7 +157,6 @@ def test_prose_after_an_opener_is_released_without_waiting() -> None:
         pytest.param('{"nam": "f"}', id="no-name"),
         pytest.param('{"name": "f", "arguments": {"a": 1,}}', id="invalid-json"),
         pytest.param('{"name": "two words"}', id="bad-name"),
-        pytest.param("<function=f>\n<parameter=a>\n1\n</parameter>\n", id="xml-without-function-end"),
         pytest.param("f\n<arg_key>a</arg_key>\n", id="glm-key-without-value"),
     ],
 )

@@ -53,6 +53,11 @@ ROWS: dict[str, Row] = {
     "unclosed-value-is-text": (
         f"tools<|sep|>{_CALL[:-12]}", [], f"tools<|sep|>{_CALL[:-12]}", "", {"truncated-call"},
     ),
+    "message-closer-without-its-token-is-text": (  # (reading it would hold every text ending in
+        # `message`: docs/behaviour.md, "Kimi K3 with `<|open|>`/`<|close|>` dropped")
+        f"tools<|sep|>{_CALL}call<|sep|>tools<|sep|>Done.message<|sep|>", [("bash", '{"command": "ls"}')],
+        "Done.message<|sep|>", "", set(),
+    ),
 }  # fmt: skip
 
 

@@ -141,6 +141,7 @@ _PLAMO_NAME: Final = (_plamo("begin_tool_name").decode(), _plamo("end_tool_name"
 _PLAMO_MARKERS: Final[MarkerTable[Token]] = MarkerTable({
     _plamo("begin_tool_requests"): Token.SECTION_BEGIN,
     _plamo("end_tool_requests"): Token.SECTION_END,
+    b"<|plamo:tag|>": Token.SECTION_END,  # (the end of turn: ends a section that lost its closer, or orphan)
     _plamo("begin_tool_request"): Token.CALL_BEGIN,
     _plamo("begin_tool_name"): Token.FRAME,
     _plamo("end_tool_name"): Token.FRAME,

@@ -19,7 +19,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-GLM: Final = TagSyntax("glm", frozenset({Body.GLM}))
+GLM: Final = TagSyntax("glm", frozenset({Body.GLM}), ends=(b"<|role_end|>",))
+"""(Ling 3.0, on GLM's tags, ends its turn with `<|role_end|>`, which servers may leave in the text.)"""
 
 
 class GlmParser(TagSyntaxParser, SYNTAX=GLM):

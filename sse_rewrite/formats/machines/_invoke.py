@@ -306,6 +306,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         if state is State.TEXT:
             self._emit_text(out, scan.end)
         elif state is State.THINK:
+            while self._step_think(out, ending=True):  # (an end-of-message closer waiting: it ends it)
+                pass
             self._emit_reasoning(out, scan.end)
         elif self._wrapped_call_ends(out):
             self._finish(out)

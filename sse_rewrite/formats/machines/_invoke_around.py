@@ -1,7 +1,8 @@
 """InvokeAround: what declarations of the invoke family read besides their blocks and invokes.
 
 - THINK: after the syntax's reasoning opener (M3's `<mm:think>`), reasoning up to its closer,
-  handed back as it arrives.
+  handed back as it arrives; an `orphan_words` closer with only spacing after it to the end of
+  the field (K3's `<|close|>message<|sep|>`) is dropped (notice), elsewhere it is reasoning.
 - HASH: after its hash-call wrapper's opener (MiniMax's `[TOOL_CALL]`), spacing and `{`
   (else the opener was prose, released at once), then the body up to the wrapper's closer,
   read whole (`hash_calls.read_hash_call`); a body that is not one call comes out as the text
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from ...stream.events import Markup, Notice, Piece
 from ._invoke_syntax import InvokeSyntax
-from ._invoke_tags import Inside
+from ._invoke_tags import Inside, Tag
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
 from ._scanner import NEED_MORE, NON_SPACE
@@ -40,12 +41,23 @@ class InvokeAround(ScanningParser):
     HASH_STATE: ClassVar[MachineState]
     FENCED_STATE: ClassVar[MachineState]
 
-    def _step_think(self, out: list[Piece]) -> bool:
+    def _step_think(self, out: list[Piece], ending: bool = False) -> bool:
+        """(`ending`: the field ends here.)"""
         ends = self._INSIDE[self._syntax].think_end
         found = None if ends is None else self._reasoning_until(out, ends)
         if found is None:
             return False
-        out.append(Markup(self._scan.take(found[1] + found[2])))
+        scan, end = self._scan, found[1] + found[2]
+        if found[0] is Tag.ORPHAN:  # (K3's end of message: markup where only spacing follows, else reasoning)
+            if NON_SPACE.search(scan.view, end, scan.end) is not None:
+                self._emit_reasoning(out, end)
+            elif not ending:
+                return False  # (the cursor waits on it)
+            else:
+                out.append(Markup(scan.take(end)))
+                out.append(Notice("orphan-marker", f"dropped {scan.text(found[1], end)} ending the message"))
+            return True
+        out.append(Markup(scan.take(end)))
         self._state = self.TEXT
         return True
 

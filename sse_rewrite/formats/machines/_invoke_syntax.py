@@ -23,7 +23,7 @@ import orjson
 
 from ._invoke_heads import invoke_name, tag_attributes, tagged_name
 from ._json import is_json
-from .raw_values import tool_parameters
+from .raw_values import tool_parameters, value_json
 from .tool_call_bodies import typed_object
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -31,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-    from ...tool_schemas import Parameters, ToolSchemas
+    from ...tool_schemas import Parameters, Schema, ToolSchemas
 
 
 class Spelling:
@@ -251,7 +251,8 @@ def read_invoke(
         return stripped if is_json(stripped) else None
     try:
         if syntax.values is Values.NAMED_TAGS:
-            members = _named_members(syntax.tags[0], stripped, parameters)
+            pairs = _named_members(syntax.tags[0], stripped, parameters, getattr(parameters, "root", None))
+            members = None if pairs is None else _grouped(pairs)
         else:
             members = parameter_members(syntax, body, complete, parameters)
     except orjson.JSONEncodeError:  # text orjson cannot write (lone surrogates)
@@ -357,12 +358,15 @@ _KEY_TAG: Final = r"<([A-Za-z_][\w.:-]*)>"
 _SPACING: Final = re.compile(r"[ \t\r\n]*")
 
 
-def _named_members(spelling: Spelling, body: str, parameters: Parameters | None = None) -> list[str] | None:
-    """`<KEY>VALUE</KEY>` tags behind `spelling`'s marker; a value made of such tags is an object,
-    and a key written more than once holds the array of its values (`<tag>a</tag><tag>b</tag>`)."""
-    opener = re.compile(re.escape(spelling.open[:-1]) + _KEY_TAG)
-    members: list[str] = []
-    keys: list[str] = []
+def _named_members(
+    spelling: Spelling, body: str, parameters: Parameters | None = None, schema: Schema | None = None
+) -> list[tuple[str, str]] | None:
+    """`(KEY, JSON value)` of the `<KEY>VALUE</KEY>` tags behind `spelling`'s marker, typed by their
+    schemas in `schema` (`Parameters.member`); a value of such tags is an object, or the array of their values
+    where its schema is an array (`<items><item>…</item></items>`, as vLLM reads it)."""
+    lead = spelling.open[:-1]
+    opener = re.compile(re.escape(lead) + _KEY_TAG)
+    pairs: list[tuple[str, str]] = []
     pos = 0
     while pos < len(body):
         found = opener.match(body, pos)
@@ -372,23 +376,25 @@ def _named_members(spelling: Spelling, body: str, parameters: Parameters | None 
         value_end = body.find(close, found.end())
         if value_end == -1:
             return None
-        raw = body[found.end() : value_end]
-        inner = raw.strip(_SPACE)
-        nested = _named_members(spelling, inner) if inner.startswith(spelling.open[:-1]) else None
-        if nested is not None:
-            members.append(f"{orjson.dumps(found.group(1)).decode()}: {{{', '.join(nested)}}}")
+        inner = body[found.end() : value_end].strip(_SPACE)
+        member = parameters.member(schema, found.group(1)) if parameters is not None else None
+        nested = _named_members(spelling, inner, parameters, member) if inner.startswith(lead) else None
+        if nested is None:
+            value = value_json(inner, member, parameters)
+        elif parameters is not None and member is not None and "array" in parameters.types(member):
+            value = "[" + ", ".join(value for _, value in nested) + "]"
         else:
-            members.append(typed_object([(found.group(1), raw.strip(_SPACE))], parameters)[1:-1])
-        keys.append(found.group(1))
+            value = "{" + ", ".join(_grouped(nested)) + "}"
+        pairs.append((found.group(1), value))
         after = _SPACING.match(body, value_end + len(close))
         pos = len(body) if after is None else after.end()  # (it always matches)
-    return _repeats_as_arrays(keys, members) if len(set(keys)) < len(keys) else members
+    return pairs
 
 
-def _repeats_as_arrays(keys: list[str], members: list[str]) -> list[str]:
-    """`members` (`"KEY": VALUE`, one per key in `keys`) with each repeated key's values as one array."""
+def _grouped(pairs: list[tuple[str, str]]) -> list[str]:
+    """`"KEY": VALUE` members of `pairs`, each repeated key's values as one array."""
     values: dict[str, list[str]] = {}
-    for key, member in zip(keys, members, strict=True):
-        values.setdefault(key, []).append(member[len(orjson.dumps(key).decode()) + 2 :])
+    for key, value in pairs:
+        values.setdefault(key, []).append(value)
     return [f"{orjson.dumps(key).decode()}: {found[0] if len(found) == 1 else '[' + ', '.join(found) + ']'}"
             for key, found in values.items()]  # fmt: skip

@@ -50,8 +50,10 @@ class Inside:
         self.streamed_body = _table([ends, invoke, closers, (syntax.parameter_closers(), Tag.PARAMETER)])
         # (what `absorb` looks for: the tags' one first byte; "", in every text, if they begin with several)
         self.lead = self.streamed_body.leads.decode() if len(self.streamed_body.leads) == 1 else ""
-        think_ends = syntax.think_markers()[1]
-        self.think_end = MarkerTable({end.encode(): Tag.THINK for end in think_ends}) if think_ends else None
+        think_ends = {end.encode(): Tag.THINK for end in syntax.think_markers()[1]}
+        if think_ends:  # (an `orphan_words` closer there is markup where it ends the message: `_step_think`)
+            think_ends.update((end.encode(), Tag.ORPHAN) for end in syntax.orphan_closers())
+        self.think_end = MarkerTable(think_ends) if think_ends else None
         hash_ends = [syntax.hash_calls[1]] if syntax.hash_calls else []
         if syntax.json_blocks:  # (a JSON call in a block ends at the block's closer)
             hash_ends = syntax.block_closers()

@@ -32,13 +32,14 @@ if TYPE_CHECKING:
 class TagSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("bare_function", "bodies", "name", "tags", "verbatim")
+    __slots__ = ("bare_function", "bodies", "ends", "name", "tags", "verbatim")
 
     def __init__(
         self, name: str, bodies: frozenset[Body], *, bare_function: bool = False,
-        tags: TagSpelling = TOOL_CALL, verbatim: bool = False,
+        tags: TagSpelling = TOOL_CALL, verbatim: bool = False, ends: tuple[bytes, ...] = (),
     ) -> None:
         self.name = name
+        self.ends = ends  # end-of-turn tokens: with nothing open, orphan closers (Ling's `<|role_end|>`)
         self.bodies = bodies  # what the tags may hold
         self.bare_function = bare_function  # a `<function=NAME>` without the wrapper opens a call
         self.tags = tags
@@ -47,7 +48,7 @@ class TagSyntax:
     def openers(self) -> MarkerTable[bool | bytes | None]:
         """What opens a call (False), a bare one (True), a block (None); closers stand for themselves."""
         tags = self.tags
-        closers = [tags.close, *([tags.block_end] if tags.block else [])]
+        closers = [tags.close, *([tags.block_end] if tags.block else []), *self.ends]
         block = {tags.block: None} if tags.block else {}
         bare: dict[bytes, bool | bytes] = {_FUNCTION: True, FUNCTION_END: FUNCTION_END}
         if not self.bare_function:
@@ -56,7 +57,8 @@ class TagSyntax:
 
     def closers(self) -> frozenset[bytes]:
         """Closers that mean something with nothing open (orphans: `_orphans.py`)."""
-        return frozenset({self.tags.close, FUNCTION_END, *([self.tags.block_end] if self.tags.block else [])})
+        return frozenset({self.tags.close, FUNCTION_END, *([self.tags.block_end] if self.tags.block else []),
+                          *self.ends})  # fmt: skip
 
 
 _FUNCTION: Final = FUNCTION.encode()

@@ -187,7 +187,8 @@ class LiteralReader:
             if self._stripped and self.text.startswith(self._quote, self.pos):
                 members.append((key, self._quoted()))
             elif self._stripped and self.text[self.pos : self.pos + 1] not in ("{", "["):
-                members.append((key, self._raw()))
+                schema = self._parameters.property(key) if self._parameters and self._depth == 1 else None
+                members.append((key, self._raw() if schema else _dotted(self._raw())))
             else:
                 members.append((key, self.value()))
         if self._stripped:  # raw values typed as the project's are (containers are JSON already)
@@ -213,7 +214,7 @@ class LiteralReader:
         """A value whose quotes were stripped: a container, else its raw text, typed."""
         if self.text[self.pos : self.pos + 1] in ("{", "["):
             return self.value()
-        return typed_object([("", self._raw())]).removeprefix('{"": ').removesuffix("}")
+        return typed_object([("", _dotted(self._raw()))]).removeprefix('{"": ').removesuffix("}")
 
     def _raw(self) -> str:
         """The raw text up to the next `,`, `}` or `]`."""
@@ -287,6 +288,12 @@ class LiteralReader:
             return at + 2 + len(digits)
         parts.append("\\")  # an unknown escape keeps its backslash, as Python does
         return at + 1
+
+
+def _dotted(raw: str) -> str:
+    """A bare `108.` as `108.0`: the number its text is, quoted or not (the guess reads JSON alone)."""
+    text = raw.strip()
+    return text + "0" if text.endswith(".") and _JSON_NUMBER.fullmatch(text[:-1]) else raw
 
 
 def _json_string(value: str) -> str:

@@ -213,8 +213,11 @@ class ToolCallTagParser(TagCalls):
             marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
             scan.cursor = pos + found[1]
             self._track_value(out, pos, inside)
-            if marker == tags.close:
-                return self._close(out, self._parse(pos), scan.cursor)
+            if marker == tags.close:  # (it closes a `<function=…>` that lost its `</function>` too)
+                call = self._parse(pos)
+                if call is None and self._body is Body.XML and (call := self._parse(pos, complete=False)):
+                    out.append(Notice("implicit-close", f"call {call[0]} closed by </tool_call>"))
+                return self._close(out, call, scan.cursor)
             if marker in tags.opens:  # the next call begins: this one lost its close
                 scan.cursor = pos
                 call = self._parse(pos, complete=False)
