@@ -93,10 +93,11 @@ def cost(shape: str, kind: str, size: int, body: str, path: str | None) -> int:
 
 
 _REGION = """
-import itertools
+import gc, itertools
 def region(body):
     exec(body, globals())
 def counted(body):  # one callgrind dump: the instructions run inside `starmap_next` (see `batch`)
+    gc.collect()  # (uncounted: else a full collection the runs before made due falls in this count)
     list(itertools.starmap(region, [(body,)]))
 """
 
@@ -106,7 +107,10 @@ def batch(shapes_: list[str], kind: str, size: int, body: str, path: str | None,
     """`cost` of every shape in one callgrind process (instructions collected only inside
     `itertools.starmap`'s `starmap_next`, a dump after each call): for each shape, its one-event
     run then its stream, each counted alone; the stream minus the event, as `cost`. Start-up is
-    paid once, so a table costs a run per core rather than two per shape and core. `warm`: each
+    paid once, so a table costs a run per core rather than two per shape and core. Each count
+    starts after an uncounted full collection: one the runs before made due (a pass over every
+    object start-up made, millions of instructions) would fall in whichever count came next, by
+    chance (±0.3x on a 0.1 MB shape); the count's own collections are counted. `warm`: each
     shape's stream runs once uncounted first, so what a process pays once (a pattern compiled on
     first use, a cache filled) is out of the count: the cost of a process's next stream."""
     lines = ["import sys", f"sys.path.insert(0, {str(HERE)!r})", "import shapes", _REGION]
