@@ -243,7 +243,7 @@ class ChannelParser(ChannelCalls):
             return False
         if found is not None and found[0]:
             return self._end_call(out, self._body_end, after.start() + found[1])
-        self._missing_end(out)
+        out.append(Notice("missing-close", f"call {self._name} has no {self._CALL_END.decode()}"))
         return self._end_call(out, self._body_end, self._body_end)
 
     SYNTAX: ClassVar[ChannelSyntax]
