@@ -103,17 +103,14 @@ class ChannelCalls(HeaderWords):
         self._words, self._words_at, self._header_name = 0, -1, ""
 
     def _end_call(self, out: list[Piece], body_end: int, end: int, at_end: bool = False) -> bool:
-        """The call's body ends at `body_end`, its syntax at `end`: hand it back. A body in the
-        syntax's invoke grammar is its calls, or its text (notice); `at_end`: the input ended in
-        such a body, and False when it holds no call (nothing handed back)."""
+        """The call's body ends at `body_end`, its syntax at `end`: hand it back (`at_end`: the input
+        ended in it, a recovered call). A body in the syntax's invoke grammar is its calls, or its
+        text (notice), and at the end of input False when it holds no call (nothing handed back)."""
         scan, syntax = self._scan, self.SYNTAX
         body = scan.text(self._body_at, body_end)
-        if syntax.body is None:
-            arguments = body.strip() or "{}"
-            if not is_json(arguments):  # passed on as written: the client decides
-                out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
-            self._call(out, None, self._name, arguments, scan.take(end))
-        elif (calls := read_calls(syntax.body, body, self._name, self._tools)) is None:
+        json_call = [(self._name, body.strip() or "{}")]
+        calls = json_call if syntax.body is None else read_calls(syntax.body, body, self._name, self._tools)
+        if calls is None:
             if at_end:
                 return False
             self._emit_text(out, end)
@@ -122,6 +119,8 @@ class ChannelCalls(HeaderWords):
         else:
             if at_end:
                 out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+            if syntax.body is None and not is_json(calls[0][1]):  # passed on as written: the client decides
+                out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
             raw = scan.take(end)
             for index, (name, arguments) in enumerate(calls):
                 self._call(out, None, name, arguments, raw if not index else "")
@@ -244,8 +243,7 @@ class ChannelCalls(HeaderWords):
         elif state is State.REASONING:
             self._emit_reasoning(out, scan.end)
         elif state is State.CLOSING:
-            out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
-            self._end_call(out, self._body_end, scan.end)
+            self._end_call(out, self._body_end, scan.end, at_end=True)
         elif state is State.RAW and self.SYNTAX.body is not None:
             if not self._end_call(out, scan.end, scan.end, at_end=True):
                 self._release(out, scan.end, "truncated-call", f"stream ended inside call {self._name}")
@@ -255,8 +253,7 @@ class ChannelCalls(HeaderWords):
             if state is State.JSON and last != -1 and not scan.view[last + len(call_end) : scan.end].strip():
                 self._end_call(out, last, scan.end)  # a `<|call|>` inside a string, then nothing
             elif is_json(scan.text(self._body_at, scan.end).strip()):
-                out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
-                self._end_call(out, scan.end, scan.end)
+                self._end_call(out, scan.end, scan.end, at_end=True)
             else:
                 self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
         elif state is State.HEADER and not scan.view.startswith(self.SYNTAX.next_headers, scan.mark):
