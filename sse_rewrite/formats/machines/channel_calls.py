@@ -102,26 +102,14 @@ class ChannelCalls(HeaderWords):
         # long (it left the table once a text was appended another way), and the tool's name so far.
         self._words, self._words_at, self._header_name = 0, -1, ""
 
-    def _end_call(self, out: list[Piece], body_end: int, end: int) -> bool:
-        """The call's body ends at `body_end`, its syntax at `end`: hand it back."""
-        scan = self._scan
-        if self.SYNTAX.body is not None:
-            return self._end_calls(out, body_end, end)
-        arguments = scan.text(self._body_at, body_end).strip() or "{}"
-        if not is_json(arguments):  # passed on as written: the client decides
-            out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
-        self._call(out, None, self._name, arguments, scan.take(end))
-        self._state = _TEXT
-        self._content_open = False
-        return True
-
-    def _end_calls(self, out: list[Piece], body_end: int, end: int, at_end: bool = False) -> bool:
-        """A body in the syntax's invoke grammar ends at `body_end`, its syntax at `end`: its calls,
-        or its text (notice). `at_end`: the input ended in the body; False when it holds no call
-        (nothing handed back)."""
+    def _end_call(self, out: list[Piece], body_end: int, end: int, at_end: bool = False) -> bool:
+        """The call's body ends at `body_end`, its syntax at `end`: hand it back (`at_end`: the input
+        ended in it, a recovered call). A body in the syntax's invoke grammar is its calls, or its
+        text (notice), and at the end of input False when it holds no call (nothing handed back)."""
         scan, syntax = self._scan, self.SYNTAX
-        assert syntax.body is not None
-        calls = read_calls(syntax.body, scan.text(self._body_at, body_end), self._name, self._tools)
+        body = scan.text(self._body_at, body_end)
+        json_call = [(self._name, body.strip() or "{}")]
+        calls = json_call if syntax.body is None else read_calls(syntax.body, body, self._name, self._tools)
         if calls is None:
             if at_end:
                 return False
@@ -131,6 +119,8 @@ class ChannelCalls(HeaderWords):
         else:
             if at_end:
                 out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
+            if syntax.body is None and not is_json(calls[0][1]):  # passed on as written: the client decides
+                out.append(Notice("invalid-arguments", f"call {self._name}: arguments are not valid JSON"))
             raw = scan.take(end)
             for index, (name, arguments) in enumerate(calls):
                 self._call(out, None, name, arguments, raw if not index else "")
@@ -163,9 +153,6 @@ class ChannelCalls(HeaderWords):
         if settled > self._value_at:
             self._stream(out, scan.text(self._value_at, settled))
             self._value_at = settled
-
-    def _missing_end(self, out: list[Piece]) -> None:
-        out.append(Notice("missing-close", f"call {self._name} has no {self._CALL_END.decode()}"))
 
     def absorb(self, texts: Sequence[str]) -> int:
         """The base's, up to the first text with a `<` (an end marker in a string may end the
@@ -210,30 +197,10 @@ class ChannelCalls(HeaderWords):
         self._state = _JSON
         return True
 
-    def _streams_body(self, text: str) -> str | None:
-        """Streaming, an announced call's opening text: `_opens_body`, and the body's text in it
-        streams whole, as the JSON step streams it (no `<` holds it back); None when not taken."""
-        if not self._opens_body(text):
-            return None
-        body = text.lstrip(" \t\r\n")
-        self._value_at = self._scan.end
-        self._sent.append(body)
-        return body
-
     def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
-        scan, state = self._scan, self._state
-        if state is not _JSON:
-            if state is _OPENED and self._announced is not None:
-                return self._streams_body(text)
-            return "" if self.absorb((text,)) else None
-        if self._value_at != scan.end or self._announced is None or "<" in text or "}" in text or "]" in text:
-            return None
-        if scan.end - scan.start + 4 * len(text) > self._max:  # (4 bytes a character bound its UTF-8 size)
-            return None
-        self._append_streamed(text)
-        self._sent.append(text)
-        return text
+        """`absorb_arguments` for one text."""
+        taken = self.absorb_arguments((text,))
+        return taken[0] if taken else None
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """Streaming, in an announced call's JSON body streamed so far (no `<` held back): the
@@ -243,10 +210,12 @@ class ChannelCalls(HeaderWords):
         takes streams nothing."""
         scan, state = self._scan, self._state
         if state is not _JSON:
-            if state is _OPENED and self._announced is not None and texts:
-                body = self._streams_body(texts[0])
-                if body is None:
+            if state is _OPENED and self._announced is not None and texts:  # (the body's opening text
+                if not self._opens_body(texts[0]):  # streams whole, as the JSON step streams it: no `<`)
                     return []
+                body = texts[0].lstrip(_SPACING_CHARS)
+                self._value_at = self._scan.end
+                self._sent.append(body)
                 return [body, *self.absorb_arguments(texts[1:])] if len(texts) > 1 else [body]
             return [""] * self.absorb(texts)
         if self._value_at != scan.end or self._announced is None:
@@ -274,10 +243,9 @@ class ChannelCalls(HeaderWords):
         elif state is State.REASONING:
             self._emit_reasoning(out, scan.end)
         elif state is State.CLOSING:
-            out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
-            self._end_call(out, self._body_end, scan.end)
+            self._end_call(out, self._body_end, scan.end, at_end=True)
         elif state is State.RAW and self.SYNTAX.body is not None:
-            if not self._end_calls(out, scan.end, scan.end, at_end=True):
+            if not self._end_call(out, scan.end, scan.end, at_end=True):
                 self._release(out, scan.end, "truncated-call", f"stream ended inside call {self._name}")
         elif state is State.RAW or state is State.JSON:
             call_end = self._CALL_END
@@ -285,8 +253,7 @@ class ChannelCalls(HeaderWords):
             if state is State.JSON and last != -1 and not scan.view[last + len(call_end) : scan.end].strip():
                 self._end_call(out, last, scan.end)  # a `<|call|>` inside a string, then nothing
             elif is_json(scan.text(self._body_at, scan.end).strip()):
-                out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
-                self._end_call(out, scan.end, scan.end)
+                self._end_call(out, scan.end, scan.end, at_end=True)
             else:
                 self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
         elif state is State.HEADER and not scan.view.startswith(self.SYNTAX.next_headers, scan.mark):

@@ -94,8 +94,13 @@ class ChannelParser(ChannelCalls):
         reasoning text or a call's closed JSON body while nothing is held after them (their
         steps would find it right there); the steps after theirs find nothing."""
         scan, state = self._scan, self._state
-        if state is _HEADER:
-            return text == MESSAGE_TEXT and self._end_header(text, out)
+        if state is _HEADER:  # (the header step's end of it)
+            kind = self._header_kind() if text == MESSAGE_TEXT else None
+            if kind is None:
+                return False
+            scan.append(text)
+            self._open_body(kind, scan.end, out)
+            return True
         if text not in self._WHOLE_ENDS:
             return False
         if state is _REASONING and scan.start == scan.end:
@@ -107,16 +112,6 @@ class ChannelParser(ChannelCalls):
             scan.append(text)
             return self._end_call(out, self._body_end, scan.end)
         return False
-
-    def _end_header(self, text: str, out: list[Piece]) -> bool:
-        """`<|message|>` fed after the header: what the header step does with it."""
-        scan = self._scan
-        kind = self._header_kind()
-        if kind is None:
-            return False
-        scan.append(text)
-        self._open_body(kind, scan.end, out)
-        return True
 
     def _absorb_opener(self, value: bytes | None, text: str) -> bool:
         """A header's opener alone: `_open`, then the header step, which finds no `<|message|>`
@@ -243,7 +238,7 @@ class ChannelParser(ChannelCalls):
             return False
         if found is not None and found[0]:
             return self._end_call(out, self._body_end, after.start() + found[1])
-        self._missing_end(out)
+        out.append(Notice("missing-close", f"call {self._name} has no {self._CALL_END.decode()}"))
         return self._end_call(out, self._body_end, self._body_end)
 
     SYNTAX: ClassVar[ChannelSyntax]
