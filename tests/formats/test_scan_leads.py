@@ -1,8 +1,11 @@
 """Plain-text scanning stops at any byte a marker of the table can start with, not only `<`."""
 
 import bisect
-import gc
 import itertools
+import subprocess
+import sys
+
+import orjson
 
 from sse_rewrite.formats.machines._scanner import NEED_MORE, MarkerScanner, MarkerTable, scan_text
 from sse_rewrite.stream.events import Text
@@ -36,16 +39,28 @@ def test_holds_a_partial_marker_of_any_lead() -> None:
     assert scan("no markers [here] at all <b>") == (["no markers [here] at all <b>"], None)
 
 
+_LIST_TABLES = """
+import gc, orjson, sys
+from sse_rewrite.formats.machines._lazy import LazyComposition
+from sse_rewrite.formats.machines._scanner import MarkerTable
+for composition in LazyComposition.__subclasses__():
+    composition.composition()
+import sse_rewrite.formats.catalogue.routing_wrapped  # (the compositions model ids pick)
+found = [t for t in gc.get_objects() if isinstance(t, MarkerTable)]
+tables = {(tuple(sorted(t)), tuple(sorted(t.held_from.items()))) for t in found}
+listed = [[[m.hex() for m in ms], [[m.hex(), n] for m, n in held]] for ms, held in tables]
+sys.stdout.buffer.write(orjson.dumps(listed))
+"""
+
+
 def every_table() -> list[MarkerTable]:
-    """Every distinct marker table the catalogue builds (each composition's, imported)."""
-    from sse_rewrite.formats.machines._lazy import LazyComposition
-
-    for composition in LazyComposition.__subclasses__():
-        composition.composition()
-    import sse_rewrite.formats.catalogue.routing_wrapped  # noqa: F401  (the compositions model ids pick)
-
-    tables = [t for t in gc.get_objects() if isinstance(t, MarkerTable)]
-    return list({(frozenset(t), tuple(sorted(t.held_from.items()))): t for t in tables}.values())
+    """Every distinct marker table the catalogue builds (each composition's, imported), as a fresh
+    process finds them (this one holds whatever tables the tests before built too)."""
+    listed = subprocess.run([sys.executable, "-c", _LIST_TABLES], capture_output=True, check=True).stdout
+    return [
+        MarkerTable(dict.fromkeys(map(bytes.fromhex, markers), None), {bytes.fromhex(m): n for m, n in held})
+        for markers, held in orjson.loads(listed)
+    ]
 
 
 def walked(table: MarkerTable, ordered: list[bytes], tail: bytes, glued: bool) -> bool:
