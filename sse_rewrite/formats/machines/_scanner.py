@@ -85,10 +85,11 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
     The index is made by the constructor: build a table once (at import, or once per
     class) and never change it. No marker may be a prefix of another, so at most one
     matches at a position. `by_head` holds the markers by their first `head` bytes (the
-    shortest marker's length), as `(marker, value, length)`.
+    shortest marker's length), as `(marker, value, length)`; `starts` every start of a marker
+    shorter than `head` (`b""` too), True where it is held even after a word byte (`held_from`).
     """
 
-    __slots__ = ("by_head", "head", "held_from", "leads", "longest")
+    __slots__ = ("by_head", "head", "held_from", "leads", "longest", "starts")
 
     def __init__(self, markers: dict[bytes, K], held_from: dict[bytes, int] | None = None) -> None:
         super().__init__(markers)
@@ -107,6 +108,13 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
         self.by_head: dict[bytes, list[tuple[bytes, K, int]]] = {}
         for marker, value in self.items():
             self.by_head.setdefault(marker[: self.head], []).append((marker, value, len(marker)))
+        # (from the heads: a start shorter than the head is one of a head, held as its markers are)
+        self.starts: dict[bytes, bool] = {}
+        starts = self.starts
+        for key, group in self.by_head.items():
+            held = min([self.held_from.get(marker, 1) for marker, _, _ in group]) if self.held_from else 1
+            for n in range(self.head):
+                starts[key[:n]] = n >= held or starts.get(key[:n], False)
 
     def __deepcopy__(self, memo: dict[int, object]) -> MarkerTable[K]:
         """The table itself: it never changes, so a copied parser shares it (`--think` copies the
@@ -204,13 +212,16 @@ class MarkerScanner:
                     return value, length
         if self.end - pos < table.longest:
             tail = bytes(buf[pos:])
-            # (a tail of `head` bytes or more can only begin a marker that shares its head)
-            markers = table if len(tail) < table.head else (c[0] for c in candidates or ())
-            held_from = table.held_from
-            glued = pos > 0 and buf[pos - 1] in _WORD
-            if any(marker.startswith(tail) and (len(tail) >= held_from.get(marker, 1) or not glued)
-                   for marker in markers):
-                return NEED_MORE
+            if len(tail) < table.head:  # (one lookup: most tails, and every walk of the whole table)
+                held = table.starts.get(tail)
+                if held is not None and (held or pos == 0 or buf[pos - 1] not in _WORD):
+                    return NEED_MORE
+            elif candidates is not None:  # (longer: only a marker that shares its head may begin so)
+                glued = pos > 0 and buf[pos - 1] in _WORD
+                held_from = table.held_from
+                for marker, _, _ in candidates:
+                    if marker.startswith(tail) and (not glued or len(tail) >= held_from.get(marker, 1)):
+                        return NEED_MORE
         return None
 
     def text(self, begin: int, end: int) -> str:
