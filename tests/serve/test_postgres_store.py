@@ -245,17 +245,32 @@ def test_responses_past_the_age_bound_are_neither_read_nor_kept(loop_thread: Loo
 
 
 def test_a_conversation_alternates_between_two_instances(servers: Servers, client: Client,
-                                                          pg_url: str) -> None:
+                                                          pg_url: str, loop_thread: LoopThread) -> None:
+    """Turns alternate between two instances; then a response the first wrote, deleted through the
+    second, and one trimmed by a write whose count bound is 1 (a third instance), are never
+    continued on the first: a 400 at once (what any cache of an instance's own writes must keep)."""
     first, _ = servers.serve(store=pg_url)
     second, _ = servers.serve(store=pg_url)
-    previous = None
+    previous, ids = None, []
     for turn in range(4):
         response = client((first, second)[turn % 2]).responses.create(
             model=KIMI, input=f"turn {turn}: run $ ls", tools=[SHELL], previous_response_id=previous)
         assert response.status == "completed"
         previous = response.id
+        ids.append(previous)
         roles = [message["role"] for message in upstream_saw(servers)["messages"]]
         assert roles.count("user") == turn + 1  # every earlier turn came back, from either instance
+    client(second).responses.delete(ids[2])  # (the first instance wrote turns 0 and 2)
+
+    async def trim() -> None:  # (a store's calls are made on its loop)
+        third = await PostgresStore.open(pg_url, max_rows=1)
+        await third.put("resp_last", stored(1))
+        await third.close()
+
+    loop_thread.run(trim())
+    for gone in (ids[2], ids[0]):
+        with pytest.raises(openai.BadRequestError, match="no stored response"):
+            client(first).responses.create(model=KIMI, input="next", previous_response_id=gone)
 
 
 def test_a_response_reserved_elsewhere_is_waited_for(servers: Servers, client: Client, pg_url: str,
@@ -344,3 +359,4 @@ def test_the_store_option_takes_a_url_from_the_environment(monkeypatch: pytest.M
 def test_a_failing_store_raises_its_own_error(loop_thread: LoopThread, postgres: PostgresServer) -> None:
     with pytest.raises(StoreUnavailable, match="cannot use the store database"):
         loop_thread.run(PostgresStore.open(postgres.url("no_such_database")))
+
