@@ -187,7 +187,8 @@ ROWS: dict[str, dict[str, Expected]] = {
             f"{_S1} I used {{searchTool}} for this.",
             set(),
         ),
-        "joined-by-a-newline-is-text-vllm-reads-both": (f"{_S1}\n{_INC}", [], f"{_S1}\n{_INC}", set()),
+        "joined-by-a-newline": (f"{_S1}\n{_INC}", [_S1_CALL, _INC_CALL], "", set()),
+        "prose-between-lines-keeps-all-text": (f"{_S1}\nthen\n{_INC}", [], f"{_S1}\nthen\n{_INC}", set()),
         "python-tag-semicolons": (f"<|python_tag|>{_S1}; {_INC}", [_S1_CALL, _INC_CALL], "", set()),
     },
     "llama-python-start": {

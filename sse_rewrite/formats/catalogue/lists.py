@@ -170,8 +170,10 @@ class GemmaIdsParser(ListParser, SYNTAXES=(GEMMA_STRIPPED, GEMMA_THOUGHT), sniff
     stripped `call:NAME{…}`, and the `<|channel>thought` reasoning."""
 
 
-LLAMA_BARE_JSON: Final = ListSyntax("Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";")
-"""Llama 3's `{"name": …, "parameters": …}` with no marker (`; ` between calls)."""
+LLAMA_BARE_JSON: Final = ListSyntax(
+    "Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";", again_line=True
+)
+"""Llama 3's `{"name": …, "parameters": …}` with no marker (`; ` or a newline between calls)."""
 LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}, list_calls)
 """Llama 4's `[f(a=1), g()]` with no marker."""
 MISTRAL_STRIPPED: Final = ListSyntax(

@@ -47,6 +47,9 @@ class ListSyntax:
     closer: bytes | None = None
     again: bytes | None = None
     """What starts another call of the block after a value (`;`, `call:`)."""
+    again_line: bool = False
+    """Whether, with `again`, a newline between two bare values joins them too (Llama 3's calls
+    one a line)."""
     closer_optional: bool = False
     """Whether a block ends whole without its closer (GigaChat's `</s>`, which servers cut): no
     notice where the input ends after its calls."""

@@ -297,11 +297,12 @@ class WholeAnswerParser:
             if self._values:
                 assert syntax is not None
                 if syntax.again is not None:  # (a cut `again` marker would wait: both are one byte)
-                    if not held.startswith(syntax.again, at):
+                    if held.startswith(syntax.again, at):
+                        at = _SPACE.match(held, at + 1).end()  # type: ignore[union-attr]
+                        if at == len(held):
+                            return True
+                    elif not (syntax.again_line and b"\n" in held[self._after : at]):
                         return False
-                    at = _SPACE.match(held, at + 1).end()  # type: ignore[union-attr]
-                    if at == len(held):
-                        return True
                 elif syntax.header is None:
                     return False
             syntax = syntax or next((s for s in self.BARE if _may_start(s, held[at])), None)
