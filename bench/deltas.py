@@ -195,7 +195,7 @@ def count_instructions(syntax: str, size: int, old: Path | None) -> None:
 
         run(False, False)  # (compiles what the interpreter has not cached yet)
         default, streamed = (run(True, s) - run(False, s) for s in (False, True))
-        print(f"{syntax:<12} {size // 1024:>3} KB {label:>4}  default {default / deltas:>8.0f}  "
+        print(f"{syntax:<12} {size:>6} B {label:>4}  default {default / deltas:>8.0f}  "
               f"--stream-arguments {streamed / deltas:>8.0f} instr./delta  ({streamed / default:.2f}x)",
               flush=True)
 
@@ -208,13 +208,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--instructions", nargs="?", const="", default=None, metavar="OLD",
                         help="count instructions (callgrind) at --size, against OLD if given")
-    parser.add_argument("--size", type=int, default=8, help="KB per call for --instructions")
+    parser.add_argument("--size", type=float, default=8, help="KB per call for --instructions (0.5: 512 B)")
     args = parser.parse_args()
     syntaxes = [s for s in SYNTAXES if args.syntax in s]
     if args.instructions is not None:
         old = Path(args.instructions) if args.instructions else None
         for syntax in syntaxes:
-            count_instructions(syntax, args.size * 1024, old)
+            count_instructions(syntax, int(args.size * 1024), old)
         return
     sizes = [int(s) * 1024 for s in args.sizes.split(",")]
     print(f"{'syntax':<12} {'KB':>4} {'deltas':>7} {'default':>9} {'streamed':>9} {'ratio':>6}"

@@ -92,13 +92,15 @@ class OpenAIOutput:
         (`PartHeads`)."""
         heads = self._heads
         index, text = part
-        field, token = fed
-        literal = orjson.dumps(token)
-        if literal.join(heads.around) != raw:
-            heads.seen(chunk, raw, field)
+        if raw is not heads.matched:  # (the same bytes object: its token too, checked once)
+            field, token = fed
+            if orjson.dumps(token).join(heads.around) == raw:
+                heads.matched = raw
+            else:
+                heads.seen(chunk, raw, field)
         if heads.index != index or heads.choice != choice:
             heads.head_of(chunk, choice, index)
-        return [(literal if text is token else orjson.dumps(text)).join(heads.ends)]
+        return [orjson.dumps(text).join(heads.ends)]
 
     def done(self, raw: bytes) -> list[Output]:
         """`data: [DONE]` (its raw bytes), after everything held has gone out."""

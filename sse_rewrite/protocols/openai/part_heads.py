@@ -36,10 +36,12 @@ class PartHeads:
 
     `chunk` is a chunk known to be in the kept envelope, `around` the template's parts
     (empty while none is learned), `head` the head for call `index` of choice `choice`,
-    and `ends` that head and `PART_TAIL`: an event is `literal.join(ends)`.
+    and `ends` that head and `PART_TAIL`: an event is `literal.join(ends)`; `matched` the
+    last event found to be a look-alike of the template's (a live stream's token runs pass
+    the same one, their template's event, for each token they read).
     """
 
-    __slots__ = ("_envelope", "around", "choice", "chunk", "ends", "head", "index")
+    __slots__ = ("_envelope", "around", "choice", "chunk", "ends", "head", "index", "matched")
 
     def __init__(self) -> None:
         self.chunk: Any = None
@@ -48,6 +50,7 @@ class PartHeads:
         self.head = b""
         self.ends = (b"", PART_TAIL)
         self._envelope = b""  # the kept envelope, encoded
+        self.matched: bytes | None = None
 
     def head_of(self, chunk: Chunk, choice: int, index: int) -> bytes:
         """The encoded event of an argument part of call `index` up to its text."""
@@ -67,6 +70,8 @@ class PartHeads:
         encoded = orjson.dumps(envelope(chunk))
         if encoded != self._envelope:
             self._envelope, self.around, self.choice, self.index = encoded, (), -1, -1
+            self.matched = None
         if raw and not self.around:
+            self.matched = None
             template = TokenTemplate.learn(raw, chunk, field)
             self.around = () if template is None else template.parts

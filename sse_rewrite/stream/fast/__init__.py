@@ -126,13 +126,15 @@ class Reader:
         stream, one token a read) goes to the decoder whole: no run pays for asking.
         """
         stream, out = self._stream, []
-        pos, stop = 0, complete_end(data)
-        if data.find(EVENT_END, 0, stop) + 2 >= stop:
-            if self._one is not None and stop == len(data) and stream.resolved and stream.at_boundary:
+        if data.find(EVENT_END) == len(data) - 2 >= 0:  # one whole event, first: a live stream's read
+            if self._one is not None and stream.resolved and stream.at_boundary:
                 taken = self._one(data)
                 if taken is not None:
                     stream.stats.events_in += taken.events
                     return taken.out if taken.end else taken.out + stream.decode(data)
+            return stream.decode(data)
+        pos, stop = 0, complete_end(data)
+        if data.find(EVENT_END, 0, stop) + 2 >= stop:
             return stream.decode(data)
         while pos < stop:
             if not stream.resolved:  # the format is known from the first chunk decoded: only then

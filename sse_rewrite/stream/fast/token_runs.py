@@ -112,17 +112,17 @@ class TokenRuns:
                 return None
             end = self._learn(data, 0, len(data), out)
             return Taken(out, end, 1 if end else 0, 0)
-        run = template.one(data)
+        token = template.one(data)
         rewriter = choices.get(self._choice)
-        if run is None or rewriter is None:
+        if token is None or rewriter is None:
             return None
         self._left = None
         parts: list[Part] | None = None
         if self._stream.streams_arguments:
             streamed: list[Part] = []
-            done, parts = self._stream_parts(rewriter, run.tokens, streamed, out), streamed
+            done, parts = self._stream_parts(rewriter, [token], streamed, out), streamed
         else:
-            done = self._absorb(rewriter, run.tokens, out)
+            done = self._absorb(rewriter, [token], out)
         if out or not done:
             return Taken(out + self._sent(parts), len(data) if done else 0, done, 0)
         return Taken(self._sent(parts, True), len(data), 1, 0)

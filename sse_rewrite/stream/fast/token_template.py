@@ -146,9 +146,9 @@ class TokenTemplate:
             literals, whole = literals[: len(tokens)], False
         return TokenRun(tokens, literals, self._per_event, self._slots, whole)
 
-    def one(self, data: bytes) -> TokenRun | None:
-        """`run` for `data` that is one whole event (a live stream's read): its token's run if
-        it is a look-alike, else None."""
+    def one(self, data: bytes) -> str | None:
+        """`run` for `data` that is one whole event (a live stream's read): its token if it is
+        a look-alike, else None."""
         if not (data.startswith(self._head) and data.endswith(self._tail)):
             return None
         if self._slots == 1:
@@ -161,10 +161,10 @@ class TokenTemplate:
                 return None
             literal = event[1]
         try:
-            token = orjson.loads(literal)
+            token: str = orjson.loads(literal)
         except orjson.JSONDecodeError:  # (a bad escape or bad UTF-8: the general path says so)
             return None
-        return TokenRun([token], [literal], self._per_event, self._slots, True)
+        return token
 
     def literals(self, data: bytes, start: int, stop: int) -> tuple[list[bytes], bool]:
         """`run` without decoding: the literals of the look-alikes `data[start:stop]` begins
