@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 import pytest
 
 from sse_rewrite.formats import FORMATS
-from sse_rewrite.formats.machines.raw_values import value_json
+from sse_rewrite.formats.machines.raw_values import guessed, value_json
 from sse_rewrite.stream.events import Notice, ToolCall
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import calls, chunkings, codes, feed_pieces, texts
@@ -165,3 +166,22 @@ def test_a_tool_list_never_decides_whether_text_is_a_call() -> None:
     tools = ToolSchemas.read([{"name": "t", "input_schema": {}}])
     prose = "Use <tool_call> t and </tool_call> like that"
     assert feed_pieces(FORMATS["glm"](tools=tools), [prose]) == feed_pieces(FORMATS["glm"](), [prose])
+
+
+def decoded_guess(value: str) -> str:
+    """The schema-less guess by a decode of every value (`guessed` before its first-character check)."""
+    try:
+        parsed = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        parsed = value
+    return orjson.dumps(value).decode() if isinstance(parsed, str) else value.strip()
+
+
+def test_a_guess_skips_the_decode_only_where_it_fails() -> None:
+    """`guessed` decodes only a value whose first character past spacing can begin JSON: the same result
+    as decoding every value, for values led by every ASCII character and a few others, spaced or not."""
+    bodies = ["", "1", "x", "rue", "ull", "alse", " 2}", '"a"', "]", "e5", "aN"]
+    heads = [chr(c) for c in range(128)] + ["é", "\u2028", "\ufeff", "\uff11"]
+    values = [space + head + body for space in ("", " ", "\n\t\r ") for head in heads for body in bodies]
+    values += ["", " ", "true", " null ", "-1.5e3", '{"a": [1]}', "NaN", "Infinity", "'x'", "tru", "[1,"]
+    assert [guessed(value) for value in values] == [decoded_guess(value) for value in values]

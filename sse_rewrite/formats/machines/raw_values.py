@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from ...tool_schemas import Parameters, Schema, ToolSchemas
 
 _INTEGER: Final = re.compile(r"[+-]?\d+")
+_JSON_HEADS: Final = '-{["0123456789tfn'
+"""The characters every JSON text begins with, after its spacing: a value that begins otherwise
+is a string, undecoded (a failed decode builds an exception: 3.7 µs a prose value)."""
 
 
 def tool_parameters(tools: ToolSchemas | None, name: str) -> Parameters | None:
@@ -53,6 +56,8 @@ def value_json(raw: str, schema: Schema | None = None, parameters: Parameters | 
 
 def guessed(value: str) -> str:
     """Without a schema: a JSON scalar or container keeps its type and text, else a string."""
+    if value.lstrip(" \t\n\r")[:1] not in _JSON_HEADS:  # ("" is in it: "" is decoded, and fails)
+        return orjson.dumps(value).decode()
     try:
         parsed = orjson.loads(value)
     except orjson.JSONDecodeError:
