@@ -5,7 +5,8 @@ client at once (the filter's `pump`, in asyncio). Around that loop:
 
 - **Keep-alives.** While nothing has gone to the client for `interval` seconds (a call is
   being held back, or the upstream is quiet), `keepalive` goes out: an SSE comment for
-  OpenAI clients, whatever the front chooses for others.
+  OpenAI clients, whatever the front chooses for others. One timer an interval watches for
+  that and cuts a waiting read short (a timeout around each read cost ~9 µs a read).
 - **Late headers.** The client's response starts with the first bytes it gets (output or
   a keep-alive), so an upstream that times out before sending anything can still be
   answered with a 504 (`UpstreamFailure`) instead of an empty stream.
@@ -51,6 +52,8 @@ if TYPE_CHECKING:
 
 SSE_KEEPALIVE: Final = b": keep-alive\n\n"
 """The OpenAI front's keep-alive: an SSE comment, which every SSE reader skips."""
+KEEPALIVE_DUE: Final = "a keep-alive is due"
+"""The message of the cancellation that cuts a read short for a keep-alive."""
 
 
 def error_chunk(message: str, code: int = 502) -> bytes:
@@ -60,6 +63,9 @@ def error_chunk(message: str, code: int = 502) -> bytes:
 
 class StreamRelay:
     """Relays one upstream response to one client through one rewriter."""
+
+    _task: asyncio.Task[object]
+    _watch: asyncio.Handle
 
     def __init__(self, request: web.Request, upstream: aiohttp.ClientResponse, rewriter: StreamRewriter,
                  record: RequestRecord, on_notice: Callable[[Notice], None], *, interval: float,
@@ -72,6 +78,7 @@ class StreamRelay:
         self._interval, self._keepalive, self._on_break = interval, keepalive, on_break
         self._loop = asyncio.get_running_loop()
         self._last_write = self._loop.time()
+        self._reading = False
         self._response: web.StreamResponse | None = None
         self._bounds = SseBounds(request.app[UPSTREAM].settings.limits)
         self._decoder = decoder_for(upstream, None)
@@ -80,6 +87,10 @@ class StreamRelay:
         """Relay to the end; raise `UpstreamFailure` if the upstream broke off before any byte."""
         received = False
         tail = b""  # fed to the rewriter before its flush: `on_break` or an error when the stream is cut
+        task = asyncio.current_task()
+        assert task is not None  # (a handler runs in a task)
+        self._task = task
+        self._watch = self._loop.call_at(self._last_write + self._interval, self._watchdog)
         try:
             while True:
                 chunk = await self._next_read()
@@ -109,11 +120,12 @@ class StreamRelay:
             reason = str(error) if large else f"the upstream's gzip stream is broken ({error})"
             tail = self._cut(reason, "upstream-too-large" if large else "upstream-broken")
         except asyncio.CancelledError as error:
-            task = asyncio.current_task()
-            if error.args != (CUT,) or task is None:
+            if error.args != (CUT,):
                 raise
             task.uncancel()  # shutdown cut this stream: end it properly (the guard logs it)
             tail = self._cut(CUT, "cut-at-shutdown")
+        finally:
+            self._watch.cancel()
         try:
             await self._emit(self._rewriter.feed(tail) + self._rewriter.flush())
             response = await self._start()
@@ -131,15 +143,30 @@ class StreamRelay:
 
     async def _next_read(self) -> bytes | None:
         """The next upstream bytes (b"" at the end), or None when a keep-alive is due first."""
-        wait = self._interval - (self._loop.time() - self._last_write)
-        deadline = asyncio.timeout(max(wait, 0.0))
+        if self._loop.time() - self._last_write >= self._interval:  # (due while no read waited)
+            self._watch.cancel()
+            self._watch = self._loop.call_soon(self._watchdog)  # (bytes already read still go first)
+        self._reading = True
         try:
-            async with deadline:
-                return await self._upstream.content.readany()
-        except TimeoutError:
-            if deadline.expired():
-                return None
-            raise  # the upstream's own read timeout
+            return await self._upstream.content.readany()
+        except asyncio.CancelledError as error:
+            if error.args != (KEEPALIVE_DUE,):
+                raise
+            self._task.uncancel()
+            return None
+        finally:
+            self._reading = False
+
+    def _watchdog(self) -> None:
+        """Cut the waiting read short once nothing has gone out for `interval` seconds; else
+        look again when that can first be so (a read that starts late looks for itself)."""
+        now = self._loop.time()
+        due = self._last_write + self._interval
+        if now >= due:
+            if self._reading and not self._task.cancelling():
+                self._task.cancel(KEEPALIVE_DUE)
+            due = now + self._interval
+        self._watch = self._loop.call_at(due, self._watchdog)
 
     async def _emit(self, out: list[Output]) -> None:
         data = b"".join(item for item in out if isinstance(item, bytes))
