@@ -91,7 +91,7 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "deepseek": Ref("catalogue.deepseek", "DeepSeekParser"),
     "dsml": Ref("catalogue.dsml", "DsmlParser"),
     "minimax": Ref("catalogue.minimax_format", "MiniMaxFormat"),
-    "text": Ref("machines.plain_text", "PlainTextParser"),
+    "text": Ref("catalogue.lists", "PlainTextParser"),
     "harmony": Ref("catalogue.channels", "HarmonyParser"),
     "seed": Ref("catalogue.seed", "SeedThinkParser"),
     "kimi-k3": Ref("catalogue.kimi_k3", "KimiK3Parser"),

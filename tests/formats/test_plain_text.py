@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.formats.machines.plain_text import PlainTextParser
+from sse_rewrite.formats.catalogue.lists import PlainTextParser
 from sse_rewrite.stream.events import Piece
 from tests.chunking import (
     assert_same_for_any_cut,

@@ -309,7 +309,7 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Solar Open 2", "sections", "special-tokens", (),
           "Checking. <|tool_call:start|>get_weather\n<|tool_arg:start|>city<|tool_arg:value|>Paris"
           "<|tool_arg:end|><|tool_call:end|> Done.", _CITY, "Checking.  Done.", everywhere=True),
-    # A plain-text convention (`machines/plain_text.py`).
+    # A plain-text convention (`catalogue/lists.py`).
     Entry("TOOL:/ARGUMENTS: text", "bare", "text", (),
           'Checking.\nTOOL: get_weather\nARGUMENTS: {"city": "Paris"}\nDone.', _CITY, "Checking.\n\nDone."),
 )  # fmt: skip

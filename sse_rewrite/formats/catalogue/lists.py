@@ -1,4 +1,5 @@
-"""The "marker, then a list" syntaxes, declared: Mistral, Llama 3 / 4, LFM2, Gemma 4, FunctionGemma.
+"""The "marker, then a list" syntaxes, declared: Mistral, Llama 3 / 4, LFM2, Gemma 4, FunctionGemma,
+and the `TOOL:` lines some agent prompts ask for.
 
     Mistral (pre-v11)  [TOOL_CALLS] [{"name": "add", "arguments": {"a": 1}}]
     Mistral (v11+)     [TOOL_CALLS]add[CALL_ID]a1b2c3d4e[ARGS]{"a": 1}   (`[CALL_ID]…` optional)
@@ -7,6 +8,7 @@
     LFM2 / LFM2.5      <|tool_call_start|>[add(a=1)]<|tool_call_end|>
     Gemma 4            <|tool_call>call:add{a:1,s:<|"|>text<|"|>}<tool_call|>
     FunctionGemma      <start_function_call>call:add{a:<escape>1<escape>}<end_function_call>
+    TOOL: lines        TOOL: add⏎ARGUMENTS: {"a": 1}
 
 Each is a `ListSyntax` read by the family machine (`_list_machine.py`). Their openers are
 special tokens that prose does not contain, so `auto` reads them in every stream
@@ -211,3 +213,21 @@ class Lfm2Parser(WholeAnswerParser, INNER=Lfm2TokensParser, BARE=(LFM2_BARE,)):
 
 class LlamaParser(WholeAnswerParser, INNER=LlamaTokensParser, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)):
     """`--format llama`: Llama's tokens, and its bare JSON or pythonic calls as the whole answer."""
+
+
+PLAIN_TEXT: Final = ListSyntax(
+    "TOOL:", (b"TOOL:",), {ord("{"): Quotes.JSON}, mistral_calls,
+    header=re.compile(r"[ \t]*(?P<name>[^\s<{]+)[ \t]*(?:\r\n?|\n)[ \t\r\n]*ARGUMENTS:[ \t\r\n]*"),
+    header_bytes=re.compile(rb"[<{]"), header_optional=False, line_start=True,
+    header_start=re.compile(rb"[ \t]*[^\s<{]*[ \t]*(?:(?:\r\n?|\n)[ \t\r\n]*(?:"
+                            rb"ARGUMENTS:[ \t\r\n]*|A(?:R(?:G(?:U(?:M(?:E(?:N(?:T(?:S)?)?)?)?)?)?)?)?)?)?"),
+)  # fmt: skip
+"""A plain-text convention some agent prompts ask for, one call a pair of lines:
+`TOOL: NAME` at the start of a line, then `ARGUMENTS:` and a JSON object, which may span lines.
+Anything else after `TOOL:` is prose, released as soon as that is clear; the arguments are passed
+on as written, with a notice where they are not JSON; no call id."""
+
+
+class PlainTextParser(ListParser, SYNTAXES=(PLAIN_TEXT,), sniff=(b"",)):
+    """`--format text` (opt in): `TOOL:` / `ARGUMENTS:` line pairs (every event is read: whether
+    `TOOL:` starts a line depends on the text before it)."""

@@ -116,7 +116,7 @@ class ListParser(ListReasoning):
         self._echo = b""
         self.handed_over: str | None = None
         """The text after a `hands_over` opener, which this machine does not read (None before one)."""
-        if any(syntax.word_start for syntax in self.SYNTAXES):  # (every text must reach `_open`)
+        if any(syntax.word_start or syntax.line_start for syntax in self.SYNTAXES):  # (`_glued` reads all)
             self._around.reads_all = True
 
     def _compact(self) -> None:
@@ -148,11 +148,18 @@ class ListParser(ListReasoning):
             self._state = State.BLOCK if syntax.kept else line
             return
         self._state = State.HEAD
+        if (syntax.word_start or syntax.line_start) and self._glued(syntax):
+            self._release_opener(out)
+
+    def _glued(self, syntax: ListSyntax) -> bool:
+        """Whether what the opener follows makes it prose: a word (`word_start`), or anything
+        but a line's start (`line_start`)."""
+        around = self._around
+        around.catch_up()  # (the text before the opener is out: what it ends with)
+        last = around.last
         if syntax.word_start:
-            self._around.catch_up()  # (the text before the opener is out: what it ends with)
-            last = self._around.last
-            if last.isalnum() or last == "_":
-                self._release_opener(out)
+            return last.isalnum() or last == "_"
+        return last not in "\r\n" or (not last and around.after_syntax)
 
     def open_at_start(self) -> None:
         """The prompt ended with the first syntax's opener (Functionary v3.2's `>>>`): the field
@@ -162,7 +169,9 @@ class ListParser(ListReasoning):
     def _step_head(self, out: list[Piece]) -> bool:
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
-        begin = start = _SPACE.match(scan.view, scan.cursor).end()  # type: ignore[union-attr]  # (always matches)
+        begin = start = (  # (a header on the opener's line begins right after it)
+            scan.cursor if syntax.line_start else _SPACE.match(scan.view, scan.cursor).end()  # type: ignore[union-attr]
+        )
         if begin == scan.end:
             scan.cursor = begin
             return False

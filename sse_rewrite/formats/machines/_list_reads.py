@@ -125,7 +125,8 @@ def list_calls(written: Written) -> Read:
 
 
 def mistral_calls(written: Written) -> Read:
-    """v11 `NAME[ARGS]{…}` calls (arguments as written), or a pre-v11 JSON array."""
+    """v11 `NAME[ARGS]{…}` calls (arguments as written), or a pre-v11 JSON array (also `TOOL:`
+    lines' calls, whose header has no id)."""
     found: list[Call] = []
     notices: list[Notice] = []
     for header, value in written:
@@ -137,7 +138,7 @@ def mistral_calls(written: Written) -> Read:
             continue
         if not is_json(value):
             notices.append(Notice("invalid-arguments", f"call {header['name']}: arguments are not JSON"))
-        found.append((header["id"], header["name"], value))  # (Mistral's header has an `id` group)
+        found.append((header.groupdict().get("id"), header["name"], value))
     return found, notices
 
 

@@ -70,6 +70,9 @@ class ListSyntax:
     """Whether a newline right after the opener is markup too (Gemma's `<|channel>thought` line)."""
     word_start: bool = False
     """Whether an opener that follows a letter, digit or `_` is prose (`recall:` is no `call:`)."""
+    line_start: bool = False
+    """Whether the opener counts only at the start of a line, its header on the opener's line
+    (`TOOL:`: elsewhere, or after a call on the same line, it is prose)."""
     text_header: bytes = b""
     """A header right after the opener that addresses the answer's text (Functionary v3.2's
     `all\n`): markup with its opener, and the block ends there, the text after it kept."""
