@@ -6,6 +6,7 @@ returns the calls and notices, or None when the block is not calls (it then stay
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -43,25 +44,22 @@ def json_calls(written: Written) -> Read:
     """Each value a JSON call object `{"name", "arguments"|"parameters", "id"?}`, an array of
     them, or llama.cpp's generic envelope `{"tool_calls": [those objects]}`."""
     found: list[Call] = []
-    for _, value in written:
-        items = _array_items(value) if value.startswith("[") else [value]
-        if items is None:
-            return None
-        for item in items:
-            members = json_members(item) or {}
-            envelope = members.get("tool_calls", "") if "name" not in members else ""
-            if envelope.startswith("["):
-                inner = json_calls([(None, envelope)])
-                if inner is None:
-                    return None
-                found += inner[0]
-                continue
-            call = hermes_call(item)
-            if call is None:
+    items = _items(written)
+    for item in () if items is None else items:
+        members = json_members(item) or {}
+        envelope = members.get("tool_calls", "") if "name" not in members else ""
+        if envelope.startswith("["):
+            inner = json_calls([(None, envelope)])
+            if inner is None:
                 return None
-            call_id = orjson.loads(members.get("id", "null"))
-            found.append((call_id if isinstance(call_id, str) else None, *call))
-    return found, []
+            found += inner[0]
+            continue
+        call = hermes_call(item)
+        if call is None:
+            return None
+        call_id = orjson.loads(members.get("id", "null"))
+        found.append((call_id if isinstance(call_id, str) else None, *call))
+    return None if items is None else (found, [])
 
 
 def bare_mistral_calls(written: Written) -> Read:
@@ -154,14 +152,20 @@ def named_objects(written: Written) -> Read:
     return found, []
 
 
-def gemma_calls(written: Written) -> Read:
-    """`call:NAME{key:value,…}` (quote tokens or not) or `NAME(key=value, …)` (Gemma 4, Olmo 3)."""
+def gemma_calls(written: Written, tools: ToolSchemas | None = None, quote: str = GEMMA_QUOTE) -> Read:
+    """`call:NAME{key:value,…}` (quote tokens or not) or `NAME(key=value, …)` (Gemma 4, Olmo 3).
+    With FunctionGemma's `<escape>` for its quote (`escaped_calls`), every value is raw text,
+    quoted or not, typed by the tool's schema in `tools`, or guessed (JSON when it parses, else
+    a string)."""
+    raw = quote == ESCAPE_QUOTE
     found: list[Call] = []
     for header, value in written:
-        if header is None:  # (a value with no name before it)
-            return None
         braces = value.startswith("{")
-        reader = LiteralReader(value, gemma=braces, stripped=braces and GEMMA_QUOTE not in value)
+        if header is None or (raw and not braces):  # (a value with no name before it)
+            return None
+        parameters = tool_parameters(tools, header["name"]) if raw else None
+        stripped = braces and (raw or quote not in value)
+        reader = LiteralReader(value, gemma=braces, stripped=stripped, quote=quote, parameters=parameters)
         try:
             if braces:
                 arguments = reader.value()
@@ -176,24 +180,8 @@ def gemma_calls(written: Written) -> Read:
     return found, []
 
 
-def escaped_calls(written: Written, tools: ToolSchemas | None = None) -> Read:
-    """FunctionGemma's `call:NAME{key:<escape>text<escape>,…}`: every value raw text, `<escape>`
-    quoted or not, typed by the tool's schema in `tools`, or guessed (JSON when it parses, else
-    a string)."""
-    found: list[Call] = []
-    for header, value in written:
-        if header is None or not value.startswith("{"):
-            return None
-        parameters = tool_parameters(tools, header["name"])
-        reader = LiteralReader(value, gemma=True, stripped=True, quote=ESCAPE_QUOTE, parameters=parameters)
-        try:
-            arguments = reader.value()
-            if not reader.at_end():
-                return None
-        except NotALiteral:
-            return None
-        found.append((None, header["name"], arguments))
-    return found, []
+escaped_calls: Final = functools.partial(gemma_calls, quote=ESCAPE_QUOTE)
+"""FunctionGemma's `call:NAME{key:<escape>text<escape>,…}` (`gemma_calls`, typed where tools are known)."""
 
 
 def _items(written: Written) -> list[str] | None:
