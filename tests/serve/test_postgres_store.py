@@ -126,6 +126,40 @@ def test_an_idle_connection_the_server_closes_is_dropped_at_once(loop_thread: Lo
     assert dropped == [True] and got == stored(1) and not failed_over
 
 
+def test_a_call_after_the_database_went_away_fails_without_the_whole_wait(
+    loop_thread: LoopThread, postgres: PostgresServer, pg_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its held connection dropped, the pool tries to replace it and fails: a call that needs a
+    connection stops waiting for the pool then, not after the whole wait (30 s here, more than
+    this test may take), and is the store's error."""
+    from sse_rewrite.protocols.responses import store_postgres
+
+    monkeypatch.setattr(store_postgres, "WAIT_FOR_CONNECTION", 30.0)
+
+    async def run() -> tuple[bool, str]:
+        store = await PostgresStore.open(pg_url)
+        await store.put("resp_1", stored(1))  # a connection held, idle
+        held = list(store._idle)
+        postgres.stop()
+        for _ in range(100):  # the reader's turn
+            if all(session.lost for session in held):
+                break
+            await asyncio.sleep(0.02)
+        try:
+            await store.get("resp_1")
+        except StoreUnavailable as error:
+            return True, str(error)
+        finally:
+            await store.close()
+        return False, ""
+
+    try:
+        failed, message = loop_thread.run(run())
+    finally:
+        postgres.start()
+    assert failed and message, message
+
+
 def test_a_waiter_that_goes_does_not_stop_the_write(loop_thread: LoopThread, pg_url: str) -> None:
     """A write's statement runs to its end when whoever waited for it is cancelled."""
     async def run() -> StoredResponse | None:
