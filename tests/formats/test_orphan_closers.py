@@ -45,9 +45,11 @@ def prose(draw: st.DrawFn) -> str:
     for _ in range(draw(st.integers(1, 5))):
         run = draw(st.lists(st.sampled_from(MARKERS), min_size=1, max_size=3))
         if any(a in _OPENS_SECTION and b in _CLOSES_SECTION for a, b in itertools.pairwise(run)) or any(
-            a in _BEGINS_CALL and b in _ENDS_HEADER for a, b in itertools.combinations(run, 2)
+            (a in _BEGINS_CALL and b in _ENDS_HEADER) or (a, b) == ("<tool_call>", "</tool_call>")
+            for a, b in itertools.combinations(run, 2)
         ):
-            run = run[:1]  # (an empty section, or a call or section whose header a marker ends: syntax)
+            run = run[:1]  # (an empty section, a call or section whose header a marker ends, or a GLM call
+            # whose name is what stands between its tags, `<tool_call>TOOL:</tool_call>`: syntax)
         gap = draw(st.sampled_from([" ", "", "\t"]))
         end = draw(st.sampled_from([" ", "\n", ". "]))
         parts.append(f"{gap}{''.join(run)} {draw(words)} {draw(words)}{end}")
