@@ -105,16 +105,7 @@ def list_calls(written: Written) -> Read:
         reader.pos = 0
         try:
             reader.expect("[")
-            count = 0
-            while not reader.take("]"):
-                if count:
-                    reader.expect(",")
-                    if reader.take("]"):
-                        break
-                name = reader.name()
-                reader.expect("(")
-                found.append((None, name, reader.keywords(")")))
-                count += 1
+            found += [(None, *call) for call in reader.listed("]", reader.call)]
             if not reader.at_end():
                 return None
         except NotALiteral:

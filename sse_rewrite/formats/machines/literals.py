@@ -28,9 +28,12 @@ from .tool_call_bodies import typed_object
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from collections.abc import Callable
+    from typing import Final, TypeVar
 
     from ...tool_schemas import Parameters
+
+    _Item = TypeVar("_Item")
 
 GEMMA_QUOTE: Final = '<|"|>'
 """Gemma 4's string delimiter (a special token)."""
@@ -130,28 +133,35 @@ class LiteralReader:
 
     def keywords(self, close: str) -> str:
         """`key=value, …` (or `key: value`) up to `close`, as a JSON object."""
-        members: list[str] = []
-        while not self.take(close):
-            if members:
-                self.expect(",")
-                if self.take(close):
-                    break
-            key = self.name()
-            if not (self.take("=") or self.take(":")):
-                raise NotALiteral(f"argument {key!r} has no value")
-            members.append(f"{_json_string(key)}: {self.value()}")
-        return "{" + ", ".join(members) + "}"
+        return "{" + ", ".join(self.listed(close, self._keyword)) + "}"
+
+    def call(self) -> tuple[str, str]:
+        """A keyword call `name(a=1, …)`: its name and its arguments as a JSON object."""
+        name = self.name()
+        self.expect("(")
+        return name, self.keywords(")")
+
+    def _keyword(self) -> str:
+        """One `key=value` (or `key: value`) as a JSON member."""
+        key = self.name()
+        if not (self.take("=") or self.take(":")):
+            raise NotALiteral(f"argument {key!r} has no value")
+        return f"{_json_string(key)}: {self.value()}"
 
     def _sequence(self, close: str) -> str:
         self.pos += 1
-        items: list[str] = []
+        return "[" + ", ".join(self.listed(close, self.value)) + "]"
+
+    def listed(self, close: str, item: Callable[[], _Item]) -> list[_Item]:
+        """What `item` reads, each once, comma-separated (a trailing comma allowed) up to `close`."""
+        items: list[_Item] = []
         while not self.take(close):
             if items:
                 self.expect(",")
                 if self.take(close):
                     break
-            items.append(self.value())
-        return "[" + ", ".join(items) + "]"
+            items.append(item())
+        return items
 
     def _dict(self) -> str:
         """A dict as a JSON object; a set (`{'a', 'b'}`: its first item has no `:`) as an array."""
