@@ -186,32 +186,29 @@ class ToolCallTagParser(TagCalls):
 
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan, tags = self._scan, self.TAGS
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
+        while True:
             if self._value_end:
                 table = tags.value_ends[self._value_end]
             else:
                 table = BARE_BODY if self._bare else tags.body
-            found = scan.match(pos, table)
-            if found == NEED_MORE:
-                scan.cursor = pos
+            found = scan.find_marker(table)  # (every marker begins with `<`)
+            if found is None:  # (the cursor rests on a cut marker, or at the end)
                 return False
-            if found is None:
-                scan.cursor = pos + 1
-                continue
+            value, pos, length = found
             inside = self._value_end is not None
-            if inside and found[0] is not None and scan.view.startswith(tags.close, pos):  # (in a value)
-                opens = self._opens_after(pos + found[1])
+            if inside and value is not None and scan.view.startswith(tags.close, pos):  # (in a value)
+                opens = self._opens_after(pos + length)
                 if opens is None:
                     scan.cursor = pos
                     return False
                 if not opens:  # (the value's own text)
-                    scan.cursor = pos + found[1]
+                    scan.cursor = pos + length
                     continue
                 self._value_end = None  # (streamed: the open value ends here, as the call does)
                 self._track_value(out, pos, True)
-                return self._close(out, self._parse(pos, complete=False), pos + found[1])
-            marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
-            scan.cursor = pos + found[1]
+                return self._close(out, self._parse(pos, complete=False), pos + length)
+            marker, self._value_end = scan.view[pos : pos + length], value
+            scan.cursor = pos + length
             self._track_value(out, pos, inside)
             if marker == tags.close:  # (it closes a `<function=…>` that lost its `</function>` too)
                 call = self._parse(pos)
@@ -227,8 +224,6 @@ class ToolCallTagParser(TagCalls):
             if marker == FUNCTION_END and self._bare:
                 self._body_end, self._state = scan.cursor, State.CLOSING
                 return True
-        scan.cursor = scan.end
-        return False
 
     def _opens_after(self, at: int) -> bool | None:
         """Whether a call opens right after `at` (spacing aside): then a close met inside a value
