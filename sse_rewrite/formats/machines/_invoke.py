@@ -152,11 +152,9 @@ class InvokeParser(InvokeStreaming, InvokeAround):
                 return False
             self._angle = False
             scan.cursor += scan.view[scan.cursor] == 0x3E  # '>'
-        found = NON_SPACE.search(scan.view, scan.cursor, scan.end)
-        if found is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return False
-        pos = found.start()
         tag = scan.match(pos, self._INSIDE[self._syntax].between)
         if tag is NEED_MORE:
             scan.cursor = pos

@@ -134,11 +134,9 @@ class ToolCallTagParser(TagCalls):
 
     def _step_opened(self, out: list[Piece]) -> bool:
         scan = self._scan
-        first = NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return False
-        pos = first.start()
         if scan.view[pos] == 0x7B:  # '{': JSON, if a key or the object's end follows
             after = NON_SPACE.search(scan.view, pos + 1, pos + _LOOKAHEAD)
             if after is None:
@@ -239,15 +237,14 @@ class ToolCallTagParser(TagCalls):
         standing there (None: none); None while spacing runs to the end or the input cuts that
         marker (the cursor waits on it)."""
         scan = self._scan
-        first = NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return None
-        found = scan.match(first.start(), table)
+        found = scan.match(pos, table)
         if found == NEED_MORE:
-            scan.cursor = first.start()
+            scan.cursor = pos
             return None
-        return first.start(), found
+        return pos, found
 
     def _step_closing(self, out: list[Piece]) -> bool:
         after = self._after_spacing(self.TAGS.closing)
