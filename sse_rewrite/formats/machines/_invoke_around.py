@@ -19,7 +19,7 @@ from ._invoke_syntax import InvokeSyntax
 from ._invoke_tags import Inside, Tag
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
-from ._scanner import NEED_MORE, NON_SPACE
+from ._scanner import NON_SPACE
 from .fenced_calls import FENCE_END, fence_head
 from .hash_calls import read_hash_call
 from .raw_values import tool_parameters
@@ -72,36 +72,38 @@ class InvokeAround(ScanningParser):
                 self._state = self.TEXT
                 return True
             scan.cursor = first.start()
-        while ends is not None and (pos := scan.find_lead(ends.leads, scan.cursor)) != -1:
-            found = scan.match(pos, ends)
-            if found is NEED_MORE:
-                scan.cursor = pos
-                return False
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            self._hash_call(out, pos, pos + found[1])
-            return True
-        scan.cursor = scan.end
-        return False
+        found = None if ends is None else scan.find_marker(ends)
+        if found is None:
+            if ends is None:
+                scan.cursor = scan.end
+            return False
+        self._hash_call(out, found[1], found[1] + found[2])
+        return True
 
     def _hash_call(self, out: list[Piece], body_end: int, end: int) -> bool:
-        """The wrapper's body ends at `body_end` (its closer at `end`): a call, or its text.
-        False when it is no call (nothing handed back)."""
-        scan = self._scan
-        body = scan.text(self._hash_at, body_end)
+        """The wrapper's body ends at `body_end` (its closer at `end`): a call, or its text."""
+        body = self._scan.text(self._hash_at, body_end)
         read = read_hash_call(body)
         if read is not None:
             read = read_hash_call(body, tool_parameters(self._tools, read[0]))
-        if read is None:
+        note = "hash call wrapper holds no call: passed through as text"
+        return self._wrapped_call(out, body_end, end, read, note)
+
+    def _wrapped_call(self, out: list[Piece], body_end: int, end: int, call: tuple[str, str] | None,
+                      malformed: str) -> bool:
+        """A HASH or FENCED body ends at `body_end` (its closer at `end`; `end == body_end`: the end
+        of input): `call` (name, arguments) is handed back, or without one the text it was, with
+        the `malformed` notice. False when it is no call at the end of input (nothing handed back)."""
+        scan = self._scan
+        if call is None:
             if end == body_end:
                 return False
             self._emit_text(out, end)
-            out.append(Notice("malformed-call", "hash call wrapper holds no call: passed through as text"))
+            out.append(Notice("malformed-call", malformed))
         else:
             if end == body_end:
-                out.append(Notice("recovered-call", f"stream ended inside call {read[0]}: call recovered"))
-            self._call(out, None, read[0], read[1], scan.take(end))
+                out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
+            self._call(out, None, call[0], call[1], scan.take(end))
         self._state = self.TEXT
         return True
 
@@ -131,18 +133,9 @@ class InvokeAround(ScanningParser):
         return self._fenced_call(out, pos, pos + len(FENCE_END))
 
     def _fenced_call(self, out: list[Piece], body_end: int, end: int) -> bool:
-        """The fenced object ends at `body_end` (the closing fence at `end`): a call, or its text.
-        False when it is no call at the end of input (nothing handed back)."""
+        """The fenced object ends at `body_end` (the closing fence at `end`): a call, or its text."""
         scan = self._scan
         arguments = scan.text(self._fence_at, body_end).strip(" \t\r\n") if self._fence_at else ""
-        if not (arguments.startswith("{") and is_json(arguments)):
-            if end == body_end:
-                return False
-            self._emit_text(out, end)
-            out.append(Notice("malformed-call", f"fenced call {self._name}: no JSON object, kept as text"))
-        else:
-            if end == body_end:
-                out.append(Notice("recovered-call", f"stream ended inside call {self._name}: call recovered"))
-            self._call(out, None, self._name, arguments, scan.take(end))
-        self._state = self.TEXT
-        return True
+        call = (self._name, arguments) if arguments.startswith("{") and is_json(arguments) else None
+        note = f"fenced call {self._name}: no JSON object, kept as text"
+        return self._wrapped_call(out, body_end, end, call, note)
