@@ -152,9 +152,11 @@ class InvokeParser(InvokeStreaming, InvokeAround):
                 return False
             self._angle = False
             scan.cursor += scan.view[scan.cursor] == 0x3E  # '>'
-        pos = scan.skip_spacing()
-        if pos is None:
+        found = NON_SPACE.search(scan.view, scan.cursor, scan.end)
+        if found is None:
+            scan.cursor = scan.end
             return False
+        pos = found.start()
         tag = scan.match(pos, self._INSIDE[self._syntax].between)
         if tag is NEED_MORE:
             scan.cursor = pos
@@ -250,10 +252,17 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         scan = self._scan
         inside = self._INSIDE[self._syntax]
         table = inside.body if self._announced is None else inside.streamed_body
-        found = scan.find_marker(table)
-        if found is None:  # (the cursor rests on a cut marker, or at the end)
-            return NEED_MORE if scan.cursor != scan.end else None
-        return found[0], found[1], found[1] + found[2]
+        while (pos := scan.find_lead(table.leads, scan.cursor)) != -1:
+            tag = scan.match(pos, table)
+            if tag is None:
+                scan.cursor = pos + 1
+            elif tag is NEED_MORE:
+                scan.cursor = pos
+                return NEED_MORE
+            else:
+                return tag[0], pos, pos + tag[1]
+        scan.cursor = scan.end
+        return None
 
     def _end_invoke(self, out: list[Piece], pos: int, tag: Tag, end: int) -> None:
         """The invoke's body ends at `pos` with `tag` (its closer, the next invoke or the block closer)."""

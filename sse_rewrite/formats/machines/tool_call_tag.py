@@ -134,9 +134,11 @@ class ToolCallTagParser(TagCalls):
 
     def _step_opened(self, out: list[Piece]) -> bool:
         scan = self._scan
-        pos = scan.skip_spacing()
-        if pos is None:
+        first = NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
+            scan.cursor = scan.end
             return False
+        pos = first.start()
         if scan.view[pos] == 0x7B:  # '{': JSON, if a key or the object's end follows
             after = NON_SPACE.search(scan.view, pos + 1, pos + _LOOKAHEAD)
             if after is None:
@@ -184,29 +186,32 @@ class ToolCallTagParser(TagCalls):
 
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan, tags = self._scan, self.TAGS
-        while True:
+        while (pos := scan.find(b"<", scan.cursor)) != -1:
             if self._value_end:
                 table = tags.value_ends[self._value_end]
             else:
                 table = BARE_BODY if self._bare else tags.body
-            found = scan.find_marker(table)  # (every marker begins with `<`)
-            if found is None:  # (the cursor rests on a cut marker, or at the end)
+            found = scan.match(pos, table)
+            if found == NEED_MORE:
+                scan.cursor = pos
                 return False
-            value, pos, length = found
+            if found is None:
+                scan.cursor = pos + 1
+                continue
             inside = self._value_end is not None
-            if inside and value is not None and scan.view.startswith(tags.close, pos):  # (in a value)
-                opens = self._opens_after(pos + length)
+            if inside and found[0] is not None and scan.view.startswith(tags.close, pos):  # (in a value)
+                opens = self._opens_after(pos + found[1])
                 if opens is None:
                     scan.cursor = pos
                     return False
                 if not opens:  # (the value's own text)
-                    scan.cursor = pos + length
+                    scan.cursor = pos + found[1]
                     continue
                 self._value_end = None  # (streamed: the open value ends here, as the call does)
                 self._track_value(out, pos, True)
-                return self._close(out, self._parse(pos, complete=False), pos + length)
-            marker, self._value_end = scan.view[pos : pos + length], value
-            scan.cursor = pos + length
+                return self._close(out, self._parse(pos, complete=False), pos + found[1])
+            marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
+            scan.cursor = pos + found[1]
             self._track_value(out, pos, inside)
             if marker == tags.close:  # (it closes a `<function=…>` that lost its `</function>` too)
                 call = self._parse(pos)
@@ -222,6 +227,8 @@ class ToolCallTagParser(TagCalls):
             if marker == FUNCTION_END and self._bare:
                 self._body_end, self._state = scan.cursor, State.CLOSING
                 return True
+        scan.cursor = scan.end
+        return False
 
     def _opens_after(self, at: int) -> bool | None:
         """Whether a call opens right after `at` (spacing aside): then a close met inside a value
@@ -237,14 +244,15 @@ class ToolCallTagParser(TagCalls):
         standing there (None: none); None while spacing runs to the end or the input cuts that
         marker (the cursor waits on it)."""
         scan = self._scan
-        pos = scan.skip_spacing()
-        if pos is None:
+        first = NON_SPACE.search(scan.view, scan.cursor)
+        if first is None:
+            scan.cursor = scan.end
             return None
-        found = scan.match(pos, table)
+        found = scan.match(first.start(), table)
         if found == NEED_MORE:
-            scan.cursor = pos
+            scan.cursor = first.start()
             return None
-        return pos, found
+        return first.start(), found
 
     def _step_closing(self, out: list[Piece]) -> bool:
         after = self._after_spacing(self.TAGS.closing)
