@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sse_rewrite.stream.fast.token_template import TokenTemplate, _slotted
+from sse_rewrite.stream.fast.token_template import TokenTemplate
 from tests.chunking import chunk_event, rewrite_stream
 from tests.oracles import openai_final
 
@@ -254,36 +254,3 @@ def test_after_is_none_inside_an_event() -> None:
     run = learned.run(data, 0, len(data))
     assert run.after(len(look_alike("one")) - 1) is None
     assert run.after(len(data)) is not None and run.after(len(data)).tokens == []  # type: ignore[union-attr]
-
-
-def _slotted_literals(learned: TokenTemplate, data: bytes, start: int, stop: int) -> tuple[list[bytes], bool]:
-    """`literals` as it was for every template: a pattern of the parts' lengths (`_slotted`)."""
-    parts = learned.parts
-    if not data.startswith(parts[0], start):
-        return [], start == stop
-    slotted = _slotted(tuple(map(len, parts)))
-    literals, end = slotted.findall(data, start, stop), start
-    if literals and b"".join(map(bytes.join, literals, [parts] * len(literals))) == data[start:stop]:
-        return literals, True
-    literals = []
-    while (event := slotted.match(data, end, stop)) is not None and event[1].join(parts) == event[0]:
-        literals.append(event[1])
-        end = event.end()
-    return literals, end == stop
-
-
-@pytest.mark.parametrize("slots", [
-    pytest.param(SLOT_BYTES, id="every-slot"),
-    pytest.param([b"a", b"b", b"c"], id="look-alikes"),
-    pytest.param([b"a", b'"}}]}\n\ndata: {"x', b"b"], id="a-slot-holding-the-parts-between"),
-    pytest.param([b"a", b"\\n\\ndata: ", b"b"], id="an-escaped-line-end"),
-])  # fmt: skip
-def test_one_slot_is_split_as_its_pattern_of_lengths_found_it(slots: list[bytes]) -> None:
-    learned = template({"role": "assistant", "content": "a"})
-    assert learned is not None and learned._slotted is None  # (one slot: no pattern compiled)
-    events = [content_with_slot(slot) for slot in slots]
-    data = b"".join(events) + content_with_slot(b"z")[:-9]  # (the window may end inside an event)
-    ends = [sum(map(len, events[:n])) for n in range(len(events) + 1)]
-    for start in ends:  # (each stop at an event's end, inside its tail, or inside an event)
-        for stop in [*(end - cut for end in ends for cut in (0, 3) if end - cut >= start), len(data)]:
-            assert learned.literals(data, start, stop) == _slotted_literals(learned, data, start, stop)

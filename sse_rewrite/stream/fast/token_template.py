@@ -22,10 +22,7 @@ as long as each part, `STRING` in the first slot, the same bytes in the others),
 rebuilds the window from those literals and the parts and compares: equal, the window is
 exactly look-alikes of these literals, each of them one string literal by its shape. The
 literals are then parsed together, as one JSON array (escapes, UTF-8). Where the window
-is not all look-alikes, it checks event by event, up to the first other one. An event of one
-slot needs no pattern of its lengths (compiled once per envelope length: a serve process's
-next stream with an id of another length would pay it again): its window is split where one
-event's tail meets the next one's head, which no literal can hold (it holds the line end).
+is not all look-alikes, it checks event by event, up to the first other one.
 """
 
 from __future__ import annotations
@@ -101,9 +98,7 @@ class TokenTemplate:
         self._parts = (*parts[:-1], tail)  # an event is `literal.join(_parts)`
         self._per_event = sum(map(len, self._parts))
         self._head, self._tail, self._between = head, tail, tail + head
-        # (one slot, on one line: its look-alikes are found by splitting, with no pattern of their lengths)
-        split = self._slots == 1 and b"\n" not in head + parts[-1]
-        self._slotted = None if split else _slotted(tuple(map(len, self._parts)))
+        self._slotted = _slotted(tuple(map(len, self._parts)))
 
     @classmethod
     def learn(cls, raw: bytes, chunk: dict[str, Any], field: str) -> TokenTemplate | None:
@@ -161,7 +156,6 @@ class TokenTemplate:
             if _STRING.fullmatch(literal) is None:
                 return None
         else:
-            assert self._slotted is not None  # (more than one slot)
             event = self._slotted.fullmatch(data)
             if event is None or event[1].join(self._parts) != data:
                 return None
@@ -177,31 +171,12 @@ class TokenTemplate:
         with (each one string literal by its shape), and whether they are all of it."""
         if not data.startswith(self._head, start):  # not even the first (a stale template, say)
             return [], start == stop
-        if self._slotted is None:
-            return self._split(data, start, stop)
         literals, end = self._slotted.findall(data, start, stop), stop
         if not self._rebuilds(literals, data, start, stop):  # not all look-alikes: one by one
             literals, end, match, parts = [], start, self._slotted.match, self._parts
             while (event := match(data, end, stop)) is not None and event[1].join(parts) == event[0]:
                 literals.append(event[1])
                 end = event.end()
-        return literals, end == stop
-
-    def _split(self, data: bytes, start: int, stop: int) -> tuple[list[bytes], bool]:
-        """`literals` for one slot on one line: the window between the first head and the last tail,
-        split at each tail and head (`between`: no literal holds its line end, so it is found only
-        between two events), when every piece is a string literal; else event by event."""
-        head, tail = self._head, self._tail
-        if stop - start > len(head) + len(tail) and data.endswith(tail, start, stop):
-            literals = data[start + len(head) : stop - len(tail)].split(self._between)
-            if all(map(_STRING.fullmatch, literals)):
-                return literals, True
-        literals, end, match = [], start, _STRING.match
-        while data.startswith(head, end) and (found := match(data, end + len(head), stop)) is not None:
-            if not data.startswith(tail, found.end(), stop):
-                break
-            literals.append(found[0])
-            end = found.end() + len(tail)
         return literals, end == stop
 
     def _rebuilds(self, literals: list[bytes], data: bytes, start: int, stop: int) -> bool:
