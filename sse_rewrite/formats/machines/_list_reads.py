@@ -45,7 +45,9 @@ def json_calls(written: Written) -> Read:
     them, or llama.cpp's generic envelope `{"tool_calls": [those objects]}`."""
     found: list[Call] = []
     items = _items(written)
-    for item in () if items is None else items:
+    if items is None:
+        return None
+    for item in items:
         members = json_members(item) or {}
         envelope = members.get("tool_calls", "") if "name" not in members else ""
         if envelope.startswith("["):
@@ -59,7 +61,7 @@ def json_calls(written: Written) -> Read:
             return None
         call_id = orjson.loads(members.get("id", "null"))
         found.append((call_id if isinstance(call_id, str) else None, *call))
-    return None if items is None else (found, [])
+    return found, []
 
 
 def bare_mistral_calls(written: Written) -> Read:
@@ -152,7 +154,7 @@ def gemma_calls(written: Written, tools: ToolSchemas | None = None, quote: str =
     found: list[Call] = []
     for header, value in written:
         braces = value.startswith("{")
-        if header is None or (raw and not braces):  # (a value with no name before it)
+        if header is None or (raw and not braces):  # (no name before it; FunctionGemma writes braces only)
             return None
         parameters = tool_parameters(tools, header["name"]) if raw else None
         stripped = braces and (raw or quote not in value)
