@@ -14,14 +14,15 @@ project root.
   responses in each store first (a store that has been in use: its bound is 10,000), written
   by SQL in the table as the first release made it, which every release reads.
 - **`--instructions`**: instead, serve under valgrind's callgrind (`PYTHONMALLOC=malloc`),
-  instrumentation switched on after 20 requests for `--requests` more (100 is enough): instructions
-  per request, which the machine's load does not move. Each store is set against `--store none`
-  on the same requests: single requests (the store writes each), and conversations of two
-  turns, continued by `previous_response_id` with a store and by sending the whole conversation
-  as `input` without one (the upstream gets the same request: the longer second turn is the
-  client's choice, not the store's cost); then the metrics' work per request (`observe_cost`
-  in a process of its own under callgrind) against a single request's. The callgrind files
-  are kept to annotate.
+  instrumentation switched on after 20 requests of each kind for `--requests` more (100 is
+  enough): instructions per request, which the machine's load does not move. Each store is set
+  against requests that say `"store": false` to the same process, in alternating batches (a
+  count moves ~1 % between two processes of the same code: their heaps' layout): single
+  requests (the store writes each), and conversations of two turns, continued by
+  `previous_response_id` when stored and by sending the whole conversation as `input` when not
+  (the upstream gets the same request: the longer second turn is the client's choice, not the
+  store's cost); then the metrics' work per request (`observe_cost` in a process of its own
+  under callgrind) against a single unstored request's. The callgrind files are kept to annotate.
 """
 
 from __future__ import annotations
@@ -44,11 +45,12 @@ MODEL = "moonshotai/kimi-k2.5"
 CHAT = {"model": MODEL, "messages": [{"role": "user", "content": "$ ls"}]}
 
 
-async def requests(base_url: str, count: int, path: str, chained: str = "") -> float:
+async def requests(base_url: str, count: int, path: str, chained: str = "", *, store: bool = True) -> float:
     """Send `count` requests one after another; wall seconds.
 
     `chained`: every other request continues the last, "id" by its `previous_response_id`, "input"
     by sending the whole conversation (the last request's input and output items) as its input.
+    `store`: False sends Responses requests with `"store": false` (serve then stores nothing).
     """
     async with aiohttp.ClientSession() as session:
         previous: dict[str, Any] = {}
@@ -56,6 +58,8 @@ async def requests(base_url: str, count: int, path: str, chained: str = "") -> f
         for number in range(count):
             body: dict[str, Any] = dict(CHAT) if path == "/chat/completions" else {"model": MODEL,
                                                                                    "input": "$ ls"}
+            if not store:
+                body["store"] = False
             if chained and previous and number % 2:  # conversations of two turns
                 if chained == "id":
                     body["previous_response_id"] = previous["id"]
@@ -111,8 +115,13 @@ def per_request(upstream: str, store: str, count: int, path: str, logs: Path) ->
         serve.wait(30)
 
 
-def instructions(upstream: str, store: str, count: int, chained: str, logs: Path) -> float:
-    """Instructions serve runs per short Responses request with `--store store` (callgrind)."""
+def instructions(upstream: str, store: str, count: int, chained: str, logs: Path,
+                 rounds: int = 4) -> tuple[float, float]:
+    """Instructions serve runs per short Responses request with `--store store` (callgrind): stored
+    (`chained` "id": every other one continues the last by its id) and, in the same process,
+    not stored (`"store": false`; chained by sending the conversation as input), in `rounds`
+    alternating batches, each dumped on its own. The same process for both: a count moves ~1 %
+    between processes (the heap's layout), which two processes' difference would carry."""
     name = f"{store.rpartition('/')[2][:12]}-{chained or 'single'}"
     out, log = logs / f"callgrind-{name}", logs / f"serve-cg-{name}"
     command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
@@ -127,17 +136,30 @@ def instructions(upstream: str, store: str, count: int, chained: str, logs: Path
             serve.kill()
             raise SystemExit(f"serve under callgrind did not start: {log.read_text()}")
         time.sleep(0.2)
+    base_url, batch = found.group(1), max(count // rounds, 2)
+    kinds = ((True, chained), (False, chained.replace("id", "input")))
+    totals: dict[bool, int] = {True: 0, False: 0}
     try:
-        asyncio.run(requests(found.group(1), 20, "/responses", chained))  # warm up
-        subprocess.run(["callgrind_control", "-i", "on", str(serve.pid)], check=True, capture_output=True)
-        asyncio.run(requests(found.group(1), count, "/responses", chained))
-        subprocess.run(["callgrind_control", "-i", "off", str(serve.pid)], check=True, capture_output=True)
+        for stored, how in kinds:
+            asyncio.run(requests(base_url, 20, "/responses", how, store=stored))  # warm up
+        for number in range(2 * rounds):
+            stored, how = kinds[number % 2]
+            _callgrind(serve.pid, "-i", "on")
+            asyncio.run(requests(base_url, batch, "/responses", how, store=stored))
+            _callgrind(serve.pid, "-i", "off")
+            _callgrind(serve.pid, "-d")  # (its counts so far to `out.N`, then zeroed)
+            dump = Path(f"{out}.{number + 1}")
+            found_total = re.search(rb"^totals: (\d+)", dump.read_bytes(), re.M)
+            assert found_total is not None, f"no totals in {dump}"
+            totals[stored] += int(found_total.group(1))
     finally:
         serve.terminate()
         serve.wait(120)
-    totals = re.search(rb"^totals: (\d+)", out.read_bytes(), re.M)
-    assert totals is not None, f"no totals in {out}"
-    return int(totals.group(1)) / count
+    return totals[True] / (batch * rounds), totals[False] / (batch * rounds)
+
+
+def _callgrind(pid: int, *arguments: str) -> None:
+    subprocess.run(["callgrind_control", *arguments, str(pid)], check=True, capture_output=True)
 
 
 def observe_cost(rounds: int = 20000) -> float:
@@ -212,19 +234,19 @@ def main() -> None:
     url, server = postgres_url(args.postgres)
     try:
         if args.instructions:
-            runs = [("none", "none", ""), ("sqlite", str(logs / "single.sqlite3"), ""),
-                    ("none, chained by input", "none", "input"),
+            runs = [("sqlite", str(logs / "single.sqlite3"), ""),
                     ("sqlite, chained by id", str(logs / "chained.sqlite3"), "id")]
             runs += [("postgres", url, ""), ("postgres, chained by id", url, "id")] if url else []
-            bases: dict[str, float] = {}
+            single = 0.0
             for name, store, chained in runs:
-                count = instructions(upstream, store, args.requests, chained, logs)
-                base = bases.setdefault(chained.replace("id", "input"), count)
-                print(f"responses, store {name:23}: {count / 1e6:.3f} M instructions a request "
-                      f"(+{(count - base) / base * 100:.1f} %)", flush=True)
+                stored, unstored = instructions(upstream, store, args.requests, chained, logs)
+                single = single or unstored
+                print(f"responses, store {name:23}: {stored / 1e6:.3f} M instructions a request, "
+                      f"{unstored / 1e6:.3f} M not stored: +{(stored - unstored) / 1e3:.1f} k "
+                      f"(+{(stored - unstored) / unstored * 100:.1f} %)", flush=True)
             metrics = observe_instructions(logs)
             print(f"metrics per request: {metrics / 1e3:.1f} k instructions = "
-                  f"{metrics / bases[''] * 100:.1f} % of a short request's", flush=True)
+                  f"{metrics / single * 100:.1f} % of a short request's", flush=True)
             print(f"callgrind files in {logs}")
             return
         chat_cpu, chat_wall = per_request(upstream, "none", args.requests, "/chat/completions", logs)
