@@ -105,8 +105,8 @@ async def create(request: web.Request) -> web.StreamResponse:
     for notice in translation.notices:
         log.notice(record, notice)
     response_id = new_response_id()
-    store = responses.store if body.get("store") is not False else None
-    keeper = None if store is None else Keeper(request, store, response_id, translation.conversation)
+    stored = responses.store is not None and body.get("store") is not False
+    keeper = Keeper(request, responses, response_id, translation.conversation) if stored else None
     stream = body.get("stream") is True
     if keeper is not None and stream:
         keeper.reserve()  # while the upstream is asked: a stream's id goes out in its first event

@@ -70,11 +70,16 @@ RESPONSES: web.AppKey[Responses] = web.AppKey("responses", Responses)
 
 
 class Keeper:
-    """Stores one response (its request's conversation given): reserved for a stream, written once."""
+    """Stores one response (its request's conversation given): reserved for a stream, written once.
 
-    def __init__(self, request: web.Request, store: ResponseStore, response_id: str,
+    `responses`: the app's (`RESPONSES`), whose store is not None.
+    """
+
+    def __init__(self, request: web.Request, responses: Responses, response_id: str,
                  conversation: list[dict[str, Any]]) -> None:
-        self._request, self._store, self._id, self._conversation = request, store, response_id, conversation
+        assert responses.store is not None
+        self._request, self._responses, self._store = request, responses, responses.store
+        self._id, self._conversation = response_id, conversation
         self._reserving: asyncio.Future[bool] | None = None
         self._saving: asyncio.Future[bool] | None = None
         self._waiters: list[asyncio.Future[bool]] = []  # `keep` calls waiting for a chained write
@@ -82,7 +87,7 @@ class Keeper:
     def reserve(self) -> None:
         """Start reserving the response (a stream's id goes out before it is stored)."""
         if self._reserving is None:
-            self._request.app[RESPONSES].pending[self._id] = asyncio.Event()
+            self._responses.pending[self._id] = asyncio.Event()
             self._reserving = asyncio.ensure_future(self._reserve())
 
     async def reserved(self) -> bool:
@@ -127,7 +132,7 @@ class Keeper:
 
     def end(self) -> None:
         """The request is over: wake whoever waits for the response here; drop an unused reservation."""
-        responses = self._request.app[RESPONSES]
+        responses = self._responses
         if event := responses.pending.pop(self._id, None):
             event.set()
         saving = self._saving
@@ -205,7 +210,7 @@ class Keeper:
                 raise error
             not_stored(self._request, error)  # a side job never fails the request
             return False
-        if event := self._request.app[RESPONSES].pending.pop(self._id, None):
+        if event := self._responses.pending.pop(self._id, None):
             event.set()  # a request here waiting for it goes on now, not when this one's stream ends
         return True
 
