@@ -40,7 +40,7 @@ _NOT_IN_LINE: Final = (b"\n", b"\r", _SEP)  # (one line, and no byte the search 
 class PlainTemplate:
     """The look-alikes of one event, and where the first of them holding a needle is."""
 
-    __slots__ = ("_frames", "_hard", "_per_event", "_searches", "_slots", "quoted", "template")
+    __slots__ = ("_finds", "_frames", "_hard", "_patterns", "_per_event", "_slots", "quoted", "template")
 
     def __init__(self, parts: list[bytes], needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()) -> None:
         """`soft`: the needles (among `needles`) of an event a quote state may read (`hard`)."""
@@ -50,13 +50,17 @@ class PlainTemplate:
         """The choice index and the field of the slot, when it is the look-alikes' one text to read."""
         self._slots = len(parts) - 1
         self._per_event = sum(map(len, parts)) + len(EVENT_END)
-        self._searches = grouped(needles)
-        # The bytes searched around each slot's literal: one search for the slots framed alike.
-        self._frames = tuple(dict.fromkeys(
+        searches = [search for search, _ in grouped(needles)]
+        self._finds = tuple(search for search in searches if isinstance(search, bytes))
+        self._patterns = tuple(search for search in searches if not isinstance(search, bytes))
+        # The bytes searched around each slot's literal (one search for the slots framed alike),
+        # and what joins two framed literals.
+        frames = dict.fromkeys(
             (parts[i][len(parts[i]) - _context(parts[i], needles, True):],
              parts[i + 1][: _context(parts[i + 1], needles, False)])
             for i in range(self._slots)
-        ))  # fmt: skip
+        )  # fmt: skip
+        self._frames = tuple((before, after, after + _SEP + before) for before, after in frames)
 
     @classmethod
     def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()
@@ -91,21 +95,21 @@ class PlainTemplate:
     def clear(self, literals: list[bytes]) -> int:
         """How many of the look-alikes of `literals` lead that hold no needle."""
         first = len(literals)
-        for before, after in self._frames:
-            framed = before + (after + _SEP + before).join(literals) + after
-            for search, _ in self._searches:
-                if isinstance(search, bytes):
-                    at = framed.find(search)
-                else:
-                    found = search.search(framed)
-                    at = -1 if found is None else found.start()
+        for before, after, joint in self._frames:
+            framed = before + (literals[0] if len(literals) == 1 else joint.join(literals)) + after
+            for needle in self._finds:
+                at = framed.find(needle)
                 if at != -1:
                     first = min(first, framed.count(_SEP, 0, at))
+            for pattern in self._patterns:
+                found = pattern.search(framed)
+                if found is not None:
+                    first = min(first, framed.count(_SEP, 0, found.start()))
         return first
 
     def hard(self, literal: bytes) -> bool:
         """Whether the look-alike of `literal` holds a needle besides the `soft` ones."""
-        for before, after in self._frames:
+        for before, after, _ in self._frames:
             framed = before + literal + after
             for search, _ in self._hard:
                 if isinstance(search, bytes) and search in framed:
