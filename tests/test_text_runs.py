@@ -109,7 +109,8 @@ def test_the_runs_taken_are_the_general_paths_events(front: str, events: list[by
 
 
 @pytest.mark.parametrize("field", ["content", "reasoning"])
-@pytest.mark.parametrize("size", [pytest.param(16384, id="16KiB-reads"), pytest.param(4096, id="4KiB-reads")])
+@pytest.mark.parametrize("size", [pytest.param(16384, id="16KiB-reads"), pytest.param(4096, id="4KiB-reads"),
+                                  pytest.param(None, id="a-read-an-event")])
 @pytest.mark.parametrize("front", FRONTS)
 def test_the_serve_bench_stream_takes_its_prose_in_runs(front: str, size: int | None, field: str) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))

@@ -15,9 +15,10 @@ template (`ChunkEmitter.lone_texts`). `TextRuns` gives that answer for a run of 
 - the emitter encodes their texts back to back, or declines (its open text is another).
 
 It holds no rewrite state: idleness and needles are the rewriter's, the rest the emitter's.
-`FrontRewriter` asks it at every event boundary of a read of two events or more (a read of
-one event is no run: asking would cost what the general path does), and hands the events it
-does not take to `StreamRewriter.feed` (the general path, and its own accelerators). The counts are
+`FrontRewriter` asks it at every event boundary of a read, a live model's read of one event
+too (a run of one: three quarters of the general path's cost, `bench/fronts.py --per-event`),
+and hands the events it does not take to `StreamRewriter.feed` (the general path, and its own
+accelerators). The counts are
 the general path's: an event in, an event out, unread (`quotes.Unread`).
 """
 
@@ -116,8 +117,6 @@ class FrontRewriter(StreamRewriter):
             return super().feed(data)
         out: list[Output] = []
         pos, stop = 0, complete_end(data)
-        if data.find(EVENT_END, 0, stop) + 2 >= stop:  # one event or less (a live model's): no run to take
-            return super().feed(data)
         while pos < stop:
             if self.resolved and self.at_boundary:  # (the first chunk tells the format: only then)
                 taken = runs.take(data, pos, stop)

@@ -159,11 +159,13 @@ class HeldStarts:
         next one (and for an empty or escaped next text) finds where a text may go on."""
         if not literals:
             return 0
-        joined = _SEP.join(literals)
         first = len(literals) - 1
         last = literals[first]
         if self.rest(last, 1, len(last) - 1) is None:
             first += 1
+        if len(literals) == 1:  # (no joint to search)
+            return first
+        joined = _SEP.join(literals)
         for pair in self._pairs:
             at = joined.find(pair)
             while at != -1:
