@@ -32,8 +32,9 @@ from sse_rewrite.formats.syntax import ToolSyntax
 SSE_LOGS = Path(__file__).resolve().parent.parent.parent / "sse_logs"
 CAPTURES = goldens.find_captures([SSE_LOGS])
 COMPOSITIONS = sorted(
-    {cls for cls in vars(_auto).values() if isinstance(cls, type) and issubclass(cls, LazyComposition)}
-    - {LazyComposition}, key=lambda cls: cls.__name__,
+    {cls for cls in [*vars(_auto).values(), *(family.parser for family in _auto.FAMILIES)]
+     if isinstance(cls, type) and issubclass(cls, LazyComposition)} - {LazyComposition},
+    key=lambda cls: cls.__name__,
 )  # fmt: skip
 PARTS = sorted({part for cls in COMPOSITIONS for part in cls.PARTS}, key=lambda part: part.parser.name)
 

@@ -90,75 +90,8 @@ class Tokens(LazyComposition, PARTS=MARKERS_EVERYWHERE):
     """`auto` for other ids: the special tokens and the other distinctive markers."""
 
 
-class KimiAndTokens(
-    LazyComposition,
-    PARTS=(*MARKERS_EVERYWHERE, STRIPPED_KIMI, SEP_XTML),
-    BASE=Ref("machines._compose", "WordLedComposed"),
-):
-    """`auto` for Kimi ids: also Kimi calls whose tokens the server stripped (`functions.NAME:N{…}`),
-    and K3 XTML whose open and close tokens were dropped (`tools<|sep|>call …`)."""
-
-
-class QwenAndTokens(LazyComposition, PARTS=(QWEN, *MARKERS_EVERYWHERE)):
-    """`auto` for Qwen ids: Hermes JSON and Qwen3-Coder XML, and the special tokens."""
-
-
-class GlmAndTokens(LazyComposition, PARTS=(GLM, *MARKERS_EVERYWHERE)):
-    """`auto` for GLM ids: GLM bodies and the special tokens."""
-
-
-class QwenXmlAndTokens(LazyComposition, PARTS=(QWEN_XML, *MARKERS_EVERYWHERE)):
-    """`auto` for ids that write Qwen3-Coder XML (Step-3.5, Nemotron 3, MiMo V2, ...)."""
-
-
-class MiMoXmlAndTokens(LazyComposition, PARTS=(MIMO_XML, *MARKERS_EVERYWHERE)):
-    """`auto` for MiMo V2 ids: Qwen3-Coder XML whose values keep their whitespace."""
-
-
-class LongCatAndTokens(LazyComposition, PARTS=(LONGCAT, *MARKERS_EVERYWHERE)):
-    """`auto` for LongCat ids: `<longcat_tool_call>` JSON or key/value bodies."""
-
-
-class LongCatNextAndTokens(LazyComposition, PARTS=(LONGCAT, LONGCAT_NEXT, *MARKERS_EVERYWHERE)):
-    """`auto` for LongCat-Next ids: LongCat's tags, and `<function_calls>` holding a JSON list."""
-
-
-class IQuestAndTokens(LazyComposition, PARTS=(IQUEST, *MARKERS_EVERYWHERE)):
-    """`auto` for IQuest ids: `<iquest_tool_call>` key/value bodies."""
-
-
-class HunyuanAndTokens(LazyComposition, PARTS=(HY3, HY3_OPENSOURCE, HY4, *MARKERS_EVERYWHERE)):
-    """`auto` for Hy3 and Hy4 ids: their `<tool_calls>` blocks, tags plain or suffixed."""
-
-
-class K2HorizonAndTokens(LazyComposition, PARTS=(K2_HORIZON, *MARKERS_EVERYWHERE)):
-    """`auto` for K2 Horizon ids: `<ifm|tool_calls>` blocks."""
-
-
 class HermesAndTokens(LazyComposition, PARTS=(HERMES, *MARKERS_EVERYWHERE)):
     """`auto` for Hermes ids: Hermes JSON and the special tokens."""
-
-
-class SeedAndTokens(LazyComposition, PARTS=(SEED_THINK, QWEN_XML, *MARKERS_EVERYWHERE)):
-    """`auto` for Seed-OSS ids: also `<seed:think>`, and Qwen3-Coder bodies without the wrapper
-    (as vLLM reads them)."""
-
-
-class DeepSeekAndTokens(LazyComposition, PARTS=(SPECIAL_TOKENS, DEEPSEEK_INVOKE, *_BUT_INVOKE)):
-    """`auto` for DeepSeek ids: the distinctive markers, and DSML with or without its marker."""
-
-
-class MiniMaxAndTokens(
-    LazyComposition, PARTS=(MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_M1, MINIMAX_UNANGLED)
-):
-    """`auto` for MiniMax ids: M2 blocks and bare invokes, M3, M2 blocks whose tags lost their
-    angles, M1's `<tool_calls>` block, and the distinctive markers."""
-
-
-class GemmaAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, GEMMA_IDS), READS_ALL=True):
-    """`auto` for Gemma ids: also `call:NAME{…}` whose special tokens the server stripped, and
-    `<|channel>thought…<channel|>` reasoning (`READS_ALL`: `call:` must not go on from a word, so
-    every text's last character counts)."""
 
 
 class MistralTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, MISTRAL_IDS)):
@@ -170,70 +103,20 @@ class GraniteAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, GRANITE_31))
     """`auto` for Granite 3.0/3.1 ids: also 3.1's `<tool_call>[…]` (3.0's token is read everywhere)."""
 
 
-class ToolCallsListAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, TOOL_CALLS_LIST)):
-    """`auto` for Jamba, Apriel and Hunyuan A13B ids: also `<tool_calls>[…]</tool_calls>`."""
-
-
-class NemotronAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, NEMOTRON)):
-    """`auto` for Nemotron Nano v2 and Llama-Nemotron ids: also `<TOOLCALL>[…]</TOOLCALL>`."""
-
-
-class CommandRPlusAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, COMMAND_R_PLUS), READS_ALL=True):
-    """`auto` for Command R+ ids: also `Action:` and its fenced JSON list (`READS_ALL`: `Action:`
-    must not go on from a word)."""
-
-
-class FunctoolsAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, FUNCTOOLS), READS_ALL=True):
-    """`auto` for Phi-4-mini and FireFunction ids: also `functools[…]` (`READS_ALL`: `functools`
-    must not go on from a word)."""
-
-
 class XlamTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, XLAM_MARKERS)):
     """What `auto` for xLAM ids reads once the answer is not a bare list
     (`routing_wrapped.XlamAndTokens`): also `<tool_call>[…]</tool_call>` and a ```` ```json ```` fence."""
 
 
-class OlmoAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, OLMO)):
-    """`auto` for Olmo 3 ids: also `<function_calls>` holding one call a line."""
-
-
-class Granite20bAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, GRANITE_20B)):
-    """`auto` for granite-20b-functioncalling ids: also `<function_call> {…}`."""
-
-
-class FunctionaryAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, FUNCTIONARY, QWEN_XML)):
-    """`auto` for Functionary v3.1 ids: also `<function=NAME>{…}</function>`, and Qwen3-Coder XML
-    (`<function=NAME>` then `<parameter=…>` tags: its `<function=` is handed on, the body decides)."""
-
-
-class FunctionGemmaAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, FUNCTIONGEMMA_IDS), READS_ALL=True):
-    """`auto` for FunctionGemma ids: also its calls with their special tokens stripped (`READS_ALL`:
-    `call:` must not go on from a word)."""
-
-
-class Dots3AndTokens(LazyComposition, PARTS=(SPECIAL_TOKENS, DOTS3_INVOKE, *_BUT_INVOKE)):
-    """`auto` for dots3 ids: `<dots_function_call>` blocks, and the distinctive markers."""
-
-
-class MiMoAndTokens(LazyComposition, PARTS=(MIMO_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE)):
-    """`auto` for MiMo V2.5 ids: Qwen3-Coder bodies (values as written), `<tml:function_calls>` blocks,
-    and the distinctive markers."""
-
-
-class MiniCpm5AndTokens(LazyComposition, PARTS=(SPECIAL_TOKENS, MINICPM5_INVOKE, *_BUT_INVOKE)):
-    """`auto` for MiniCPM 5 ids: `<function name=…>` calls, and the distinctive markers."""
-
-
-class MuseSparkAndTokens(LazyComposition, PARTS=(MUSE_SPARK, *_BUT_HARMONY)):
-    """`auto` for Muse Spark ids: its messages in harmony's place, and the other distinctive markers."""
-
-
-class MuseGlimmerAndTokens(LazyComposition, PARTS=(MUSE_GLIMMER, *_BUT_HARMONY)):
-    """`auto` for Muse Glimmer ids: its messages in harmony's place, and the other distinctive markers."""
-
-
-class BeamAndTokens(LazyComposition, PARTS=(BEAM, *_BUT_HARMONY)):
-    """`auto` for Beam ids: its messages in harmony's place, and the other distinctive markers."""
+def composed(name: str, *parts: Part, reads_all: bool = False, base: Ref | None = None,
+             ) -> type[LazyComposition]:  # fmt: skip
+    """The `auto` composition of `parts` (an earlier part wins a shared marker), as a class named
+    `name`; `base`: its `BASE` (`LazyComposition`); `reads_all` where a part's marker must not go
+    on from a word (`call:`, `Action:`, `functools`), so every text's last character counts."""
+    declared: dict[str, object] = {"PARTS": parts, "READS_ALL": reads_all}
+    if base is not None:
+        declared["BASE"] = base
+    return type(name, (LazyComposition,), {"__module__": __name__}, **declared)
 
 
 def _wrapped(name: str) -> Ref:
@@ -258,11 +141,14 @@ FAMILIES: Final = (
     Family(("xlam",), "xlam+special-tokens", _wrapped("XlamAndTokens"),
            "xLAM's JSON list as the whole answer, ```json fenced or in <tool_call>...</tool_call>"),
     Family(("nano-9b-v2", "nano-12b-v2", "llama-3_3-nemotron", "llama-3.3-nemotron"),
-           "nemotron+special-tokens", NemotronAndTokens, "Nemotron's <TOOLCALL>[...]</TOOLCALL>"),
-    Family(("phi-4-mini", "firefunction"), "functools+special-tokens", FunctoolsAndTokens, "functools[...]"),
+           "nemotron+special-tokens", composed("NemotronAndTokens", *MARKERS_EVERYWHERE, NEMOTRON),
+           "Nemotron's <TOOLCALL>[...]</TOOLCALL>"),
+    Family(("phi-4-mini", "firefunction"), "functools+special-tokens",
+           composed("FunctoolsAndTokens", *MARKERS_EVERYWHERE, FUNCTOOLS, reads_all=True), "functools[...]"),
     Family(("llama-3.2", "toolace"), "llama3.2+special-tokens", _wrapped("Llama4AndTokens"),
            "a bare pythonic list or JSON call as the whole answer"),
-    Family(("functiongemma",), "functiongemma+special-tokens", FunctionGemmaAndTokens,
+    Family(("functiongemma",), "functiongemma+special-tokens",
+           composed("FunctionGemmaAndTokens", *MARKERS_EVERYWHERE, FUNCTIONGEMMA_IDS, reads_all=True),
            "FunctionGemma's call:NAME{...} with its special tokens stripped"),
     Family(("granite-4.0-h-small",), "granite-4-lines+special-tokens", _wrapped("Granite4LinesAndTokens"),
            "Hermes JSON tool-call tags, and bare NAME(k=v) call lines as the whole answer"),
@@ -270,61 +156,85 @@ FAMILIES: Final = (
            "Granite 3.1's <tool_call>[...], and bare NAME(k=v) call lines as the whole answer"),
     Family(("granite-3.0", "granite-3.1", "granite-3.2"), "granite+special-tokens", GraniteAndTokens,
            "Granite 3.1's <tool_call>[...] (3.0's <|tool_call|> is read in every stream)"),
-    Family(("jamba", "apriel", "hunyuan-a13b"), "tool-calls-list+special-tokens", ToolCallsListAndTokens,
+    Family(("jamba", "apriel", "hunyuan-a13b"), "tool-calls-list+special-tokens",
+           composed("ToolCallsListAndTokens", *MARKERS_EVERYWHERE, TOOL_CALLS_LIST),
            "<tool_calls>[...]</tool_calls>"),
-    Family(("command-r-plus",), "command-r-plus+special-tokens", CommandRPlusAndTokens,
+    Family(("command-r-plus",), "command-r-plus+special-tokens",
+           composed("CommandRPlusAndTokens", *MARKERS_EVERYWHERE, COMMAND_R_PLUS, reads_all=True),
            "Action: and a ```json fenced list (Cohere's <|START_ACTION|> is read in every stream)"),
-    Family(("olmo-3",), "olmo+special-tokens", OlmoAndTokens, "<function_calls> holding one call a line"),
-    Family(("dots3",), "dots3+special-tokens", Dots3AndTokens, "dots3.note's <dots_function_call> blocks"),
-    Family(("mimo-v2.5",), "mimo-v2.5+special-tokens", MiMoAndTokens,  # (before any `mimo-v2` row)
+    Family(("olmo-3",), "olmo+special-tokens", composed("OlmoAndTokens", *MARKERS_EVERYWHERE, OLMO),
+           "<function_calls> holding one call a line"),
+    Family(("dots3",), "dots3+special-tokens",
+           composed("Dots3AndTokens", SPECIAL_TOKENS, DOTS3_INVOKE, *_BUT_INVOKE),
+           "dots3.note's <dots_function_call> blocks"),
+    Family(("mimo-v2.5",), "mimo-v2.5+special-tokens",  # (before any `mimo-v2` row)
+           composed("MiMoAndTokens", MIMO_XML, SPECIAL_TOKENS, MIMO_INVOKE, *_BUT_INVOKE),
            "Qwen3-Coder XML, and MiMo V2.5's <tml:function_calls> blocks"),
-    Family(("minicpm5",), "minicpm5+special-tokens", MiniCpm5AndTokens,
+    Family(("minicpm5",), "minicpm5+special-tokens",
+           composed("MiniCpm5AndTokens", SPECIAL_TOKENS, MINICPM5_INVOKE, *_BUT_INVOKE),
            "MiniCPM 5's <function name=...><param name=...> calls"),
-    Family(("muse-spark",), "muse-spark+special-tokens", MuseSparkAndTokens,
+    Family(("muse-spark",), "muse-spark+special-tokens",
+           composed("MuseSparkAndTokens", MUSE_SPARK, *_BUT_HARMONY),
            "Muse Spark's to=RECIPIENT messages (self: reasoning, a tool: a call with an ATEM body)"),
-    Family(("muse-glimmer",), "muse-glimmer+special-tokens", MuseGlimmerAndTokens,
+    Family(("muse-glimmer",), "muse-glimmer+special-tokens",
+           composed("MuseGlimmerAndTokens", MUSE_GLIMMER, *_BUT_HARMONY),
            "Muse Glimmer's to=RECIPIENT messages (self: reasoning, a tool: a call with an ATEM body)"),
-    Family(("beam-1",), "beam+special-tokens", BeamAndTokens,
+    Family(("beam-1",), "beam+special-tokens", composed("BeamAndTokens", BEAM, *_BUT_HARMONY),
            "Beam's to=NAME calls with rfl:parameter bodies, and its analysis channel"),
-    Family(("granite-20b-functioncalling",), "granite-20b+special-tokens", Granite20bAndTokens,
+    Family(("granite-20b-functioncalling",), "granite-20b+special-tokens",
+           composed("Granite20bAndTokens", *MARKERS_EVERYWHERE, GRANITE_20B),
            "granite-20b-functioncalling's <function_call> {...}"),
+    # (Qwen3-Coder XML's `<function=` is handed on by Functionary's part: the body decides)
     Family(("functionary-small-v3.1", "functionary-medium-v3.1"), "functionary+special-tokens",
-           FunctionaryAndTokens, "Functionary v3.1's <function=NAME>{...}</function>, and Qwen3-Coder XML"),
+           composed("FunctionaryAndTokens", *MARKERS_EVERYWHERE, FUNCTIONARY, QWEN_XML),
+           "Functionary v3.1's <function=NAME>{...}</function>, and Qwen3-Coder XML"),
     Family(("functionary-small-v3.2", "functionary-medium-v3.2"), "functionary-v3.2+special-tokens",
            _wrapped("FunctionaryV32AndTokens"), "Functionary v3.2's >>>NAME line, then {...}; >>>all"),
-    Family(("kimi", "moonshot"), "kimi+deepseek", KimiAndTokens,
+    Family(("kimi", "moonshot"), "kimi+deepseek",
+           composed("KimiAndTokens", *MARKERS_EVERYWHERE, STRIPPED_KIMI, SEP_XTML,
+                    base=Ref("machines._compose", "WordLedComposed")),
            "Kimi calls with their tokens stripped, K3 XTML with only <|sep|> left (tools<|sep|>call ...)"),
-    Family(("qwen", "qwq"), "qwen+special-tokens", QwenAndTokens,
+    Family(("qwen", "qwq"), "qwen+special-tokens", composed("QwenAndTokens", QWEN, *MARKERS_EVERYWHERE),
            "Hermes JSON and Qwen3-Coder XML tool-call tags"),
     # (Step-3.5 and later before any `step3` row: Step-3 writes its own tokens)
     Family(("step-3.5", "step3p5", "step-3p5", "step-3.7", "step3p7", "step-5", "step5", "nanbeige",
-            "nemotron-3"), "qwen3-coder+special-tokens", QwenXmlAndTokens, "Qwen3-Coder XML tool-call tags"),
-    Family(("mimo-v2",), "mimo-xml+special-tokens", MiMoXmlAndTokens,
+            "nemotron-3"), "qwen3-coder+special-tokens",
+           composed("QwenXmlAndTokens", QWEN_XML, *MARKERS_EVERYWHERE), "Qwen3-Coder XML tool-call tags"),
+    Family(("mimo-v2",), "mimo-xml+special-tokens",
+           composed("MiMoXmlAndTokens", MIMO_XML, *MARKERS_EVERYWHERE),
            "Qwen3-Coder XML tool-call tags, values as written (their whitespace kept)"),
-    Family(("longcat-next",), "longcat-next+special-tokens", LongCatNextAndTokens,
+    Family(("longcat-next",), "longcat-next+special-tokens",
+           composed("LongCatNextAndTokens", LONGCAT, LONGCAT_NEXT, *MARKERS_EVERYWHERE),
            "LongCat's <longcat_tool_call> tags, and <function_calls>[{\"name\", \"parameters\"}]"),
-    Family(("longcat",), "longcat+special-tokens", LongCatAndTokens,
+    Family(("longcat",), "longcat+special-tokens",
+           composed("LongCatAndTokens", LONGCAT, *MARKERS_EVERYWHERE),
            "LongCat's <longcat_tool_call> tags (a JSON or a key/value body)"),
-    Family(("iquest",), "iquest+special-tokens", IQuestAndTokens, "IQuest Q1's <iquest_tool_call> tags"),
-    Family(("hy3", "hy4"), "hunyuan+special-tokens", HunyuanAndTokens,
+    Family(("iquest",), "iquest+special-tokens", composed("IQuestAndTokens", IQUEST, *MARKERS_EVERYWHERE),
+           "IQuest Q1's <iquest_tool_call> tags"),
+    Family(("hy3", "hy4"), "hunyuan+special-tokens",
+           composed("HunyuanAndTokens", HY3, HY3_OPENSOURCE, HY4, *MARKERS_EVERYWHERE),
            "Hy3 and Hy4 <tool_calls> blocks of key/value calls"),
-    Family(("k2-horizon",), "k2-horizon+special-tokens", K2HorizonAndTokens,
+    Family(("k2-horizon",), "k2-horizon+special-tokens",
+           composed("K2HorizonAndTokens", K2_HORIZON, *MARKERS_EVERYWHERE),
            "K2 Horizon's <ifm|tool_calls> blocks"),
-    Family(("deepseek",), "deepseek+kimi", DeepSeekAndTokens,
+    Family(("deepseek",), "deepseek+kimi",
+           composed("DeepSeekAndTokens", SPECIAL_TOKENS, DEEPSEEK_INVOKE, *_BUT_INVOKE),
            "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
-    Family(("minimax",), "minimax+special-tokens", MiniMaxAndTokens,
+    Family(("minimax",), "minimax+special-tokens",
+           composed("MiniMaxAndTokens", MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_M1,
+                    MINIMAX_UNANGLED),
            "MiniMax M2 tags without their angles (minimax:tool_call>invoke name=...>), "
            "M1's <tool_calls> JSON lines, "
            "MiniMax bare <invoke> XML, [TOOL_CALL] wrappers, M3 tags without their namespace "
            "token, <mm:think>"),
     Family(("glm", "z-ai", "zhipu", "ling-3", "bailing", "laguna", "poolside", "spark-2.5", "spark2.5"),
-           "glm+special-tokens",
-           GlmAndTokens, "GLM tool-call tags"),
+           "glm+special-tokens", composed("GlmAndTokens", GLM, *MARKERS_EVERYWHERE), "GLM tool-call tags"),
     Family(("hermes", "nous", "granite-4", "ernie-4.5", "reka-edge", "trinity", "kolibri", "bielik"),
            "hermes+special-tokens", HermesAndTokens, "Hermes JSON tool-call tags"),
     Family(("gpt-oss",), "gpt-oss+special-tokens", _wrapped("GptOssAndTokens"),
            "harmony with its tokens stripped"),
-    Family(("seed-oss",), "seed+special-tokens", SeedAndTokens,
+    Family(("seed-oss",), "seed+special-tokens",  # (as vLLM reads them)
+           composed("SeedAndTokens", SEED_THINK, QWEN_XML, *MARKERS_EVERYWHERE),
            "Qwen3-Coder function bodies without <seed:tool_call>"),
     Family(("mistral", "devstral", "magistral", "ministral", "codestral"), "mistral+special-tokens",
            _wrapped("MistralAndTokens"),
@@ -335,7 +245,8 @@ FAMILIES: Final = (
            "Llama's bare JSON calls and Llama 4's bare pythonic list as the whole answer"),
     Family(("llama",), "llama+special-tokens", _wrapped("LlamaAndTokens"),
            "Llama's bare JSON calls as the whole answer"),
-    Family(("gemma",), "gemma+special-tokens", GemmaAndTokens,
+    Family(("gemma",), "gemma+special-tokens",
+           composed("GemmaAndTokens", *MARKERS_EVERYWHERE, GEMMA_IDS, reads_all=True),
            "Gemma 4's call:NAME{...} with its special tokens stripped, and its thought channel"),
     Family(("lfm2", "lfm-2", "liquid"), "lfm2+special-tokens", _wrapped("Lfm2AndTokens"),
            "LFM2's pythonic list with its tokens stripped as the whole answer (its tokens are read in "
