@@ -83,15 +83,14 @@ _DECLARED: Final = {
 """The same where the request's tools are known, for those that read no tag syntax of their own
 (`declared.declared`)."""
 
-FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
+_NAMED: Final[dict[str, type[ToolSyntax] | Ref]] = {
     "kimi": Ref("catalogue.kimi", "KimiParser"),
     "hermes": Ref("catalogue.hermes", "HermesParser"),
     "qwen3-coder": Ref("catalogue.qwen_xml", "QwenXmlParser"),
-    "glm": Ref("catalogue.glm", "GlmParser"),
     "deepseek": Ref("catalogue.deepseek", "DeepSeekParser"),
+    "glm": Ref("catalogue.glm", "GlmParser"),
     "dsml": Ref("catalogue.dsml", "DsmlParser"),
     "minimax": Ref("catalogue.minimax_format", "MiniMaxFormat"),
-    "text": Ref("catalogue.lists", "PlainTextParser"),
     "harmony": Ref("catalogue.channels", "HarmonyParser"),
     "seed": Ref("catalogue.seed", "SeedThinkParser"),
     "kimi-k3": Ref("catalogue.kimi_k3", "KimiK3Parser"),
@@ -114,18 +113,15 @@ FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({
     "apertus": Ref("catalogue.json_lists", "ApertusParser"),
     "xlam": Ref("catalogue.json_lists", "XlamParser"),
     "olmo": Ref("catalogue.pythonic", "OlmoParser"),
-    **_AUTO,
-    **_DECLARED,
-})
+    "text": Ref("catalogue.lists", "PlainTextParser"),
+}
+"""The formats `--format` names one by one (a syntax, or a model's), in `--help`'s order."""
+
+FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({**_NAMED, **_AUTO, **_DECLARED})
 """Parser class by format name, its module imported on first look-up (`auto` and `none` are resolved
 by `select_format`)."""
 
-FORMAT_CHOICES: Final = (
-    "auto", "kimi", "hermes", "qwen3-coder", "deepseek", "glm", "dsml", "minimax", "harmony", "seed",
-    "kimi-k3", "mistral", "llama", "gemma", "lfm2", "longcat", "internlm", "iquest", "hy3", "hy4",
-    "k2-horizon", "functiongemma", "granite", "tool-calls-list", "nemotron", "cohere", "functools", "apertus",
-    "xlam", "olmo", "text", "none",
-)  # fmt: skip
+FORMAT_CHOICES: Final = ("auto", *_NAMED, "none")
 """The `--format` values; the names with a `+` are what `auto` picks."""
 
 _TOKENS_EVERYWHERE: Final = (
