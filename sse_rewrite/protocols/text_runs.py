@@ -150,6 +150,9 @@ def _lone(line: bytes) -> tuple[bool, str] | None:
 
 def _look_alikes(template: PlainTemplate, data: bytes, pos: int, stop: int) -> list[bytes]:
     """The literals of the look-alikes at `pos` that hold no needle and no empty text."""
+    if data.find(EVENT_END, pos, stop) + 2 == stop:  # one event (a live model's read): no window
+        literals = template.template.literals(data, pos, stop)[0]
+        return literals if template.clear(literals) and literals != [_EMPTY] else []
     taken: list[bytes] = []
     window = _FIRST_EVENTS * template.template.size
     while pos < stop:
