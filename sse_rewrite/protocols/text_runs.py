@@ -16,10 +16,10 @@ template (`ChunkEmitter.lone_texts`). `TextRuns` gives that answer for a run of 
 
 It holds no rewrite state: idleness and needles are the rewriter's, the rest the emitter's.
 `FrontRewriter` asks it at every event boundary of a read, a live model's read of one event
-too (a run of one: three quarters of the general path's cost, `bench/fronts.py --per-event`),
-and hands the events it does not take to `StreamRewriter.feed` (the general path, and its own
-accelerators). The counts are
-the general path's: an event in, an event out, unread (`quotes.Unread`).
+too (a run of one: about 70 % of the general path's cost, `bench/fronts.py --per-event`), and
+hands the events it does not take to `StreamRewriter.feed` (the general path, and its own
+accelerators). The counts are the general path's: an event in, an event out, unread
+(`quotes.Unread`).
 """
 
 from __future__ import annotations
