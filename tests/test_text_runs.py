@@ -139,3 +139,27 @@ def test_without_plain_runs_every_event_takes_the_general_path(front: str) -> No
 def test_the_openai_output_is_left_to_the_rewriter(size: int | None) -> None:
     reads = cut([*[text(w) for w in WORDS], *END], size)
     assert run(FrontRewriter(RewriteOptions()), reads) == run(StreamRewriter(RewriteOptions()), reads)
+
+
+@pytest.mark.parametrize("front", FRONTS)
+def test_a_live_stream_no_run_can_take_is_asked_ever_less_often(front: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read an event at a time, a stream whose chunks each hold two texts (no run of one text takes
+    them) stops being asked at every event: asks that take nothing back off as within a read
+    (1, 1, 2, 4... events between them), across reads too. The output is the general path's."""
+    from sse_rewrite.protocols import text_runs
+
+    asks = 0
+    take = text_runs.TextRuns.take
+
+    def counted(self: text_runs.TextRuns, data: bytes, pos: int, stop: int) -> tuple[bytes, int] | None:
+        nonlocal asks
+        asks += 1
+        return take(self, data, pos, stop)
+
+    monkeypatch.setattr(text_runs.TextRuns, "take", counted)
+    both = [chunk_event({"role": "assistant", "content": w, "reasoning": w}) for w in WORDS * 4]
+    reads = [*both, *END]
+    general = run(StreamRewriter(RewriteOptions(to=front)), reads)
+    assert run(FrontRewriter(RewriteOptions(to=front)), reads) == general
+    assert asks <= len(reads) // 5

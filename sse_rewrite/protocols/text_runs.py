@@ -109,27 +109,33 @@ class FrontRewriter(StreamRewriter):
         if options.plain_runs and isinstance(output, TranslatedOutput):
             self._text_runs = TextRuns(self, output)
         self._text_misses = 0  # asks in a row that took nothing
+        self._text_skip = 0  # events to hand on before the next ask (across reads: a live model's are one)
 
     def feed(self, data: bytes) -> list[Output]:
         """Consume the next bytes of input; return what can be written now."""
         runs = self._text_runs
         if runs is None:
             return super().feed(data)
+        if self._text_skip and data.find(EVENT_END) == len(data) - 2:  # one event (a live model's read)
+            self._text_skip -= 1  # (and no ask due)
+            return super().feed(data)
         out: list[Output] = []
         pos, stop = 0, complete_end(data)
         while pos < stop:
-            if self.resolved and self.at_boundary:  # (the first chunk tells the format: only then)
-                taken = runs.take(data, pos, stop)
+            if not self._text_skip and self.resolved and self.at_boundary:  # (the first chunk tells
+                taken = runs.take(data, pos, stop)  # the format: only then)
                 if taken is not None:
                     out.append(taken[0])
                     pos, self._text_misses = taken[1], 0
                     continue
-            self._text_misses += 1
-            # 1, 1, 2, 4... events handed on between asks (the rewriter's accelerators take runs in them)
-            batch = 1 << min(max(self._text_misses - 1, 0), _MAX_DOUBLINGS)
-            end = events_end(data, pos, stop, batch)
+            if not self._text_skip:  # (an ask took nothing, or none could be made)
+                self._text_misses += 1
+                # 1, 1, 2, 4... events handed on between asks (the rewriter's accelerators take runs in them)
+                self._text_skip = 1 << min(max(self._text_misses - 1, 0), _MAX_DOUBLINGS)
+            end = events_end(data, pos, stop, self._text_skip)
             if end == pos:
                 break
+            self._text_skip -= data.count(EVENT_END, pos, end)
             out += super().feed(data[pos:end])
             pos = end
         if pos < len(data):
