@@ -5,7 +5,8 @@ project root (needs `valgrind`; about a minute).
 
 The stream is the one `bench/serve.py` reads through serve: the fake upstream's
 (`examples/leaky_upstream.py`) OpenRouter-shaped Kimi K2 chunks, one word each, then a leaked call
-(`--field reasoning`: the words and the call in `reasoning`, mirrored in `reasoning_details`). For
+(`--field reasoning`: the words and the call in `reasoning`, mirrored in `reasoning_details`;
+`--field both`: chunks of two texts each, which no text run takes: the fronts' worst case). For
 each front (`--to openai`, `anthropic`, `responses`, `gemini`) a `StreamRewriter` with that output
 (serve's `FrontRewriter`, where the tree has one) is fed the stream as serve's relay feeds it: in
 reads of 16 KiB, as an unpaced upstream's reads arrive (`--per-event`: one event a read, as from a
@@ -71,7 +72,13 @@ def per_event(body: str, prose: int, field: str, by_event: bool, path: str | Non
 
 
 def stream(words: int, field: str) -> list[bytes]:
-    """The events the fake upstream sends for `words` words of prose and a call in `field`."""
+    """The events the fake upstream sends for `words` words of prose and a call in `field`; "both":
+    instead, chunks that each hold a word in `content` and in `reasoning` (no run of one text takes
+    them: what a translated front pays where its text runs never apply)."""
+    if field == "both":
+        head = b'data: {"id":"gen-1","object":"chat.completion.chunk","created":1,"model":"m","choices":'
+        return [head + b'[{"index":0,"delta":{"role":"assistant","content":" w%d","reasoning":" r%d"},'
+                b'"finish_reason":null}]}\n\n' % (i, i) for i in range(words)]
     sys.path.insert(0, str(HERE.parent / "examples"))
     from leaky_upstream import MODEL, answer, stream_events
 
@@ -85,7 +92,7 @@ def main() -> None:
     parser.add_argument("old", type=Path, nargs="?", help="a directory holding another sse_rewrite")
     parser.add_argument("--prose", type=int, default=3000)
     parser.add_argument("--per-event", action="store_true", help="one event a read (a live model)")
-    parser.add_argument("--field", default="content", choices=("content", "reasoning"))
+    parser.add_argument("--field", default="content", choices=("content", "reasoning", "both"))
     args = parser.parse_args()
     floor = per_event(_FLOOR, args.prose, args.field, args.per_event, None)
     print(f"floor (orjson load + dump an event): {floor / 1e3:.1f}k instructions an event")
