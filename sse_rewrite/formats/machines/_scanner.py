@@ -182,10 +182,11 @@ class MarkerScanner:
         """Past the spacing from the cursor: where the next byte is, and the marker of `table`
         standing there (None: none); None while spacing runs to the end or the input cuts that
         marker (the cursor waits on it)."""
-        pos = self.skip_spacing()
-        if pos is None:
+        first = NON_SPACE.search(self.view, self.cursor)  # (`skip_spacing` written out: a call less)
+        if first is None:
+            self.cursor = self.end
             return None
-        found = self.match(pos, table)
+        found = self.match(pos := first.start(), table)
         if found is NEED_MORE:
             self.cursor = pos
             return None
