@@ -30,13 +30,11 @@ object, complete parameters) is recovered, a bare opener dropped, the rest is te
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from ...stream.events import Notice, Piece
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
-from ._streamed_call import settled_texts
 from ._tag_calls import State, TagCalls
 from ._tag_spelling import BARE_BODY, FUNCTION_END, TOOL_CALL
 from ._tag_stream import HEAD_LOOKAHEAD
@@ -49,7 +47,6 @@ if TYPE_CHECKING:
 
 _FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
-_ANGLE: Final = re.compile("<")  # (what ends the texts an XML or GLM body takes unread)
 _TAGGED: Final = State.TAGGED
 """The hot state, read once: a member read from its Enum class (`State.TAGGED`) goes through
 the metaclass's `__getattr__` hook, about ten times a global's cost (Python 3.11)."""
@@ -89,14 +86,24 @@ class ToolCallTagParser(TagCalls):
         """In an XML or GLM body (streaming or not: a value streams when it closes), the
         leading texts without `<`, while nothing is held unscanned: `_step_tagged` would only
         move its cursor past them."""
-        scan = self._scan
-        if self._state is not _TAGGED or scan.cursor != scan.end:
+        if self._state is not _TAGGED:
             return 0
-        taken = settled_texts(texts, scan.end - scan.start, self._max, _ANGLE)
-        if taken:
-            scan.append(taken[0] if len(taken) == 1 else "".join(taken))  # (one text: a live stream's event)
-            scan.cursor = scan.end
-        return len(taken)
+        scan = self._scan
+        if scan.cursor != scan.end or not texts:
+            return 0
+        joined = texts[0] if len(texts) == 1 else "".join(texts)  # (one text: a live stream's event)
+        if "<" in joined:
+            taken = 0
+            for text in texts:
+                if "<" in text:
+                    break
+                taken += 1
+            texts, joined = texts[:taken], "".join(texts[:taken])
+        if not texts or scan.end - scan.start + 4 * len(joined) > self._max:  # (`feed` applies the cap)
+            return 0
+        scan.append(joined)
+        scan.cursor = scan.end
+        return len(texts)
 
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """Also, in an XML or GLM body, `_absorb_tagged`; after the opener and spacing, a text
