@@ -152,15 +152,10 @@ class InvokeParser(InvokeStreaming, InvokeAround):
                 return False
             self._angle = False
             scan.cursor += scan.view[scan.cursor] == 0x3E  # '>'
-        found = NON_SPACE.search(scan.view, scan.cursor, scan.end)
-        if found is None:
-            scan.cursor = scan.end
+        after = scan.after_spacing(self._INSIDE[self._syntax].between)
+        if after is None:
             return False
-        pos = found.start()
-        tag = scan.match(pos, self._INSIDE[self._syntax].between)
-        if tag is NEED_MORE:
-            scan.cursor = pos
-            return False
+        pos, tag = after
         if tag is None:
             if not self._block_calls and self._syntax.json_blocks and scan.view[pos] == 0x7B:  # '{'
                 self._hash_at = scan.cursor = pos  # (one JSON call up to the block's closer: dots3)
@@ -225,7 +220,9 @@ class InvokeParser(InvokeStreaming, InvokeAround):
                 self._parameter_closed(out, end)
                 continue
             if tag is Tag.CLOSE and self._INSIDE[self._syntax].value_open(scan.view, self._head_at, pos):
-                ends = self._closer_ends(end)
+                # A closer inside a value ends the invoke only if another tag of the block
+                # follows it (or the input ends: `_finish`); else it is the value's data
+                ends = scan.followed_by(end, self._INSIDE[self._syntax].between)
                 if ends is None:  # (wait for what follows it)
                     scan.cursor = pos
                     return False
@@ -235,16 +232,6 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             self._end_invoke(out, pos, tag, end)
             return True
         return False
-
-    def _closer_ends(self, end: int) -> bool | None:
-        """An invoke closer inside a parameter value ends the invoke only if what follows it is
-        another tag of the block or the input's end; else it is the value's data (None: not known yet)."""
-        scan = self._scan
-        found = NON_SPACE.search(scan.view, end, scan.end)
-        if found is None:
-            return None
-        after = scan.match(found.start(), self._INSIDE[self._syntax].between)
-        return None if after is NEED_MORE else after is not None
 
     def _next_marker(self) -> tuple[Tag, int, int] | Partial | None:
         """From the cursor, the next marker ending the body or a value: `(tag, position, end)`;

@@ -178,6 +178,27 @@ class MarkerScanner:
             return None
         return found.start()
 
+    def after_spacing(self, table: MarkerTable[K]) -> tuple[int, tuple[K, int] | None] | None:
+        """Past the spacing from the cursor: where the next byte is, and the marker of `table`
+        standing there (None: none); None while spacing runs to the end or the input cuts that
+        marker (the cursor waits on it)."""
+        first = NON_SPACE.search(self.view, self.cursor)  # (`skip_spacing` written out: a call less)
+        if first is None:
+            self.cursor = self.end
+            return None
+        found = self.match(pos := first.start(), table)
+        if found is NEED_MORE:
+            self.cursor = pos
+            return None
+        return pos, found
+
+    def followed_by(self, at: int, table: MarkerTable[Any]) -> bool | None:
+        """Whether a marker of `table` stands next after `at`, spacing aside; None while the
+        input cannot tell (only spacing follows, or a marker may still be cut)."""
+        first = NON_SPACE.search(self.view, at)
+        found = None if first is None else self.match(first.start(), table)
+        return None if first is None or found is NEED_MORE else found is not None
+
     def find_lead(self, leads: bytes, pos: int) -> int:
         """Position of the first byte of `leads` at or after `pos`, or -1 (one pass whatever their number)."""
         if len(leads) == 1:

@@ -43,7 +43,7 @@ import re
 from ...stream.events import Markup, Notice, Piece, Text
 from ._json import is_json
 from ._machine import ScanningParser
-from ._scanner import NEED_MORE, NON_SPACE
+from ._scanner import NEED_MORE
 from ._section_base import MAX_HEADER, SectionBase, State, is_prose_header
 from ._section_syntax import Token
 
@@ -87,15 +87,10 @@ class SectionParser(SectionBase):
 
     def _step_section(self, out: list[Piece]) -> bool:
         scan = self._scan
-        found_space = NON_SPACE.search(scan.view, scan.cursor)
-        if found_space is None:
-            scan.cursor = scan.end
+        after = scan.after_spacing(self.MARKERS)
+        if after is None:
             return False
-        pos = found_space.start()
-        found = scan.match(pos, self.MARKERS)
-        if found == NEED_MORE:
-            scan.cursor = pos
-            return False
+        pos, found = after
         token, length = found if found is not None else (None, 0)
         if token is Token.CALL_BEGIN:
             scan.cursor = pos + length
@@ -185,15 +180,11 @@ class SectionParser(SectionBase):
                     scan.cursor = pos + length
                     continue
                 # A close marker inside a JSON string: data, unless a marker or EOF follows.
-                after = NON_SPACE.search(scan.view, pos + length)
-                if after is None:
+                follows = scan.followed_by(pos + length, self.MARKERS)
+                if follows is None:
                     scan.cursor = pos
                     return False
-                follow = scan.match(after.start(), self.MARKERS)
-                if follow == NEED_MORE:
-                    scan.cursor = pos
-                    return False
-                if follow is None:
+                if not follows:
                     scan.cursor = pos + length
                     continue
             if token is Token.CALL_END:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from ...stream.events import Markup, Notice, Piece, Text
 from . import declare
 from ._machine import MachineState, ScanningParser
-from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
+from ._scanner import ANGLE_SNIFF, MarkerTable
 from .channel_calls import ChannelCalls, State
 from .channel_words import MESSAGE_TEXT
 from .recipients import MESSAGE, Kind
@@ -227,17 +227,12 @@ class ChannelParser(ChannelCalls):
         return self._end_call(out, pos, pos + length if consumed else pos)
 
     def _step_closing(self, out: list[Piece]) -> bool:
-        scan = self._scan
-        after = NON_SPACE.search(scan.view, scan.cursor)
+        after = self._scan.after_spacing(self._ENDS)
         if after is None:
-            scan.cursor = scan.end
             return False
-        found = scan.match(after.start(), self._ENDS)
-        if found is NEED_MORE:
-            scan.cursor = after.start()
-            return False
+        pos, found = after
         if found is not None and found[0]:
-            return self._end_call(out, self._body_end, after.start() + found[1])
+            return self._end_call(out, self._body_end, pos + found[1])
         out.append(Notice("missing-close", f"call {self._name} has no {self._CALL_END.decode()}"))
         return self._end_call(out, self._body_end, self._body_end)
 

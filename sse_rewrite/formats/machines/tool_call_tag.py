@@ -43,7 +43,7 @@ from .tool_call_bodies import FUNCTION, Body, is_name
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Final
+    from typing import ClassVar, Final
 
 _FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
@@ -134,11 +134,9 @@ class ToolCallTagParser(TagCalls):
 
     def _step_opened(self, out: list[Piece]) -> bool:
         scan = self._scan
-        first = NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
+        pos = scan.skip_spacing()
+        if pos is None:
             return False
-        pos = first.start()
         if scan.view[pos] == 0x7B:  # '{': JSON, if a key or the object's end follows
             after = NON_SPACE.search(scan.view, pos + 1, pos + _LOOKAHEAD)
             if after is None:
@@ -200,7 +198,9 @@ class ToolCallTagParser(TagCalls):
                 continue
             inside = self._value_end is not None
             if inside and found[0] is not None and scan.view.startswith(tags.close, pos):  # (in a value)
-                opens = self._opens_after(pos + found[1])
+                # A call opening right after: the close ended a call whose value was left open
+                # (the call is text, as SGLang keeps it), else it is the value's own text
+                opens = scan.followed_by(pos + found[1], tags.opening)
                 if opens is None:
                     scan.cursor = pos
                     return False
@@ -230,32 +230,8 @@ class ToolCallTagParser(TagCalls):
         scan.cursor = scan.end
         return False
 
-    def _opens_after(self, at: int) -> bool | None:
-        """Whether a call opens right after `at` (spacing aside): then a close met inside a value
-        closed a call whose value was left open (the call is text, as SGLang keeps it), else it is
-        the value's own text; None while the input cannot tell."""
-        scan = self._scan
-        first = NON_SPACE.search(scan.view, at)
-        found = None if first is None else scan.match(first.start(), self.TAGS.opening)
-        return None if first is None or found == NEED_MORE else found is not None
-
-    def _after_spacing(self, table: MarkerTable[Any]) -> tuple[int, tuple[Any, int] | None] | None:
-        """Past the spacing from the cursor: where the next byte is, and the marker of `table`
-        standing there (None: none); None while spacing runs to the end or the input cuts that
-        marker (the cursor waits on it)."""
-        scan = self._scan
-        first = NON_SPACE.search(scan.view, scan.cursor)
-        if first is None:
-            scan.cursor = scan.end
-            return None
-        found = scan.match(first.start(), table)
-        if found == NEED_MORE:
-            scan.cursor = first.start()
-            return None
-        return first.start(), found
-
     def _step_closing(self, out: list[Piece]) -> bool:
-        after = self._after_spacing(self.TAGS.closing)
+        after = self._scan.after_spacing(self.TAGS.closing)
         if after is None:
             return False
         pos, found = after
@@ -270,7 +246,7 @@ class ToolCallTagParser(TagCalls):
         """After a block opener (`<tool_calls>`): spacing, then a call's opener, else prose. The
         block opener goes with the call (markup); its closer, after the last call, is an orphan
         that adjoins it."""
-        after = self._after_spacing(self.TAGS.body)
+        after = self._scan.after_spacing(self.TAGS.body)
         if after is None:
             return False
         scan, (pos, found) = self._scan, after
