@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -116,12 +117,13 @@ def per_request(upstream: str, store: str, count: int, path: str, logs: Path) ->
 
 
 def instructions(upstream: str, store: str, count: int, chained: str, logs: Path,
-                 rounds: int = 4) -> tuple[float, float]:
+                 rounds: int = 6) -> tuple[float, float]:
     """Instructions serve runs per short Responses request with `--store store` (callgrind): stored
     (`chained` "id": every other one continues the last by its id) and, in the same process,
     not stored (`"store": false`; chained by sending the conversation as input), in `rounds`
-    alternating batches, each dumped on its own. The same process for both: a count moves ~1 %
-    between processes (the heap's layout), which two processes' difference would carry."""
+    alternating batches, each dumped on its own; each kind's median batch. The same process for
+    both: a count moves ~1 % between processes (the heap's layout), which two processes'
+    difference would carry; the median: a batch that a full collection falls in counts more."""
     name = f"{store.rpartition('/')[2][:12]}-{chained or 'single'}"
     out, log = logs / f"callgrind-{name}", logs / f"serve-cg-{name}"
     command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
@@ -138,7 +140,7 @@ def instructions(upstream: str, store: str, count: int, chained: str, logs: Path
         time.sleep(0.2)
     base_url, batch = found.group(1), max(count // rounds, 2)
     kinds = ((True, chained), (False, chained.replace("id", "input")))
-    totals: dict[bool, int] = {True: 0, False: 0}
+    totals: dict[bool, list[int]] = {True: [], False: []}
     try:
         for stored, how in kinds:
             asyncio.run(requests(base_url, 20, "/responses", how, store=stored))  # warm up
@@ -151,11 +153,11 @@ def instructions(upstream: str, store: str, count: int, chained: str, logs: Path
             dump = Path(f"{out}.{number + 1}")
             found_total = re.search(rb"^totals: (\d+)", dump.read_bytes(), re.M)
             assert found_total is not None, f"no totals in {dump}"
-            totals[stored] += int(found_total.group(1))
+            totals[stored].append(int(found_total.group(1)))
     finally:
         serve.terminate()
         serve.wait(120)
-    return totals[True] / (batch * rounds), totals[False] / (batch * rounds)
+    return statistics.median(totals[True]) / batch, statistics.median(totals[False]) / batch
 
 
 def _callgrind(pid: int, *arguments: str) -> None:
