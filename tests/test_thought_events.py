@@ -148,8 +148,8 @@ def test_moved_tokens_an_open_call_takes_leave_nothing_as_the_full_plan_finds(
     fed: list[bool] = []  # marker texts moved and fed ahead (`ChoiceCore._feeds_moved`)
     feeds_moved = ChoiceCore._feeds_moved
 
-    def counted(self: ChoiceCore, texts: list[str]) -> int:
-        taken.append(absorb_moved(self, texts))
+    def counted(self: ChoiceCore, texts: list[str], start: int = 0) -> int:
+        taken.append(absorb_moved(self, texts, start))
         return taken[-1]
 
     def counted_feeds(self: ChoiceCore, text: str) -> bool:
@@ -164,7 +164,7 @@ def test_moved_tokens_an_open_call_takes_leave_nothing_as_the_full_plan_finds(
     if not options.get("stream_arguments"):
         assert sum(taken) + sum(fed) >= least
     with pytest.MonkeyPatch.context() as patch:  # the full plan: every such token split and rewritten
-        patch.setattr(ChoiceCore, "_absorb_moved", lambda self, texts: 0)
+        patch.setattr(ChoiceCore, "_absorb_moved", lambda self, texts, start=0: 0)
         patch.setattr(ChoiceCore, "_markup_moved", lambda self, text: False)  # (no marker fed ahead)
         patch.setattr(ChoiceRewriter, "fed_calls", lambda self, choice: None)  # (nor calls sent so)
         for (read, on), out in short.items():

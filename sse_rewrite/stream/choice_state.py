@@ -3,7 +3,7 @@
 `ChoiceRewriter` (`choice.py`) is built on it. The state: a format parser per text field,
 the call indexes, the undecided text of held events, `--stream-arguments` and `--think`
 helpers, whether the role was sent. The hot path: most chunks of a tool-heavy stream only
-add text to open syntax, and leave nothing to send (`absorb`, `absorb_texts`, `feed_ahead`);
+add text to open syntax, and leave nothing to send (`absorb`, `take_run`, `feed_ahead`);
 what is fed ahead and hands pieces back waits in `_fed` for the rewrite of that very chunk.
 """
 
@@ -154,20 +154,38 @@ class ChoiceState:
                 return found
         return None
 
-    def absorb_texts(self, name: str, texts: Sequence[str]) -> int:
-        """`ToolSyntax.absorb` for the field `name` (see `absorb`); how many texts it took. It
-        stops before an empty text: such an event has no text to scan, `rewrite` sends it unchanged."""
-        if name == "content" and self._thinking and not (self._undecided.runs or self._fed is not None):
-            return self._absorb_moved(texts)
+    def take_run(self, name: str, texts: list[str], start: int) -> int:
+        """How many of the field `name`'s `texts` from `start` on (one event's each) leave nothing
+        to send: `ToolSyntax.absorb` (see `absorb`) and `feed_ahead` in turn, in one call, the guards
+        they share asked once (they hold for the run: neither changes them); the first text neither
+        takes stops it (fed ahead, its pieces wait in `_fed`). An empty text stops it too: its event
+        has no text to scan, `rewrite` sends it unchanged. Inside a think block, a content text is
+        taken as `absorb` takes it there (`_absorb_moved`, `_markup_moved`)."""
+        count, stop = start, len(texts)
+        if self._undecided.runs or self._fed is not None:
+            return count
+        if name == "content" and self._thinking:  # (both take it as a moved text: `_absorb_moved`)
+            while True:
+                count += self._absorb_moved(texts, count)
+                if count == stop or not texts[count] or not self._markup_moved(texts[count]):
+                    return count
+                count += 1
         parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
-            return 0
+        if parser is None or self._splits(name):  # (then `feed_ahead` declines it too: `passes`)
+            return count
+        cut = stop
         if "" in texts:
-            texts = texts[: list(texts).index("")]
-        self._last_field = name
-        return parser.absorb(texts)
+            cut = next((at for at in range(count, stop) if not texts[at]), stop)
+        self._last_field, think = name, self._think
+        while True:
+            count += parser.absorb(texts[count:cut])
+            if count == stop or (think is not None and not think.passes(name, texts[count])):
+                return count
+            if self._feed_ahead(parser, name, texts[count]) is not True:
+                return count
+            count += 1
 
-    def _absorb_moved(self, texts: Sequence[str]) -> int:
+    def _absorb_moved(self, texts: Sequence[str], start: int = 0) -> int:
         """How many of the leading lone content `texts` the think block moves whole to the reasoning
         field (`ContentThinking.moving`), where that field's open call takes them (`ToolSyntax.absorb`):
         they leave nothing to send, as the split and the rewrite would find (MiniMax M2's calls
@@ -180,16 +198,17 @@ class ChoiceState:
         parser = self._parsers.get(field)
         if parser is None or not parser.pending:  # (no open call: nothing to take; `thoughts` moves runs)
             return 0
-        count = think.moving(texts, 0, "")
+        count = think.moving(texts, start, "")
         if not count:
             return 0
         self._read_on()
-        taken = parser.absorb(texts[:count])
+        taken = parser.absorb(texts[start : start + count] if start else texts[:count])
         if taken:
             self._last_field = field
             if field == "reasoning":
                 self._reasoning_field = field
-            think.moved(texts[0] if taken == 1 else "".join(texts[:taken]))  # (kept as one: `_thought_run`)
+            run = texts[start] if taken == 1 else "".join(texts[start : start + taken])
+            think.moved(run)  # (kept as one: `_thought_run`)
         return taken
 
     def _markup_moved(self, text: str) -> bool:
@@ -237,7 +256,7 @@ class ChoiceState:
         return True
 
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
-        """`absorb_texts`, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
+        """`take_run`'s absorb, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
         parser = self._parsers.get(name)
         if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:

@@ -6,7 +6,7 @@ this accelerator decodes one event itself and offers it to the stream's choices
 (`StreamChoices.absorbed`: the open call takes it and nothing is left to send, exactly
 what the general path would conclude). If it is taken, the event becomes the template
 (`TokenTemplate`) for the next ones: their tokens are read from the raw bytes, a run at
-a time, and offered to the same choice's field together (`ChoiceRewriter.absorb_texts`).
+a time, and offered to the same choice's field together (`ChoiceRewriter.take_run`).
 A look-alike whose token the call declines (a marker, most likely) is fed to it ahead
 (`ChoiceRewriter.feed_ahead`): if that leaves nothing to send, the run goes on; else that
 event, and any that is not a look-alike, is left to the general path.
@@ -156,15 +156,12 @@ class TokenRuns:
         """How many of the leading `tokens` the call takes, leaving nothing to send: those it
         absorbs, and between them those it is fed ahead (`ChoiceRewriter.feed_ahead`), or
         whose text all goes to the reasoning field (their chunks are added to `out`)."""
-        count = rewriter.absorb_texts(self._field, tokens)
+        count = rewriter.take_run(self._field, tokens, 0)
         while count < len(tokens):
-            if rewriter.feed_ahead(self._field, tokens[count]):
-                count += 1
-            elif self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
-                count += self._moved_count
+            if self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
+                count = rewriter.take_run(self._field, tokens, count + self._moved_count)
             else:
                 break
-            count += rewriter.absorb_texts(self._field, tokens[count:])
         return count
 
     def _moved(
