@@ -178,7 +178,7 @@ class ChoiceState:
             cut = next((at for at in range(count, stop) if not texts[at]), stop)
         self._last_field, think = name, self._think
         while True:
-            count += parser.absorb(texts[count:cut])
+            count += parser.absorb(texts[count:cut] if count or cut < stop else texts)  # (no copy at first)
             if count == stop or (think is not None and not think.passes(name, texts[count])):
                 return count
             if self._feed_ahead(parser, name, texts[count]) is not True:
