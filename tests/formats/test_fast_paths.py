@@ -190,3 +190,52 @@ ComposedScanningAll._PLAIN_AT_ONCE = False
 def test_plain_text_at_once_is_what_the_text_step_gives(texts: list[str]) -> None:
     assert run(KimiParser(), texts, []) == run(KimiScanningAll(), texts, [])
     assert run(Composed(), texts, []) == run(ComposedScanningAll(), texts, [])
+
+
+# -- a GLM call's bare name, absorbed after its opener (`ToolCallTagParser._absorb_name`)
+
+GLM_CALL = "<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n</tool_call>"
+GLM_PIECES = [
+    "<tool_call>", "bash", "read", "_file", "\n", " ", "\t", "x y", "{", '{"name": "f", "arguments": {}}',
+    "{x", "<arg_key>", "k", "</arg_key>", "<arg_value>", "v", "</arg_value>", "</tool_call>", "<", "<arg",
+    "é",
+    "x" * 150, "y" * 100, "text ",
+]
+
+
+@st.composite
+def glm_texts(draw: st.DrawFn) -> list[str]:
+    """Random pieces around GLM's name, or GLM calls with prose around them cut at random points."""
+    if draw(st.booleans()):
+        return draw(st.lists(st.sampled_from(GLM_PIECES), max_size=30))
+    whole = draw(st.sampled_from(["", "text "])) + GLM_CALL * draw(st.integers(1, 2)) + " end"
+    cuts = sorted(draw(st.sets(st.integers(1, len(whole) - 1), max_size=40)))
+    return [whole[a:b] for a, b in zip([0, *cuts], [*cuts, len(whole)], strict=True)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["glm", "glm+special-tokens", "hermes", "qwen+special-tokens", "longcat"]),
+       glm_texts(), st.lists(st.integers(1, 6), min_size=1, max_size=30), st.sampled_from([60, 1 << 20]))
+def test_a_bare_name_absorbed_changes_nothing(
+    format_name: str, texts: list[str], windows: list[int], cap: int
+) -> None:  # fmt: skip
+    parser = FORMATS[format_name]
+    assert run(parser(cap), texts, windows) == run(parser(cap), texts, [])
+
+
+def test_a_glm_calls_name_is_absorbed_up_to_its_first_marker() -> None:
+    parser = FORMATS["glm"]()
+    assert parser.feed("<tool_call>") == []
+    assert parser.absorb(["read", "_file", "\n", "<arg_key>"]) == 3
+    assert parser.absorb(["x y"]) == 0  # (no name: the step hands it back as prose when fed)
+
+
+def test_a_bare_name_is_absorbed_within_the_lookahead_alone() -> None:
+    parser = FORMATS["glm"]
+    cases = [
+        ["<tool_call>", "x" * 50, "x" * 49, "\n" * 100, " " * 99, "\n", "<arg_key>", "k", "</arg_key>"],
+        ["<tool_call>", " ", "x" * 90, "\t" * 209, "\n", "</tool_call>"],
+        ["<tool_call>", "é" * 40, "\n" * 300],
+    ]
+    for texts in cases:
+        assert run(parser(), texts, [9]) == run(parser(), texts, [])

@@ -115,12 +115,16 @@ class ToolCallTagParser(TagCalls):
             return self._absorb_tagged(texts)
         taken = super()._absorb_around_body(texts)  # (spacing)
         scan = self._scan
-        if self._state is not State.OPENED or taken == len(texts) or scan.cursor != scan.end:
+        if self._state is not State.OPENED or taken == len(texts):
             return taken
+        if scan.cursor != scan.end:
+            return self._absorb_name(texts, taken)
         text = texts[taken]
         body = text.lstrip(" \t\r\n")
         opens = body.startswith('{"') and Body.JSON in self.BODIES
-        if not opens or "}" in text or "]" in text or scan.buffered + 4 * len(text) > self._max:
+        if not opens:
+            return self._absorb_name(texts, taken)
+        if "}" in text or "]" in text or scan.buffered + 4 * len(text) > self._max:
             return taken
         if self._streams and (":" in body or 4 * len(body) > HEAD_LOOKAHEAD):
             return taken
@@ -129,6 +133,28 @@ class ToolCallTagParser(TagCalls):
         self._begin_json(start)
         rest = texts[taken + 1 :]
         return taken + 1 + (self._absorb_unstreamed(rest) if self._streams else self.absorb(rest))
+
+    def _absorb_name(self, texts: Sequence[str], taken: int) -> int:
+        """GLM: after the opener, from `texts[taken]`, the texts of a bare name before its first
+        `<`: while the text from the first byte that is not spacing neither begins with `{` nor
+        holds `<`, is a name stripped (`is_name`) and ends within the lookahead, `_step_opened`
+        only waits for more, its cursor where it is (not streaming: the steps announce the call)."""
+        if Body.GLM not in self.BODIES or self._streams:
+            return taken
+        scan = self._scan
+        first = NON_SPACE.search(scan.view, scan.cursor)
+        held = "" if first is None else scan.text(first.start(), scan.end)  # (the name so far)
+        for text in texts[taken:]:
+            name = held + text if held else text.lstrip(" \t\r\n")
+            if "<" in text or not name or name[0] == "{" or not is_name(name.strip()):
+                break
+            size = len(name.encode("utf-8", "surrogatepass"))  # (its bytes from the first one not spacing)
+            if size >= _LOOKAHEAD or scan.buffered + 4 * len(text) > self._max:
+                break
+            scan.append(text)
+            held = name
+            taken += 1
+        return taken
 
     # -- state handlers: each returns True when it made progress and should run again
 
