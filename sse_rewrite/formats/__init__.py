@@ -118,11 +118,11 @@ _NAMED: Final[dict[str, type[ToolSyntax] | Ref]] = {
 """The formats `--format` names one by one (a syntax, or a model's), in `--help`'s order."""
 
 FORMATS: Final[Mapping[str, type[ToolSyntax]]] = _Registry({**_NAMED, **_AUTO, **_DECLARED})
-"""Parser class by format name, its module imported on first look-up (`auto` and `none` are resolved
-by `select_format`)."""
+"""Parser class by format name, its module imported on first look-up: the names with a `+` are what
+`auto` picks (`auto` and `none` are resolved by `select_format`)."""
 
 FORMAT_CHOICES: Final = ("auto", *_NAMED, "none")
-"""The `--format` values; the names with a `+` are what `auto` picks."""
+"""The `--format` values."""
 
 _TOKENS_EVERYWHERE: Final = (
     "Kimi and DeepSeek special tokens: recognized in every stream, as are DSML, MiniMax, harmony, "
