@@ -197,6 +197,13 @@ M2_UNANGLED_ROWS: dict[str, Expected] = {
         'minimax:tool_call>invoke name="f">{"a": 1}/invoke>/minimax:tool_call>', [("f", A1)], "", set()
     ),
     "opener-in-prose": ("Write minimax:tool_call> then", [], "Write minimax:tool_call> then", set()),
+    "a-value-holding-the-invoke-word": (  # (its word and spacing open a tag only between tags: data here)
+        'minimax:tool_call>\ninvoke name="bash">\nparameter name="command">echo invoke now/parameter>\n'
+        "/invoke>\n/minimax:tool_call>",
+        [("bash", '{"command": "echo invoke now"}')],
+        "",
+        set(),
+    ),
     "block-not-closed-before-prose": (
         'minimax:tool_call>\ninvoke name="f">parameter name="a">1/parameter>/invoke>\nThanks',
         [("f", A1)],

@@ -36,6 +36,11 @@ ROWS: dict[str, Row] = {
         "call<|sep|>tools<|sep|>",
         [("w", '{"p": "a b"}')], "", "", set(),
     ),
+    "a-value-holding-the-tag-words": (  # (a tag's word and spacing open it only between tags)
+        'tools<|sep|>call tool="bash" index="1"<|sep|>argument key="command" type="string"<|sep|>echo call'
+        " tools now argument<|sep|>call<|sep|>tools<|sep|>",
+        [("bash", '{"command": "echo call tools now"}')], "", "", set(),
+    ),
     "open-token-on-the-section-only": (  # (`<|open|>` is `xtml`'s, which reads no call after it: text)
         f"A<|open|>tools<|sep|>{_CALL}call<|sep|>tools<|sep|>B", [("bash", '{"command": "ls"}')],
         "A<|open|>B", "", set(),

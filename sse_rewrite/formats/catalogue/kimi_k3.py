@@ -17,15 +17,13 @@ The rules and damage rows: docs/behaviour.md, "Kimi K3 XTML".
 from __future__ import annotations
 
 from ..machines._invoke import InvokeParser
-from ..machines._invoke_syntax import InvokeSyntax, Spelling, read_lone_invoke
+from ..machines._invoke_syntax import InvokeSyntax, Spelling
 from ..machines._machine import MachineState
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
-
-    from ...tool_schemas import ToolSchemas
 
 _TOKENS: Final = Spelling("<|open|>", "<|close|>")
 _SECTION: Final = Spelling("<|open|>", "<|close|>", distinctive=False)
@@ -41,15 +39,26 @@ a tag, as servers space special tokens: each spacing byte allowed there multipli
 every stream's scan holds.)"""
 
 
-def k3_call(text: str, tools: ToolSchemas | None = None) -> tuple[str, str] | None:
-    """(name, arguments) of one call spelled with all three tokens, from `<|open|>call` to its last
-    argument's close (the stripped form's calls, respelled); None if it is not one."""
-    return read_lone_invoke(KIMI_K3, text, tools)
-
-
 class KimiK3Parser(InvokeParser):
     """Streaming parser for Kimi K3 XTML tool calls (`--format kimi-k3`)."""
 
     SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (KIMI_K3,)
     REASONING_AT_ONCE: ClassVar[MachineState | None] = InvokeParser.THINK_STATE
     """(A text without `<` ends no reasoning: the think channel takes it whole, as before the move.)"""
+
+
+_BARE: Final = Spelling("", "", distinctive=False)
+KIMI_K3_SEP: Final = KIMI_K3.but(name="kimi-k3-sep", blocks=(_BARE,), tags=(_BARE, _SECTION), think=None,
+                                 spaced_tags=True, markup_words=(), orphan_words=(), rescan_prose=False)
+"""K3 whose `<|open|>`/`<|close|>` the server dropped, `<|sep|>` left (either token may survive here and
+there): `tools<|sep|>call tool="bash" index="1"<|sep|>argument key="command" type="string"<|sep|>ls
+argument<|sep|>call<|sep|>tools<|sep|>`. A tag opens with its word and spacing (`call `) where the same
+word closes (`call<|sep|>`); one space before a bare closer is the server's gap, not the value."""
+
+
+class SepXtmlParser(InvokeParser, SYNTAXES=(KIMI_K3_SEP,), HELD_FROM={b"tools<|sep|>": 5}, sniff=(b"tools",)):
+    """K3 calls whose open and close tokens were dropped (a part of the Kimi `auto` format; why only
+    Kimi ids: docs/behaviour.md, "Kimi K3 with `<|open|>`/`<|close|>` dropped"). The section's `tools`
+    is a word: a text ending in it (or `tools<`, `tools<|`…) is held wherever it stands, a shorter start
+    (`t` … `tool`) only where no word goes on into it (`.to`, not `into`); an event is read while
+    nothing is held when it holds the word whole (`sniff`)."""

@@ -40,8 +40,8 @@ STRIPPED_KIMI: Final = Part("catalogue.kimi_stripped", "StrippedKimiParser", "f"
                             ((b"functions", 1),))
 """(`kimi_stripped.KIMI_STRIPPED`: its opener's start is held from `f` anywhere; `stream/held_starts.py`
 finds them in events no needle sends)"""
-SEP_XTML: Final = Part("catalogue.kimi_k3_stripped", "SepXtmlParser", "t", (b"tools",), ((b"tools", 5),))
-"""(`kimi_k3_stripped.SNIFF`, `.HELD_FROM`: a start of `tools` where no word goes on into it)"""
+SEP_XTML: Final = Part("catalogue.kimi_k3", "SepXtmlParser", "t", (b"tools",), ((b"tools", 5),))
+"""(`kimi_k3.SepXtmlParser`'s sniff and `HELD_FROM`: a start of `tools` where no word goes on into it)"""
 GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
 MISTRAL_IDS: Final = Part("catalogue.lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("catalogue.qwen_xml", "QwenParser", "<", ANGLE_SNIFF)

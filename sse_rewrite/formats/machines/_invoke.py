@@ -186,7 +186,8 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         if angle == -1:
             first = NON_SPACE.search(scan.view, start, scan.end)
             lead = _BYTE_SPACING.match(scan.view, start, scan.end).end()  # type: ignore[union-attr]  # (matches)
-            glued = b"name".startswith(scan.view[lead : lead + 4])  # (`<functionname=`, `<functionĠname=`)
+            glued = self._syntax.spaced_tags or b"name".startswith(scan.view[lead : lead + 4])
+            # (the opener took the spacing; `<functionname=`, `<functionĠname=`)
             glued = glued or (self._syntax.equals_names and scan.view[start] == 0x3D)  # ('=': `<function=`)
             if scan.end - start < LOOKAHEAD and (first is None or first.start() > start or glued):
                 return False  # (the header begins with spacing, or `name` glued: wait for its `>`)
@@ -218,6 +219,11 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             if tag is Tag.PARAMETER:
                 scan.cursor = end
                 self._parameter_closed(out, end)
+                continue
+            if tag is Tag.INVOKE and self._syntax.spaced_tags and self._INSIDE[self._syntax].value_open(
+                scan.view, self._head_at, pos
+            ):  # (a value's word, `call `: a value ends at its closer)
+                scan.cursor = end
                 continue
             if tag is Tag.CLOSE and self._INSIDE[self._syntax].value_open(scan.view, self._head_at, pos):
                 # A closer inside a value ends the invoke only if another tag of the block

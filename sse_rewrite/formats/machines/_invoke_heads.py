@@ -51,14 +51,17 @@ def tag_attributes(text: str, escaped: bool = False) -> dict[str, str]:
 
 
 @functools.cache
-def _tagged_header(end: bytes) -> re.Pattern[bytes]:
-    """A header of attributes after spacing (or none), up to the tag's `end`; no `<`, no blank line."""
-    return re.compile(rb"((?:[ \t\r\n](?:[^<\n]|\n(?!\n))*?)?)" + re.escape(end))
+def _tagged_header(end: bytes, spaced: bool) -> re.Pattern[bytes]:
+    """A header of attributes after spacing (or none; `spaced`: the opener took the spacing), up to the
+    tag's `end`; no `<`, no blank line."""
+    attributes = rb"(?:[^<\n]|\n(?!\n))*?"
+    header = rb"(" + attributes + rb")" if spaced else rb"((?:[ \t\r\n]" + attributes + rb")?)"
+    return re.compile(header + re.escape(end))
 
 
-def tagged_name(header: bytes, end: bytes, attribute: str, escaped: bool) -> str | None:
+def tagged_name(header: bytes, end: bytes, attribute: str, escaped: bool, spaced: bool = False) -> str | None:
     """The tool name an `attribute` of a header ending in `end` gives, if it is a name."""
-    found = _tagged_header(end).fullmatch(header)
+    found = _tagged_header(end, spaced).fullmatch(header)
     if found is None:
         return None
     name = tag_attributes(found[1].decode("utf-8", "surrogatepass"), escaped).get(attribute, "")

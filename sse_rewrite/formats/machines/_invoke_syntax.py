@@ -171,11 +171,12 @@ class InvokeSyntax:
 
     def _respaced(self, tags: list[tuple[str, str, str]]) -> list[str]:
         """Each (token, word, end) spelled whole, and with each `inner_spacing` byte after its token
-        and before its end (an end of `""`: the tag goes on, with its header)."""
+        and before its end (an end of `""`: the tag goes on, with its header; a tag without a token
+        is spelled as written: spacing around its word is prose's)."""
         spacing = ("", *self.inner_spacing)
         return list(dict.fromkeys(token + before + word + (after + end if end else "")
-                                  for token, word, end in tags for before in spacing
-                                  for after in (spacing if end else ("",))))  # fmt: skip
+                                  for token, word, end in tags for before in (spacing if token else ("",))
+                                  for after in (spacing if end and token else ("",))))  # fmt: skip
 
     def invoke_closers(self) -> list[str]:
         """`</…invoke>` in every tag spelling."""
@@ -204,7 +205,7 @@ class InvokeSyntax:
         """The tool name an invoke header (from after `<…invoke` to its tag end) gives, if any."""
         if self.tag_end == ">" and self.names[0] == "name":
             return invoke_name(header, self.equals_names)
-        return tagged_name(header, self.end, self.names[0], self.escaped)
+        return tagged_name(header, self.end, self.names[0], self.escaped, self.spaced_tags)
 
     def typed(self, attributes: dict[str, str]) -> str | None:
         """How a parameter's `attributes` type its value: `"true"` a raw string, `"false"` JSON (else
