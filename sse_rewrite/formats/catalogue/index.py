@@ -181,8 +181,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           'type="string"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>Done.',
           _CITY, "Checking.Done.", everywhere=True),
     Entry("Kimi K3 XTML, <|open|>/<|close|> dropped", "invoke", "kimi+deepseek", ("moonshotai/kimi-k3",),
-          'Checking.tools<|sep|>call tool="get_weather" index="1"<|sep|>argument key="city" type="string"<|sep|>'
-          "Paris argument<|sep|>call<|sep|>tools<|sep|>Done.", _CITY, "Checking.Done."),
+          'Checking.tools<|sep|>call tool="get_weather" index="1"<|sep|>argument key="city" type="string"'
+          "<|sep|>Paris argument<|sep|>call<|sep|>tools<|sep|>Done.", _CITY, "Checking.Done."),
     Entry("Muse Spark", "channels", "muse-spark+special-tokens",
           ("meta-models/Muse-Spark-Open-816B-A42B-NVFP4", "amd/Muse-Spark-Open-816B-A42B-Quark-MXFP4"),
           " to=self<|message|>Need the weather.<|eom|><|start|>assistant to=get_weather<|message|>"
