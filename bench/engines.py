@@ -2,7 +2,7 @@
 
 Usage: `bash bench/engines_env.sh` once (the engines' environment), then
 `/work/benchenv-engines/bin/python bench/engines.py [--sizes 512,2048,8192,20480] [--syntax NAME]
-[--repeats 5]` from the project root. Never a test dependency.
+[--repeats 5] [--instructions]` from the project root. Never a test dependency.
 
 Each turn is `deltas.py`'s: a sentence of prose and three calls, each writing SIZE bytes of
 arguments, one token (about 4 characters) per delta. Ours is fed the SSE events one at a
@@ -11,14 +11,22 @@ each engine parser is fed the same tokens as text deltas, the way its server cal
 no JSON around them. Printed: µs a delta (best of the repeats, CPU time of this process)
 for ours, for the floor (an orjson decode and encode of each event: what any proxy pays),
 ours above the floor, and each engine's, with the fastest engine's ratio to ours above the
-floor. An engine that cannot be built here prints why, and the rest go on.
+floor. An engine that cannot be built here prints why, and the rest go on. With `--instructions`,
+callgrind's counts a delta instead of time (a loaded machine moves time by ±50 %, counts not at
+all): each feed runs once uncounted (patterns compiled, caches filled: what a server pays once),
+then once counted, all in one process per syntax and size.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
+import os
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -121,16 +129,70 @@ def engine_time(feed: Feed, deltas: list[str]) -> float:
     return time.process_time() - started
 
 
-def engines(syntax: str) -> list[tuple[str, Feed | str]]:
-    """Each engine's feed for `syntax`, or why it cannot be built here."""
+def engines(syntax: str, only: str = "") -> list[tuple[str, Feed | str]]:
+    """Each engine's feed for `syntax` (those whose name holds `only`), or why it cannot be built here."""
     out: list[tuple[str, Feed | str]] = []
     for engine, names, make in (("sglang", SGLANG, sglang_feed), ("vllm", VLLM, vllm_feed)):
-        if syntax in names:
+        if syntax in names and only in engine:
             try:
                 out.append((f"{engine}:{names[syntax]}", make(names[syntax])))
             except Exception as error:
                 out.append((f"{engine}:{names[syntax]}", f"{type(error).__name__}: {error}"[:120]))
     return out
+
+
+_COUNTED = """
+import gc, itertools, sys
+sys.path.insert(0, {here!r})
+from engines import engines, feed_time, floor_time, turn_events, turn_tokens
+for syntax, size in {rows!r}:
+    events, deltas = turn_events(syntax, size), turn_tokens(syntax, size)
+    feeds = [("floor", lambda: floor_time(events)), ("ours", lambda: feed_time(events, True))]
+    feeds += [(name, lambda f=feed: f(deltas)) for name, feed in engines(syntax, {only!r})
+              if not isinstance(feed, str)]
+    for name, run in feeds:
+        run()
+    for name, run in feeds:
+        print(syntax, size, len(deltas), name, flush=True)
+        gc.collect()
+        list(itertools.starmap(run, [()]))
+"""
+
+
+def instructions_a_delta(rows: list[tuple[str, int]], only: str = "") -> list[tuple[str, int, str, float]]:
+    """(syntax, size, name, instructions a delta) of the floor, ours and each engine (whose name holds
+    `only`) for each (syntax, size) of `rows`, warm, in one callgrind process (the engines' imports are
+    slow under it; see the module docstring)."""
+    code = _COUNTED.format(here=str(HERE), rows=rows, only=only)
+    with tempfile.TemporaryDirectory() as out:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=starmap_next",
+             "--dump-after=starmap_next", f"--callgrind-out-file={out}/cg", sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True, text=True, cwd=HERE.parent,
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
+        dumps = sorted(Path(out).glob("cg.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [int(re.search(r"^totals: (\d+)", p.read_text(), re.M).group(1))  # type: ignore[union-attr]
+                  for p in dumps]  # fmt: skip
+    counts = [t for t in totals if t > 10_000]  # (each call's closing `StopIteration` dump: a few hundred)
+    labels = [line.split() for line in done.stdout.splitlines()]
+    return [(syntax, int(size), name, count / int(deltas))
+            for (syntax, size, deltas, name), count in zip(labels, counts, strict=True)]
+
+
+def print_instructions(rows: list[tuple[str, int]], only: str = "") -> None:
+    """`--instructions`: ours above the floor beside each engine, instructions a delta, a row a size."""
+    found: dict[tuple[str, int], dict[str, float]] = {}
+    for syntax, size, name, count in instructions_a_delta(rows, only):
+        found.setdefault((syntax, size), {})[name] = count
+    for (syntax, size), counts in found.items():
+        above = counts.pop("ours") - counts.pop("floor")
+        row = [f"{syntax:<12} {size:>6} B  ours above the floor {above / 1000:6.1f}k"]
+        row += [f"{name} {count / 1000:6.1f}k" for name, count in counts.items()]
+        if counts:
+            row.append(f"fastest/ours-above {min(counts.values()) / above:5.2f}x")
+        print("  ".join(row), flush=True)
 
 
 def main() -> None:
@@ -139,9 +201,15 @@ def main() -> None:
     parser.add_argument("--sizes", default="512,2048,8192,20480", help="bytes of arguments per call")
     parser.add_argument("--syntax", default="", help="only the syntaxes whose name contains this")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true", help="callgrind's counts, not time")
+    parser.add_argument("--engine", default="", help="only the engines whose name holds this (sglang, vllm)")
     args = parser.parse_args()
+    if args.instructions:
+        syntaxes, sizes = [s for s in SYNTAXES if args.syntax in s], [int(s) for s in args.sizes.split(",")]
+        print_instructions(list(itertools.product(syntaxes, sizes)), args.engine)
+        return
     for syntax in (s for s in SYNTAXES if args.syntax in s):
-        built = engines(syntax)
+        built = engines(syntax, args.engine)
         for name, feed in built:
             if isinstance(feed, str):
                 print(f"{syntax:<12} {name:<22} not measured: {feed}", flush=True)

@@ -52,6 +52,7 @@ ROWS: dict[str, Row] = {
         f"tools<|sep|>{_CALL}", [("bash", '{"command": "ls"}')], "", "", {"recovered-call"},
     ),
     "prose-after-the-opener-is-text": ("Use tools<|sep|> wisely", [], "Use tools<|sep|> wisely", "", set()),
+    "an-opener-alone-at-the-end-is-text": ("Use tools<|sep|>", [], "Use tools<|sep|>", "", set()),
     "cut-inside-a-marker-is-text": (
         f"tools<|sep|>{_PARTIAL}", [], f"tools<|sep|>{_PARTIAL}", "", {"truncated-call"},
     ),

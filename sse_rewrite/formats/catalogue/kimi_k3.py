@@ -49,11 +49,13 @@ class KimiK3Parser(InvokeParser):
 
 _BARE: Final = Spelling("", "", distinctive=False)
 KIMI_K3_SEP: Final = KIMI_K3.but(name="kimi-k3-sep", blocks=(_BARE,), tags=(_BARE, _SECTION), think=None,
-                                 spaced_tags=True, markup_words=(), orphan_words=(), rescan_prose=False)
+                                 spaced_tags=True, prose_blocks=True, rescan_prose=False, markup_words=(),
+                                 orphan_words=())  # fmt: skip
 """K3 whose `<|open|>`/`<|close|>` the server dropped, `<|sep|>` left (either token may survive here and
 there): `tools<|sep|>call tool="bash" index="1"<|sep|>argument key="command" type="string"<|sep|>ls
 argument<|sep|>call<|sep|>tools<|sep|>`. A tag opens with its word and spacing (`call `) where the same
-word closes (`call<|sep|>`); one space before a bare closer is the server's gap, not the value."""
+word closes (`call<|sep|>`); one space before a bare closer is the server's gap, not the value; a
+section of no call was prose (`prose_blocks`: `Use tools<|sep|>` at the end stays text)."""
 
 
 class SepXtmlParser(InvokeParser, SYNTAXES=(KIMI_K3_SEP,), HELD_FROM={b"tools<|sep|>": 5}, sniff=(b"tools",)):
