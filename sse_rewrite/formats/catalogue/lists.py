@@ -181,7 +181,7 @@ LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}
 MISTRAL_STRIPPED: Final = ListSyntax(
     "Mistral", (), {ord("{"): Quotes.JSON}, named_objects,
     header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)"), header_bytes=re.compile(rb"[^A-Za-z0-9_.\-]"),
-    header_optional=False,
+    header_optional=False, repeats=True,
 )  # fmt: skip
 """Mistral v11 with its tokens stripped by a server: `NAME{…}`, calls back to back, each a
 JSON object (text-generation-webui leaves this)."""

@@ -4,9 +4,10 @@ Llama 3's `{"name": "f", "parameters": {…}}`, Llama 4's `[f(a=1), g()]`, Mistr
 stripped `NAME{…}NAME{…}` (a syntax with a `header`): prose and code hold such text too, so
 they count only under the model's ids and only when the field holds nothing but calls
 (docs/behaviour.md, "Marker-then-list syntaxes"). The answer is held from its first value or
-header byte, its events whole (`undecided`), and either rebuilt around the calls at the field's
-end or, once other text shows, the value is not calls or the answer passes the cap, handed to
-the model's `INNER` parser as if fed just now. The gate is `pending` until it has decided
+header byte, its events whole (`undecided`), read by the list machine (its calls through its
+damage rules), and either rebuilt around the calls at the field's end or, once other text
+shows, the value is not calls or the answer passes the cap, handed to the model's `INNER`
+parser as if fed just now. The gate is `pending` until it has decided
 (`reads_from_start`, `choice_state.py`); then it becomes `INNER`'s parser (`_become_inner`).
 
 A reasoning block (`REASONING`, a `LeadingReasoning`) may come first: Magistral's `[THINK]`
@@ -20,11 +21,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...stream.events import Markup, Piece, Reasoning, Text, ToolCall
+from ...stream.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from . import declare
-from ._brackets import BracketScanner
-from ._list_machine import ListParser
-from ._list_syntax import MAX_HEADER, ListSyntax, Written
+from ._list_machine import ListParser, State
+from ._list_syntax import ListSyntax
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -52,6 +52,17 @@ class LeadingReasoning:
     """What the byte after the opener must be, or it is the answer's text (`analysis of`)."""
     reader: type[ListParser] | None = None
     """What reads the block after its opener, its text as reasoning (None: `INNER`, opener and all)."""
+
+
+class _BareReader(ListParser, SYNTAXES=(), sniff=()):
+    """Reads one `BARE` syntax from the answer's first value or header byte on (`open_at_start`):
+    none has an opener, so what follows its calls is text."""
+
+    def _step_rest(self, out: list[Piece]) -> bool:
+        self._emit_text(out, self._scan.end)
+        return False
+
+    _STEPS: ClassVar = {**ListParser._STEPS, State.TEXT: _step_rest}
 
 
 class WholeAnswerParser:
@@ -91,13 +102,10 @@ class WholeAnswerParser:
     def _start_answer(self) -> None:
         """Hold the answer from its start (the field's, or the end of a leading reasoning block)."""
         self._held: bytearray | None = bytearray()  # None once the answer went to `INNER`
-        self._syntax: ListSyntax | None = None
-        self._brackets: BracketScanner | None = None  # the open value's, if any
-        self._values: Written = []  # each value's header match (or None) and text
-        self._header: re.Match[str] | None = None  # the open value's
-        self._in_header = False  # whether the held text ends in a header not yet followed by its value
-        self._after = 0  # where the text after the last complete value begins
-        self._first = 0  # where the first value begins
+        self._bare: _BareReader | None = None  # what reads it from its first value or header byte
+        self._read: list[Piece] = []  # what that reader gave so far
+        self._fed = 0  # the held bytes it was fed
+        self._again = ""  # its syntax's `again`, which may end the answer (`{…};`)
         self._chars = 0  # characters held
 
     @property
@@ -181,7 +189,7 @@ class WholeAnswerParser:
         """Whether the held answer, still at its start, is `REASONING`'s opener (None: it may
         still become it)."""
         held, reasoning = self._held, self.REASONING
-        if reasoning is None or self._syntax is not None or held is None:
+        if reasoning is None or self._bare is not None or held is None:
             return False
         opener = reasoning.opener.encode()
         start = _SPACE.match(held).end() if reasoning.spaced else 0  # type: ignore[union-attr]  # (always matches)
@@ -254,72 +262,46 @@ class WholeAnswerParser:
             self._thinking, self._held, self._flushed = None, None, True
             return tail + self._inner.flush(finished, cut)
         held = self._held
-        read = None
-        ended = self._brackets is None and not self._in_header
-        if held is not None and ended and self._values and self._syntax is not None:
-            read = self._syntax.read(self._values)
-        if read is not None and self.DECLARED_ONLY and self._tools:
-            read = read if all(self._tools.declares(name) for _, name, _ in read[0]) else None
         self._flushed = True
-        if held is None or read is None or not read[0]:
+        calls = self._calls() if held and self._still_calls() else None
+        if held is None or calls is None:
             passed = self._pass() if held else []
             self._held = None  # (decided: nothing is held any more)
             return passed + self._inner.flush(finished, cut)
-        found, notices = read
-        lead, calls, rest = (held[: self._first], held[self._first : self._after], held[self._after :])
-        out: list[Piece] = [Text(lead.decode())] if lead else []  # (spacing)
-        raw = calls.decode("utf-8", "surrogatepass")
-        out += [ToolCall(call_id, name, arguments, raw if index == 0 else "")
-                for index, (call_id, name, arguments) in enumerate(found)]  # fmt: skip
-        if rest:
-            out.append(Text(rest.decode()))  # (spacing)
+        lead = held[: _SPACE.match(held).end()]  # type: ignore[union-attr]  # (spacing; always matches)
         self._held = None
-        return out + notices + self._inner.flush(finished, cut)
+        return [*([Text(lead.decode())] if lead else []), *calls, *self._inner.flush(finished, cut)]
 
     def _still_calls(self) -> bool:
-        """Scan what was added: False once the held text cannot be the whole answer in calls."""
-        held = self._held
+        """Read what was added: False once the held text cannot be the whole answer in calls."""
+        held, bare = self._held, self._bare
         assert held is not None
-        while True:
-            brackets = self._brackets
-            if brackets is not None:
-                end = brackets.advance(held, len(held))
-                if end is None:
-                    return True
-                value_start = self._after
-                self._values.append((self._header, held[value_start:end].decode("utf-8", "surrogatepass")))
-                self._brackets, self._after = None, end
-                continue
-            at = _SPACE.match(held, self._after).end()  # type: ignore[union-attr]  # (always matches)
-            if at == len(held):
+        if bare is None:  # (the answer's first value or header byte picks its syntax)
+            first = _SPACE.match(held).end()  # type: ignore[union-attr]  # (always matches)
+            if first == len(held):
                 return True
-            syntax = self._syntax
-            if self._values:
-                assert syntax is not None
-                if syntax.again is not None:  # (a cut `again` marker would wait: both are one byte)
-                    if held.startswith(syntax.again, at):
-                        at = _SPACE.match(held, at + 1).end()  # type: ignore[union-attr]
-                        if at == len(held):
-                            return True
-                    elif not (syntax.again_line and b"\n" in held[self._after : at]):
-                        return False
-                elif syntax.header is None:
-                    return False
-            syntax = syntax or next((s for s in self.BARE if _may_start(s, held[at])), None)
-            if syntax is None or not _may_start(syntax, held[at]):
+            syntax = next((s for s in self.BARE if _may_start(s, held[first])), None)
+            if syntax is None:
                 return False
-            value_at = _value_start(syntax, held, at)
-            self._in_header = value_at is None
-            if value_at is None:
-                return True
-            if value_at < 0:
-                return False
-            if not self._values:
-                self._first = at
-            if syntax.header is not None:
-                self._header = syntax.header.fullmatch(held[at:value_at].decode())
-            self._syntax, self._after = syntax, value_at
-            self._brackets = BracketScanner(value_at, syntax.values[held[value_at]])
+            bare = self._bare = _BareReader(self._max)
+            bare.open_at_start(syntax)
+            self._fed, self._again = first, (syntax.again or b"").decode()
+        text, self._fed = held[self._fed :].decode("utf-8", "surrogatepass"), len(held)
+        read = bare.feed(text)
+        self._read += read
+        return _only_calls(read)
+
+    def _calls(self) -> list[Piece] | None:
+        """The held answer's calls (and the spacing after them), or None where it is not calls
+        alone, or (`DECLARED_ONLY`) one names no declared tool."""
+        if self._bare is None:  # (spacing alone)
+            return None
+        read = self._read + self._bare.flush()
+        names = [piece.name for piece in read if type(piece) is ToolCall]
+        tools = self._tools if self.DECLARED_ONLY else None
+        if not _only_calls(read, self._again) or not names or (tools and not all(map(tools.declares, names))):
+            return None
+        return read
 
     def _become_inner(self) -> None:
         """Become `INNER`'s parser, which has read the answer so far and reads the rest: its class
@@ -346,16 +328,8 @@ def _may_start(syntax: ListSyntax, byte: int) -> bool:
     return syntax.header_bytes.match(bytes((byte,))) is None
 
 
-def _value_start(syntax: ListSyntax, held: bytes | bytearray, at: int) -> int | None:
-    """Where the value of the call written at `at` starts, past its header: None while the
-    header could still go on, -1 once the text cannot be a header then a value."""
-    if syntax.header_bytes is None:
-        return at
-    end = syntax.header_bytes.search(held, at, at + MAX_HEADER + 1)
-    if end is None:
-        return None if len(held) - at <= MAX_HEADER else -1
-    stop = end.start()
-    assert syntax.header is not None  # (declared with `header_bytes`)
-    if held[stop] not in syntax.values or not syntax.header.fullmatch(held[at:stop].decode()):
-        return -1
-    return stop
+def _only_calls(pieces: list[Piece], again: str = "") -> bool:
+    """Whether `pieces` are calls (their notices too) and text of spacing alone (or `again`,
+    which may end a whole answer): a whole answer's."""
+    ends, kept = ("", again), (ToolCall, Notice)
+    return all(type(p) in kept or (type(p) is Text and p.text.strip(" \t\r\n") in ends) for p in pieces)
