@@ -279,8 +279,7 @@ class ListParser(ListReasoning):
         scan, syntax = self._scan, self._syntax
         assert syntax is not None
         at = _SPACE.match(scan.view, self._written_end).end()  # type: ignore[union-attr]  # (always matches)
-        repeats = syntax.repeats or (syntax.again_line and b"\n" in scan.view[self._written_end : at])
-        if repeats and at < scan.end and (
+        if syntax.repeats and at < scan.end and (
             scan.view[at] in syntax.values
             or (syntax.header_bytes is not None and syntax.header_bytes.match(scan.view, at) is None)
         ):
@@ -299,8 +298,12 @@ class ListParser(ListReasoning):
             if marker.startswith(bytes(scan.view[at : at + len(marker)])):  # (maybe, or the end)
                 scan.cursor = at
                 return False
-        if repeats and at == scan.end:  # (another call may follow: nothing ends the block)
+        if syntax.repeats and at == scan.end:  # (another call may follow: nothing ends the block)
             return False
+        if syntax.again_line and b"\n" in scan.view[self._written_end : at]:  # (a newline joins two values)
+            scan.cursor = self._head_at = at
+            self._state = State.HEAD
+            return True
         return self._end_block(out, self._written_end)
 
     def _end_block(self, out: list[Piece], end: int) -> bool:
@@ -354,14 +357,11 @@ class ListParser(ListReasoning):
 
     def _finish(self, out: list[Piece]) -> None:
         scan, state = self._scan, self._state
-        if state is State.TEXT or state is State.ECHO:
+        if state is State.TEXT or state is State.ECHO or state is State.BLOCK:
             self._emit_text(out, scan.end)
             return
         if state is State.THINK or state is State.THINK_LINE:
             self._emit_reasoning(out, scan.end)
-            return
-        if state is State.BLOCK:
-            self._emit_text(out, scan.end)
             return
         syntax = self._syntax
         assert syntax is not None

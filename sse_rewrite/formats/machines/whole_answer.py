@@ -289,7 +289,7 @@ class WholeAnswerParser:
         text, self._fed = held[self._fed :].decode("utf-8", "surrogatepass"), len(held)
         read = bare.feed(text)
         self._read += read
-        return _only_calls(read)
+        return not read or _only_calls(read)
 
     def _calls(self) -> list[Piece] | None:
         """The held answer's calls (and the spacing after them), or None where it is not calls
