@@ -194,6 +194,10 @@ ROWS: dict[str, dict[str, Expected]] = {
         "placeholder-arguments-are-text": (
             '{"name": "t", "arguments": "{...}"}', [], '{"name": "t", "arguments": "{...}"}', set()
         ),
+        "arguments-encoded-twice-unwrapped": (
+            '{"name": "t", "arguments": "\\"{\\\\\\"a\\\\\\": 1}\\""}', [("t", '{"a": 1}')], "",
+            {"arguments-encoded-twice"},
+        ),
     },
     "llama-python-start": {
         "escaped-strings": (f"{_PS}{_ESCAPED}{_PE}", [_ESCAPED_CALL], "", set()),

@@ -10,9 +10,10 @@ shows, the value is not calls or the answer passes the cap, handed to the model'
 parser as if fed just now. The gate is `pending` until it has decided
 (`reads_from_start`, `choice_state.py`); then it becomes `INNER`'s parser (`_become_inner`).
 
-A reasoning block (`REASONING`, a `LeadingReasoning`) may come first: Magistral's `[THINK]`
-goes to `INNER` as it streams; gpt-oss's stripped `analysis…assistantfinal` has a `reader` of
-its own, a list machine that `hands_over` the answer to `INNER` (`catalogue/harmony_stripped.py`).
+A reasoning block (`REASONING`, a `LeadingReasoning`) may come first, read as it streams by
+its `reader`, a list machine that `hands_over` at the block's end: after Magistral's
+`[THINK]…[/THINK]` the answer is held again; after gpt-oss's stripped `analysis…assistantfinal`
+it is `INNER`'s (`catalogue/lists.py`, `catalogue/harmony_stripped.py`).
 """
 
 from __future__ import annotations
@@ -44,14 +45,12 @@ class LeadingReasoning:
     """A reasoning block that may come before the answer, declared."""
 
     opener: str
-    closer: str = ""
-    """Where `INNER`'s block ends (it reads both); a `reader`'s block ends at its `hands_over` opener."""
+    reader: type[ListParser]
+    """What reads the block after its opener, its text as reasoning, up to a `hands_over` opener."""
     spaced: bool = True
     """Whether spacing may come before the opener."""
     glued: re.Pattern[bytes] | None = None
     """What the byte after the opener must be, or it is the answer's text (`analysis of`)."""
-    reader: type[ListParser] | None = None
-    """What reads the block after its opener, its text as reasoning (None: `INNER`, opener and all)."""
 
 
 class _BareReader(ListParser, SYNTAXES=(), sniff=()):
@@ -94,8 +93,7 @@ class WholeAnswerParser:
         self._inner = self.INNER(max_section_bytes, stream_arguments=stream_arguments, tools=tools)
         self._max = max_section_bytes
         self._tools = tools
-        self._thinking: str | None = None  # in a leading reasoning block: its text that may begin the closer
-        self._reader: ListParser | None = None  # the block's `REASONING.reader`, while it reads
+        self._reader: ListParser | None = None  # the leading reasoning block's `REASONING.reader`
         self._flushed = False
         self._start_answer()
 
@@ -114,14 +112,14 @@ class WholeAnswerParser:
         before the answer's first text (`watching` then): a reasoning marker the stream reads
         there (Granite 3.3's `<think>`) is no call's text (`ContentThinking.split`)."""
         held = self._held
-        return (held is not None and (bool(held) or self._thinking is not None)) or self._inner.pending
+        return (held is not None and (bool(held) or self._reader is not None)) or self._inner.pending
 
     @property
     def watching(self) -> bool:
         """True before the answer's first text (every event is read), `INNER`'s once the answer
         went to it (while held, it is `pending`)."""
         held = self._held
-        return self._inner.watching if held is None else not held and self._thinking is None
+        return self._inner.watching if held is None else not held and self._reader is None
 
     @property
     def quotes(self) -> Quotes:
@@ -135,14 +133,14 @@ class WholeAnswerParser:
     @property
     def undecided(self) -> int:
         """The held answer, whose events wait whole for the end of the field."""
-        if self._held is None or self._thinking is not None:
+        if self._held is None or self._reader is not None:
             return self._inner.undecided
         return self._chars
 
     @property
     def held(self) -> str:
         """The characters `undecided` counts."""
-        if self._held is None or self._thinking is not None:
+        if self._held is None or self._reader is not None:
             return self._inner.held
         return self._held.decode("utf-8", "surrogatepass")
 
@@ -169,7 +167,7 @@ class WholeAnswerParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._thinking is not None:
+        if self._reader is not None:
             return self._think(text)
         held = self._held
         if held is None:
@@ -178,7 +176,7 @@ class WholeAnswerParser:
         self._chars += len(text)
         opens = self._opens_reasoning()
         if opens:
-            return self._open_reasoning(self._take_held())
+            return self._open_reasoning(held.decode("utf-8", "surrogatepass"))
         if opens is None or (self.BARE and self._still_calls() and len(held) <= self._max):
             return []
         out = self._pass()
@@ -203,49 +201,29 @@ class WholeAnswerParser:
         return None if after == len(held) else reasoning.glued.match(held, after) is not None
 
     def _open_reasoning(self, text: str) -> list[Piece]:
-        """The held text opens `REASONING`: to `INNER`, or its opener is markup and `reader` reads on."""
+        """The held text opens `REASONING`: its opener is markup, and its `reader` reads on."""
         assert self.REASONING is not None
-        reader = self.REASONING.reader
-        if reader is None:
-            return self._think(text)
-        self._reader = reader(self._max, tools=self._tools)
+        self._reader = self.REASONING.reader(self._max, tools=self._tools)
+        self._held = bytearray()  # (the gate holds nothing while it reads)
         lead, opener, rest = text.partition(self.REASONING.opener)
         return [*([Text(lead)] if lead else []), Markup(opener), *self._think(rest)]
 
-    def _take_held(self) -> str:
-        """The held text, now `INNER`'s to read: the gate holds nothing."""
-        held = self._held
-        assert held is not None
-        self._held, self._thinking = bytearray(), ""
-        return held.decode("utf-8", "surrogatepass")
-
     def _think(self, text: str) -> list[Piece]:
-        """Text of the leading reasoning block, up to its closer, to `INNER`; the gate starts
-        again after it. A possible start of the closer at the end waits for the next text.
-        A `reader` reads it instead: once it hands over, the rest is `INNER`'s."""
-        assert self.REASONING is not None and self._thinking is not None
-        if self._reader is not None:
-            out = _as_reasoning(self._reader.feed(text))
-            rest = self._reader.handed_over
-            if rest is None:
-                return out
-            self._thinking = self._reader = self._held = None
-            out += self._inner.feed(rest) if rest else []
-            self._become_inner()
+        """Text of the leading reasoning block, read by `REASONING.reader` as reasoning. Once it
+        hands over, the answer after it is held again where bare calls may follow, else `INNER`'s."""
+        assert self._reader is not None
+        out = _as_reasoning(self._reader.feed(text))
+        rest = self._reader.handed_over
+        if rest is None:
             return out
-        closer = self.REASONING.closer
-        text = self._thinking + text
-        end = text.find(closer)
-        if end < 0:
-            starts = (len(text) - n for n in range(len(closer) - 1, 0, -1) if text.endswith(closer[:n]))
-            cut = next(starts, len(text))
-            self._thinking = text[cut:]
-            return self._inner.feed(text[:cut])
-        end += len(closer)
-        out = self._inner.feed(text[:end])
-        self._thinking = None
-        self._start_answer()
-        return out + self.feed(text[end:]) if end < len(text) else out
+        self._reader = None
+        if self.BARE:  # (Magistral's answer after `[/THINK]`)
+            self._start_answer()
+            return out + self.feed(rest) if rest else out
+        self._held = None
+        out += self._inner.feed(rest) if rest else []
+        self._become_inner()
+        return out
 
     def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """End of the field: the held answer's calls (it ended whole), or `INNER`'s reading of it
@@ -256,10 +234,7 @@ class WholeAnswerParser:
             tail = _as_reasoning(self._reader.flush(finished, cut))
             answer = self._reader.handed_over
             tail += self._inner.feed(answer) if answer else []
-        elif self._thinking is not None:
-            tail = self._inner.feed(self._thinking) if self._thinking else []
-        if self._thinking is not None:
-            self._thinking, self._held, self._flushed = None, None, True
+            self._reader, self._held, self._flushed = None, None, True
             return tail + self._inner.flush(finished, cut)
         held = self._held
         self._flushed = True
