@@ -190,6 +190,14 @@ ROWS: dict[str, dict[str, Expected]] = {
         "joined-by-a-newline": (f"{_S1}\n{_INC}", [_S1_CALL, _INC_CALL], "", set()),
         "prose-between-lines-keeps-all-text": (f"{_S1}\nthen\n{_INC}", [], f"{_S1}\nthen\n{_INC}", set()),
         "python-tag-semicolons": (f"<|python_tag|>{_S1}; {_INC}", [_S1_CALL, _INC_CALL], "", set()),
+        "a-semicolon-may-end-the-answer": (f"{_S1};\n", [_S1_CALL], ";\n", set()),
+        "placeholder-arguments-are-text": (
+            '{"name": "t", "arguments": "{...}"}', [], '{"name": "t", "arguments": "{...}"}', set()
+        ),
+        "arguments-encoded-twice-unwrapped": (
+            '{"name": "t", "arguments": "\\"{\\\\\\"a\\\\\\": 1}\\""}', [("t", '{"a": 1}')], "",
+            {"arguments-encoded-twice"},
+        ),
     },
     "llama-python-start": {
         "escaped-strings": (f"{_PS}{_ESCAPED}{_PE}", [_ESCAPED_CALL], "", set()),

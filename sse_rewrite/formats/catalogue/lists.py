@@ -181,7 +181,7 @@ LLAMA_BARE_PYTHONIC: Final = ListSyntax("Llama 4", (), {ord("["): Quotes.PYTHON}
 MISTRAL_STRIPPED: Final = ListSyntax(
     "Mistral", (), {ord("{"): Quotes.JSON}, named_objects,
     header=re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]*)"), header_bytes=re.compile(rb"[^A-Za-z0-9_.\-]"),
-    header_optional=False,
+    header_optional=False, repeats=True,
 )  # fmt: skip
 """Mistral v11 with its tokens stripped by a server: `NAME{…}`, calls back to back, each a
 JSON object (text-generation-webui leaves this)."""
@@ -189,8 +189,15 @@ MISTRAL_BARE_JSON: Final = ListSyntax("Mistral", (), MISTRAL.values, bare_mistra
 """What is left of Mistral's calls without their tokens: pre-v11's JSON array of
 `{"name", "arguments"}` objects (as the Mistral API's calls fall into content), or llama.cpp's
 generic envelope `{"tool_calls": […]}` (a Devstral leak)."""
-MISTRAL_REASONING: Final = LeadingReasoning("[THINK]", "[/THINK]")
-"""`MISTRAL_THINK`'s opener and closer: an answer of bare calls may follow the reasoning."""
+MISTRAL_THINK_END: Final = ListSyntax("Mistral", (b"[/THINK]",), {}, no_calls, hands_over=True)
+
+
+class MistralThinkParser(ListParser, SYNTAXES=(MISTRAL_THINK_END,), sniff=()):
+    """`MISTRAL_THINK`'s block before a whole answer, up to `[/THINK]` (the answer's, after it)."""
+
+
+MISTRAL_REASONING: Final = LeadingReasoning("[THINK]", MistralThinkParser)
+"""`MISTRAL_THINK`'s block: an answer of bare calls may follow the reasoning."""
 
 
 class MistralParser(

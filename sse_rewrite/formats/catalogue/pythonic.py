@@ -41,6 +41,6 @@ class OlmoParser(ListParser, SYNTAXES=(OLMO,), sniff=ANGLE_SNIFF, PROSE=True):
 
 GRANITE_LINES: Final = ListSyntax(
     "Granite call lines", (), OLMO.values, gemma_calls, header=OLMO.header, header_bytes=OLMO.header_bytes,
-    header_optional=False,
+    header_optional=False, repeats=True,
 )  # fmt: skip
 """Granite 3.3's and 4.0 H-Small's `NAME(k="v")`, one a line, with no marker (a whole answer)."""

@@ -96,7 +96,7 @@ class HermesAndTokens(LazyComposition, PARTS=(HERMES, *MARKERS_EVERYWHERE)):
 
 class MistralTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, MISTRAL_IDS)):
     """What `auto` for Mistral ids reads once the answer is not stripped calls
-    (`_auto_wrapped.MistralAndTokens`): also `[THINK]…[/THINK]` reasoning."""
+    (`routing_wrapped.MistralAndTokens`): also `[THINK]…[/THINK]` reasoning."""
 
 
 class GraniteAndTokens(LazyComposition, PARTS=(*MARKERS_EVERYWHERE, GRANITE_31)):

@@ -8,15 +8,8 @@ from ..machines._compose import ComposedParser
 from ..machines._scanner import ANGLE_SNIFF
 from ..machines.whole_answer import WholeAnswerParser
 from .harmony_stripped import ANALYSIS
-from .json_lists import XLAM_BARE
-from .lists import (
-    LFM2_BARE,
-    LLAMA_BARE_JSON,
-    LLAMA_BARE_PYTHONIC,
-    MISTRAL_BARE_JSON,
-    MISTRAL_REASONING,
-    MISTRAL_STRIPPED,
-)
+from .json_lists import XlamParser
+from .lists import LLAMA_BARE_JSON, Lfm2Parser, LlamaParser, MistralParser
 from .one_call import FunctionaryV32Parser
 from .pythonic import GRANITE_LINES
 from .routing import GraniteAndTokens, HermesAndTokens, MistralTokens, Tokens, XlamTokens
@@ -39,26 +32,21 @@ class LlamaAndTokens(WholeAnswerParser, INNER=Tokens, BARE=(LLAMA_BARE_JSON,)):
     """`auto` for Llama ids: also a bare JSON call as the whole answer."""
 
 
-class Llama4AndTokens(WholeAnswerParser, INNER=Tokens, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)):
+class Llama4AndTokens(LlamaParser, INNER=Tokens):
     """`auto` for Llama 4 ids: also a bare JSON call or pythonic list as the whole answer."""
 
 
-class Lfm2AndTokens(WholeAnswerParser, INNER=Tokens, BARE=(LFM2_BARE,)):
+class Lfm2AndTokens(Lfm2Parser, INNER=Tokens):
     """`auto` for LFM2 ids: also its pythonic list with its tokens stripped, as the whole answer."""
 
 
-class MistralAndTokens(
-    WholeAnswerParser,
-    INNER=MistralTokens,
-    BARE=(MISTRAL_STRIPPED, MISTRAL_BARE_JSON),
-    REASONING=MISTRAL_REASONING,
-):
+class MistralAndTokens(MistralParser, INNER=MistralTokens):
     """`auto` for Mistral ids: also calls whose tokens the server stripped (v11's `NAME{…}NAME{…}`,
     pre-v11's JSON array) as the whole answer, after the `[THINK]` reasoning if any (prose holds
     `word{`: only the answer's first word is held meanwhile)."""
 
 
-class XlamAndTokens(WholeAnswerParser, INNER=XlamTokens, BARE=(XLAM_BARE,)):
+class XlamAndTokens(XlamParser, INNER=XlamTokens):
     """`auto` for xLAM ids: also its bare JSON list (or call object) as the whole answer."""
 
 
@@ -68,9 +56,7 @@ class Granite4LinesAndTokens(
     """`auto` for Granite 4.0 H-Small ids: Hermes JSON tags, and bare call lines as the whole answer."""
 
 
-class Granite33AndTokens(
-    WholeAnswerParser, INNER=GraniteAndTokens, BARE=(GRANITE_LINES,), DECLARED_ONLY=True
-):
+class Granite33AndTokens(Granite4LinesAndTokens, INNER=GraniteAndTokens):
     """`auto` for Granite 3.3 ids: 3.0's and 3.1's lists, and bare call lines as the whole answer
     (after the `<think>…</think><response>` split, which the stream's reasoning markers make)."""
 

@@ -16,12 +16,12 @@ Theory of operation
   means the opener was prose: it comes out as text at once and scanning resumes after it.
 - VALUE: a `BracketScanner` finds where the value balances. With `--stream-arguments`, a
   declaration whose value is the arguments as written streams them as they come.
-- NEXT: after a value, spacing, then the declaration's `again` (`;`, `call:`), or a value
-  (or a header) where it `repeats`, starts another call of the block (HEAD); else its
-  closer, if any, ends the block (it may be missing; a closer that is not `orphan_closer`,
-  a fence, is read only here). The declaration's `read` (`typed` where the request's tools
-  are known) turns the headers and values into calls; when it cannot, the block was not
-  calls and comes out as text, with a notice.
+- NEXT: after a value, spacing, then the declaration's `again` (`;`, `call:`), or a value (or
+  a header) where it `repeats` or the spacing holds a newline (`again_line`), starts another
+  call (HEAD); else its closer, if any, ends the block (it may be missing; a closer that is not
+  `orphan_closer`, a fence, is read only here). The declaration's `read` (`typed` where the
+  request's tools are known) turns the headers and values into calls; when it cannot, the
+  block was not calls and comes out as text, with a notice.
 - ECHO: a declaration with `echo` drops an exact copy of the value written right after
   the closer (LFM2 does this); any difference and the copy is text.
 - HAND-OVER: the opener of a declaration that `hands_over` ends the reading (it is markup): the
@@ -89,7 +89,7 @@ class ListParser(ListReasoning):
 
     def __init_subclass__(cls, **declared: object) -> None:
         declare(cls, declared)
-        if "SYNTAXES" in cls.__dict__:
+        if cls.__dict__.get("SYNTAXES"):  # (none: it is opened at the start, `open_at_start`)
             table: dict[bytes, tuple[ListSyntax, Role]] = {}
             for syntax in reversed(cls.SYNTAXES):
                 table.update((m, (syntax, Role.OPEN)) for m in syntax.openers)
@@ -161,10 +161,10 @@ class ListParser(ListReasoning):
             return last.isalnum() or last == "_"
         return last not in "\r\n" or (not last and around.after_syntax)
 
-    def open_at_start(self) -> None:
-        """The prompt ended with the first syntax's opener (Functionary v3.2's `>>>`): the field
-        starts at its header."""
-        self._syntax, self._state = self.SYNTAXES[0], State.HEAD
+    def open_at_start(self, syntax: ListSyntax | None = None) -> None:
+        """The field starts at a header or value of `syntax` (a whole answer's, `whole_answer.py`),
+        or the prompt ended with the first syntax's opener (Functionary v3.2's `>>>`)."""
+        self._syntax, self._state = syntax or self.SYNTAXES[0], State.HEAD
 
     def _step_head(self, out: list[Piece]) -> bool:
         scan, syntax = self._scan, self._syntax
@@ -298,6 +298,12 @@ class ListParser(ListReasoning):
             if marker.startswith(bytes(scan.view[at : at + len(marker)])):  # (maybe, or the end)
                 scan.cursor = at
                 return False
+        if syntax.repeats and at == scan.end:  # (another call may follow: nothing ends the block)
+            return False
+        if syntax.again_line and b"\n" in scan.view[self._written_end : at]:  # (a newline joins two values)
+            scan.cursor = self._head_at = at
+            self._state = State.HEAD
+            return True
         return self._end_block(out, self._written_end)
 
     def _end_block(self, out: list[Piece], end: int) -> bool:
@@ -351,14 +357,11 @@ class ListParser(ListReasoning):
 
     def _finish(self, out: list[Piece]) -> None:
         scan, state = self._scan, self._state
-        if state is State.TEXT or state is State.ECHO:
+        if state is State.TEXT or state is State.ECHO or state is State.BLOCK:
             self._emit_text(out, scan.end)
             return
         if state is State.THINK or state is State.THINK_LINE:
             self._emit_reasoning(out, scan.end)
-            return
-        if state is State.BLOCK:
-            self._emit_text(out, scan.end)
             return
         syntax = self._syntax
         assert syntax is not None

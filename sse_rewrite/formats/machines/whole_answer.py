@@ -4,14 +4,16 @@ Llama 3's `{"name": "f", "parameters": {…}}`, Llama 4's `[f(a=1), g()]`, Mistr
 stripped `NAME{…}NAME{…}` (a syntax with a `header`): prose and code hold such text too, so
 they count only under the model's ids and only when the field holds nothing but calls
 (docs/behaviour.md, "Marker-then-list syntaxes"). The answer is held from its first value or
-header byte, its events whole (`undecided`), and either rebuilt around the calls at the field's
-end or, once other text shows, the value is not calls or the answer passes the cap, handed to
-the model's `INNER` parser as if fed just now. The gate is `pending` until it has decided
+header byte, its events whole (`undecided`), read by the list machine (its calls through its
+damage rules), and either rebuilt around the calls at the field's end or, once other text
+shows, the value is not calls or the answer passes the cap, handed to the model's `INNER`
+parser as if fed just now. The gate is `pending` until it has decided
 (`reads_from_start`, `choice_state.py`); then it becomes `INNER`'s parser (`_become_inner`).
 
-A reasoning block (`REASONING`, a `LeadingReasoning`) may come first: Magistral's `[THINK]`
-goes to `INNER` as it streams; gpt-oss's stripped `analysis…assistantfinal` has a `reader` of
-its own, a list machine that `hands_over` the answer to `INNER` (`catalogue/harmony_stripped.py`).
+A reasoning block (`REASONING`, a `LeadingReasoning`) may come first, read as it streams by
+its `reader`, a list machine that `hands_over` at the block's end: after Magistral's
+`[THINK]…[/THINK]` the answer is held again; after gpt-oss's stripped `analysis…assistantfinal`
+it is `INNER`'s (`catalogue/lists.py`, `catalogue/harmony_stripped.py`).
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...stream.events import Markup, Piece, Reasoning, Text, ToolCall
+from ...stream.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from . import declare
-from ._brackets import BracketScanner
-from ._list_machine import ListParser
-from ._list_syntax import MAX_HEADER, ListSyntax, Written
+from ._list_machine import ListParser, State
+from ._list_syntax import ListSyntax
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -44,14 +45,23 @@ class LeadingReasoning:
     """A reasoning block that may come before the answer, declared."""
 
     opener: str
-    closer: str = ""
-    """Where `INNER`'s block ends (it reads both); a `reader`'s block ends at its `hands_over` opener."""
+    reader: type[ListParser]
+    """What reads the block after its opener, its text as reasoning, up to a `hands_over` opener."""
     spaced: bool = True
     """Whether spacing may come before the opener."""
     glued: re.Pattern[bytes] | None = None
     """What the byte after the opener must be, or it is the answer's text (`analysis of`)."""
-    reader: type[ListParser] | None = None
-    """What reads the block after its opener, its text as reasoning (None: `INNER`, opener and all)."""
+
+
+class _BareReader(ListParser, SYNTAXES=(), sniff=()):
+    """Reads one `BARE` syntax from the answer's first value or header byte on (`open_at_start`):
+    none has an opener, so what follows its calls is text."""
+
+    def _step_rest(self, out: list[Piece]) -> bool:
+        self._emit_text(out, self._scan.end)
+        return False
+
+    _STEPS: ClassVar = {**ListParser._STEPS, State.TEXT: _step_rest}
 
 
 class WholeAnswerParser:
@@ -83,21 +93,17 @@ class WholeAnswerParser:
         self._inner = self.INNER(max_section_bytes, stream_arguments=stream_arguments, tools=tools)
         self._max = max_section_bytes
         self._tools = tools
-        self._thinking: str | None = None  # in a leading reasoning block: its text that may begin the closer
-        self._reader: ListParser | None = None  # the block's `REASONING.reader`, while it reads
+        self._reader: ListParser | None = None  # the leading reasoning block's `REASONING.reader`
         self._flushed = False
         self._start_answer()
 
     def _start_answer(self) -> None:
         """Hold the answer from its start (the field's, or the end of a leading reasoning block)."""
         self._held: bytearray | None = bytearray()  # None once the answer went to `INNER`
-        self._syntax: ListSyntax | None = None
-        self._brackets: BracketScanner | None = None  # the open value's, if any
-        self._values: Written = []  # each value's header match (or None) and text
-        self._header: re.Match[str] | None = None  # the open value's
-        self._in_header = False  # whether the held text ends in a header not yet followed by its value
-        self._after = 0  # where the text after the last complete value begins
-        self._first = 0  # where the first value begins
+        self._bare: _BareReader | None = None  # what reads it from its first value or header byte
+        self._read: list[Piece] = []  # what that reader gave so far
+        self._fed = 0  # the held bytes it was fed
+        self._again = ""  # its syntax's `again`, which may end the answer (`{…};`)
         self._chars = 0  # characters held
 
     @property
@@ -106,14 +112,14 @@ class WholeAnswerParser:
         before the answer's first text (`watching` then): a reasoning marker the stream reads
         there (Granite 3.3's `<think>`) is no call's text (`ContentThinking.split`)."""
         held = self._held
-        return (held is not None and (bool(held) or self._thinking is not None)) or self._inner.pending
+        return (held is not None and (bool(held) or self._reader is not None)) or self._inner.pending
 
     @property
     def watching(self) -> bool:
         """True before the answer's first text (every event is read), `INNER`'s once the answer
         went to it (while held, it is `pending`)."""
         held = self._held
-        return self._inner.watching if held is None else not held and self._thinking is None
+        return self._inner.watching if held is None else not held and self._reader is None
 
     @property
     def quotes(self) -> Quotes:
@@ -127,14 +133,14 @@ class WholeAnswerParser:
     @property
     def undecided(self) -> int:
         """The held answer, whose events wait whole for the end of the field."""
-        if self._held is None or self._thinking is not None:
+        if self._held is None or self._reader is not None:
             return self._inner.undecided
         return self._chars
 
     @property
     def held(self) -> str:
         """The characters `undecided` counts."""
-        if self._held is None or self._thinking is not None:
+        if self._held is None or self._reader is not None:
             return self._inner.held
         return self._held.decode("utf-8", "surrogatepass")
 
@@ -161,7 +167,7 @@ class WholeAnswerParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._thinking is not None:
+        if self._reader is not None:
             return self._think(text)
         held = self._held
         if held is None:
@@ -170,7 +176,7 @@ class WholeAnswerParser:
         self._chars += len(text)
         opens = self._opens_reasoning()
         if opens:
-            return self._open_reasoning(self._take_held())
+            return self._open_reasoning(held.decode("utf-8", "surrogatepass"))
         if opens is None or (self.BARE and self._still_calls() and len(held) <= self._max):
             return []
         out = self._pass()
@@ -181,7 +187,7 @@ class WholeAnswerParser:
         """Whether the held answer, still at its start, is `REASONING`'s opener (None: it may
         still become it)."""
         held, reasoning = self._held, self.REASONING
-        if reasoning is None or self._syntax is not None or held is None:
+        if reasoning is None or self._bare is not None or held is None:
             return False
         opener = reasoning.opener.encode()
         start = _SPACE.match(held).end() if reasoning.spaced else 0  # type: ignore[union-attr]  # (always matches)
@@ -195,49 +201,29 @@ class WholeAnswerParser:
         return None if after == len(held) else reasoning.glued.match(held, after) is not None
 
     def _open_reasoning(self, text: str) -> list[Piece]:
-        """The held text opens `REASONING`: to `INNER`, or its opener is markup and `reader` reads on."""
+        """The held text opens `REASONING`: its opener is markup, and its `reader` reads on."""
         assert self.REASONING is not None
-        reader = self.REASONING.reader
-        if reader is None:
-            return self._think(text)
-        self._reader = reader(self._max, tools=self._tools)
+        self._reader = self.REASONING.reader(self._max, tools=self._tools)
+        self._held = bytearray()  # (the gate holds nothing while it reads)
         lead, opener, rest = text.partition(self.REASONING.opener)
         return [*([Text(lead)] if lead else []), Markup(opener), *self._think(rest)]
 
-    def _take_held(self) -> str:
-        """The held text, now `INNER`'s to read: the gate holds nothing."""
-        held = self._held
-        assert held is not None
-        self._held, self._thinking = bytearray(), ""
-        return held.decode("utf-8", "surrogatepass")
-
     def _think(self, text: str) -> list[Piece]:
-        """Text of the leading reasoning block, up to its closer, to `INNER`; the gate starts
-        again after it. A possible start of the closer at the end waits for the next text.
-        A `reader` reads it instead: once it hands over, the rest is `INNER`'s."""
-        assert self.REASONING is not None and self._thinking is not None
-        if self._reader is not None:
-            out = _as_reasoning(self._reader.feed(text))
-            rest = self._reader.handed_over
-            if rest is None:
-                return out
-            self._thinking = self._reader = self._held = None
-            out += self._inner.feed(rest) if rest else []
-            self._become_inner()
+        """Text of the leading reasoning block, read by `REASONING.reader` as reasoning. Once it
+        hands over, the answer after it is held again where bare calls may follow, else `INNER`'s."""
+        assert self._reader is not None
+        out = _as_reasoning(self._reader.feed(text))
+        rest = self._reader.handed_over
+        if rest is None:
             return out
-        closer = self.REASONING.closer
-        text = self._thinking + text
-        end = text.find(closer)
-        if end < 0:
-            starts = (len(text) - n for n in range(len(closer) - 1, 0, -1) if text.endswith(closer[:n]))
-            cut = next(starts, len(text))
-            self._thinking = text[cut:]
-            return self._inner.feed(text[:cut])
-        end += len(closer)
-        out = self._inner.feed(text[:end])
-        self._thinking = None
-        self._start_answer()
-        return out + self.feed(text[end:]) if end < len(text) else out
+        self._reader = None
+        if self.BARE:  # (Magistral's answer after `[/THINK]`)
+            self._start_answer()
+            return out + self.feed(rest) if rest else out
+        self._held = None
+        out += self._inner.feed(rest) if rest else []
+        self._become_inner()
+        return out
 
     def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """End of the field: the held answer's calls (it ended whole), or `INNER`'s reading of it
@@ -248,78 +234,49 @@ class WholeAnswerParser:
             tail = _as_reasoning(self._reader.flush(finished, cut))
             answer = self._reader.handed_over
             tail += self._inner.feed(answer) if answer else []
-        elif self._thinking is not None:
-            tail = self._inner.feed(self._thinking) if self._thinking else []
-        if self._thinking is not None:
-            self._thinking, self._held, self._flushed = None, None, True
+            self._reader, self._held, self._flushed = None, None, True
             return tail + self._inner.flush(finished, cut)
         held = self._held
-        read = None
-        ended = self._brackets is None and not self._in_header
-        if held is not None and ended and self._values and self._syntax is not None:
-            read = self._syntax.read(self._values)
-        if read is not None and self.DECLARED_ONLY and self._tools:
-            read = read if all(self._tools.declares(name) for _, name, _ in read[0]) else None
         self._flushed = True
-        if held is None or read is None or not read[0]:
+        calls = self._calls() if held and self._still_calls() else None
+        if held is None or calls is None:
             passed = self._pass() if held else []
             self._held = None  # (decided: nothing is held any more)
             return passed + self._inner.flush(finished, cut)
-        found, notices = read
-        lead, calls, rest = (held[: self._first], held[self._first : self._after], held[self._after :])
-        out: list[Piece] = [Text(lead.decode())] if lead else []  # (spacing)
-        raw = calls.decode("utf-8", "surrogatepass")
-        out += [ToolCall(call_id, name, arguments, raw if index == 0 else "")
-                for index, (call_id, name, arguments) in enumerate(found)]  # fmt: skip
-        if rest:
-            out.append(Text(rest.decode()))  # (spacing)
+        lead = held[: _SPACE.match(held).end()]  # type: ignore[union-attr]  # (spacing; always matches)
         self._held = None
-        return out + notices + self._inner.flush(finished, cut)
+        return [*([Text(lead.decode())] if lead else []), *calls, *self._inner.flush(finished, cut)]
 
     def _still_calls(self) -> bool:
-        """Scan what was added: False once the held text cannot be the whole answer in calls."""
-        held = self._held
+        """Read what was added: False once the held text cannot be the whole answer in calls."""
+        held, bare = self._held, self._bare
         assert held is not None
-        while True:
-            brackets = self._brackets
-            if brackets is not None:
-                end = brackets.advance(held, len(held))
-                if end is None:
-                    return True
-                value_start = self._after
-                self._values.append((self._header, held[value_start:end].decode("utf-8", "surrogatepass")))
-                self._brackets, self._after = None, end
-                continue
-            at = _SPACE.match(held, self._after).end()  # type: ignore[union-attr]  # (always matches)
-            if at == len(held):
+        if bare is None:  # (the answer's first value or header byte picks its syntax)
+            first = _SPACE.match(held).end()  # type: ignore[union-attr]  # (always matches)
+            if first == len(held):
                 return True
-            syntax = self._syntax
-            if self._values:
-                assert syntax is not None
-                if syntax.again is not None:  # (a cut `again` marker would wait: both are one byte)
-                    if held.startswith(syntax.again, at):
-                        at = _SPACE.match(held, at + 1).end()  # type: ignore[union-attr]
-                        if at == len(held):
-                            return True
-                    elif not (syntax.again_line and b"\n" in held[self._after : at]):
-                        return False
-                elif syntax.header is None:
-                    return False
-            syntax = syntax or next((s for s in self.BARE if _may_start(s, held[at])), None)
-            if syntax is None or not _may_start(syntax, held[at]):
+            syntax = next((s for s in self.BARE if _may_start(s, held[first])), None)
+            if syntax is None:
                 return False
-            value_at = _value_start(syntax, held, at)
-            self._in_header = value_at is None
-            if value_at is None:
-                return True
-            if value_at < 0:
-                return False
-            if not self._values:
-                self._first = at
-            if syntax.header is not None:
-                self._header = syntax.header.fullmatch(held[at:value_at].decode())
-            self._syntax, self._after = syntax, value_at
-            self._brackets = BracketScanner(value_at, syntax.values[held[value_at]])
+            bare = self._bare = _BareReader(self._max)
+            bare.open_at_start(syntax)
+            self._fed, self._again = first, (syntax.again or b"").decode()
+        text, self._fed = held[self._fed :].decode("utf-8", "surrogatepass"), len(held)
+        read = bare.feed(text)
+        self._read += read
+        return not read or _only_calls(read)
+
+    def _calls(self) -> list[Piece] | None:
+        """The held answer's calls (and the spacing after them), or None where it is not calls
+        alone, or (`DECLARED_ONLY`) one names no declared tool."""
+        if self._bare is None:  # (spacing alone)
+            return None
+        read = self._read + self._bare.flush()
+        names = [piece.name for piece in read if type(piece) is ToolCall]
+        tools = self._tools if self.DECLARED_ONLY else None
+        if not _only_calls(read, self._again) or not names or (tools and not all(map(tools.declares, names))):
+            return None
+        return read
 
     def _become_inner(self) -> None:
         """Become `INNER`'s parser, which has read the answer so far and reads the rest: its class
@@ -346,16 +303,8 @@ def _may_start(syntax: ListSyntax, byte: int) -> bool:
     return syntax.header_bytes.match(bytes((byte,))) is None
 
 
-def _value_start(syntax: ListSyntax, held: bytes | bytearray, at: int) -> int | None:
-    """Where the value of the call written at `at` starts, past its header: None while the
-    header could still go on, -1 once the text cannot be a header then a value."""
-    if syntax.header_bytes is None:
-        return at
-    end = syntax.header_bytes.search(held, at, at + MAX_HEADER + 1)
-    if end is None:
-        return None if len(held) - at <= MAX_HEADER else -1
-    stop = end.start()
-    assert syntax.header is not None  # (declared with `header_bytes`)
-    if held[stop] not in syntax.values or not syntax.header.fullmatch(held[at:stop].decode()):
-        return -1
-    return stop
+def _only_calls(pieces: list[Piece], again: str = "") -> bool:
+    """Whether `pieces` are calls (their notices too) and text of spacing alone (or `again`,
+    which may end a whole answer): a whole answer's."""
+    ends, kept = ("", again), (ToolCall, Notice)
+    return all(type(p) in kept or (type(p) is Text and p.text.strip(" \t\r\n") in ends) for p in pieces)
