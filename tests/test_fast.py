@@ -265,3 +265,34 @@ def test_a_capture_one_event_a_read_is_the_same_with_token_runs_off(capture: Pat
         return body, [item for item in out if isinstance(item, Notice)], rewriter.stats
 
     assert run(token_runs=False) == run()
+
+
+def test_harmony_analysis_tokens_move_to_reasoning_in_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of gpt-oss analysis tokens goes to the reasoning field as one run (`moved_on`), the
+    stream's reasoning markers read beside it (every `auto` stream reads them), not a token at a time;
+    the bytes are the general path's."""
+    from sse_rewrite.stream.choices import StreamChoices
+
+    words = [f"w{n} " for n in range(60)]
+    texts = ["<|channel|>", "analysis", "<|message|>", *words, "<|end|>", "<|start|>", "assistant",
+             "<|channel|>", "final", "<|message|>", "Done.", "<|return|>"]  # fmt: skip
+    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
+               "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+              for text in texts]  # fmt: skip
+    data = b"".join(b"data: " + orjson.dumps(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+    asked = 0
+    moved = StreamChoices.moved
+
+    def counted(self: StreamChoices, chunk: Any) -> Any:
+        nonlocal asked
+        asked += 1
+        return moved(self, chunk)
+
+    monkeypatch.setattr(StreamChoices, "moved", counted)
+    outputs = []
+    for token_runs in (True, False):
+        rewriter = StreamRewriter(RewriteOptions(token_runs=token_runs))
+        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
+    assert outputs[0] == outputs[1]
+    assert b'"reasoning":"w59 "' in outputs[0] or b'"reasoning_content":"w59 "' in outputs[0]
+    assert asked <= len(words) // 4

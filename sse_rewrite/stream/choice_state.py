@@ -331,14 +331,15 @@ class ChoiceState:
         channel): the leading `texts` that go there whole too, each fed as `feed_ahead` would
         ("" for one that sends nothing). It stops before a text with a `<` (a marker, for
         `feed_ahead`), and at a fed text that does anything else: that one waits in `_fed`, and
-        `moved` declines it, as it would have after `feed_ahead`."""
-        parser = self._parsers.get("content")
-        if parser is None or self._undecided.runs or self._fed is not None or self._think is not None:
+        `moved` declines it, as it would have after `feed_ahead` (a text the content's reasoning
+        markers would split too: `ContentThinking.passes`)."""
+        parser, think = self._parsers.get("content"), self._think
+        if parser is None or self._undecided.runs or self._fed is not None or (think and think.tags.busy):
             return []
         self._read_on()
         moved = []
         for text in texts:
-            if not text or "<" in text:
+            if not text or "<" in text or (think is not None and not think.passes("content", text)):
                 break
             pieces = parser.feed(text)
             if parser.undecided or not parser.pending:
