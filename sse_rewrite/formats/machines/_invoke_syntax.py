@@ -170,9 +170,8 @@ class InvokeSyntax:
         return [opener + space for opener in dict.fromkeys(openers) for space in _SPACE]
 
     def _respaced(self, tags: list[tuple[str, str, str]]) -> list[str]:
-        """Each (token, word, end) spelled whole, and with each `inner_spacing` byte after its token
-        and before its end (an end of `""`: the tag goes on, with its header; a tag without a token
-        is spelled as written: spacing around its word is prose's)."""
+        """Each (token, word, end) spelled whole, and with each `inner_spacing` byte after its token and
+        before its end (an end of `""`: the tag goes on; a tag without a token only as written)."""
         spacing = ("", *self.inner_spacing)
         return list(dict.fromkeys(token + before + word + (after + end if end else "")
                                   for token, word, end in tags for before in (spacing if token else ("",))
