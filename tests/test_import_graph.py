@@ -67,3 +67,11 @@ def test_the_graph_finds_a_circle_when_there_is_one() -> None:
 
 def test_no_module_imports_itself_through_others() -> None:
     assert cycle(graph()) == []
+
+
+def test_no_module_is_over_400_lines_and_the_formats_stay_under_10000() -> None:
+    """STYLE.md's module bound (split by meaning, 400 lines at most), and issue #34's: the machines and
+    the catalogue read every syntax in under 10,000 lines."""
+    sizes = {path: len(path.read_text().splitlines()) for path in PACKAGE.rglob("*.py")}
+    assert [str(path) for path, size in sizes.items() if size > 400] == []
+    assert sum(size for path, size in sizes.items() if "formats" in path.relative_to(PACKAGE).parts) < 10_000
