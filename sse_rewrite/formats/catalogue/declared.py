@@ -30,6 +30,7 @@ from .routing import (
     NEMOTRON,
     OLMO,
     QWEN,
+    QWEN_OR_GLM,
     QWEN_XML,
     TOOL_CALLS_LIST,
     XLAM_MARKERS,
@@ -40,13 +41,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-DECLARED: Final = (QWEN, TOOL_CALLS_LIST, NEMOTRON, OLMO, LONGCAT, IQUEST, K2_HORIZON, HY3_OPENSOURCE, HY4,
-                   GRANITE_20B)
+DECLARED: Final = (QWEN_OR_GLM, TOOL_CALLS_LIST, NEMOTRON, OLMO, LONGCAT, IQUEST, K2_HORIZON, HY3_OPENSOURCE,
+                   HY4, GRANITE_20B)
 """Syntaxes prose can contain, read under any model id where the request's tools are known: a
 call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types").
-Each has a tag of its own (Hermes and Qwen3-Coder share `<tool_call>`); a syntax whose tag
-another one uses with another body (GLM, Granite 3.1, xLAM, Hunyuan 3's `<tool_call>`, MiniMax
-M1's `<tool_calls>`) is read under its ids only."""
+Each has a tag of its own (Hermes, Qwen3-Coder and GLM share `<tool_call>`: its body decides); a
+syntax whose tag another one uses with a body that cannot tell them apart (Granite 3.1, xLAM, Hunyuan 3's
+`<tool_call>`, MiniMax M1's `<tool_calls>`) is read under its ids only."""
 _TAGGED: Final = (QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
                   HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
                   DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
@@ -55,7 +56,7 @@ _CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, HY3_OPENSOURCE, HY4, OLMO)
 """Parts whose markers begin with a `DECLARED` part's tag (DeepSeek's unprefixed `<tool_calls`,
 `<function_calls`): a composition holding one leaves those out (no marker may begin another)."""
 DECLARED_SUFFIX: Final = "+declared-tools"
-DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, <tool_calls>, "
+DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, GLM, <tool_calls>, "
                         "<TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, K2 Horizon's, "
                         "Hunyuan's) whose call names a declared tool")
 

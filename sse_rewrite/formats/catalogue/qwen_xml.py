@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 QWEN3_CODER: Final = TagSyntax("qwen3-coder", frozenset({Body.XML}), bare_function=True)
 QWEN: Final = TagSyntax("qwen", frozenset({Body.JSON, Body.XML}), bare_function=True)
+QWEN_OR_GLM: Final = TagSyntax("qwen-or-glm", frozenset({Body.JSON, Body.XML, Body.GLM}), bare_function=True)
+"""`<tool_call>` holding any of its three bodies (GLM's `NAME\n<arg_key>…` too): what the request's
+tools let every id read (`declared.DECLARED`), a call naming a declared tool."""
 MIMO_XML: Final = TagSyntax("mimo", frozenset({Body.XML}), bare_function=True, verbatim=True)
 """Qwen3-Coder's XML as MiMo V2 writes it: its values keep their whitespace (vLLM's `mimo`)."""
 
@@ -40,3 +43,7 @@ class QwenParser(QwenXmlParser, SYNTAX=QWEN):
 
 class MiMoXmlParser(QwenXmlParser, SYNTAX=MIMO_XML):
     """What MiMo V2 ids read: Qwen3-Coder XML, each value as written (`MIMO_XML`)."""
+
+
+class QwenOrGlmParser(QwenXmlParser, SYNTAX=QWEN_OR_GLM):
+    """`<tool_call>` with a Hermes, Qwen3-Coder or GLM body (`QWEN_OR_GLM`: where the tools are known)."""

@@ -46,6 +46,7 @@ GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF
 MISTRAL_IDS: Final = Part("catalogue.lists", "MistralIdsParser", "[", _TOOL_CALLS_SNIFF)
 QWEN: Final = Part("catalogue.qwen_xml", "QwenParser", "<", ANGLE_SNIFF)
 QWEN_XML: Final = Part("catalogue.qwen_xml", "QwenXmlParser", "<", ANGLE_SNIFF)
+QWEN_OR_GLM: Final = Part("catalogue.qwen_xml", "QwenOrGlmParser", "<", ANGLE_SNIFF)
 MIMO_XML: Final = Part("catalogue.qwen_xml", "MiMoXmlParser", "<", ANGLE_SNIFF)
 GLM: Final = Part("catalogue.glm", "GlmParser", "<", ANGLE_SNIFF)
 HERMES: Final = Part("catalogue.hermes", "HermesParser", "<", ANGLE_SNIFF)
