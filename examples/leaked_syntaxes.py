@@ -110,7 +110,21 @@ def olmo(name: str, arguments: Arguments, counter: int) -> str:
     return f"\n<function_calls>{name}({values})</function_calls>"
 
 
+def glm(name: str, arguments: Arguments, counter: int) -> str:
+    """GLM-4.5's call: its name, then key/value tags (read under any id whose request declares the tool)."""
+    pairs = "".join(f"<arg_key>{key}</arg_key>\n<arg_value>{_raw(value)}</arg_value>\n"
+                    for key, value in arguments.items())
+    return f"\n<tool_call>{name}\n{pairs}</tool_call>"
+
+
+def kimi_k3_sep(name: str, arguments: Arguments, counter: int) -> str:
+    """Kimi K3's XTML with its `<|open|>`/`<|close|>` tokens dropped, `<|sep|>` left (Kimi ids)."""
+    values = "".join(f'argument key="{key}" type="string"<|sep|>{_raw(value)} argument<|sep|>'
+                     for key, value in arguments.items())
+    return f'tools<|sep|>call tool="{name}" index="{counter}"<|sep|>{values}call<|sep|>tools<|sep|>'
+
+
 LEAKS: dict[str, Callable[[str, Arguments, int], str]] = {
     "kimi": kimi, "dsml": dsml, "harmony": harmony, "qwen3-coder": qwen3_coder, "minimax": minimax,
     "gemma4": gemma4, "mistral": mistral, "hunyuan": hunyuan, "granite": granite, "nemotron": nemotron,
-    "cohere": cohere, "olmo": olmo}
+    "cohere": cohere, "olmo": olmo, "glm": glm, "kimi-k3-sep": kimi_k3_sep}

@@ -11,6 +11,7 @@ import pytest
 
 from examples.leaked_syntaxes import LEAKS, kimi, tokens
 from examples.leaky_upstream import answer, stream_events
+from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import rewrite_stream
 from tests.oracles import openai_final
 
@@ -64,14 +65,15 @@ MODELS = {"kimi": "moonshotai/kimi-k2.5", "dsml": "deepseek/deepseek-v3.2", "har
           "gemma4": "google/gemma-4-31b-it", "mistral": "mistralai/devstral-medium",
           "hunyuan": "tencent/hunyuan-a13b-instruct", "granite": "ibm-granite/granite-3.0-8b-instruct",
           "nemotron": "nvidia/llama-3.3-nemotron-super-49b-v1", "cohere": "cohere/command-a",
-          "olmo": "allenai/olmo-3-7b-instruct"}
+          "olmo": "allenai/olmo-3-7b-instruct", "glm": "gpt-4o", "kimi-k3-sep": "moonshotai/kimi-k3"}
+"""(GLM under a gateway's alias: read because the request declares the tool it calls.)"""
 
 
 @pytest.mark.parametrize("syntax", list(LEAKS))  # MiniMax M2 ids start inside the reasoning
 def test_every_syntax_it_leaks_comes_out_as_one_tool_call(syntax: str) -> None:
     request = {"messages": [{"role": "user", "content": "please run $ ls -la"}], "tools": [SHELL]}
     body = b"".join(stream_events("gen-1", MODELS[syntax], answer(request, syntax=syntax)))
-    out = rewrite_stream(body)
+    out = rewrite_stream(body, tools=ToolSchemas.of_request(request))  # (as serve reads them)
     message = openai_final(out).choices[0].message
     assert [(c.function.name, c.function.arguments) for c in message.tool_calls] == [
         ("run_shell_command", '{"command": "ls -la"}')]
