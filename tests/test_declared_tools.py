@@ -1,8 +1,8 @@
 """The request's tools as evidence, through the filter with `--tools FILE` (docs/behaviour.md,
 "Types"): under a model id of no tag family (`gpt-4o`, as a gateway aliases a Qwen backend),
-a call in a tag prose can contain (Hermes, Qwen3-Coder, GLM, `<tool_calls>`, `<TOOLCALL>`, Olmo's
-`<function_calls>`, LongCat's) that names a declared tool is a call, one that names no declared
-tool stays text byte for byte with a notice, and special tokens make calls whatever the name.
+a call in a tag prose can contain (Hermes, Qwen3-Coder, GLM, `<tool_call>[…]`, `<tool_calls>`,
+`<TOOLCALL>`, Olmo's `<function_calls>`, LongCat's) that names a declared tool is a call, one that names
+no declared tool stays text byte for byte with a notice, and special tokens make calls whatever the name.
 Every row runs whole, one token per event and one character per event, with and without
 `--stream-arguments`, the accelerators on and off."""
 
@@ -33,6 +33,7 @@ OLMO = '<function_calls>{}(path="/etc/hosts")</function_calls>'
 LONGCAT = "<longcat_tool_call>{}\n<longcat_arg_key>path</longcat_arg_key>\n" \
           "<longcat_arg_value>/etc/hosts</longcat_arg_value>\n</longcat_tool_call>"  # fmt: skip
 GLM = "<tool_call>{}\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>\n</tool_call>"
+LIST = '<tool_call>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]'
 CALL = ("read", '{"path": "/etc/hosts"}')
 
 ROWS = [
@@ -57,6 +58,9 @@ ROWS = [
     pytest.param(GLM, "read", True, [CALL], id="glm-declared"),  # (`<tool_call>`'s body decides)
     pytest.param(GLM, "rm", True, [], id="glm-undeclared"),
     pytest.param(GLM, "read", False, [], id="glm-without-tools"),
+    pytest.param(LIST, "read", True, [CALL], id="tool-call-list-declared"),  # (Granite 3.1's, xLAM's)
+    pytest.param(LIST, "rm", True, [], id="tool-call-list-undeclared"),
+    pytest.param(LIST, "read", False, [], id="tool-call-list-without-tools"),
 ]
 
 

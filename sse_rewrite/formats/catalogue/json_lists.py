@@ -82,6 +82,11 @@ class Granite31Parser(ListParser, SYNTAXES=(GRANITE_31,), sniff=ANGLE_SNIFF):
     """What Granite 3.0/3.1 ids add to the tokens read everywhere: 3.1's `<tool_call>[…]`."""
 
 
+class Granite31ListParser(ListParser, SYNTAXES=(GRANITE_31,), sniff=ANGLE_SNIFF, PROSE=True):
+    """3.1's `<tool_call>[…]` where the request's tools are known, under any id: a call naming a declared
+    tool; any other body is handed on (`<tool_call>` is Hermes', Qwen3-Coder's and GLM's too)."""
+
+
 class ToolCallsListParser(ListParser, SYNTAXES=(TOOL_CALLS_LIST,), sniff=ANGLE_SNIFF, PROSE=True):
     """`--format tool-calls-list`: Jamba's, Apriel's and Hunyuan A13B's `<tool_calls>[…]`."""
 

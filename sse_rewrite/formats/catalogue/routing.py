@@ -74,6 +74,7 @@ MINIMAX_UNANGLED: Final = Part("catalogue.minimax", "UnangledMiniMaxParser", "m"
                               (b"minimax:", b'm"', b'mi"', b'min"', b'mini"', b'minima"', b'minimax"'))
 """(`minimax.UNANGLED_SNIFF`)"""
 GRANITE_31: Final = Part("catalogue.json_lists", "Granite31Parser", "<", ANGLE_SNIFF)
+GRANITE_31_LIST: Final = Part("catalogue.json_lists", "Granite31ListParser", "<", ANGLE_SNIFF)
 TOOL_CALLS_LIST: Final = Part("catalogue.json_lists", "ToolCallsListParser", "<", ANGLE_SNIFF)
 NEMOTRON: Final = Part("catalogue.json_lists", "NemotronParser", "<", ANGLE_SNIFF)
 COMMAND_R_PLUS: Final = Part("catalogue.json_lists", "CommandRPlusParser", "A", word_sniff(b"Action:"))
