@@ -43,7 +43,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from .store import MAX_AGE, MAX_ROWS, PENDING, StoredResponse, StoreUnavailable
-from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, Session, Statement
+from .store_libpq import BYTEA, FLOAT8, INT8, TEXT, TRANSACTION_IDLE, Session, Statement
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -53,6 +53,8 @@ if TYPE_CHECKING:
     from psycopg import AsyncConnection
     from psycopg.pq.abc import PGresult
     from psycopg_pool import AsyncConnectionPool
+
+    from .store import Ended
 
     T = TypeVar("T")
 
@@ -169,7 +171,12 @@ class PostgresStore:
     def put(self, response_id: str, stored: StoredResponse) -> asyncio.Future[None]:
         """Write the whole response and trim to the bounds: one statement."""
         values = (response_id.encode(), *stored.encoded(), self._age, self._rows)
-        return self._call(_PUT_AND_TRIM, values, _nothing)
+        return self._call(_PUT_AND_TRIM, values, None)  # type: ignore[arg-type]
+
+    def write(self, response_id: str, stored: StoredResponse, ended: Ended) -> None:
+        """`put`, its outcome handed to `ended` as the statement ends (see `ResponseStore.write`)."""
+        values = (response_id.encode(), *stored.encoded(), self._age, self._rows)
+        self._send(_PUT_AND_TRIM, values, None, None, ended)
 
     def delete(self, response_id: str) -> asyncio.Future[bool]:
         """Forget `response_id`; whether it was there."""
@@ -192,27 +199,46 @@ class PostgresStore:
     def _call(self, statement: Statement, values: Sequence[bytes], read: Callable[[PGresult], T],
               ) -> asyncio.Future[T]:  # fmt: skip
         """`statement` on an idle held connection (no task), else taken from the pool or its own."""
-        if not self._idle or self._loop.time() < self._bypass_until:
-            return asyncio.ensure_future(self._run(statement, values, read))
         answer: asyncio.Future[T] = self._loop.create_future()
+        self._send(statement, values, read, answer, None)
+        return answer
+
+    def _send(self, statement: Statement, values: Sequence[bytes], read: Callable[[PGresult], T] | None,
+              answer: asyncio.Future[T] | None, ended: Ended | None) -> None:
+        """`statement`, its outcome to `answer` (unless its waiter has gone) or to `ended`: from the held
+        connection's reader (no task, no turn of the loop), else as the task that ran it ends."""
+        bypass = self._bypass_until
+        if not self._idle or (bypass and self._bypassing(bypass)):
+            running = asyncio.ensure_future(self._run(statement, values, read))
+            running.add_done_callback(lambda running: _settle(running, answer, ended))
+            return
 
         def then(result: PGresult | None, error: Exception | None) -> None:
-            """The held connection's statement ended: `answer` is its outcome, or the call is tried again."""
-            if answer.done():  # (its waiter has gone)
-                return
+            """The held connection's statement ended: its outcome, or the call is tried again."""
             if error is None:
-                answer.set_result(read(result))  # type: ignore[arg-type]
+                if ended is not None:
+                    ended(None)
+                elif not answer.done():  # type: ignore[union-attr]  # (else its waiter has gone)
+                    answer.set_result(read(result) if read is not None else None)  # type: ignore[union-attr, arg-type]
             elif isinstance(error, self._lost_error):  # the connection was lost: again, on its own
                 self._bypass_until = self._loop.time() + BYPASS
                 again = asyncio.ensure_future(self._run(statement, values, read, failed_over=True))
-                again.add_done_callback(lambda again: _settle(answer, again))
-            else:
-                answer.set_exception(_unavailable(error))
+                again.add_done_callback(lambda again: _settle(again, answer, ended))
+            elif ended is not None:
+                ended(_unavailable(error))
+            elif not answer.done():  # type: ignore[union-attr]
+                answer.set_exception(_unavailable(error))  # type: ignore[union-attr]
         self._idle.pop().run(statement, values, then)
-        return answer
 
-    async def _run(self, statement: Statement, values: Sequence[bytes], read: Callable[[PGresult], T], *,
-                   failed_over: bool = False) -> T:
+    def _bypassing(self, until: float) -> bool:
+        """Whether calls still skip the pool (`BYPASS`); once they no longer do, the mark is cleared."""
+        if self._loop.time() < until:
+            return True
+        self._bypass_until = 0.0
+        return False
+
+    async def _run(self, statement: Statement, values: Sequence[bytes], read: Callable[[PGresult], T] | None,
+                   *, failed_over: bool = False) -> T | None:
         """`statement` on a connection from the pool, or on one of its own when the pool has none or its one
         failed (`failed_over`: a held one did: drop the others and go straight to one of its own)."""
         import psycopg
@@ -223,7 +249,7 @@ class PostgresStore:
             elif self._loop.time() >= self._bypass_until:
                 try:
                     session = await self._next_session()
-                    return read(await session.result(statement, values))
+                    return _read(read, await session.result(statement, values))
                 except psycopg.OperationalError:  # (the pool's timeout too) a database restarted or down
                     self._bypass_until = self._loop.time() + BYPASS
                     await self._failed_over()
@@ -233,7 +259,7 @@ class PostgresStore:
                             self._url, autocommit=True, connect_timeout=int(WAIT_FOR_CONNECTION)) as db:
                         session = Session(db, _nothing, _nothing)
                         try:
-                            return read(await session.result(statement, values))
+                            return _read(read, await session.result(statement, values))
                         finally:
                             session.close()
                 except psycopg.OperationalError:
@@ -292,7 +318,7 @@ class PostgresStore:
 
     def _done(self, session: Session) -> None:
         """`session` ended a statement: to the first call waiting for one, else to the idle ones."""
-        if not session.idle():
+        if session.lost or session.pgconn.transaction_status != TRANSACTION_IDLE:  # (`idle()`, inline)
             self._lost(session)
             return
         while self._turns:
@@ -351,6 +377,10 @@ def _stored(result: PGresult) -> StoredResponse | None:
     return StoredResponse(response, conversation)
 
 
+def _read(read: Callable[[PGresult], T] | None, result: PGresult) -> T | None:
+    return None if read is None else read(result)
+
+
 def _deleted(result: PGresult) -> bool:
     return bool(result.command_tuples)
 
@@ -359,16 +389,17 @@ def _nothing(*_: object) -> None:
     return None
 
 
-def _settle(answer: asyncio.Future[T], again: asyncio.Future[T]) -> None:
-    """`answer` as `again` ended (unless its waiter has gone)."""
-    if not answer.done():
-        error = None if again.cancelled() else again.exception()
-        if again.cancelled():
+def _settle(running: asyncio.Future[Any], answer: asyncio.Future[Any] | None, ended: Ended | None) -> None:
+    """`answer` (unless its waiter has gone), or `ended`, as the task `running` ended."""
+    if ended is not None:
+        ended(asyncio.CancelledError() if running.cancelled() else running.exception())
+    elif answer is not None and not answer.done():
+        if running.cancelled():
             answer.cancel()
-        elif error is not None:
+        elif (error := running.exception()) is not None:
             answer.set_exception(error)
         else:
-            answer.set_result(again.result())
+            answer.set_result(running.result())
 
 
 def _unavailable(error: BaseException) -> StoreUnavailable:
