@@ -22,7 +22,7 @@ from aiohttp import web
 
 from ...serve import state
 from ...stream.events import Notice
-from .input_items import input_messages
+from .input_items import output_messages
 from .store import StoredResponse, StoreUnavailable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -167,7 +167,7 @@ class Keeper:
                 self._ended(fault or False)  # (not reserved: the reservation's failure is logged)
                 return
         try:
-            conversation = self._conversation + input_messages(response["output"], [], "output")
+            conversation = self._conversation + output_messages(response["output"])
             stored = StoredResponse(encoded or response, conversation)
         except Exception as error:  # (not the store's: a fault, raised to whoever keeps)
             self._ended(error)
