@@ -116,8 +116,9 @@ class PostgresStore:
     """Responses in a PostgreSQL table, through a bounded async pool.
 
     Each call returns a future (no task: a held connection's reader finishes it, see
-    `store_libpq.py`); only a call that must first take a connection from the pool, or try
-    again on one of its own, runs as a task.
+    `store_libpq.py`), and `write` hands its outcome to a callback there instead; only a call
+    that must first take a connection from the pool, or try again on one of its own, runs as
+    a task.
     """
 
     def __init__(self, url: str, pool: AsyncConnectionPool, max_age: float, max_rows: int) -> None:
