@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import Any, Final, TypeVar
 
-    from ..protocols.responses.store import ResponseStore, StoredResponse
+    from ..protocols.responses.store import Ended, ResponseStore, StoredResponse
 
     T = TypeVar("T")
 
@@ -157,6 +157,7 @@ class MeteredStore:
         operations = ("get", "reserve", "put", "delete", "release", "ping")
         self._counters = {(operation, outcome): metrics.store.labels(operation, outcome)  # looked up once
                           for operation in operations for outcome in ("ok", "error")}
+        self._put = self._counters["put", "ok"], self._counters["put", "error"]
 
     def get(self, response_id: str) -> Awaitable[StoredResponse | None]:
         """See `ResponseStore`."""
@@ -169,6 +170,15 @@ class MeteredStore:
     def put(self, response_id: str, stored: StoredResponse) -> Awaitable[None]:
         """See `ResponseStore`."""
         return self._count("put", self._store.put(response_id, stored))
+
+    def write(self, response_id: str, stored: StoredResponse, ended: Ended) -> None:
+        """See `ResponseStore` (counted as a put, before `ended` hears of it)."""
+        ok, error = self._put
+
+        def counted(failure: BaseException | None) -> None:
+            (ok if failure is None else error).inc()
+            ended(failure)
+        self._store.write(response_id, stored, counted)
 
     def delete(self, response_id: str) -> Awaitable[bool]:
         """See `ResponseStore`."""

@@ -64,6 +64,41 @@ def input_messages(items: Any, notes: list[Notice], where: str = "input") -> lis
     return out
 
 
+def output_messages(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`input_messages(items, [], "output")` for a response's own output items, as this front makes them.
+
+    An assistant message of `output_text` parts, a `function_call` and a `reasoning` item are
+    read here without the checks and error places a client's input needs (a stored request
+    pays this on every answer); any other item or field sends the whole list through
+    `input_messages`, so the messages are the same either way.
+    """
+    out: list[dict[str, Any]] = []
+    for item in items if type(items) is list else ():
+        kind = item.get("type") if type(item) is dict else None
+        if kind == "message":
+            content = item.get("content")
+            if item.get("role") != "assistant" or type(content) is not list:
+                return input_messages(items, [], "output")
+            texts = []
+            for part in content:
+                text = part.get("text") if type(part) is dict and part.get("type") == "output_text" else None
+                if type(text) is not str:
+                    return input_messages(items, [], "output")
+                texts.append(text)
+            out.append({"role": "assistant", "content": _JOINER.join(texts)})
+        elif kind == "function_call":
+            arguments, name, call_id = item.get("arguments"), item.get("name"), item.get("call_id")
+            if type(arguments) is not str or type(name) is not str or type(call_id) is not str:
+                return input_messages(items, [], "output")
+            call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+            if not out or out[-1]["role"] != "assistant":
+                out.append({"role": "assistant", "content": None})
+            out[-1].setdefault("tool_calls", []).append(call)
+        elif kind != "reasoning":
+            return input_messages(items, [], "output")
+    return out if type(items) is list else input_messages(items, [], "output")
+
+
 def _message(item: dict[str, Any], place: str, notes: list[Notice]) -> dict[str, Any]:
     role = _ROLES.get(item.get("role"))  # type: ignore[arg-type]
     if role is None:

@@ -22,7 +22,7 @@ from aiohttp import web
 
 from ...serve import state
 from ...stream.events import Notice
-from .input_items import input_messages
+from .input_items import output_messages
 from .store import StoredResponse, StoreUnavailable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import Any, Final
 
+    from ...serve.request_log import RequestRecord
     from .output import ResponsesOutput
     from .store import ResponseStore
 
@@ -72,17 +73,21 @@ RESPONSES: web.AppKey[Responses] = web.AppKey("responses", Responses)
 class Keeper:
     """Stores one response (its request's conversation given): reserved for a stream, written once.
 
-    `responses`: the app's (`RESPONSES`), whose store is not None.
+    `responses`: the app's (`RESPONSES`), whose store is not None. The write's outcome comes
+    through the store's `write` (from the store's reader, outside the request's task), which
+    sets it here and wakes the `keep` calls waiting for it: no future of its own between them.
     """
 
     def __init__(self, request: web.Request, responses: Responses, response_id: str,
                  conversation: list[dict[str, Any]]) -> None:
         assert responses.store is not None
         self._request, self._responses, self._store = request, responses, responses.store
+        self._record = state.RECORD.get()  # (the write may end outside the request's context)
         self._id, self._conversation = response_id, conversation
         self._reserving: asyncio.Future[bool] | None = None
-        self._saving: asyncio.Future[bool] | None = None
-        self._waiters: list[asyncio.Future[bool]] = []  # `keep` calls waiting for a chained write
+        self._saving = False  # whether the write was started
+        self._stored: bool | BaseException | None = None  # its outcome once it ended (an error: raised)
+        self._waiters: list[asyncio.Future[bool]] = []  # `keep` calls waiting for the write to end
 
     def reserve(self) -> None:
         """Start reserving the response (a stream's id goes out before it is stored)."""
@@ -100,7 +105,7 @@ class Keeper:
         """The relay's hook for a stream to `output`: the write, once its response is finished."""
         def before_write() -> Awaitable[bool] | None:
             response = output.response
-            if self._saving is None and response is not None and response["status"] in FINISHED:
+            if not self._saving and response is not None and response["status"] in FINISHED:
                 return self.keep(response)
             return None
         return before_write
@@ -112,112 +117,92 @@ class Keeper:
         The write goes on to its end even if the request is cancelled meanwhile (its client
         closed the moment the stream ended, as curl does); then the cancellation goes on.
         """
-        if self._saving is None:
+        if not self._saving:
             if response is None or response.get("status") not in FINISHED:
                 return False
-            self._saving = self._save(response, encoded)
-        saving = self._saving
-        if saving.done():  # (a store that needed no wait: nothing to shield)
-            return saving.result()
-        try:
-            if isinstance(saving, asyncio.Task):
-                return await asyncio.shield(saving)
-            # a store's write, chained: `_settle` wakes this waiter, with no turn of the loop more
+            self._saving = True
+            self._save(response, encoded)
+        if self._stored is None:  # (else a store that needed no wait: ended already)
             waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
             self._waiters.append(waiter)
-            return await waiter
-        except asyncio.CancelledError:
-            await asyncio.shield(saving)
-            raise
+            try:
+                return await waiter
+            except asyncio.CancelledError:
+                if self._stored is None:  # the write goes on: wait for its end, then the cancellation
+                    rest: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+                    self._waiters.append(rest)
+                    await asyncio.shield(rest)
+                raise
+        if isinstance(self._stored, BaseException):
+            raise self._stored
+        return self._stored
 
     def end(self) -> None:
         """The request is over: wake whoever waits for the response here; drop an unused reservation."""
         responses = self._responses
         if event := responses.pending.pop(self._id, None):
             event.set()
-        saving = self._saving
-        stored = saving is not None and saving.done() and not saving.cancelled() and \
-            saving.exception() is None and saving.result()
-        if self._reserving is not None and not stored:
+        if self._reserving is not None and self._stored is not True:
             responses.release(self._id, self._reserving)
 
     async def _reserve(self) -> bool:
         try:
             await self._store.reserve(self._id)
         except StoreUnavailable as error:
-            not_stored(self._request, error)
+            not_stored(self._request, error, self._record)
             return False
         return True
 
-    def _save(self, response: dict[str, Any], encoded: bytes | None) -> asyncio.Future[bool]:
-        """The write, started: a finished future when the store needed no wait (no task, no loop turn)."""
+    def _save(self, response: dict[str, Any], encoded: bytes | None) -> None:
+        """Start the write (once reserved, for a stream); its outcome comes to `_written`."""
         reserving = self._reserving
-        if reserving is not None and not reserving.done():
-            return asyncio.ensure_future(self._put(response, encoded))  # once reserved
-        done = asyncio.get_running_loop().create_future()
-        if reserving is not None and not reserving.result():
-            done.set_result(False)
-            return done
-        writing = self._write(response, encoded)
-        if not isinstance(writing, asyncio.Future):
-            return asyncio.ensure_future(self._written(writing))
-        if writing.done():
-            self._settle(done, writing)
-        else:  # (a store's future finishes without a task: so does the write's outcome)
-            writing.add_done_callback(lambda writing: self._settle(done, writing))
-        return done
+        if reserving is not None:
+            if not reserving.done():
+                reserving.add_done_callback(lambda _: self._save(response, encoded))  # once reserved
+                return
+            if reserving.cancelled():
+                self._ended(asyncio.CancelledError())
+                return
+            if (fault := reserving.exception()) is not None or not reserving.result():
+                self._ended(fault or False)  # (not reserved: the reservation's failure is logged)
+                return
+        try:
+            conversation = self._conversation + output_messages(response["output"])
+            stored = StoredResponse(encoded or response, conversation)
+        except Exception as error:  # (not the store's: a fault, raised to whoever keeps)
+            self._ended(error)
+            return
+        self._store.write(self._id, stored, self._written)
 
-    def _settle(self, done: asyncio.Future[bool], writing: asyncio.Future[None]) -> None:
-        """`done` as the write that ended as `writing` went."""
-        if writing.cancelled():
-            done.cancel()
-        else:
-            try:
-                done.set_result(self._outcome(writing.exception()))
-            except Exception as error:  # (not the store's own error: a fault)
-                done.set_exception(error)
+    def _written(self, failure: BaseException | None) -> None:
+        """The write ended (None: stored; `StoreUnavailable`: not stored, and the log says why)."""
+        if failure is None:
+            if event := self._responses.pending.pop(self._id, None):
+                event.set()  # a request here waiting for it goes on now, not when this one's stream ends
+            self._ended(True)
+        elif isinstance(failure, StoreUnavailable):
+            not_stored(self._request, failure, self._record)  # a side job never fails the request
+            self._ended(False)
+        else:  # a cancelled write, or a fault: raised to whoever keeps
+            self._ended(failure)
+
+    def _ended(self, stored: bool | BaseException) -> None:
+        """The outcome: to `keep` calls to come, and to those waiting."""
+        self._stored = stored
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
             if waiter.done():
                 continue
-            if done.cancelled():
+            if isinstance(stored, asyncio.CancelledError):
                 waiter.cancel()
-            elif (failed := done.exception()) is not None:
-                waiter.set_exception(failed)
+            elif isinstance(stored, BaseException):
+                waiter.set_exception(stored)
             else:
-                waiter.set_result(done.result())
-
-    async def _put(self, response: dict[str, Any], encoded: bytes | None) -> bool:
-        if self._reserving is not None and not await self._reserving:
-            return False
-        return await self._written(self._write(response, encoded))
-
-    def _write(self, response: dict[str, Any], encoded: bytes | None) -> Awaitable[None]:
-        conversation = self._conversation + input_messages(response["output"], [], "output")
-        return self._store.put(self._id, StoredResponse(encoded or response, conversation))
-
-    async def _written(self, writing: Awaitable[None]) -> bool:
-        try:
-            await writing
-        except StoreUnavailable as error:
-            return self._outcome(error)
-        return self._outcome(None)
-
-    def _outcome(self, error: BaseException | None) -> bool:
-        """Whether the write that ended with `error` (None: none) stored the response."""
-        if error is not None:
-            if not isinstance(error, StoreUnavailable):
-                raise error
-            not_stored(self._request, error)  # a side job never fails the request
-            return False
-        if event := self._responses.pending.pop(self._id, None):
-            event.set()  # a request here waiting for it goes on now, not when this one's stream ends
-        return True
+                waiter.set_result(stored)
 
 
-def not_stored(request: web.Request, error: StoreUnavailable) -> None:
-    """Tell the log (and the metrics) that a response was answered but not stored."""
-    record = state.RECORD.get()
+def not_stored(request: web.Request, error: StoreUnavailable, record: RequestRecord) -> None:
+    """Tell the log (and the metrics) that `record`'s response was answered but not stored."""
     record.outcome = f"not stored: {error}"
     request.app[state.LOG].notice(record, Notice("not-stored", f"the response is answered but not stored: "
                                                                f"{error}"))

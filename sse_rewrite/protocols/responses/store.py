@@ -37,10 +37,12 @@ import orjson
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
+    from collections.abc import Awaitable, Callable
     from typing import Any, Final, Protocol, TypeVar
 
     T = TypeVar("T")
+    Ended = Callable[[BaseException | None], object]
+    """What gets a write's outcome (`ResponseStore.write`): None, or its error."""
 
     class ResponseStore(Protocol):
         """What the Responses front needs from a store; each call may raise `StoreUnavailable`.
@@ -52,6 +54,11 @@ if TYPE_CHECKING:
         def get(self, response_id: str) -> Awaitable[StoredResponse | None]: ...
         def reserve(self, response_id: str) -> Awaitable[None]: ...
         def put(self, response_id: str, stored: StoredResponse) -> Awaitable[None]: ...
+        def write(self, response_id: str, stored: StoredResponse, ended: Ended) -> None:
+            """`put`, its outcome handed to `ended` as it ends: None, or the error (`StoreUnavailable`, or a
+            `CancelledError` if it was cancelled). At once when it needed no wait, else from the loop
+            with no turn of it added (a database's reader), in no task's context: for a caller that
+            wakes its own waiter (`keeping.py`), where a future's callbacks would each cost a turn."""
         def delete(self, response_id: str) -> Awaitable[bool]: ...
         def release(self, response_id: str) -> Awaitable[None]: ...
         def ping(self) -> Awaitable[None]: ...
@@ -258,6 +265,10 @@ class AsyncSqliteStore:
         """See `SqliteStore.put`."""
         return self._written(self._run("put", response_id, stored))
 
+    def write(self, response_id: str, stored: StoredResponse, ended: Ended) -> None:
+        """See `ResponseStore.write`."""
+        hand_on(self.put(response_id, stored), ended)
+
     def delete(self, response_id: str) -> asyncio.Future[bool]:
         """See `SqliteStore.delete`."""
         return self._written(self._run("delete", response_id))
@@ -311,3 +322,15 @@ class AsyncSqliteStore:
 
         with contextlib.suppress(sqlite3.Error):  # (a failed one is tried again CHECKPOINT_EVERY writes on)
             await asyncio.to_thread(self.slow.checkpoint)
+
+
+def hand_on(call: asyncio.Future[Any], ended: Ended) -> None:
+    """`call`'s outcome to `ended` (see `ResponseStore.write`): at once if it is done, else as it ends."""
+    if call.done():
+        ended(_failure(call))
+    else:
+        call.add_done_callback(lambda call: ended(_failure(call)))
+
+
+def _failure(call: asyncio.Future[Any]) -> BaseException | None:
+    return asyncio.CancelledError() if call.cancelled() else call.exception()

@@ -45,7 +45,7 @@ class Statement:
 
 _PREPARED: weakref.WeakKeyDictionary[AsyncConnection, set[bytes]] = weakref.WeakKeyDictionary()
 """The statements each open connection has prepared: it outlives a `Session` when it goes back to its pool."""
-_IDLE, _FATAL_ERROR, _CONNECTION_OK = 0, 7, 0  # libpq's PQTRANS_IDLE, PGRES_FATAL_ERROR, CONNECTION_OK
+TRANSACTION_IDLE, _FATAL_ERROR, _CONNECTION_OK = 0, 7, 0  # PQTRANS_IDLE, PGRES_FATAL_ERROR, CONNECTION_OK
 
 
 Then = Callable[["PGresult | None", "Exception | None"], object]
@@ -97,7 +97,8 @@ class Session:
             else:
                 self._pending = statement, values
                 pgconn.send_prepare(statement.name, statement.text, statement.types)
-            self._flush()
+            if pgconn.flush():  # only when the socket's buffer was full: the rest when it can take it
+                self._loop.add_writer(self._fd, self._writable)
         except self._errors as error:  # (the connection is gone)
             self._lose(error)
 
@@ -129,42 +130,46 @@ class Session:
             self._lose(error)
 
     def _readable(self) -> None:
-        """The socket has something: the running statement's results, or an idle connection's news."""
+        """The socket has something: the running statement's results, or an idle connection's news.
+
+        A statement's results end with None; then its outcome is handed on (or the statement it
+        was prepared for is sent): inline, as this is every statement's path.
+        """
         pgconn = self.pgconn
         try:
             pgconn.consume_input()  # raises OperationalError once the connection is lost
             if pgconn.status != _CONNECTION_OK:
                 raise _error("the server closed the connection", lost=True)
             pgconn.notifies()  # (none are asked for: drained)
-            while self._then is not None and not pgconn.is_busy():
+            while (then := self._then) is not None and not pgconn.is_busy():
                 result = pgconn.get_result()
                 if result is not None:
                     if result.status == _FATAL_ERROR and self._failed is None:
                         self._failed = result
                     self._last = result
+                    continue
+                failed, last = self._failed, self._last
+                self._failed = self._last = None
+                if self._pending is not None and failed is None:
+                    self._send_pending()
+                    continue
+                self._pending = self._then = None
+                self._on_done(self)
+                if failed is not None or last is None:
+                    message = failed.error_message.decode(errors="replace") if failed else "no result"
+                    then(None, _error(message.strip(), lost=False))
                 else:
-                    self._ended()
+                    then(last, None)
         except self._errors as error:
             self._lose(error)
 
-    def _ended(self) -> None:
-        """Every result of the statement sent is read: hand it on, or send the one it prepared."""
-        failed, last, pending = self._failed, self._last, self._pending
-        self._failed = self._last = self._pending = None
-        if pending is not None and failed is None:
-            statement, values = pending
-            self.prepared.add(statement.name)
-            self.pgconn.send_query_prepared(statement.name, values, statement.formats, 1)
-            self._flush()
-            return
-        then, self._then = self._then, None
-        assert then is not None
-        self._on_done(self)
-        if failed is not None or last is None:
-            message = failed.error_message.decode(errors="replace") if failed else "no result"
-            then(None, _error(message.strip(), lost=False))
-        else:
-            then(last, None)
+    def _send_pending(self) -> None:
+        """The statement is prepared now: send it as `run` was asked to."""
+        assert self._pending is not None
+        (statement, values), self._pending = self._pending, None
+        self.prepared.add(statement.name)
+        self.pgconn.send_query_prepared(statement.name, values, statement.formats, 1)
+        self._flush()
 
     def _lose(self, error: BaseException) -> None:
         """The connection is lost: stop reading it, fail the running statement, tell the store."""
@@ -179,7 +184,7 @@ class Session:
 
     def idle(self) -> bool:
         """Whether the connection is ready for another call (no transaction open, no query running)."""
-        return not self.lost and self._then is None and self.pgconn.transaction_status == _IDLE
+        return not self.lost and self._then is None and self.pgconn.transaction_status == TRANSACTION_IDLE
 
 
 def _error(message: str, *, lost: bool) -> Exception:
