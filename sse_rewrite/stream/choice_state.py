@@ -334,7 +334,8 @@ class ChoiceState:
         `moved` declines it, as it would have after `feed_ahead` (a text the content's reasoning
         markers would split too: `ContentThinking.passes`)."""
         parser, think = self._parsers.get("content"), self._think
-        if parser is None or self._undecided.runs or self._fed is not None or (think and think.tags.busy):
+        busy = think is not None and think.tags.busy
+        if parser is None or self._undecided.runs or self._fed is not None or busy:
             return []
         self._read_on()
         moved = []
