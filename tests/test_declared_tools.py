@@ -98,3 +98,22 @@ def test_every_declared_tools_variant_loads_its_parts_together(name: str) -> Non
     """The added tags meet each composition's own markers (none may begin another: `_CLASHES`)."""
     text = "a <tool_calls> b <function_calls> c <TOOLCALL> d"
     assert rejoin(feed_pieces(FORMATS[name](), [text])) == text
+
+
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+@pytest.mark.parametrize("model", ["tencent/Hy3", "tencent/Hy4"])
+def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
+    tmp_path: Path, model: str, cut: str
+) -> None:
+    """Under Hunyuan's own ids, a block's call that names no declared tool is text, its block's closer
+    with it (it was dropped as an orphan alone on its line: a lost word)."""
+    suffix, sep = ("", "<tool_sep>") if model.endswith("3") else (":6124c78e", "")
+    leak = (f"<tool_calls{suffix}>\n<tool_call{suffix}>rm{sep}\n<arg_key{suffix}>path</arg_key{suffix}>\n"
+            f"<arg_value{suffix}>/etc/hosts</arg_value{suffix}>\n</tool_call{suffix}>\n</tool_calls{suffix}>")
+    text = "Let me look.\n" + leak + "\nDone."
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+    (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": model, "messages": [], "tools": [READ]}))
+    result = invoke(["--stats", "--tools", str(tmp_path / "tools.json")], token_stream(pieces, model=model))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    assert (texts, calls) == ({"content": text}, [])
+    assert "undeclared-tool" in result.stderr

@@ -83,8 +83,7 @@ class Granite31Parser(ListParser, SYNTAXES=(GRANITE_31,), sniff=ANGLE_SNIFF):
 
 
 class Granite31ListParser(ListParser, SYNTAXES=(GRANITE_31,), sniff=ANGLE_SNIFF, PROSE=True):
-    """3.1's `<tool_call>[…]` where the request's tools are known, under any id: a call naming a declared
-    tool; any other body is handed on (`<tool_call>` is Hermes', Qwen3-Coder's and GLM's too)."""
+    """3.1's `<tool_call>[…]` under any id where the tools are known (`declared`); other bodies handed on."""
 
 
 class ToolCallsListParser(ListParser, SYNTAXES=(TOOL_CALLS_LIST,), sniff=ANGLE_SNIFF, PROSE=True):

@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 QWEN3_CODER: Final = TagSyntax("qwen3-coder", frozenset({Body.XML}), bare_function=True)
 QWEN: Final = TagSyntax("qwen", frozenset({Body.JSON, Body.XML}), bare_function=True)
 QWEN_OR_GLM: Final = TagSyntax("qwen-or-glm", frozenset({Body.JSON, Body.XML, Body.GLM}), bare_function=True)
-"""`<tool_call>` holding any of its three bodies (GLM's `NAME\n<arg_key>…` too): what the request's
-tools let every id read (`declared.DECLARED`), a call naming a declared tool."""
 MIMO_XML: Final = TagSyntax("mimo", frozenset({Body.XML}), bare_function=True, verbatim=True)
 """Qwen3-Coder's XML as MiMo V2 writes it: its values keep their whitespace (vLLM's `mimo`)."""
 
@@ -46,4 +44,4 @@ class MiMoXmlParser(QwenXmlParser, SYNTAX=MIMO_XML):
 
 
 class QwenOrGlmParser(QwenXmlParser, SYNTAX=QWEN_OR_GLM):
-    """`<tool_call>` with a Hermes, Qwen3-Coder or GLM body (`QWEN_OR_GLM`: where the tools are known)."""
+    """`<tool_call>` with a Hermes, Qwen3-Coder or GLM body: what the request's tools let any id read."""

@@ -13,7 +13,7 @@ import enum
 
 import orjson
 
-from ...stream.events import Markup, Notice, Piece
+from ...stream.events import Markup, Notice, Piece, ToolCall
 from ._json import is_json
 from ._machine import MachineState
 from ._tag_absorb import TagStreamAbsorb
@@ -142,6 +142,9 @@ class TagCalls(TagStreamAbsorb):
         if not is_json(arguments):  # passed on as written: the client decides
             out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
         self._call(out, None, name, arguments, self._scan.take(end))
+        if self._in_block and type(out[-1]) is not ToolCall:  # (kept as text: so is its block's closer)
+            self._in_block = False
+            self._owe(self.TAGS.block_end)
 
     def _release_prose(self, out: list[Piece]) -> bool:
         """The opener was prose: release it as text and rescan what followed it."""
