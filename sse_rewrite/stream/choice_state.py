@@ -15,7 +15,7 @@ from .call_indexes import CallIndexes
 from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
 from .events import Piece, ToolCall
-from .fed_pieces import all_streamed, markup_only, reasoning_whole, streams_only
+from .fed_pieces import markup_only, reasoning_whole, streamed_rest, streams_only
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -307,9 +307,13 @@ class ChoiceState:
             return True
         # (`pieces` is not empty here: `markup_only` holds for none)
         streamed = self._streamed if parts is not None and type(pieces[0]) is ToolCall else None
-        if streamed is not None and all_streamed(pieces, streamed.open.get(name)):
-            del streamed.open[name]  # (what `StreamedCalls.parts` does with it: no part is left)
-            return True  # (a streamed call's end: `rewrite` would find the choice blank too)
+        rest = None if streamed is None else streamed_rest(pieces, streamed.open.get(name))
+        if rest is not None:  # (a streamed call's end: what `StreamedCalls.parts` does with it)
+            assert parts is not None and streamed is not None
+            index = streamed.open.pop(name)[0]
+            if rest:  # (its last part, as `_extra` makes it: the emptied choice is blank)
+                parts.append((index, rest))
+            return True
         if not parser.pending:
             self._fed = (name, text, pieces)
             return False

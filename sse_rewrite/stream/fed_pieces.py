@@ -2,7 +2,7 @@
 
 `ChoiceState` feeds a parser a text ahead of its chunk's rewrite (`feed_ahead`, `absorb`) and asks
 these of the pieces it gets back: all syntax (`markup_only`), all reasoning (`reasoning_whole`),
-a streamed call's end (`all_streamed`) or more of its arguments (`streams_only`).
+a streamed call's end (`streamed_rest`) or more of its arguments (`streams_only`).
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ def markup_only(pieces: list[Piece]) -> bool:
     return True
 
 
-def all_streamed(pieces: list[Piece], opened: list[int] | None) -> bool:
-    """Whether the pieces are one call whose arguments all streamed: `opened` is the open call's
-    entry in `StreamedCalls.open` (index, characters sent)."""
+def streamed_rest(pieces: list[Piece], opened: list[int] | None) -> str | None:
+    """Where the pieces are one call whose arguments began streaming, what they add to those sent
+    ("" when they all streamed), as `StreamedCalls.parts` makes its last part; else None. `opened`
+    is the open call's entry in `StreamedCalls.open` (index, characters sent)."""
     if opened is None or len(pieces) != 1:
-        return False
+        return None
     call = pieces[0]
-    return type(call) is ToolCall and len(call.arguments) == opened[1]
+    return call.arguments[opened[1] :] if type(call) is ToolCall else None
 
 
 def streams_only(pieces: list[Piece]) -> bool:
