@@ -233,7 +233,8 @@ class TokenRuns:
                 count += self._moved_count
             else:
                 break
-            count += rewriter.absorb_streamed(field, tokens[count:], parts)
+            if count < len(tokens):  # (a live event's one token: nothing after it to absorb)
+                count += rewriter.absorb_streamed(field, tokens[count:], parts)
         return count
 
     def _learn(self, data: bytes, start: int, stop: int, out: list[Output]) -> int:
