@@ -258,16 +258,18 @@ class ChoiceState:
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`take_run`'s absorb, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
-        parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
+        parser, think = self._parsers.get(name), self._think  # (`_splits` inlined: once per live token)
+        if parser is None or self._undecided.runs or (think is not None and think.tags.busy
+                                                      and not think.passes(name, "")):
             return 0
-        if self._streamed is None:
+        if self._fed is not None or self._streamed is None:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
         self._last_field = name
         streamed = parser.absorb_arguments(texts)
-        self._streamed.add(name, streamed, parts)
+        if streamed:  # (most live tokens of an XML value stream nothing until it closes)
+            self._streamed.add(name, streamed, parts)
         return len(streamed)
 
     def feed_ahead(self, name: str, text: str, parts: list[Part] | None = None) -> bool:

@@ -125,7 +125,7 @@ class TokenRuns:
             done = self._absorb(rewriter, [token], out)
         if out or not done:
             return Taken(out + self._sent(parts), len(data) if done else 0, done, 0)
-        return Taken(self._sent(parts, True), len(data), 1, 0)
+        return Taken(self._sent(parts, True) if parts else [], len(data), 1, 0)
 
     def _sent(self, parts: list[Part] | None, live: bool = False) -> list[Output]:
         """What the run's argument parts send (streaming), in the template's envelope (`live`:
