@@ -268,7 +268,12 @@ class ChoiceState:
             texts = texts[: list(texts).index("")]
         self._last_field = name
         streamed = parser.absorb_arguments(texts)
-        if streamed:  # (most live tokens of an XML value stream nothing until it closes)
+        if len(streamed) == 1:  # (`StreamedCalls.add` for one text, inlined, as in `absorb`: a live token)
+            if streamed[0]:
+                entry = self._streamed.open[name]
+                entry[1] += len(streamed[0])
+                parts.append((entry[0], streamed[0]))
+        elif streamed:  # (none: most live tokens of an XML value stream nothing until it closes)
             self._streamed.add(name, streamed, parts)
         return len(streamed)
 

@@ -133,7 +133,9 @@ class TokenRuns:
         if not parts or self._chunk is None:
             return []
         if live and self._example is not None and len(parts) == 1:
-            part = parts[0]  # (one token's run of one text: a part of the live event)
+            part = parts[0]  # (one token's text, or a run of one: a part of the live event)
+            if type(part) is tuple and type(part[1]) is str:
+                return self._stream.send_parts(self._chunk, self._choice, parts, *self._example)
             if type(part) is tuple and type(part[1]) is list and len(part[1]) == 1:
                 live_part: list[Part] = [(part[0], part[1][0])]
                 return self._stream.send_parts(self._chunk, self._choice, live_part, *self._example)
