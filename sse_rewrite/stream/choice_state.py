@@ -15,7 +15,7 @@ from .call_indexes import CallIndexes
 from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
 from .events import Piece, ToolCall
-from .fed_pieces import markup_only, reasoning_whole, streamed_rest, streams_only
+from .fed_pieces import markup_only, reasoning_whole, streams_only
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -258,24 +258,20 @@ class ChoiceState:
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`take_run`'s absorb, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
-        parser, think = self._parsers.get(name), self._think  # (`_splits` inlined: once per live token)
-        if parser is None or self._undecided.runs or (think is not None and think.tags.busy
-                                                      and not think.passes(name, "")):
-            return 0
-        if self._fed is not None or self._streamed is None:
+        parser, streamed = self._parsers.get(name), self._streamed  # (None: no streaming, never asked)
+        if streamed is None or parser is None or self._undecided.runs or self._splits(name) or self._fed:
             return 0
         if "" in texts:
             texts = texts[: list(texts).index("")]
         self._last_field = name
-        streamed = parser.absorb_arguments(texts)
-        if len(streamed) == 1:  # (`StreamedCalls.add` for one text, inlined, as in `absorb`: a live token)
-            if streamed[0]:
-                entry = self._streamed.open[name]
-                entry[1] += len(streamed[0])
-                parts.append((entry[0], streamed[0]))
-        elif streamed:  # (none: most live tokens of an XML value stream nothing until it closes)
-            self._streamed.add(name, streamed, parts)
-        return len(streamed)
+        taken = parser.absorb_arguments(texts)
+        if len(taken) != 1:
+            streamed.add(name, taken, parts)
+        elif taken[0]:  # (a live token: `StreamedCalls.add` inlined, as in `absorb`; an XML value's is "")
+            entry = streamed.open[name]
+            entry[1] += len(taken[0])
+            parts.append((entry[0], taken[0]))
+        return len(taken)
 
     def feed_ahead(self, name: str, text: str, parts: list[Part] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
@@ -314,13 +310,8 @@ class ChoiceState:
             return True
         # (`pieces` is not empty here: `markup_only` holds for none)
         streamed = self._streamed if parts is not None and type(pieces[0]) is ToolCall else None
-        rest = None if streamed is None else streamed_rest(pieces, streamed.open.get(name))
-        if rest is not None:  # (a streamed call's end: what `StreamedCalls.parts` does with it)
-            assert parts is not None and streamed is not None
-            index = streamed.open.pop(name)[0]
-            if rest:  # (its last part, as `_extra` makes it: the emptied choice is blank)
-                parts.append((index, rest))
-            return True
+        if streamed is not None and parts is not None and streamed.ended(name, pieces, parts):
+            return True  # (a streamed call's end: `rewrite` would send its last part alone, if any)
         if not parser.pending:
             self._fed = (name, text, pieces)
             return False

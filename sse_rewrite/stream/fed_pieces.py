@@ -2,12 +2,12 @@
 
 `ChoiceState` feeds a parser a text ahead of its chunk's rewrite (`feed_ahead`, `absorb`) and asks
 these of the pieces it gets back: all syntax (`markup_only`), all reasoning (`reasoning_whole`),
-a streamed call's end (`streamed_rest`) or more of its arguments (`streams_only`).
+or more of a streamed call's arguments (`streams_only`; its end: `StreamedCalls.ended`).
 """
 
 from __future__ import annotations
 
-from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
+from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning
 
 
 def reasoning_whole(pieces: list[Piece], text: str) -> bool:
@@ -21,16 +21,6 @@ def markup_only(pieces: list[Piece]) -> bool:
         if type(piece) is not Markup:
             return False
     return True
-
-
-def streamed_rest(pieces: list[Piece], opened: list[int] | None) -> str | None:
-    """Where the pieces are one call whose arguments began streaming, what they add to those sent
-    ("" when they all streamed), as `StreamedCalls.parts` makes its last part; else None. `opened`
-    is the open call's entry in `StreamedCalls.open` (index, characters sent)."""
-    if opened is None or len(pieces) != 1:
-        return None
-    call = pieces[0]
-    return call.arguments[opened[1] :] if type(call) is ToolCall else None
 
 
 def streams_only(pieces: list[Piece]) -> bool:
