@@ -258,9 +258,11 @@ class ChoiceState:
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`take_run`'s absorb, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
-        parser, streamed = self._parsers.get(name), self._streamed  # (None: no streaming, never asked)
-        if streamed is None or parser is None or self._undecided.runs or self._splits(name) or self._fed:
+        parser, streamed, think = self._parsers.get(name), self._streamed, self._think
+        if streamed is None or parser is None or self._undecided.runs:  # (None: no streaming, never asked)
             return 0
+        if (think is not None and think.tags.busy and not think.passes(name, "")) or self._fed:
+            return 0  # (`_splits`, inlined: once per live token)
         if "" in texts:
             texts = texts[: list(texts).index("")]
         self._last_field = name
