@@ -188,7 +188,9 @@ def count_instructions(syntax: str, size: int, old: Path | None) -> None:
 
     here = str(Path(__file__).resolve().parent)
     deltas = len(turn_events(syntax, size)) - 1
-    for label, path in [("new", None), *([("old", str(old.resolve()))] if old else [])]:
+    # (this tree's package, named: run at `/`, the interpreter would import the one it has installed)
+    trees = [("new", str(Path(here).parent)), *([("old", str(old.resolve()))] if old else [])]
+    for label, path in trees:
         def run(feed: bool, stream: bool, path: str | None = path) -> int:
             code = PRELOAD + _CALLGRIND.format(here=here, syntax=syntax, size=size, feed=feed, stream=stream)
             return instructions(code, path)

@@ -96,7 +96,8 @@ def main() -> None:
     args = parser.parse_args()
     floor = per_event(_FLOOR, args.prose, args.field, args.per_event, None)
     print(f"floor (orjson load + dump an event): {floor / 1e3:.1f}k instructions an event")
-    trees = [("new", None)] + ([("old", str(args.old.resolve()))] if args.old else [])
+    # (this tree's package, named: run at `/`, the interpreter would import the one it has installed)
+    trees = [("new", str(HERE.parent))] + ([("old", str(args.old.resolve()))] if args.old else [])
     for name, path in trees:
         openai = 0.0
         for front in FRONTS:

@@ -154,7 +154,8 @@ def main() -> None:
                         help="with --batch: count each shape's stream after an uncounted first run of it")
     args = parser.parse_args()
     kind, size = ("plain" if args.plain else "heavy"), int(args.size_mb * MB)
-    cores = [("new", None)] + ([("old", str(args.old.resolve()))] if args.old else [])
+    # (this tree's package, named: run at `/`, the interpreter would import the one it has installed)
+    cores = [("new", str(HERE.parent))] + ([("old", str(args.old.resolve()))] if args.old else [])
     print(f"{'stream':45} {'baseline':>9}  " + "  ".join(f"{n} on  {n} off" for n, _ in cores))
     if args.batch:
         names = [s.name for s in shapes.SHAPES if args.shape in s.name]

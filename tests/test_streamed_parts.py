@@ -127,6 +127,43 @@ def test_the_end_of_a_call_streamed_whole_takes_the_hot_path(monkeypatch: pytest
         assert rewritten(stream, "gpt-oss+special-tokens", "openai", per_event, False) == out
 
 
+@pytest.mark.parametrize("per_event", [True, False])
+@pytest.mark.parametrize("syntax", ["qwen3-coder", "glm"])
+def test_the_end_of_a_call_with_a_last_part_takes_the_hot_path(monkeypatch: pytest.MonkeyPatch, syntax: str,
+                                                                per_event: bool) -> None:
+    """A call's end that adds to its streamed arguments (XML values: the closing `}`) sends that
+    last part alone, fed ahead (`ChoiceState._feed_ahead`), as the rewrite would."""
+    rewritten_texts: list[object] = []
+    rewrite = ChoiceRewriter._rewrite
+
+    def spy(self: ChoiceRewriter, choice: dict[str, Any], *args: Any) -> Any:
+        rewritten_texts.append(choice.get("delta", {}).get("content"))
+        return rewrite(self, choice, *args)
+
+    monkeypatch.setattr(ChoiceRewriter, "_rewrite", spy)
+    text = SYNTAXES[syntax].render("write", [("path", "a.py"), ("content", "x = 1\n" * 4)], " ")
+    tokens = [text[i : i + 4] for i in range(0, len(text), 4)]
+    end = max(text.rfind(marker) for marker in ("</tool_call>", "</invoke>", "</minimax:tool_call>"))
+    tokens = [*(text[i : min(i + 4, end)] for i in range(0, end, 4)), text[end:], "Done."]
+    stream = [event("content", t, "gen-1") for t in tokens] + [b"data: [DONE]\n\n"]
+    fmt = SYNTAXES[syntax].parsers[0]
+    out = rewritten(stream, fmt, "openai", per_event)
+    assert text[end:] not in rewritten_texts and b'"content":"Done."' in out
+    arguments = "".join(entry["function"]["arguments"] for entry in _entries(out))
+    assert arguments.endswith("}") and orjson.loads(arguments)["path"].strip() == "a.py"
+    monkeypatch.setattr(ChoiceRewriter, "_rewrite", rewrite)
+    with pytest.MonkeyPatch.context() as patch:  # (no hot path: every text fed)
+        absorb = ChoiceState.absorb
+        patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
+        assert rewritten(stream, fmt, "openai", per_event, False) == out
+
+
+def _entries(out: bytes) -> list[dict[str, Any]]:
+    """The `tool_calls` entries of an OpenAI stream's events."""
+    events = [orjson.loads(e[6:]) for e in out.split(b"\n\n") if e.startswith(b"data: {")]
+    return [call for e in events for choice in e["choices"] for call in choice["delta"].get("tool_calls", [])]
+
+
 ENVELOPES = [  # the same envelope but for one thing (key order, a value's type, spacing, escapes)
     {"id": "gen-1", "object": "chat.completion.chunk", "created": 1, "model": "moonshotai/kimi-k2"},
     {"object": "chat.completion.chunk", "id": "gen-1", "created": 1, "model": "moonshotai/kimi-k2"},

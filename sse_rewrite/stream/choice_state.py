@@ -15,7 +15,7 @@ from .call_indexes import CallIndexes
 from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
 from .events import Piece, ToolCall
-from .fed_pieces import all_streamed, markup_only, reasoning_whole, streams_only
+from .fed_pieces import markup_only, reasoning_whole, streams_only
 from .quotes import Quotes, Unread
 from .streamed_calls import CallPart, StreamedCalls
 from .undecided import UndecidedText
@@ -258,17 +258,22 @@ class ChoiceState:
     def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
         """`take_run`'s absorb, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
         it took; the argument parts they stream are added to `parts`."""
-        parser = self._parsers.get(name)
-        if parser is None or self._undecided.runs or self._splits(name) or self._fed is not None:
+        parser, streamed, think = self._parsers.get(name), self._streamed, self._think
+        if streamed is None or parser is None or self._undecided.runs:  # (None: no streaming, never asked)
             return 0
-        if self._streamed is None:
-            return 0
+        if (think is not None and think.tags.busy and not think.passes(name, "")) or self._fed:
+            return 0  # (`_splits`, inlined: once per live token)
         if "" in texts:
             texts = texts[: list(texts).index("")]
         self._last_field = name
-        streamed = parser.absorb_arguments(texts)
-        self._streamed.add(name, streamed, parts)
-        return len(streamed)
+        taken = parser.absorb_arguments(texts)
+        if len(taken) != 1:
+            streamed.add(name, taken, parts)
+        elif taken[0]:  # (a live token: `StreamedCalls.add` inlined, as in `absorb`; an XML value's is "")
+            entry = streamed.open[name]
+            entry[1] += len(taken[0])
+            parts.append((entry[0], taken[0]))
+        return len(taken)
 
     def feed_ahead(self, name: str, text: str, parts: list[Part] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
@@ -307,9 +312,8 @@ class ChoiceState:
             return True
         # (`pieces` is not empty here: `markup_only` holds for none)
         streamed = self._streamed if parts is not None and type(pieces[0]) is ToolCall else None
-        if streamed is not None and all_streamed(pieces, streamed.open.get(name)):
-            del streamed.open[name]  # (what `StreamedCalls.parts` does with it: no part is left)
-            return True  # (a streamed call's end: `rewrite` would find the choice blank too)
+        if streamed is not None and parts is not None and streamed.ended(name, pieces, parts):
+            return True  # (a streamed call's end: `rewrite` would send its last part alone, if any)
         if not parser.pending:
             self._fed = (name, text, pieces)
             return False

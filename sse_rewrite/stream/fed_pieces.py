@@ -2,12 +2,12 @@
 
 `ChoiceState` feeds a parser a text ahead of its chunk's rewrite (`feed_ahead`, `absorb`) and asks
 these of the pieces it gets back: all syntax (`markup_only`), all reasoning (`reasoning_whole`),
-a streamed call's end (`all_streamed`) or more of its arguments (`streams_only`).
+or more of a streamed call's arguments (`streams_only`; its end: `StreamedCalls.ended`).
 """
 
 from __future__ import annotations
 
-from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
+from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning
 
 
 def reasoning_whole(pieces: list[Piece], text: str) -> bool:
@@ -21,15 +21,6 @@ def markup_only(pieces: list[Piece]) -> bool:
         if type(piece) is not Markup:
             return False
     return True
-
-
-def all_streamed(pieces: list[Piece], opened: list[int] | None) -> bool:
-    """Whether the pieces are one call whose arguments all streamed: `opened` is the open call's
-    entry in `StreamedCalls.open` (index, characters sent)."""
-    if opened is None or len(pieces) != 1:
-        return False
-    call = pieces[0]
-    return type(call) is ToolCall and len(call.arguments) == opened[1]
 
 
 def streams_only(pieces: list[Piece]) -> bool:

@@ -70,6 +70,18 @@ class StreamedCalls:
             entry[1] += size
             parts.append((entry[0], [text for text in texts if text] if "" in texts else texts))
 
+    def ended(self, field: str, pieces: list[Piece], parts: list[Part]) -> bool:
+        """Whether `pieces` (fed ahead) are one call, the end of the one open in `field`: then it is
+        closed, and what it adds to the arguments sent is added to `parts`, as `parts` makes its
+        last part (nothing when they all streamed)."""
+        opened = self.open.get(field)
+        if opened is None or len(pieces) != 1 or type(call := pieces[0]) is not ToolCall:
+            return False
+        del self.open[field]
+        if len(call.arguments) > opened[1]:
+            parts.append((opened[0], call.arguments[opened[1] :]))
+        return True
+
     def parts(self, field: str, pieces: list[Piece]) -> list[Piece | CallPart]:
         """`pieces` of field `field` with its call pieces turned into parts."""
         out: list[Piece | CallPart] = []

@@ -115,8 +115,7 @@ class ThinkSplitter:
         markers = self._markers
         for lead in markers.leads:  # (a loop, not any(): once per content token outside)
             if lead in text:
-                return not self._inside and markers.find_outside(text, 0) is None and not partial(
-                    text, 0, markers.outside())
+                return not self._inside and markers.holds_none(text)
         return not self._inside  # (most tokens: no search)
 
     def ends_in_start(self, text: str) -> bool:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 _SUFFIX: Final = r"[\w.-]{1,40}"
 """A checkpoint suffix (`opensource`, `6124c78e`)."""
 _SUFFIX_CHAR: Final = re.compile(r"[\w.-]")
+_KEPT_SIZE: Final = 32  # `MarkerSet.holds_none` keeps its answers for texts this long at most
+_KEPT_TEXTS: Final = 256  # and for this many texts (a call's marker tokens, a few each syntax)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ def _suffix_prefix(tail: str, head: str) -> bool:
 class MarkerSet:
     """The openers (each with its closers), answer wrappers and prompt-opened marker of a stream."""
 
-    __slots__ = ("_closes", "_outside", "id_bound", "leads", "needles", "prompt")
+    __slots__ = ("_closes", "_none", "_outside", "id_bound", "leads", "needles", "prompt")
 
     def __init__(self, markers: tuple[ReasoningMarkers, ...], prompt: ReasoningMarkers | None) -> None:
         self.prompt = prompt
@@ -101,10 +103,22 @@ class MarkerSet:
         self.needles = (*(ANGLE_SNIFF if "<" in leads else ()),
                         *(lead.encode() for lead in sorted(leads - {"<"})), *escaped)  # fmt: skip
         """Raw bytes without which an event holds no marker and no start of one."""
+        self._none: dict[str, bool] = {}  # `holds_none`'s answers, by text
 
     def outside(self) -> tuple[str, ...]:
         """The spellings read outside the reasoning: openers and answer wrappers."""
         return self._outside
+
+    def holds_none(self, text: str) -> bool:
+        """Whether `text` holds no opener or answer wrapper, nor ends in a start of one. Kept for
+        short texts: a tool call's marker tokens (`</parameter>`) ask it once an event, the same
+        few texts again and again (the answers are the set's, which streams share: bounded)."""
+        known = self._none.get(text)
+        if known is None:
+            known = self.find_outside(text, 0) is None and not partial(text, 0, self._outside)
+            if len(text) <= _KEPT_SIZE and len(self._none) < _KEPT_TEXTS:
+                self._none[text] = known
+        return known
 
     def find_outside(self, buf: str, pos: int) -> Found | None:
         """The first opener or answer wrapper in `buf[pos:]`."""

@@ -125,7 +125,7 @@ class TokenRuns:
             done = self._absorb(rewriter, [token], out)
         if out or not done:
             return Taken(out + self._sent(parts), len(data) if done else 0, done, 0)
-        return Taken(self._sent(parts, True), len(data), 1, 0)
+        return Taken(self._sent(parts, True) if parts else [], len(data), 1, 0)
 
     def _sent(self, parts: list[Part] | None, live: bool = False) -> list[Output]:
         """What the run's argument parts send (streaming), in the template's envelope (`live`:
@@ -133,7 +133,9 @@ class TokenRuns:
         if not parts or self._chunk is None:
             return []
         if live and self._example is not None and len(parts) == 1:
-            part = parts[0]  # (one token's run of one text: a part of the live event)
+            part = parts[0]  # (one token's text, or a run of one: a part of the live event)
+            if type(part) is tuple and type(part[1]) is str:
+                return self._stream.send_parts(self._chunk, self._choice, parts, *self._example)
             if type(part) is tuple and type(part[1]) is list and len(part[1]) == 1:
                 live_part: list[Part] = [(part[0], part[1][0])]
                 return self._stream.send_parts(self._chunk, self._choice, live_part, *self._example)
@@ -233,7 +235,8 @@ class TokenRuns:
                 count += self._moved_count
             else:
                 break
-            count += rewriter.absorb_streamed(field, tokens[count:], parts)
+            if count < len(tokens):  # (a live event's one token: nothing after it to absorb)
+                count += rewriter.absorb_streamed(field, tokens[count:], parts)
         return count
 
     def _learn(self, data: bytes, start: int, stop: int, out: list[Output]) -> int:
