@@ -338,8 +338,7 @@ class ChoiceState:
         `moved` declines it, as it would have after `feed_ahead` (a text the content's reasoning
         markers would split too: `ContentThinking.passes`)."""
         parser, think = self._parsers.get("content"), self._think
-        busy = think is not None and think.tags.busy
-        if parser is None or self._undecided.runs or self._fed is not None or busy:
+        if parser is None or self._undecided.runs or self._fed is not None or (think and think.tags.busy):
             return []
         self._read_on()
         moved = []
