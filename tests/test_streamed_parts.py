@@ -106,21 +106,14 @@ def test_a_streamed_call_token_takes_the_hot_path(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.parametrize("per_event", [True, False])
 def test_the_end_of_a_call_streamed_whole_takes_the_hot_path(monkeypatch: pytest.MonkeyPatch,
                                                              per_event: bool) -> None:
-    rewritten_texts: list[object] = []
-    rewrite = ChoiceRewriter._rewrite
-
-    def spy(self: ChoiceRewriter, choice: dict[str, Any], *args: Any) -> Any:
-        rewritten_texts.append(choice.get("delta", {}).get("content"))
-        return rewrite(self, choice, *args)
-
-    monkeypatch.setattr(ChoiceRewriter, "_rewrite", spy)
+    rewritten_texts = _general_path_texts(monkeypatch)
     text = SYNTAXES["harmony"].render("write", [("content", "x = 1\n" * 4)], " ")
     header, marker, body = text.removesuffix("<|call|>").partition("<|message|>")
     tokens = [header, marker, *(body[i : i + 4] for i in range(0, len(body), 4)), "<|call|>", "Done."]
     stream = [event("content", t, "gen-1") for t in tokens] + [b"data: [DONE]\n\n"]
     out = rewritten(stream, "gpt-oss+special-tokens", "openai", per_event)
     assert "<|call|>" not in rewritten_texts and b'"content":"Done."' in out
-    monkeypatch.setattr(ChoiceRewriter, "_rewrite", rewrite)
+    monkeypatch.undo()
     with pytest.MonkeyPatch.context() as patch:  # (no hot path: every text fed)
         absorb = ChoiceState.absorb
         patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
@@ -133,14 +126,7 @@ def test_the_end_of_a_call_with_a_last_part_takes_the_hot_path(monkeypatch: pyte
                                                                 per_event: bool) -> None:
     """A call's end that adds to its streamed arguments (XML values: the closing `}`) sends that
     last part alone, fed ahead (`ChoiceState._feed_ahead`), as the rewrite would."""
-    rewritten_texts: list[object] = []
-    rewrite = ChoiceRewriter._rewrite
-
-    def spy(self: ChoiceRewriter, choice: dict[str, Any], *args: Any) -> Any:
-        rewritten_texts.append(choice.get("delta", {}).get("content"))
-        return rewrite(self, choice, *args)
-
-    monkeypatch.setattr(ChoiceRewriter, "_rewrite", spy)
+    rewritten_texts = _general_path_texts(monkeypatch)
     text = SYNTAXES[syntax].render("write", [("path", "a.py"), ("content", "x = 1\n" * 4)], " ")
     tokens = [text[i : i + 4] for i in range(0, len(text), 4)]
     end = max(text.rfind(marker) for marker in ("</tool_call>", "</invoke>", "</minimax:tool_call>"))
@@ -151,11 +137,25 @@ def test_the_end_of_a_call_with_a_last_part_takes_the_hot_path(monkeypatch: pyte
     assert text[end:] not in rewritten_texts and b'"content":"Done."' in out
     arguments = "".join(entry["function"]["arguments"] for entry in _entries(out))
     assert arguments.endswith("}") and orjson.loads(arguments)["path"].strip() == "a.py"
-    monkeypatch.setattr(ChoiceRewriter, "_rewrite", rewrite)
+    monkeypatch.undo()
     with pytest.MonkeyPatch.context() as patch:  # (no hot path: every text fed)
         absorb = ChoiceState.absorb
         patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: absorb(self, choice))
         assert rewritten(stream, fmt, "openai", per_event, False) == out
+
+
+def _general_path_texts(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The content texts of the choices the general path rewrites (`ChoiceRewriter._rewrite`) from now
+    on, until `monkeypatch.undo()`."""
+    texts: list[object] = []
+    rewrite = ChoiceRewriter._rewrite
+
+    def spy(self: ChoiceRewriter, choice: dict[str, Any], *args: Any) -> Any:
+        texts.append(choice.get("delta", {}).get("content"))
+        return rewrite(self, choice, *args)
+
+    monkeypatch.setattr(ChoiceRewriter, "_rewrite", spy)
+    return texts
 
 
 def _entries(out: bytes) -> list[dict[str, Any]]:
