@@ -7,7 +7,7 @@ variant of a composition (`routing.FAMILIES`), unless it reads such tags of its 
 
 from __future__ import annotations
 
-from ..machines._lazy import LazyComposition
+from ..machines._lazy import LazyComposition, Ref
 from .routing import (
     DEEPSEEK_INVOKE,
     DOTS3_INVOKE,
@@ -40,7 +40,7 @@ from .routing import (
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
 DECLARED: Final = (GRANITE_31_LIST, QWEN_OR_GLM, TOOL_CALLS_LIST, NEMOTRON, OLMO, LONGCAT, IQUEST, K2_HORIZON,
                    HY3_OPENSOURCE, HY4, GRANITE_20B)
@@ -63,9 +63,25 @@ DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Co
                         "K2 Horizon's, Hunyuan's) whose call names a declared tool")
 
 
-def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None:
+class Gated(Ref):
+    """A `declared` variant behind the whole-answer gate (`routing_wrapped.gated`), built on first `load`."""
+
+    __slots__ = ("_gated", "inner")
+
+    def __init__(self, inner: type[LazyComposition]) -> None:
+        super().__init__("catalogue.routing_wrapped", "gated")
+        self.inner, self._gated = inner, None
+
+    def load(self) -> Any:
+        """The gate around `inner` (built the first time)."""
+        self._gated = self._gated or super().load()(self.inner)
+        return self._gated
+
+
+def declared(composition: type[LazyComposition]) -> Gated | None:
     """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
-    known), or None when it reads tags of its own (`_TAGGED`): their ids already read them."""
+    known) behind the whole-answer gate, or None when it reads tags of its own (`_TAGGED`): their
+    ids already read them."""
     if any(part in composition.PARTS for part in _TAGGED):
         return None
     left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
@@ -73,4 +89,4 @@ def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None
     attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": composition.BASE,
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
-    return type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
+    return Gated(type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes))

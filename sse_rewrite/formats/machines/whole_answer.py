@@ -291,6 +291,65 @@ class WholeAnswerParser:
         return self._inner.feed(held.decode("utf-8", "surrogatepass")) if held else []
 
 
+class DeclaredAnswerParser(WholeAnswerParser, sniff=()):
+    """The gate where the request's tools are known, under any model id: the answer is held
+    only until its first call's name is read (`HEADS`), then read as `BARE` calls when the name
+    is a declared tool, else handed to `INNER` at once (a JSON-mode answer streams on as text)."""
+
+    HEADS: ClassVar[tuple[tuple[tuple[bytes, ...], bytes], ...]]
+    """What may come before the first name (bytes each, spacing between), and what ends the name:
+    `"` (a JSON string), else a name's bytes then that byte (`[f(`, `f{`)."""
+
+    def _start_answer(self) -> None:
+        super()._start_answer()
+        self._named = False  # whether the first name was read, a declared tool's
+
+    def _still_calls(self) -> bool:
+        if not self._named:
+            assert self._held is not None
+            named = _first_name(bytes(self._held), self.HEADS, self._tools)
+            if not named:
+                return named is None
+            self._named = True
+        return super()._still_calls()
+
+
+_NAME: Final = re.compile(rb"[A-Za-z_][A-Za-z0-9_.\-]*")
+
+
+def _first_name(held: bytes, heads: tuple[tuple[tuple[bytes, ...], bytes], ...], tools: ToolSchemas | None,
+                ) -> bool | None:  # fmt: skip
+    """Whether the held answer's first name names a declared tool (None: not known yet; False
+    also where no head of `heads` can begin it)."""
+    decided = [_named_by(held, head, end, tools) for head, end in heads]
+    return True if True in decided else None if None in decided else False
+
+
+def _named_by(held: bytes, head: tuple[bytes, ...], end: bytes, tools: ToolSchemas | None) -> bool | None:
+    """`_first_name` for one head, ended by `end`."""
+    if not tools:
+        return False
+    pos = 0
+    for token in head:
+        pos = _SPACE.match(held, pos).end()  # type: ignore[union-attr]  # (always matches)
+        if not held.startswith(token, pos):
+            return None if token.startswith(held[pos:]) else False  # (None: the held text ends in it)
+        pos += len(token)
+    if end == b'"':  # (a JSON string: the name is known at its closing quote)
+        close = held.find(end, pos)
+        if close < 0:
+            return None if b"\\" not in held[pos:] else False
+        return tools.declares(held[pos:close].decode("utf-8", "replace"))
+    found = _NAME.match(held, _SPACE.match(held, pos).end())  # type: ignore[union-attr]
+    if found is None:
+        return None if _SPACE.match(held, pos).end() == len(held) else False  # type: ignore[union-attr]
+    name = found.group().decode().lower()
+    if not head and not any(tool.lower().startswith(name) for tool in tools.names()):
+        return False  # (a word that begins no declared tool's name is prose: released at once)
+    after = _SPACE.match(held, found.end()).end()  # type: ignore[union-attr]
+    return None if after == len(held) else held.startswith(end, after) and tools.declares(name)
+
+
 def _as_reasoning(pieces: list[Piece]) -> list[Piece]:
     """A reasoning block's pieces: its text is reasoning."""
     return [Reasoning(piece.text) if type(piece) is Text else piece for piece in pieces]
