@@ -56,10 +56,13 @@ class StreamChoices:
     def __init__(
         self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
         think: MarkerSet | None = None, unread: Unread | None = None, reads_start: bool = False,
+        later: Callable[[], ToolSyntax] | None = None,
     ) -> None:  # fmt: skip
         """`think`: the reasoning markers each choice's content is split by (None: `--think off`);
         `unread`: the stream's count of events that passed unread (`quotes.Unread`); `reads_start`:
-        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`)."""
+        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`); `later`:
+        the parser of the choices after the first where only the first's start is read (the
+        whole-answer gate of `formats/machines/whole_answer.py` where the tools are known)."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
@@ -76,6 +79,7 @@ class StreamChoices:
         text must be read from its start (a prompt-opened think block, `reads_start`): while the
         stream is idle, such an event is read too (`StreamRewriter.needles`)."""
         self._make_parser = make_parser
+        self._later = later
         self._native_ids = options.id_style == "native"
         self._stream_arguments = options.stream_arguments
         self._think = think
@@ -369,9 +373,9 @@ class StreamChoices:
         if choice is None:
             legacy = self._stats.format not in (NATIVE_TOOL_CALLS, None)
             think = None if self._think is None else ContentThinking(self._think, self._cap)
+            make = self._make_parser if self._later is None or not index else self._later
             choice = ChoiceRewriter(
-                index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think,
-                self._unread,
+                index, make, self._call_id_for(index), legacy, self._stream_arguments, think, self._unread
             )
             self._choices[index] = choice
             if self._starts_read:

@@ -42,7 +42,10 @@ def choose(
     if parser_type is None and markers is not None and not markers.id_bound:
         markers = None  # (`--format none`: nothing is read in every stream, reasoning markers neither)
     reads_start = bool(getattr(parser_type, "reads_from_start", False))
-    choices = StreamChoices(make_parser, options, stats, markers, unread, reads_start)
+    later = None  # (a gate that reads only the first choice's start: the later choices', its `INNER`)
+    if reads_start and not getattr(parser_type, "reads_later_starts", True):
+        reads_start, later = False, _parser_factory(parser_type.INNER, options)  # type: ignore[union-attr]
+    choices = StreamChoices(make_parser, options, stats, markers, unread, reads_start, later)
     needles: tuple[bytes, ...] = ()
     quotes: tuple[bytes, ...] = ()
     starts = None

@@ -84,8 +84,9 @@ class DeclaredAnswer(
 
 
 def gated(inner: type[Any]) -> type[DeclaredAnswer]:
-    """`DeclaredAnswer` around `inner`."""
-    return type(inner.__name__ + "Gated", (DeclaredAnswer,), {"__module__": __name__}, INNER=inner)
+    """`DeclaredAnswer` around `inner` (whose `held_words` it holds too: `stream/held_starts.py`)."""
+    attributes = {"__module__": __name__, "held_words": inner.held_words}
+    return type(inner.__name__ + "Gated", (DeclaredAnswer,), attributes, INNER=inner)
 
 
 class FunctionaryV32AndTokens(ComposedParser):

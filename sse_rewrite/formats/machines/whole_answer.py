@@ -296,6 +296,9 @@ class DeclaredAnswerParser(WholeAnswerParser, sniff=()):
     only until its first call's name is read (`HEADS`), then read as `BARE` calls when the name
     is a declared tool, else handed to `INNER` at once (a JSON-mode answer streams on as text)."""
 
+    reads_later_starts: ClassVar[bool] = False
+    """Only the first choice's answer is held from its start: a later choice (`n` > 1) is `INNER`'s
+    (reading its start would cost every event of every stream a search, `StreamChoices.newcomers`)."""
     HEADS: ClassVar[tuple[tuple[tuple[bytes, ...], bytes], ...]]
     """What may come before the first name (bytes each, spacing between), and what ends the name:
     `"` (a JSON string), else a name's bytes then that byte (`[f(`, `f{`)."""
