@@ -16,7 +16,7 @@ import pytest
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats.catalogue.declared import DECLARED_SUFFIX
 from sse_rewrite.tool_schemas import ToolSchemas
-from tests.chunking import feed_pieces, rejoin, settled, token_stream, tokens
+from tests.chunking import chunk_event, feed_pieces, rejoin, settled, token_stream, tokens
 from tests.cli_runs import invoke
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
@@ -176,3 +176,19 @@ def test_a_json_mode_answer_streams_once_its_name_is_no_declared_tool(
     first = next((i + 1 for i, pieces in enumerate(out) if pieces), None)
     assert first == released
     assert rejoin([*(piece for pieces in out for piece in pieces), *parser.flush()]) == answer
+
+
+def test_only_the_first_choice_is_held_from_its_start(tmp_path: Path) -> None:
+    """Reading every choice's start would cost every event a search: a later choice (`n` > 1) is
+    read by the gate's `INNER` (its bare call stays text), the first one's bare call is a call."""
+    answer = '{"name": "read", "parameters": {"path": "/etc/hosts"}}'
+    role = {"role": "assistant", "content": ""}
+    events = [chunk_event(role, choice=choice, model=ALIAS) for choice in (0, 1)]
+    events += [chunk_event({"content": token}, choice=choice, model=ALIAS)
+               for token in tokens(answer) for choice in (0, 1)]  # fmt: skip
+    events += [chunk_event({}, "stop", choice=choice, model=ALIAS) for choice in (0, 1)]
+    (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": ALIAS, "messages": [], "tools": [READ]}))
+    result = invoke(["--tools", str(tmp_path / "tools.json")], b"".join(events) + b"data: [DONE]\n\n")
+    choices = settled(result.stdout_bytes)
+    assert [(name, arguments) for _, name, arguments in choices[0][1]] == [CALL]
+    assert (choices[1][0], choices[1][1]) == ({"content": answer}, [])

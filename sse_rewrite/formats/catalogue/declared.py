@@ -40,7 +40,7 @@ from .routing import (
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Final
+    from typing import Final
 
 DECLARED: Final = (GRANITE_31_LIST, QWEN_OR_GLM, TOOL_CALLS_LIST, NEMOTRON, OLMO, LONGCAT, IQUEST, K2_HORIZON,
                    HY3_OPENSOURCE, HY4, GRANITE_20B)
@@ -60,28 +60,14 @@ _CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, HY3_OPENSOURCE, HY4, OLMO)
 DECLARED_SUFFIX: Final = "+declared-tools"
 DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, GLM, <tool_call>[…],"
                         " <tool_calls>, <TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, "
-                        "K2 Horizon's, Hunyuan's) whose call names a declared tool")
+                        "K2 Horizon's, Hunyuan's), and bare calls as the whole answer (Llama's, Mistral's, "
+                        "[...] lists: its first call), whose call names a declared tool")
 
 
-class Gated(Ref):
-    """A `declared` variant behind the whole-answer gate (`routing_wrapped.gated`), built on first `load`."""
-
-    __slots__ = ("_gated", "inner")
-
-    def __init__(self, inner: type[LazyComposition]) -> None:
-        super().__init__("catalogue.routing_wrapped", "gated")
-        self.inner, self._gated = inner, None
-
-    def load(self) -> Any:
-        """The gate around `inner` (built the first time)."""
-        self._gated = self._gated or super().load()(self.inner)
-        return self._gated
-
-
-def declared(composition: type[LazyComposition]) -> Gated | None:
+def declared(composition: type[LazyComposition]) -> Ref | None:
     """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
-    known) behind the whole-answer gate, or None when it reads tags of its own (`_TAGGED`): their
-    ids already read them."""
+    known), behind the whole-answer gate (`lists.gated`), or None when it reads tags of its own
+    (`_TAGGED`): their ids already read them."""
     if any(part in composition.PARTS for part in _TAGGED):
         return None
     left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
@@ -89,4 +75,5 @@ def declared(composition: type[LazyComposition]) -> Gated | None:
     attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": composition.BASE,
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
-    return Gated(type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes))
+    variant = type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
+    return Ref("catalogue.lists", "gated", variant)

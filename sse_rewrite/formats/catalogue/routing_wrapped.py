@@ -6,17 +6,10 @@ from __future__ import annotations
 
 from ..machines._compose import ComposedParser
 from ..machines._scanner import ANGLE_SNIFF
-from ..machines.whole_answer import DeclaredAnswerParser, WholeAnswerParser
+from ..machines.whole_answer import WholeAnswerParser
 from .harmony_stripped import ANALYSIS
 from .json_lists import XlamParser
-from .lists import (
-    LLAMA_BARE_JSON,
-    LLAMA_BARE_PYTHONIC,
-    MISTRAL_STRIPPED,
-    Lfm2Parser,
-    LlamaParser,
-    MistralParser,
-)
+from .lists import LLAMA_BARE_JSON, Lfm2Parser, LlamaParser, MistralParser
 from .one_call import FunctionaryV32Parser
 from .pythonic import GRANITE_LINES
 from .routing import GraniteAndTokens, HermesAndTokens, MistralTokens, Tokens, XlamTokens
@@ -24,7 +17,7 @@ from .routing import GraniteAndTokens, HermesAndTokens, MistralTokens, Tokens, X
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Final
+    from typing import Any, ClassVar
 
 
 class GptOssAndTokens(
@@ -66,27 +59,6 @@ class Granite4LinesAndTokens(
 class Granite33AndTokens(Granite4LinesAndTokens, INNER=GraniteAndTokens):
     """`auto` for Granite 3.3 ids: 3.0's and 3.1's lists, and bare call lines as the whole answer
     (after the `<think>…</think><response>` split, which the stream's reasoning markers make)."""
-
-
-_NAME_KEY: Final = (b'"name"', b":", b'"')
-"""A JSON call object's `"name": "` (its value, the name, follows)."""
-
-
-class DeclaredAnswer(
-    DeclaredAnswerParser, INNER=Tokens, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC, MISTRAL_STRIPPED),
-    HEADS=(((b"{", *_NAME_KEY), b'"'), ((b"{", b'"tool_calls"', b":", b"[", b"{", *_NAME_KEY), b'"'),
-           ((b"[", b"{", *_NAME_KEY), b'"'), ((b"[",), b"("), ((), b"{")),
-):
-    """What `auto` reads where the request's tools are known (`declared.declared`'s variants, each
-    with its own `INNER`): also a whole answer of Llama's bare JSON calls (or llama.cpp's
-    envelope), a bare list (`[{"name": …}]`, `[f(a=1)]`: Llama 3.2's, LFM2's) or Mistral's
-    stripped `NAME{…}`, when its first call names a declared tool."""
-
-
-def gated(inner: type[Any]) -> type[DeclaredAnswer]:
-    """`DeclaredAnswer` around `inner` (whose `held_words` it holds too: `stream/held_starts.py`)."""
-    attributes = {"__module__": __name__, "held_words": inner.held_words}
-    return type(inner.__name__ + "Gated", (DeclaredAnswer,), attributes, INNER=inner)
 
 
 class FunctionaryV32AndTokens(ComposedParser):

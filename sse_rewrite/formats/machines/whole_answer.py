@@ -76,6 +76,13 @@ class WholeAnswerParser:
     """Made before the field's first text, so that it sees it (see the module docstring)."""
     REASONING: ClassVar[LeadingReasoning | None] = None
     """A reasoning block that may come before the answer."""
+    HEADS: ClassVar[tuple[tuple[tuple[bytes, ...], bytes], ...] | None] = None
+    """Where the request's tools are known, the gate decides at the first name (any id): what may come
+    before it (bytes each, spacing between) and what ends it (`"`, a JSON string's, else a name's
+    bytes then that byte: `[f(`, `f{`). A name that is no declared tool hands the answer to `INNER`."""
+    reads_later_starts: ClassVar[bool] = True
+    """False where only the first choice's answer is held (`HEADS`): a later choice's (`n` > 1) is
+    `INNER`'s (reading its start costs every event of a stream a search, `StreamChoices.newcomers`)."""
     DECLARED_ONLY: ClassVar[bool] = False
     """Whether, where the request's tools are known, every bare call must name one of them (else
     the answer is text): for calls prose and code write too (Granite's `NAME(k="v")` lines)."""
@@ -255,6 +262,10 @@ class WholeAnswerParser:
             first = _SPACE.match(held).end()  # type: ignore[union-attr]  # (always matches)
             if first == len(held):
                 return True
+            if self.HEADS is not None and self._tools:  # (held until the first name is read)
+                decided = [_named_by(bytes(held), *head, self._tools) for head in self.HEADS]
+                if True not in decided:
+                    return None in decided
             syntax = next((s for s in self.BARE if _may_start(s, held[first])), None)
             if syntax is None:
                 return False
@@ -291,66 +302,25 @@ class WholeAnswerParser:
         return self._inner.feed(held.decode("utf-8", "surrogatepass")) if held else []
 
 
-class DeclaredAnswerParser(WholeAnswerParser, sniff=()):
-    """The gate where the request's tools are known, under any model id: the answer is held
-    only until its first call's name is read (`HEADS`), then read as `BARE` calls when the name
-    is a declared tool, else handed to `INNER` at once (a JSON-mode answer streams on as text)."""
-
-    reads_later_starts: ClassVar[bool] = False
-    """Only the first choice's answer is held from its start: a later choice (`n` > 1) is `INNER`'s
-    (reading its start would cost every event of every stream a search, `StreamChoices.newcomers`)."""
-    HEADS: ClassVar[tuple[tuple[tuple[bytes, ...], bytes], ...]]
-    """What may come before the first name (bytes each, spacing between), and what ends the name:
-    `"` (a JSON string), else a name's bytes then that byte (`[f(`, `f{`)."""
-
-    def _start_answer(self) -> None:
-        super()._start_answer()
-        self._named = False  # whether the first name was read, a declared tool's
-
-    def _still_calls(self) -> bool:
-        if not self._named:
-            assert self._held is not None
-            named = _first_name(bytes(self._held), self.HEADS, self._tools)
-            if not named:
-                return named is None
-            self._named = True
-        return super()._still_calls()
+_QUOTED: Final = re.compile(rb'([^"\\]*)')
+_WORD: Final = re.compile(rb"[ \t\r\n]*([A-Za-z_][A-Za-z0-9_.\-]*|)[ \t\r\n]*")
 
 
-_NAME: Final = re.compile(rb"[A-Za-z_][A-Za-z0-9_.\-]*")
-
-
-def _first_name(held: bytes, heads: tuple[tuple[tuple[bytes, ...], bytes], ...], tools: ToolSchemas | None,
-                ) -> bool | None:  # fmt: skip
-    """Whether the held answer's first name names a declared tool (None: not known yet; False
-    also where no head of `heads` can begin it)."""
-    decided = [_named_by(held, head, end, tools) for head, end in heads]
-    return True if True in decided else None if None in decided else False
-
-
-def _named_by(held: bytes, head: tuple[bytes, ...], end: bytes, tools: ToolSchemas | None) -> bool | None:
-    """`_first_name` for one head, ended by `end`."""
-    if not tools:
-        return False
+def _named_by(held: bytes, head: tuple[bytes, ...], end: bytes, tools: ToolSchemas) -> bool | None:
+    """Whether the held answer's first name, after `head` and ended by `end` (`HEADS`), names a
+    declared tool (None: not known yet; False too where `head` cannot begin the answer)."""
     pos = 0
     for token in head:
         pos = _SPACE.match(held, pos).end()  # type: ignore[union-attr]  # (always matches)
         if not held.startswith(token, pos):
             return None if token.startswith(held[pos:]) else False  # (None: the held text ends in it)
         pos += len(token)
-    if end == b'"':  # (a JSON string: the name is known at its closing quote)
-        close = held.find(end, pos)
-        if close < 0:
-            return None if b"\\" not in held[pos:] else False
-        return tools.declares(held[pos:close].decode("utf-8", "replace"))
-    found = _NAME.match(held, _SPACE.match(held, pos).end())  # type: ignore[union-attr]
-    if found is None:
-        return None if _SPACE.match(held, pos).end() == len(held) else False  # type: ignore[union-attr]
-    name = found.group().decode().lower()
-    if not head and not any(tool.lower().startswith(name) for tool in tools.names()):
-        return False  # (a word that begins no declared tool's name is prose: released at once)
-    after = _SPACE.match(held, found.end()).end()  # type: ignore[union-attr]
-    return None if after == len(held) else held.startswith(end, after) and tools.declares(name)
+    found = (_QUOTED if end == b'"' else _WORD).match(held, pos)
+    name = found.group(1).decode("utf-8", "replace").lower()  # type: ignore[union-attr]  # (always matches)
+    if found.end() < len(held):  # type: ignore[union-attr]
+        return bool(name) and held.startswith(end, found.end()) and tools.declares(name)  # type: ignore[union-attr]
+    # (a bare word that begins no declared tool's name is prose: released at once)
+    return None if head or any(tool.lower().startswith(name) for tool in tools.names()) else False
 
 
 def _as_reasoning(pieces: list[Piece]) -> list[Piece]:
