@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ...stream.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from . import declare
 from ._list_machine import ListParser, State
-from ._list_syntax import ListSyntax
+from ._list_syntax import MAX_HEADER, ListSyntax
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -265,7 +265,7 @@ class WholeAnswerParser:
             if self.HEADS is not None and self._tools:  # (held until the first name is read)
                 decided = [_named_by(bytes(held), *head, self._tools) for head in self.HEADS]
                 if True not in decided:
-                    return None in decided
+                    return None in decided and len(held) <= MAX_HEADER  # (a name is no longer)
             syntax = next((s for s in self.BARE if _may_start(s, held[first])), None)
             if syntax is None:
                 return False
