@@ -224,15 +224,10 @@ class LlamaParser(WholeAnswerParser, INNER=LlamaTokensParser, BARE=(LLAMA_BARE_J
     """`--format llama`: Llama's tokens, and its bare JSON or pythonic calls as the whole answer."""
 
 
-_NAME_KEY: Final = (b'"name"', b":", b'"')
-"""A JSON call object's `"name": "` (the name, its value, follows)."""
-
-
 class DeclaredAnswer(
     WholeAnswerParser, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC, MISTRAL_STRIPPED), sniff=(),
-    reads_later_starts=False, HEADS=(((b"{", *_NAME_KEY), b'"'), ((b"[", b"{", *_NAME_KEY), b'"'),
-                                     ((b"{", b'"tool_calls"', b":", b"[", b"{", *_NAME_KEY), b'"'),
-                                     ((b"[",), b"("), ((), b"{")),
+    HEADS=(((b"{", b'"name"', b":", b'"'), b'"'), ((b"[", b"{", b'"name"', b":", b'"'), b'"'), ((), b"{"),
+           ((b"{", b'"tool_calls"', b":", b"[", b"{", b'"name"', b":", b'"'), b'"'), ((b"[",), b"(")),
 ):  # fmt: skip
     """What `auto` reads where the request's tools are known (`declared.declared`'s variants, each
     its own `INNER`, `gated`): also a whole answer of Llama's bare JSON calls (or llama.cpp's

@@ -79,10 +79,8 @@ class WholeAnswerParser:
     HEADS: ClassVar[tuple[tuple[tuple[bytes, ...], bytes], ...] | None] = None
     """Where the request's tools are known, the gate decides at the first name (any id): what may come
     before it (bytes each, spacing between) and what ends it (`"`, a JSON string's, else a name's
-    bytes then that byte: `[f(`, `f{`). A name that is no declared tool hands the answer to `INNER`."""
-    reads_later_starts: ClassVar[bool] = True
-    """False where only the first choice's answer is held (`HEADS`): a later choice's (`n` > 1) is
-    `INNER`'s (reading its start costs every event of a stream a search, `StreamChoices.newcomers`)."""
+    bytes then that byte: `[f(`, `f{`). A name that is no declared tool hands the answer to `INNER`
+    (only the first choice's: `stream/stream_format.py`)."""
     DECLARED_ONLY: ClassVar[bool] = False
     """Whether, where the request's tools are known, every bare call must name one of them (else
     the answer is text): for calls prose and code write too (Granite's `NAME(k="v")` lines)."""
