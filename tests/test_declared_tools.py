@@ -117,3 +117,31 @@ def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
     texts, calls, _ = settled(result.stdout_bytes)[0]
     assert (texts, calls) == ({"content": text}, [])
     assert "undeclared-tool" in result.stderr
+
+
+STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", says why not under others)
+    pytest.param("moonshotai/kimi-k2.5", 'Let me look.\nfunctions.read:0{"path": "/etc/hosts"}',
+                 id="kimi-k2"),
+    pytest.param("moonshotai/kimi-k3", 'Let me look.\ntools<|sep|>call tool="read" index="1"<|sep|>'
+                 'argument key="path" type="string"<|sep|>/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>',
+                 id="kimi-k3-sep"),
+    pytest.param("google/gemma-4-31b-it", "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
+    pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
+                 'to=functions.read json{"path": "/etc/hosts"}', id="harmony"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+@pytest.mark.parametrize(("model", "text"), STRIPPED)
+def test_a_stripped_form_is_read_under_its_ids_only(tmp_path: Path, model: str, text: str, cut: str) -> None:
+    """A stripped form (a server's `skip_special_tokens`) under an alias stays text byte for byte,
+    though its call names a declared tool: reading it there costs every prose stream (a word needle)."""
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+    found = {}
+    for name in (model, ALIAS):
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": name, "messages": [], "tools": [READ]}))
+        result = invoke(["--tools", str(tmp_path / "tools.json")], token_stream(pieces, model=name))
+        texts, calls, _ = settled(result.stdout_bytes)[0]
+        found[name] = texts, [(tool, arguments) for _, tool, arguments in calls]
+    assert found[model][1] == [CALL]
+    assert found[ALIAS] == ({"content": text}, [])
