@@ -34,6 +34,8 @@ OLMO = '<function_calls>{}(path="/etc/hosts")</function_calls>'
 LONGCAT = "<longcat_tool_call>{}\n<longcat_arg_key>path</longcat_arg_key>\n" \
           "<longcat_arg_value>/etc/hosts</longcat_arg_value>\n</longcat_tool_call>"  # fmt: skip
 GLM = "<tool_call>{}\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>\n</tool_call>"
+STRIPPED_KIMI = 'functions.{}:0{{"path": "/etc/hosts"}}'
+KIMI_ID = "moonshotai/kimi-k2.5"
 LIST = '<tool_call>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]'
 CALL = ("read", '{"path": "/etc/hosts"}')
 
@@ -118,6 +120,75 @@ def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
     texts, calls, _ = settled(result.stdout_bytes)[0]
     assert (texts, calls) == ({"content": text}, [])
     assert "undeclared-tool" in result.stderr
+
+
+STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", says why not under others)
+    pytest.param("moonshotai/kimi-k2.5", 'Let me look.\nfunctions.read:0{"path": "/etc/hosts"}',
+                 id="kimi-k2"),
+    pytest.param("moonshotai/kimi-k3", 'Let me look.\ntools<|sep|>call tool="read" index="1"<|sep|>'
+                 'argument key="path" type="string"<|sep|>/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>',
+                 id="kimi-k3-sep"),
+    pytest.param("google/gemma-4-31b-it", "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
+    pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
+                 'to=functions.read json{"path": "/etc/hosts"}', id="harmony"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+@pytest.mark.parametrize(("model", "text"), STRIPPED)
+def test_a_stripped_form_is_read_under_its_ids_only(tmp_path: Path, model: str, text: str, cut: str) -> None:
+    """A stripped form (a server's `skip_special_tokens`) under an alias stays text byte for byte,
+    though its call names a declared tool: reading it there costs every prose stream (a word needle)."""
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+    found = {}
+    for name in (model, ALIAS):
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": name, "messages": [], "tools": [READ]}))
+        result = invoke(["--tools", str(tmp_path / "tools.json")], token_stream(pieces, model=name))
+        texts, calls, _ = settled(result.stdout_bytes)[0]
+        found[name] = texts, [(tool, arguments) for _, tool, arguments in calls]
+    assert found[model][1] == [CALL]
+    assert found[ALIAS] == ({"content": text}, [])
+
+
+OWN_IDS = [  # (a stripped form under its own ids: `model`, then the answer with the call's name left out)
+    pytest.param(KIMI_ID, "Let me look.\n" + STRIPPED_KIMI + "\nDone.", id="kimi-k2"),
+    pytest.param("moonshotai/kimi-k3", 'Let me look.\ntools<|sep|>call tool="{}" index="1"<|sep|>argument '
+                 'key="path" type="string"<|sep|>/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>\nDone.',
+                 id="kimi-k3-sep"),
+    pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
+                 'to=functions.{} json{{"path": "/etc/hosts"}}', id="harmony"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+@pytest.mark.parametrize(("name", "with_tools", "expected"), [
+    pytest.param("read", True, [CALL], id="declared"),
+    pytest.param("Read", True, [CALL], id="declared-other-case"),
+    pytest.param("rm", True, [], id="undeclared"),
+    pytest.param("rm", False, [("rm", '{"path": "/etc/hosts"}')], id="without-tools"),
+])  # fmt: skip
+@pytest.mark.parametrize(("model", "template"), OWN_IDS)
+def test_a_stripped_call_under_its_ids_must_name_a_declared_tool(
+    tmp_path: Path, model: str, template: str, name: str, with_tools: bool, expected: list[tuple[str, str]],
+    cut: str, streamed: bool,
+) -> None:  # fmt: skip
+    """Under its own ids, where the tools are known, a stripped call (a syntax prose can contain)
+    that names no declared tool stays text, byte for byte, with a notice (`PROSE`): stripped Kimi's
+    and K3's in the answer (K3's section around it too), stripped harmony's in the reasoning."""
+    text = template.format(name)
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+    args = ["--stream-arguments"] if streamed else []
+    if with_tools:
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": model, "messages": [], "tools": [READ]}))
+        args += ["--tools", str(tmp_path / "tools.json")]
+    result = invoke(args, token_stream(pieces, model=model))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    assert [(tool, arguments) for _, tool, arguments in calls] == expected
+    if not expected:
+        field = "reasoning_content" if text.startswith("analysis") else "content"
+        assert texts == {field: text.removeprefix("analysis")}
+    assert ("undeclared-tool" in result.stderr) == (not expected)
 
 
 WHOLE = [  # (the whole answer: Llama 3/4's, Llama 3.2's and LFM2's, Mistral's and the bare lists' forms)

@@ -3,7 +3,7 @@
 A fake upstream answers as `gpt-4o` (a gateway's alias for a Qwen backend) with the user's
 message as its text, a few characters per chunk or whole: a Hermes or Qwen3-Coder call that
 names a tool the request declares comes back as a tool call; one that names no declared tool
-stays text, byte for byte.
+stays text, byte for byte. Under Kimi's own id, a stripped Kimi call must name a declared tool too.
 """
 
 from __future__ import annotations
@@ -23,28 +23,30 @@ READ: Any = {"type": "function", "function": {"name": "read", "parameters": {
     "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}  # fmt: skip
 HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_call>'
 QWEN_XML = "<tool_call>\n<function={}>\n<parameter=path>\n/etc/hosts\n</parameter>\n</function>\n</tool_call>"
+STRIPPED_KIMI = 'functions.{}:0{{"path": "/etc/hosts"}}'
 TOOL_CALLS = '<tool_calls>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]</tool_calls>'
 
 
-def _chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
-    chunk = {"id": "gen-a", "object": "chat.completion.chunk", "created": 1, "model": ALIAS,
+def _chunk(delta: dict[str, Any], finish: str | None = None, model: str = ALIAS) -> bytes:
+    chunk = {"id": "gen-a", "object": "chat.completion.chunk", "created": 1, "model": model,
              "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
     return b"data: " + orjson.dumps(chunk) + b"\n\n"
 
 
 async def _chat(request: web.Request) -> web.StreamResponse:
-    """The fake upstream: the user's message as the answer, 3 characters per chunk, or whole."""
+    """The fake upstream: the user's message as the answer, 3 characters per chunk, or whole, as the
+    model the request names."""
     body = await request.json()
-    answer = body["messages"][-1]["content"]
+    answer, model = body["messages"][-1]["content"], body["model"]
     if not body.get("stream"):
         message = {"role": "assistant", "content": answer}
-        return web.json_response({"id": "gen-a", "object": "chat.completion", "created": 1, "model": ALIAS,
+        return web.json_response({"id": "gen-a", "object": "chat.completion", "created": 1, "model": model,
                                   "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
     response = web.StreamResponse(headers={"content-type": "text/event-stream"})
     await response.prepare(request)
     for i in range(0, len(answer), 3):
-        await response.write(_chunk({"role": "assistant", "content": answer[i : i + 3]}))
-    await response.write(_chunk({}, "stop") + b"data: [DONE]\n\n")
+        await response.write(_chunk({"role": "assistant", "content": answer[i : i + 3]}, model=model))
+    await response.write(_chunk({}, "stop", model) + b"data: [DONE]\n\n")
     return response
 
 
@@ -56,18 +58,21 @@ def echo(servers: Servers) -> str:
 
 @pytest.mark.parametrize("stream", [True, False], ids=["streamed", "whole"])
 @pytest.mark.parametrize(
-    ("template", "name", "called"),
+    ("template", "name", "called", "model"),
     [
-        pytest.param(HERMES, "read", True, id="hermes-declared"),
-        pytest.param(QWEN_XML, "read", True, id="qwen3-coder-declared"),
-        pytest.param(HERMES, "rm", False, id="hermes-undeclared"),
-        pytest.param(QWEN_XML, "rm", False, id="qwen3-coder-undeclared"),
-        pytest.param(TOOL_CALLS, "read", True, id="tool-calls-list-declared"),
-        pytest.param(TOOL_CALLS, "rm", False, id="tool-calls-list-undeclared"),
+        pytest.param(HERMES, "read", True, ALIAS, id="hermes-declared"),
+        pytest.param(QWEN_XML, "read", True, ALIAS, id="qwen3-coder-declared"),
+        pytest.param(HERMES, "rm", False, ALIAS, id="hermes-undeclared"),
+        pytest.param(QWEN_XML, "rm", False, ALIAS, id="qwen3-coder-undeclared"),
+        pytest.param(TOOL_CALLS, "read", True, ALIAS, id="tool-calls-list-declared"),
+        pytest.param(TOOL_CALLS, "rm", False, ALIAS, id="tool-calls-list-undeclared"),
+        # (under Kimi's own id: a stripped call must name a declared tool too)
+        pytest.param(STRIPPED_KIMI, "read", True, "moonshotai/kimi-k2.5", id="stripped-kimi-declared"),
+        pytest.param(STRIPPED_KIMI, "rm", False, "moonshotai/kimi-k2.5", id="stripped-kimi-undeclared"),
     ],
 )
 def test_an_alias_leaking_tag_calls(
-    servers: Servers, echo: str, template: str, name: str, called: bool, stream: bool
+    servers: Servers, echo: str, template: str, name: str, called: bool, model: str, stream: bool
 ) -> None:
     base_url, _ = servers.serve(upstream=echo)
     client = openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=10)
@@ -75,12 +80,12 @@ def test_an_alias_leaking_tag_calls(
     messages: Any = [{"role": "user", "content": f"Let me look.\n{leak}\nDone."}]
     try:
         if stream:
-            with client.chat.completions.stream(model=ALIAS, messages=messages, tools=[READ]) as events:
+            with client.chat.completions.stream(model=model, messages=messages, tools=[READ]) as events:
                 for _ in events:
                     pass
                 choice = events.get_final_completion().choices[0]
         else:
-            choice = client.chat.completions.create(model=ALIAS, messages=messages, tools=[READ]).choices[0]
+            choice = client.chat.completions.create(model=model, messages=messages, tools=[READ]).choices[0]
     finally:
         client.close()
     calls = [(c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls or []]

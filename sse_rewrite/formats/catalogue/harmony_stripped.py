@@ -10,7 +10,7 @@ syntax, and nothing else, is read: the answer *starting* with `analysis` glued t
 `analysis of`) makes the text reasoning; in it, `assistantfinal` hands the rest, the answer, to
 the special tokens' parser, and `assistantcommentary to=functions.NAME` (or `commentary
 to=functions.NAME`), an optional `json` and one whole, valid JSON object make a call (`proven`:
-anything else stays in the reasoning where it stands).
+anything else, or a call naming no tool the request declares (`PROSE`), stays in the reasoning).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ HARMONY_FINAL: Final = ListSyntax("Harmony", (b"assistantfinal",), {}, no_calls,
 """The end of the stripped reasoning: the answer follows."""
 
 
-class StrippedAnalysisParser(ListParser, SYNTAXES=(HARMONY_STRIPPED, HARMONY_FINAL), sniff=()):
+class StrippedAnalysisParser(ListParser, SYNTAXES=(HARMONY_STRIPPED, HARMONY_FINAL), sniff=(), PROSE=True):
     """The stripped reasoning after `analysis`: its calls, up to `assistantfinal`."""
 
 

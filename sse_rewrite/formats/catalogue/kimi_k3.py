@@ -39,10 +39,9 @@ a tag, as servers space special tokens: each spacing byte allowed there multipli
 every stream's scan holds.)"""
 
 
-class KimiK3Parser(InvokeParser):
+class KimiK3Parser(InvokeParser, SYNTAXES=(KIMI_K3,)):
     """Streaming parser for Kimi K3 XTML tool calls (`--format kimi-k3`)."""
 
-    SYNTAXES: ClassVar[tuple[InvokeSyntax, ...]] = (KIMI_K3,)
     REASONING_AT_ONCE: ClassVar[MachineState | None] = InvokeParser.THINK_STATE
     """(A text without `<` ends no reasoning: the think channel takes it whole, as before the move.)"""
 
@@ -58,7 +57,8 @@ word closes (`call<|sep|>`); one space before a bare closer is the server's gap,
 section of no call was prose (`prose_blocks`: `Use tools<|sep|>` at the end stays text)."""
 
 
-class SepXtmlParser(InvokeParser, SYNTAXES=(KIMI_K3_SEP,), HELD_FROM={b"tools<|sep|>": 5}, sniff=(b"tools",)):
+class SepXtmlParser(InvokeParser, SYNTAXES=(KIMI_K3_SEP,), HELD_FROM={b"tools<|sep|>": 5}, sniff=(b"tools",),
+                    PROSE=True):
     """K3 calls whose open and close tokens were dropped (a part of the Kimi `auto` format; why only
     Kimi ids: docs/behaviour.md, "Kimi K3 with `<|open|>`/`<|close|>` dropped"). The section's `tools`
     is a word: a text ending in it (or `tools<`, `tools<|`…) is held wherever it stands, a shorter start

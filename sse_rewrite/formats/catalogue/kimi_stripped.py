@@ -9,8 +9,8 @@ Prose and code may write `functions.x:0{` too, so this is read only where the mo
 picks Kimi, and only what can be proven is a call (`ListSyntax.proven`): the opener
 `functions.`, a header `NAME:N` then the surviving argument marker or nothing, then one JSON
 object, a key or `}` right after its `{`, that is whole and valid. The header is the call id
-and gives the name by Kimi's rule (`kimi.kimi_call_parts`). Anything else is text where it
-stands: the opener comes out as text and the scan goes on after it.
+and gives the name by Kimi's rule (`kimi.kimi_call_parts`). Anything else, or a call that names no
+declared tool (`PROSE`), is text where it stands: its opener comes out, the scan goes on after it.
 """
 
 from __future__ import annotations
@@ -65,5 +65,5 @@ the stripped tokens glue a call to the word before it (`the filefunctions.read:0
 reading is the same at every cut."""
 
 
-class StrippedKimiParser(ListParser, SYNTAXES=(KIMI_STRIPPED,), sniff=SNIFF):
+class StrippedKimiParser(ListParser, SYNTAXES=(KIMI_STRIPPED,), sniff=SNIFF, PROSE=True):
     """Calls glued to the text as `functions.NAME:N{json}` (a part of the Kimi `auto` format)."""

@@ -268,7 +268,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
             self._release(out, call_end, "malformed-call", f"invoke {self._name} has no valid parameters")
         else:
             self._call(out, None, self._name, arguments, self._scan.take(call_end))
-            self._block_calls += 1
+            self._block_calls += type(out[-1]) is not Text  # (a `PROSE` call naming no declared tool: text)
         self._state = State.BLOCK if self._in_block else State.TEXT
         if tag is Tag.INVOKE:
             self._begin_invoke(pos, end - pos)
