@@ -130,12 +130,7 @@ class SectionBase(ScanningParser):
             return len(texts)
         if len(texts) == 1:
             return 0
-        taken = 0
-        for text in texts:
-            if not self._absorb_header(text):
-                break
-            taken += 1
-        return taken
+        return len(list(itertools.takewhile(self._absorb_header, texts)))
 
     def _absorb_header(self, text: str) -> bool:
         scan = self._scan
