@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.stream.choice_state import ChoiceState as ChoiceCore
@@ -16,6 +18,7 @@ from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
 from sse_rewrite.stream.fast.thought_events import thought_events
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.think import think_mode
 
 _THOUGHT = ["Let ", "me l", "ook", " é", '"', "\\", "\n", "`x`", "|", "~~~", " ok", "[", "]"]
 
@@ -290,3 +293,17 @@ def test_a_thought_whose_end_its_parser_holds_goes_the_short_way() -> None:
         for event in events:  # (one event a read: a live stream)
             rewriter.feed(event)
     assert "et m" not in general and "e lo" not in general  # (held, then released: the short way)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Let ", "me", "", "<", "x<y", "é m", "\n", "ok" * 9]), max_size=80),
+       st.integers(0, 80), st.sampled_from(["", "m", "[]m"]))
+def test_moving_texts_are_those_a_search_of_each_finds(texts: list[str], start: int, leads: str) -> None:
+    markers, _ = think_mode(GLM, "auto", True)
+    assert markers is not None
+    think = ContentThinking(markers)
+    think.tags.feed("Let ")  # (inside the block the prompt opened: `<` may begin the closer)
+    end = start
+    while end < len(texts) and texts[end] and not any(lead in texts[end] for lead in "<" + leads):
+        end += 1
+    assert think.moving(texts, start, leads) == max(0, end - start)
