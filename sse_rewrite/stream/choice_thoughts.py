@@ -33,20 +33,21 @@ class ChoiceThoughts(ChoiceState):
         think = self._think
         if think is None or not think.tags.busy:
             return None
+        fed = self._fed
+        if (fed is not None or self._undecided.runs) and not self._held_on(think.field):
+            return None
         found = lone_text(choice, self._role_seen)
-        if found is None or found[0] != "content":
-            return None
-        if (self._fed is not None or self._undecided.runs) and not self._held_on(think.field, found[1]):
-            return None
+        if found is None or found[0] != "content" or (fed is not None and fed[1] != found[1]):
+            return None  # (fed: by `thoughts`, this very text, or not at all)
         moved = self._thinks(found[1], True)
         return None if moved is None else self.thought_choice(choice, moved)
 
-    def _held_on(self, field: str, text: str) -> bool:
+    def _held_on(self, field: str) -> bool:
         """Whether the only undecided characters are the reasoning `field`'s, of events that went
         out without them (no owner: the text that decides them goes out with them), and the
-        parser's pieces waiting in `_fed`, if any, are of `text` there (`thoughts` fed it)."""
+        parser's pieces waiting in `_fed`, if any, are that field's (`thoughts` fed them)."""
         runs, fed = self._undecided.runs, self._fed
-        if fed is not None and (fed[0] != field or fed[1] != text):
+        if fed is not None and fed[0] != field:
             return False
         return not runs or (len(runs) == 1 and all(run[0] is None for run in runs.get(field, [[0]])))
 

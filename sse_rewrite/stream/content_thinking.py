@@ -159,6 +159,8 @@ class ContentThinking:
             return 0
         search = _any_of(closes, leads)
         end, stop, size = start, len(texts), _WINDOW
+        if stop - start == 1:  # (one event's text, as the general path's chunks have it: searched alone)
+            return 1 if texts[start] and search(texts[start]) is None else 0
         while end < stop:  # (texts joined a window at a time, doubling: one search for many)
             window = texts[end : end + size]
             joined = "".join(window)
