@@ -52,7 +52,7 @@ class Surroundings:
         # them or by their bytes, and closers of blocks whose calls were read (markup, no notice): the
         # parts of a composition share them, since the first part holding a closer is the one to find it
         self.owed: dict[Any, int] = {}
-        self.blocks: set[str] = set()
+        self.blocks: set[bytes] = set()
         self._out: list[Piece] = []
         self._seen = 0
 
@@ -195,7 +195,7 @@ class OrphanClosers(QuotesRead):
         """A closer at `pos` with nothing open: dropped where it adjoins syntax, else words;
         False while its line is not over (the cursor waits on it)."""
         scan, owed = self._scan, self._around.owed
-        key = value if value in owed or not owed else bytes(scan.view[pos : pos + length])
+        key = value if value in owed else bytes(scan.view[pos : pos + length])
         count = owed.get(key)
         if count:  # the closer of an opener released as prose (by this part or another)
             owed[key] = count - 1
@@ -208,8 +208,8 @@ class OrphanClosers(QuotesRead):
         closer = scan.take(pos + length)
         if adjoins:
             out.append(Markup(closer))
-            if closer in self._around.blocks:  # (it ends a block whose calls were read, by any part)
-                self._around.blocks.discard(closer)
+            if key in self._around.blocks:  # (it ends a block whose calls were read, by any part)
+                self._around.blocks.discard(key)
             else:
                 out.append(Notice("orphan-marker", f"dropped {closer} with nothing open"))
         else:

@@ -135,9 +135,8 @@ class TagCalls(TagStreamAbsorb):
         if not is_json(arguments):  # passed on as written: the client decides
             out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
         self._call(out, None, name, arguments, self._scan.take(end))
-        block_end = self.TAGS.block_end.decode()
-        if type(out[-1]) is not ToolCall and block_end in self._around.blocks:  # (kept as text: so is
-            self._around.blocks.discard(block_end)  # its block's closer, not markup: `_orphans`)
+        if type(out[-1]) is not ToolCall and self.TAGS.block_end in self._around.blocks:
+            self._around.blocks.discard(self.TAGS.block_end)  # (kept as text: so is its block's closer)
             self._owe(self.TAGS.block_end)
 
     def _release_prose(self, out: list[Piece]) -> bool:

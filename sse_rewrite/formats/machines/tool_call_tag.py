@@ -281,7 +281,7 @@ class ToolCallTagParser(TagCalls):
         self._reset_call(bare=False)
         scan.mark = scan.cursor = pos + found[1]
         self._state = State.OPENED
-        self._around.blocks.add(self.TAGS.block_end.decode())  # (its closer is markup: `_orphans`)
+        self._around.blocks.add(self.TAGS.block_end)  # (its closer is markup: `_orphans`)
         return True
 
     _STEPS: ClassVar = {
