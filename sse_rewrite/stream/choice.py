@@ -142,6 +142,18 @@ class ChoiceRewriter(ChoiceThoughts):
         self._fed = None
         return self.moved_choice(fed[1])
 
+    @property
+    def fed_answered(self) -> bool:
+        """Whether the text fed ahead came back as calls (and markup) only, or as it was: then
+        `fed_calls` may answer its choice (asked before the choice is decoded)."""
+        fed = self._fed
+        if fed is None:
+            return False
+        pieces = fed[2]
+        if len(pieces) == 1 and type(pieces[0]) is Text:
+            return pieces[0].text == fed[1]
+        return _calls_only(pieces)
+
     def fed_calls(self, choice: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What `rewrite` makes of `choice` when its one text, fed ahead, made only calls (and
         markup), and nothing else in it needs sending: the calls' choices, one each (`_extra`,

@@ -165,21 +165,13 @@ class TokenRuns:
         they were (`_called`; their chunks, or raw bytes (`event` of a token's index), are added
         to `out`)."""
         count = rewriter.take_run(self._field, tokens, 0)
-        called = False
         while count < len(tokens):
             if self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
                 count = rewriter.take_run(self._field, tokens, count + self._moved_count)
-            elif self._called(event(count), out):
-                called = True
-                choices = self._stream.choices
-                if not (choices.pending or choices.watching):  # (idle: `PlainRuns`' events now)
-                    return count + 1
-                count = rewriter.take_run(self._field, tokens, count + 1)
+            elif rewriter.fed_answered and self._called(event(count), out):
+                return count + 1  # (the run ends there: the choices were recounted, idle or not)
             else:
                 break
-        if called and (count < len(tokens) or rewriter.pending):  # (as `absorbed` says: a call the run
-            choices = self._stream.choices  # opened since, or a text fed ahead that `rewrite` takes next)
-            choices.pending, choices.awaiting = True, False
         return count
 
     def _called(self, raw: bytes, out: list[Output]) -> bool:
