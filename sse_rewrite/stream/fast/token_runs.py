@@ -124,7 +124,7 @@ class TokenRuns:
             streamed: list[Part] = []
             done, parts = self._stream_parts(rewriter, [token], streamed, out), streamed
         else:
-            done = self._absorb(rewriter, [token], out, lambda _: data)
+            done = self._absorb(rewriter, [token], out, data)
         if out or not done:
             return Taken(out + self._sent(parts), len(data) if done else 0, done, 0)
         return Taken(self._sent(parts, True) if parts else [], len(data), 1, 0)
@@ -157,18 +157,20 @@ class TokenRuns:
         return template.run(data, pos, cut)
 
     def _absorb(
-        self, rewriter: ChoiceRewriter, tokens: list[str], out: list[Output], event: Callable[[int], bytes]
+        self, rewriter: ChoiceRewriter, tokens: list[str], out: list[Output],
+        event: Callable[[int], bytes] | bytes,
     ) -> int:  # fmt: skip
         """How many of the leading `tokens` the call takes, leaving nothing to send: those it
         absorbs, and between them those it is fed ahead (`ChoiceRewriter.feed_ahead`), or
         whose text all goes to the reasoning field, or that made calls only or came back as
-        they were (`_called`; their chunks, or raw bytes (`event` of a token's index), are added
-        to `out`)."""
+        they were (`_called`; their chunks, or raw bytes (`event` of a token's index, or the
+        live read's one event), are added to `out`)."""
         count = rewriter.take_run(self._field, tokens, 0)
         while count < len(tokens):
             if self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
                 count = rewriter.take_run(self._field, tokens, count + self._moved_count)
-            elif rewriter.fed_answered and self._called(event(count), out):
+            elif rewriter.fed_answered and self._called(event if isinstance(event, bytes) else event(count),
+                                                        out):
                 return count + 1  # (the run ends there: the choices were recounted, idle or not)
             else:
                 break
