@@ -8,7 +8,9 @@ space and a word, a number or a run of punctuation, as a tokenizer cuts prose), 
 the one-event stream's count taken off (start-up and the format parts' import are out of it, as in
 `instructions.py`). `--prose plain` is the paragraph `shapes.py` repeats; `--prose openers` holds
 the words the stripped forms open with, unquoted, as prose says them (`functions`, `tools`, `call:`,
-`analysis`, ` of`, ` to`, and `functions.write` once, no call after it).
+`analysis`, ` of`, ` to`, and `functions.write` once, no call after it); `--prose tags` quotes the tags
+prose can contain (`<tool_call>`, `<tool_calls>` and their closers, no call), which the parts it adds
+try one after another (`_compose._hand_on`).
 
 Usage: `python bench/declared_prose.py TREE [TREE ...] [--prose plain|openers] [--model ID]
 [--size-mb 2.7]` (TREE: a directory holding `sse_rewrite`; give trees whose paths have the same
@@ -34,6 +36,8 @@ PROSE = {
                "the tools we have call them in turn. In analysis of the log, the function named read is "
                "called first, then functions.write is what the code calls last; call: it a day, the tools "
                "work.\n",
+    "tags": "Let me look at the repository layout first. The model wraps each call in <tool_call> and closes "
+            "it with </tool_call>; a block of them sits in <tool_calls> and ends with </tool_calls>.\n",
 }  # fmt: skip
 _COUNTED = PRELOAD + """
 import gc, itertools, re

@@ -37,6 +37,11 @@ GLM = "<tool_call>{}\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>
 STRIPPED_KIMI = 'functions.{}:0{{"path": "/etc/hosts"}}'
 KIMI_ID = "moonshotai/kimi-k2.5"
 LIST = '<tool_call>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]'
+HY3 = "<tool_calls>\n<tool_call>{}<tool_sep>\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>\n" \
+      "</tool_call>\n</tool_calls>"  # fmt: skip
+M1 = '<tool_calls>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_calls>'
+LEFT = {HY3: "\n"}
+"""What a block read as calls leaves as text: Hunyuan 3's newline before its closer (as under its ids)."""
 CALL = ("read", '{"path": "/etc/hosts"}')
 
 ROWS = [
@@ -64,6 +69,13 @@ ROWS = [
     pytest.param(LIST, "read", True, [CALL], id="tool-call-list-declared"),  # (Granite 3.1's, xLAM's)
     pytest.param(LIST, "rm", True, [], id="tool-call-list-undeclared"),
     pytest.param(LIST, "read", False, [], id="tool-call-list-without-tools"),
+    # `<tool_calls>` holding Hunyuan 3's block or MiniMax M1's lines: the body tells them from Jamba's list
+    pytest.param(HY3, "read", True, [CALL], id="hy3-block-declared"),
+    pytest.param(HY3, "rm", True, [], id="hy3-block-undeclared"),
+    pytest.param(HY3, "read", False, [], id="hy3-block-without-tools"),
+    pytest.param(M1, "read", True, [CALL], id="minimax-m1-declared"),
+    pytest.param(M1, "rm", True, [], id="minimax-m1-undeclared"),
+    pytest.param(M1, "read", False, [], id="minimax-m1-without-tools"),
 ]
 
 
@@ -91,7 +103,7 @@ def test_a_tag_call_under_an_alias_is_read_when_it_names_a_declared_tool(
     leak = template.format(name)
     texts, calls, stderr = run(tmp_path, leak, cut, with_tools, streamed)
     assert calls == expected
-    assert texts == {"content": "Let me look.\n" + ("" if expected else leak) + "\nDone."}
+    assert texts == {"content": "Let me look.\n" + (LEFT.get(template, "") if expected else leak) + "\nDone."}
     assert ("undeclared-tool" in stderr) == (with_tools and not expected)
     assert ("names a declared tool (the request's tools are known)" in stderr) == with_tools
 
@@ -189,6 +201,23 @@ def test_a_stripped_call_under_its_ids_must_name_a_declared_tool(
         field = "reasoning_content" if text.startswith("analysis") else "content"
         assert texts == {field: text.removeprefix("analysis")}
     assert ("undeclared-tool" in result.stderr) == (not expected)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+def test_the_three_tool_calls_bodies_in_one_stream(tmp_path: Path, cut: str, streamed: bool) -> None:
+    """Jamba's list, Hunyuan 3's block and MiniMax M1's lines after one another under the alias: each
+    body is read by its own part, and the closer of a block kept as text (its call names no declared
+    tool) is words, whichever part finds it, while the closers of the blocks read are not."""
+    blocks = [(HY3, "rm"), (TOOL_CALLS, "read"), (HY3, "read"), (M1, "rm"), (M1, "read"), (HY3, "rm"),
+              (HY3, "read")]  # fmt: skip
+    leak = "\n".join(template.format(name) for template, name in blocks)
+    texts, calls, stderr = run(tmp_path, leak, cut, True, streamed)
+    assert calls == [CALL] * 4
+    kept = "\n".join(LEFT.get(template, "") if name == "read" else template.format(name)
+                     for template, name in blocks)  # fmt: skip
+    assert texts == {"content": "Let me look.\n" + kept + "\nDone."}
+    assert "orphan-marker" not in stderr
 
 
 WHOLE = [  # (the whole answer: Llama 3/4's, Llama 3.2's and LFM2's, Mistral's and the bare lists' forms)

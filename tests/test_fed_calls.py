@@ -1,5 +1,5 @@
 """A chunk whose one text, fed ahead, made only calls goes out as the calls' chunks without the
-plan (`StreamChoices._fed_calls`, `ChoiceRewriter.fed_calls`): compared with the full plan
+plan (`StreamChoices.fed_calls`, `ChoiceRewriter.fed_calls`): compared with the full plan
 (`_rewrite`, `_rebuild`, `_assemble`) on every capture and on token streams of each family."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.chunking import token_stream
 from tests.formats.invoke_text import dsml, invoke
 from tests.formats.test_channel_fast_paths import rewrite
@@ -71,4 +72,25 @@ def test_a_harmony_call_chunk_is_made_without_the_plan() -> None:
         patch.setattr(ChoiceRewriter, "fed_calls", lambda self, choice: taken.append(
             calls := fed_calls(self, choice)) or calls)
         rewrite(token_stream(MODEL_TOKENS, model="openai/gpt-oss-120b"), 1 << 16, token_runs=False)
-    assert sum(calls is not None for calls in taken) == 2  # (the turn's two `<|call|>` events)
+    assert sum(bool(calls) for calls in taken) == 2  # (the turn's two `<|call|>` events; [] is a text)
+
+
+@pytest.mark.parametrize("live", [False, True])  # (a read of many events, or one event a read)
+def test_the_token_runs_take_a_calls_end_and_the_text_after_it(live: bool) -> None:
+    """A call's last token and the text after it, both fed ahead inside a run of look-alikes, go out
+    as the calls' chunks and the event unchanged without the general path's decode (`TokenRuns._called`)."""
+    decoded: list[bytes] = []
+    on_event = StreamRewriter._on_event
+    data = token_stream([*HERMES_TURN, " Done", " now."], model="nousresearch/hermes-4-70b")
+
+    def rewritten(**options: Any) -> list[object]:
+        rewriter = StreamRewriter(RewriteOptions(**options))
+        reads = [e + b"\n\n" for e in data.split(b"\n\n")[:-1]] if live else [data]
+        return [item for read in reads for item in rewriter.feed(read)] + rewriter.flush()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StreamRewriter, "_on_event", lambda self, raw, *rest: decoded.append(raw)
+                      or on_event(self, raw, *rest))
+        out = rewritten()
+    assert not [raw for raw in decoded if b"</tool_call>" in raw or b" Done" in raw]
+    assert b"".join(out) == b"".join(rewritten(token_runs=False)) and b'"content":" Done"' in b"".join(out)

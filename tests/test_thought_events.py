@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.stream.choice_state import ChoiceState as ChoiceCore
@@ -16,6 +18,7 @@ from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.fast import token_runs
 from sse_rewrite.stream.fast.thought_events import thought_events
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.think import think_mode
 
 _THOUGHT = ["Let ", "me l", "ook", " é", '"', "\\", "\n", "`x`", "|", "~~~", " ok", "[", "]"]
 
@@ -42,6 +45,9 @@ def rewritten(data: bytes, read: int, on: bool, **options: Any) -> tuple[bytes, 
     return b"".join(item for item in out if isinstance(item, bytes)), notices
 
 
+_HELD = ["Let ", "et m", "e lo", " mini", "max", ":x", "m", "e", "|", " m", "inimax:", "tool_call ", "ok"]
+"""Thoughts whose ends MiniMax's parser holds (its unangled `minimax:tool_call>`): the events go
+out without them, the next ones with them (the short way, `ChoiceThoughts.thought`, takes both)."""
 GLM = "z-ai/glm-4.7"
 MINIMAX = "minimax/minimax-m2.1"
 CALL = ["<tool_call>", "bash", "\n", "<arg_key>", "cmd", "</arg_key>", "<arg_value>", "ls", "</arg_value>",
@@ -60,6 +66,7 @@ CASES = [
                            '="', "ls", '">', "</invoke>", "\n", "</minimax:tool_call>"], "stop", {},
                  id="minimax"),
     pytest.param("deepseek/deepseek-r1-0528", [*_THOUGHT * 3, "</think>", "x"], "stop", {}, id="r1"),
+    pytest.param(MINIMAX, [*_HELD, *_THOUGHT, *_HELD, "</think>", "x"], "stop", {}, id="held-word-start"),
     pytest.param(GLM, ["word "] * 40, "stop", {"max_section_bytes": 64}, id="stranded-past-the-cap"),
     pytest.param(GLM, [*_THOUGHT * 3, "</think>", "x"], "stop", {"format": "none"}, id="format-none"),
 ]
@@ -199,7 +206,7 @@ def test_the_token_runs_take_the_markup_a_moved_call_takes() -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(StreamRewriter, "_on_event", counted)
         rewritten(data, len(data), True)
-    assert general.count("</invoke>") == 2  # (each sends its call: the rewrite's)
+    assert general.count("</invoke>") == 0  # (each sends its call in the run: `TokenRuns._called`)
     assert not {"<invoke", '">', "<parameter", "</parameter>", "</minimax:tool_call>"} & set(general)
 
 
@@ -267,3 +274,36 @@ def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it
         patch.setattr(ChoiceRewriter, "awaits", property(lambda self: False))
         for (read, on), out in short.items():
             assert rewritten(data, read, on, **options) == out, (read, on)
+
+
+def test_a_thought_whose_end_its_parser_holds_goes_the_short_way() -> None:
+    # (what it sends is the full plan's: test_moved_thoughts_come_out_as_the_full_plan_sends_them)
+    data = stream(MINIMAX, [*_THOUGHT, *_HELD], "stop")
+    general: list[object] = []  # the choices the full plan rewrote
+    full = ChoiceRewriter._rewrite
+
+    def counted(self: ChoiceRewriter, choice: dict[str, Any], *args: Any, **kwargs: Any) -> object:
+        general.append(choice["delta"].get("reasoning_content"))
+        return full(self, choice, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceRewriter, "_rewrite", counted)
+        events = [event + b"\n\n" for event in data.split(b"\n\n") if event]
+        rewriter = StreamRewriter(RewriteOptions())
+        for event in events:  # (one event a read: a live stream)
+            rewriter.feed(event)
+    assert "et m" not in general and "e lo" not in general  # (held, then released: the short way)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Let ", "me", "", "<", "x<y", "é m", "\n", "ok" * 9]), max_size=80),
+       st.integers(0, 80), st.sampled_from(["", "m", "[]m"]))
+def test_moving_texts_are_those_a_search_of_each_finds(texts: list[str], start: int, leads: str) -> None:
+    markers, _ = think_mode(GLM, "auto", True)
+    assert markers is not None
+    think = ContentThinking(markers)
+    think.tags.feed("Let ")  # (inside the block the prompt opened: `<` may begin the closer)
+    end = start
+    while end < len(texts) and texts[end] and not any(lead in texts[end] for lead in "<" + leads):
+        end += 1
+    assert think.moving(texts, start, leads) == max(0, end - start)

@@ -142,15 +142,30 @@ class ChoiceRewriter(ChoiceThoughts):
         self._fed = None
         return self.moved_choice(fed[1])
 
+    @property
+    def fed_answered(self) -> bool:
+        """Whether the text fed ahead came back as calls (and markup) only, or as it was: then
+        `fed_calls` may answer its choice (asked before the choice is decoded)."""
+        fed = self._fed
+        if fed is None:
+            return False
+        pieces = fed[2]
+        if len(pieces) == 1 and type(pieces[0]) is Text:
+            return pieces[0].text == fed[1]
+        return _calls_only(pieces)
+
     def fed_calls(self, choice: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What `rewrite` makes of `choice` when its one text, fed ahead, made only calls (and
         markup), and nothing else in it needs sending: the calls' choices, one each (`_extra`,
         as `_rebuild` makes them), without the plan; else None (then `rewrite` runs). A content
         text the think block moved whole into the reasoning field's syntax counts as that field's
-        (fed ahead by `absorb` or `thoughts`: the split would move it there)."""
+        (fed ahead by `absorb` or `thoughts`: the split would move it there). No calls, [], for a
+        text that came back as it was (`_fed_text`): the choice goes out unchanged."""
         fed = self._fed
-        if fed is None or self._streamed is not None or self._undecided.runs or not _calls_only(fed[2]):
+        if fed is None or self._streamed is not None or self._undecided.runs:
             return None
+        if not _calls_only(fed[2]):
+            return self._fed_text(choice, fed)
         found = lone_text(choice, self._role_seen)
         think = self._think
         moved = think is not None and found == ("content", fed[1]) and fed[0] == think.field
@@ -164,6 +179,23 @@ class ChoiceRewriter(ChoiceThoughts):
             self._reasoning_field = "reasoning"
         result = ChoiceResult()
         return [self._extra(piece, {}, result) for piece in fed[2] if type(piece) is ToolCall]
+
+    def _fed_text(self, choice: dict[str, Any], fed: tuple[str, str, list[Piece]]) -> list[Any] | None:
+        """`fed_calls` of a lone text that came back as it was (one `Text`, nothing undecided, no
+        think block busy, the split quiet): no calls, `rewrite` sends the choice unchanged; else None."""
+        pieces, think = fed[2], self._think
+        if len(pieces) != 1 or type(pieces[0]) is not Text or pieces[0].text != fed[1]:
+            return None
+        if self._parsers[fed[0]].undecided or (think is not None and think.tags.busy):
+            return None
+        if think is not None and not think.quiet(choice):
+            return None
+        if lone_text(choice, self._role_seen) != fed[:2]:
+            return None
+        self._fed = None  # (what `_rewrite` and `_rebuild` do with it, minus the work)
+        if fed[0] == "reasoning":
+            self._reasoning_field = "reasoning"
+        return []
 
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
                  tail: int = 0, answer: list[Item] | None = None) -> ChoiceResult:

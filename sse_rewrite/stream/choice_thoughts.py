@@ -31,12 +31,25 @@ class ChoiceThoughts(ChoiceState):
         parser gives it back as text: the choice with it moved (`chunks.thought_choice`); else
         None (the parser's pieces, if it was fed, wait in `_fed`: `rewrite` runs next)."""
         think = self._think
-        if think is None or not think.tags.busy or self._fed is not None or self._undecided.runs:
+        if think is None or not think.tags.busy:
+            return None
+        fed = self._fed
+        if (fed is not None or self._undecided.runs) and not self._held_on(think.field):
             return None
         found = lone_text(choice, self._role_seen)
-        if found is None or found[0] != "content" or not self._thinks(found[1]):
-            return None
-        return self.thought_choice(choice, found[1])
+        if found is None or found[0] != "content" or (fed is not None and fed[1] != found[1]):
+            return None  # (fed: by `thoughts`, this very text, or not at all)
+        moved = self._thinks(found[1], True)
+        return None if moved is None else self.thought_choice(choice, moved)
+
+    def _held_on(self, field: str) -> bool:
+        """Whether the only undecided characters are the reasoning `field`'s, of events that went
+        out without them (no owner: the text that decides them goes out with them), and the
+        parser's pieces waiting in `_fed`, if any, are that field's (`thoughts` fed them)."""
+        runs, fed = self._undecided.runs, self._fed
+        if fed is not None and fed[0] != field:
+            return False
+        return not runs or (len(runs) == 1 and all(run[0] is None for run in runs.get(field, [[0]])))
 
     def thought_choice(self, choice: dict[str, Any], text: str) -> dict[str, Any]:
         """`choice`, whose lone text is its content, with `text` there moved as `thought` moves it."""
@@ -49,7 +62,7 @@ class ChoiceThoughts(ChoiceState):
         if self._think is None or self._fed is not None or self._undecided.runs:
             return 0
         count = self._thought_run(texts, 0)
-        while count < len(texts) and texts[count] and self._thinks(texts[count]):
+        while count < len(texts) and texts[count] and self._thinks(texts[count]) is not None:
             count = count + 1 + self._thought_run(texts, count + 1)
         return count
 
@@ -82,27 +95,36 @@ class ChoiceThoughts(ChoiceState):
         think.moved(text)
         return count
 
-    def _thinks(self, text: str) -> bool:
-        """Move a lone content `text` as `thought` does: whether it went (its reasoning parser
-        gave it back as text, holding nothing); else nothing moved (the parser's pieces, if fed,
-        wait in `_fed`)."""
+    def _thinks(self, text: str, held: bool = False) -> str | None:
+        """Move a lone content `text` as `thought` does: the text that went (its reasoning parser
+        gave it back as text, holding nothing; with `held`, any text, all its pieces' and not
+        empty, the characters it holds or decides noted as the rewrite notes them); else None,
+        nothing moved (the parser's pieces, if fed, wait in `_fed`)."""
         think = self._think
         assert think is not None
         if not think.moves(text):
-            return False
+            return None
         content = self._parsers.get("content")
         if content is not None and content.pending and not content.undecided:
-            return False  # (inside a call: `split` leaves the content as it is)
-        field = think.field
+            return None  # (inside a call: `split` leaves the content as it is)
+        field, moved = think.field, text
         if self._make_parser is not None:  # (`--format none`: no parser reads the reasoning)
             self._read_on()
             self._last_field = field
             parser = self._parser(field)
-            pieces = parser.feed(text)
-            if parser.undecided or len(pieces) != 1 or type(pieces[0]) is not Text or pieces[0].text != text:
-                self._fed = (field, text, pieces)
-                return False
+            fed = self._fed
+            if fed is None:
+                pieces = parser.feed(text)
+            else:
+                pieces, self._fed = fed[2], None
+            whole = len(pieces) == 1 and type(pieces[0]) is Text and pieces[0].text == text
+            if self._undecided.runs or parser.undecided or not whole:
+                moved = "".join(piece.text for piece in pieces if type(piece) is Text) if held else ""
+                if not moved or not all(type(piece) is Text for piece in pieces):
+                    self._fed = (field, text, pieces)
+                    return None
+                self._undecided.decide(field, pieces, parser.undecided, len(text))  # (no owner: as sent)
             if field == "reasoning":
                 self._reasoning_field = field
         think.moved(text)
-        return True
+        return moved

@@ -172,7 +172,7 @@ class StreamChoices:
             self.stream_id = chunk["id"]
         self._last = chunk
         if len(choices) == 1 and not self._queue and not chunk.get("usage") and "error" not in chunk:
-            called = self._fed_calls(chunk, choices[0])
+            called = self.fed_calls(chunk, choices[0], raw)
             if called is not None:
                 return called
             thought = self._thought(chunk, choices[0])
@@ -214,15 +214,19 @@ class StreamChoices:
         self.awaiting = awaiting and not self.pending
         self.pending = self.pending or awaiting
 
-    def _fed_calls(self, chunk: Chunk, choice: object) -> list[Planned] | None:
+    def fed_calls(self, chunk: Chunk, choice: object, raw: bytes) -> list[Planned] | None:
         """A one-choice chunk whose text, fed ahead, made only calls (`ChoiceRewriter.fed_calls`):
-        a chunk for each, as `_assemble` makes them (the emptied choice is blank); else None."""
-        if type(choice) is not dict:
+        a chunk for each, as `_assemble` makes them (the emptied choice is blank), or, where it
+        came back as it was, the chunk unchanged; else None (the token runs ask it as `rewrite`)."""
+        if type(choice) is not dict or self._queue:
             return None
+        self._last = chunk  # (as `rewrite` sets it, for the token runs)
         rewriter = self._rewriter_of(choice)
         calls = None if rewriter is None else rewriter.fed_calls(choice)
-        if calls is None:
-            return None
+        if not calls:
+            if calls is not None:  # (its text as it was: `_assemble` of an unchanged choice)
+                self._recount()
+            return None if calls is None else [(raw, chunk)]
         self._stats.tool_calls += len(calls)
         self.calls_made = True
         self._recount()

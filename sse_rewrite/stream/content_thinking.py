@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .think_markers import MarkerSet
 
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
+_WINDOW: Final = 16  # texts `moving` searches at once, at first
 _CUT: Final = "length"  # the one finish after which a missing closer may still have been coming
 
 
@@ -157,9 +158,23 @@ class ContentThinking:
         if closes is None or self._owed:
             return 0
         search = _any_of(closes, leads)
-        end, stop = start, len(texts)
-        while end < stop and (text := texts[end]) and search(text) is None:
-            end += 1
+        end, stop, size = start, len(texts), _WINDOW
+        if stop - start == 1:  # (one event's text, as the general path's chunks have it: searched alone)
+            return 1 if texts[start] and search(texts[start]) is None else 0
+        while end < stop:  # (texts joined a window at a time, doubling: one search for many)
+            window = texts[end : end + size]
+            joined = "".join(window)
+            found = search(joined)
+            if found is not None or "" in window:
+                limit = len(joined) if found is None else found.start()
+                for text in window:  # up to an empty one, or the one the character found is in
+                    if not text or len(text) > limit:
+                        break
+                    limit -= len(text)
+                    end += 1
+                break
+            end += len(window)
+            size *= 2
         return end - start
 
     def moved(self, text: str) -> None:

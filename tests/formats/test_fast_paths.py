@@ -239,3 +239,29 @@ def test_a_bare_name_is_absorbed_within_the_lookahead_alone() -> None:
     ]
     for texts in cases:
         assert run(parser(), texts, [9]) == run(parser(), texts, [])
+
+
+# -- word-led compositions (`WordLedComposed`: MiniMax's unangled `minimax:tool_call>`, stripped
+# Kimi's `functions.`) hand back a text with a word's lead but no start of the word at once
+
+WORD_PIECES = [
+    "m", "me ", "et m", "mini", "max:", "minimax:", "tool_call>", "minimax:tool_call>", "\n", "x m", "é",
+    'invoke name="bash">', 'parameter name="command">ls', "/parameter>", "/invoke>", "/minimax:tool_call>",
+    "<minimax:tool_call>", '<invoke name="f">', "</invoke>", "</minimax:tool_call>", "<", "[", "text ",
+    "f", "of ", "functions.", "func", "tions.bash:0", '{"a": 1}', "tools", "<|sep|>", "a\nm",
+]
+
+
+def scanning_all(name: str) -> type[ComposedParser]:
+    """`auto`'s composition `name` on the plain base, every text through its text step."""
+    reference = type(f"{name}ScanningAll", (ComposedParser,), {"PARTS": FORMATS[name].composition().PARTS})
+    reference._PLAIN_AT_ONCE = False
+    return reference
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["minimax+special-tokens", "kimi+deepseek"]),
+       st.lists(st.sampled_from(WORD_PIECES), max_size=30))
+def test_a_word_led_composition_is_what_the_text_step_gives(name: str, texts: list[str]) -> None:
+    reference = scanning_all(name)  # (first: `FORMATS[name]()` is then the built composition)
+    assert run(FORMATS[name](), texts, []) == run(reference(), texts, [])

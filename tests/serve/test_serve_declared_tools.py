@@ -25,6 +25,10 @@ HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n
 QWEN_XML = "<tool_call>\n<function={}>\n<parameter=path>\n/etc/hosts\n</parameter>\n</function>\n</tool_call>"
 STRIPPED_KIMI = 'functions.{}:0{{"path": "/etc/hosts"}}'
 TOOL_CALLS = '<tool_calls>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]</tool_calls>'
+M1 = '<tool_calls>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_calls>'
+HY3 = "<tool_calls>\n<tool_call>{}<tool_sep>\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>\n" \
+      "</tool_call>\n</tool_calls>"  # fmt: skip
+LEFT = {HY3: "\n"}  # (Hunyuan 3's newline before its block's closer stays text, as under its own ids)
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None, model: str = ALIAS) -> bytes:
@@ -69,6 +73,10 @@ def echo(servers: Servers) -> str:
         # (under Kimi's own id: a stripped call must name a declared tool too)
         pytest.param(STRIPPED_KIMI, "read", True, "moonshotai/kimi-k2.5", id="stripped-kimi-declared"),
         pytest.param(STRIPPED_KIMI, "rm", False, "moonshotai/kimi-k2.5", id="stripped-kimi-undeclared"),
+        pytest.param(M1, "read", True, ALIAS, id="minimax-m1-declared"),
+        pytest.param(M1, "rm", False, ALIAS, id="minimax-m1-undeclared"),
+        pytest.param(HY3, "read", True, ALIAS, id="hy3-block-declared"),
+        pytest.param(HY3, "rm", False, ALIAS, id="hy3-block-undeclared"),
     ],
 )
 def test_an_alias_leaking_tag_calls(
@@ -90,7 +98,8 @@ def test_an_alias_leaking_tag_calls(
         client.close()
     calls = [(c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls or []]
     assert calls == ([("read", {"path": "/etc/hosts"})] if called else [])
-    assert choice.message.content == "Let me look.\n" + ("" if called else leak) + "\nDone."
+    kept = LEFT.get(template, "") if called else leak
+    assert choice.message.content == "Let me look.\n" + kept + "\nDone."
     assert choice.finish_reason == ("tool_calls" if called else "stop")
 
 

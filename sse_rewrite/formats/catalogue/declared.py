@@ -42,26 +42,26 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-DECLARED: Final = (GRANITE_31_LIST, QWEN_OR_GLM, TOOL_CALLS_LIST, NEMOTRON, OLMO, LONGCAT, IQUEST, K2_HORIZON,
-                   HY3_OPENSOURCE, HY4, GRANITE_20B)
+DECLARED: Final = (GRANITE_31_LIST, QWEN_OR_GLM, TOOL_CALLS_LIST, MINIMAX_M1, HY3, NEMOTRON, OLMO, LONGCAT,
+                   IQUEST, K2_HORIZON, HY3_OPENSOURCE, HY4, GRANITE_20B)
 """Syntaxes prose can contain, read under any model id where the request's tools are known: a
 call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behaviour.md, "Types").
-Each has a tag of its own, or shares it with a body that tells them apart (`<tool_call>`: Granite 3.1's
-`[…]` list first, which hands any other body on to Hermes', Qwen3-Coder's and GLM's); a syntax whose tag
-another one uses with a body that cannot tell them apart (Hunyuan 3's `<tool_call>`, MiniMax M1's
-`<tool_calls>`) is read under its ids only."""
+Each has a tag of its own, or shares it with a body that tells them apart, the list part first, which
+hands any other body on (`<tool_call>`: Granite 3.1's `[…]`, then Hermes', Qwen3-Coder's and GLM's;
+`<tool_calls>`: Jamba's `[…]`, then MiniMax M1's JSON lines, then Hunyuan 3's block of `<tool_call>`s)."""
 _TAGGED: Final = (QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
                   HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
                   DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
 """Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
-_CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, HY3_OPENSOURCE, HY4, OLMO)}
+_CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, MINIMAX_M1, HY3, HY3_OPENSOURCE, HY4, OLMO)}
 """Parts whose markers begin with a `DECLARED` part's tag (DeepSeek's unprefixed `<tool_calls`,
 `<function_calls`): a composition holding one leaves those out (no marker may begin another)."""
 DECLARED_SUFFIX: Final = "+declared-tools"
 DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, GLM, <tool_call>[…],"
-                        " <tool_calls>, <TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, "
-                        "K2 Horizon's, Hunyuan's), and bare calls as the whole answer (Llama's, Mistral's, "
-                        "[...] lists: its first call), whose call names a declared tool")
+                        " <tool_calls> holding a […] list, MiniMax M1's lines or Hunyuan 3's block, "
+                        "<TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, K2 Horizon's, "
+                        "Hunyuan's), and bare calls as the whole answer (Llama's, Mistral's, [...] lists: its "
+                        "first call), whose call names a declared tool")
 
 
 def declared(composition: type[LazyComposition]) -> Ref | None:

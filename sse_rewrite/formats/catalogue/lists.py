@@ -119,7 +119,7 @@ MINIMAX_M1: Final = ListSyntax(
     repeats=True,
 )
 """MiniMax M1's `<tool_calls>` block of JSON call objects, one a line, which M2 models write with
-M1's chat template (prose may say `<tool_calls>`: MiniMax ids and `--format minimax` only)."""
+M1's chat template (prose may say `<tool_calls>`: MiniMax ids, `--format minimax` and `declared`)."""
 
 
 SPECIAL_TOKENS: Final = (
@@ -141,8 +141,8 @@ class MistralIdsParser(ListParser, SYNTAXES=(MISTRAL_THINK,), sniff=TOOL_CALLS_S
     `[T` holds `[THINK]`, whole or cut)."""
 
 
-class MiniMaxM1Parser(ListParser, SYNTAXES=(MINIMAX_M1,), sniff=ANGLE_SNIFF):
-    """MiniMax M1's `<tool_calls>` block (a part of MiniMax's `auto` and `--format minimax`)."""
+class MiniMaxM1Parser(ListParser, SYNTAXES=(MINIMAX_M1,), sniff=ANGLE_SNIFF, PROSE=True):
+    """MiniMax M1's `<tool_calls>` block (a part of MiniMax's `auto` and `--format minimax`; `declared`)."""
 
 
 class Lfm2TokensParser(ListParser, SYNTAXES=(LFM2,), sniff=ANGLE_SNIFF):

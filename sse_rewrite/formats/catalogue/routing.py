@@ -224,7 +224,7 @@ FAMILIES: Final = (
            "DeepSeek tokens, DSML without its marker and bare <invoke> XML"),
     Family(("minimax",), "minimax+special-tokens",
            composed("MiniMaxAndTokens", MINIMAX_INVOKE, SPECIAL_TOKENS, *_BUT_INVOKE, MINIMAX_M1,
-                    MINIMAX_UNANGLED),
+                    MINIMAX_UNANGLED, base=Ref("machines._compose", "WordLedComposed")),
            "MiniMax M2 tags without their angles (minimax:tool_call>invoke name=...>), "
            "M1's <tool_calls> JSON lines, "
            "MiniMax bare <invoke> XML, [TOOL_CALL] wrappers, M3 tags without their namespace "

@@ -238,8 +238,7 @@ class ComposedParser(QuotesRead):
         opener, part.handed_on = part.handed_on, b""
         index, value = self._SHARED[self._parts.index(part), opener]
         taker = self._parts[index]
-        if not taker._found(value, self._scan.start, len(opener), out):
-            return False
+        taker._open(value, self._scan.start, len(opener), out)  # (not quoted: `part` found it so)
         self._active = taker
         return True
 

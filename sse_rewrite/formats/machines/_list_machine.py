@@ -243,12 +243,12 @@ class ListParser(ListReasoning):
             return self._end_block(out, self._written_end)
         opener = bytes(scan.view[scan.start : self._opener_end])  # (empty where the prompt wrote it)
         if opener in self.shared:
-            self.handed_on = opener  # (its closer is owed as if released: unsure, it stays words)
+            self.handed_on = opener  # (the part it is handed on to owes the closer, if it keeps it as text)
         elif opener:
             out.append(Text(scan.take(self._opener_end)))
         syntax = self._syntax
-        if syntax is not None and syntax.closer is not None and syntax.orphan_closer:
-            self._owe((syntax, Role.CLOSE))  # (its closer, when it comes, is words too)
+        if syntax is not None and syntax.closer is not None and syntax.orphan_closer and not self.handed_on:
+            self._owe(syntax.closer)  # (its closer, when it comes, is words too)
         self._state = State.TEXT
         return True
 

@@ -36,8 +36,8 @@ class Surroundings:
     """What precedes the scan cursor, as far as an orphan closer, or a quote (`stream/quotes.py`),
     cares (see module docstring)."""
 
-    __slots__ = ("_out", "_seen", "after_syntax", "at_end", "closers", "last", "line_start", "markers",
-                 "quotes", "reads_all")  # fmt: skip
+    __slots__ = ("_out", "_seen", "after_syntax", "at_end", "blocks", "closers", "last", "line_start",
+                 "markers", "owed", "quotes", "reads_all")  # fmt: skip
 
     def __init__(self, markers: MarkerTable[Any], closers: bool = True) -> None:
         self.markers = markers  # what counts as a marker on a closer's line
@@ -48,6 +48,11 @@ class Surroundings:
         self.at_end = False  # the field ended: a line still open ends here
         self.last = ""  # the last character of the text read, "" at the start or after syntax
         self.reads_all = False  # a part needs `last` (`ListSyntax.word_start`): every text is read
+        # Closers owed as words (their openers were released as prose), by the owing part's value for
+        # them or by their bytes, and closers of blocks whose calls were read (markup, no notice): the
+        # parts of a composition share them, since the first part holding a closer is the one to find it
+        self.owed: dict[Any, int] = {}
+        self.blocks: set[bytes] = set()
         self._out: list[Piece] = []
         self._seen = 0
 
@@ -150,12 +155,10 @@ class OrphanClosers(QuotesRead):
     _state: Any
     _scan: MarkerScanner
     _around: Surroundings
-    _owed: dict[Any, int]  # closers owed to openers released as prose: words too
 
     def _init_orphans(self, surroundings: Surroundings | None) -> None:
         markers = self.OPENERS if hasattr(self, "OPENERS") else _NONE  # (none: it follows quotes alone)
         self._around = surroundings or Surroundings(markers, bool(self.ORPHANS))
-        self._owed = {}
 
     @property
     def watching(self) -> bool:
@@ -191,9 +194,11 @@ class OrphanClosers(QuotesRead):
     def _orphan(self, value: Any, pos: int, length: int, out: list[Piece]) -> bool:
         """A closer at `pos` with nothing open: dropped where it adjoins syntax, else words;
         False while its line is not over (the cursor waits on it)."""
-        scan, owed = self._scan, self._owed.get(value, 0)
-        if owed:  # the closer of an opener released as prose
-            self._owed[value] = owed - 1
+        scan, owed = self._scan, self._around.owed
+        key = value if value in owed else bytes(scan.view[pos : pos + length])
+        count = owed.get(key)
+        if count:  # the closer of an opener released as prose (by this part or another)
+            owed[key] = count - 1
             out.append(Text(scan.take(pos + length)))
             return True
         adjoins = self._around.adjoins(scan, pos, length)
@@ -203,17 +208,17 @@ class OrphanClosers(QuotesRead):
         closer = scan.take(pos + length)
         if adjoins:
             out.append(Markup(closer))
-            if not self._ends_block(value):
+            if key in self._around.blocks:  # (it ends a block whose calls were read, by any part)
+                self._around.blocks.discard(key)
+            else:
                 out.append(Notice("orphan-marker", f"dropped {closer} with nothing open"))
         else:
             out.append(Text(closer))
         return True
 
-    def _ends_block(self, value: Any) -> bool:
-        """Whether the closer ends a block whose calls were read (markup, no notice)."""
-        return False
-
     def _owe(self, closer: Any, count: int = 1) -> None:
-        """Openers were released as prose: as many of their closers are words too."""
+        """Openers were released as prose: as many of their closers are words too (`closer`: its
+        bytes, which any part finds it by, or this part's own value for it)."""
         if count:
-            self._owed[closer] = self._owed.get(closer, 0) + count
+            owed = self._around.owed
+            owed[closer] = owed.get(closer, 0) + count

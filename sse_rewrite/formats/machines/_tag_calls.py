@@ -56,7 +56,6 @@ class TagCalls(TagStreamAbsorb):
     def _setup(self) -> None:
         self._reset_call(bare=False)
         self._opener, self._owed_close = 0, self.TAGS.close  # (set by `_open`)
-        self._in_block = False  # a block opener was read: its closer is markup, no orphan
 
     def _reset_call(self, bare: bool) -> None:
         self._bare = bare  # a `<function=` without the `<tool_call>` wrapper
@@ -71,12 +70,6 @@ class TagCalls(TagStreamAbsorb):
         self._opener = length if not bare else len(_FUNCTION)
         self._owed_close = FUNCTION_END if bare else self.TAGS.block_end if bare is None else self.TAGS.close
         self._state = State.BLOCK if bare is None else State.OPENED
-
-    def _ends_block(self, value: object) -> bool:
-        if value != self.TAGS.block_end:
-            return False
-        in_block, self._in_block = self._in_block, False
-        return in_block
 
     def _finish(self, out: list[Piece]) -> None:
         """A call complete so far is kept, a bare opener dropped, else the raw text comes out: a
@@ -142,8 +135,8 @@ class TagCalls(TagStreamAbsorb):
         if not is_json(arguments):  # passed on as written: the client decides
             out.append(Notice("invalid-arguments", f"call {name}: arguments are not valid JSON"))
         self._call(out, None, name, arguments, self._scan.take(end))
-        if self._in_block and type(out[-1]) is not ToolCall:  # (kept as text: so is its block's closer)
-            self._in_block = False
+        if type(out[-1]) is not ToolCall and self.TAGS.block_end in self._around.blocks:
+            self._around.blocks.discard(self.TAGS.block_end)  # (kept as text: so is its block's closer)
             self._owe(self.TAGS.block_end)
 
     def _release_prose(self, out: list[Piece]) -> bool:

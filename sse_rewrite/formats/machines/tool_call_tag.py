@@ -280,7 +280,8 @@ class ToolCallTagParser(TagCalls):
             return self._release_prose(out)
         self._reset_call(bare=False)
         scan.mark = scan.cursor = pos + found[1]
-        self._state, self._in_block = State.OPENED, True
+        self._state = State.OPENED
+        self._around.blocks.add(self.TAGS.block_end)  # (its closer is markup: `_orphans`)
         return True
 
     _STEPS: ClassVar = {

@@ -30,6 +30,7 @@ from .token_template import TokenRun, TokenTemplate
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
     from ..choice import ChoiceRewriter
@@ -62,12 +63,13 @@ class TokenRuns:
     def take(self, data: bytes, start: int, stop: int) -> Taken | None:
         """The run of token events from `start` that the open call absorbs, or None."""
         choices = self._stream.choices
-        if not choices.pending or choices.awaiting:  # (awaiting: `PlainRuns`' runs, or the general path)
+        if not (choices.pending or choices.watching) or choices.awaiting:  # (awaiting: `PlainRuns`' runs,
+            # or the general path; watching: a call just ended, its parser reads the text after it)
             return None
         taken, pos = 0, start
         out: list[Output] = []
         if self._template is None:
-            if self._misses >= _MAX_MISSES:
+            if self._misses >= _MAX_MISSES or not choices.pending:  # (learned in a call only)
                 return None
             pos = self._learn(data, pos, stop, out)
             if pos == start:
@@ -88,7 +90,7 @@ class TokenRuns:
                 return None
             self._misses = 0
             if parts is None:
-                done = self._absorb(rewriter, tokens, out)
+                done = self._absorb(rewriter, tokens, out, run.event_of(template))
             else:
                 done = self._stream_parts(rewriter, tokens, parts, out)
             taken += done
@@ -104,11 +106,11 @@ class TokenRuns:
         """`take` for a read that is one whole event (a live stream, one token a read): the
         template checks it whole; None where `take` would not run or the event is no look-alike."""
         choices, template = self._stream.choices, self._template
-        if not choices.pending or choices.awaiting:
+        if not (choices.pending or choices.watching) or choices.awaiting:
             return None
         out: list[Output] = []
         if template is None:
-            if self._misses >= _MAX_MISSES:
+            if self._misses >= _MAX_MISSES or not choices.pending:
                 return None
             end = self._learn(data, 0, len(data), out)
             return Taken(out, end, 1 if end else 0, 0)
@@ -122,7 +124,7 @@ class TokenRuns:
             streamed: list[Part] = []
             done, parts = self._stream_parts(rewriter, [token], streamed, out), streamed
         else:
-            done = self._absorb(rewriter, [token], out)
+            done = self._absorb(rewriter, [token], out, data)
         if out or not done:
             return Taken(out + self._sent(parts), len(data) if done else 0, done, 0)
         return Taken(self._sent(parts, True) if parts else [], len(data), 1, 0)
@@ -154,17 +156,40 @@ class TokenRuns:
             cut = data.find(EVENT_END, pos, stop) + 2
         return template.run(data, pos, cut)
 
-    def _absorb(self, rewriter: ChoiceRewriter, tokens: list[str], out: list[Output]) -> int:
+    def _absorb(
+        self, rewriter: ChoiceRewriter, tokens: list[str], out: list[Output],
+        event: Callable[[int], bytes] | bytes,
+    ) -> int:  # fmt: skip
         """How many of the leading `tokens` the call takes, leaving nothing to send: those it
         absorbs, and between them those it is fed ahead (`ChoiceRewriter.feed_ahead`), or
-        whose text all goes to the reasoning field (their chunks are added to `out`)."""
+        whose text all goes to the reasoning field, or that made calls only or came back as
+        they were (`_called`; their chunks, or raw bytes (`event` of a token's index, or the
+        live read's one event), are added to `out`)."""
         count = rewriter.take_run(self._field, tokens, 0)
         while count < len(tokens):
             if self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
                 count = rewriter.take_run(self._field, tokens, count + self._moved_count)
+            elif rewriter.fed_answered and self._called(event if isinstance(event, bytes) else event(count),
+                                                        out):
+                return count + 1  # (the run ends there: the choices were recounted, idle or not)
             else:
                 break
         return count
+
+    def _called(self, raw: bytes, out: list[Output]) -> bool:
+        """After the choice was fed the token of the look-alike `raw` and holds its pieces: whether
+        they are calls only, or its text as it was, so that the event goes out as `rewrite` sends
+        it (`StreamChoices.fed_calls`: the calls' chunks, or `raw` unchanged), sent to `out`."""
+        value = data_value(raw)
+        try:  # (a look-alike of a chunk `absorbed` took: one choice)
+            chunk = None if value is None else orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return False
+        planned = None if chunk is None else self._stream.choices.fed_calls(chunk, chunk["choices"][0], raw)
+        if planned is None:
+            return False
+        out += self._stream.send(planned)
+        return True
 
     def _moved(
         self, tokens: list[str], count: int, out: list[Output], parts: list[Part] | None = None

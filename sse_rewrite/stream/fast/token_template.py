@@ -38,6 +38,7 @@ from ..sse import DATA, EVENT_END
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Final
 
 _PROBE: Final = "\x00probe"
@@ -66,6 +67,11 @@ class TokenRun:
     def span(self, count: int) -> int:
         """Bytes taken by the first `count` events of the run."""
         return self._per_event * count + self._slots * sum(map(len, self._literals[:count]))
+
+    def event_of(self, template: TokenTemplate) -> Callable[[int], bytes]:
+        """The raw bytes of the run's events by index, look-alikes of `template`."""
+        parts, literals = template.parts, self._literals
+        return lambda index: literals[index].join(parts)
 
     def after(self, size: int) -> TokenRun | None:
         """The run without the events its first `size` bytes hold; None unless those end
