@@ -60,8 +60,8 @@ DECLARED_SUFFIX: Final = "+declared-tools"
 DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, GLM, <tool_call>[…],"
                         " <tool_calls> holding a […] list, MiniMax M1's lines or Hunyuan 3's block, "
                         "<TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, K2 Horizon's, "
-                        "Hunyuan's), and bare calls as the whole answer (Llama's, Mistral's, [...] lists: its "
-                        "first call), whose call names a declared tool")
+                        "Hunyuan's), and bare calls as the whole answer (Llama's, Mistral's, [...] lists: "
+                        "its first call), whose call names a declared tool")
 
 
 def declared(composition: type[LazyComposition]) -> Ref | None:
