@@ -60,9 +60,8 @@ class StreamChoices:
     ) -> None:  # fmt: skip
         """`think`: the reasoning markers each choice's content is split by (None: `--think off`);
         `unread`: the stream's count of events that passed unread (`quotes.Unread`); `reads_start`:
-        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`); `later`:
-        the parser of the choices after the first where only the first's start is read (the
-        whole-answer gate of `formats/machines/whole_answer.py` where the tools are known)."""
+        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`); `later`: the
+        other choices' parser where the first's alone is gated (`formats/machines/whole_answer.py`)."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
@@ -383,9 +382,7 @@ class StreamChoices:
             )
             self._choices[index] = choice
             if self._starts_read:
-                unseen = 0
-                while unseen in self._choices:
-                    unseen += 1
+                unseen = min(set(range(len(self._choices) + 1)) - self._choices.keys())  # (the lowest)
                 self.newcomers = _newcomer(unseen)
         return choice
 
