@@ -117,6 +117,11 @@ def glm(name: str, arguments: Arguments, counter: int) -> str:
     return f"\n<tool_call>{name}\n{pairs}</tool_call>"
 
 
+def llama(name: str, arguments: Arguments, counter: int) -> str:
+    """Llama 3's JSON call as the whole answer (read under any id whose request declares the tool)."""
+    return json.dumps({"name": name, "parameters": arguments})
+
+
 def kimi_k3_sep(name: str, arguments: Arguments, counter: int) -> str:
     """Kimi K3's XTML with its `<|open|>`/`<|close|>` tokens dropped, `<|sep|>` left (Kimi ids)."""
     values = "".join(f'argument key="{key}" type="string"<|sep|>{_raw(value)} argument<|sep|>'
@@ -127,4 +132,6 @@ def kimi_k3_sep(name: str, arguments: Arguments, counter: int) -> str:
 LEAKS: dict[str, Callable[[str, Arguments, int], str]] = {
     "kimi": kimi, "dsml": dsml, "harmony": harmony, "qwen3-coder": qwen3_coder, "minimax": minimax,
     "gemma4": gemma4, "mistral": mistral, "hunyuan": hunyuan, "granite": granite, "nemotron": nemotron,
-    "cohere": cohere, "olmo": olmo, "glm": glm, "kimi-k3-sep": kimi_k3_sep}
+    "cohere": cohere, "olmo": olmo, "glm": glm, "kimi-k3-sep": kimi_k3_sep, "llama": llama}
+WHOLE_ANSWERS = frozenset({"llama"})
+"""Syntaxes read only as a whole answer: no prose comes before their call."""

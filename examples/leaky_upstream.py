@@ -21,7 +21,7 @@ for JSON (`response_format` `json_object` or `json_schema`) is answered with JSO
 schema's required properties with the smallest value of their type (`1`, `"fake"`, …).
 `--syntax` (or the `syntax` knob) leaks the call in another family's syntax instead:
 dsml, harmony, qwen3-coder, minimax, gemma4, mistral, hunyuan, granite, nemotron, cohere, olmo,
-glm or kimi-k3-sep (examples/leaked_syntaxes.py).
+glm, kimi-k3-sep or llama (the call as the whole answer; examples/leaked_syntaxes.py).
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
 status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-after` (N
@@ -50,9 +50,9 @@ from typing import Any
 from aiohttp import web
 
 if __package__:
-    from .leaked_syntaxes import LEAKS, tokens
+    from .leaked_syntaxes import LEAKS, WHOLE_ANSWERS, tokens
 else:  # run as a script: the module sits beside it
-    from leaked_syntaxes import LEAKS, tokens
+    from leaked_syntaxes import LEAKS, WHOLE_ANSWERS, tokens
 
 MODEL = "moonshotai/kimi-k2.5"
 KEEPALIVE = b": OPENROUTER PROCESSING\n\n"
@@ -97,7 +97,8 @@ def answer(request: dict[str, Any], prose: int = 0, syntax: str = "kimi") -> str
     counter = sum(len(m.get("tool_calls") or []) for m in messages)
     words = " ".join(f"word{i}" for i in range(prose))
     command = command.strip() if dollar else ""
-    return f"{words} I will run it. " + LEAKS[syntax](tool["name"], {key: command or "ls"}, counter)
+    lead = "" if syntax in WHOLE_ANSWERS else f"{words} I will run it. "
+    return lead + LEAKS[syntax](tool["name"], {key: command or "ls"}, counter)
 
 
 def _example(schema: dict[str, Any]) -> Any:

@@ -15,7 +15,8 @@ import pytest
 
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats.catalogue.declared import DECLARED_SUFFIX
-from tests.chunking import feed_pieces, rejoin, settled, token_stream, tokens
+from sse_rewrite.tool_schemas import ToolSchemas
+from tests.chunking import chunk_event, feed_pieces, rejoin, settled, token_stream, tokens
 from tests.cli_runs import invoke
 
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
@@ -217,3 +218,77 @@ def test_the_three_tool_calls_bodies_in_one_stream(tmp_path: Path, cut: str, str
                      for template, name in blocks)  # fmt: skip
     assert texts == {"content": "Let me look.\n" + kept + "\nDone."}
     assert "orphan-marker" not in stderr
+
+
+WHOLE = [  # (the whole answer: Llama 3/4's, Llama 3.2's and LFM2's, Mistral's and the bare lists' forms)
+    pytest.param('{{"name": "{}", "parameters": {{"path": "/etc/hosts"}}}}', id="llama-json"),
+    pytest.param('{{"name": "{}", "parameters": {{"path": "/etc/hosts"}}}};\n{{"name": "{}", "parameters": '
+                 '{{"path": "/etc/hosts"}}}}', id="llama-json-twice"),
+    pytest.param('[{}(path="/etc/hosts")]', id="pythonic-list"),
+    pytest.param('{}{{"path": "/etc/hosts"}}', id="mistral-stripped"),
+    pytest.param('[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]', id="bare-list"),
+    pytest.param('{{"tool_calls": [{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]}}',
+                 id="envelope"),
+]
+
+
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+@pytest.mark.parametrize(("name", "with_tools", "read"), [
+    pytest.param("read", True, True, id="declared"),
+    pytest.param("Read", True, True, id="declared-other-case"),
+    pytest.param("rm", True, False, id="undeclared"),
+    pytest.param("read", False, False, id="without-tools"),
+])  # fmt: skip
+@pytest.mark.parametrize("template", WHOLE)
+def test_a_whole_answer_of_bare_calls_under_an_alias_is_read_when_it_names_a_declared_tool(
+    tmp_path: Path, template: str, name: str, with_tools: bool, read: bool, cut: str
+) -> None:
+    """The whole-answer syntaxes, read under its ids only without tools, under any id where the first
+    call names a declared tool; quoted in prose, or followed by prose, they stay text."""
+    leak = template.replace("{}", name).replace("{{", "{").replace("}}", "}")
+    calls = [CALL] * leak.count("/etc/hosts")
+    for text, expected in ((f" {leak}\n", calls if read else []), (f"See {leak}", []), (f"{leak} ok", [])):
+        pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+        args = ["--stats"]
+        if with_tools:
+            request = {"model": ALIAS, "messages": [], "tools": [READ]}
+            (tmp_path / "tools.json").write_bytes(orjson.dumps(request))
+            args += ["--tools", str(tmp_path / "tools.json")]
+        result = invoke(args, token_stream(pieces, model=ALIAS))
+        texts, found, _ = settled(result.stdout_bytes)[0]
+        assert [(n.lower(), a) for _, n, a in found] == expected, text
+        assert texts == {"content": " \n" if expected else text}
+
+
+@pytest.mark.parametrize(("answer", "released"), [
+    ('{"name": "Paris", "country": "France"}', len('{"name": "Paris"')),
+    ('{"city": "Paris"}', len('{"c')),
+    ("[1, 2, 3]", len("[1")),
+    ("Hello world", len("H")),
+    ('{"name": "read", "parameters": {"path": ', None),  # (a declared tool: held to its end, then text)
+])  # fmt: skip
+def test_a_json_mode_answer_streams_once_its_name_is_no_declared_tool(
+    answer: str, released: int | None
+) -> None:
+    """The gate holds an answer only until its first name is read (JSON mode under `gpt-4o` streams)."""
+    parser = FORMATS["native+special-tokens" + DECLARED_SUFFIX](tools=ToolSchemas.read([READ]))
+    out = [parser.feed(character) for character in answer]
+    first = next((i + 1 for i, pieces in enumerate(out) if pieces), None)
+    assert first == released
+    assert rejoin([*(piece for pieces in out for piece in pieces), *parser.flush()]) == answer
+
+
+def test_only_the_first_choice_is_held_from_its_start(tmp_path: Path) -> None:
+    """Reading every choice's start would cost every event a search: a later choice (`n` > 1) is
+    read by the gate's `INNER` (its bare call stays text), the first one's bare call is a call."""
+    answer = '{"name": "read", "parameters": {"path": "/etc/hosts"}}'
+    role = {"role": "assistant", "content": ""}
+    events = [chunk_event(role, choice=choice, model=ALIAS) for choice in (0, 1)]
+    events += [chunk_event({"content": token}, choice=choice, model=ALIAS)
+               for token in tokens(answer) for choice in (0, 1)]  # fmt: skip
+    events += [chunk_event({}, "stop", choice=choice, model=ALIAS) for choice in (0, 1)]
+    (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": ALIAS, "messages": [], "tools": [READ]}))
+    result = invoke(["--tools", str(tmp_path / "tools.json")], b"".join(events) + b"data: [DONE]\n\n")
+    choices = settled(result.stdout_bytes)
+    assert [(name, arguments) for _, name, arguments in choices[0][1]] == [CALL]
+    assert (choices[1][0], choices[1][1]) == ({"content": answer}, [])

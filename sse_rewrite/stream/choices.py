@@ -56,10 +56,12 @@ class StreamChoices:
     def __init__(
         self, make_parser: Callable[[], ToolSyntax] | None, options: RewriteOptions, stats: Stats,
         think: MarkerSet | None = None, unread: Unread | None = None, reads_start: bool = False,
+        later: Callable[[], ToolSyntax] | None = None,
     ) -> None:  # fmt: skip
         """`think`: the reasoning markers each choice's content is split by (None: `--think off`);
         `unread`: the stream's count of events that passed unread (`quotes.Unread`); `reads_start`:
-        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`)."""
+        a choice's parser reads its text from the first (`ToolSyntax` `reads_from_start`); `later`: the
+        other choices' parser where the first's alone is gated (`formats/machines/whole_answer.py`)."""
         self.stream_id = ""
         self.pending = False
         """True while some choice's parser holds text back."""
@@ -76,6 +78,7 @@ class StreamChoices:
         text must be read from its start (a prompt-opened think block, `reads_start`): while the
         stream is idle, such an event is read too (`StreamRewriter.needles`)."""
         self._make_parser = make_parser
+        self._later = later
         self._native_ids = options.id_style == "native"
         self._stream_arguments = options.stream_arguments
         self._think = think
@@ -373,15 +376,13 @@ class StreamChoices:
         if choice is None:
             legacy = self._stats.format not in (NATIVE_TOOL_CALLS, None)
             think = None if self._think is None else ContentThinking(self._think, self._cap)
+            make = self._make_parser if self._later is None or not index else self._later
             choice = ChoiceRewriter(
-                index, self._make_parser, self._call_id_for(index), legacy, self._stream_arguments, think,
-                self._unread,
+                index, make, self._call_id_for(index), legacy, self._stream_arguments, think, self._unread
             )
             self._choices[index] = choice
             if self._starts_read:
-                unseen = 0
-                while unseen in self._choices:
-                    unseen += 1
+                unseen = min(set(range(len(self._choices) + 1)) - self._choices.keys())  # (the lowest)
                 self.newcomers = _newcomer(unseen)
         return choice
 

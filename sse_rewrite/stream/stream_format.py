@@ -42,7 +42,13 @@ def choose(
     if parser_type is None and markers is not None and not markers.id_bound:
         markers = None  # (`--format none`: nothing is read in every stream, reasoning markers neither)
     reads_start = bool(getattr(parser_type, "reads_from_start", False))
-    choices = StreamChoices(make_parser, options, stats, markers, unread, reads_start)
+    # The gate where the tools are known (`HEADS`, formats/machines/whole_answer.py) holds only the first
+    # choice's answer: a later choice's (`n` > 1) is its `INNER`'s. Reading every choice's start
+    # costs every event of a stream a search (`StreamChoices.newcomers`: +5 % on a prose stream).
+    later = None
+    if reads_start and getattr(parser_type, "HEADS", None) is not None:
+        reads_start, later = False, _parser_factory(parser_type.INNER, options)  # type: ignore[union-attr]
+    choices = StreamChoices(make_parser, options, stats, markers, unread, reads_start, later)
     needles: tuple[bytes, ...] = ()
     quotes: tuple[bytes, ...] = ()
     starts = None

@@ -101,3 +101,32 @@ def test_an_alias_leaking_tag_calls(
     kept = LEFT.get(template, "") if called else leak
     assert choice.message.content == "Let me look.\n" + kept + "\nDone."
     assert choice.finish_reason == ("tool_calls" if called else "stop")
+
+
+@pytest.mark.parametrize(
+    ("answer", "called"),
+    [
+        pytest.param('{"name": "read", "parameters": {"path": "/etc/hosts"}}', True, id="llama-json"),
+        pytest.param('[read(path="/etc/hosts")]', True, id="pythonic-list"),
+        pytest.param('[{"name": "read", "arguments": {"path": "/etc/hosts"}}]', True, id="bare-list"),
+        pytest.param('{"name": "Paris", "country": "France", "population": 2102650}', False, id="json-mode"),
+    ],
+)
+def test_an_alias_answering_bare_calls_or_json(
+    servers: Servers, echo: str, answer: str, called: bool
+) -> None:
+    """A whole answer of bare calls naming a declared tool is read; a JSON-mode answer streams as text
+    (held only until its `name` is read: tests/test_declared_tools.py)."""
+    base_url, _ = servers.serve(upstream=echo)
+    client = openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=10)
+    messages: Any = [{"role": "user", "content": answer}]
+    try:
+        with client.chat.completions.stream(model=ALIAS, messages=messages, tools=[READ]) as events:
+            deltas = [event.delta for event in events if event.type == "content.delta"]
+            choice = events.get_final_completion().choices[0]
+    finally:
+        client.close()
+    calls = [(c.function.name, json.loads(c.function.arguments)) for c in choice.message.tool_calls or []]
+    assert calls == ([("read", {"path": "/etc/hosts"})] if called else [])
+    assert (choice.message.content or "") == ("" if called else answer)
+    assert "".join(deltas) == ("" if called else answer)

@@ -7,7 +7,7 @@ variant of a composition (`routing.FAMILIES`), unless it reads such tags of its 
 
 from __future__ import annotations
 
-from ..machines._lazy import LazyComposition
+from ..machines._lazy import LazyComposition, Ref
 from .routing import (
     DEEPSEEK_INVOKE,
     DOTS3_INVOKE,
@@ -60,12 +60,14 @@ DECLARED_SUFFIX: Final = "+declared-tools"
 DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, GLM, <tool_call>[…],"
                         " <tool_calls> holding a […] list, MiniMax M1's lines or Hunyuan 3's block, "
                         "<TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, K2 Horizon's, "
-                        "Hunyuan's) whose call names a declared tool")
+                        "Hunyuan's), and bare calls as the whole answer (Llama's, Mistral's, [...] lists: "
+                        "its first call), whose call names a declared tool")
 
 
-def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None:
+def declared(composition: type[LazyComposition]) -> Ref | None:
     """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
-    known), or None when it reads tags of its own (`_TAGGED`): their ids already read them."""
+    known), behind the whole-answer gate (`lists.gated`), or None when it reads tags of its own
+    (`_TAGGED`): their ids already read them."""
     if any(part in composition.PARTS for part in _TAGGED):
         return None
     left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
@@ -73,4 +75,5 @@ def declared(composition: type[LazyComposition]) -> type[LazyComposition] | None
     attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": composition.BASE,
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
-    return type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
+    variant = type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
+    return Ref("catalogue.lists", "gated", variant)

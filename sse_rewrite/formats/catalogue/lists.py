@@ -24,9 +24,11 @@ tables (docs/behaviour.md, "Marker-then-list syntaxes").
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from ..machines._brackets import Quotes
+from ..machines._lazy import LazyComposition
 from ..machines._list_machine import ListParser
 from ..machines._list_reads import (
     bare_mistral_calls,
@@ -220,6 +222,24 @@ class Lfm2Parser(WholeAnswerParser, INNER=Lfm2TokensParser, BARE=(LFM2_BARE,)):
 
 class LlamaParser(WholeAnswerParser, INNER=LlamaTokensParser, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC)):
     """`--format llama`: Llama's tokens, and its bare JSON or pythonic calls as the whole answer."""
+
+
+class DeclaredAnswer(
+    WholeAnswerParser, BARE=(LLAMA_BARE_JSON, LLAMA_BARE_PYTHONIC, MISTRAL_STRIPPED), sniff=(),
+    HEADS=(((b"{", b'"name"', b":", b'"'), b'"'), ((b"[", b"{", b'"name"', b":", b'"'), b'"'), ((), b"{"),
+           ((b"{", b'"tool_calls"', b":", b"[", b"{", b'"name"', b":", b'"'), b'"'), ((b"[",), b"(")),
+):  # fmt: skip
+    """What `auto` reads where the request's tools are known (`declared.declared`'s variants, each
+    its own `INNER`, `gated`): also a whole answer of Llama's bare JSON calls (or llama.cpp's
+    envelope), a bare list (`[{"name": …}]`, `[f(a=1)]`: Llama 3.2's, LFM2's) or Mistral's
+    stripped `NAME{…}`, when its first call names a declared tool."""
+
+
+@functools.cache
+def gated(inner: type[LazyComposition]) -> type[DeclaredAnswer]:
+    """`DeclaredAnswer` around `inner` (whose `held_words` it holds too: `stream/held_starts.py`)."""
+    attributes = {"__module__": __name__, "held_words": inner.held_words}
+    return type(inner.__name__ + "Gated", (DeclaredAnswer,), attributes, INNER=inner)
 
 
 PLAIN_TEXT: Final = ListSyntax(

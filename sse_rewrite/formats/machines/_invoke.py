@@ -245,17 +245,10 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         scan = self._scan
         inside = self._INSIDE[self._syntax]
         table = inside.body if self._announced is None else inside.streamed_body
-        while (pos := scan.find_lead(table.leads, scan.cursor)) != -1:
-            tag = scan.match(pos, table)
-            if tag is None:
-                scan.cursor = pos + 1
-            elif tag is NEED_MORE:
-                scan.cursor = pos
-                return NEED_MORE
-            else:
-                return tag[0], pos, pos + tag[1]
-        scan.cursor = scan.end
-        return None
+        if (found := scan.find_marker(table)) is None:
+            return None if scan.cursor == scan.end else NEED_MORE
+        tag, pos, length = found
+        return tag, pos, pos + length
 
     def _end_invoke(self, out: list[Piece], pos: int, tag: Tag, end: int) -> None:
         """The invoke's body ends at `pos` with `tag` (its closer, the next invoke or the block closer)."""

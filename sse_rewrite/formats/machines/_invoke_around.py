@@ -19,7 +19,7 @@ from ._invoke_syntax import InvokeSyntax
 from ._invoke_tags import Inside, Tag
 from ._json import is_json
 from ._machine import MachineState, ScanningParser
-from ._scanner import NEED_MORE, NON_SPACE
+from ._scanner import NON_SPACE
 from .fenced_calls import FENCE_END, fence_head
 from .hash_calls import read_hash_call
 from .raw_values import tool_parameters
@@ -72,18 +72,14 @@ class InvokeAround(ScanningParser):
                 self._state = self.TEXT
                 return True
             scan.cursor = first.start()
-        while ends is not None and (pos := scan.find_lead(ends.leads, scan.cursor)) != -1:
-            found = scan.match(pos, ends)
-            if found is NEED_MORE:
-                scan.cursor = pos
-                return False
-            if found is None:
-                scan.cursor = pos + 1
-                continue
-            self._hash_call(out, pos, pos + found[1])
-            return True
-        scan.cursor = scan.end
-        return False
+        if ends is None:
+            scan.cursor = scan.end
+            return False
+        if (found := scan.find_marker(ends)) is None:
+            return False
+        _, pos, length = found
+        self._hash_call(out, pos, pos + length)
+        return True
 
     def _hash_call(self, out: list[Piece], body_end: int, end: int) -> bool:
         """The wrapper's body ends at `body_end` (its closer at `end`): a call, or its text."""

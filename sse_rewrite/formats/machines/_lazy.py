@@ -41,18 +41,20 @@ _FORMATS = __package__.rpartition(".")[0]
 
 
 class Ref:
-    """A class of a format module, by name: imported on first `load`."""
+    """A class of a format module, by name: imported on first `load`; or, given `args`, the class
+    that function of the module builds of them (`declared.declared`'s gated variants)."""
 
-    __slots__ = ("_loaded", "module", "name")
+    __slots__ = ("_loaded", "args", "module", "name")
 
-    def __init__(self, module: str, name: str) -> None:
-        self.module, self.name = module, name  # (the module relative to `formats`)
+    def __init__(self, module: str, name: str, *args: object) -> None:
+        self.module, self.name, self.args = module, name, args  # (the module relative to `formats`)
         self._loaded: Any = None
 
     def load(self) -> Any:
         """The class (its module is imported the first time)."""
         if self._loaded is None:
-            self._loaded = getattr(importlib.import_module(f"{_FORMATS}.{self.module}"), self.name)
+            found = getattr(importlib.import_module(f"{_FORMATS}.{self.module}"), self.name)
+            self._loaded = found(*self.args) if self.args else found
         return self._loaded
 
 

@@ -9,16 +9,21 @@ arguments"). `ListParser` (`_list_machine.py`) is built on it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ._brackets import BracketScanner
 from ._list_syntax import MAX_HEADER, ListSyntax
 from ._machine import MachineState, ScanningParser
+from ._streamed_call import settled_texts
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar
+    from typing import ClassVar, Final
+
+_CLOSERS: Final = re.compile(r"[}\])]")
+"""A text with none of these cannot close a value."""
 
 
 class ListFastPaths(ScanningParser):
@@ -46,7 +51,7 @@ class ListFastPaths(ScanningParser):
                 return 0
             scan.append(text)
             return 1
-        taken = self._unclosing(texts)
+        taken = len(settled_texts(texts, scan.buffered, self._max, _CLOSERS))
         if taken:
             scan.append("".join(texts[:taken]))
         return taken
@@ -72,16 +77,6 @@ class ListFastPaths(ScanningParser):
             ):
                 break
             scan.append(text)
-            taken += 1
-        return taken
-
-    def _unclosing(self, texts: Sequence[str]) -> int:
-        """How many leading texts hold no closing bracket and stay within the cap."""
-        taken, room = 0, self._max - self._scan.buffered
-        for text in texts:
-            room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
-            if room < 0 or "}" in text or "]" in text or ")" in text:
-                break
             taken += 1
         return taken
 
@@ -127,7 +122,7 @@ class ListFastPaths(ScanningParser):
             return [""] * self.absorb(texts)
         if self._seen != scan.end:  # (something is still to look at)
             return []
-        taken = list(texts[: self._unclosing(texts)])
+        taken = settled_texts(texts, scan.buffered, self._max, _CLOSERS)
         if "\\\x00" in "\x00".join(taken) + "\x00":  # (a trailing backslash waits: `absorb_argument`)
             taken = taken[: next((i for i, text in enumerate(taken) if text[-1:] == "\\"), len(taken))]
         if taken:

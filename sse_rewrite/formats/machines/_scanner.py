@@ -291,18 +291,8 @@ def scan_text(scan: MarkerScanner, table: MarkerTable[Any], out: list[Piece]) ->
 
     None when the text ran out, holding back only a suffix that may still become a marker.
     """
-    leads = table.leads
-    while (pos := scan.find_lead(leads, scan.cursor)) != -1:
-        found = scan.match(pos, table)
-        if found is None:
-            scan.cursor = pos + 1
-            continue
-        if pos > scan.start:
-            out.append(Text(scan.take(pos)))
-        if found is NEED_MORE:
-            scan.cursor = pos
-            return None
-        return found[0], pos, found[1]
-    if scan.end > scan.start:
-        out.append(Text(scan.take(scan.end)))
-    return None
+    found = scan.find_marker(table)
+    upto = scan.cursor if found is None else found[1]
+    if upto > scan.start:
+        out.append(Text(scan.take(upto)))
+    return found

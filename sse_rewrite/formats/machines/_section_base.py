@@ -26,6 +26,7 @@ from . import declare
 from ._machine import MachineState, ScanningParser
 from ._scanner import ANGLE_SNIFF, MarkerTable
 from ._section_syntax import SectionSyntax, Token
+from ._streamed_call import settled_texts
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -37,6 +38,8 @@ MAX_HEADER: Final = 256
 """Bytes of header before the opener is taken for prose."""
 _SPACE: Final = re.compile(r"\s")
 _NOT_IN_NAME: Final = re.compile(r"[^A-Za-z0-9_.:\-]")
+_ARGUMENT_STOPS: Final = re.compile("<")
+"""Argument text holding none of these settles nothing (`absorb`)."""
 
 
 def is_prose_header(header: str, explicit: bool) -> bool:
@@ -113,29 +116,21 @@ class SectionBase(ScanningParser):
                     return 0
                 joined = joined[: sum(map(len, texts))]
             # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one
-            if scan.end - scan.start + 4 * len(joined) <= self._max:
-                scan.append(joined)  # (`_take_arguments`, inlined: this runs once per token in a call)
-                scan.cursor = scan.end
-                return len(texts)
-        elif state is not _HEADER:
-            return 0
-        elif self._absorb_header("".join(texts)):
+            if scan.end - scan.start + 4 * len(joined) > self._max:  # (else those within it)
+                texts = settled_texts(texts, scan.end - scan.start, self._max, _ARGUMENT_STOPS)
+                joined = "".join(texts)
+            # Nothing is left to search: the ARGS step catches the JSON string state (`_json`) up
+            # to where it looks, so it scans absorbed text then, in one run, not a token at a time.
+            scan.append(joined)
+            scan.cursor = scan.end
             return len(texts)
-        elif len(texts) == 1:
+        if state is not _HEADER:
             return 0
-        taken = 0
-        for text in texts:
-            if not (self._absorb_header(text) if state is _HEADER else self._absorb_arguments(text)):
-                break
-            taken += 1
-        return taken
-
-    def _absorb_arguments(self, text: str) -> bool:
-        scan = self._scan
-        if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
-            return False  # (`feed` applies the cap)
-        self._take_arguments(text)
-        return True
+        if self._absorb_header("".join(texts)):
+            return len(texts)
+        if len(texts) == 1:
+            return 0
+        return len(list(itertools.takewhile(self._absorb_header, texts)))
 
     def _absorb_header(self, text: str) -> bool:
         scan = self._scan
@@ -147,14 +142,6 @@ class SectionBase(ScanningParser):
         scan.append(text)
         scan.cursor = scan.end
         return True
-
-    def _take_arguments(self, text: str) -> None:
-        """Append argument text, with nothing left to search. The JSON string state (`_json`)
-        is only read by the ARGS step, which first catches it up to where it looks: so it
-        scans absorbed text then, in one run, instead of a token at a time."""
-        scan = self._scan
-        scan.append(text)
-        scan.cursor = scan.end
 
     # -- `--stream-arguments`
 

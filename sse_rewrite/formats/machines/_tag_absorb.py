@@ -11,6 +11,7 @@ bodies, the spacing around a body) they stream nothing.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -174,7 +175,7 @@ class TagStreamAbsorb(TagStreaming):
                 ends.append(size)
             joined = "".join(texts[taken : taken + len(ends)])
             if not ends or not joined.isascii():
-                return taken + self._each_keeps_head_open(texts[taken:])
+                return taken + len(list(itertools.takewhile(self._keeps_head_open, texts[taken:])))
             # ASCII (a character a byte): matched at once; a prefix of them matches up to where
             # it ends, as each text appended in turn would, until the head shows
             before = scan.end
@@ -186,20 +187,11 @@ class TagStreamAbsorb(TagStreaming):
                 return taken + count
             taken += len(ends)
             if len(ends) < _HEAD_TEXTS:  # (stopped by a bracket, the lookahead, the cap or the end)
-                return taken + self._each_keeps_head_open(texts[taken:])
+                return taken + len(list(itertools.takewhile(self._keeps_head_open, texts[taken:])))
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """The leading texts inside an XML or GLM body that decide nothing (`ToolCallTagParser`)."""
         raise NotImplementedError
-
-    def _each_keeps_head_open(self, texts: Sequence[str]) -> int:
-        """How many leading `texts` `_keeps_head_open` takes, one at a time."""
-        taken = 0
-        for text in texts:
-            if not self._keeps_head_open(text):
-                break
-            taken += 1
-        return taken
 
     def _keeps_head_open(self, text: str) -> bool:
         """Take a text of a JSON body whose head has not shown (`_stream_json`) if, appended,

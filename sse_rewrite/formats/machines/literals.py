@@ -164,26 +164,24 @@ class LiteralReader:
         return items
 
     def _dict(self) -> str:
-        """A dict as a JSON object; a set (`{'a', 'b'}`: its first item has no `:`) as an array."""
+        """A dict as a JSON object; a set (`{'a', 'b'}`: no item has a `:`) as an array."""
         self.pos += 1
-        members: list[str] = []
-        items: list[str] = []
-        while not self.take("}"):
-            if members or items:
-                self.expect(",")
-                if self.take("}"):
-                    break
-            value = self.value()
-            self.space()
-            if items or (not members and not self.text.startswith(":", self.pos)):
-                items.append(value)
-                continue
-            key = orjson.loads(value)
-            if isinstance(key, bool) or key is None or isinstance(key, list | dict):
-                raise NotALiteral("a key that JSON cannot hold")
-            self.expect(":")
-            members.append(f"{_json_string(str(key))}: {self.value()}")
-        return "[" + ", ".join(items) + "]" if items else "{" + ", ".join(members) + "}"
+        entries = self.listed("}", self._entry)
+        if entries and all(value is None for _, value in entries):
+            return "[" + ", ".join(key for key, _ in entries) + "]"
+        if any(value is None for _, value in entries):
+            raise NotALiteral("a set item among a dict's members, or a member among a set's items")
+        return "{" + ", ".join(f"{_json_string(key)}: {value}" for key, value in entries) + "}"
+
+    def _entry(self) -> tuple[str, str | None]:
+        """A dict's `key: value` (the key as text), or a set's item (JSON text, no value)."""
+        value = self.value()
+        if not self.take(":"):
+            return value, None
+        key = orjson.loads(value)
+        if isinstance(key, bool) or key is None or isinstance(key, list | dict):
+            raise NotALiteral("a key that JSON cannot hold")
+        return str(key), self.value()
 
     def _gemma_object(self) -> str:
         self.pos += 1

@@ -210,34 +210,31 @@ class ToolCallTagParser(TagCalls):
 
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan, tags = self._scan, self.TAGS
-        while (pos := scan.find(b"<", scan.cursor)) != -1:
+        while True:  # (every marker of the tables starts with `<`)
             if self._value_end:
                 table = tags.value_ends[self._value_end]
             else:
                 table = BARE_BODY if self._bare else tags.body
-            found = scan.match(pos, table)
-            if found == NEED_MORE:
-                scan.cursor = pos
-                return False
+            found = scan.find_marker(table)
             if found is None:
-                scan.cursor = pos + 1
-                continue
+                return False
+            value, pos, length = found
             inside = self._value_end is not None
-            if inside and found[0] is not None and scan.view.startswith(tags.close, pos):  # (in a value)
+            if inside and value is not None and scan.view.startswith(tags.close, pos):  # (in a value)
                 # A call opening right after: the close ended a call whose value was left open
                 # (the call is text, as SGLang keeps it), else it is the value's own text
-                opens = scan.followed_by(pos + found[1], tags.opening)
+                opens = scan.followed_by(pos + length, tags.opening)
                 if opens is None:
                     scan.cursor = pos
                     return False
                 if not opens:  # (the value's own text)
-                    scan.cursor = pos + found[1]
+                    scan.cursor = pos + length
                     continue
                 self._value_end = None  # (streamed: the open value ends here, as the call does)
                 self._track_value(out, pos, True)
-                return self._close(out, self._parse(pos, complete=False), pos + found[1])
-            marker, self._value_end = scan.view[pos : pos + found[1]], found[0]
-            scan.cursor = pos + found[1]
+                return self._close(out, self._parse(pos, complete=False), pos + length)
+            marker, self._value_end = scan.view[pos : pos + length], value
+            scan.cursor = pos + length
             self._track_value(out, pos, inside)
             if marker == tags.close:  # (it closes a `<function=…>` that lost its `</function>` too)
                 call = self._parse(pos)
@@ -253,8 +250,6 @@ class ToolCallTagParser(TagCalls):
             if marker == FUNCTION_END and self._bare:
                 self._body_end, self._state = scan.cursor, State.CLOSING
                 return True
-        scan.cursor = scan.end
-        return False
 
     def _step_closing(self, out: list[Piece]) -> bool:
         after = self._scan.after_spacing(self.TAGS.closing)

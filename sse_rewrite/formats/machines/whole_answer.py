@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ...stream.events import Markup, Notice, Piece, Reasoning, Text, ToolCall
 from . import declare
 from ._list_machine import ListParser, State
-from ._list_syntax import ListSyntax
+from ._list_syntax import MAX_HEADER, ListSyntax
 from ._scanner import DEFAULT_MAX_SECTION_BYTES
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -76,6 +76,11 @@ class WholeAnswerParser:
     """Made before the field's first text, so that it sees it (see the module docstring)."""
     REASONING: ClassVar[LeadingReasoning | None] = None
     """A reasoning block that may come before the answer."""
+    HEADS: ClassVar[tuple[tuple[tuple[bytes, ...], bytes], ...] | None] = None
+    """Where the request's tools are known, the gate decides at the first name (any id): what may come
+    before it (bytes each, spacing between) and what ends it (`"`, a JSON string's, else a name's
+    bytes then that byte: `[f(`, `f{`). A name that is no declared tool hands the answer to `INNER`
+    (only the first choice's: `stream/stream_format.py`)."""
     DECLARED_ONLY: ClassVar[bool] = False
     """Whether, where the request's tools are known, every bare call must name one of them (else
     the answer is text): for calls prose and code write too (Granite's `NAME(k="v")` lines)."""
@@ -255,6 +260,10 @@ class WholeAnswerParser:
             first = _SPACE.match(held).end()  # type: ignore[union-attr]  # (always matches)
             if first == len(held):
                 return True
+            if self.HEADS is not None and self._tools:  # (held until the first name is read)
+                decided = [_named_by(bytes(held), *head, self._tools) for head in self.HEADS]
+                if True not in decided:
+                    return None in decided and len(held) <= MAX_HEADER  # (a name is no longer)
             syntax = next((s for s in self.BARE if _may_start(s, held[first])), None)
             if syntax is None:
                 return False
@@ -289,6 +298,27 @@ class WholeAnswerParser:
         """Hand the held answer to `INNER`, which reads it from now on."""
         held, self._held = self._held, None
         return self._inner.feed(held.decode("utf-8", "surrogatepass")) if held else []
+
+
+_QUOTED: Final = re.compile(rb'([^"\\]*)')
+_WORD: Final = re.compile(rb"[ \t\r\n]*([A-Za-z_][A-Za-z0-9_.\-]*|)[ \t\r\n]*")
+
+
+def _named_by(held: bytes, head: tuple[bytes, ...], end: bytes, tools: ToolSchemas) -> bool | None:
+    """Whether the held answer's first name, after `head` and ended by `end` (`HEADS`), names a
+    declared tool (None: not known yet; False too where `head` cannot begin the answer)."""
+    pos = 0
+    for token in head:
+        pos = _SPACE.match(held, pos).end()  # type: ignore[union-attr]  # (always matches)
+        if not held.startswith(token, pos):
+            return None if token.startswith(held[pos:]) else False  # (None: the held text ends in it)
+        pos += len(token)
+    found = (_QUOTED if end == b'"' else _WORD).match(held, pos)
+    name = found.group(1).decode("utf-8", "replace").lower()  # type: ignore[union-attr]  # (always matches)
+    if found.end() < len(held):  # type: ignore[union-attr]
+        return bool(name) and held.startswith(end, found.end()) and tools.declares(name)  # type: ignore[union-attr]
+    # (a bare word that begins no declared tool's name is prose: released at once)
+    return None if head or any(tool.lower().startswith(name) for tool in tools.names()) else False
 
 
 def _as_reasoning(pieces: list[Piece]) -> list[Piece]:
