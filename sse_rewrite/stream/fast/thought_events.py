@@ -45,5 +45,5 @@ def thought_events(parts: tuple[bytes, bytes], texts: list[str]) -> list[Output]
     head, tail = parts
     joined = _JOINT.join(texts)
     if joined.count(_JOINT) != len(texts) - 1:  # (a text holding the joint: each encoded alone)
-        return [head + (tail + head).join(map(orjson.dumps, texts)) + tail]
-    return [head + orjson.dumps(joined).replace(_JOINT_BYTES, b'"' + tail + head + b'"') + tail]
+        return [b"".join((head, (tail + head).join(map(orjson.dumps, texts)), tail))]
+    return [b"".join((head, orjson.dumps(joined).replace(_JOINT_BYTES, b'"' + tail + head + b'"'), tail))]
