@@ -42,12 +42,24 @@ _END: Final = "\x00"  # after each text `moving` joins, where `words` are given:
 def _any_of(closes: tuple[str, ...], leads: str, words: Words | None) -> Search:
     """The search for a character of `closes` (characters) or of `leads` in a text, or with
     `words`, for one of the words whole or a start of one before `_END`."""
-    chars = "[" + re.escape("".join(sorted({*closes, *leads}))) + "]"
-    if words is not None and words[0]:
-        chars += "".join("|" + re.escape(word) for word in words[0])
-    if words is not None and words[1]:
-        chars += "|(?:" + "|".join(re.escape(start) for start in words[1]) + ")" + _END
-    return re.compile(chars).search
+    found = dict.fromkeys(sorted({*closes, *leads}), "")  # (each string, and what must follow it)
+    if words is not None:
+        found.update({start: _END for start in words[1]}, **dict.fromkeys(words[0], ""))
+    return re.compile(_trie(found)).search
+
+
+def _trie(found: dict[str, str]) -> str:
+    """A pattern for any string of `found` followed by what it maps to, each alternative led by a
+    character (so that `re` skips to those characters), those sharing one under it."""
+    ends = [then for text, then in found.items() if not text]  # (what follows a string that ends here)
+    if "" in ends:
+        return ""  # (found already)
+    nodes: dict[str, dict[str, str]] = {}
+    for text, then in found.items():
+        if text:
+            nodes.setdefault(text[0], {})[text[1:]] = then
+    branches = [*ends, *(re.escape(lead) + _trie(rest) for lead, rest in nodes.items())]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
 @dataclass(frozen=True, slots=True)
