@@ -316,8 +316,8 @@ def test_a_thought_whose_end_its_parser_holds_goes_the_short_way() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["a", "Let ", "me", "", "<", "x<y", "é m", "\n", "ok" * 9]), max_size=80),
-       st.integers(0, 80), st.sampled_from(["", "m", "[]m"]))
+@given(st.lists(st.sampled_from(["a", "Let ", "me", "", "<", "x<y", "é m", "\n", "ok" * 9, "\x00", "\x00<"]),
+                max_size=80), st.integers(0, 80), st.sampled_from(["", "m", "[]m"]))
 def test_moving_texts_are_those_a_search_of_each_finds(texts: list[str], start: int, leads: str) -> None:
     markers, _ = think_mode(GLM, "auto", True)
     assert markers is not None
