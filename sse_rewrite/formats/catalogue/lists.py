@@ -82,18 +82,14 @@ GEMMA: Final = ListSyntax(
     closer=b"<tool_call|>",
     again=b"call:",
 )
-GEMMA_STRIPPED: Final = ListSyntax(
-    "Gemma 4", (b"call:",), GEMMA.values, gemma_calls, header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes,
-    header_optional=False, again=GEMMA.again, word_start=True,
-)  # fmt: skip
+GEMMA_STRIPPED: Final = dataclasses.replace(GEMMA, openers=(b"call:",), closer=None, word_start=True)
 """Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
 (no closer: a `<tool_call|>` that survived is dropped as an orphan), at the field's start or
 after a character that is not a letter, digit or `_` (`recall:x{…}` is prose)."""
 
-FUNCTIONGEMMA: Final = ListSyntax(
-    "FunctionGemma", (b"<start_function_call>",), {ord("{"): Quotes.ESCAPE}, escaped_calls,
-    header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes, header_optional=False,
-    closer=b"<end_function_call>", again=GEMMA.again, typed=escaped_calls,
+FUNCTIONGEMMA: Final = dataclasses.replace(
+    GEMMA, name="FunctionGemma", openers=(b"<start_function_call>",), values={ord("{"): Quotes.ESCAPE},
+    read=escaped_calls, closer=b"<end_function_call>", typed=escaped_calls,
 )  # fmt: skip
 """Gemma 4's grammar with `<escape>` for its quote token and three special tokens of its own;
 each value is raw text, typed (`<escape>42<escape>` is 42, as vLLM's `json.loads` makes it)."""
