@@ -24,6 +24,7 @@ pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and witho
 
 ALIAS = "gpt-4o"
 QWEN_ID = "Qwen/Qwen3-235B-A22B"
+GEMMA_ID = "google/gemma-4-31b-it"
 READ = {"type": "function", "function": {"name": "read", "parameters": {
     "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}  # fmt: skip
 HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_call>'
@@ -142,7 +143,7 @@ STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", say
     pytest.param("moonshotai/kimi-k3", 'Let me look.\ntools<|sep|>call tool="read" index="1"<|sep|>'
                  'argument key="path" type="string"<|sep|>/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>',
                  id="kimi-k3-sep"),
-    pytest.param("google/gemma-4-31b-it", "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
+    pytest.param(GEMMA_ID, "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
     pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
                  'to=functions.read json{"path": "/etc/hosts"}', id="harmony"),
 ]  # fmt: skip
@@ -171,6 +172,7 @@ OWN_IDS = [  # (a stripped form under its own ids: `model`, then the answer with
                  id="kimi-k3-sep"),
     pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
                  'to=functions.{} json{{"path": "/etc/hosts"}}', id="harmony"),
+    pytest.param(GEMMA_ID, "Let me look.\ncall:{}{{path:/etc/hosts}}\nDone.", id="gemma-4"),
 ]  # fmt: skip
 
 
@@ -188,8 +190,8 @@ def test_a_stripped_call_under_its_ids_must_name_a_declared_tool(
     cut: str, streamed: bool,
 ) -> None:  # fmt: skip
     """Under its own ids, where the tools are known, a stripped call (a syntax prose can contain)
-    that names no declared tool stays text, byte for byte, with a notice (`PROSE`): stripped Kimi's
-    and K3's in the answer (K3's section around it too), stripped harmony's in the reasoning."""
+    that names no declared tool stays text, byte for byte, with a notice (`PROSE`): stripped Kimi's,
+    K3's and Gemma 4's in the answer (K3's section around it too), stripped harmony's in the reasoning."""
     text = template.format(name)
     pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
     args = ["--stream-arguments"] if streamed else []
@@ -203,6 +205,21 @@ def test_a_stripped_call_under_its_ids_must_name_a_declared_tool(
         field = "reasoning_content" if text.startswith("analysis") else "content"
         assert texts == {field: text.removeprefix("analysis")}
     assert ("undeclared-tool" in result.stderr) == (not expected)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+def test_gemma_tokens_make_calls_whatever_the_name(tmp_path: Path, cut: str, streamed: bool) -> None:
+    """Under Gemma ids with the tools known, only the stripped `call:` must name a declared tool:
+    a call in Gemma's `<|tool_call>` tokens (which prose cannot hold) is a call whatever its name."""
+    text = 'Let me look.\n<|tool_call>call:rm{path:<|"|>/etc/hosts<|"|>}<tool_call|>\nDone.'
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+    (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": GEMMA_ID, "messages": [], "tools": [READ]}))
+    args = ["--tools", str(tmp_path / "tools.json"), *(["--stream-arguments"] if streamed else [])]
+    result = invoke(args, token_stream(pieces, model=GEMMA_ID))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    assert [(tool, arguments) for _, tool, arguments in calls] == [("rm", '{"path": "/etc/hosts"}')]
+    assert texts == {"content": "Let me look.\n\nDone."}
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
