@@ -15,6 +15,7 @@ import pytest
 
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats.catalogue.declared import DECLARED_SUFFIX
+from sse_rewrite.formats.catalogue.routing import FAMILIES
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import chunk_event, feed_pieces, rejoin, settled, token_stream, tokens
 from tests.cli_runs import invoke
@@ -22,6 +23,8 @@ from tests.cli_runs import invoke
 pytestmark = pytest.mark.usefixtures("accelerators")  # each test with and without fast/
 
 ALIAS = "gpt-4o"
+QWEN_ID = "Qwen/Qwen3-235B-A22B"
+GEMMA_ID = "google/gemma-4-31b-it"
 READ = {"type": "function", "function": {"name": "read", "parameters": {
     "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}  # fmt: skip
 HERMES = '<tool_call>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_call>'
@@ -140,7 +143,7 @@ STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", say
     pytest.param("moonshotai/kimi-k3", 'Let me look.\ntools<|sep|>call tool="read" index="1"<|sep|>'
                  'argument key="path" type="string"<|sep|>/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>',
                  id="kimi-k3-sep"),
-    pytest.param("google/gemma-4-31b-it", "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
+    pytest.param(GEMMA_ID, "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
     pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
                  'to=functions.read json{"path": "/etc/hosts"}', id="harmony"),
 ]  # fmt: skip
@@ -169,6 +172,7 @@ OWN_IDS = [  # (a stripped form under its own ids: `model`, then the answer with
                  id="kimi-k3-sep"),
     pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
                  'to=functions.{} json{{"path": "/etc/hosts"}}', id="harmony"),
+    pytest.param(GEMMA_ID, "Let me look.\ncall:{}{{path:/etc/hosts}}\nDone.", id="gemma-4"),
 ]  # fmt: skip
 
 
@@ -186,8 +190,8 @@ def test_a_stripped_call_under_its_ids_must_name_a_declared_tool(
     cut: str, streamed: bool,
 ) -> None:  # fmt: skip
     """Under its own ids, where the tools are known, a stripped call (a syntax prose can contain)
-    that names no declared tool stays text, byte for byte, with a notice (`PROSE`): stripped Kimi's
-    and K3's in the answer (K3's section around it too), stripped harmony's in the reasoning."""
+    that names no declared tool stays text, byte for byte, with a notice (`PROSE`): stripped Kimi's,
+    K3's and Gemma 4's in the answer (K3's section around it too), stripped harmony's in the reasoning."""
     text = template.format(name)
     pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
     args = ["--stream-arguments"] if streamed else []
@@ -201,6 +205,21 @@ def test_a_stripped_call_under_its_ids_must_name_a_declared_tool(
         field = "reasoning_content" if text.startswith("analysis") else "content"
         assert texts == {field: text.removeprefix("analysis")}
     assert ("undeclared-tool" in result.stderr) == (not expected)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character"])
+def test_gemma_tokens_make_calls_whatever_the_name(tmp_path: Path, cut: str, streamed: bool) -> None:
+    """Under Gemma ids with the tools known, only the stripped `call:` must name a declared tool:
+    a call in Gemma's `<|tool_call>` tokens (which prose cannot hold) is a call whatever its name."""
+    text = 'Let me look.\n<|tool_call>call:rm{path:<|"|>/etc/hosts<|"|>}<tool_call|>\nDone.'
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
+    (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": GEMMA_ID, "messages": [], "tools": [READ]}))
+    args = ["--tools", str(tmp_path / "tools.json"), *(["--stream-arguments"] if streamed else [])]
+    result = invoke(args, token_stream(pieces, model=GEMMA_ID))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    assert [(tool, arguments) for _, tool, arguments in calls] == [("rm", '{"path": "/etc/hosts"}')]
+    assert texts == {"content": "Let me look.\n\nDone."}
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
@@ -240,26 +259,57 @@ WHOLE = [  # (the whole answer: Llama 3/4's, Llama 3.2's and LFM2's, Mistral's a
     pytest.param("read", False, False, id="without-tools"),
 ])  # fmt: skip
 @pytest.mark.parametrize("template", WHOLE)
-def test_a_whole_answer_of_bare_calls_under_an_alias_is_read_when_it_names_a_declared_tool(
-    tmp_path: Path, template: str, name: str, with_tools: bool, read: bool, cut: str
+@pytest.mark.parametrize("model", [ALIAS, QWEN_ID])
+def test_a_whole_answer_of_bare_calls_is_read_under_any_id_when_it_names_a_declared_tool(
+    tmp_path: Path, model: str, template: str, name: str, with_tools: bool, read: bool, cut: str
 ) -> None:
     """The whole-answer syntaxes, read under its ids only without tools, under any id where the first
-    call names a declared tool; quoted in prose, or followed by prose, they stay text."""
+    call names a declared tool (an alias's, a tag family's); quoted in prose, or followed by prose,
+    they stay text."""
     leak = template.replace("{}", name).replace("{{", "{").replace("}}", "}")
     calls = [CALL] * leak.count("/etc/hosts")
     for text, expected in ((f" {leak}\n", calls if read else []), (f"See {leak}", []), (f"{leak} ok", [])):
         pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
         args = ["--stats"]
         if with_tools:
-            request = {"model": ALIAS, "messages": [], "tools": [READ]}
+            request = {"model": model, "messages": [], "tools": [READ]}
             (tmp_path / "tools.json").write_bytes(orjson.dumps(request))
             args += ["--tools", str(tmp_path / "tools.json")]
-        result = invoke(args, token_stream(pieces, model=ALIAS))
+        result = invoke(args, token_stream(pieces, model=model))
         texts, found, _ = settled(result.stdout_bytes)[0]
         assert [(n.lower(), a) for _, n, a in found] == expected, text
         assert texts == {"content": " \n" if expected else text}
 
 
+COMPOSED = [pytest.param(family.ids[0], family.format, id=family.format) for family in FAMILIES
+            if isinstance(family.parser, type)]  # fmt: skip
+"""Every family whose `auto` is a composition (the wrapped ones read whole answers of their own)."""
+
+
+@pytest.mark.parametrize(("template", "name"), [
+    pytest.param(WHOLE[0].values[0], "read", id="llama-json-declared"),
+    pytest.param(WHOLE[0].values[0], "rm", id="llama-json-undeclared"),
+    pytest.param(WHOLE[3].values[0], "read", id="mistral-stripped-declared"),
+])  # fmt: skip
+@pytest.mark.parametrize(("model", "format_name"), COMPOSED)
+def test_a_whole_answer_is_read_under_every_familys_ids(
+    tmp_path: Path, model: str, format_name: str, template: str, name: str
+) -> None:
+    """Under a tag family's ids too (Qwen, Hermes, GLM, Hunyuan...: no tags are added, they read their
+    own), the gate reads a whole answer of bare calls whose first call names a declared tool, and
+    `--stats` names the variant and what it adds."""
+    text = " " + template.replace("{}", name).replace("{{", "{").replace("}}", "}") + "\n"
+    (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": model, "messages": [], "tools": [READ]}))
+    args = ["--stats", "--think", "off", "--tools", str(tmp_path / "tools.json")]  # (some ids open reasoning)
+    result = invoke(args, token_stream(tokens(text), model=model))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    expected = ([CALL], {"content": " \n"}) if name == "read" else ([], {"content": text})
+    assert ([(n, a) for _, n, a in calls], texts) == expected
+    assert f"format {format_name}{DECLARED_SUFFIX} (" in result.stderr
+    assert "bare calls as the whole answer" in result.stderr
+
+
+@pytest.mark.parametrize("format_name", ["native+special-tokens", "qwen+special-tokens"])
 @pytest.mark.parametrize(("answer", "released"), [
     ('{"name": "Paris", "country": "France"}', len('{"name": "Paris"')),
     ('{"city": "Paris"}', len('{"c')),
@@ -268,10 +318,11 @@ def test_a_whole_answer_of_bare_calls_under_an_alias_is_read_when_it_names_a_dec
     ('{"name": "read", "parameters": {"path": ', None),  # (a declared tool: held to its end, then text)
 ])  # fmt: skip
 def test_a_json_mode_answer_streams_once_its_name_is_no_declared_tool(
-    answer: str, released: int | None
+    format_name: str, answer: str, released: int | None
 ) -> None:
-    """The gate holds an answer only until its first name is read (JSON mode under `gpt-4o` streams)."""
-    parser = FORMATS["native+special-tokens" + DECLARED_SUFFIX](tools=ToolSchemas.read([READ]))
+    """The gate holds an answer only until its first name is read (JSON mode under `gpt-4o` or a Qwen
+    id streams)."""
+    parser = FORMATS[format_name + DECLARED_SUFFIX](tools=ToolSchemas.read([READ]))
     out = [parser.feed(character) for character in answer]
     first = next((i + 1 for i, pieces in enumerate(out) if pieces), None)
     assert first == released

@@ -296,3 +296,37 @@ def test_harmony_analysis_tokens_move_to_reasoning_in_runs(monkeypatch: pytest.M
     assert outputs[0] == outputs[1]
     assert b'"reasoning":"w59 "' in outputs[0] or b'"reasoning_content":"w59 "' in outputs[0]
     assert asked <= len(words) // 4
+
+
+@pytest.mark.parametrize("spaced", [False, True])
+def test_harmony_analysis_moved_on_is_written_by_bytes(monkeypatch: pytest.MonkeyPatch, spaced: bool) -> None:
+    """The analysis tokens `moved_on` takes go out as the byte template of the first one's moved event
+    makes them (`thought_parts`), not one chunk encoded each: the bytes are the general path's, for
+    texts with quotes, backslashes, line breaks and characters outside ASCII, in compact or spaced JSON."""
+    from sse_rewrite.protocols.openai.output import OpenAIOutput
+
+    words = [f"w{n}{tail} " for n in range(40) for tail in ("", '"', "\\", "é", "\n")]
+    texts = ["<|channel|>", "analysis", "<|message|>", *words, "<|end|>", "<|start|>", "assistant",
+             "<|channel|>", "final", "<|message|>", "Done.", "<|return|>"]  # fmt: skip
+    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
+               "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+              for text in texts]  # fmt: skip
+    encode = (lambda chunk: json.dumps(chunk).encode()) if spaced else orjson.dumps
+    data = b"".join(b"data: " + encode(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+    encoded = 0
+    chunk_of = OpenAIOutput.chunk
+
+    def counted(self: OpenAIOutput, chunk: Any) -> Any:
+        nonlocal encoded
+        encoded += 1
+        return chunk_of(self, chunk)
+
+    monkeypatch.setattr(OpenAIOutput, "chunk", counted)
+    outputs = []
+    for token_runs in (False, True):
+        encoded = 0
+        rewriter = StreamRewriter(RewriteOptions(token_runs=token_runs))
+        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
+    assert outputs[0] == outputs[1]
+    assert b'"w39\\u00e9 "' in outputs[0] or "w39é ".encode() in outputs[0]
+    assert encoded <= len(words) // 8

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from .catalogue.declared import DECLARED_ADDS, DECLARED_SUFFIX, declared
+from .catalogue.declared import DECLARED_ADDS, DECLARED_ANSWERS, DECLARED_SUFFIX, declared
 from .catalogue.routing import FAMILIES, Tokens
 from .machines._lazy import LazyComposition, Ref
 from .machines._scanner import DEFAULT_MAX_SECTION_BYTES
@@ -76,12 +76,12 @@ _AUTO: Final[dict[str, type[ToolSyntax] | Ref]] = {
 }
 """What `auto` picks: a model's own syntax plus the special tokens, in one pass (`_auto.py`)."""
 _DECLARED: Final = {
-    name + DECLARED_SUFFIX: variant
+    name + DECLARED_SUFFIX: declared(parser)
     for name, parser in _AUTO.items()
-    if isinstance(parser, type) and issubclass(parser, LazyComposition) and (variant := declared(parser))
+    if isinstance(parser, type) and issubclass(parser, LazyComposition)
 }
-"""The same where the request's tools are known, for those that read no tag syntax of their own
-(`declared.declared`)."""
+"""The same where the request's tools are known (`declared.declared`): the whole-answer gate, and the
+tag syntaxes prose can contain where a composition reads none of its own."""
 
 _NAMED: Final[dict[str, type[ToolSyntax] | Ref]] = {
     "kimi": Ref("catalogue.kimi", "KimiParser"),
@@ -146,8 +146,9 @@ def select_format(model: str | None, requested: str, tools: bool = False) -> tup
     the request's tools: then a call of theirs that names one of them is read under any id.
     """
     name, why = _select(model, requested)
-    if tools and requested == "auto" and name is not None and name + DECLARED_SUFFIX in _DECLARED:
-        return name + DECLARED_SUFFIX, f"{why}; {DECLARED_ADDS} (the request's tools are known)"
+    if tools and requested == "auto" and (variant := _DECLARED.get(f"{name}{DECLARED_SUFFIX}")):
+        adds = DECLARED_ANSWERS if variant.args[0] in _AUTO.values() else DECLARED_ADDS  # (its own tags)
+        return f"{name}{DECLARED_SUFFIX}", f"{why}; {adds} (the request's tools are known)"
     return name, why
 
 

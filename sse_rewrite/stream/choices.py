@@ -327,16 +327,15 @@ class StreamChoices:
         self.pending, self.awaiting = True, False  # (its parser holds the open reasoning message)
         return [with_choice(chunk, moved)]
 
-    def moved_on(self, chunk: Chunk, index: int, texts: Sequence[str]) -> tuple[int, list[Planned]]:
+    def moved_on(
+        self, chunk: Chunk, index: int, texts: Sequence[str]
+    ) -> tuple[list[str], Callable[[str], Chunk]]:  # fmt: skip
         """After `moved` took `chunk` (for choice `index`), its look-alikes (the same chunk but
         for their content, `texts`) that the reasoning field takes whole too
-        (`ChoiceRewriter.moved_on`): how many, and their chunks."""
-        rewriter = self._choices[index]
-        moved = rewriter.moved_on(texts)
-        if not moved:
-            return 0, []
-        base = envelope(chunk)
-        return len(moved), [{**base, "choices": [rewriter.moved_choice(text)]} for text in moved if text]
+        (`ChoiceRewriter.moved_on`): their texts ("" for one that sends nothing), and the chunk a
+        text becomes there (as `moved` makes it)."""
+        rewriter, base = self._choices[index], envelope(chunk)
+        return rewriter.moved_on(texts), lambda text: {**base, "choices": [rewriter.moved_choice(text)]}
 
     def _assemble(
         self, raw: bytes, chunk: Chunk, results: list[tuple[int, ChoiceResult]]

@@ -4,6 +4,7 @@ A fake upstream answers as `gpt-4o` (a gateway's alias for a Qwen backend) with 
 message as its text, a few characters per chunk or whole: a Hermes or Qwen3-Coder call that
 names a tool the request declares comes back as a tool call; one that names no declared tool
 stays text, byte for byte. Under Kimi's own id, a stripped Kimi call must name a declared tool too.
+Under a Qwen id, a whole answer of Llama's bare JSON is read as under the alias.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ TOOL_CALLS = '<tool_calls>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}
 M1 = '<tool_calls>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_calls>'
 HY3 = "<tool_calls>\n<tool_call>{}<tool_sep>\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>\n" \
       "</tool_call>\n</tool_calls>"  # fmt: skip
+LLAMA = '{"name": "read", "parameters": {"path": "/etc/hosts"}}'
+JSON_MODE = '{"name": "Paris", "country": "France", "population": 2102650}'
+QWEN_ID = "Qwen/Qwen3-235B-A22B"
 LEFT = {HY3: "\n"}  # (Hunyuan 3's newline before its block's closer stays text, as under its own ids)
 
 
@@ -104,24 +108,28 @@ def test_an_alias_leaking_tag_calls(
 
 
 @pytest.mark.parametrize(
-    ("answer", "called"),
+    ("answer", "called", "model"),
     [
-        pytest.param('{"name": "read", "parameters": {"path": "/etc/hosts"}}', True, id="llama-json"),
-        pytest.param('[read(path="/etc/hosts")]', True, id="pythonic-list"),
-        pytest.param('[{"name": "read", "arguments": {"path": "/etc/hosts"}}]', True, id="bare-list"),
-        pytest.param('{"name": "Paris", "country": "France", "population": 2102650}', False, id="json-mode"),
+        pytest.param(LLAMA, True, ALIAS, id="llama-json"),
+        pytest.param('[read(path="/etc/hosts")]', True, ALIAS, id="pythonic-list"),
+        pytest.param('[{"name": "read", "arguments": {"path": "/etc/hosts"}}]', True, ALIAS, id="bare-list"),
+        pytest.param(JSON_MODE, False, ALIAS, id="json-mode"),
+        # (under a tag family's id: Qwen's writes the tags, but a Llama-style call is read as under `gpt-4o`)
+        pytest.param(LLAMA, True, QWEN_ID, id="qwen-id-llama-json"),
+        pytest.param(JSON_MODE, False, QWEN_ID, id="qwen-id-json-mode"),
     ],
 )
-def test_an_alias_answering_bare_calls_or_json(
-    servers: Servers, echo: str, answer: str, called: bool
+def test_a_whole_answer_of_bare_calls_or_json(
+    servers: Servers, echo: str, answer: str, called: bool, model: str
 ) -> None:
-    """A whole answer of bare calls naming a declared tool is read; a JSON-mode answer streams as text
-    (held only until its `name` is read: tests/test_declared_tools.py)."""
+    """A whole answer of bare calls naming a declared tool is read, under an alias or a tag family's
+    id; a JSON-mode answer streams as text (held only until its `name` is read:
+    tests/test_declared_tools.py)."""
     base_url, _ = servers.serve(upstream=echo)
     client = openai.OpenAI(base_url=base_url, api_key="x", max_retries=0, timeout=10)
     messages: Any = [{"role": "user", "content": answer}]
     try:
-        with client.chat.completions.stream(model=ALIAS, messages=messages, tools=[READ]) as events:
+        with client.chat.completions.stream(model=model, messages=messages, tools=[READ]) as events:
             deltas = [event.delta for event in events if event.type == "content.delta"]
             choice = events.get_final_completion().choices[0]
     finally:

@@ -2,7 +2,8 @@
 
 `DECLARED` are syntaxes prose can contain, read under any model id where the request's tools
 are known and the call names one of them (docs/behaviour.md, "Types"); `declared` builds that
-variant of a composition (`routing.FAMILIES`), unless it reads such tags of its own already.
+variant of a composition (`routing.FAMILIES`): one that reads such tags of its own already gets only
+the whole-answer gate.
 """
 
 from __future__ import annotations
@@ -49,27 +50,29 @@ call of theirs must name a declared tool, or it stays text (`PROSE`; docs/behavi
 Each has a tag of its own, or shares it with a body that tells them apart, the list part first, which
 hands any other body on (`<tool_call>`: Granite 3.1's `[…]`, then Hermes', Qwen3-Coder's and GLM's;
 `<tool_calls>`: Jamba's `[…]`, then MiniMax M1's JSON lines, then Hunyuan 3's block of `<tool_call>`s)."""
-_TAGGED: Final = (QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVOKE, MINIMAX_M1, LONGCAT, IQUEST, HY3,
-                  HY3_OPENSOURCE, HY4, K2_HORIZON, GRANITE_31, TOOL_CALLS_LIST, NEMOTRON, XLAM_MARKERS, OLMO,
-                  DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, GRANITE_20B, FUNCTIONARY)
-"""Parts that read a `<tool_call>`-like tag of their own: a composition holding one keeps it."""
+_TAGGED: Final = (*DECLARED, QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVOKE, GRANITE_31, XLAM_MARKERS,
+                  DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, FUNCTIONARY)
+"""Parts that read a `<tool_call>`-like tag of their own (the `DECLARED` ones too): a composition holding
+one keeps it, and gets the whole-answer gate alone."""
 _CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, MINIMAX_M1, HY3, HY3_OPENSOURCE, HY4, OLMO)}
 """Parts whose markers begin with a `DECLARED` part's tag (DeepSeek's unprefixed `<tool_calls`,
 `<function_calls`): a composition holding one leaves those out (no marker may begin another)."""
 DECLARED_SUFFIX: Final = "+declared-tools"
+DECLARED_ANSWERS: Final = ("bare calls as the whole answer (Llama's, Mistral's, [...] lists: its first "
+                           "call), whose call names a declared tool")
+"""What the gate adds (`lists.DeclaredAnswer`): a composition that reads tags of its own gets that alone."""
 DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, GLM, <tool_call>[…],"
                         " <tool_calls> holding a […] list, MiniMax M1's lines or Hunyuan 3's block, "
                         "<TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, K2 Horizon's, "
-                        "Hunyuan's), and bare calls as the whole answer (Llama's, Mistral's, [...] lists: "
-                        "its first call), whose call names a declared tool")
+                        f"Hunyuan's), and {DECLARED_ANSWERS}")
 
 
-def declared(composition: type[LazyComposition]) -> Ref | None:
-    """`composition` plus the `DECLARED` parts (what `auto` reads when the request's tools are
-    known), behind the whole-answer gate (`lists.gated`), or None when it reads tags of its own
-    (`_TAGGED`): their ids already read them."""
+def declared(composition: type[LazyComposition]) -> Ref:
+    """What `auto` reads when the request's tools are known: `composition` plus the `DECLARED` parts,
+    or where it reads tags of its own (`_TAGGED`: its ids read them already) `composition` alone,
+    behind the whole-answer gate (`lists.gated`)."""
     if any(part in composition.PARTS for part in _TAGGED):
-        return None
+        return Ref("catalogue.lists", "gated", composition)
     left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
     adds = tuple(part for part in DECLARED if part not in left_out)
     attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": composition.BASE,

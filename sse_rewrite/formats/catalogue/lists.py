@@ -82,18 +82,14 @@ GEMMA: Final = ListSyntax(
     closer=b"<tool_call|>",
     again=b"call:",
 )
-GEMMA_STRIPPED: Final = ListSyntax(
-    "Gemma 4", (b"call:",), GEMMA.values, gemma_calls, header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes,
-    header_optional=False, again=GEMMA.again, word_start=True,
-)  # fmt: skip
+GEMMA_STRIPPED: Final = dataclasses.replace(GEMMA, openers=(b"call:",), closer=None, word_start=True)
 """Gemma 4 with its special tokens stripped by the server: `call:NAME{…}` glued to the text
 (no closer: a `<tool_call|>` that survived is dropped as an orphan), at the field's start or
 after a character that is not a letter, digit or `_` (`recall:x{…}` is prose)."""
 
-FUNCTIONGEMMA: Final = ListSyntax(
-    "FunctionGemma", (b"<start_function_call>",), {ord("{"): Quotes.ESCAPE}, escaped_calls,
-    header=_GEMMA_HEADER, header_bytes=GEMMA.header_bytes, header_optional=False,
-    closer=b"<end_function_call>", again=GEMMA.again, typed=escaped_calls,
+FUNCTIONGEMMA: Final = dataclasses.replace(
+    GEMMA, name="FunctionGemma", openers=(b"<start_function_call>",), values={ord("{"): Quotes.ESCAPE},
+    read=escaped_calls, closer=b"<end_function_call>", typed=escaped_calls,
 )  # fmt: skip
 """Gemma 4's grammar with `<escape>` for its quote token and three special tokens of its own;
 each value is raw text, typed (`<escape>42<escape>` is 42, as vLLM's `json.loads` makes it)."""
@@ -109,6 +105,8 @@ GEMMA_THOUGHT: Final = ListSyntax(
 CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')
 """Sniff bytes for Gemma's stripped `call:`: the raw JSON holds it whole, or a text field ends
 with its start (`c`, `ca`...) before the closing quote."""
+GEMMA_SNIFF: Final = (*ANGLE_SNIFF, *CALL_SNIFF)
+"""Sniff bytes for Gemma's grammar: its special tokens (`<`) and the stripped `call:`."""
 TOOL_CALLS_SNIFF: Final = (b"[T", b'["')
 """Sniff bytes for `[TOOL_CALLS]`: the raw JSON holds `[T` (the token or its start) or, for a
 lone `[` ending a text field, `["`. Ordinary chunks hold neither (`"choices":[{`)."""
@@ -153,15 +151,11 @@ class LlamaTokensParser(ListParser, SYNTAXES=(LLAMA_JSON, LLAMA_PYTHONIC), sniff
     """Llama's `<|python_tag|>` JSON and `<|python_start|>` pythonic lists."""
 
 
-class GemmaParser(
-    ListParser, SYNTAXES=(GEMMA, GEMMA_STRIPPED, GEMMA_THOUGHT), sniff=(*ANGLE_SNIFF, *CALL_SNIFF)
-):
+class GemmaParser(ListParser, SYNTAXES=(GEMMA, GEMMA_STRIPPED, GEMMA_THOUGHT), sniff=GEMMA_SNIFF):
     """`--format gemma`, and Gemma ids: `<|tool_call>call:…` and the stripped `call:NAME{…}`."""
 
 
-class FunctionGemmaParser(
-    ListParser, SYNTAXES=(FUNCTIONGEMMA, FUNCTIONGEMMA_STRIPPED), sniff=(*ANGLE_SNIFF, *CALL_SNIFF)
-):
+class FunctionGemmaParser(ListParser, SYNTAXES=(FUNCTIONGEMMA, FUNCTIONGEMMA_STRIPPED), sniff=GEMMA_SNIFF):
     """`--format functiongemma`: its special tokens, and its calls with them stripped."""
 
 
@@ -169,9 +163,11 @@ class FunctionGemmaIdsParser(ListParser, SYNTAXES=(FUNCTIONGEMMA_STRIPPED,), sni
     """What FunctionGemma ids add to the tokens read everywhere: the stripped `call:NAME{…}`."""
 
 
-class GemmaIdsParser(ListParser, SYNTAXES=(GEMMA_STRIPPED, GEMMA_THOUGHT), sniff=(*ANGLE_SNIFF, *CALL_SNIFF)):
+class GemmaIdsParser(ListParser, SYNTAXES=(GEMMA_STRIPPED, GEMMA_THOUGHT), sniff=GEMMA_SNIFF, PROSE=True):
     """What Gemma ids add to the tokens read in every stream (prose may say `call:`): the
-    stripped `call:NAME{…}`, and the `<|channel>thought` reasoning."""
+    stripped `call:NAME{…}`, which must name a declared tool where the request's tools are known
+    (`PROSE`: the tokens, read by `ListMarkersParser`, make calls whatever the name), and the
+    `<|channel>thought` reasoning."""
 
 
 LLAMA_BARE_JSON: Final = ListSyntax(

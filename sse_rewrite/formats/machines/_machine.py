@@ -232,7 +232,8 @@ class ScanningParser(StreamedCall, OrphanClosers):
         probe = JsonScanner(json.pos - scan.end, json.in_string, json.depth)  # over the new bytes alone
         closed = probe.advance(data, len(data))
         if closed is not None:  # take the texts before the one holding the closing bracket
-            ends = list(itertools.accumulate(len(t.encode("utf-8", "surrogatepass")) for t in texts))
+            encoded = texts if text.isascii() else [t.encode("utf-8", "surrogatepass") for t in texts]
+            ends = list(itertools.accumulate(map(len, encoded)))  # (an ASCII text's bytes are its characters)
             count = bisect.bisect_left(ends, closed)
             body_end = scan.end + closed
             if count:
@@ -280,14 +281,13 @@ class ScanningParser(StreamedCall, OrphanClosers):
         """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""
         if self._state not in self.SPACING:
             return 0
-        scan, taken = self._scan, 0
-        for text in texts:
+        scan = self._scan
+        for taken, text in enumerate(texts):
             if scan.cursor != scan.end or text.strip(" \t\r\n") or scan.buffered + len(text) > self._max:
-                break
+                return taken
             scan.append(text)
             scan.cursor = scan.end
-            taken += 1
-        return taken
+        return len(texts)
 
     def _compact(self) -> None:
         """Drop handed-back text from the buffer; only in TEXT, where no offsets are kept."""

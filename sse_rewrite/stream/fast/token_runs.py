@@ -205,12 +205,20 @@ class TokenRuns:
         moved = None if chunk is None else self._stream.choices.moved(chunk)
         if chunk is None or moved is None:
             return False
-        more, chunks = self._stream.choices.moved_on(chunk, self._choice, tokens[count + 1 :])
+        more, make = self._stream.choices.moved_on(chunk, self._choice, tokens[count + 1 :])
         if parts:
             out += self._sent(parts)
             parts.clear()
-        out += self._stream.send(moved + chunks)
-        self._moved_count = 1 + more
+        sent = self._stream.send(moved)
+        out += sent
+        texts = [text for text in more if text]
+        around = thought_parts(make, sent, tokens[count]) if texts else None  # (by bytes where exact)
+        if around is not None:
+            out += thought_events(around, texts)
+            self._stream.stats.events_out += len(texts)
+        elif texts:
+            out += self._stream.send([make(text) for text in texts])
+        self._moved_count = 1 + len(more)
         return True
 
     def _thoughts(

@@ -190,10 +190,11 @@ class TokenTemplate:
         (compared in place: the window is not copied)."""
         if not literals:
             return False
-        if self._slots == 1:
-            rebuilt = self._head + self._between.join(literals) + self._tail
-        else:
-            rebuilt = b"".join(map(bytes.join, literals, repeat(self._parts)))
+        if self._slots == 1:  # (the head is checked: `literals`; two concatenations cost 3x the join)
+            joined, head, tail = self._between.join(literals), len(self._head), self._tail
+            return len(joined) + head + len(tail) == stop - start and data.startswith(joined, start + head) \
+                and data.endswith(tail, start, stop)
+        rebuilt = b"".join(map(bytes.join, literals, repeat(self._parts)))
         return len(rebuilt) == stop - start and data.startswith(rebuilt, start)
 
 
