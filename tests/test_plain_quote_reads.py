@@ -43,6 +43,8 @@ def rewritten(data: bytes, on: bool) -> tuple[bytes, list[object], str, int]:
     pytest.param([*PROSE, "`", *ONE_CALL, "`", *PROSE], id="call-in-a-span"),
     pytest.param([*PROSE, "~~~", "\n", "x", "\n", "~~~", "\n", *ONE_CALL], id="call-after-a-tilde-fence"),
     pytest.param([*PROSE[:5], "| ", *ONE_CALL, " |", "\n", *PROSE], id="call-in-a-table-row"),
+    pytest.param([*PROSE, "\n", "\n", "```", "\n", "| a", "\n", "~", "x", "\n", *ONE_CALL, *PROSE],
+                 id="line-starts-read-in-the-run"),
 ])
 def test_quote_reads_in_plain_runs_are_the_general_paths(tokens: list[str]) -> None:
     data = stream(tokens)
@@ -58,3 +60,19 @@ def test_quote_reads_in_plain_runs_are_the_general_paths(tokens: list[str]) -> N
         fast = rewritten(data, True)
     assert any(read)
     assert fast == rewritten(data, False)
+
+
+def test_a_line_start_is_read_in_the_run() -> None:
+    data = stream(PROSE * 8)
+    on_event = StreamRewriter._on_event
+    general: list[str] = []  # the contents of the events the general path decoded
+
+    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> list[object]:
+        if value is not None and value.startswith(b"{"):
+            general.append(orjson.loads(value)["choices"][0]["delta"].get("content"))
+        return on_event(self, raw, value, read)  # type: ignore[return-value]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StreamRewriter, "_on_event", counted)
+        rewritten(data, True)
+    assert general.count("More") <= 1 and general.count("Some ") <= 1  # (after each line end: exposed)

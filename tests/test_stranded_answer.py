@@ -152,3 +152,21 @@ def test_a_whole_body_gets_its_answer_too() -> None:
     out = orjson.loads(body)["choices"][0]["message"]
     assert (out["reasoning_content"], out["content"]) == ("The answer is 4.", "The answer is 4.")
     assert [n.code for n in notices] == ["stranded-answer"]
+
+
+def test_the_stranded_answer_is_read_by_the_parser_the_choice_made_first() -> None:
+    # (one parser fewer a stream: the one the choice made to ask `reads_from_start`, unfed till then)
+    from sse_rewrite.stream import stream_format
+
+    made: list[object] = []
+    factory = stream_format._parser_factory
+
+    def counted(*args: Any) -> Any:
+        make = factory(*args)
+        return lambda: made.append(make()) or made[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stream_format, "_parser_factory", counted)
+        body, _ = rewritten(token_stream(["Four", "."], model="z-ai/glm-5.3"))
+    assert openai_seen(body)[:2] == ("Four.", "Four.")
+    assert len(made) == 2  # (the reasoning field's, and the first: the answer's)

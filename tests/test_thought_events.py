@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite.formats import FORMATS
 from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.stream.choice_state import ChoiceState as ChoiceCore
 from sse_rewrite.stream.choice_thoughts import ChoiceThoughts as ChoiceState
@@ -92,9 +93,10 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
         taken.append(moved is not None)
         return moved
 
-    def counted_thoughts(self: ChoiceState, texts: list[str]) -> int:
-        taken.append(thoughts(self, texts))
-        return taken[-1]
+    def counted_thoughts(self: ChoiceState, texts: list[str]) -> list[str]:
+        moved = thoughts(self, texts)
+        taken.append(len(moved))
+        return moved
 
     def counted_run(self: ChoiceState, texts: list[str], start: int) -> int:
         runs.append(thought_run(self, texts, start))
@@ -117,7 +119,7 @@ def test_moved_thoughts_come_out_as_the_full_plan_sends_them(
             assert rewritten(data, read, on, **options) == out, (read, on)
     with pytest.MonkeyPatch.context() as patch:  # the full plan: nothing moved the short way
         patch.setattr(ChoiceState, "thought", lambda self, choice: None)
-        patch.setattr(ChoiceState, "thoughts", lambda self, texts: 0)
+        patch.setattr(ChoiceState, "thoughts", lambda self, texts: [])
         for (read, on), out in short.items():
             assert rewritten(data, read, on, **options) == out, (read, on)
 
@@ -210,6 +212,24 @@ def test_the_token_runs_take_the_markup_a_moved_call_takes() -> None:
     assert not {"<invoke", '">', "<parameter", "</parameter>", "</minimax:tool_call>"} & set(general)
 
 
+def test_the_token_runs_take_a_thought_whose_end_its_parser_holds() -> None:
+    # (what they send is the full plan's: test_moved_thoughts_come_out_as_the_full_plan_sends_them)
+    data = stream(MINIMAX, [*_THOUGHT, *_HELD] * 3, "stop")
+    on_event = StreamRewriter._on_event
+    general: list[str] = []  # the contents of the events the general path decoded
+
+    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> list[object]:
+        if value is not None and value.startswith(b"{"):
+            general.append(orjson.loads(value)["choices"][0]["delta"].get("content"))
+        return on_event(self, raw, value, read)  # type: ignore[return-value]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StreamRewriter, "_on_event", counted)
+        rewritten(data, len(data), True)
+    assert not {"et m", "e lo", " mini", ":x", " m"} & set(general)  # (held, released: in the run)
+    assert "inimax:" in general  # (all of it held: its event goes out as the full plan sends it)
+
+
 def reasoned(model: str, field: str, reasoning: list[str], answer: list[str], empty: bool = True) -> bytes:
     """A stream whose provider sends the reasoning in `field` (`empty`: beside an empty content),
     then the answer in `content`, under `model`."""
@@ -296,8 +316,8 @@ def test_a_thought_whose_end_its_parser_holds_goes_the_short_way() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["a", "Let ", "me", "", "<", "x<y", "é m", "\n", "ok" * 9]), max_size=80),
-       st.integers(0, 80), st.sampled_from(["", "m", "[]m"]))
+@given(st.lists(st.sampled_from(["a", "Let ", "me", "", "<", "x<y", "é m", "\n", "ok" * 9, "\x00", "\x00<"]),
+                max_size=80), st.integers(0, 80), st.sampled_from(["", "m", "[]m"]))
 def test_moving_texts_are_those_a_search_of_each_finds(texts: list[str], start: int, leads: str) -> None:
     markers, _ = think_mode(GLM, "auto", True)
     assert markers is not None
@@ -307,3 +327,29 @@ def test_moving_texts_are_those_a_search_of_each_finds(texts: list[str], start: 
     while end < len(texts) and texts[end] and not any(lead in texts[end] for lead in "<" + leads):
         end += 1
     assert think.moving(texts, start, leads) == max(0, end - start)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet='a",\\\n é\u2028{}\x85\xc2'), min_size=1, max_size=12))
+def test_thought_events_are_each_texts_event_joined(texts: list[str]) -> None:
+    parts = (b'data: {"choices":[{"delta":{"reasoning_content":', b'}}]}\n\n')
+    assert thought_events(parts, texts) == [b"".join(orjson.dumps(text).join(parts) for text in texts)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Let ", "me", "", "<", "é m", "\n", "mini", "max:", "tool_call>", "[x",
+                                 "am", "\x00", "m\x00", "minimax:tool_call>"]), max_size=80),
+       st.integers(0, 80))
+def test_moving_texts_with_words_are_those_a_search_of_each_finds(texts: list[str], start: int) -> None:
+    markers, _ = think_mode(MINIMAX, "auto", True)
+    assert markers is not None
+    think = ContentThinking(markers)
+    think.tags.feed("Let ")
+    leads, words = FORMATS["minimax+special-tokens"].composition()().plain_words  # type: ignore[attr-defined]
+    end = start
+    while end < len(texts) and texts[end] and not any(lead in texts[end] for lead in "<" + leads):
+        if any(word in texts[end] for word in words[0]) or texts[end].endswith(words[1]):
+            break
+        end += 1
+    moving = think.moving(texts, start, leads, words)
+    assert moving == max(0, end - start) or (moving < end - start and "m\x00" in texts[start + moving])

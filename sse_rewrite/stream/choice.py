@@ -117,7 +117,7 @@ class ChoiceRewriter(ChoiceThoughts):
             return [("content", Notice("stranded-answer", note))]
         text = stranded.text
         if self._make_parser is not None:
-            parser = self._make_parser()
+            parser, self._spare = self._spare or self._make_parser(), None
             pieces = [*parser.feed(text), *parser.flush(True)]
             text = "".join(piece.text for piece in pieces if type(piece) is Text)
         note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "

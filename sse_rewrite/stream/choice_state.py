@@ -48,11 +48,10 @@ class ChoiceState:
         self._quotes: dict[str, Quotes] = {}  # by field: each field's parsers read it in turn
         self._unread = unread or Unread()
         self._read_to = self._born = self._unread.events  # the stream's unread events when it last read
-        if make_parser is not None:  # a parser that must see the content from its first text is made now
-            parser = make_parser()  # (docs/behaviour.md, "Marker-then-list syntaxes": Llama's bare calls)
-            if getattr(parser, "reads_from_start", False):
-                self._parsers["content"] = parser
-                parser.quotes = self._quotes["content"] = Quotes()
+        parser = self._spare = None if make_parser is None else make_parser()  # (or kept unfed: `_stranded`)
+        if parser is not None and getattr(parser, "reads_from_start", False):  # (it must see the content from
+            self._parsers["content"], self._spare = parser, None  # its first text: Llama's bare calls)
+            parser.quotes = self._quotes["content"] = Quotes()
         self._undecided = UndecidedText()
         self._indexes = CallIndexes()
         self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`

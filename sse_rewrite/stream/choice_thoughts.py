@@ -56,15 +56,28 @@ class ChoiceThoughts(ChoiceState):
         assert self._think is not None
         return thought_choice(choice, self._think.field, text)
 
-    def thoughts(self, texts: Sequence[str]) -> int:
+    def thoughts(self, texts: Sequence[str]) -> list[str]:
         """After `thought` took a look-alike of these (the same choice but for its content,
-        `texts`): how many of the leading ones move to the reasoning field as it did."""
-        if self._think is None or self._fed is not None or self._undecided.runs:
-            return 0
-        count = self._thought_run(texts, 0)
-        while count < len(texts) and texts[count] and self._thinks(texts[count]) is not None:
-            count = count + 1 + self._thought_run(texts, count + 1)
-        return count
+        `texts`): what `thought` moves to the reasoning field of each of the leading ones it
+        takes (the text, or where the parser holds or releases a start, the text it gave back)."""
+        think = self._think
+        if think is None or self._fed is not None:
+            return []
+        count = 0 if self._undecided.runs else self._thought_run(texts, 0)
+        moved = list(texts[:count])
+        while count < len(texts) and texts[count]:
+            if self._undecided.runs and not self._held_on(think.field):
+                break
+            text = self._thinks(texts[count], True)
+            if text is None:
+                break
+            moved.append(text)
+            count += 1
+            if not self._undecided.runs:
+                run = self._thought_run(texts, count)
+                moved += texts[count : count + run]
+                count += run
+        return moved
 
     def _thought_run(self, texts: Sequence[str], start: int) -> int:
         """`_thinks` for the run of `texts` from `start` on in which no marker may begin (of the
@@ -75,14 +88,17 @@ class ChoiceThoughts(ChoiceState):
         content = self._parsers.get("content")
         if content is not None and content.pending and not content.undecided:
             return 0  # (inside a call: as `_thinks`)
-        field, parser, leads = think.field, None, ""
+        field, parser, leads, words = think.field, None, "", None
         if self._make_parser is not None:
             parser = self._parser(field)
             plain: str | None = getattr(parser, "plain_leads", None)  # (a parser without it: none known)
             if plain is None:
                 return 0
             leads = plain
-        count = think.moving(texts, start, leads)
+            worded = getattr(parser, "plain_words", None)  # (letter-led openers: `WordLedComposed`)
+            if worded is not None:
+                leads, words = worded
+        count = think.moving(texts, start, leads, words)
         if not count:
             return 0
         text = texts[start] if count == 1 else "".join(texts[start : start + count])

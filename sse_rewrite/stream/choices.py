@@ -248,12 +248,12 @@ class StreamChoices:
             self._last = chunk
         return thought
 
-    def thoughts(self, chunk: Chunk, index: int, texts: Sequence[str]) -> int:
-        """After `thought` or `absorbed` took `chunk` (choice `index`'s lone content), how many of
-        its look-alikes (the same chunk but for their content, `texts`) move to the reasoning
+    def thoughts(self, chunk: Chunk, index: int, texts: Sequence[str]) -> list[str]:
+        """After `thought` or `absorbed` took `chunk` (choice `index`'s lone content), what of the
+        leading look-alikes (the same chunk but for their content, `texts`) moves to the reasoning
         field as `thought` moves one (`ChoiceThoughts.thoughts`); their chunks are the caller's to send."""
         if self._queue:
-            return 0
+            return []
         moved = self._choices[index].thoughts(texts)
         if moved:
             self._last = chunk

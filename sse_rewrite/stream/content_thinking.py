@@ -27,15 +27,39 @@ if TYPE_CHECKING:
     from ..formats import ToolSyntax
     from .think_markers import MarkerSet
 
+    Words = tuple[tuple[str, ...], tuple[str, ...]]
+    Search = Callable[[str], re.Match[str] | None]
+
 _REASONING_FIELDS: Final = ("reasoning", "reasoning_content")
 _WINDOW: Final = 16  # texts `moving` searches at once, at first
 _CUT: Final = "length"  # the one finish after which a missing closer may still have been coming
 
 
+_END: Final = "\x00"  # after each text `moving` joins, where `words` are given: where a start may be held
+
+
 @functools.lru_cache(maxsize=64)
-def _any_of(closes: tuple[str, ...], leads: str) -> Callable[[str], re.Match[str] | None]:
-    """The search for a character of `closes` (characters) or of `leads` in a text."""
-    return re.compile("[" + re.escape("".join(sorted({*closes, *leads}))) + "]").search
+def _any_of(closes: tuple[str, ...], leads: str, words: Words | None) -> Search:
+    """The search for a character of `closes` (characters) or of `leads` in a text, or with
+    `words`, for one of the words whole or a start of one before `_END`."""
+    found = dict.fromkeys(sorted({*closes, *leads}), "")  # (each string, and what must follow it)
+    if words is not None:
+        found.update({start: _END for start in words[1]}, **dict.fromkeys(words[0], ""))
+    return re.compile(_trie(found)).search
+
+
+def _trie(found: dict[str, str]) -> str:
+    """A pattern for any string of `found` followed by what it maps to, each alternative led by a
+    character (so that `re` skips to those characters), those sharing one under it."""
+    ends = [then for text, then in found.items() if not text]  # (what follows a string that ends here)
+    if "" in ends:
+        return ""  # (found already)
+    nodes: dict[str, dict[str, str]] = {}
+    for text, then in found.items():
+        if text:
+            nodes.setdefault(text[0], {})[text[1:]] = then
+    branches = [*ends, *(re.escape(lead) + _trie(rest) for lead, rest in nodes.items())]
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,26 +175,28 @@ class ContentThinking:
         """`moves` for a text holding a closer's lead, searched (`ThinkSplitter.moves_searched`)."""
         return not self._owed and self.tags.moves_searched(text)
 
-    def moving(self, texts: Sequence[str], start: int, leads: str) -> int:
+    def moving(self, texts: Sequence[str], start: int, leads: str, words: Words | None = None) -> int:
         """How many of `texts` from `start` on `moves` would move one by one, none of them empty
-        nor holding a character of `leads` (a run that may move as one text, `moved`)."""
+        nor holding a character of `leads` (a run that may move as one text, `moved`), nor with
+        `words` (`WordLedComposed.plain_words`), one of those words whole or ending in a start of one
+        (nor, then, holding a start before `_END`: a run may end early, never late)."""
         closes = self.tags.moving
         if closes is None or self._owed:
             return 0
-        search = _any_of(closes, leads)
+        search, end_of = _any_of(closes, leads, words), "" if words is None else _END
         end, stop, size = start, len(texts), _WINDOW
         if stop - start == 1:  # (one event's text, as the general path's chunks have it: searched alone)
-            return 1 if texts[start] and search(texts[start]) is None else 0
+            return 1 if texts[start] and search(texts[start] + end_of) is None else 0
         while end < stop:  # (texts joined a window at a time, doubling: one search for many)
             window = texts[end : end + size]
-            joined = "".join(window)
+            joined = end_of.join(window) + end_of
             found = search(joined)
             if found is not None or "" in window:
                 limit = len(joined) if found is None else found.start()
                 for text in window:  # up to an empty one, or the one the character found is in
                     if not text or len(text) > limit:
                         break
-                    limit -= len(text)
+                    limit -= len(text) + len(end_of)
                     end += 1
                 break
             end += len(window)

@@ -47,19 +47,17 @@ THINK: Final = ReasoningMarkers(
 )  # fmt: skip
 """DeepSeek-R1, Qwen3, QwQ, GLM-4.5+, MiniMax M2, Kimi-Thinking; R1-style templates open it."""
 
+_OPENED: Final = ("step-3", "step3", "step-5", "nemotron-nano-9b-v2", "nemotron-nano-12b-v2", "reka-edge",
+                  "spark-2.5", "spark2.5", "ling-3", "iquest", "gigachat3.5", "gigachat-3.5",
+                  "ernie-4.5-21b-a3b-thinking", "ernie-4.5-thinking", "olmo-3-7b-think", "olmo-3-32b-think",
+                  "olmo-3.1-32b-think")  # fmt: skip
 PROMPT_OPENS_THINK: Final = ReasoningMarkers(
-    "think-opened-by-the-prompt", ("<think>",), ("</think>",),
-    ids=("step-3", "step3", "step-5", "nemotron-nano-9b-v2", "nemotron-nano-12b-v2", "reka-edge", "spark-2.5",
-         "spark2.5", "ling-3", "iquest", "gigachat3.5", "gigachat-3.5", "ernie-4.5-21b-a3b-thinking",
-         "ernie-4.5-thinking", "olmo-3-7b-think", "olmo-3-32b-think", "olmo-3.1-32b-think"),
-    starts_inside=("step-3", "step3", "step-5", "nemotron-nano-9b-v2", "nemotron-nano-12b-v2", "reka-edge",
-                   "spark-2.5", "spark2.5", "ling-3", "iquest", "gigachat3.5", "gigachat-3.5",
-                   "ernie-4.5-21b-a3b-thinking", "ernie-4.5-thinking", "olmo-3-7b-think", "olmo-3-32b-think",
-                   "olmo-3.1-32b-think"),
-)  # fmt: skip
+    "think-opened-by-the-prompt", ("<think>",), ("</think>",), ids=_OPENED, starts_inside=_OPENED,
+)
 """Step-3/3.5/3.7/5, Nemotron Nano v2, Reka Edge, Spark 2.5, Ling 3, IQuest Q1, GigaChat 3.5,
 ERNIE 4.5 Thinking, Olmo 3 Think: the prompt opens `<think>`, only `</think>` appears."""
 
+_RESPONSE: Final = ("<response>", "</response>")  # (Granite 3.3's and ERNIE 4.5's answer)
 MARKERS: Final = (
     THINK,
     PROMPT_OPENS_THINK,
@@ -77,10 +75,8 @@ MARKERS: Final = (
                      answer=("<answer>", "</answer>")),
     ReasoningMarkers("granite-3.2", ("Here is my thought process:", "Here's my thought process:"),
                      ("Here is my response:", "Here's my response:"), ids=("granite-3.2",)),
-    ReasoningMarkers("granite-3.3", ("<think>",), ("</think>",), ids=("granite-3.3",),
-                     answer=("<response>", "</response>")),
-    ReasoningMarkers("ernie-4.5", ("<think>",), ("</think>",), ids=("ernie-4.5",),
-                     answer=("<response>", "</response>")),
+    ReasoningMarkers("granite-3.3", ("<think>",), ("</think>",), ids=("granite-3.3",), answer=_RESPONSE),
+    ReasoningMarkers("ernie-4.5", ("<think>",), ("</think>",), ids=("ernie-4.5",), answer=_RESPONSE),
     ReasoningMarkers("apriel", (), ("[BEGIN FINAL RESPONSE]",), ids=("apriel",), starts_inside=("apriel",),
                      answer=("[END FINAL RESPONSE]",)),
     ReasoningMarkers("longcat", ("<longcat_think>",), ("</longcat_think>",)),

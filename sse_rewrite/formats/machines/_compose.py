@@ -255,6 +255,9 @@ class WordLedComposed(ComposedParser):
     _STARTS: ClassVar[tuple[str, ...]]
     """Their starts a text may end in and be held (`f` … `functions`, `t` … `tools`), but those
     holding another lead."""
+    plain_words: ClassVar[tuple[str, tuple[tuple[str, ...], tuple[str, ...]]]]
+    """Where `plain_leads` is not None, the same for the letter-led openers: the other leads, then the
+    words and their starts (a text without those, not ending in a start, is handed back whole)."""
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -269,6 +272,7 @@ class WordLedComposed(ComposedParser):
             start for word in words for n in range(1, len(word))
             if cls._OTHER_LEAD.search(start := word[:n].decode()) is None
         )
+        cls.plain_words = (others, (cls._WORDS, cls._STARTS))
 
     def feed(self, text: str) -> list[Piece]:
         """Consume more text; return the pieces decided so far."""

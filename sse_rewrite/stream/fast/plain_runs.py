@@ -108,7 +108,7 @@ class PlainRuns:
 
     def _look_alikes(self, template: PlainTemplate, data: bytes, pos: int, stop: int) -> Taken | None:
         """The run of look-alikes of `template` from `pos` that hold no needle, or None."""
-        start, window, events, unread = pos, _FIRST_EVENTS * template.template.size, 0, 0
+        start, window, events, unread, exposed = pos, _FIRST_EVENTS * template.template.size, 0, 0, False
         while pos < stop:
             cut = data.rfind(EVENT_END, pos, min(stop, pos + window)) + 2
             if cut < pos + 2:  # no event ends inside the window: the next one whole
@@ -116,26 +116,26 @@ class PlainRuns:
             literals, whole = template.template.literals(data, pos, cut)
             starts = self._stream.starts  # (the look-alikes that may pass, at most: `held_starts.py`)
             unended = len(literals) if starts is None else starts.unended(literals)
-            clear, exposed = min(template.clear(literals), unended), False
+            clear = 0 if exposed else min(template.clear(literals), unended)
             while clear < unended and self._quotes_read(template, literals[clear], unread + clear):
                 unread = -clear - 1  # (those before it are counted now, and it was read)
                 clear += 1
-                exposed = self._stream.choices.exposed  # (then no event may pass unread: the run ends)
-                if exposed:
-                    break
-                clear = min(clear + template.clear(literals[clear:]), unended)
+                exposed = self._stream.choices.exposed  # (then no event may pass unread: each is read)
+                if not exposed:
+                    clear = min(clear + template.clear(literals[clear:]), unended)
             pos += template.span(literals[:clear])
             events += clear
             unread += clear
-            if exposed or clear < len(literals) or not whole:
+            if clear < len(literals) or not whole:
                 break
             window *= 2
         return Taken([data[start:pos]], pos, events, events, unread) if pos > start else None
 
     def _quotes_read(self, template: PlainTemplate, literal: bytes, unread: int) -> bool:
-        """Whether the look-alike of `literal`, which holds a needle, holds only those of the quote
-        state (`quotes.NEEDLES`) and was read by its choice's (`StreamChoices.read_texts`), as the
-        general path reads it; the `unread` events before it in the run are counted first."""
+        """Whether the look-alike of `literal`, which holds a needle or comes while a quote state is
+        exposed, holds only those of the quote state (`quotes.NEEDLES`), if any, and was read by its
+        choice's (`StreamChoices.read_texts`), as the general path reads it; the `unread` events
+        before it in the run are counted first."""
         quoted = template.quoted
         if quoted is None or template.hard(literal):
             return False

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from ..events import Output
 
 _PROBE: Final = "\x00thought"
+_JOINT: Final = "\x85"  # (NEL: JSON leaves it as it is, and UTF-8 has its two bytes for nothing else)
+_JOINT_BYTES: Final = _JOINT.encode()
 
 
 def thought_parts(moved: Callable[[str], Chunk], sent: list[Output], text: str) -> tuple[bytes, bytes] | None:
@@ -37,5 +39,11 @@ def thought_parts(moved: Callable[[str], Chunk], sent: list[Output], text: str) 
 
 
 def thought_events(parts: tuple[bytes, bytes], texts: list[str]) -> list[Output]:
-    """The moved events of look-alikes whose tokens are `texts` (`thought_parts`)."""
-    return [orjson.dumps(text).join(parts) for text in texts]
+    """The moved events of look-alikes whose tokens are `texts` (`thought_parts`), as one output:
+    the texts joined by `_JOINT` encoded at once, the joint's bytes then replaced by an event's
+    end and the next one's start (JSON encodes a text character by character)."""
+    head, tail = parts
+    joined = _JOINT.join(texts)
+    if joined.count(_JOINT) != len(texts) - 1:  # (a text holding the joint: each encoded alone)
+        return [b"".join((head, (tail + head).join(map(orjson.dumps, texts)), tail))]
+    return [b"".join((head, orjson.dumps(joined).replace(_JOINT_BYTES, b'"' + tail + head + b'"'), tail))]

@@ -237,13 +237,12 @@ class TokenRuns:
         if parts:
             out += self._sent(parts)
             parts.clear()
-        texts = tokens[count : count + moved]
         if self._thought is not None:
-            out += thought_events(self._thought, texts)
-            self._stream.stats.events_out += moved
+            out += thought_events(self._thought, moved)
+            self._stream.stats.events_out += len(moved)
         else:
-            out += self._stream.send([self._thought_chunk(chunk, text) for text in texts])
-        self._moved_count = moved
+            out += self._stream.send([self._thought_chunk(chunk, text) for text in moved])
+        self._moved_count = len(moved)
         return True
 
     def _thought_chunk(self, chunk: Chunk, text: str) -> Chunk:
