@@ -115,29 +115,27 @@ class InvokeStreaming(ScanningParser):
         return taken
 
     def _absorb_head(self, texts: Sequence[str]) -> int:
-        scan, start, taken = self._scan, self._head_at, 0
-        for text in texts:
+        scan, start = self._scan, self._head_at
+        for taken, text in enumerate(texts):
             first = chr(scan.view[start]) if scan.end > start else text[:1]
             if not text or ">" in text or first not in _SPACING:
-                break
+                return taken
             size = scan.end - start + 4 * len(text)  # (a bound)
             if size >= LOOKAHEAD or scan.buffered + 4 * len(text) > self._max:
-                break
+                return taken
             scan.append(text)
-            taken += 1
-        return taken
+        return len(texts)
 
     def _absorb_spacing(self, texts: Sequence[str]) -> int:
-        scan, taken = self._scan, 0
-        for text in texts:
+        scan = self._scan
+        for taken, text in enumerate(texts):
             if not text or text.strip(_SPACING) or scan.buffered + 4 * len(text) > self._max:
-                break
+                return taken
             scan.append(text)
             if self._state is self.BLOCK:  # (its step: a `>` ending the opener, then spacing)
                 self._angle = False
                 scan.cursor = scan.end
-            taken += 1
-        return taken
+        return len(texts)
 
     def _next_marker(self) -> object:
         """The next marker ending the body or a value from the cursor, if any (None: none, and

@@ -64,21 +64,19 @@ class ListFastPaths(ScanningParser):
             return 0  # (a header that must keep its shape as it arrives: the head step reads it)
         if scan.end - self._head_at < len(syntax.text_header):  # (the head step decides it)
             return 0
-        taken = 0
-        for text in texts:
+        for taken, text in enumerate(texts):
             data = text.encode("utf-8", "surrogatepass")
             if not data or syntax.header_bytes.search(data) is not None:
-                break
+                return taken
             end = scan.end + len(data)
             if end - scan.cursor > MAX_HEADER or end - scan.start > self._max:
-                break
+                return taken
             if scan.cursor == scan.end and (  # (the header's first bytes: where the step looks)
                 data[0] in syntax.values if syntax.header_optional else scan.end != self._head_at
             ):
-                break
+                return taken
             scan.append(text)
-            taken += 1
-        return taken
+        return len(texts)
 
     def absorb_argument(self, text: str) -> str | None:
         """`absorb_arguments` for one text, without the lists (it runs once per live event): a

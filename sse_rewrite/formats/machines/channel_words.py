@@ -47,27 +47,26 @@ class HeaderWords(ScanningParser):
         """Header words and markers (`assistant`, `<|channel|>`, ` to`, `=functions`, `.bash`,
         ` <|constrain|>`, `json`): what the header step would append, minus its searches, up to a
         text it must read (a `<|message|>`, a marker's start, prose; see `_keeps_header`)."""
-        scan, taken = self._scan, 0
+        scan = self._scan
         if self.SYNTAX.words is None:  # (the step reads every header text)
             return 0
         room = self._max - scan.end + scan.start
-        for text in texts:
+        for taken, text in enumerate(texts):
             room -= 4 * len(text)  # (4 bytes a character bound its UTF-8 size)
             if room < 0:  # (a header over the cap is released by `feed`)
-                break
+                return taken
             if scan.cursor < scan.end - _MESSAGE_TAIL:  # (where a `<|message|>` the text may complete begins)
-                break
+                return taken
             if text == MESSAGE_TEXT:  # (the header step reads it: `_keeps_header` says so too)
-                break
+                return taken
             place = self._next_word(text)
             if place is None and not self._keeps_header(text):
-                break
+                return taken
             scan.append(text)
             scan.cursor = scan.end - _MESSAGE_TAIL
             if place is not None:
                 self._words, self._words_at = place, scan.end - scan.mark
-            taken += 1
-        return taken
+        return len(texts)
 
     def _next_word(self, text: str) -> int | None:
         """The header's place in the syntax's `HeaderTable` with `text` after it; None when the
