@@ -8,6 +8,7 @@ Every row runs whole, one token per event and one character per event, with and 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import orjson
@@ -16,6 +17,7 @@ import pytest
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.formats.catalogue.declared import DECLARED_SUFFIX
 from sse_rewrite.formats.catalogue.routing import FAMILIES
+from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import chunk_event, feed_pieces, rejoin, settled, token_stream, tokens
 from tests.cli_runs import invoke
@@ -343,3 +345,17 @@ def test_only_the_first_choice_is_held_from_its_start(tmp_path: Path) -> None:
     choices = settled(result.stdout_bytes)
     assert [(name, arguments) for _, name, arguments in choices[0][1]] == [CALL]
     assert (choices[1][0], choices[1][1]) == ({"content": answer}, [])
+
+
+@pytest.mark.parametrize("answer", ['{"name": "Paris", "country": "France"}', "Plain prose."])
+def test_once_the_gate_decides_the_choice_holds_its_inner_parser(answer: str) -> None:
+    """Decided, the gate leaves the choice's parsers: its `INNER`'s parser takes its place there, an
+    object of its own class (the gate swapped into that class reads its attributes slower)."""
+    make = functools.partial(FORMATS["qwen+special-tokens" + DECLARED_SUFFIX], tools=ToolSchemas.read([READ]))
+    rewriter = ChoiceRewriter(0, make, lambda i, call: f"id{i}")
+    gate = rewriter._parsers["content"]
+    choices = [{"index": 0, "delta": {"content": token}} for token in tokens(answer)]
+    out = [rewriter.rewrite(choice).rewritten() or choice for choice in choices]
+    held = rewriter._parsers["content"]
+    assert held is not gate and held is gate._inner and type(held) is not type(gate)
+    assert "".join(choice["delta"]["content"] for choice in out) == answer

@@ -52,6 +52,7 @@ class ChoiceState:
         if parser is not None and getattr(parser, "reads_from_start", False):  # (it must see the content from
             self._parsers["content"], self._spare = parser, None  # its first text: Llama's bare calls)
             parser.quotes = self._quotes["content"] = Quotes()
+            parser.holder = self._parsers  # type: ignore[attr-defined]  # (a gate's: `WholeAnswerParser`)
         self._undecided = UndecidedText()
         self._indexes = CallIndexes()
         self._legacy = legacy  # whether legacy `function_call` deltas become `tool_calls`

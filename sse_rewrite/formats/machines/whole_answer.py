@@ -81,6 +81,8 @@ class WholeAnswerParser:
     before it (bytes each, spacing between) and what ends it (`"`, a JSON string's, else a name's
     bytes then that byte: `[f(`, `f{`). A name that is no declared tool hands the answer to `INNER`
     (only the first choice's: `stream/stream_format.py`)."""
+    holder: dict[str, ToolSyntax] | None = None
+    """The choice's parsers by field (`ChoiceState`), the gate its content's: `INNER`'s replaces it."""
     DECLARED_ONLY: ClassVar[bool] = False
     """Whether, where the request's tools are known, every bare call must name one of them (else
     the answer is text): for calls prose and code write too (Granite's `NAME(k="v")` lines)."""
@@ -288,9 +290,12 @@ class WholeAnswerParser:
         return read
 
     def _become_inner(self) -> None:
-        """Become `INNER`'s parser, which has read the answer so far and reads the rest: its class
-        and attributes are swapped in, so that no later call goes through the gate (as `_lazy` does)."""
+        """Hand the rest to `INNER`'s parser, which has read the answer so far: the `holder` holds it in
+        the gate's place, else it is swapped in (as `_lazy` does; slower to read): no call goes here."""
         inner = self._inner
+        if self.holder is not None and self.holder.get("content") is self:
+            self.holder["content"] = inner
+            return
         self.__class__ = type(inner)  # type: ignore[assignment]
         self.__dict__ = inner.__dict__
 
