@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
+import pytest
 
 from sse_rewrite import Notice, RewriteOptions, StreamRewriter
 from sse_rewrite.stream.sse import SSEDecoder
@@ -13,6 +16,21 @@ from sse_rewrite.stream.sse import SSEDecoder
 SB, SE = "<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"
 CB, AB, CE = "<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"
 ONE_CALL = [SB, CB, " functions", ".bash", ":", "15", AB, '{"cmd"', ': "ls', ' -la"}', CE, SE]
+
+
+@contextlib.contextmanager
+def general_path_contents() -> Iterator[list[object]]:
+    """While open, the `content` of each event the general path decodes (`StreamRewriter._on_event`)."""
+    on_event, contents = StreamRewriter._on_event, []
+
+    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> list[object]:
+        if value is not None and value.startswith(b"{"):
+            contents.append(orjson.loads(value)["choices"][0]["delta"].get("content"))
+        return on_event(self, raw, value, read)  # type: ignore[return-value]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StreamRewriter, "_on_event", counted)
+        yield contents
 
 
 def small_reads(data: bytes) -> list[bytes]:

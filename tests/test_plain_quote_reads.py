@@ -12,7 +12,7 @@ import pytest
 
 from sse_rewrite.stream.fast.plain_runs import PlainRuns
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
-from tests.rewrite_runs import ONE_CALL
+from tests.rewrite_runs import ONE_CALL, general_path_contents
 
 PROSE = ["Some ", "words", " here", ".", "\n", "More", " text", " |", " a", " |", "\n"] * 4
 
@@ -64,15 +64,6 @@ def test_quote_reads_in_plain_runs_are_the_general_paths(tokens: list[str]) -> N
 
 def test_a_line_start_is_read_in_the_run() -> None:
     data = stream(PROSE * 8)
-    on_event = StreamRewriter._on_event
-    general: list[str] = []  # the contents of the events the general path decoded
-
-    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> list[object]:
-        if value is not None and value.startswith(b"{"):
-            general.append(orjson.loads(value)["choices"][0]["delta"].get("content"))
-        return on_event(self, raw, value, read)  # type: ignore[return-value]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(StreamRewriter, "_on_event", counted)
+    with general_path_contents() as general:  # (the contents of the events the general path decoded)
         rewritten(data, True)
     assert general.count("More") <= 1 and general.count("Some ") <= 1  # (after each line end: exposed)

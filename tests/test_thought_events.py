@@ -20,6 +20,7 @@ from sse_rewrite.stream.fast import token_runs
 from sse_rewrite.stream.fast.thought_events import thought_events
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from sse_rewrite.stream.think import think_mode
+from tests.rewrite_runs import general_path_contents
 
 _THOUGHT = ["Let ", "me l", "ook", " é", '"', "\\", "\n", "`x`", "|", "~~~", " ok", "[", "]"]
 
@@ -197,16 +198,7 @@ def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
 def test_the_token_runs_take_the_markup_a_moved_call_takes() -> None:
     # (what they send is the full plan's: test_moved_tokens_an_open_call_takes_leave_nothing_as_...)
     data = stream(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, *_THOUGHT, *MINIMAX_CALL], "stop")
-    on_event = StreamRewriter._on_event
-    general: list[str] = []  # the contents of the events the general path decoded
-
-    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> list[object]:
-        if value is not None and value.startswith(b"{"):
-            general.append(orjson.loads(value)["choices"][0]["delta"].get("content"))
-        return on_event(self, raw, value, read)  # type: ignore[return-value]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(StreamRewriter, "_on_event", counted)
+    with general_path_contents() as general:  # (the contents of the events the general path decoded)
         rewritten(data, len(data), True)
     assert general.count("</invoke>") == 0  # (each sends its call in the run: `TokenRuns._called`)
     assert not {"<invoke", '">', "<parameter", "</parameter>", "</minimax:tool_call>"} & set(general)
@@ -215,16 +207,7 @@ def test_the_token_runs_take_the_markup_a_moved_call_takes() -> None:
 def test_the_token_runs_take_a_thought_whose_end_its_parser_holds() -> None:
     # (what they send is the full plan's: test_moved_thoughts_come_out_as_the_full_plan_sends_them)
     data = stream(MINIMAX, [*_THOUGHT, *_HELD] * 3, "stop")
-    on_event = StreamRewriter._on_event
-    general: list[str] = []  # the contents of the events the general path decoded
-
-    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> list[object]:
-        if value is not None and value.startswith(b"{"):
-            general.append(orjson.loads(value)["choices"][0]["delta"].get("content"))
-        return on_event(self, raw, value, read)  # type: ignore[return-value]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(StreamRewriter, "_on_event", counted)
+    with general_path_contents() as general:  # (the contents of the events the general path decoded)
         rewritten(data, len(data), True)
     assert not {"et m", "e lo", " mini", ":x", " m"} & set(general)  # (held, released: in the run)
     assert "inimax:" in general  # (all of it held: its event goes out as the full plan sends it)
