@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +268,16 @@ def test_a_capture_one_event_a_read_is_the_same_with_token_runs_off(capture: Pat
     assert run(token_runs=False) == run()
 
 
+def _harmony_stream(words: list[str], encode: Callable[[Any], bytes] = orjson.dumps) -> bytes:
+    """gpt-oss harmony leaked one text an event: `words` as its analysis, then a final answer."""
+    texts = ["<|channel|>", "analysis", "<|message|>", *words, "<|end|>", "<|start|>", "assistant",
+             "<|channel|>", "final", "<|message|>", "Done.", "<|return|>"]  # fmt: skip
+    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
+               "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+              for text in texts]  # fmt: skip
+    return b"".join(b"data: " + encode(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+
+
 def test_harmony_analysis_tokens_move_to_reasoning_in_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A run of gpt-oss analysis tokens goes to the reasoning field as one run (`moved_on`), the
     stream's reasoning markers read beside it (every `auto` stream reads them), not a token at a time;
@@ -274,12 +285,7 @@ def test_harmony_analysis_tokens_move_to_reasoning_in_runs(monkeypatch: pytest.M
     from sse_rewrite.stream.choices import StreamChoices
 
     words = [f"w{n} " for n in range(60)]
-    texts = ["<|channel|>", "analysis", "<|message|>", *words, "<|end|>", "<|start|>", "assistant",
-             "<|channel|>", "final", "<|message|>", "Done.", "<|return|>"]  # fmt: skip
-    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
-               "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
-              for text in texts]  # fmt: skip
-    data = b"".join(b"data: " + orjson.dumps(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+    data = _harmony_stream(words)
     asked = 0
     moved = StreamChoices.moved
 
@@ -306,13 +312,7 @@ def test_harmony_analysis_moved_on_is_written_by_bytes(monkeypatch: pytest.Monke
     from sse_rewrite.protocols.openai.output import OpenAIOutput
 
     words = [f"w{n}{tail} " for n in range(40) for tail in ("", '"', "\\", "é", "\n")]
-    texts = ["<|channel|>", "analysis", "<|message|>", *words, "<|end|>", "<|start|>", "assistant",
-             "<|channel|>", "final", "<|message|>", "Done.", "<|return|>"]  # fmt: skip
-    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
-               "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
-              for text in texts]  # fmt: skip
-    encode = (lambda chunk: json.dumps(chunk).encode()) if spaced else orjson.dumps
-    data = b"".join(b"data: " + encode(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+    data = _harmony_stream(words, (lambda chunk: json.dumps(chunk).encode()) if spaced else orjson.dumps)
     encoded = 0
     chunk_of = OpenAIOutput.chunk
 
