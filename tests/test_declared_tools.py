@@ -175,6 +175,8 @@ OWN_IDS = [  # (a stripped form under its own ids: `model`, then the answer with
     pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
                  'to=functions.{} json{{"path": "/etc/hosts"}}', id="harmony"),
     pytest.param(GEMMA_ID, "Let me look.\ncall:{}{{path:/etc/hosts}}\nDone.", id="gemma-4"),
+    pytest.param("google/functiongemma-270m-it", "Let me look.\ncall:{}{{path:/etc/hosts}}\nDone.",
+                 id="functiongemma"),
 ]  # fmt: skip
 
 

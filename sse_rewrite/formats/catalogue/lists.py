@@ -159,8 +159,8 @@ class FunctionGemmaParser(ListParser, SYNTAXES=(FUNCTIONGEMMA, FUNCTIONGEMMA_STR
     """`--format functiongemma`: its special tokens, and its calls with them stripped."""
 
 
-class FunctionGemmaIdsParser(ListParser, SYNTAXES=(FUNCTIONGEMMA_STRIPPED,), sniff=CALL_SNIFF):
-    """What FunctionGemma ids add to the tokens read everywhere: the stripped `call:NAME{…}`."""
+class FunctionGemmaIdsParser(ListParser, SYNTAXES=(FUNCTIONGEMMA_STRIPPED,), sniff=CALL_SNIFF, PROSE=True):
+    """What FunctionGemma ids add to the tokens read everywhere: the stripped `call:NAME{…}` (`PROSE`)."""
 
 
 class GemmaIdsParser(ListParser, SYNTAXES=(GEMMA_STRIPPED, GEMMA_THOUGHT), sniff=GEMMA_SNIFF, PROSE=True):
