@@ -263,7 +263,7 @@ class WholeAnswerParser:
             if first == len(held):
                 return True
             if self.HEADS is not None and self._tools:  # (held until the first name is read)
-                decided = [_named_by(bytes(held), *head, self._tools) for head in self.HEADS]
+                decided = [_named_by(held, *head, self._tools) for head in self.HEADS]
                 if True not in decided:
                     return None in decided and len(held) <= MAX_HEADER  # (a name is no longer)
             syntax = next((s for s in self.BARE if _may_start(s, held[first])), None)
@@ -309,7 +309,7 @@ _QUOTED: Final = re.compile(rb'([^"\\]*)')
 _WORD: Final = re.compile(rb"[ \t\r\n]*([A-Za-z_][A-Za-z0-9_.\-]*|)[ \t\r\n]*")
 
 
-def _named_by(held: bytes, head: tuple[bytes, ...], end: bytes, tools: ToolSchemas) -> bool | None:
+def _named_by(held: bytearray, head: tuple[bytes, ...], end: bytes, tools: ToolSchemas) -> bool | None:
     """Whether the held answer's first name, after `head` and ended by `end` (`HEADS`), names a
     declared tool (None: not known yet; False too where `head` cannot begin the answer)."""
     pos = 0
