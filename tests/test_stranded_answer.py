@@ -170,3 +170,22 @@ def test_the_stranded_answer_is_read_by_the_parser_the_choice_made_first() -> No
         body, _ = rewritten(token_stream(["Four", "."], model="z-ai/glm-5.3"))
     assert openai_seen(body)[:2] == ("Four.", "Four.")
     assert len(made) == 2  # (the reasoning field's, and the first: the answer's)
+
+
+def test_a_closers_split_reads_with_the_parser_the_choice_made_first() -> None:
+    # (one parser fewer a think stream: the closer's event is read ahead with the unfed one)
+    from sse_rewrite.stream import stream_format
+
+    made: list[object] = []
+    factory = stream_format._parser_factory
+
+    def counted(*args: Any) -> Any:
+        make = factory(*args)
+        return lambda: made.append(make()) or made[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stream_format, "_parser_factory", counted)
+        tokens = ["Let me", " check.", "</think>", "Sure.", *CALL]
+        body, _ = rewritten(token_stream(tokens, model="z-ai/glm-5.3"))
+    assert openai_seen(body)[:3] == ("Let me check.", "Sure.", [("get_weather", {"city": "Paris"})])
+    assert len(made) == 3  # (the first, read ahead with; the reasoning field's; the content's)

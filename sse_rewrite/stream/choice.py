@@ -95,14 +95,16 @@ class ChoiceRewriter(ChoiceThoughts):
         """A parser for the split to read ahead with (`ContentThinking.split`): inside a call, a
         copy of the content's own (where the call closes in this chunk, what follows is split as
         it would be one character an event); else a fresh one of its syntax, fed what the
-        content's own holds undecided (a call opener cut across events, `<to` | `ol_call>`)."""
+        content's own holds undecided (a call opener cut across events, `<to` | `ol_call>`): the
+        one the choice made first while it is unfed (`_spare`: a `</think>`'s split reads with it,
+        and a stranded answer, which only a choice without a closer has, makes its own)."""
         assert self._make_parser is not None
         own = self._parsers.get("content")
         if own is not None and own.pending and not own.undecided:
             import copy  # (rarely needed: start-up stays light)
 
             return copy.deepcopy(own)
-        parser = self._make_parser()
+        parser, self._spare = self._spare or self._make_parser(), None
         if own is not None and own.undecided:
             parser.feed(own.held)
         return parser

@@ -48,7 +48,7 @@ class ChoiceState:
         self._quotes: dict[str, Quotes] = {}  # by field: each field's parsers read it in turn
         self._unread = unread or Unread()
         self._read_to = self._born = self._unread.events  # the stream's unread events when it last read
-        parser = self._spare = None if make_parser is None else make_parser()  # (or kept unfed: `_stranded`)
+        parser = self._spare = None if make_parser is None else make_parser()  # (unfed: `_reader_ahead`)
         if parser is not None and getattr(parser, "reads_from_start", False):  # (it must see the content from
             self._parsers["content"], self._spare = parser, None  # its first text: Llama's bare calls)
             parser.quotes = self._quotes["content"] = Quotes()
