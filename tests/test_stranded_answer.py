@@ -172,8 +172,9 @@ def test_the_stranded_answer_is_read_by_the_parser_the_choice_made_first() -> No
     assert len(made) == 2  # (the reasoning field's, and the first: the answer's)
 
 
-def test_a_closers_split_reads_with_the_parser_the_choice_made_first() -> None:
-    # (one parser fewer a think stream: the closer's event is read ahead with the unfed one)
+def test_after_the_closer_the_content_is_read_by_the_parser_the_choice_made_first() -> None:
+    # (two parsers fewer a think stream: a closer alone is split with no parser reading ahead, and
+    # once no answer can be stranded, the unfed one made first reads the content)
     from sse_rewrite.stream import stream_format
 
     made: list[object] = []
@@ -188,4 +189,4 @@ def test_a_closers_split_reads_with_the_parser_the_choice_made_first() -> None:
         tokens = ["Let me", " check.", "</think>", "Sure.", *CALL]
         body, _ = rewritten(token_stream(tokens, model="z-ai/glm-5.3"))
     assert openai_seen(body)[:3] == ("Let me check.", "Sure.", [("get_weather", {"city": "Paris"})])
-    assert len(made) == 3  # (the first, read ahead with; the reasoning field's; the content's)
+    assert len(made) == 2  # (the first, the content's; the reasoning field's)

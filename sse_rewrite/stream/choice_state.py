@@ -383,10 +383,10 @@ class ChoiceState:
 
     def _parser(self, name: str) -> ToolSyntax:
         parser = self._parsers.get(name)
-        if parser is None:
-            assert self._make_parser is not None
-            parser = self._parsers[name] = self._make_parser()
-            parser.quotes = self._field_quotes(name)
+        if parser is None:  # (the unfed one made first, once no answer can be stranded: `_stranded`)
+            spare = self._spare if self._think is None or not self._think.tags.assumed else None
+            parser = self._parsers[name] = spare or self._make_parser()  # type: ignore[misc]  # (not None here)
+            parser.quotes, self._spare = self._field_quotes(name), None if spare else self._spare
         return parser
 
     def _splits(self, name: str) -> bool:

@@ -247,7 +247,7 @@ class ContentThinking:
         text = content if type(content) is str else ""
         owed = self._owed
         if syntax is not None and (self.tags.mentions(text) or (in_call and self.tags.ends_in_start(text))):
-            pieces = self._feed_around_syntax(text, syntax())  # (in a call: its parser's copy reads on)
+            pieces = self._feed_around_syntax(text, syntax, in_call)  # (in a call: its parser copied)
         elif in_call:  # a held prefix is text, and so is all of this content
             pieces = [*self.tags.flush(), *([Text(text)] if text else [])]
         else:
@@ -303,23 +303,30 @@ class ContentThinking:
         elif self._moved is not None:
             self._moved.append(text)
 
-    def _feed_around_syntax(self, text: str, parser: ToolSyntax) -> list[Text | Thought | Markup]:
-        """Split `text` as it would be split one character an event: while `parser` (fresh, of the
-        stream's syntax, fed the answer as it is split) is inside a call, the text is the call's
-        (data, a tag included, as `in_call` makes it); elsewhere the splitter reads it. The
-        parser's state can matter only where a marker may begin, so the text is read in runs
-        that each start at a marker's first character (docs/behaviour.md, "Think tags")."""
+    def _feed_around_syntax(
+        self, text: str, syntax: Callable[[], ToolSyntax], in_call: bool
+    ) -> list[Text | Thought | Markup]:  # fmt: skip
+        """Split `text` as it would be split one character an event: while a parser of `syntax`
+        (fresh, of the stream's syntax, fed the answer as it is split) is inside a call, the text
+        is the call's (data, a tag included, as `in_call` makes it); elsewhere the splitter reads
+        it. The parser's state can matter only where a marker may begin, so the text is read in
+        runs that each start at a marker's first character (docs/behaviour.md, "Think tags"). It
+        is made for the first text it reads (`in_call`: at once, a copy inside a call): till then
+        it would be in no call (a fresh one, or fed a held marker start: undecided), and a closer
+        alone needs none."""
         pieces: list[Text | Thought | Markup] = []
         leads = self.tags.leads
         starts = [at for at, character in enumerate(text) if character in leads and at]
+        parser = syntax() if in_call else None
         for begin, end in zip([0, *starts], [*starts, len(text)], strict=True):
             run = text[begin:end]
-            if parser.pending and not parser.undecided:  # inside a call: a held prefix was text
-                split = [*self.tags.flush(), Text(run)]
+            if parser is not None and parser.pending and not parser.undecided:  # inside a call: a held
+                split = [*self.tags.flush(), Text(run)]  # prefix was text
             else:
                 split = self.tags.feed(run)
             for piece in split:
                 if type(piece) is Text:
+                    parser = parser or syntax()
                     parser.feed(piece.text)
             pieces += split
         merged: list[Text | Thought | Markup] = []
