@@ -164,6 +164,8 @@ def test_any_cut_equals_whole_and_is_lossless(text: str, points: list[int], star
     pytest.param("x< | DSML | calls", False, id="spaced-dsml-block-opener"),
     pytest.param(f"<{BAR[:2]}", False, id="dsml-block-opener-start"),
     pytest.param("a DSML b <", False, id="dsml-word-then-lead"),
+    pytest.param("x" * 70 + "</parameter>", True, id="long-marker-not-remembered"),
+    pytest.param("x" * 70 + "</thi", False, id="long-closer-start-not-remembered"),
 ])
 def test_a_searched_text_moves_as_feed_moves_it(text: str, moves: bool) -> None:
     def inside() -> ThinkSplitter:
@@ -174,3 +176,4 @@ def test_a_searched_text_moves_as_feed_moves_it(text: str, moves: bool) -> None:
     fed = inside()
     whole = fed.feed(text) == [Thought(text)] and not fed.held and fed.inside
     assert inside().moves_searched(text) is whole is moves
+    assert inside().moves_searched(text) is moves  # (asked again: a short text's answer is remembered)

@@ -43,6 +43,7 @@ OPEN: Final = "<think>"
 CLOSE: Final = "</think>"
 
 _AROUND_MARK: Final = (4, 24)  # (how far a block opener reaches before and after its `DSML`)
+_REMEMBERED: Final = 64  # (the longest text `_closes_none` remembers)
 
 THINK_CHOICES: Final = ("auto", "on", "off")
 """The `--think` values."""
@@ -141,8 +142,7 @@ class ThinkSplitter:
         start of one at its end, as `feed` searches for them."""
         if not self._inside or self._held or self._start or self._implicit:
             return False
-        return (find_closer(text, 0, self._closes) is None and _block_opener(text, 0, len(text)) < 0
-                and not partial(text, 0, self._closes) and not _partial_opener(text, 0))
+        return (_closes_none if len(text) <= _REMEMBERED else _closes_none.__wrapped__)(text, self._closes)
 
     @property
     def moving(self) -> tuple[str, ...] | None:
@@ -279,6 +279,15 @@ class ThinkSplitter:
     def _emit(self, out: list[Text | Thought | Markup], text: str) -> None:
         if text:
             out.append(Thought(text) if self._inside else Text(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _closes_none(text: str, closes: tuple[str, ...]) -> bool:
+    """Whether no closer of `closes` nor DSML block opener is in `text`, nor a start of one at its
+    end (`ThinkSplitter.moves_searched`: remembered, as a call's marker tokens come again and again
+    in the reasoning; only short texts, `_REMEMBERED`, so that what it holds stays small)."""
+    return (find_closer(text, 0, closes) is None and _block_opener(text, 0, len(text)) < 0
+            and not partial(text, 0, closes) and not _partial_opener(text, 0))
 
 
 @functools.lru_cache(maxsize=256)
