@@ -279,6 +279,23 @@ def test_a_providers_reasoning_event_skips_the_split_as_the_split_would_leave_it
             assert rewritten(data, read, on, **options) == out, (read, on)
 
 
+def test_the_token_runs_send_a_providers_reasoning_text_after_a_call_while_the_split_awaits() -> None:
+    # (what they send is the full plan's: test_a_providers_reasoning_event_skips_the_split_as_...)
+    data = reasoned(GLM, "reasoning_content", [*_THOUGHT, *CALL, "After", " it", *_THOUGHT] * 2, ["Done."])
+    general: list[object] = []  # the reasoning texts of the events the general path decoded
+    on_event = StreamRewriter._on_event
+
+    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, read: bool = False) -> object:
+        if value is not None and value.startswith(b"{"):
+            general.append(orjson.loads(value)["choices"][0]["delta"].get("reasoning_content"))
+        return on_event(self, raw, value, read)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StreamRewriter, "_on_event", counted)
+        rewritten(data, len(data), True)
+    assert "After" not in general  # (fed ahead, back as it was: `ChoiceRewriter._fed_text`)
+
+
 def test_a_thought_whose_end_its_parser_holds_goes_the_short_way() -> None:
     # (what it sends is the full plan's: test_moved_thoughts_come_out_as_the_full_plan_sends_them)
     data = stream(MINIMAX, [*_THOUGHT, *_HELD], "stop")

@@ -183,14 +183,13 @@ class ChoiceRewriter(ChoiceThoughts):
         return [self._extra(piece, {}, result) for piece in fed[2] if type(piece) is ToolCall]
 
     def _fed_text(self, choice: dict[str, Any], fed: tuple[str, str, list[Piece]]) -> list[Any] | None:
-        """`fed_calls` of a lone text that came back as it was (one `Text`, nothing undecided, no
-        think block busy, the split quiet): no calls, `rewrite` sends the choice unchanged; else None."""
+        """`fed_calls` of a lone text that came back as it was (one `Text`, nothing undecided, the
+        split quiet, as `rewrite` asks first: a reasoning field's text while the splitter awaits a
+        closer at the content's start, too): no calls, `rewrite` sends the choice unchanged; else None."""
         pieces, think = fed[2], self._think
         if len(pieces) != 1 or type(pieces[0]) is not Text or pieces[0].text != fed[1]:
             return None
-        if self._parsers[fed[0]].undecided or (think is not None and think.tags.busy):
-            return None
-        if think is not None and not think.quiet(choice):
+        if self._parsers[fed[0]].undecided or (think is not None and not think.quiet(choice)):
             return None
         if lone_text(choice, self._role_seen) != fed[:2]:
             return None
