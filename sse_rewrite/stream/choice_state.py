@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
-from .chunks import moved_choice
 from .deltas import lone_text, scanned_fields
 from .events import Piece, ToolCall
 from .fed_pieces import markup_only, reasoning_whole, streams_only
@@ -108,9 +107,9 @@ class ChoiceState:
         is taken too: its parts are added there, and they are all the choice sends. A content
         text that all goes to the reasoning field (harmony's analysis channel: taken unfed,
         `ToolSyntax.absorb_reasoning`, or fed ahead) is taken too: then that field's name
-        follows the field and text, the text in it all the choice sends (`moved_choice`). Inside
-        a think block, a content text moved into the reasoning field's syntax as markup alone is
-        taken too (`_markup_moved`)."""
+        follows the field and text, the text in it all the choice sends (`ChoiceThoughts.moved_choice`).
+        Inside a think block, a content text moved into the reasoning field's syntax as markup alone
+        is taken too (`_markup_moved`)."""
         if self._undecided.runs:
             return None
         think = self._think
@@ -325,35 +324,6 @@ class ChoiceState:
             return True
         self._fed = (name, text, pieces)
         return False
-
-    def moved_choice(self, text: str) -> dict[str, Any]:
-        """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""
-        return moved_choice(self.index, self._reasoning_field, text)
-
-    def moved_on(self, texts: Sequence[str]) -> list[str]:
-        """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis
-        channel): the leading `texts` that go there whole too, each fed as `feed_ahead` would
-        ("" for one that sends nothing). It stops before a text with a `<` (a marker, for
-        `feed_ahead`), and at a fed text that does anything else: that one waits in `_fed`, and
-        `moved` declines it, as it would have after `feed_ahead` (a text the content's reasoning
-        markers would split too: `ContentThinking.passes`)."""
-        parser, think = self._parsers.get("content"), self._think
-        if parser is None or self._undecided.runs or self._fed is not None or (think and think.tags.busy):
-            return []
-        self._read_on()
-        moved = []
-        for text in texts:
-            if not text or "<" in text or (think is not None and not think.passes("content", text)):
-                break
-            pieces = parser.feed(text)
-            if parser.undecided or not parser.pending:
-                self._fed = ("content", text, pieces)
-                break
-            if pieces and not reasoning_whole(pieces, text):
-                self._fed = ("content", text, pieces)
-                break
-            moved.append(text if pieces else "")
-        return moved
 
     def _read_on(self) -> None:
         """Before this choice's parsers read a text: events that passed unread since they last

@@ -1,10 +1,12 @@
-"""ChoiceThoughts: a choice's content moved to the reasoning field inside a think block, the short way.
+"""ChoiceThoughts: a choice's content moved to the reasoning field, the short way.
 
 Inside a think block the prompt opened (`--think`), a content token's chunk goes out with the
 token moved to the reasoning field. `ContentThinking.split` and the rewrite do that for any
 chunk; for a chunk whose lone text is that content, `thought` does it without them, and
 `thoughts` moves the look-alikes after it (runs of them as one text where no marker may
-begin), exactly as the split and the rewrite would (tests/test_thought_events.py).
+begin), exactly as the split and the rewrite would (tests/test_thought_events.py). Harmony's
+analysis channel read in `content` goes to the reasoning field too: `moved_on` takes the
+tokens after one its parser sent there whole (`moved_choice`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .choice_state import ChoiceState
-from .chunks import thought_choice
+from .chunks import moved_choice, thought_choice
 from .deltas import lone_text
 from .events import Text
+from .fed_pieces import reasoning_whole
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -24,6 +27,35 @@ if TYPE_CHECKING:
 
 class ChoiceThoughts(ChoiceState):
     """`ChoiceState` and the short way for content moved to the reasoning field (see module docstring)."""
+
+    def moved_choice(self, text: str) -> dict[str, Any]:
+        """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""
+        return moved_choice(self.index, self._reasoning_field, text)
+
+    def moved_on(self, texts: Sequence[str]) -> list[str]:
+        """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis
+        channel): the leading `texts` that go there whole too, each fed as `feed_ahead` would
+        ("" for one that sends nothing). It stops before a text with a `<` (a marker, for
+        `feed_ahead`), and at a fed text that does anything else: that one waits in `_fed`, and
+        `moved` declines it, as it would have after `feed_ahead` (a text the content's reasoning
+        markers would split too: `ContentThinking.passes`)."""
+        parser, think = self._parsers.get("content"), self._think
+        if parser is None or self._undecided.runs or self._fed is not None or (think and think.tags.busy):
+            return []
+        self._read_on()
+        moved = []
+        for text in texts:
+            if not text or "<" in text or (think is not None and not think.passes("content", text)):
+                break
+            pieces = parser.feed(text)
+            if parser.undecided or not parser.pending:
+                self._fed = ("content", text, pieces)
+                break
+            if pieces and not reasoning_whole(pieces, text):
+                self._fed = ("content", text, pieces)
+                break
+            moved.append(text if pieces else "")
+        return moved
 
     def thought(self, choice: dict[str, Any]) -> dict[str, Any] | None:
         """What `rewrite` makes of `choice` when its lone content text (`lone_text`) all moves to
