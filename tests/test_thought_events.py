@@ -195,6 +195,24 @@ def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
     assert "".join(d["reasoning_content"] for d in moved) == "".join(_THOUGHT * 20)
 
 
+@pytest.mark.parametrize("on", [True, False])
+def test_the_contents_first_text_after_the_closer_is_absorbed_as_any_other(on: bool) -> None:
+    # (a field's first text makes its parser in `ChoiceState.absorb`, as `_rewrite` would; what is
+    # sent is the full plan's: the goldens, test_fast)
+    data = stream(GLM, [*_THOUGHT, "</think>", *CALL, "Done."], "stop")
+    general: list[object] = []  # the contents of the choices the full plan rewrote
+    full = ChoiceRewriter._rewrite
+
+    def counted(self: ChoiceRewriter, choice: dict[str, Any], *args: Any, **kwargs: Any) -> object:
+        general.append(choice["delta"].get("content"))
+        return full(self, choice, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceRewriter, "_rewrite", counted)
+        rewritten(data, len(data), on)
+    assert "<tool_call>" not in general
+
+
 def test_the_token_runs_take_the_markup_a_moved_call_takes() -> None:
     # (what they send is the full plan's: test_moved_tokens_an_open_call_takes_leave_nothing_as_...)
     data = stream(MINIMAX, [*_THOUGHT, *MINIMAX_CALL, *_THOUGHT, *MINIMAX_CALL], "stop")

@@ -109,7 +109,7 @@ class ChoiceState:
         `ToolSyntax.absorb_reasoning`, or fed ahead) is taken too: then that field's name
         follows the field and text, the text in it all the choice sends (`ChoiceThoughts.moved_choice`).
         Inside a think block, a content text moved into the reasoning field's syntax as markup alone
-        is taken too (`_markup_moved`)."""
+        is taken too (`_markup_moved`). A field's first text makes its parser, as `_rewrite` would."""
         if self._undecided.runs:
             return None
         think = self._think
@@ -127,6 +127,8 @@ class ChoiceState:
             return None
         name, text = found
         parser = self._parsers.get(name)
+        if parser is None and self._make_parser is not None:
+            parser = self._parser(name)  # (a field's first text: `_rewrite` would make it now)
         if parser is None:
             return None
         if parts is None or self._streamed is None:
