@@ -190,3 +190,34 @@ def test_after_the_closer_the_content_is_read_by_the_parser_the_choice_made_firs
         body, _ = rewritten(token_stream(tokens, model="z-ai/glm-5.3"))
     assert openai_seen(body)[:3] == ("Let me check.", "Sure.", [("get_weather", {"city": "Paris"})])
     assert len(made) == 2  # (the first, the content's; the reasoning field's)
+
+
+@pytest.mark.parametrize(("model", "tokens", "read"), [
+    pytest.param("z-ai/glm-5.3", ["The", " answer", " is", " 4."], False, id="no-marker-lead"),
+    pytest.param("minimax/minimax-m2.5", ["Let me", " think"], False, id="no-letter-led-word"),
+    pytest.param("minimax/minimax-m2.5", ["Let me", " think, m"], True, id="a-word-start-at-the-end"),
+    pytest.param("minimax/minimax-m2.5", ["see ", "minimax:tool_call>"], True, id="a-letter-led-word"),
+    pytest.param("z-ai/glm-5.3", ["a < b", "."], True, id="a-lead"),
+])
+def test_a_stranded_answer_no_marker_may_begin_in_is_unread(
+    model: str, tokens: list[str], read: bool
+) -> None:
+    # (a fresh parser would hand it back whole: `choice_thoughts.hands_back`)
+    from sse_rewrite.formats import FORMATS, select_format
+    from sse_rewrite.stream import choice
+
+    syntax = FORMATS[select_format(model, "auto")[0] or ""]
+    getattr(syntax, "composition", lambda: None)()  # (built, as after a process's first marker)
+    asked: list[bool] = []
+    hands_back = choice.hands_back
+
+    def counted(parser: Any, text: str) -> bool:
+        asked.append(hands_back(parser, text))
+        return asked[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(choice, "hands_back", counted)
+        body, _ = rewritten(token_stream(tokens, model=model))
+    answer = "".join(tokens)
+    assert openai_seen(body)[:2] == (answer, answer)
+    assert asked == [not read]

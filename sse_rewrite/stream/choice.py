@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .call_indexes import CUT_FINISH, LEGACY_CALL, NATIVE_CALLS, NORMAL_FINISHES, rewritten_finish
 from .choice_result import ChoiceResult
-from .choice_thoughts import ChoiceThoughts
+from .choice_thoughts import ChoiceThoughts, hands_back
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
@@ -120,8 +120,9 @@ class ChoiceRewriter(ChoiceThoughts):
         text = stranded.text
         if self._make_parser is not None:
             parser, self._spare = self._spare or self._make_parser(), None
-            pieces = [*parser.feed(text), *parser.flush(True)]
-            text = "".join(piece.text for piece in pieces if type(piece) is Text)
+            if not hands_back(parser, text):  # (else: no marker may begin in it, read or not)
+                pieces = [*parser.feed(text), *parser.flush(True)]
+                text = "".join(piece.text for piece in pieces if type(piece) is Text)
         note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
                 f"reasoning ({stranded.size} bytes) is sent again as its answer in content")
         return [("content", Notice("stranded-answer", note)), *([("content", Text(text))] if text else [])]

@@ -24,6 +24,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..formats import ToolSyntax
+
 
 class ChoiceThoughts(ChoiceState):
     """`ChoiceState` and the short way for content moved to the reasoning field (see module docstring)."""
@@ -176,3 +178,18 @@ class ChoiceThoughts(ChoiceState):
                 self._reasoning_field = field
         think.moved(text)
         return moved
+
+
+def hands_back(parser: ToolSyntax, text: str) -> bool:
+    """Whether `parser`, fed `text` now, would hand it back whole as one `Text` and hold nothing:
+    it holds none of the characters without which it does (`plain_leads`), nor, for letter-led
+    openers (`WordLedComposed.plain_words`), one of those words or a start of one at its end."""
+    leads: str | None = getattr(parser, "plain_leads", None)  # (a parser without it: none known)
+    worded = getattr(parser, "plain_words", None)
+    if leads is None:
+        return False
+    if worded is not None:
+        leads, (words, starts) = worded
+        if text.endswith(starts) or any(word in text for word in words):
+            return False
+    return not any(lead in text for lead in leads)
