@@ -169,3 +169,33 @@ def test_argument_tokens_are_absorbed_up_to_the_first_that_holds_a_marker_start(
     assert call.arguments == '{"a": "x"}'
 
 
+
+
+@pytest.mark.parametrize("model", ["nousresearch/hermes-4-70b", "moonshotai/kimi-k2.5"])
+def test_a_fields_first_text_taken_by_absorb_leaves_its_quote_state_as_the_rewrite_would(model: str) -> None:
+    # (`ChoiceState.absorb` makes the field's parser, reading on first as `rewrite` does: the
+    # events that passed unread before it are not the new field's `Quotes.skipped`)
+    from sse_rewrite.stream.choice_state import ChoiceState
+    from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+
+    def event(delta: dict[str, str]) -> bytes:
+        chunk = {"id": "g", "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        return b"data: " + orjson.dumps(chunk) + b"\n\n"
+
+    opener = "<tool_call>" if "hermes" in model else "<|tool_calls_section_begin|>"
+    deltas = [{"role": "assistant", "content": ""}, *({"content": text} for text in ("Hi", " there", opener))]
+    data = b"".join(event(delta) for delta in deltas)
+
+    def state() -> tuple[dict[str, object], int]:
+        rewriter = StreamRewriter(RewriteOptions())
+        rewriter.feed(data)
+        choice = rewriter.choices.get(0)
+        assert choice is not None
+        quotes = choice._quotes["content"]
+        return {name: getattr(quotes, name) for name in type(quotes).__slots__}, rewriter.unread.events
+
+    absorbed = state()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceState, "absorb", lambda self, choice, parts=None: None)  # (the rewrite)
+        assert state() == absorbed
+    assert absorbed[1] == 2  # (the prose passed unread)

@@ -127,8 +127,9 @@ class ChoiceState:
             return None
         name, text = found
         parser = self._parsers.get(name)
-        if parser is None and self._make_parser is not None:
-            parser = self._parser(name)  # (a field's first text: `_rewrite` would make it now)
+        if parser is None and self._make_parser is not None:  # (a field's first text: `rewrite` would
+            self._read_on()  # read on, then `_rewrite` make its parser, now)
+            parser = self._parser(name)
         if parser is None:
             return None
         if parts is None or self._streamed is None:
