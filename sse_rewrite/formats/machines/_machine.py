@@ -236,8 +236,8 @@ class ScanningParser(StreamedCall, OrphanClosers):
             ends = list(itertools.accumulate(map(len, encoded)))  # (an ASCII text's bytes are its characters)
             count = bisect.bisect_left(ends, closed)
             body_end = scan.end + closed
-            if count:
-                self.absorb(texts[:count])
+            if count:  # (they close nothing, as the probe read: unscanned, `_json` catches up over them)
+                scan.append(texts[0] if count == 1 else "".join(texts[:count]))
             if data[closed : ends[count]].strip(b" \t\r\n"):
                 return count
             scan.append(texts[count])  # what the steps would do with it, minus their searches:
