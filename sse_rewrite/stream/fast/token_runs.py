@@ -167,13 +167,13 @@ class TokenRuns:
         live read's one event), are added to `out`)."""
         count = rewriter.take_run(self._field, tokens, 0)
         while count < len(tokens):
-            if self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
-                count = rewriter.take_run(self._field, tokens, count + self._moved_count)
-            elif rewriter.fed_answered and self._called(event if isinstance(event, bytes) else event(count),
-                                                        out):
-                return count + 1  # (the run ends there: the choices were recounted, idle or not)
-            else:
+            if rewriter.fed_answered:  # (calls, or the text as it was: never moved nor a thought, so first)
+                if self._called(event if isinstance(event, bytes) else event(count), out):
+                    return count + 1  # (the run ends there: the choices were recounted, idle or not)
                 break
+            if not (self._moved(tokens, count, out) or self._thoughts(tokens, count, out)):
+                break
+            count = rewriter.take_run(self._field, tokens, count + self._moved_count)
         return count
 
     def _called(self, raw: bytes, out: list[Output]) -> bool:
