@@ -7,12 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.stream.choice import ChoiceRewriter
+from sse_rewrite.stream.choices import StreamChoices
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
+from sse_rewrite.stream.sse import data_value
 from tests.chunking import token_stream
 from tests.formats.invoke_text import dsml, invoke
 from tests.formats.test_channel_fast_paths import rewrite
@@ -94,3 +97,21 @@ def test_the_token_runs_take_a_calls_end_and_the_text_after_it(live: bool) -> No
         out = rewritten()
     assert not [raw for raw in decoded if b"</tool_call>" in raw or b" Done" in raw]
     assert b"".join(out) == b"".join(rewritten(token_runs=False)) and b'"content":" Done"' in b"".join(out)
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning", "reasoning_content"])
+def test_the_token_runs_hand_fed_calls_the_chunk_a_look_alike_decodes_to(field: str) -> None:
+    """`TokenRuns._called` builds a look-alike's chunk from the learned one and its token instead of
+    decoding it: the same dict, keys in the same order, mirrors and all (`TokenTemplate.learn`)."""
+    asked: list[tuple[bytes, bytes]] = []
+    fed_calls = StreamChoices.fed_calls
+
+    def recorded(self: StreamChoices, chunk: Any, choice: object, raw: bytes) -> Any:
+        asked.append((orjson.dumps(chunk), orjson.dumps(orjson.loads(data_value(raw) or b"null"))))
+        return fed_calls(self, chunk, choice, raw)
+
+    data = token_stream([*KIMI_TURN, " more."] * 2, field, model="moonshotai/kimi-k2")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StreamChoices, "fed_calls", recorded)
+        rewrite(data, 1 << 16)
+    assert len(asked) > 3 and all(made == decoded for made, decoded in asked)
