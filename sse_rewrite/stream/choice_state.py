@@ -127,7 +127,7 @@ class ChoiceState:
         if found is None:
             return None
         name, text = found
-        parser = self._parsers.get(name)
+        parser = self._parser(name) if self._make_parser else None  # (a first text: made, as `rewrite` does)
         if parser is None:
             return None
         if parts is None or self._streamed is None:
