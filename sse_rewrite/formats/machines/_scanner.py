@@ -121,17 +121,13 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
         """Whether `scan_text` hands a text scanned alone (nothing held before it) all back: no
         marker in it, and no end of it that `match` holds (one search, derived from the table)."""
         stops = self._stops
-        if stops is None:  # (a marker, or an end that is a start of one held after a word byte or not)
-            glued: dict[str, bool] = {}  # (starts of whole characters: no text ends inside one)
-            for marker, word in ((marker, marker.decode()) for marker in self):
-                for n in range(1, len(word)):
-                    held = len(word[:n].encode()) >= self.held_from.get(marker, 1)
-                    glued[word[:n]] = glued.get(word[:n], False) or held
+        if stops is None:  # (a marker, or an end that is a start of one: held after a word byte, or not)
             found = [re.escape(marker.decode()) for marker in self]
-            for before, held in (("", True), ("(?<![0-9A-Za-z_])", False)):
-                starts = [re.escape(start) for start, at in glued.items() if at is held]
-                found += [f"{before}(?:{'|'.join(starts)})\\Z"] if starts else []
-            stops = self._stops = re.compile("|".join(found))
+            for marker, word in ((marker, marker.decode()) for marker in self):  # (its starts: whole
+                for n in range(1, len(word)):  # characters, as no text ends inside one)
+                    glued = len(word[:n].encode()) >= self.held_from.get(marker, 1)
+                    found.append(("" if glued else "(?<![0-9A-Za-z_])") + re.escape(word[:n]) + "\\Z")
+            stops = self._stops = re.compile("|".join(dict.fromkeys(found)))
         return stops.search(text) is None
 
     def __deepcopy__(self, memo: dict[int, object]) -> MarkerTable[K]:
