@@ -330,3 +330,67 @@ def test_harmony_analysis_moved_on_is_written_by_bytes(monkeypatch: pytest.Monke
     assert outputs[0] == outputs[1]
     assert b'"w39\\u00e9 "' in outputs[0] or "w39é ".encode() in outputs[0]
     assert encoded <= len(words) // 8
+
+
+def test_stripped_harmony_analysis_tokens_move_on_unfed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpt-oss's stripped analysis (`analysis` glued to the reasoning, its markers word-led): a token in
+    which no marker can start, nor end begun, moves on to the reasoning field without its reader being
+    fed it (`absorb_plain`, one search); one ending in a marker's start is fed; the bytes are the general
+    path's."""
+    from sse_rewrite.formats.catalogue.harmony_stripped import StrippedAnalysisParser
+
+    words = ["analysis", "User", " asks", *(f" w{n}" if n % 20 else " idea" for n in range(80)), ".",
+             "assistantfinal", "Done."]  # fmt: skip
+    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
+               "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
+              for text in words]  # fmt: skip
+    data = b"".join(b"data: " + orjson.dumps(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+    fed, feed = 0, StrippedAnalysisParser.feed
+
+    def counted(self: StrippedAnalysisParser, text: str) -> Any:
+        nonlocal fed
+        fed += 1
+        return feed(self, text)
+
+    monkeypatch.setattr(StrippedAnalysisParser, "feed", counted)
+    outputs = []
+    for token_runs in (False, True):
+        fed = 0
+        rewriter = StreamRewriter(RewriteOptions(token_runs=token_runs))
+        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
+    assert outputs[0] == outputs[1]
+    assert b'"reasoning":" w79"' in outputs[0] or b'"reasoning_content":" w79"' in outputs[0]
+    assert fed <= len(words) // 4
+
+
+K3_TURN = [
+    "Let me look.", "<|open|>", "tools", "<|sep|>", "<|open|>", "call", " tool", '="', "bash", '"', "<|sep|>",
+    "<|open|>", "argument", " key", '="', "command", '"', " type", '="', "string", '"', "<|sep|>", "ls",
+    " -la", "<|close|>", "argument", "<|sep|>", "<|close|>", "call", "<|sep|>", "<|close|>", "tools",
+    "<|sep|>",
+]  # fmt: skip
+STRIPPED_KIMI_TURN = [
+    "Let me look.", "functions", ".bash", ":", "1", '{"co', "mmand", '": "ls"}', "functions", ".read",
+    "_file", ":2", '{"path": "a"}', "Done.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("model", "turn"), [
+    pytest.param("moonshotai/kimi-k3", K3_TURN, id="kimi-k3"),
+    pytest.param("moonshotai/kimi-k2", STRIPPED_KIMI_TURN, id="stripped-kimi"),
+])  # fmt: skip
+@pytest.mark.parametrize("switches", SWITCHES[1:])
+def test_k3_and_stripped_kimi_turns_in_runs_are_the_general_paths(
+    model: str, turn: list[str], switches: dict[str, bool]
+) -> None:
+    """Turns whose markers' parts the open call absorbs (K3's cut tags, stripped Kimi's header): the same
+    bytes, notices and counts with each accelerator off, the turn repeated so that runs read look-alikes."""
+    delta = [{"role": "assistant", "content": text} for text in turn * 4]
+    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": model,
+               "choices": [{"index": 0, "delta": one, "finish_reason": None}]} for one in delta]  # fmt: skip
+    data = b"".join(b"data: " + orjson.dumps(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+    runs = [StreamRewriter(RewriteOptions(**options)) for options in ({}, switches)]
+    outputs = [b"".join(item for item in r.feed(data) + r.flush() if isinstance(item, bytes)) for r in runs]
+    assert outputs[0] == outputs[1]
+    assert runs[0].stats == runs[1].stats
+    assert outputs[0].count(b'"tool_calls"') >= 4

@@ -49,11 +49,11 @@ class ChoiceThoughts(ChoiceState):
         for text in texts:
             if not text or "<" in text or (think is not None and not think.passes("content", text)):
                 break
+            if parser.absorb_reasoning(text):  # (what the feed below would find, unfed)
+                moved.append(text)
+                continue
             pieces = parser.feed(text)
-            if parser.undecided or not parser.pending:
-                self._fed = ("content", text, pieces)
-                break
-            if pieces and not reasoning_whole(pieces, text):
+            if parser.undecided or not parser.pending or (pieces and not reasoning_whole(pieces, text)):
                 self._fed = ("content", text, pieces)
                 break
             moved.append(text if pieces else "")

@@ -241,6 +241,34 @@ def test_absorbing_what_it_can_changes_nothing(shape: str, stream_arguments: boo
     assert normalize(out) == normalize(feed_pieces(FORMATS[name](stream_arguments=stream_arguments), tokens))
 
 
+
+_K3_ARGUMENT = ["<|open|>", "argument", " key", '="', "KEY", '"', " type", '="', "TYPE", '"', "<|sep|>",
+                "VALUE", "<|close|>", "argument", "<|sep|>"]  # fmt: skip
+_K3_TOKENS = [
+    "Let me look.", "<|open|>", "tools", "<|sep|>", "<|open|>", "call", " tool", '="', "bash", '"', "<|sep|>",
+    *[{"KEY": "command", "TYPE": "string", "VALUE": "ls -la"}.get(token, token) for token in _K3_ARGUMENT],
+    *[{"KEY": "n", "TYPE": "integer", "VALUE": "1"}.get(token, token) for token in _K3_ARGUMENT],
+    "<|close|>", "call", "<|sep|>", "<|close|>", "tools", "<|sep|>", " done",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("stream_arguments", [False, True])
+def test_a_marker_cut_in_an_invoke_body_is_absorbed_and_changes_nothing(stream_arguments: bool) -> None:
+    """Kimi K3 streams a parameter's tags a token a part (`<|open|>`, `argument`; `<|close|>`, `argument`,
+    `<|sep|>`): inside the body each part is absorbed (a cut marker waits, the cursor on it, as the body
+    step leaves it), and what comes out is what feeding every token gives."""
+    parser, out, absorbed = FORMATS["kimi-k3"](stream_arguments=stream_arguments), [], []
+    for token in _K3_TOKENS:
+        taken = parser.absorb([token])
+        absorbed += [token] * taken
+        out += [] if taken else parser.feed(token)
+    out += parser.flush()
+    fed = feed_pieces(FORMATS["kimi-k3"](stream_arguments=stream_arguments), _K3_TOKENS)
+    assert normalize(out) == normalize(fed)
+    assert [name for _, name, _ in calls(out)] == ["bash"]
+    if not stream_arguments:
+        assert absorbed.count("<|close|>") >= 2 and absorbed.count("argument") == 4
+
 UNANGLED_TOKENS = [
     "minimax:tool_call>", "\n", "invoke", ' name="', "bash", '">', "\n", "parameter", ' name="', "command",
     '">', "ls", " -la", "/", "parameter", ">\n", "/", "invoke", ">\n",

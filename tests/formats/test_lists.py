@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.formats.catalogue.kimi_stripped import StrippedKimiParser
+from sse_rewrite.formats.catalogue.lists import PlainTextParser
 from sse_rewrite.stream.events import ArgumentsDelta, Piece
 from tests.chunking import (
     assert_same_for_any_cut,
@@ -260,6 +262,37 @@ def test_absorbed_texts_change_nothing(texts: list[str], windows: list[int], cap
         absorbing = run(FORMATS[name](cap), texts, windows)
         assert absorbing == run(FORMATS[name](cap), texts, []), name
 
+
+
+HEADER_SHAPED = (
+    'Ok.functions.bash:1{"a": "x"}functions.read_file:22<|tool_call_argument_begin|>{"p": 1}'
+    "functions.x:y{}functions.f:3 {} t\nTOOL: read\nARGUMENTS: {}\nTOOL: a b\n"
+)
+
+
+@st.composite
+def header_texts(draw: st.DrawFn) -> list[str]:
+    """Stripped Kimi calls and `TOOL:` lines (headers with a `header_start`), cut at random points."""
+    cuts = sorted(draw(st.sets(st.integers(1, len(HEADER_SHAPED) - 1), max_size=60)))
+    return [HEADER_SHAPED[a:b] for a, b in zip([0, *cuts], [*cuts, len(HEADER_SHAPED)], strict=True)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(header_texts(), st.lists(st.integers(1, 6), min_size=1, max_size=30), st.sampled_from([60, 1 << 20]))
+def test_a_header_absorbed_while_it_keeps_its_shape_changes_nothing(
+    texts: list[str], windows: list[int], cap: int
+) -> None:
+    for parser in (StrippedKimiParser, PlainTextParser):
+        assert run(parser(cap), texts, windows) == run(parser(cap), texts, []), parser
+
+
+def test_a_stripped_kimi_header_is_absorbed_while_it_keeps_its_shape() -> None:
+    """`functions.bash` opens the header; `:` and `1` keep its shape (`header_start`): taken unfed, where
+    the head step would wait on them; `x` after the index breaks it: the step reads it."""
+    parser = StrippedKimiParser()
+    parser.feed("Ok.functions")
+    parser.feed(".bash")
+    assert parser.absorb([":", "1", "x"]) == 2
 
 def test_ids_written_in_json_calls_are_kept() -> None:
     envelope = '{"tool_calls": [{"name": "f", "arguments": {}, "id": "c1"}]}'

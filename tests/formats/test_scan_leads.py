@@ -89,3 +89,29 @@ def test_a_held_start_is_one_lookup_equal_to_walking_every_spelling() -> None:
                 assert held == walked(table, ordered, tail, before == b"a"), (sorted(table)[:3], before, tail)
                 checked += 1
     assert checked > 10_000
+
+
+def scanned_whole(table: MarkerTable, text: str) -> bool:
+    """Whether `scan_text` hands `text`, scanned alone, all back: no marker found, nothing held."""
+    scanner, out = MarkerScanner(), []
+    scanner.append(text)
+    found = scan_text(scanner, table, out)
+    return found is None and [piece.text for piece in out] == ([text] if text else [])
+
+
+def test_hands_back_is_one_search_equal_to_scanning_the_text_alone() -> None:
+    """`MarkerTable.hands_back` (a search derived from the table) says what `scan_text` does with a text
+    alone, for every table of the catalogue: markers inside, starts at the end (after a word or not)."""
+    checked = 0
+    for table in every_table():
+        texts = {"", "x", "a b", "é"}
+        for marker in table:
+            word = marker.decode()
+            starts = {word[:n] for n in {1, 2, len(word) // 2, len(word) - 1} if 0 < n < len(word)}
+            texts |= {word, f"x{word}y", *starts}
+            texts |= {before + start for start in starts for before in ("a", " ", "é")}
+            texts |= {start + "\0" for start in starts}
+        for text in texts:
+            assert table.hands_back(text) == scanned_whole(table, text), (sorted(table)[:3], text)
+            checked += 1
+    assert checked > 10_000

@@ -82,9 +82,9 @@ class InvokeStreaming(ScanningParser):
 
     def absorb(self, texts: Sequence[str]) -> int:
         """The leading texts that decide nothing, within the cap: inside a body, those that hold
-        no marker ending it or a value; in a header, words without `>` while the header begins
-        with spacing (its step waits for the `>`); and spacing where the steps look for the
-        first byte that is not (before a body's first markup, between a block's invokes)."""
+        no whole marker ending it or a value (one cut, it waits); in a header, words without `>`
+        while the header begins with spacing (its step waits for the `>`); and spacing where the
+        steps look for the first byte that is not (before a body's first markup, between invokes)."""
         scan, state = self._scan, self._state
         if state is not self.BODY or not self._in_body:  # (the hot state is tested first)
             if state is self.HEAD:
@@ -92,25 +92,24 @@ class InvokeStreaming(ScanningParser):
             if state is self.BODY or (state is self.BLOCK and scan.cursor == scan.end):
                 return self._absorb_spacing(texts)
             return 0
-        if scan.cursor != scan.end:  # (a cut marker)
-            return 0
         lead, room, taken = self._lead, self._max - (scan.end - scan.start), 0
         joined = "".join(texts)
-        if lead not in joined and 4 * len(joined) <= room:  # (no lead: one append, as one at a time)
-            scan.append(joined)
+        if scan.cursor == scan.end and lead not in joined and 4 * len(joined) <= room:  # (one append, as
+            scan.append(joined)  # one at a time)
             scan.cursor = scan.end
             return len(texts)
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)
             if room < 0:
                 break
-            end = scan.end
+            end, cursor = scan.end, scan.cursor
             scan.append(text)
-            if lead in text and self._next_marker() is not None:  # one to decide, or a cut one
-                scan.cut_back(end)
-                scan.cursor = end
+            if cursor == end and lead not in text:
+                scan.cursor = scan.end
+            elif type(self._next_marker()) is tuple:  # one to decide (a cut one waits, the cursor on it,
+                scan.cut_back(end)  # as the body step leaves it: K3's `<|close|>`, `argument`, `<|sep|>`)
+                scan.cursor = cursor
                 break
-            scan.cursor = scan.end
             taken += 1
         return taken
 

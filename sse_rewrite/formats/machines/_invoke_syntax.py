@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
+from dataclasses import KW_ONLY, dataclass, field, replace
 
 import orjson
 
@@ -29,7 +30,7 @@ from .tool_call_bodies import typed_object
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
     from ...tool_schemas import Parameters, Schema, ToolSchemas
 
@@ -57,84 +58,53 @@ class Values(enum.Enum):
     NAMED_TAGS = "named tags"  # <KEY>VALUE</KEY> (nested tags: an object)
 
 
+@dataclass(eq=False, slots=True)  # (eq=False: hashed and compared as itself, a key of `_INSIDE`)
 class InvokeSyntax:
     """One syntax of the family, as data (see the module docstring)."""
 
-    __slots__ = ("angle_optional", "bare_plain", "block_words", "blocks", "byte_level", "end",
-                 "equals_names", "escaped", "fenced_words", "hash_calls", "inner_spacing", "json_blocks",
-                 "markup_words", "name", "names", "orphan_words", "prose_blocks", "rescan_prose",
-                 "spaced_tags", "strip_values", "tag_end", "tags", "think", "typed_by", "unwraps", "values",
-                 "words")  # fmt: skip
+    name: str
+    blocks: tuple[Spelling, ...]  # `<{spelling.open}{word}>` opens a block, for each of `block_words`
+    block_words: tuple[str, ...]
+    tags: tuple[Spelling, ...]  # spellings of invoke and parameter tags, mixed freely within a block
+    _: KW_ONLY
+    values: Values = Values.PARAMETERS
+    strip_values: bool = False  # values lose surrounding whitespace before they are typed
+    bare_plain: bool = False  # a `<invoke` without a marker opens a call outside a block too
+    unwraps: bool = False  # a lone undeclared `arguments`/`input` object is the arguments (`unwrapped`)
+    think: tuple[str, str] | None = None  # reasoning tags (opener, closer): what is between is reasoning
+    angle_optional: bool = True  # a block opener may lack its `>` (else the `>` is its own)
+    hash_calls: tuple[str, str] | None = None  # the wrapper (opener, closer) of one `{tool => …}` call
+    fenced_words: tuple[str, ...] = ()  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
+    words: tuple[str, str] = ("invoke", "parameter")  # the tag words of an invoke and a parameter (MiniCPM 5:
+    # `function`, `param`)
+    json_blocks: bool = False  # a block whose body opens with `{` holds one JSON call (dots3)
+    equals_names: bool = False  # `<function=NAME>`, `<parameter=KEY>` name too (Seed-OSS)
+    spaced_tags: bool = False  # an invoke or parameter opener is its word then spacing
+    # (`invoke name=`): so a spelling without `<` opens (`invoke `) where the same word closes (`invoke>`)
+    prose_blocks: bool = False  # a block that read no call was prose: its closer, or its opener
+    # left alone at the end, stays text (an opener of words prose may write: MiniMax without angles)
+    byte_level: bool = False  # values may spell spaces and newlines `Ġ`, `Ċ` (MiniCPM 5's BPE)
+    tag_end: str = ">"  # what ends a tag (Kimi K3: `<|sep|>`); `end` is its bytes
+    inner_spacing: str = ""  # one byte of it may stand after a tag's token and before its end
+    names: tuple[str, str] = ("name", "name")  # the attributes naming the tool and a key (K3: `tool`, `key`)
+    typed_by: str | None = None  # an attribute typing a value (K3's `type`): `string` raw, others JSON
+    escaped: bool = False  # attribute values escape `&` and `"` as `&amp;`, `&quot;`
+    markup_words: tuple[str, ...] = ()  # tag words that are markup wherever they stand (K3's `response`)
+    orphan_words: tuple[str, ...] = ()  # tag words whose closer is syntax only where it adjoins syntax or
+    # ends the message (K3's `message`: `_orphans`), else words
+    rescan_prose: bool = False  # an opener found prose is text up to its token (K3: rescanned)
+    end: bytes = field(init=False)
 
-    def __init__(
-        self,
-        name: str,
-        blocks: tuple[Spelling, ...],
-        block_words: tuple[str, ...],
-        tags: tuple[Spelling, ...],
-        *,
-        values: Values = Values.PARAMETERS,
-        strip_values: bool = False,
-        bare_plain: bool = False,
-        unwraps: bool = False,
-        think: tuple[str, str] | None = None,
-        angle_optional: bool = True,
-        hash_calls: tuple[str, str] | None = None,
-        fenced_words: tuple[str, ...] = (),
-        words: tuple[str, str] = ("invoke", "parameter"),
-        json_blocks: bool = False,
-        equals_names: bool = False,
-        spaced_tags: bool = False,
-        prose_blocks: bool = False,
-        byte_level: bool = False,
-        tag_end: str = ">",
-        inner_spacing: str = "",
-        names: tuple[str, str] = ("name", "name"),
-        typed_by: str | None = None,
-        escaped: bool = False,
-        markup_words: tuple[str, ...] = (),
-        orphan_words: tuple[str, ...] = (),
-        rescan_prose: bool = False,
-    ) -> None:
-        self.name = name
-        self.blocks, self.block_words = blocks, block_words  # `<{spelling.open}{word}>` opens a block
-        self.tags = tags  # spellings of invoke and parameter tags, mixed freely within a block
-        self.values = values
-        self.strip_values = strip_values  # values lose surrounding whitespace before they are typed
-        self.bare_plain = bare_plain  # a `<invoke` without a marker opens a call outside a block too
-        self.unwraps = unwraps  # a lone undeclared `arguments`/`input` object is the arguments (`unwrapped`)
-        self.think = think  # reasoning tags (opener, closer): what is between goes to the reasoning field
-        self.angle_optional = angle_optional  # a block opener may lack its `>` (else the `>` is its own)
-        self.hash_calls = hash_calls  # a wrapper (opener, closer) of one `{tool => …}` call (`hash_calls`)
-        self.fenced_words = fenced_words  # `<{block spelling}{word}>NAME`, a fenced object (`fenced_calls`)
-        self.words = words  # the tag words of an invoke and a parameter (MiniCPM 5: `function`, `param`)
-        self.json_blocks = json_blocks  # a block whose body opens with `{` holds one JSON call (dots3)
-        self.equals_names = equals_names  # `<function=NAME>`, `<parameter=KEY>` name too (Seed-OSS)
-        self.spaced_tags = spaced_tags  # an invoke or parameter opener is its word then spacing
-        # (`invoke name=`): so a spelling without `<` opens (`invoke `) where the same word closes (`invoke>`)
-        self.prose_blocks = prose_blocks  # a block that read no call was prose: its closer, or its opener
-        # left alone at the end, stays text (an opener of words prose may write: MiniMax without angles)
-        self.byte_level = byte_level  # values may spell spaces and newlines `Ġ`, `Ċ` (MiniCPM 5's BPE)
-        self.tag_end, self.end = tag_end, tag_end.encode()  # what ends a tag (Kimi K3: `<|sep|>`)
-        self.inner_spacing = inner_spacing  # one byte of it may stand after a tag's token and before its end
-        self.names = names  # the attributes that name the tool and a parameter (K3: `tool`, `key`)
-        self.typed_by = typed_by  # an attribute typing a value (K3's `type`): `string` raw, others JSON
-        self.escaped = escaped  # attribute values escape `&` and `"` as `&amp;`, `&quot;`
-        self.markup_words = markup_words  # tag words that are markup wherever they stand (K3's `response`)
-        self.orphan_words = orphan_words  # tag words whose closer is syntax only where it adjoins syntax or
-        # ends the message (K3's `message`: `_orphans`), else words
-        self.rescan_prose = rescan_prose  # an opener found prose is text up to its token (K3: rescanned)
+    def __post_init__(self) -> None:
+        self.end = self.tag_end.encode()
 
     def __deepcopy__(self, memo: dict[int, object]) -> InvokeSyntax:
         """Itself: a declaration, shared by the parsers of its syntax (and by a parser's copy)."""
         return self
 
-    def but(self, **changes: object) -> InvokeSyntax:
+    def but(self, **changes: Any) -> InvokeSyntax:
         """The same declaration with some fields changed."""
-        copy = object.__new__(InvokeSyntax)
-        for slot in self.__slots__:
-            setattr(copy, slot, changes.get(slot, getattr(self, slot)))
-        return copy
+        return replace(self, **changes)
 
     def block_openers(self) -> list[str]:
         """Every spelling of the block opener, without its `>` if it may lack it."""

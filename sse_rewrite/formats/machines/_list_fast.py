@@ -57,11 +57,11 @@ class ListFastPaths(ScanningParser):
         return taken
 
     def _absorb_header(self, texts: Sequence[str]) -> int:
-        """The leading texts of header characters alone, within `MAX_HEADER`: the head step,
-        which waits at the header's start for a byte that ends it, would wait on them too."""
+        """The leading texts of header characters alone, within `MAX_HEADER` (and its `header_start`): the
+        head step, which waits at the header's start for a byte that ends it, would wait on them too."""
         scan, syntax = self._scan, self._syntax
-        if syntax is None or syntax.header is None or syntax.header_bytes is None or syntax.header_start:
-            return 0  # (a header that must keep its shape as it arrives: the head step reads it)
+        if syntax is None or syntax.header is None or syntax.header_bytes is None:
+            return 0
         if scan.end - self._head_at < len(syntax.text_header):  # (the head step decides it)
             return 0
         for taken, text in enumerate(texts):
@@ -76,6 +76,11 @@ class ListFastPaths(ScanningParser):
             ):
                 return taken
             scan.append(text)
+            shape = syntax.header_start  # (one that must keep its shape as it arrives, from its first byte)
+            if shape is not None and (scan.view[scan.cursor] in b" \t\r\n" or not shape.fullmatch(
+                    scan.view, scan.cursor, scan.end)):  # fmt: skip
+                scan.cut_back(end - len(data))
+                return taken
         return len(texts)
 
     def absorb_argument(self, text: str) -> str | None:

@@ -236,8 +236,8 @@ class ScanningParser(StreamedCall, OrphanClosers):
             ends = list(itertools.accumulate(map(len, encoded)))  # (an ASCII text's bytes are its characters)
             count = bisect.bisect_left(ends, closed)
             body_end = scan.end + closed
-            if count:
-                self.absorb(texts[:count])
+            if count:  # (they close nothing, as the probe read: unscanned, `_json` catches up over them)
+                scan.append(texts[0] if count == 1 else "".join(texts[:count]))
             if data[closed : ends[count]].strip(b" \t\r\n"):
                 return count
             scan.append(texts[count])  # what the steps would do with it, minus their searches:
@@ -276,6 +276,17 @@ class ScanningParser(StreamedCall, OrphanClosers):
         """`ToolSyntax.absorb_reasoning`: in the `REASONING_AT_ONCE` state, nothing held (what
         `feed` hands back at once there)."""
         return self._state is self.REASONING_AT_ONCE and not self._scan.end and "<" not in text and text != ""
+
+    def absorb_plain(self, text: str) -> bool:
+        """Take `text` where `feed` would hand it back whole as one `Text`, nothing held (TEXT, its
+        `_step_text` finding no marker in it nor the start of one at its end: `MarkerTable.hands_back`),
+        as `feed` reads it: `Surroundings` alone. True when taken (a leading reasoning block's reader)."""
+        if self._state is not self.TEXT or self._scan.end or self._PLAIN_LEADS is None or not text:
+            return False
+        if not self.OPENERS.hands_back(text):
+            return False
+        self._around.text(text)
+        return True
 
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""

@@ -89,7 +89,7 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
     shorter than `head` (`b""` too), True where it is held even after a word byte (`held_from`).
     """
 
-    __slots__ = ("by_head", "head", "held_from", "leads", "longest", "starts")
+    __slots__ = ("_stops", "by_head", "head", "held_from", "leads", "longest", "starts")
 
     def __init__(self, markers: dict[bytes, K], held_from: dict[bytes, int] | None = None) -> None:
         super().__init__(markers)
@@ -115,6 +115,20 @@ class MarkerTable(dict[bytes, "K"]):  # (a string: `K` exists for type checkers 
             held = min([self.held_from.get(marker, 1) for marker, _, _ in group]) if self.held_from else 1
             for n in range(self.head):
                 starts[key[:n]] = n >= held or starts.get(key[:n], False)
+        self._stops: re.Pattern[str] | None = None  # (`hands_back`'s, made on its first use)
+
+    def hands_back(self, text: str) -> bool:
+        """Whether `scan_text` hands a text scanned alone (nothing held before it) all back: no
+        marker in it, and no end of it that `match` holds (one search, derived from the table)."""
+        stops = self._stops
+        if stops is None:  # (a marker, or an end that is a start of one: held after a word byte, or not)
+            found = [re.escape(marker.decode()) for marker in self]
+            for marker, word in ((marker, marker.decode()) for marker in self):  # (its starts: whole
+                for n in range(1, len(word)):  # characters, as no text ends inside one)
+                    glued = len(word[:n].encode()) >= self.held_from.get(marker, 1)
+                    found.append(("" if glued else "(?<![0-9A-Za-z_])") + re.escape(word[:n]) + "\\Z")
+            stops = self._stops = re.compile("|".join(dict.fromkeys(found)))
+        return stops.search(text) is None
 
     def __deepcopy__(self, memo: dict[int, object]) -> MarkerTable[K]:
         """The table itself: it never changes, so a copied parser shares it (`--think` copies the

@@ -159,8 +159,9 @@ class WholeAnswerParser:
         return 0 if self._held is not None else self._inner.absorb(texts)
 
     def absorb_reasoning(self, text: str) -> bool:
-        """Nothing is taken this way: the answer may be held, or its reasoning read first."""
-        return False
+        """A text of the leading reasoning block that its reader hands back whole (`absorb_plain`);
+        nothing else is taken this way (the answer may be held)."""
+        return self._reader is not None and self._reader.absorb_plain(text)
 
     def absorb_argument(self, text: str) -> str | None:
         """`INNER`'s, once the answer went to it; nothing is taken while it is held."""
@@ -174,8 +175,8 @@ class WholeAnswerParser:
         """Consume more text; return the pieces decided so far."""
         if self._flushed:
             raise RuntimeError("feed() after flush()")
-        if self._reader is not None:
-            return self._think(text)
+        if self._reader is not None:  # (a text its reader hands back whole: `absorb_reasoning`)
+            return [Reasoning(text)] if self._reader.absorb_plain(text) else self._think(text)
         held = self._held
         if held is None:
             return self._inner.feed(text)

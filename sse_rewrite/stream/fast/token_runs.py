@@ -22,6 +22,7 @@ from __future__ import annotations
 import orjson
 
 from ..chunks import moved_choice, with_choice
+from ..deltas import with_texts
 from ..sse import EVENT_END, data_value
 from . import Taken
 from .thought_events import thought_events, thought_parts
@@ -167,25 +168,26 @@ class TokenRuns:
         live read's one event), are added to `out`)."""
         count = rewriter.take_run(self._field, tokens, 0)
         while count < len(tokens):
-            if self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
-                count = rewriter.take_run(self._field, tokens, count + self._moved_count)
-            elif rewriter.fed_answered and self._called(event if isinstance(event, bytes) else event(count),
-                                                        out):
-                return count + 1  # (the run ends there: the choices were recounted, idle or not)
-            else:
+            if rewriter.fed_answered:  # (calls, or the text as it was: never moved nor a thought, so first)
+                if self._called(event if isinstance(event, bytes) else event(count), tokens[count], out):
+                    return count + 1  # (the run ends there: the choices were recounted, idle or not)
                 break
+            if not (self._moved(tokens, count, out) or self._thoughts(tokens, count, out)):
+                break
+            count = rewriter.take_run(self._field, tokens, count + self._moved_count)
         return count
 
-    def _called(self, raw: bytes, out: list[Output]) -> bool:
-        """After the choice was fed the token of the look-alike `raw` and holds its pieces: whether
+    def _called(self, raw: bytes, token: str, out: list[Output]) -> bool:
+        """After the choice was fed `token`, of the look-alike `raw`, and holds its pieces: whether
         they are calls only, or its text as it was, so that the event goes out as `rewrite` sends
-        it (`StreamChoices.fed_calls`: the calls' chunks, or `raw` unchanged), sent to `out`."""
-        value = data_value(raw)
-        try:  # (a look-alike of a chunk `absorbed` took: one choice)
-            chunk = None if value is None else orjson.loads(value)
-        except orjson.JSONDecodeError:
+        it (`StreamChoices.fed_calls`: the calls' chunks, or `raw` unchanged), sent to `out`. Its
+        chunk is the learned one with `token` in its slots, not decoded (`TokenTemplate.learn`
+        checked that a look-alike decodes to that, with its probe)."""
+        learned = self._chunk
+        if learned is None:
             return False
-        planned = None if chunk is None else self._stream.choices.fed_calls(chunk, chunk["choices"][0], raw)
+        choice = with_texts(learned["choices"][0], {self._field: token})
+        planned = self._stream.choices.fed_calls({**learned, "choices": [choice]}, choice, raw)
         if planned is None:
             return False
         out += self._stream.send(planned)
