@@ -111,8 +111,8 @@ class PlainTemplate:
         """Whether the look-alike of `literal` holds a needle besides the `soft` ones."""
         for before, after, _ in self._frames:
             framed = before + literal + after
-            for search, _ in self._hard:
-                if isinstance(search, bytes) and search in framed:
+            for search, _ in self._hard:  # (`find`, not `in`: bytes' `in` tries an int first, an exception)
+                if isinstance(search, bytes) and framed.find(search) != -1:
                     return True
                 if not isinstance(search, bytes) and search.search(framed) is not None:
                     return True
