@@ -77,8 +77,10 @@ class PlainRuns:
                 second = data.find(EVENT_END, first, stop)
                 if second != -1:  # (learned from two events: a read's last one is searched alone)
                     soft = QUOTE_NEEDLES if set(QUOTE_NEEDLES) <= set(needles) else ()
-                    template = PlainTemplate.learn(data[pos : first - 2], data[first:second], needles, soft)
                     starts = stream.starts
+                    words = () if starts is None else starts.words
+                    line, other = data[pos : first - 2], data[first:second]
+                    template = PlainTemplate.learn(line, other, needles, soft, words)
                     parts = () if template is None or starts is None else template.template.parts
                     if any(starts.first(part, 0, len(part)) is not None for part in parts if starts):
                         template = None  # (a text that ends in a start lies around the slots)
@@ -114,9 +116,9 @@ class PlainRuns:
             if cut < pos + 2:  # no event ends inside the window: the next one whole
                 cut = data.find(EVENT_END, pos, stop) + 2
             literals, whole = template.template.literals(data, pos, cut)
-            starts = self._stream.starts  # (the look-alikes that may pass, at most: `held_starts.py`)
-            unended = len(literals) if starts is None else starts.unended(literals)
             hits = Hits(template, literals)
+            starts = self._stream.starts  # (the look-alikes that may pass, at most: `held_starts.py`)
+            unended = len(literals) if starts is None else starts.unended(literals, hits.joined)
             clear = 0 if exposed else min(hits.first(0), unended)
             while clear < unended and self._quotes_read(template, literals[clear], unread + clear,
                                                         hits.hard(clear)):  # fmt: skip

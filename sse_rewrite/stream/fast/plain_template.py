@@ -43,15 +43,18 @@ class PlainTemplate:
     __slots__ = ("_behind", "_finds", "_frames", "_patterns", "_per_event", "_searches", "_slots", "quoted",
                  "template")
 
-    def __init__(self, parts: list[bytes], needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()) -> None:
-        """`soft`: the needles (among `needles`) of an event a quote state may read (`hard`)."""
+    def __init__(self, parts: list[bytes], needles: tuple[bytes, ...], soft: tuple[bytes, ...] = (),
+                 words: tuple[bytes, ...] = ()) -> None:  # fmt: skip
+        """`soft`: the needles (among `needles`) of an event a quote state may read (`Hits.hard`);
+        `words`: those `Hits` leaves to its caller (the held words: `HeldStarts.unended` finds them)."""
         self.template = TokenTemplate(parts)
         hard = [needle for needle in needles if needle not in soft]
         self._behind = {needle: tuple(sorted((other for other in hard if other.startswith(needle)), key=len))
                         for needle in needles}  # fmt: skip
         """By needle, the needles that are not `soft` and begin with it (itself too, if it is one):
         a search for it stands for them (`grouped`), and its hit is one of them where one begins there."""
-        self._searches = tuple(search for search, _ in grouped(needles))
+        searched = tuple(needle for needle in needles if needle not in words)
+        self._searches: tuple[Any, ...] = tuple(search for search, _ in grouped(searched))
         self.quoted = _quoted(parts) if soft else None
         """The choice index and the field of the slot, when it is the look-alikes' one text to read."""
         self._slots = len(parts) - 1
@@ -69,8 +72,8 @@ class PlainTemplate:
         self._frames = tuple((before, after, after + _SEP + before) for before, after in frames)
 
     @classmethod
-    def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()
-              ) -> PlainTemplate | None:  # fmt: skip
+    def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...], soft: tuple[bytes, ...] = (),
+              words: tuple[bytes, ...] = ()) -> PlainTemplate | None:  # fmt: skip
         """The template of two events (their lines, `a` first), when they are look-alikes, one
         `data: {...}` line each, with needle-free bytes around their slots; else None."""
         if not needles or any(not needle or _SEP in needle for needle in needles):
@@ -85,14 +88,14 @@ class PlainTemplate:
         parts = a.split(one.group())
         if other.group().join(parts) != b:
             return None
-        key = (tuple(parts), needles, soft)
+        key = (tuple(parts), needles, soft, words)
         if key in _LEARNED:
             return _LEARNED[key]
         longest = max(map(len, needles))
         known = None
         if all(len(part) >= longest for part in parts[1:-1]) and not any(
                 needle in part for part in parts for needle in needles):  # fmt: skip
-            known = cls(parts, needles, soft)
+            known = cls(parts, needles, soft, words)
         if len(_LEARNED) >= _MAX_LEARNED:
             _LEARNED.clear()
         _LEARNED[key] = known
@@ -123,7 +126,7 @@ class Hits:
     reads on (`PlainRuns._look_alikes` reads a look-alike whose needles are all soft, and goes on
     after it): a search that hit goes on, from the next look-alike, only once the run is past its hit."""
 
-    __slots__ = ("_behind", "_cursors", "_done", "_literals", "next")
+    __slots__ = ("_behind", "_cursors", "_done", "_literals", "joined", "next")
 
     def __init__(self, template: PlainTemplate, literals: list[bytes]) -> None:
         self._literals, self._behind = literals, template._behind
@@ -132,8 +135,12 @@ class Hits:
         # the size of its joint, and the needle it found there.
         self._cursors: list[list[Any]] = []
         first = len(literals)
+        self.joined: bytes | None = None
+        """The literals joined by a NUL, where a frame is just that (`HeldStarts.unended` reads them)."""
         for before, after, joint in template._frames:
             framed = before + (literals[0] if len(literals) == 1 else joint.join(literals)) + after
+            if joint == _SEP:
+                self.joined = framed
             for search in template._searches:  # (as `_find` does, inline: most find nothing)
                 if type(search) is bytes:
                     at = framed.find(search)
@@ -210,7 +217,7 @@ class Hits:
 # Templates by their parts and needles (a pure cache: a template holds no state, and what it
 # is follows from these alone). A stream relearns its envelope after every call and every
 # marker; making one (`_context`, `grouped`, `_quoted`'s probe) costs more than a run of text.
-_LEARNED: dict[tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]], PlainTemplate | None] = {}
+_LEARNED: dict[tuple[tuple[bytes, ...], ...], PlainTemplate | None] = {}
 _MAX_LEARNED: Final = 64
 
 
