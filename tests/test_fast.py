@@ -268,14 +268,41 @@ def test_a_capture_one_event_a_read_is_the_same_with_token_runs_off(capture: Pat
     assert run(token_runs=False) == run()
 
 
-def _harmony_stream(words: list[str], encode: Callable[[Any], bytes] = orjson.dumps) -> bytes:
-    """gpt-oss harmony leaked one text an event: `words` as its analysis, then a final answer."""
-    texts = ["<|channel|>", "analysis", "<|message|>", *words, "<|end|>", "<|start|>", "assistant",
-             "<|channel|>", "final", "<|message|>", "Done.", "<|return|>"]  # fmt: skip
+def _content_stream(texts: list[str], encode: Callable[[Any], bytes] = orjson.dumps) -> bytes:
+    """gpt-oss leaked one text an event: `texts` as its content, then `[DONE]`."""
     chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
                "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
               for text in texts]  # fmt: skip
     return b"".join(b"data: " + encode(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
+
+
+def _harmony_stream(words: list[str], encode: Callable[[Any], bytes] = orjson.dumps) -> bytes:
+    """gpt-oss harmony leaked one text an event: `words` as its analysis, then a final answer."""
+    texts = ["<|channel|>", "analysis", "<|message|>", *words, "<|end|>", "<|start|>", "assistant",
+             "<|channel|>", "final", "<|message|>", "Done.", "<|return|>"]  # fmt: skip
+    return _content_stream(texts, encode)
+
+
+def _runs_and_calls(
+    monkeypatch: pytest.MonkeyPatch, owner: type, name: str, data: bytes
+) -> tuple[bytes, int]:
+    """`data` rewritten with the token runs, asserted the same without them, and how often
+    `owner.name` was called while the runs were on."""
+    calls, method = 0, getattr(owner, name)
+
+    def counted(self: Any, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return method(self, *args)
+
+    monkeypatch.setattr(owner, name, counted)
+    outputs = []
+    for token_runs in (False, True):
+        calls = 0
+        rewriter = StreamRewriter(RewriteOptions(token_runs=token_runs))
+        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
+    assert outputs[0] == outputs[1]
+    return outputs[1], calls
 
 
 def test_harmony_analysis_tokens_move_to_reasoning_in_runs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -285,22 +312,8 @@ def test_harmony_analysis_tokens_move_to_reasoning_in_runs(monkeypatch: pytest.M
     from sse_rewrite.stream.choices import StreamChoices
 
     words = [f"w{n} " for n in range(60)]
-    data = _harmony_stream(words)
-    asked = 0
-    moved = StreamChoices.moved
-
-    def counted(self: StreamChoices, chunk: Any) -> Any:
-        nonlocal asked
-        asked += 1
-        return moved(self, chunk)
-
-    monkeypatch.setattr(StreamChoices, "moved", counted)
-    outputs = []
-    for token_runs in (True, False):
-        rewriter = StreamRewriter(RewriteOptions(token_runs=token_runs))
-        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
-    assert outputs[0] == outputs[1]
-    assert b'"reasoning":"w59 "' in outputs[0] or b'"reasoning_content":"w59 "' in outputs[0]
+    output, asked = _runs_and_calls(monkeypatch, StreamChoices, "moved", _harmony_stream(words))
+    assert b'"reasoning":"w59 "' in output or b'"reasoning_content":"w59 "' in output
     assert asked <= len(words) // 4
 
 
@@ -313,22 +326,8 @@ def test_harmony_analysis_moved_on_is_written_by_bytes(monkeypatch: pytest.Monke
 
     words = [f"w{n}{tail} " for n in range(40) for tail in ("", '"', "\\", "é", "\n")]
     data = _harmony_stream(words, (lambda chunk: json.dumps(chunk).encode()) if spaced else orjson.dumps)
-    encoded = 0
-    chunk_of = OpenAIOutput.chunk
-
-    def counted(self: OpenAIOutput, chunk: Any) -> Any:
-        nonlocal encoded
-        encoded += 1
-        return chunk_of(self, chunk)
-
-    monkeypatch.setattr(OpenAIOutput, "chunk", counted)
-    outputs = []
-    for token_runs in (False, True):
-        encoded = 0
-        rewriter = StreamRewriter(RewriteOptions(token_runs=token_runs))
-        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
-    assert outputs[0] == outputs[1]
-    assert b'"w39\\u00e9 "' in outputs[0] or "w39é ".encode() in outputs[0]
+    output, encoded = _runs_and_calls(monkeypatch, OpenAIOutput, "chunk", data)
+    assert b'"w39\\u00e9 "' in output or "w39é ".encode() in output
     assert encoded <= len(words) // 8
 
 
@@ -341,25 +340,8 @@ def test_stripped_harmony_analysis_tokens_move_on_unfed(monkeypatch: pytest.Monk
 
     words = ["analysis", "User", " asks", *(f" w{n}" if n % 20 else " idea" for n in range(80)), ".",
              "assistantfinal", "Done."]  # fmt: skip
-    chunks = [{"id": "gen-1", "object": "chat.completion.chunk", "model": "openai/gpt-oss-120b",
-               "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": None}]}
-              for text in words]  # fmt: skip
-    data = b"".join(b"data: " + orjson.dumps(chunk) + b"\n\n" for chunk in chunks) + b"data: [DONE]\n\n"
-    fed, feed = 0, StrippedAnalysisParser.feed
-
-    def counted(self: StrippedAnalysisParser, text: str) -> Any:
-        nonlocal fed
-        fed += 1
-        return feed(self, text)
-
-    monkeypatch.setattr(StrippedAnalysisParser, "feed", counted)
-    outputs = []
-    for token_runs in (False, True):
-        fed = 0
-        rewriter = StreamRewriter(RewriteOptions(token_runs=token_runs))
-        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
-    assert outputs[0] == outputs[1]
-    assert b'"reasoning":" w79"' in outputs[0] or b'"reasoning_content":" w79"' in outputs[0]
+    output, fed = _runs_and_calls(monkeypatch, StrippedAnalysisParser, "feed", _content_stream(words))
+    assert b'"reasoning":" w79"' in output or b'"reasoning_content":" w79"' in output
     assert fed <= len(words) // 4
 
 

@@ -7,9 +7,12 @@ be cut anywhere (`fu` | `nctions.read:0{…}`), and a needle for each of its sta
 idle event a search. So its parts declare the word (`Part.held_words`: the word, and from how many
 bytes its start is held wherever it stands; a shorter one only where no word goes on into it),
 and the stream holds an event whose text ends so raw, unparsed, until the next event shows
-whether the word goes on (`StreamRewriter`); a run of look-alikes passes one whose next look-alike
-cannot go on with it (`PlainRuns`). Only where the next text may go on do the two events take the
-general path (the held-start rule, docs/behaviour.md "Chunking").
+whether the word goes on (`StreamRewriter`). Only where the next text may go on do the two events
+take the general path (the held-start rule, docs/behaviour.md "Chunking"). A run of look-alikes is
+read as their texts run together (`HeldStarts.unended`): it stops where a word stands whole in them,
+in one text or across several, or where a start of one runs to its last text; a start that the
+next texts go on with but that the word does not complete passes, since read, every one of those
+events would go out byte for byte.
 
 The check costs an idle event about what two needles did: the stream learns where its events'
 text lies (the bytes before it, `_Shape`), so an event shaped alike is looked at in its text's
@@ -31,7 +34,7 @@ _WORD: Final = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnop
 _TEXT_KEYS: Final = (b'content":', b'reasoning":')  # (`content`, `reasoning_content`, `reasoning`)
 _ESCAPED: Final = re.compile(rb"\\(?:[nrtbf]|u[0-9a-fA-F]{4})\Z")  # a JSON escape no word goes on from
 _SEP: Final = b"\0"  # between the literals searched: no JSON string holds it raw
-_JOINT: Final = b'"\0"'  # a literal's end, the separator, the next literal's start
+_JOINED: Final = b'["\0]*'  # (a pattern) where a word goes on into the next text, or past empty ones
 _INDEX: Final = b'"index":'
 _ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but `\\u`)
 _MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
@@ -41,12 +44,16 @@ _AFTER: Final = 16  # bytes after a text's closing quote that must match the lea
 class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
-    __slots__ = ("_after", "_marks", "_pairs", "_prefix", "_words", "ends", "last_two", "tail")
+    __slots__ = ("_after", "_ends_with", "_longest", "_marks", "_prefix", "_spanning", "_starts", "_words",
+                 "ends", "last_two", "tail", "words")
 
     def __init__(self, words: tuple[tuple[bytes, int], ...]) -> None:
         """`words`: each word, and from how many bytes its start is held wherever it stands."""
         self._words = words
-        self._pairs, self._marks, self.ends = _searches(words)
+        self.words = tuple(word for word, _ in words)
+        """The words, whole: `unended` finds them in look-alikes (`PlainTemplate`'s searches leave them)."""
+        self._marks, self.ends, self._spanning, self._starts, self._ends_with = _searches(words)
+        self._longest = max(map(len, self.words))
         self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
         self._after = b""  # ... and the first bytes after it
         self.tail = _SEP
@@ -151,53 +158,60 @@ class HeldStarts:
                 at = data.find(key, at + 1)
         return False
 
-    def unended(self, literals: list[bytes]) -> int:
+    def unended(self, literals: list[bytes], joined: bytes | None = None) -> int:
         """How many of the look-alikes of `literals` (JSON strings, quotes included: their texts,
-        `PlainRuns`) lead whose text does not end in a held start, or does, but the next one's
-        cannot go on with it (its parser would let the start go at once): one that may go on, or
-        the last, is the general path's. One search a pair of a start's last byte and the word's
-        next one (and for an empty or escaped next text) finds where a text may go on."""
+        `PlainRuns`) lead before the first that the general path must read: where a declared word
+        begins that stands whole in their texts run together (in one text or across several:
+        `_spanning`), or where a start of one begins that the texts after it go on with to the
+        last. A start that a later text goes on with but that the word does not complete passes:
+        read, its events would go out byte for byte. `joined`: the literals joined by a NUL, where
+        the caller has them."""
         if not literals:
             return 0
-        first = len(literals) - 1
-        last = literals[first]
-        if self.rest(last, 1, len(last) - 1) is None:
-            first += 1
-        if len(literals) == 1:  # (no joint to search)
+        joined = _SEP.join(literals) if joined is None else joined
+        first = len(literals)
+        for spanning in self._spanning:  # (one pass a word: a search led by its first byte)
+            found = spanning.search(joined)
+            if found is not None:
+                first = min(first, joined.count(_SEP, 0, found.start()))
+        if joined[-2] not in self._ends_with:  # (its last text ends in no byte a start ends in, nor is empty)
             return first
-        joined = _SEP.join(literals)
-        for pair in self._pairs:
-            at = joined.find(pair)
-            while at != -1:
-                index = joined.count(_SEP, 0, at + 3)  # (the next literal's)
-                if index > first:
-                    break
-                literal, following = literals[index - 1], literals[index]
-                rest = self.rest(literal, 1, len(literal) - 1)
-                if rest is not None and self.goes_on(rest, following, 1, len(following) - 1):
-                    first = index - 1
-                    break
-                at = joined.find(pair, at + 1)
+        index, tail = len(literals), b""
+        while index and len(tail) < self._longest:
+            index -= 1
+            tail = literals[index][1:-1] + tail
+        if not tail.endswith(self._starts):  # (one call for them all)
+            return first
+        for start in self._starts:  # (the longest first)
+            if tail.endswith(start):
+                at = len(tail) - len(start)  # (where in the look-alikes from `index` it begins)
+                while at >= len(literals[index]) - 2:
+                    at -= len(literals[index]) - 2
+                    index += 1
+                return min(first, index)
         return first
 
 
 @functools.cache
-def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], tuple[bytes, ...],
-                                                            frozenset[bytes]]:  # fmt: skip
-    """What `HeldStarts` searches for `words` (made once a process): the pairs of a start's last
-    byte and the word's next one around a joint of look-alikes (and an empty or escaped next
-    text); the marks every held start leaves in raw JSON (the word's first held bytes, or a
-    shorter start and its closing quote: `fu`, `f"`); the last two bytes of every text that ends
-    in a held start (and of a few more: `ends`)."""
-    pairs = [word[size - 1 : size] + _JOINT + word[size : size + 1] for word, _ in words
-             for size in range(1, len(word))]  # fmt: skip
+def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], frozenset[bytes],
+                                                            tuple[re.Pattern[bytes], ...], tuple[bytes, ...],
+                                                            frozenset[int]]:  # fmt: skip
+    """What `HeldStarts` searches for `words` (made once a process): the marks every held start
+    leaves in raw JSON (the word's first held bytes, or a shorter start and its closing quote:
+    `fu`, `f"`); the last two bytes of every text that ends in a held start (and of a few more:
+    `ends`); for look-alikes (`unended`), each word whole in one text or across several joined,
+    every start of a word (the longest first, however short), and the bytes a start may end with
+    (a quote too: an empty text's)."""
     marks = [word[: max(held_from, 2)] for word, held_from in words]  # (a mark of two bytes at least)
     marks += [word[:size] + b'"' for word, held_from in words for size in range(1, max(held_from, 2))]
     ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
     ends |= {bytes((byte,)) + word[:1] for word, held_from in words for byte in range(256)
              if held_from == 1 or byte not in _WORD or byte in _ESCAPES}  # fmt: skip
-    searched = (*dict.fromkeys(pairs), _JOINT + b'"', _JOINT + b"\\u")
-    return searched, tuple(dict.fromkeys(marks)), frozenset(ends)
+    spanning = tuple(re.compile(_JOINED.join(re.escape(word[i : i + 1]) for i in range(len(word))))
+                     for word, _ in words)  # fmt: skip
+    starts = sorted({word[:size] for word, _ in words for size in range(1, len(word))}, key=len, reverse=True)
+    ends_with = frozenset((0x22, *(byte for word, _ in words for byte in word[:-1])))
+    return tuple(dict.fromkeys(marks)), frozenset(ends), spanning, tuple(starts), ends_with
 
 
 def _choice(data: bytes) -> bytes:

@@ -26,7 +26,7 @@ from ..quotes import NEEDLES as QUOTE_NEEDLES
 from ..sse import DATA, EVENT_END
 from . import Taken
 from .needles import NeedleIndex
-from .plain_template import PlainTemplate
+from .plain_template import Hits, PlainTemplate
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -77,8 +77,10 @@ class PlainRuns:
                 second = data.find(EVENT_END, first, stop)
                 if second != -1:  # (learned from two events: a read's last one is searched alone)
                     soft = QUOTE_NEEDLES if set(QUOTE_NEEDLES) <= set(needles) else ()
-                    template = PlainTemplate.learn(data[pos : first - 2], data[first:second], needles, soft)
                     starts = stream.starts
+                    words = () if starts is None else starts.words
+                    line, other = data[pos : first - 2], data[first:second]
+                    template = PlainTemplate.learn(line, other, needles, soft, words)
                     parts = () if template is None or starts is None else template.template.parts
                     if any(starts.first(part, 0, len(part)) is not None for part in parts if starts):
                         template = None  # (a text that ends in a start lies around the slots)
@@ -114,15 +116,18 @@ class PlainRuns:
             if cut < pos + 2:  # no event ends inside the window: the next one whole
                 cut = data.find(EVENT_END, pos, stop) + 2
             literals, whole = template.template.literals(data, pos, cut)
+            hits = Hits(template, literals)
             starts = self._stream.starts  # (the look-alikes that may pass, at most: `held_starts.py`)
-            unended = len(literals) if starts is None else starts.unended(literals)
-            clear = 0 if exposed else min(template.clear(literals), unended)
-            while clear < unended and self._quotes_read(template, literals[clear], unread + clear):
+            unended = len(literals) if starts is None else starts.unended(literals, hits.joined)
+            clear = 0 if exposed else min(hits.first(0), unended)
+            while clear < unended and self._quotes_read(template, literals[clear], unread + clear,
+                                                        hits.hard(clear)):  # fmt: skip
                 unread = -clear - 1  # (those before it are counted now, and it was read)
                 clear += 1
                 exposed = self._stream.choices.exposed  # (then no event may pass unread: each is read)
                 if not exposed:
-                    clear = min(clear + template.clear(literals[clear:]), unended)
+                    clear = min(hits.first(clear), unended)
+            del hits  # (its framed literals go before the run's slice is made: the heap as `clear` left it)
             pos += template.span(literals[:clear])
             events += clear
             unread += clear
@@ -131,13 +136,13 @@ class PlainRuns:
             window *= 2
         return Taken([data[start:pos]], pos, events, events, unread) if pos > start else None
 
-    def _quotes_read(self, template: PlainTemplate, literal: bytes, unread: int) -> bool:
+    def _quotes_read(self, template: PlainTemplate, literal: bytes, unread: int, hard: bool) -> bool:
         """Whether the look-alike of `literal`, which holds a needle or comes while a quote state is
-        exposed, holds only those of the quote state (`quotes.NEEDLES`), if any, and was read by its
-        choice's (`StreamChoices.read_texts`), as the general path reads it; the `unread` events
-        before it in the run are counted first."""
+        exposed, holds only those of the quote state (`quotes.NEEDLES`), if any (`hard`: it holds
+        another, `Hits.hard`), and was read by its choice's (`StreamChoices.read_texts`), as the
+        general path reads it; the `unread` events before it in the run are counted first."""
         quoted = template.quoted
-        if quoted is None or template.hard(literal):
+        if quoted is None or hard:
             return False
         try:
             text = orjson.loads(literal)

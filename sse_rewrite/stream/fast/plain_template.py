@@ -28,7 +28,7 @@ from .token_template import STRING, TokenTemplate
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import Any, Final
 
 _PROBE: Final = "\x00probe"
 _SEP: Final = b"\x00"  # between the framed literals searched: in no needle and no part
@@ -40,12 +40,21 @@ _NOT_IN_LINE: Final = (b"\n", b"\r", _SEP)  # (one line, and no byte the search 
 class PlainTemplate:
     """The look-alikes of one event, and where the first of them holding a needle is."""
 
-    __slots__ = ("_finds", "_frames", "_hard", "_patterns", "_per_event", "_slots", "quoted", "template")
+    __slots__ = ("_behind", "_finds", "_frames", "_patterns", "_per_event", "_searches", "_slots", "quoted",
+                 "template")
 
-    def __init__(self, parts: list[bytes], needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()) -> None:
-        """`soft`: the needles (among `needles`) of an event a quote state may read (`hard`)."""
+    def __init__(self, parts: list[bytes], needles: tuple[bytes, ...], soft: tuple[bytes, ...] = (),
+                 words: tuple[bytes, ...] = ()) -> None:  # fmt: skip
+        """`soft`: the needles (among `needles`) of an event a quote state may read (`Hits.hard`);
+        `words`: those `Hits` leaves to its caller (the held words: `HeldStarts.unended` finds them)."""
         self.template = TokenTemplate(parts)
-        self._hard = grouped(tuple(needle for needle in needles if needle not in soft)) if soft else ()
+        hard = [needle for needle in needles if needle not in soft]
+        self._behind = {needle: tuple(sorted((other for other in hard if other.startswith(needle)), key=len))
+                        for needle in needles}  # fmt: skip
+        """By needle, the needles that are not `soft` and begin with it (itself too, if it is one):
+        a search for it stands for them (`grouped`), and its hit is one of them where one begins there."""
+        searched = tuple(needle for needle in needles if needle not in words)
+        self._searches: tuple[Any, ...] = tuple(search for search, _ in grouped(searched))
         self.quoted = _quoted(parts) if soft else None
         """The choice index and the field of the slot, when it is the look-alikes' one text to read."""
         self._slots = len(parts) - 1
@@ -63,8 +72,8 @@ class PlainTemplate:
         self._frames = tuple((before, after, after + _SEP + before) for before, after in frames)
 
     @classmethod
-    def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...], soft: tuple[bytes, ...] = ()
-              ) -> PlainTemplate | None:  # fmt: skip
+    def learn(cls, a: bytes, b: bytes, needles: tuple[bytes, ...], soft: tuple[bytes, ...] = (),
+              words: tuple[bytes, ...] = ()) -> PlainTemplate | None:  # fmt: skip
         """The template of two events (their lines, `a` first), when they are look-alikes, one
         `data: {...}` line each, with needle-free bytes around their slots; else None."""
         if not needles or any(not needle or _SEP in needle for needle in needles):
@@ -79,14 +88,14 @@ class PlainTemplate:
         parts = a.split(one.group())
         if other.group().join(parts) != b:
             return None
-        key = (tuple(parts), needles, soft)
+        key = (tuple(parts), needles, soft, words)
         if key in _LEARNED:
             return _LEARNED[key]
         longest = max(map(len, needles))
         known = None
         if all(len(part) >= longest for part in parts[1:-1]) and not any(
                 needle in part for part in parts for needle in needles):  # fmt: skip
-            known = cls(parts, needles, soft)
+            known = cls(parts, needles, soft, words)
         if len(_LEARNED) >= _MAX_LEARNED:
             _LEARNED.clear()
         _LEARNED[key] = known
@@ -107,26 +116,108 @@ class PlainTemplate:
                     first = min(first, framed.count(_SEP, 0, found.start()))
         return first
 
-    def hard(self, literal: bytes) -> bool:
-        """Whether the look-alike of `literal` holds a needle besides the `soft` ones."""
-        for before, after, _ in self._frames:
-            framed = before + literal + after
-            for search, _ in self._hard:
-                if isinstance(search, bytes) and search in framed:
-                    return True
-                if not isinstance(search, bytes) and search.search(framed) is not None:
-                    return True
-        return False
-
     def span(self, literals: list[bytes]) -> int:
         """The bytes the look-alikes of `literals` take."""
         return self._per_event * len(literals) + self._slots * sum(map(len, literals))
 
 
+class Hits:
+    """Where the needles are in the look-alikes of `literals`, searched once and looked up as a run
+    reads on (`PlainRuns._look_alikes` reads a look-alike whose needles are all soft, and goes on
+    after it): a search that hit goes on, from the next look-alike, only once the run is past its hit."""
+
+    __slots__ = ("_behind", "_cursors", "_done", "_literals", "joined", "next")
+
+    def __init__(self, template: PlainTemplate, literals: list[bytes]) -> None:
+        self._literals, self._behind = literals, template._behind
+        self._done = (0, 0)  # (a look-alike, the bytes of the literals before it)
+        # A search that hit, by frame: its hit's look-alike, the search, where the hit is, the frame,
+        # the size of its joint, and the needle it found there.
+        self._cursors: list[list[Any]] = []
+        first = len(literals)
+        self.joined: bytes | None = None
+        """The literals joined by a NUL, where a frame is just that (`HeldStarts.unended` reads them)."""
+        for before, after, joint in template._frames:
+            framed = before + (literals[0] if len(literals) == 1 else joint.join(literals)) + after
+            if joint == _SEP:
+                self.joined = framed
+            for search in template._searches:  # (as `_find` does, inline: most find nothing)
+                if type(search) is bytes:
+                    at = framed.find(search)
+                    found = search
+                else:
+                    match = search.search(framed)
+                    at, found = (-1, b"") if match is None else (match.start(), match.group())
+                if at != -1:
+                    index = framed.count(_SEP, 0, at)
+                    self._cursors.append([index, search, at, framed, len(joint), found])
+                    first = index if index < first else first
+        self.next = first
+        """The first look-alike holding a needle of those the run is not past (`len(literals)`: none)."""
+
+    def first(self, start: int) -> int:
+        """The first look-alike from `start` on that holds a needle (`len(literals)`: none)."""
+        if start <= self.next:
+            return self.next
+        first = len(self._literals)
+        for cursor in self._cursors:
+            if cursor[0] < start:
+                self._find(cursor, start, self._framed_at(start, cursor[4]))
+            if cursor[0] < first:
+                first = cursor[0]
+        self.next = first
+        return first
+
+    def hard(self, index: int) -> bool:
+        """Whether look-alike `index` (none before it is asked after it) holds a needle that is not
+        soft (a pattern's soft hit there is searched on, within it)."""
+        for cursor in self._cursors:
+            if cursor[0] < index:
+                self._find(cursor, index, self._framed_at(index, cursor[4]))
+            while cursor[0] == index:
+                if self._hard_at(cursor[3], cursor[2], cursor[5]):
+                    return True
+                if type(cursor[1]) is bytes and not self._behind[cursor[1]]:  # (all its hits are soft)
+                    break
+                self._find(cursor, index, cursor[2] + 1)
+        return False
+
+    def _framed_at(self, index: int, joint: int) -> int:
+        """Where look-alike `index`'s framed bytes begin (right after a separator; `joint`: its size)."""
+        done, size = self._done
+        if index != done:
+            size += sum(map(len, self._literals[done:index]))
+            self._done = (index, size)
+        return size + index * joint
+
+    def _find(self, cursor: list[Any], index: int, pos: int) -> None:
+        """`cursor`'s first hit at or after `pos`, which lies in look-alike `index`'s framed bytes
+        (none: its look-alike is past them all)."""
+        search, framed = cursor[1], cursor[3]
+        if type(search) is bytes:
+            at = framed.find(search, pos)
+            found = search
+        else:
+            match = search.search(framed, pos)
+            at, found = (-1, b"") if match is None else (match.start(), match.group())
+        cursor[0] = len(framed) if at == -1 else index + framed.count(_SEP, pos, at)
+        cursor[2], cursor[5] = at, found
+
+    def _hard_at(self, framed: bytes, at: int, found: bytes) -> bool:
+        """Whether the hit of needle `found` at `at` is a needle that is not soft (one it stands for)."""
+        behind = self._behind[found]
+        if behind and behind[0] == found:  # (`found` is one: `_behind` lists it first, the shortest)
+            return True
+        for needle in behind:  # noqa: SIM110 (a loop, not any(): a generator costs as much as a search)
+            if framed.startswith(needle, at):
+                return True
+        return False
+
+
 # Templates by their parts and needles (a pure cache: a template holds no state, and what it
 # is follows from these alone). A stream relearns its envelope after every call and every
 # marker; making one (`_context`, `grouped`, `_quoted`'s probe) costs more than a run of text.
-_LEARNED: dict[tuple[tuple[bytes, ...], tuple[bytes, ...], tuple[bytes, ...]], PlainTemplate | None] = {}
+_LEARNED: dict[tuple[tuple[bytes, ...], ...], PlainTemplate | None] = {}
 _MAX_LEARNED: Final = 64
 
 
