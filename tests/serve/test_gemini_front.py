@@ -87,6 +87,17 @@ def test_a_streamed_leak_comes_back_as_a_function_call_part(servers: Servers, cl
     assert eventually(lambda: any(f"POST {path} {KIMI} 200" in line and "calls 1" in line for line in log))
 
 
+def test_a_model_id_with_slashes_goes_upstream_as_it_is(servers: Servers, client: Client) -> None:
+    """`gemini -m qwen/qwen3-coder`: an OpenRouter-style id is one model, not a path of two."""
+    base_url, log = servers.serve()
+    chunks = list(client(base_url).models.generate_content_stream(model=KIMI, contents="please run $ echo hi",
+                                                                  config=CONFIG))
+    assert [call.args for call in call_parts(chunks)] == [{"command": "echo hi"}]
+    assert upstream_saw(servers)["model"] == KIMI
+    path = f"/v1beta/models/{KIMI}:streamGenerateContent"
+    assert eventually(lambda: any(f"POST {path} {KIMI} 200" in line for line in log))
+
+
 def test_a_leak_in_reasoning_comes_back_as_thought_parts_and_a_call(servers: Servers, client: Client) -> None:
     base_url, _ = start(servers)
     sdk = client(base_url, headers={"x-fake": "field=reasoning"})

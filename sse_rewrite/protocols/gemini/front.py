@@ -60,12 +60,13 @@ _GENERATE: Final = frozenset({"generateContent", "streamGenerateContent"})
 
 def register(app: web.Application) -> None:
     """Add this front's routes to `app`."""
-    for prefix in PREFIXES:
-        app.router.add_post(prefix + "/models/{call}", models_call)
+    for prefix in PREFIXES:  # (a model id may hold slashes: `qwen/qwen3-coder` as OpenRouter names it)
+        app.router.add_post(prefix + "/models/{call:.+}", models_call)
 
 
 async def models_call(request: web.Request) -> web.StreamResponse:
-    """`models/{model}:{method}`: generate (streamed or whole) or count tokens."""
+    """`models/{model}:{method}`: generate (streamed or whole) or count tokens (the method after the
+    last colon, the model before it, slashes and all)."""
     model, colon, method = request.match_info["call"].rpartition(":")
     if colon and model and method in _GENERATE:
         return await generate(request, model, stream=method == "streamGenerateContent")
