@@ -76,8 +76,8 @@ class PlainTemplate:
               words: tuple[bytes, ...] = ()) -> PlainTemplate | None:  # fmt: skip
         """The template of two events (their lines, `a` first), when they are look-alikes, one
         `data: {...}` line each, with needle-free bytes around their slots; else None."""
-        if not needles or any(not needle or _SEP in needle for needle in needles):
-            return None  # (an empty needle: every event is read)
+        if not needles:
+            return None
         if not (a.startswith(_OBJECT) and a.endswith(b"}")) or any(byte in a for byte in _NOT_IN_LINE):
             return None
         at = _common_prefix(a, b)
@@ -93,7 +93,7 @@ class PlainTemplate:
             return _LEARNED[key]
         longest = max(map(len, needles))
         known = None
-        if all(len(part) >= longest for part in parts[1:-1]) and not any(
+        if all(needle and _SEP not in needle for needle in needles) and all(len(part) >= longest for part in parts[1:-1]) and not any(
                 needle in part for part in parts for needle in needles):  # fmt: skip
             known = cls(parts, needles, soft, words)
         if len(_LEARNED) >= _MAX_LEARNED:
