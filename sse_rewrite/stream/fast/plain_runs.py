@@ -129,7 +129,7 @@ class PlainRuns:
                 if not exposed:
                     clear = min(hits.first(clear), unended)
             del hits  # (its framed literals go before the run's slice is made: the heap as `clear` left it)
-            pos += template.span(literals[:clear])
+            pos = cut if whole and clear == len(literals) else pos + template.span(literals[:clear])
             events += clear
             unread += clear
             if clear < len(literals) or not whole:

@@ -120,7 +120,7 @@ class PlainTemplate:
 
     def span(self, literals: list[bytes]) -> int:
         """The bytes the look-alikes of `literals` take."""
-        return self._per_event * len(literals) + self._slots * sum(map(len, literals))
+        return self._per_event * len(literals) + self._slots * len(b"".join(literals))  # (one C call)
 
 
 class Hits:
