@@ -376,3 +376,13 @@ def test_k3_and_stripped_kimi_turns_in_runs_are_the_general_paths(
     assert outputs[0] == outputs[1]
     assert runs[0].stats == runs[1].stats
     assert outputs[0].count(b'"tool_calls"') >= 4
+
+
+@given(st.binary(max_size=12), st.binary(max_size=6), st.binary(max_size=6), st.integers(-1, 20))
+def test_common_prefix_guess_is_only_a_hint(shared: bytes, a: bytes, b: bytes, guess: int) -> None:
+    """`_common_prefix` tries a guess first (the last learned pair's): right or wrong, the same answer."""
+    from sse_rewrite.stream.fast.plain_template import _common_prefix
+
+    x, y = shared + a, shared + b
+    expected = next((i for i in range(min(len(x), len(y))) if x[i] != y[i]), min(len(x), len(y)))
+    assert _common_prefix(x, y, guess) == _common_prefix(x, y) == expected

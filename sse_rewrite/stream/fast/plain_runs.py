@@ -40,7 +40,7 @@ _NEXT_OBJECT: Final = EVENT_END + _OBJECT
 _OBJECT_END: Final = b"}" + EVENT_END
 _FRAMING: Final = (b"\r", b"\n\n\n")  # where one blank line might not end one one-line event
 _FIRST_WINDOW: Final = 8192  # bytes searched for needles at first; the window doubles
-_FIRST_EVENTS: Final = 16  # look-alikes read at first; the window doubles while all are clear
+_FIRST_EVENTS: Final = 32  # look-alikes read at first; the window doubles while all are clear
 _MAX_MISSES: Final = 8  # templates not learned in a row before the stream stops learning them
 _PROBE: Final = "\x00awaited"  # a look-alike's text, to read what its fixed bytes hold
 
@@ -54,6 +54,7 @@ class PlainRuns:
         self._pos = 0  # where the last run was asked for: a read restarts before it
         self._needles: tuple[bytes, ...] | None = None  # the stream's, as last asked
         self._searched: tuple[bytes, ...] = ()  # those and the framing hazards
+        self._soft: tuple[bytes, ...] = ()  # those of the quote state, when it has them all (`Hits.hard`)
         self._template: PlainTemplate | None = None  # the last look-alikes' (for these needles)
         self._misses = 0  # templates not learned in a row
         self._awaited: PlainTemplate | None = None  # the template found `quiet` (`_quiet`)
@@ -69,6 +70,7 @@ class PlainRuns:
         needles = stream.needles
         if needles is not self._needles:  # the stream's needles change rarely: the tuple is kept
             self._needles, self._searched = needles, (*needles, *_FRAMING)
+            self._soft = QUOTE_NEEDLES if set(QUOTE_NEEDLES) <= set(needles) else ()
             self._template = None
         if self._misses < _MAX_MISSES:
             template = self._template
@@ -76,11 +78,10 @@ class PlainRuns:
             if template is None or not data.startswith(template.template.parts[0], pos):
                 second = data.find(EVENT_END, first, stop)
                 if second != -1:  # (learned from two events: a read's last one is searched alone)
-                    soft = QUOTE_NEEDLES if set(QUOTE_NEEDLES) <= set(needles) else ()
                     starts = stream.starts
                     words = () if starts is None else starts.words
                     line, other = data[pos : first - 2], data[first:second]
-                    template = PlainTemplate.learn(line, other, needles, soft, words)
+                    template = PlainTemplate.learn(line, other, needles, self._soft, words)
                     parts = () if template is None or starts is None else template.template.parts
                     if any(starts.first(part, 0, len(part)) is not None for part in parts if starts):
                         template = None  # (a text that ends in a start lies around the slots)
@@ -128,7 +129,7 @@ class PlainRuns:
                 if not exposed:
                     clear = min(hits.first(clear), unended)
             del hits  # (its framed literals go before the run's slice is made: the heap as `clear` left it)
-            pos += template.span(literals[:clear])
+            pos = cut if whole and clear == len(literals) else pos + template.span(literals[:clear])
             events += clear
             unread += clear
             if clear < len(literals) or not whole:

@@ -76,11 +76,12 @@ class PlainTemplate:
               words: tuple[bytes, ...] = ()) -> PlainTemplate | None:  # fmt: skip
         """The template of two events (their lines, `a` first), when they are look-alikes, one
         `data: {...}` line each, with needle-free bytes around their slots; else None."""
-        if not needles or any(not needle or _SEP in needle for needle in needles):
-            return None  # (an empty needle: every event is read)
+        global _DIFFER  # (a hint, as `_LEARNED` is a cache: no answer depends on it)
+        if not needles:
+            return None
         if not (a.startswith(_OBJECT) and a.endswith(b"}")) or any(byte in a for byte in _NOT_IN_LINE):
             return None
-        at = _common_prefix(a, b)
+        at = _DIFFER = _common_prefix(a, b, _DIFFER)
         quote = a.rfind(b'"', 0, at + 1)  # the literal that differs opens there, if any
         one, other = _LITERAL.match(a, quote), _LITERAL.match(b, quote)
         if at == len(a) or quote == -1 or one is None or other is None:
@@ -93,7 +94,8 @@ class PlainTemplate:
             return _LEARNED[key]
         longest = max(map(len, needles))
         known = None
-        if all(len(part) >= longest for part in parts[1:-1]) and not any(
+        valid = all(needle and _SEP not in needle for needle in needles)  # (an empty needle: none)
+        if valid and all(len(part) >= longest for part in parts[1:-1]) and not any(
                 needle in part for part in parts for needle in needles):  # fmt: skip
             known = cls(parts, needles, soft, words)
         if len(_LEARNED) >= _MAX_LEARNED:
@@ -118,7 +120,7 @@ class PlainTemplate:
 
     def span(self, literals: list[bytes]) -> int:
         """The bytes the look-alikes of `literals` take."""
-        return self._per_event * len(literals) + self._slots * sum(map(len, literals))
+        return self._per_event * len(literals) + self._slots * len(b"".join(literals))  # (one C call)
 
 
 class Hits:
@@ -219,6 +221,7 @@ class Hits:
 # marker; making one (`_context`, `grouped`, `_quoted`'s probe) costs more than a run of text.
 _LEARNED: dict[tuple[tuple[bytes, ...], ...], PlainTemplate | None] = {}
 _MAX_LEARNED: Final = 64
+_DIFFER = 0  # where the last two events learned from first differed: the next two likely do too
 
 
 def _quoted(parts: list[bytes]) -> tuple[int, str] | None:
@@ -246,9 +249,12 @@ def _context(part: bytes, needles: tuple[bytes, ...], before: bool) -> int:
                 if (part.endswith(needle[:size]) if before else part.startswith(needle[-size:]))), default=0)
 
 
-def _common_prefix(a: bytes, b: bytes) -> int:
-    """The length of the longest start `a` and `b` share (a binary search: a few compares)."""
+def _common_prefix(a: bytes, b: bytes, guess: int = 0) -> int:
+    """The length of the longest start `a` and `b` share (a binary search: a few compares);
+    `guess` first, in one compare (look-alikes of the last template differ first where it did)."""
     low, high = 0, min(len(a), len(b))
+    if 0 < guess < high and a[guess] != b[guess] and a[:guess] == b[:guess]:
+        return guess
     while low < high:
         mid = (low + high + 1) // 2
         if a[:mid] == b[:mid]:
