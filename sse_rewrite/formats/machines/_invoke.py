@@ -280,9 +280,7 @@ class InvokeParser(InvokeStreaming, InvokeAround):
         """Hand back the raw text up to `end`, with a notice (an announced call is completed as
         streamed); the block, if any, goes on."""
         goes_on = self._in_block and self._state is State.BODY
-        if not self._complete_broken(out, end, code, message):
-            self._emit_text(out, end)
-            out.append(Notice(code, f"{message}: passed through as text"))
+        self._release_raw(out, end, code, message)
         self._state = State.BLOCK if goes_on else State.TEXT
         return True
 

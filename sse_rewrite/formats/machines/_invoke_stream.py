@@ -95,8 +95,7 @@ class InvokeStreaming(ScanningParser):
         lead, room, taken = self._lead, self._max - (scan.end - scan.start), 0
         joined = "".join(texts)
         if scan.cursor == scan.end and lead not in joined and 4 * len(joined) <= room:  # (one append, as
-            scan.append(joined)  # one at a time)
-            scan.cursor = scan.end
+            scan.append(joined, True)  # one at a time)
             return len(texts)
         for text in texts:
             room -= 4 * len(text)  # (4 bytes a character bound the UTF-8 size)

@@ -383,9 +383,8 @@ class ListParser(ListReasoning):
             out.append(Notice("dangling-opener", f"{syntax.name} opener at the end: dropped"))
         elif state is State.HEAD and not syntax.values:  # (a header alone, no token after it)
             self._emit_text(out, scan.end)
-        elif not self._complete_broken(out, scan.end, "truncated-call", f"{syntax.name} call cut off"):
-            self._emit_text(out, scan.end)
-            out.append(Notice("truncated-call", f"{syntax.name} call cut off: passed through as text"))
+        else:
+            self._release_raw(out, scan.end, "truncated-call", f"{syntax.name} call cut off")
         self._state = State.TEXT
 
     _STEPS: ClassVar[dict[Any, Callable[[Any, list[Piece]], bool]]] = {

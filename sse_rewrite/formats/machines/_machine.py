@@ -167,10 +167,8 @@ class ScanningParser(StreamedCall, OrphanClosers):
     def _cap(self, out: list[Piece]) -> None:
         """The open section grew past the cap: its raw text comes out (an announced call is completed)."""
         message = f"{self.CAP_SUBJECT} over {self._max} bytes"
-        if not self._complete_broken(out, self._scan.end, "section-cap", message):
-            self._emit_text(out, self._scan.end)
-            self._state = self.TEXT
-            out.append(Notice("section-cap", f"{message}: passed through as text"))
+        self._release_raw(out, self._scan.end, "section-cap", message)
+        self._state = self.TEXT
 
     def flush(self, finished: bool = False, cut: bool = False) -> list[Piece]:
         """End of the field: decide everything still held back (docs/behaviour.md, "Damage");
@@ -296,8 +294,7 @@ class ScanningParser(StreamedCall, OrphanClosers):
         for taken, text in enumerate(texts):
             if scan.cursor != scan.end or text.strip(" \t\r\n") or scan.buffered + len(text) > self._max:
                 return taken
-            scan.append(text)
-            scan.cursor = scan.end
+            scan.append(text, True)
         return len(texts)
 
     def _compact(self) -> None:
@@ -312,6 +309,12 @@ class ScanningParser(StreamedCall, OrphanClosers):
     def _emit_text(self, out: list[Piece], end: int) -> None:
         if end > self._scan.start:
             out.append(Text(self._take(end)))
+
+    def _release_raw(self, out: list[Piece], end: int, code: str, message: str) -> None:
+        """Hand back the raw text up to `end` with a notice (an announced call is completed as written)."""
+        if not self._complete_broken(out, end, code, message):
+            self._emit_text(out, end)
+            out.append(Notice(code, f"{message}: passed through as text"))
 
     def _emit_reasoning(self, out: list[Piece], end: int) -> None:
         if end > self._scan.start:

@@ -152,11 +152,13 @@ class MarkerScanner:
         self.cursor = 0
         self.end = 0
 
-    def append(self, text: str) -> None:
-        """Add text at the end of the buffer."""
+    def append(self, text: str, scanned: bool = False) -> None:
+        """Add text at the end of the buffer (`scanned`: holding nothing to scan, the cursor goes past it)."""
         buf = self.view
         buf += text.encode("utf-8", "surrogatepass")
         self.end = len(buf)
+        if scanned:
+            self.cursor = self.end
 
     def append_unless_closing(self, text: str, value: ValueScanner[Any]) -> bool:
         """Append `text` and advance `value` over it; when that closes the value, undo both

@@ -121,8 +121,7 @@ class SectionBase(ScanningParser):
                 joined = "".join(texts)
             # Nothing is left to search: the ARGS step catches the JSON string state (`_json`) up
             # to where it looks, so it scans absorbed text then, in one run, not a token at a time.
-            scan.append(joined)
-            scan.cursor = scan.end
+            scan.append(joined, True)
             return len(texts)
         if state is not _HEADER:
             return 0
@@ -139,8 +138,7 @@ class SectionBase(ScanningParser):
             return False
         if is_prose_header((scan.text(scan.mark, end) + text).strip(), bool(self._opener)):
             return False  # the step handler releases it
-        scan.append(text)
-        scan.cursor = scan.end
+        scan.append(text, True)
         return True
 
     # -- `--stream-arguments`

@@ -82,13 +82,9 @@ class TagCalls(TagStreamAbsorb):
             out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
         elif state is State.TAGGED and self._value_end == _PARAMETER_CLOSE and self._closed_at_end(out):
             return
-        elif state is State.CLOSING or (state is State.TAGGED and self._value_end is None):
-            body_end = self._body_end if state is State.CLOSING else scan.cursor
-            call = self._parse(body_end, complete=state is State.CLOSING)
-            if call is None:
-                self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
-                return
-            if not (self._bare and state is State.CLOSING):
+        elif ((closing := state is State.CLOSING) or (state is State.TAGGED and not self._value_end)) and (
+                call := self._parse(self._body_end if closing else scan.cursor, complete=closing)):
+            if not (self._bare and closing):
                 out.append(Notice("recovered-call", f"stream ended inside call {call[0]}: call recovered"))
             self._emit_call(out, call, scan.end)
         else:
@@ -150,9 +146,6 @@ class TagCalls(TagStreamAbsorb):
 
     def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
         """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
-        if self._complete_broken(out, end, code, message):
-            return True
-        self._emit_text(out, end)
-        out.append(Notice(code, f"{message}: passed through as text"))
+        self._release_raw(out, end, code, message)
         self._state = State.TEXT
         return True

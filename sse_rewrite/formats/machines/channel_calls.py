@@ -263,7 +263,5 @@ class ChannelCalls(HeaderWords):
 
     def _release(self, out: list[Piece], end: int, code: str, message: str) -> None:
         """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
-        if not self._complete_broken(out, end, code, message):
-            self._emit_text(out, end)
-            out.append(Notice(code, f"{message}: passed through as text"))
+        self._release_raw(out, end, code, message)
         self._state = State.TEXT

@@ -120,8 +120,7 @@ class ChannelParser(ChannelCalls):
             return False
         scan = self._scan
         scan.mark = scan.end
-        scan.append(text)
-        scan.cursor = scan.end
+        scan.append(text, True)
         self._begin_header(value, scan.end - scan.mark)
         return True
 
