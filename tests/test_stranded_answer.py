@@ -8,6 +8,8 @@ token per chunk and at random cuts.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import openai
@@ -154,8 +156,9 @@ def test_a_whole_body_gets_its_answer_too() -> None:
     assert [n.code for n in notices] == ["stranded-answer"]
 
 
-def test_the_stranded_answer_is_read_by_the_parser_the_choice_made_first() -> None:
-    # (one parser fewer a stream: the one the choice made to ask `reads_from_start`, unfed till then)
+@contextlib.contextmanager
+def parsers_made() -> Iterator[list[object]]:
+    """While open, each parser a stream's format makes (`stream_format._parser_factory`)."""
     from sse_rewrite.stream import stream_format
 
     made: list[object] = []
@@ -167,6 +170,12 @@ def test_the_stranded_answer_is_read_by_the_parser_the_choice_made_first() -> No
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(stream_format, "_parser_factory", counted)
+        yield made
+
+
+def test_the_stranded_answer_is_read_by_the_parser_the_choice_made_first() -> None:
+    # (one parser fewer a stream: the one the choice made to ask `reads_from_start`, unfed till then)
+    with parsers_made() as made:
         body, _ = rewritten(token_stream(["Four", "."], model="z-ai/glm-5.3"))
     assert openai_seen(body)[:2] == ("Four.", "Four.")
     assert len(made) == 2  # (the reasoning field's, and the first: the answer's)
@@ -175,17 +184,7 @@ def test_the_stranded_answer_is_read_by_the_parser_the_choice_made_first() -> No
 def test_after_the_closer_the_content_is_read_by_the_parser_the_choice_made_first() -> None:
     # (two parsers fewer a think stream: a closer alone is split with no parser reading ahead, and
     # once no answer can be stranded, the unfed one made first reads the content)
-    from sse_rewrite.stream import stream_format
-
-    made: list[object] = []
-    factory = stream_format._parser_factory
-
-    def counted(*args: Any) -> Any:
-        make = factory(*args)
-        return lambda: made.append(make()) or made[-1]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(stream_format, "_parser_factory", counted)
+    with parsers_made() as made:
         tokens = ["Let me", " check.", "</think>", "Sure.", *CALL]
         body, _ = rewritten(token_stream(tokens, model="z-ai/glm-5.3"))
     assert openai_seen(body)[:3] == ("Let me check.", "Sure.", [("get_weather", {"city": "Paris"})])

@@ -4,6 +4,8 @@ short way (`ChoiceThoughts.thought`, `thoughts`, and the token runs' byte templa
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -195,20 +197,27 @@ def test_the_token_runs_send_moved_thoughts_by_their_template() -> None:
     assert "".join(d["reasoning_content"] for d in moved) == "".join(_THOUGHT * 20)
 
 
+@contextlib.contextmanager
+def fully_planned(field: str) -> Iterator[list[object]]:
+    """While open, the `field` text of each choice the full plan rewrote (`ChoiceRewriter._rewrite`)."""
+    general: list[object] = []
+    full = ChoiceRewriter._rewrite
+
+    def counted(self: ChoiceRewriter, choice: dict[str, Any], *args: Any, **kwargs: Any) -> object:
+        general.append(choice["delta"].get(field))
+        return full(self, choice, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChoiceRewriter, "_rewrite", counted)
+        yield general
+
+
 @pytest.mark.parametrize("on", [True, False])
 def test_the_contents_first_text_after_the_closer_is_absorbed_as_any_other(on: bool) -> None:
     # (a field's first text makes its parser in `ChoiceState.absorb`, as `_rewrite` would; what is
     # sent is the full plan's: the goldens, test_fast)
     data = stream(GLM, [*_THOUGHT, "</think>", *CALL, "Done."], "stop")
-    general: list[object] = []  # the contents of the choices the full plan rewrote
-    full = ChoiceRewriter._rewrite
-
-    def counted(self: ChoiceRewriter, choice: dict[str, Any], *args: Any, **kwargs: Any) -> object:
-        general.append(choice["delta"].get("content"))
-        return full(self, choice, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ChoiceRewriter, "_rewrite", counted)
+    with fully_planned("content") as general:
         rewritten(data, len(data), on)
     assert "<tool_call>" not in general
 
@@ -317,15 +326,7 @@ def test_the_token_runs_send_a_providers_reasoning_text_after_a_call_while_the_s
 def test_a_thought_whose_end_its_parser_holds_goes_the_short_way() -> None:
     # (what it sends is the full plan's: test_moved_thoughts_come_out_as_the_full_plan_sends_them)
     data = stream(MINIMAX, [*_THOUGHT, *_HELD], "stop")
-    general: list[object] = []  # the choices the full plan rewrote
-    full = ChoiceRewriter._rewrite
-
-    def counted(self: ChoiceRewriter, choice: dict[str, Any], *args: Any, **kwargs: Any) -> object:
-        general.append(choice["delta"].get("reasoning_content"))
-        return full(self, choice, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ChoiceRewriter, "_rewrite", counted)
+    with fully_planned("reasoning_content") as general:
         events = [event + b"\n\n" for event in data.split(b"\n\n") if event]
         rewriter = StreamRewriter(RewriteOptions())
         for event in events:  # (one event a read: a live stream)
