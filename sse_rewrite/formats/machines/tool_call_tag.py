@@ -72,12 +72,11 @@ class ToolCallTagParser(TagCalls):
         value's tokens): one call a token, not three; a live stream's one text, not two."""
         if self._state is _TAGGED and not self._streams:
             scan, text = self._scan, texts[0] if texts else "<"  # (`_absorb_tagged` for one text
-            if len(texts) != 1 or scan.cursor != scan.end or (  # written out: a call less a token)
-                    scan.end - scan.start + 4 * len(text) > self._max):
+            if len(texts) != 1 or scan.cursor != scan.end or "<" in text or (  # without `<`, written
+                    scan.end - scan.start + 4 * len(text) > self._max):  # out: a call less a token)
                 return self._absorb_tagged(texts)
-            if "<" not in text:
-                scan.append(text, True)
-            return 1 if "<" not in text or self._markup_taken(text) else 0
+            scan.append(text, True)
+            return 1
         return ScanningParser.absorb(self, texts)  # (its base's, named: a `super()` a token costs)
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
@@ -260,7 +259,8 @@ class ToolCallTagParser(TagCalls):
 
     def _tagged_table(self) -> MarkerTable[bytes | None]:
         """The markers `_step_tagged` looks for now: inside a value, its ends; else a body's."""
-        return self.TAGS.value_ends.get(self._value_end or b"", BARE_BODY if self._bare else self.TAGS.body)
+        value_end, tags = self._value_end, self.TAGS
+        return tags.value_ends[value_end] if value_end else BARE_BODY if self._bare else tags.body
 
     def _step_closing(self, out: list[Piece]) -> bool:
         after = self._scan.after_spacing(self.TAGS.closing)
