@@ -230,16 +230,6 @@ def test_a_glm_calls_name_is_absorbed_up_to_its_first_marker() -> None:
     assert parser.absorb(["x y"]) == 0  # (no name: the step hands it back as prose when fed)
 
 
-def test_a_glm_bodys_key_and_value_tags_are_absorbed_up_to_its_close() -> None:
-    parser = FORMATS["glm"]()
-    assert parser.feed("<tool_call>read_file\n<arg_key>") == []
-    body = ["path", "</arg_key>", "\n", "<arg_value>", "a < b", "</arg_value>", "\n", "</tool_call>"]
-    assert parser.absorb(body) == 7  # (the close ends the call: fed)
-    assert parser.absorb(["<", "arg_key>"]) == 0  # (a cut marker: fed)
-    texts = ["<tool_call>read_file\n<arg_key>", *body]
-    assert run(FORMATS["glm"](), texts, [8]) == run(FORMATS["glm"](), texts, [])
-
-
 def test_a_bare_name_is_absorbed_within_the_lookahead_alone() -> None:
     parser = FORMATS["glm"]
     cases = [

@@ -71,58 +71,48 @@ class ToolCallTagParser(TagCalls):
         """The base's `absorb`, looking first for the hot state of an XML or GLM body (a
         value's tokens): one call a token, not three; a live stream's one text, not two."""
         if self._state is _TAGGED and not self._streams:
-            scan, text = self._scan, texts[0] if texts else "<"  # (`_absorb_tagged` for one text
-            if len(texts) != 1 or scan.cursor != scan.end or "<" in text or (  # without `<`, written
-                    scan.end - scan.start + 4 * len(text) > self._max):  # out: a call less a token)
+            scan = self._scan
+            if len(texts) != 1 or scan.cursor != scan.end:
                 return self._absorb_tagged(texts)
-            scan.append(text, True)
+            text = texts[0]  # (`_absorb_tagged` for one text, written out: a call less a token)
+            if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                return 0
+            scan.append(text)
+            scan.cursor = scan.end
             return 1
         return ScanningParser.absorb(self, texts)  # (its base's, named: a `super()` a token costs)
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """In an XML or GLM body (streaming or not: a value streams when it closes), the
         leading texts without `<`, while nothing is held unscanned: `_step_tagged` would only
-        move its cursor past them; between them, those `_markup_taken` takes."""
-        scan, taken, stop = self._scan, 0, len(texts)
-        if self._state is not _TAGGED or scan.cursor != scan.end:
+        move its cursor past them."""
+        if self._state is not _TAGGED:
             return 0
-        joined = texts[0] if stop == 1 else "".join(texts)  # (one text: a live stream's event)
-        marks = [at for at, text in enumerate(texts) if "<" in text] if "<" in joined else []
-        for end in (*marks, stop):  # (the texts up to the next one holding `<` at once, in one append)
-            run = joined if not marks else "".join(texts[taken:end])
-            if scan.end - scan.start + 4 * len(run) > self._max:  # (`feed` applies the cap)
-                return taken
-            scan.append(run, True)
-            if end == stop or not self._markup_taken(texts[end]):
-                return end
-            taken = end + 1
-        return stop
-
-    def _markup_taken(self, text: str) -> bool:
-        """Not streaming, `text` (holding `<`) appended where `_step_tagged` would only move its
-        cursor past markers that open or end a key or value, none cut (GLM's `<arg_key>`, a
-        token); else nothing changes."""
-        scan, tags, end, value_end = self._scan, self.TAGS, self._scan.end, self._value_end
-        if self._streams or tags.close.decode() in text or end - scan.start + 4 * len(text) > self._max:
-            return False  # (a close: the steps')
-        scan.append(text)
-        while (found := scan.find_marker(self._tagged_table())) is not None:
-            marker, self._value_end = scan.view[found[1] : found[1] + found[2]], found[0]
-            if marker in tags.opens or (marker == FUNCTION_END and self._bare):
-                break
-            scan.cursor = found[1] + found[2]
-        if found is None and scan.cursor == scan.end:
-            return True
-        scan.cut_back(end)
-        scan.cursor, self._value_end = end, value_end
-        return False
+        scan = self._scan
+        if scan.cursor != scan.end or not texts:
+            return 0
+        joined = texts[0] if len(texts) == 1 else "".join(texts)  # (one text: a live stream's event)
+        if "<" in joined:
+            taken = 0
+            for text in texts:
+                if "<" in text:
+                    break
+                taken += 1
+            texts, joined = texts[:taken], "".join(texts[:taken])
+        if not texts or scan.end - scan.start + 4 * len(joined) > self._max:  # (`feed` applies the cap)
+            return 0
+        scan.append(joined)
+        scan.cursor = scan.end
+        return len(texts)
 
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
-        """Also, after the opener and spacing, a text that opens a JSON body (`{"`) and holds no
-        closing bracket: it only picks the body's kind, as `_step_opened` would (streaming, it
-        holds no `:` either and is within the head's lookahead, so it cannot show the head: see
-        `_tag_stream`); then what `absorb` (streaming: `_absorb_unstreamed`) takes after it. (In
-        an XML or GLM body, `absorb` and `_absorb_unstreamed` ask `_absorb_tagged` first.)"""
+        """Also, in an XML or GLM body, `_absorb_tagged`; after the opener and spacing, a text
+        that opens a JSON body (`{"`) and holds no closing bracket: it only picks the body's
+        kind, as `_step_opened` would (streaming, it holds no `:` either and is within the
+        head's lookahead, so it cannot show the head: see `_tag_stream`); then what `absorb`
+        (streaming: `_absorb_unstreamed`) takes after it."""
+        if self._state is _TAGGED:
+            return self._absorb_tagged(texts)
         taken = super()._absorb_around_body(texts)  # (spacing)
         scan = self._scan
         if self._state is not State.OPENED or taken == len(texts):
@@ -221,7 +211,11 @@ class ToolCallTagParser(TagCalls):
     def _step_tagged(self, out: list[Piece]) -> bool:
         scan, tags = self._scan, self.TAGS
         while True:  # (every marker of the tables starts with `<`)
-            found = scan.find_marker(self._tagged_table())
+            if self._value_end:
+                table = tags.value_ends[self._value_end]
+            else:
+                table = BARE_BODY if self._bare else tags.body
+            found = scan.find_marker(table)
             if found is None:
                 return False
             value, pos, length = found
@@ -256,11 +250,6 @@ class ToolCallTagParser(TagCalls):
             if marker == FUNCTION_END and self._bare:
                 self._body_end, self._state = scan.cursor, State.CLOSING
                 return True
-
-    def _tagged_table(self) -> MarkerTable[bytes | None]:
-        """The markers `_step_tagged` looks for now: inside a value, its ends; else a body's."""
-        value_end, tags = self._value_end, self.TAGS
-        return tags.value_ends[value_end] if value_end else BARE_BODY if self._bare else tags.body
 
     def _step_closing(self, out: list[Piece]) -> bool:
         after = self._scan.after_spacing(self.TAGS.closing)
