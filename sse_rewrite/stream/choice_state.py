@@ -357,9 +357,12 @@ class ChoiceState:
     def _parser(self, name: str) -> ToolSyntax:
         parser = self._parsers.get(name)
         if parser is None:  # (the unfed one made first, once no answer can be stranded: `_stranded`)
+            assert self._make_parser is not None
             spare = self._spare if self._think is None or not self._think.tags.assumed else None
-            parser = self._parsers[name] = spare or self._make_parser()  # type: ignore[misc]  # (not None here)
-            parser.quotes, self._spare = self._field_quotes(name), None if spare else self._spare
+            if spare:
+                self._spare = None
+            parser = self._parsers[name] = spare or self._make_parser()
+            parser.quotes = self._field_quotes(name)
         return parser
 
     def _splits(self, name: str) -> bool:
