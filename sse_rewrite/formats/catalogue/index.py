@@ -52,6 +52,9 @@ _D = ("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜too
 _CITY: Final = (("get_weather", '{"city": "Paris"}'),)
 _W: Final = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 """A JSON call object, as the list syntaxes write it."""
+_QWEN3_CODER: Final = ("Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n"
+                       "</parameter>\n</function>\n</tool_call>\nDone.")
+_LINES: Final = ('get_weather(city="Paris")\nget_time()', (*_CITY, ("get_time", "{}")), "")  # (Granite's)
 
 ENTRIES: Final[tuple[Entry, ...]] = (
     # Special-token sections and calls (`machines/_sections.py`).
@@ -79,9 +82,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
           "</tool_call>\nDone.",
           _CITY, "Checking.\n\nDone."),
-    Entry("Qwen3-Coder XML", "tag", "qwen3-coder", ("qwen/qwen3-coder",),
-          "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n"
-          "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+    Entry("Qwen3-Coder XML", "tag", "qwen3-coder", ("qwen/qwen3-coder",), _QWEN3_CODER, _CITY,
+          "Checking.\n\nDone."),
     Entry("GLM-4.5 / 4.7", "tag", "glm", ("z-ai/glm-4.6", "zai-org/GLM-4.7"),
           "Checking.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>"
           "\nDone.", _CITY, "Checking.\n\nDone."),
@@ -95,9 +97,8 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           _CITY, "Checking.\nDone."),
     Entry("Qwen3-Coder XML: Step-3.5/3.7/5, Nanbeige, Nemotron 3", "tag", "qwen3-coder",
           ("stepfun-ai/Step-3.5-Flash", "stepfun-ai/Step-3.7-Flash", "stepfun-ai/Step-5-Preview",
-           "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"),
-          "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n"
-          "</tool_call>\nDone.", _CITY, "Checking.\n\nDone."),
+           "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"), _QWEN3_CODER, _CITY,
+          "Checking.\n\nDone."),
     Entry("Qwen3-Coder XML, values as written: MiMo V2", "tag", "mimo-xml+special-tokens",
           ("XiaomiMiMo/MiMo-V2-Flash", "XiaomiMiMo/MiMo-V2.5-Pro"),
           "Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n"
@@ -276,11 +277,9 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           ("meta-llama/Llama-3.2-3B-Instruct", "Team-ACE/ToolACE-8B"),
           "[get_weather(city='Paris')]", _CITY, ""),
     Entry("Granite 4.0 H-Small call lines", "list", "granite-4-lines+special-tokens",
-          ("ibm-granite/granite-4.0-h-small",),
-          'get_weather(city="Paris")\nget_time()', (*_CITY, ("get_time", "{}")), ""),
+          ("ibm-granite/granite-4.0-h-small",), *_LINES),
     Entry("Granite 3.3 call lines", "list", "granite-3.3+special-tokens",
-          ("ibm-granite/granite-3.3-2b-instruct",),
-          'get_weather(city="Paris")\nget_time()', (*_CITY, ("get_time", "{}")), ""),
+          ("ibm-granite/granite-3.3-2b-instruct",), *_LINES),
     Entry("FunctionGemma", "list", "functiongemma", ("google/functiongemma-270m-it", "ai/functiongemma"),
           "Checking.<start_function_call>call:get_weather{city:<escape>Paris<escape>}<end_function_call>Done.",
           _CITY, "Checking.Done.", everywhere=True),

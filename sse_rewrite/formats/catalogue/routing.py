@@ -22,11 +22,11 @@ if TYPE_CHECKING:
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
 _FUNCTIONS_SNIFF: Final = (b"functions",)  # (`catalogue.kimi_stripped.SNIFF`)
 _NAMESPACE_SNIFF: Final = (b']"',)  # (`minimax.NAMESPACE_SNIFF`)
+_ANGLED_NAMESPACE: Final = (*ANGLE_SNIFF, *_NAMESPACE_SNIFF)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
 
 SPECIAL_TOKENS: Final = Part("catalogue.special_tokens", "SpecialTokensParser", "<", ANGLE_SNIFF)
-INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]",
-                            (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
+INVOKE_MARKERS: Final = Part("catalogue.invoke_markers", "InvokeMarkersParser", "<]", _ANGLED_NAMESPACE)
 HARMONY: Final = Part("catalogue.channels", "HarmonyParser", "<", ANGLE_SNIFF)
 SEED: Final = Part("catalogue.seed", "SeedParser", "<", ANGLE_SNIFF)
 XTML: Final = Part("catalogue.kimi_k3", "KimiK3Parser", "<", ANGLE_SNIFF)
@@ -57,8 +57,7 @@ HY3_OPENSOURCE: Final = Part("catalogue.tags", "Hy3OpenSourceParser", "<", ANGLE
 HY4: Final = Part("catalogue.tags", "Hy4Parser", "<", ANGLE_SNIFF)
 K2_HORIZON: Final = Part("catalogue.tags", "K2HorizonParser", "<", ANGLE_SNIFF)
 SEED_THINK: Final = Part("catalogue.seed", "SeedThinkParser", "<", ANGLE_SNIFF)
-DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]",
-                             (*ANGLE_SNIFF, *_NAMESPACE_SNIFF))
+DEEPSEEK_INVOKE: Final = Part("catalogue.invoke_markers", "DeepSeekInvokeParser", "<]", _ANGLED_NAMESPACE)
 MINIMAX_INVOKE: Final = Part("catalogue.invoke_markers", "MiniMaxInvokeParser", "<][",
                              (*ANGLE_SNIFF, *_TOOL_CALLS_SNIFF, *_NAMESPACE_SNIFF))
 DOTS3_INVOKE: Final = Part("catalogue.invoke_more", "Dots3InvokeParser", "<]", ANGLE_SNIFF)
