@@ -123,7 +123,8 @@ def llama(name: str, arguments: Arguments, counter: int) -> str:
 
 
 def kimi_k3_sep(name: str, arguments: Arguments, counter: int) -> str:
-    """Kimi K3's XTML with its `<|open|>`/`<|close|>` tokens dropped, `<|sep|>` left (Kimi ids)."""
+    """Kimi K3's XTML with its `<|open|>`/`<|close|>` tokens dropped, `<|sep|>` left (Kimi ids; under any
+    id from its `<|sep|>call `, `tools` kept as text)."""
     values = "".join(f'argument key="{key}" type="string"<|sep|>{_raw(value)} argument<|sep|>'
                      for key, value in arguments.items())
     return f'tools<|sep|>call tool="{name}" index="{counter}"<|sep|>{values}call<|sep|>tools<|sep|>'

@@ -142,9 +142,6 @@ def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
 STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", says why not under others)
     pytest.param("moonshotai/kimi-k2.5", 'Let me look.\nfunctions.read:0{"path": "/etc/hosts"}',
                  id="kimi-k2"),
-    pytest.param("moonshotai/kimi-k3", 'Let me look.\ntools<|sep|>call tool="read" index="1"<|sep|>'
-                 'argument key="path" type="string"<|sep|>/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>',
-                 id="kimi-k3-sep"),
     pytest.param(GEMMA_ID, "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
     pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
                  'to=functions.read json{"path": "/etc/hosts"}', id="harmony"),
@@ -155,7 +152,8 @@ STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", say
 @pytest.mark.parametrize(("model", "text"), STRIPPED)
 def test_a_stripped_form_is_read_under_its_ids_only(tmp_path: Path, model: str, text: str, cut: str) -> None:
     """A stripped form (a server's `skip_special_tokens`) under an alias stays text byte for byte,
-    though its call names a declared tool: reading it there costs every prose stream (a word needle)."""
+    though its call names a declared tool: reading it there costs every prose stream (a word needle).
+    (Not K3's with `<|sep|>` left: read under any id from its `<|sep|>call `, `test_k3_sep_under_any_id`.)"""
     pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
     found = {}
     for name in (model, ALIAS):
@@ -165,6 +163,40 @@ def test_a_stripped_form_is_read_under_its_ids_only(tmp_path: Path, model: str, 
         found[name] = texts, [(tool, arguments) for _, tool, arguments in calls]
     assert found[model][1] == [CALL]
     assert found[ALIAS] == ({"content": text}, [])
+
+
+K3_SEP = ('Let me look.\ntools<|sep|>call tool="{}" index="1"<|sep|>argument key="path" type="string"<|sep|>'
+          "/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>\nDone.")
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character", "random"])
+@pytest.mark.parametrize(("model", "name", "with_tools", "kept"), [
+    pytest.param("moonshotai/kimi-k3", "read", True, "Let me look.\n\nDone.", id="k3-id"),
+    pytest.param(ALIAS, "read", True, "Let me look.\ntools\nDone.", id="alias-declared"),
+    pytest.param(ALIAS, "rm", True, "Let me look.\ntools\nDone.", id="alias-undeclared"),
+    pytest.param(ALIAS, "read", False, "Let me look.\ntools\nDone.", id="alias-without-tools"),
+    pytest.param(QWEN_ID, "read", True, "Let me look.\ntools\nDone.", id="qwen-id"),
+])  # fmt: skip
+def test_k3_sep_under_any_id(
+    tmp_path: Path, model: str, name: str, with_tools: bool, kept: str, cut: str, streamed: bool
+) -> None:
+    """Kimi K3's XTML with only `<|sep|>` left is read under any id from its distinctive `<|sep|>call `
+    (a special token spelled out, which prose cannot hold: whatever the call names), the word `tools`
+    before it kept as text (it went out before `<|sep|>` came); under Kimi ids as before, `tools` read."""
+    text = K3_SEP.format(name)
+    cuts = sorted({(i * 37) % len(text) for i in range(1, 12)} - {0})
+    random = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text), "random": random}[cut]
+    args = ["--stream-arguments"] if streamed else []
+    if with_tools:
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": model, "messages": [], "tools": [READ]}))
+        args += ["--tools", str(tmp_path / "tools.json")]
+    result = invoke(args, token_stream(pieces, model=model))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    assert [(tool, arguments) for _, tool, arguments in calls] == [(name, '{"path": "/etc/hosts"}')]
+    assert texts == {"content": kept}
+    assert "undeclared-tool" not in result.stderr
 
 
 OWN_IDS = [  # (a stripped form under its own ids: `model`, then the answer with the call's name left out)

@@ -4,6 +4,7 @@ A fake upstream answers as `gpt-4o` (a gateway's alias for a Qwen backend) with 
 message as its text, a few characters per chunk or whole: a Hermes or Qwen3-Coder call that
 names a tool the request declares comes back as a tool call; one that names no declared tool
 stays text, byte for byte. Under Kimi's own id, a stripped Kimi call must name a declared tool too.
+Kimi K3's call with only `<|sep|>` left is read under the alias from its `<|sep|>call `.
 Under a Qwen id, a whole answer of Llama's bare JSON is read as under the alias.
 """
 
@@ -32,7 +33,11 @@ HY3 = "<tool_calls>\n<tool_call>{}<tool_sep>\n<arg_key>path</arg_key>\n<arg_valu
 LLAMA = '{"name": "read", "parameters": {"path": "/etc/hosts"}}'
 JSON_MODE = '{"name": "Paris", "country": "France", "population": 2102650}'
 QWEN_ID = "Qwen/Qwen3-235B-A22B"
-LEFT = {HY3: "\n"}  # (Hunyuan 3's newline before its block's closer stays text, as under its own ids)
+K3_SEP = 'tools<|sep|>call tool="{}" index="1"<|sep|>argument key="path" type="string"<|sep|>/etc/hosts ' \
+         "argument<|sep|>call<|sep|>tools<|sep|>"  # fmt: skip
+LEFT = {HY3: "\n", K3_SEP: "tools"}
+"""What a call read leaves as text: Hunyuan 3's newline before its block's closer (as under its own ids);
+the word before K3's `<|sep|>call `, read from there under any id."""
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None, model: str = ALIAS) -> bytes:
@@ -81,6 +86,7 @@ def echo(servers: Servers) -> str:
         pytest.param(M1, "rm", False, ALIAS, id="minimax-m1-undeclared"),
         pytest.param(HY3, "read", True, ALIAS, id="hy3-block-declared"),
         pytest.param(HY3, "rm", False, ALIAS, id="hy3-block-undeclared"),
+        pytest.param(K3_SEP, "read", True, ALIAS, id="kimi-k3-sep"),  # (from `<|sep|>call `, any id)
     ],
 )
 def test_an_alias_leaking_tag_calls(

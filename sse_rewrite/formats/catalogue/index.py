@@ -50,6 +50,8 @@ _K = ("<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|t
 _D = ("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
       '{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>')  # fmt: skip
 _CITY: Final = (("get_weather", '{"city": "Paris"}'),)
+_K3_SEP: Final = ('tools<|sep|>call tool="get_weather" index="1"<|sep|>argument key="city" type="string"'
+                  "<|sep|>Paris argument<|sep|>call<|sep|>tools<|sep|>")
 _W: Final = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
 """A JSON call object, as the list syntaxes write it."""
 _QWEN3_CODER: Final = ("Checking.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n"
@@ -182,8 +184,9 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           'type="string"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>Done.',
           _CITY, "Checking.Done.", everywhere=True),
     Entry("Kimi K3 XTML, <|open|>/<|close|> dropped", "invoke", "kimi+deepseek", ("moonshotai/kimi-k3",),
-          'Checking.tools<|sep|>call tool="get_weather" index="1"<|sep|>argument key="city" type="string"'
-          "<|sep|>Paris argument<|sep|>call<|sep|>tools<|sep|>Done.", _CITY, "Checking.Done."),
+          f"Checking.{_K3_SEP}Done.", _CITY, "Checking.Done."),
+    Entry("Kimi K3 XTML, <|open|>/<|close|> dropped, under any id (from `<|sep|>call `)", "invoke", "kimi-k3",
+          (), f"Checking.{_K3_SEP}Done.", _CITY, "Checking.toolsDone.", everywhere=True),
     Entry("Muse Spark", "channels", "muse-spark+special-tokens",
           ("meta-models/Muse-Spark-Open-816B-A42B-NVFP4", "amd/Muse-Spark-Open-816B-A42B-Quark-MXFP4"),
           " to=self<|message|>Need the weather.<|eom|><|start|>assistant to=get_weather<|message|>"

@@ -39,13 +39,6 @@ a tag, as servers space special tokens: each spacing byte allowed there multipli
 every stream's scan holds.)"""
 
 
-class KimiK3Parser(InvokeParser, SYNTAXES=(KIMI_K3,)):
-    """Streaming parser for Kimi K3 XTML tool calls (`--format kimi-k3`)."""
-
-    REASONING_AT_ONCE: ClassVar[MachineState | None] = InvokeParser.THINK_STATE
-    """(A text without `<` ends no reasoning: the think channel takes it whole, as before the move.)"""
-
-
 _BARE: Final = Spelling("", "", distinctive=False)
 KIMI_K3_SEP: Final = KIMI_K3.but(name="kimi-k3-sep", blocks=(_BARE,), tags=(_BARE, _SECTION), think=None,
                                  spaced_tags=True, prose_blocks=True, rescan_prose=False, markup_words=(),
@@ -55,6 +48,15 @@ there): `tools<|sep|>call tool="bash" index="1"<|sep|>argument key="command" typ
 argument<|sep|>call<|sep|>tools<|sep|>`. A tag opens with its word and spacing (`call `) where the same
 word closes (`call<|sep|>`); one space before a bare closer is the server's gap, not the value; a
 section of no call was prose (`prose_blocks`: `Use tools<|sep|>` at the end stays text)."""
+KIMI_K3_CALL: Final = KIMI_K3_SEP.but(name="kimi-k3-sep-call", opened_by="<|sep|>")
+"""The same read from its distinctive `<|sep|>call ` in every stream: the word before (`tools`) stays text."""
+
+
+class KimiK3Parser(InvokeParser, SYNTAXES=(KIMI_K3, KIMI_K3_CALL)):
+    """Streaming parser for Kimi K3 XTML tool calls (`--format kimi-k3`)."""
+
+    REASONING_AT_ONCE: ClassVar[MachineState | None] = InvokeParser.THINK_STATE
+    """(A text without `<` ends no reasoning: the think channel takes it whole, as before the move.)"""
 
 
 class SepXtmlParser(InvokeParser, SYNTAXES=(KIMI_K3_SEP,), HELD_FROM={b"tools<|sep|>": 5}, sniff=(b"tools",),

@@ -93,6 +93,7 @@ class InvokeSyntax:
     orphan_words: tuple[str, ...] = ()  # tag words whose closer is syntax only where it adjoins syntax or
     # ends the message (K3's `message`: `_orphans`), else words
     rescan_prose: bool = False  # an opener found prose is text up to its token (K3: rescanned)
+    opened_by: str = ""  # the one block opener, a token a call follows (K3's `<|sep|>` under any id)
     end: bytes = field(init=False)
 
     def __post_init__(self) -> None:
@@ -107,7 +108,9 @@ class InvokeSyntax:
         return replace(self, **changes)
 
     def block_openers(self) -> list[str]:
-        """Every spelling of the block opener, without its `>` if it may lack it."""
+        """Every spelling of the block opener, without its `>` if it may lack it (or `opened_by`)."""
+        if self.opened_by:
+            return [self.opened_by]
         angle = "" if self.angle_optional else self.tag_end
         return self._respaced([(s.open, word, angle) for s in self.blocks for word in self.block_words])
 
