@@ -1,6 +1,6 @@
-"""Kimi K3 XTML with `<|open|>`/`<|close|>` dropped and `<|sep|>` left (`xtml_sep`, Kimi ids
-only): rows whole and at every cut in `kimi+deepseek` (a cut inside the opener's word keeps it
-as text), through the openai SDK with `tools` one token, unread in the other formats, and prose
+"""Kimi K3 XTML with `<|open|>`/`<|close|>` dropped and `<|sep|>` left (`xtml_sep`): rows whole and at
+every cut in `kimi+deepseek` (a cut inside the opener's word keeps it as text), through the openai SDK
+with `tools` one token, read from `<|sep|>call ` in the other formats (`tools` kept as text), and prose
 holding the fragments kept byte for byte."""
 
 from __future__ import annotations
@@ -114,6 +114,17 @@ def test_a_lone_sep_outside_kimi_ids_is_text(text: str) -> None:
     for size in range(1, len(text) + 1):
         out = feed_in_pieces(FORMATS["special-tokens"], text, size)
         assert (calls(out), texts(out)) == ([], text), size
+
+
+def test_a_glued_opener_cut_in_its_word_reads_the_call_from_sep() -> None:
+    """Under Kimi ids `tools` glued to a word (`intools`) is held only whole: a cut inside it lets its
+    start go out, and the call is read from `<|sep|>call ` (before sep17 it stayed text), that part of
+    the word kept."""
+    text = f"Look intools<|sep|>{_CALL}call<|sep|>tools<|sep|>done"
+    for point in range(1, len(text)):
+        found_calls, kept = _result([text[:point], text[point:]])
+        assert found_calls == [("bash", '{"command": "ls"}')], point
+        assert kept == ("Look intoolsdone" if 8 <= point <= 11 else "Look indone"), point
 
 
 _FRAGMENTS = ["tools", "too", "t", "<|sep|>", "call", ' tool="x"', "argument", "into", " ", "\n"]
