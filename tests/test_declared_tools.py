@@ -45,7 +45,8 @@ LIST = '<tool_call>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]'
 HY3 = "<tool_calls>\n<tool_call>{}<tool_sep>\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>\n" \
       "</tool_call>\n</tool_calls>"  # fmt: skip
 M1 = '<tool_calls>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_calls>'
-LEFT = {HY3: "\n"}
+GLUED_KIMI = "the file" + STRIPPED_KIMI
+LEFT = {HY3: "\n", GLUED_KIMI: "the file"}
 """What a block read as calls leaves as text: Hunyuan 3's newline before its closer (as under its ids)."""
 CALL = ("read", '{"path": "/etc/hosts"}')
 
@@ -81,6 +82,10 @@ ROWS = [
     pytest.param(M1, "read", True, [CALL], id="minimax-m1-declared"),
     pytest.param(M1, "rm", True, [], id="minimax-m1-undeclared"),
     pytest.param(M1, "read", False, [], id="minimax-m1-without-tools"),
+    pytest.param(STRIPPED_KIMI, "read", True, [CALL], id="stripped-kimi-declared"),
+    pytest.param(STRIPPED_KIMI, "rm", True, [], id="stripped-kimi-undeclared"),
+    pytest.param(STRIPPED_KIMI, "read", False, [], id="stripped-kimi-without-tools"),
+    pytest.param(GLUED_KIMI, "read", True, [CALL], id="stripped-kimi-glued"),
 ]
 
 
@@ -140,8 +145,6 @@ def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
 
 
 STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", says why not under others)
-    pytest.param("moonshotai/kimi-k2.5", 'Let me look.\nfunctions.read:0{"path": "/etc/hosts"}',
-                 id="kimi-k2"),
     pytest.param("moonshotai/kimi-k3", 'Let me look.\ntools<|sep|>call tool="read" index="1"<|sep|>'
                  'argument key="path" type="string"<|sep|>/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>',
                  id="kimi-k3-sep"),

@@ -34,6 +34,7 @@ from .routing import (
     QWEN,
     QWEN_OR_GLM,
     QWEN_XML,
+    STRIPPED_KIMI,
     TOOL_CALLS_LIST,
     XLAM_MARKERS,
 )
@@ -73,9 +74,9 @@ def declared(composition: type[LazyComposition]) -> Ref:
     behind the whole-answer gate (`lists.gated`)."""
     if any(part in composition.PARTS for part in _TAGGED):
         return Ref("catalogue.lists", "gated", composition)
-    left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
-    adds = tuple(part for part in DECLARED if part not in left_out)
-    attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": composition.BASE,
+    left_out = {clash for part in composition.PARTS for clash in (part, *_CLASHES.get(part, ()))}
+    adds = tuple(part for part in (*DECLARED, STRIPPED_KIMI) if part not in left_out)
+    attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": Ref("machines._compose", "WordLedComposed"),
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
     variant = type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)
