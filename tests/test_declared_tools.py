@@ -48,6 +48,8 @@ M1 = '<tool_calls>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</t
 GLUED_KIMI = "the file" + STRIPPED_KIMI
 LEFT = {HY3: "\n", GLUED_KIMI: "the file"}
 """What a block read as calls leaves as text: Hunyuan 3's newline before its closer (as under its ids)."""
+UNREAD = {STRIPPED_KIMI}
+"""Found by a declared name (`functions.read:`): a call that names none is never read, so no notice."""
 CALL = ("read", '{"path": "/etc/hosts"}')
 
 ROWS = [
@@ -86,6 +88,7 @@ ROWS = [
     pytest.param(STRIPPED_KIMI, "rm", True, [], id="stripped-kimi-undeclared"),
     pytest.param(STRIPPED_KIMI, "read", False, [], id="stripped-kimi-without-tools"),
     pytest.param(GLUED_KIMI, "read", True, [CALL], id="stripped-kimi-glued"),
+    pytest.param(STRIPPED_KIMI, "Read", True, [], id="stripped-kimi-other-case"),
 ]
 
 
@@ -114,7 +117,7 @@ def test_a_tag_call_under_an_alias_is_read_when_it_names_a_declared_tool(
     texts, calls, stderr = run(tmp_path, leak, cut, with_tools, streamed)
     assert calls == expected
     assert texts == {"content": "Let me look.\n" + (LEFT.get(template, "") if expected else leak) + "\nDone."}
-    assert ("undeclared-tool" in stderr) == (with_tools and not expected)
+    assert ("undeclared-tool" in stderr) == (with_tools and not expected and template not in UNREAD)
     assert ("names a declared tool (the request's tools are known)" in stderr) == with_tools
 
 
