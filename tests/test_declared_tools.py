@@ -45,8 +45,11 @@ LIST = '<tool_call>[{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}]'
 HY3 = "<tool_calls>\n<tool_call>{}<tool_sep>\n<arg_key>path</arg_key>\n<arg_value>/etc/hosts</arg_value>\n" \
       "</tool_call>\n</tool_calls>"  # fmt: skip
 M1 = '<tool_calls>\n{{"name": "{}", "arguments": {{"path": "/etc/hosts"}}}}\n</tool_calls>'
-LEFT = {HY3: "\n"}
+GLUED_KIMI = "the file" + STRIPPED_KIMI
+LEFT = {HY3: "\n", GLUED_KIMI: "the file"}
 """What a block read as calls leaves as text: Hunyuan 3's newline before its closer (as under its ids)."""
+UNREAD = {STRIPPED_KIMI}
+"""Found by a declared name (`functions.read:`): a call that names none is never read, so no notice."""
 CALL = ("read", '{"path": "/etc/hosts"}')
 
 ROWS = [
@@ -81,6 +84,11 @@ ROWS = [
     pytest.param(M1, "read", True, [CALL], id="minimax-m1-declared"),
     pytest.param(M1, "rm", True, [], id="minimax-m1-undeclared"),
     pytest.param(M1, "read", False, [], id="minimax-m1-without-tools"),
+    pytest.param(STRIPPED_KIMI, "read", True, [CALL], id="stripped-kimi-declared"),
+    pytest.param(STRIPPED_KIMI, "rm", True, [], id="stripped-kimi-undeclared"),
+    pytest.param(STRIPPED_KIMI, "read", False, [], id="stripped-kimi-without-tools"),
+    pytest.param(GLUED_KIMI, "read", True, [CALL], id="stripped-kimi-glued"),
+    pytest.param(STRIPPED_KIMI, "Read", True, [], id="stripped-kimi-other-case"),
 ]
 
 
@@ -109,7 +117,7 @@ def test_a_tag_call_under_an_alias_is_read_when_it_names_a_declared_tool(
     texts, calls, stderr = run(tmp_path, leak, cut, with_tools, streamed)
     assert calls == expected
     assert texts == {"content": "Let me look.\n" + (LEFT.get(template, "") if expected else leak) + "\nDone."}
-    assert ("undeclared-tool" in stderr) == (with_tools and not expected)
+    assert ("undeclared-tool" in stderr) == (with_tools and not expected and template not in UNREAD)
     assert ("names a declared tool (the request's tools are known)" in stderr) == with_tools
 
 
@@ -140,8 +148,6 @@ def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
 
 
 STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", says why not under others)
-    pytest.param("moonshotai/kimi-k2.5", 'Let me look.\nfunctions.read:0{"path": "/etc/hosts"}',
-                 id="kimi-k2"),
     pytest.param(GEMMA_ID, "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
     pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
                  'to=functions.read json{"path": "/etc/hosts"}', id="harmony"),

@@ -24,6 +24,10 @@ from __future__ import annotations
 import functools
 import re
 
+import orjson
+
+from .sse import looks_like_object
+
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,17 +43,19 @@ _INDEX: Final = b'"index":'
 _ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but `\\u`)
 _MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
 _AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
+_Spanning = tuple[tuple[re.Pattern[bytes], bytes], ...]  # (each pattern, and the byte searched before it)
 
 
 class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
     __slots__ = ("_after", "_ends_with", "_longest", "_marks", "_prefix", "_spanning", "_starts", "_words",
-                 "ends", "last_two", "tail", "words")
+                 "ends", "last_two", "named", "tail", "words")
 
-    def __init__(self, words: tuple[tuple[bytes, int], ...]) -> None:
+    def __init__(self, words: tuple[tuple[bytes, int], ...], named: tuple[bytes, ...] = ()) -> None:
         """`words`: each word, and from how many bytes its start is held wherever it stands."""
-        self._words = words
+        self._words, self.named = words, named
+        """(`named`: those a declared tool's name made, `held_starts`: needles too)"""
         self.words = tuple(word for word, _ in words)
         """The words, whole: `unended` finds them in look-alikes (`PlainTemplate`'s searches leave them)."""
         self._marks, self.ends, self._spanning, self._starts, self._ends_with = _searches(words)
@@ -113,11 +119,13 @@ class HeldStarts:
                 rest = None if close == -1 else self.rest(data, value + 1, close)
                 if rest is not None:
                     found = (value, rest)
+                    if all(data.find(other, close) == -1 for other in _TEXT_KEYS):  # (the last text: learned)
+                        last = (value, close)
                     break
                 if close != -1 and value > last[0]:
                     last = (value, close)
                 at = data.find(key, at + 1, end)
-        if learn and found is None and last[0] != -1:
+        if learn and last[0] != -1 and (found is None or found[0] == last[0]):
             self._learn(data, *last)
         return found
 
@@ -166,36 +174,64 @@ class HeldStarts:
         last. A start that a later text goes on with but that the word does not complete passes:
         read, its events would go out byte for byte. `joined`: the literals joined by a NUL, where
         the caller has them."""
-        if not literals:
-            return 0
+        return min(self._stops(literals, joined)) if literals else 0
+
+    def settle(self, values: list[bytes], rest: bytes, data: bytes | None) -> tuple[int, bool]:
+        """Of the events held raw (`values`, their data, the first's text ending in a held start, whose
+        `rest` it is) and the next (`data`; None: it has none): how many held lead that pass as they
+        were, and whether those after them take the general path with `data` (True: a word stands
+        whole from there on, or `data` may go on and its text is not shaped as learned, or begins
+        with a `\\u` escape) or stay held with it (False: a start runs on to its text's end; none
+        after them: `data` is read as any event)."""
+        if data == b"[DONE]":
+            return len(values), False
+        if data is None or not looks_like_object(data):
+            return 0, True
+        literals: list[bytes] = []
+        prefix = self._prefix or _SEP  # (no event begins with a NUL)
+        for value in (*values, data):
+            close = value.find(b'"', len(prefix)) if value.startswith(prefix) else -1
+            if close == -1 or value[close - 1] == 0x5C or not value.startswith(self._after, close):
+                literals = []
+                break
+            literals.append(value[len(prefix) - 1 : close + 1])
+        if not literals or literals[-1].startswith(b'"\\u'):  # (as the one held event's next did)
+            alone = len(values) == 1 and not self.next_goes_on(rest, values[0], data)
+            return (1, False) if alone else (0, True)
+        word, start = self._stops(literals, None)
+        return (word, True) if word <= start and word < len(values) else (min(start, len(values)), False)
+
+    def _stops(self, literals: list[bytes], joined: bytes | None) -> tuple[int, int]:
+        """Where in `literals` (`unended`'s) a word whole begins first, and where a start that runs to
+        the last text's end begins (`len(literals)`: none)."""
         joined = _SEP.join(literals) if joined is None else joined
         first = len(literals)
-        for spanning in self._spanning:  # (one pass a word: a search led by its first byte)
-            found = spanning.search(joined)
+        for spanning, last in self._spanning:  # (one pass a first byte, where a word's last byte is in them)
+            found = spanning.search(joined) if joined.find(last) != -1 else None
             if found is not None:
                 first = min(first, joined.count(_SEP, 0, found.start()))
-        if joined[-2] not in self._ends_with:  # (its last text ends in no byte a start ends in, nor is empty)
-            return first
+        end = literals[-1]  # (its text ends in no two bytes a start ends in; a shorter one in no such byte)
+        if end[-3:-1] not in self.ends if len(end) > 3 else joined[-2] not in self._ends_with:
+            return first, len(literals)
         index, tail = len(literals), b""
         while index and len(tail) < self._longest:
             index -= 1
             tail = literals[index][1:-1] + tail
         if not tail.endswith(self._starts):  # (one call for them all)
-            return first
+            return first, len(literals)
         for start in self._starts:  # (the longest first)
             if tail.endswith(start):
                 at = len(tail) - len(start)  # (where in the look-alikes from `index` it begins)
                 while at >= len(literals[index]) - 2:
                     at -= len(literals[index]) - 2
                     index += 1
-                return min(first, index)
-        return first
+                return first, index
+        return first, len(literals)
 
 
 @functools.cache
-def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], frozenset[bytes],
-                                                            tuple[re.Pattern[bytes], ...], tuple[bytes, ...],
-                                                            frozenset[int]]:  # fmt: skip
+def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning,
+                                                            tuple[bytes, ...], frozenset[int]]:  # fmt: skip
     """What `HeldStarts` searches for `words` (made once a process): the marks every held start
     leaves in raw JSON (the word's first held bytes, or a shorter start and its closing quote:
     `fu`, `f"`); the last two bytes of every text that ends in a held start (and of a few more:
@@ -207,11 +243,29 @@ def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], 
     ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
     ends |= {bytes((byte,)) + word[:1] for word, held_from in words for byte in range(256)
              if held_from == 1 or byte not in _WORD or byte in _ESCAPES}  # fmt: skip
-    spanning = tuple(re.compile(_JOINED.join(re.escape(word[i : i + 1]) for i in range(len(word))))
-                     for word, _ in words)  # fmt: skip
+    firsts = dict.fromkeys(word[:1] for word, _ in words)  # (one search a first byte)
+    spanning = tuple((re.compile(_spanning(led)), _rarest(led)) for first in firsts
+                     if (led := [word for word, _ in words if word[:1] == first]))  # fmt: skip
     starts = sorted({word[:size] for word, _ in words for size in range(1, len(word))}, key=len, reverse=True)
     ends_with = frozenset((0x22, *(byte for word, _ in words for byte in word[:-1])))
     return tuple(dict.fromkeys(marks)), frozenset(ends), spanning, tuple(starts), ends_with
+
+
+def _rarest(words: list[bytes]) -> bytes:
+    """A byte each of `words` holds, searched before the pattern that finds them: their last, where they
+    share it (`:`, rare in prose, ends `functions.%s:`), else their first."""
+    return words[0][-1:] if len({word[-1:] for word in words}) == 1 else words[0][:1]
+
+
+def _spanning(words: list[bytes]) -> bytes:
+    """A pattern that finds any of `words` (a byte at least each) with joints allowed between its bytes,
+    their common starts searched once (`functions.read:`, `functions.write:`)."""
+    branches = []
+    for first in dict.fromkeys(word[:1] for word in words):
+        rests = [word[1:] for word in words if word[:1] == first]
+        ends = b"" in rests  # (a word ends here: where it stands, any it begins stands too)
+        branches.append(re.escape(first) + (b"" if ends else _JOINED + _spanning(rests)))
+    return branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
 
 
 def _choice(data: bytes) -> bytes:
@@ -240,6 +294,11 @@ def _closing_quote(data: bytes, pos: int, end: int) -> int:
     return -1
 
 
-def held_starts(words: tuple[tuple[bytes, int], ...]) -> HeldStarts | None:
-    """The `HeldStarts` of a format's declared words, or None when it declares none."""
-    return HeldStarts(words) if words else None
+def held_starts(words: tuple[tuple[bytes, int], ...], names: list[str] | None = None) -> HeldStarts | None:
+    """The `HeldStarts` of a format's declared words, or None when it declares none. A word holding
+    `%s` is one word for each of the request's tool `names` (as JSON writes it: `functions.%s:`,
+    `functions.read:`), none where it has none; those are the stream's needles too (`HeldStarts.named`)."""
+    named = tuple((word % orjson.dumps(name)[1:-1], held) for word, held in words if b"%s" in word
+                  for name in names or ())  # fmt: skip
+    starts = [*(word for word in words if b"%s" not in word[0]), *named]
+    return None if not starts else HeldStarts(tuple(starts), tuple(word for word, _ in named))

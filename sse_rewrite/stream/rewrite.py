@@ -70,9 +70,9 @@ class StreamRewriter:
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self.starts: HeldStarts | None = None
         """The starts of the format's held words (`Part.held_words`) in raw bytes; None: it declares none."""
-        self._held: tuple[bytes, bytes, bytes] | None = None
-        """An idle event whose text ends in a held start, raw (bytes, data, the word's rest),
-        until the next event shows whether the word goes on (`held_starts.py`)."""
+        self._held: tuple[list[bytes], list[bytes], bytes] | None = None
+        """Idle events whose texts run together end in a held start, raw (their bytes, their data, the
+        first's rest of the word), until the next event shows whether the word goes on (`held_starts.py`)."""
         self._flushed = False
         self.unread = Unread()
         """Events passed without any parser reading them (`quotes.Unread`; the accelerators add theirs)."""
@@ -252,7 +252,7 @@ class StreamRewriter:
             ):
                 rest = starts.event(value)
             if rest is not None and not quoted:
-                self._held = (raw, value, rest)
+                self._held = ([raw], [value], rest)
                 return []
             if rest is None and not quoted:
                 return self._passed(raw)  # nothing in it can need work
@@ -311,24 +311,29 @@ class StreamRewriter:
         return self._count(out)
 
     def _after_start(self, raw: bytes, value: bytes | None) -> list[Output]:
-        """The event after one held raw for the start its text ends in (`held_starts.py`): the held
-        one passes as it would have if the word does not go on; else both are read."""
+        """The event after those held raw for the start their texts end in (`held_starts.py`): those
+        the word does not go on from pass as they would have; the rest stay held with it while a
+        start runs on to its text's end, or take the general path with it (`HeldStarts.settle`)."""
         held, starts = self._held, self.starts
         assert held is not None and starts is not None
-        if value == _DONE or (value is not None and looks_like_object(value)
-                              and not starts.next_goes_on(held[2], held[1], value)):  # fmt: skip
-            return self._release() + self._on_event(raw, value)
-        self._held = None
-        self.stats.events_in -= 1  # (counted when it was held: its notices name its own number)
-        return self._on_event(held[0], held[1], True) + self._on_event(raw, value)
+        (raws, values, rest), (at, read) = held, starts.settle(held[1], held[2], value)
+        out = self._release(at)
+        if not read and at < len(raws) and value is not None:  # (a start runs on: they stay held, with it)
+            self.stats.events_in += 1
+            self._held = ([*raws[at:], raw], [*values[at:], value], rest)
+            return out
+        self.stats.events_in -= len(raws) - at  # (counted when held: their notices name their own numbers)
+        for index, (event, data) in enumerate(zip([*raws[at:], raw], [*values[at:], value], strict=True)):
+            out += self._on_event(event, data, read and index == 0)
+        return out
 
-    def _release(self) -> list[Output]:
-        """The held event as it would have gone had it not ended in a start (the word did not go on):
-        idle, with OpenAI output, no needle in it, it passes unread."""
+    def _release(self, upto: int | None = None) -> list[Output]:
+        """The held events (those before `upto`) as they would have gone had they not ended in a
+        start (the word did not go on): idle, with OpenAI output, no needle in them, they pass unread."""
         assert self._held is not None
-        raw = self._held[0]
+        raws = self._held[0][:upto]
         self._held = None
-        return self._passed(raw)
+        return [item for raw in raws for item in self._passed(raw)]
 
     def _passed(self, raw: bytes, unread: bool = True) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it

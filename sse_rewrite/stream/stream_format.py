@@ -55,7 +55,9 @@ def choose(
     if parser_type is not None:
         needles = (*parser_type.sniff, *(word.encode() for word in REWRITTEN_WORDS))
         quotes = QUOTE_NEEDLES
-        starts = held_starts(getattr(parser_type, "held_words", ()))
+        names = options.tools.names() if options.tools else None  # (a word may hold a declared name)
+        starts = held_starts(getattr(parser_type, "held_words", ()), names)
+        needles += starts.named if starts is not None else ()
     if markers is not None:
         needles = tuple(dict.fromkeys((*needles, *markers.needles)))
         stats.format_reason += f"; {why}"

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
+from sse_rewrite.rewrite_options import RewriteOptions
 from sse_rewrite.stream.rewrite import StreamRewriter
+from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import (
     calls,
     chunk_event,
@@ -149,3 +151,67 @@ def test_stripped_reasoning_of_marker_fragments_is_kept_byte_for_byte(parts: lis
     if "assistantfinal" not in text and "commentary to=functions." not in text:
         assert reasoning(out) == text.removeprefix("analysis")
         assert not calls(out) and not texts(out)
+
+
+ALIAS = "openai/gpt-4o"
+DECLARED = ToolSchemas.read([{"type": "function", "function": {"name": name, "parameters": {}}}
+                             for name in ("read", "write")])  # fmt: skip
+ALIAS_FRAGMENTS = ["f", "fu", "nc", "tions", "functions", "function", ".", "read", "rea", "d", "write", "wr",
+                   "ite", ":", "0", "{}", '{"a": 1}', " of", " the", "Read", "x", " ", "", "functions.read",
+                   ":1{}"]  # fmt: skip
+_DECLARED_WORD = re.compile(r"functions\.(?:read|write):")
+
+
+def _through(stream: bytes, reads: list[int], **options: bool) -> bytes:
+    """`stream` rewritten under `gpt-4o` with `read` and `write` declared, fed in reads of `reads` bytes."""
+    rewriter, out, at = StreamRewriter(RewriteOptions(tools=DECLARED, **options)), [], 0
+    for size in [*reads, len(stream)]:
+        out += rewriter.feed(stream[at : at + size])
+        at += size
+    return b"".join(item for item in [*out, *rewriter.flush()] if isinstance(item, bytes))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(ALIAS_FRAGMENTS), max_size=20), st.lists(st.integers(1, 400), max_size=6))
+def test_stripped_kimi_under_an_alias_settles_held_starts_as_the_general_path_reads_them(
+    parts: list[str], reads: list[int]
+) -> None:
+    """Under any id where the tools are known, stripped Kimi is read where `functions.NAME:` holds a
+    declared NAME (`held_starts.py`): events whose texts run together end in a start of it stay held
+    until one shows the word, then pass byte for byte or take the general path. The same bytes with
+    the accelerators on and off, the same text and calls as the whole text in one event, and where
+    no declared word stands in the text, every event byte for byte."""
+    stream = token_stream(["Let me look.", *parts, " Done."], model=ALIAS)
+    body = _through(stream, reads)
+    assert body == _through(stream, reads, plain_runs=False, token_runs=False)
+    whole = _through(token_stream(["Let me look." + "".join(parts) + " Done."], model=ALIAS), [])
+    final, expected = openai_final(body, chunk=7).choices[0], openai_final(whole, chunk=7).choices[0]
+    assert final.message.content == expected.message.content
+    assert final.message.tool_calls == expected.message.tool_calls
+    if not _DECLARED_WORD.search("".join(parts)):
+        assert body == stream
+
+
+ALIAS_HELD = [
+    pytest.param([" functions", ".", "wr", "ite", " is"], [], id="a-declared-name-then-prose"),
+    pytest.param([" fu", "nc", "tions", " of"], [], id="the-word-then-prose"),
+    pytest.param([" functions", ".", "read", ":", "0", "{}"], ["read"], id="a-declared-call-over-six-events"),
+    pytest.param([" the file", "functions.re", "ad:0{}"], ["read"], id="glued"),
+    pytest.param([" functions", ".rm", ":0{}"], [], id="an-undeclared-name"),
+    pytest.param([" functions", ".Read", ":0{}"], [], id="a-declared-name-in-another-case"),
+    pytest.param([" of", "f", "functions", ".write:", "0{}"], ["write"], id="starts-before-the-call"),
+]
+
+
+@pytest.mark.parametrize(("tokens", "names"), ALIAS_HELD)
+@pytest.mark.parametrize("reads", ["whole", "one-event-a-read"])
+def test_stripped_kimi_under_an_alias_is_held_over_events_while_a_declared_word_may_go_on(
+    tokens: list[str], names: list[str], reads: str
+) -> None:
+    stream = token_stream(["Let me look.", *tokens, " Done."], model=ALIAS)
+    sizes = [] if reads == "whole" else [len(event) + 2 for event in stream.split(b"\n\n")[:-1]]
+    body = _through(stream, sizes)
+    if not names:
+        assert body == stream
+    final = openai_final(body, chunk=7).choices[0]
+    assert [call.function.name for call in final.message.tool_calls or []] == names

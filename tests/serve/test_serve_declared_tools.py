@@ -82,6 +82,9 @@ def echo(servers: Servers) -> str:
         # (under Kimi's own id: a stripped call must name a declared tool too)
         pytest.param(STRIPPED_KIMI, "read", True, "moonshotai/kimi-k2.5", id="stripped-kimi-declared"),
         pytest.param(STRIPPED_KIMI, "rm", False, "moonshotai/kimi-k2.5", id="stripped-kimi-undeclared"),
+        # (under any id, where its call names a declared tool as declared: docs/behaviour.md, "Evidence")
+        pytest.param(STRIPPED_KIMI, "read", True, ALIAS, id="stripped-kimi-alias-declared"),
+        pytest.param(STRIPPED_KIMI, "rm", False, ALIAS, id="stripped-kimi-alias-undeclared"),
         pytest.param(M1, "read", True, ALIAS, id="minimax-m1-declared"),
         pytest.param(M1, "rm", False, ALIAS, id="minimax-m1-undeclared"),
         pytest.param(HY3, "read", True, ALIAS, id="hy3-block-declared"),

@@ -8,7 +8,7 @@ the whole-answer gate.
 
 from __future__ import annotations
 
-from ..machines._lazy import LazyComposition, Ref
+from ..machines._lazy import LazyComposition, Part, Ref
 from .routing import (
     DEEPSEEK_INVOKE,
     DOTS3_INVOKE,
@@ -34,6 +34,7 @@ from .routing import (
     QWEN,
     QWEN_OR_GLM,
     QWEN_XML,
+    STRIPPED_KIMI,
     TOOL_CALLS_LIST,
     XLAM_MARKERS,
 )
@@ -54,9 +55,12 @@ _TAGGED: Final = (*DECLARED, QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVO
                   DOTS3_INVOKE, MIMO_INVOKE, MINICPM5_INVOKE, FUNCTIONARY)
 """Parts that read a `<tool_call>`-like tag of their own (the `DECLARED` ones too): a composition holding
 one keeps it, and gets the whole-answer gate alone."""
-_CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, MINIMAX_M1, HY3, HY3_OPENSOURCE, HY4, OLMO)}
-"""Parts whose markers begin with a `DECLARED` part's tag (DeepSeek's unprefixed `<tool_calls`,
-`<function_calls`): a composition holding one leaves those out (no marker may begin another)."""
+_KIMI: Final = Part("catalogue.kimi_stripped", "DeclaredKimiParser", "f", (), ((b"functions.%s:", 1),))
+"""Stripped Kimi K2: read where `functions.NAME:` names a declared tool (`stream/held_starts.py`)."""
+_CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, MINIMAX_M1, HY3, HY3_OPENSOURCE, HY4, OLMO),
+                   STRIPPED_KIMI: (_KIMI,)}
+"""Parts whose markers begin with an added part's (DeepSeek's unprefixed `<tool_calls`, `<function_calls`;
+Kimi ids' stripped `functions.`): a composition holding one leaves those out (no marker may begin another)."""
 DECLARED_SUFFIX: Final = "+declared-tools"
 DECLARED_ANSWERS: Final = ("bare calls as the whole answer (Llama's, Mistral's, [...] lists: its first "
                            "call), whose call names a declared tool")
@@ -74,8 +78,8 @@ def declared(composition: type[LazyComposition]) -> Ref:
     if any(part in composition.PARTS for part in _TAGGED):
         return Ref("catalogue.lists", "gated", composition)
     left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
-    adds = tuple(part for part in DECLARED if part not in left_out)
-    attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": composition.BASE,
+    adds = tuple(part for part in (*DECLARED, _KIMI) if part not in left_out)
+    attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": Ref("machines._compose", "WordLedComposed"),
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip
     variant = type(composition.__name__ + "AndDeclared", (LazyComposition,), attributes)

@@ -16,6 +16,7 @@ declared tool (`PROSE`), is text where it stands: its opener comes out, the scan
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..machines._brackets import Quotes
 from ..machines._json import is_json
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from ...stream.events import Notice
+    from ...tool_schemas import ToolSchemas
 
 OPENER: Final = "functions."
 _ARGUMENT: Final = "<|tool_call_argument_begin|>"
@@ -42,14 +44,15 @@ start of it (`f` … `function`) is held raw until the next shows whether the wo
 needle for a lone `f` and one for `function` cost as much."""
 
 
-def stripped_calls(written: Written) -> tuple[list[Call], list[Notice]] | None:
-    """The block's call, or None when its object is not valid JSON (prose, then)."""
+def stripped_calls(written: Written, *tools: ToolSchemas) -> tuple[list[Call], list[Notice]] | None:
+    """The block's call, or None when its object is not valid JSON (prose, then), or, with the request's
+    `tools` (`DeclaredKimiParser`), names no tool as declared (the stream finds `functions.NAME:`)."""
     calls = []
     for header, value in written:
         if header is None or not is_json(value):
             return None
         calls.append(kimi_call_parts(OPENER + header["name"], value))
-    return calls, []
+    return None if tools and any(call[1] not in tools[0].names() for call in calls) else (calls, [])
 
 
 KIMI_STRIPPED: Final = ListSyntax(
@@ -67,3 +70,7 @@ reading is the same at every cut."""
 
 class StrippedKimiParser(ListParser, SYNTAXES=(KIMI_STRIPPED,), sniff=SNIFF, PROSE=True):
     """Calls glued to the text as `functions.NAME:N{json}` (a part of the Kimi `auto` format)."""
+
+
+class DeclaredKimiParser(StrippedKimiParser, SYNTAXES=(replace(KIMI_STRIPPED, typed=stripped_calls),)):
+    """Under any id where the tools are known (`declared.py`): only a tool's name as declared makes a call."""
