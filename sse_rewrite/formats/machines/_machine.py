@@ -316,6 +316,12 @@ class ScanningParser(StreamedCall, OrphanClosers):
             self._emit_text(out, end)
             out.append(Notice(code, f"{message}: passed through as text"))
 
+    def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
+        """`_release_raw`, then back to plain text (`TEXT`): a step that made progress."""
+        self._release_raw(out, end, code, message)
+        self._state = self.TEXT
+        return True
+
     def _emit_reasoning(self, out: list[Piece], end: int) -> None:
         if end > self._scan.start:
             out.append(Reasoning(self._take(end)))

@@ -143,9 +143,3 @@ class TagCalls(TagStreamAbsorb):
         scan.cursor = scan.start
         self._state = State.TEXT
         return True
-
-    def _release(self, out: list[Piece], end: int, code: str, message: str) -> bool:
-        """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
-        self._release_raw(out, end, code, message)
-        self._state = State.TEXT
-        return True

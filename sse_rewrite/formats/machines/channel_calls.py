@@ -260,8 +260,3 @@ class ChannelCalls(HeaderWords):
             self._emit_text(out, scan.end)  # (a header opened by a bare word was never shown to be one)
         else:
             self._release(out, scan.end, "truncated-call", "stream ended inside a tool call")
-
-    def _release(self, out: list[Piece], end: int, code: str, message: str) -> None:
-        """Hand back the raw text up to `end`, with a notice (an announced call is completed)."""
-        self._release_raw(out, end, code, message)
-        self._state = State.TEXT
