@@ -18,7 +18,7 @@ import re
 
 from ...stream.events import Markup, Notice, Piece, Text, ToolCall
 from ...stream.quotes import Quotes
-from ._scanner import NEED_MORE, MarkerScanner, MarkerTable
+from ._scanner import NEED_MORE, NON_SPACE, MarkerScanner, MarkerTable
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 _SPACING: Final = " \t\r\n"
 _NOT_BLANK: Final = re.compile(rb"[^ \t]")
-_NOT_SPACING: Final = re.compile(rb"[^ \t\r\n]")
 _NONE: Final[MarkerTable[None]] = MarkerTable({b"<": None})  # (a table is not empty; unused without closers)
 _TAG_CLOSER: Final = b"</"  # how a tag closer begins; every other closer is a vocabulary token
 
@@ -113,7 +112,7 @@ class Surroundings:
         if not (line_start or token):
             return False
         view, at = scan.view, pos + length
-        blank = _NOT_BLANK if line_start else _NOT_SPACING  # (a token's message runs past its line)
+        blank = _NOT_BLANK if line_start else NON_SPACE  # (a token's message runs past its line)
         while True:  # only spacing and markers up to the line's (message's) end?
             found = blank.search(view, at)
             if found is None:

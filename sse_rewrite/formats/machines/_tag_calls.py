@@ -17,8 +17,8 @@ from ...stream.events import Markup, Notice, Piece, ToolCall
 from ._json import is_json
 from ._machine import MachineState
 from ._tag_absorb import TagStreamAbsorb
-from ._tag_spelling import FUNCTION_END, TOOL_CALL
-from .tool_call_bodies import FUNCTION, Body, glm_call, hermes_call, qwen_xml_call
+from ._tag_spelling import FUNCTION_END, FUNCTION_OPEN, PARAMETER_END, TOOL_CALL
+from .tool_call_bodies import Body, glm_call, hermes_call, qwen_xml_call
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 
     from .tool_call_bodies import Call
 
-_FUNCTION: Final = FUNCTION.encode()
-_PARAMETER_CLOSE: Final = b"</parameter>"
 
 
 class State(MachineState):
@@ -67,7 +65,7 @@ class TagCalls(TagStreamAbsorb):
         self._reset_call(bare is True)
         self._scan.mark = self._scan.cursor = pos if bare else pos + length
         # released as prose: the opener (a bare one's `<function=`), and its closer is owed
-        self._opener = length if not bare else len(_FUNCTION)
+        self._opener = length if not bare else len(FUNCTION_OPEN)
         self._owed_close = FUNCTION_END if bare else self.TAGS.block_end if bare is None else self.TAGS.close
         self._state = State.BLOCK if bare is None else State.OPENED
 
@@ -80,7 +78,7 @@ class TagCalls(TagStreamAbsorb):
         elif state in _OPENED and not self._bare and not scan.text(scan.mark, scan.end).strip():
             out.append(Markup(scan.take(scan.end)))
             out.append(Notice("dangling-opener", "<tool_call> opened but nothing followed: dropped"))
-        elif state is State.TAGGED and self._value_end == _PARAMETER_CLOSE and self._closed_at_end(out):
+        elif state is State.TAGGED and self._value_end == PARAMETER_END and self._closed_at_end(out):
             return
         elif ((closing := state is State.CLOSING) or (state is State.TAGGED and not self._value_end)) and (
                 call := self._parse(self._body_end if closing else scan.cursor, complete=closing)):

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Final
 
-_FUNCTION: Final = b"<function="  # (`tool_call_bodies.FUNCTION`: a Qwen3-Coder body)
+FUNCTION_OPEN: Final = b"<function="  # (`tool_call_bodies.FUNCTION`: a Qwen3-Coder body)
 FUNCTION_END: Final = b"</function>"
 """Closes a Qwen3-Coder body (a bare call's end)."""
 PARAMETER: Final = b"<parameter="
@@ -62,7 +62,7 @@ class TagSpelling:
         }
         # What may follow an opener: a Qwen `<function=` (or the close: an empty call, prose);
         # a GLM name's first key (its separator, a kind), or the close; after a body, its close.
-        self.xml_or_empty = MarkerTable({_FUNCTION: True, self.close: False})
+        self.xml_or_empty = MarkerTable({FUNCTION_OPEN: True, self.close: False})
         ends = (self.key, self.sep)
         self.key_or_close = MarkerTable({**{e.encode(): True for e in ends if e}, self.close: True})
         self.closing = MarkerTable({self.close: True})

@@ -19,8 +19,8 @@ from ...stream.events import Notice, Piece
 from . import declare
 from ._scanner import NON_SPACE, MarkerTable
 from ._tag_calls import State
-from ._tag_spelling import FUNCTION_END, TOOL_CALL, TagSpelling
-from .tool_call_bodies import FUNCTION, Body, is_name
+from ._tag_spelling import FUNCTION_END, FUNCTION_OPEN, TOOL_CALL, TagSpelling
+from .tool_call_bodies import Body, is_name
 from .tool_call_tag import ToolCallTagParser
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -50,7 +50,7 @@ class TagSyntax:
         tags = self.tags
         closers = [tags.close, *([tags.block_end] if tags.block else []), *self.ends]
         block = {tags.block: None} if tags.block else {}
-        bare: dict[bytes, bool | bytes] = {_FUNCTION: True, FUNCTION_END: FUNCTION_END}
+        bare: dict[bytes, bool | bytes] = {FUNCTION_OPEN: True, FUNCTION_END: FUNCTION_END}
         if not self.bare_function:
             bare = {}
         return MarkerTable({**dict.fromkeys(tags.opens, False), **block, **bare, **{c: c for c in closers}})
@@ -61,7 +61,6 @@ class TagSyntax:
                           *self.ends})  # fmt: skip
 
 
-_FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes within which a bare function's name must end in `>`
 
 
@@ -86,7 +85,7 @@ class TagSyntaxParser(ToolCallTagParser):
         """
         scan = self._scan
         name_end = scan.find(b">", pos, pos + _LOOKAHEAD)
-        name = scan.text(pos + len(_FUNCTION), scan.end if name_end == -1 else name_end)
+        name = scan.text(pos + len(FUNCTION_OPEN), scan.end if name_end == -1 else name_end)
         if name_end == -1 and scan.end - pos < _LOOKAHEAD and (not name or is_name(name)):
             return False
         if name_end == -1 or not is_name(name):

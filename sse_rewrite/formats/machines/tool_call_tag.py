@@ -38,14 +38,13 @@ from ._scanner import ANGLE_SNIFF, NEED_MORE, NON_SPACE, MarkerTable
 from ._tag_calls import State, TagCalls
 from ._tag_spelling import BARE_BODY, FUNCTION_END, TOOL_CALL
 from ._tag_stream import HEAD_LOOKAHEAD
-from .tool_call_bodies import FUNCTION, Body, is_name
+from .tool_call_bodies import Body, is_name
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import ClassVar, Final
 
-_FUNCTION: Final = FUNCTION.encode()
 _LOOKAHEAD: Final = 300  # bytes after a body's first byte within which it must show its kind
 _TAGGED: Final = State.TAGGED
 """The hot state, read once: a member read from its Enum class (`State.TAGGED`) goes through
