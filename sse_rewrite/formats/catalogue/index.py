@@ -61,7 +61,9 @@ def _amid(leak: str, gap: str = "") -> tuple[str, tuple[tuple[str, str], ...], s
 _K3_SEP: Final = ('tools<|sep|>call tool="get_weather" index="1"<|sep|>argument key="city" type="string"'
                   "<|sep|>Paris argument<|sep|>call<|sep|>tools<|sep|>")
 _W: Final = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
-"""A JSON call object, as the list syntaxes write it."""
+"""A JSON call object, as Hermes's tags and the list syntaxes write it."""
+_P: Final = '{"name": "get_weather", "parameters": {"city": "Paris"}}'
+"""The same with its arguments under `parameters` (Llama's, InternLM's, LongCat-Next's)."""
 _QWEN3_CODER: Final = _amid("<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
                             "</function>\n</tool_call>", "\n")
 _LINES: Final = ('get_weather(city="Paris")\nget_time()', (*_CITY, ("get_time", "{}")), "")  # (Granite's)
@@ -98,8 +100,7 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           *_amid('<tool_call>\n{"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}\n'
                  "</tool_call>", "\n")),
     Entry("Reka Edge", "tag", "hermes", ("RekaAI/reka-edge-2603",),
-          'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>Done.',
-          _CITY, "Checking.\nDone."),
+          f"Checking.\n<tool_call>\n{_W}</tool_call>Done.", _CITY, "Checking.\nDone."),
     Entry("Qwen3-Coder XML: Step-3.5/3.7/5, Nanbeige, Nemotron 3", "tag", "qwen3-coder",
           ("stepfun-ai/Step-3.5-Flash", "stepfun-ai/Step-3.7-Flash", "stepfun-ai/Step-5-Preview",
            "Nanbeige/Nanbeige4.2-3B", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"), *_QWEN3_CODER),
@@ -119,11 +120,9 @@ ENTRIES: Final[tuple[Entry, ...]] = (
                  "<longcat_arg_value>Paris</longcat_arg_value>\n</longcat_tool_call>", "\n")),
     Entry("InternLM 2.5 / Intern-S1", "tag", "internlm",
           ("internlm/internlm2_5-7b-chat", "internlm/Intern-S1"),
-          *_amid('<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris"}}'
-                 "<|action_end|>"), everywhere=True),
+          *_amid(f"<|action_start|><|plugin|>\n{_P}<|action_end|>"), everywhere=True),
     Entry("Intern-S1 (SGLang spelling)", "tag", "internlm", ("internlm/Intern-S1",),
-          *_amid('<|action_start|> <|plugin|>\n{"name": "get_weather", "parameters": {"city": "Paris"}}'
-                 "<|action_end|>"), everywhere=True),
+          *_amid(f"<|action_start|> <|plugin|>\n{_P}<|action_end|>"), everywhere=True),
     Entry("IQuest Q1", "tag", "iquest", (),
           *_amid("<iquest_tool_call>get_weather\n<arg_key>city</arg_key><arg_value>Paris</arg_value>"
                  "</iquest_tool_call>")),
@@ -202,12 +201,9 @@ ENTRIES: Final[tuple[Entry, ...]] = (
     Entry("Mistral v11", "list", "mistral", ("mistralai/devstral-2512",),
           'Checking.[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}', _CITY, "Checking.", everywhere=True),
     Entry("Mistral pre-v11", "list", "mistral", ("mistralai/mistral-small-3.1-24b-instruct",),
-          'Checking.[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]', _CITY,
-          "Checking.",
-          everywhere=True),
+          f"Checking.[TOOL_CALLS] [{_W}]", _CITY, "Checking.", everywhere=True),
     Entry("Llama 3 JSON", "list", "llama", ("meta-llama/llama-3.3-70b-instruct",),
-          '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}', _CITY, "",
-          everywhere=True),
+          f"<|python_tag|>{_P}", _CITY, "", everywhere=True),
     Entry("Llama 4 pythonic", "list", "llama", ("meta-llama/llama-4-maverick",),
           *_amid("<|python_start|>[get_weather(city='Paris')]<|python_end|>"), everywhere=True),
     Entry("LFM2", "list", "lfm2", ("liquid/lfm2-8b-a1b",),
@@ -258,8 +254,7 @@ ENTRIES: Final[tuple[Entry, ...]] = (
           *_amid(f"```json\n[{_W}]\n```", "\n")),
     Entry("LongCat-Next <function_calls> list", "list", "longcat-next+special-tokens",
           ("meituan-longcat/LongCat-Next",),
-          *_amid('<function_calls>[{"name": "get_weather", "parameters": {"city": "Paris"}}]'
-                 "</function_calls>", "\n")),
+          *_amid(f"<function_calls>[{_P}]</function_calls>", "\n")),
     # FORMATS-2.md §F: pythonic and call expressions (`pythonic.py`, `lists.py`).
     Entry("Olmo 3", "list", "olmo", ("allenai/Olmo-3-7B-Instruct", "allenai/Olmo-3-32B-Think"),
           'Checking.\n<function_calls>get_weather(city="Paris")\nget_time(tz=null)</function_calls>\nDone.',

@@ -51,9 +51,8 @@ MINIMAX_M3: Final = InvokeSyntax("minimax-m3", (_M3,), ("tool_call",), (_M3,), v
 """`]<]minimax[>[`-led tags: read in every stream whatever the model id."""
 MINIMAX_M3_IDS: Final = MINIMAX_M3.but(think=("<mm:think>", "</mm:think>"))
 """With M3's `<mm:think>` reasoning moved to the reasoning field: MiniMax ids and `--format minimax`."""
-MINIMAX_M3_STRIPPED: Final = InvokeSyntax("minimax-m3-stripped", (PLAIN,), ("tool_call",), (PLAIN,),
-                                          values=Values.NAMED_TAGS, strip_values=True,
-                                          angle_optional=False)  # fmt: skip
+MINIMAX_M3_STRIPPED: Final = MINIMAX_M3.but(name="minimax-m3-stripped", blocks=(PLAIN,), tags=(PLAIN,),
+                                            angle_optional=False)  # fmt: skip
 """M3 with its namespace token stripped (`<tool_call>`, `<invoke name=…>`, `<KEY>VALUE</KEY>`):
 prose-like tags, read under MiniMax ids and `--format minimax` only, inside a `<tool_call>` block."""
 

@@ -28,27 +28,24 @@ _JSON: Final = frozenset({Body.JSON})
 _GLM: Final = frozenset({Body.GLM})
 
 
-def _hunyuan(suffix: str, sep: str) -> TagSpelling:
-    """Hunyuan's spelling: a `<tool_calls>` block, each tag carrying the checkpoint's `suffix`."""
-    words = ("tool_calls", "arg_key", "arg_value")
-    tag = {word: (f"<{word}{suffix}>", f"</{word}{suffix}>") for word in words}
-    return TagSpelling((f"<tool_call{suffix}>",), f"</tool_call{suffix}>", key=tag["arg_key"],
-                       value=tag["arg_value"], sep=sep, block=tag["tool_calls"])  # fmt: skip
+def _spelled(prefix: str, suffix: str = "", sep: str = "", **more: str) -> TagSpelling:
+    """Every tag spelled `<{prefix}WORD{suffix}>` (LongCat's `longcat_`, K2 Horizon's `ifm|`,
+    Hunyuan's checkpoint suffixes): `tool_call`, `arg_key`, `arg_value`, and `more`'s (`block`, `kind`)."""
+    words = {"call": "tool_call", "key": "arg_key", "value": "arg_value", **more}
+    tag = {role: (f"<{prefix}{word}{suffix}>", f"</{prefix}{word}{suffix}>") for role, word in words.items()}
+    opens, close = tag.pop("call")
+    return TagSpelling((opens,), close, sep=sep, **tag)
 
 
-LONGCAT: Final = TagSyntax("longcat", _JSON | _GLM, tags=TagSpelling(
-    ("<longcat_tool_call>",), "</longcat_tool_call>",
-    key=("<longcat_arg_key>", "</longcat_arg_key>"), value=("<longcat_arg_value>", "</longcat_arg_value>")))
+LONGCAT: Final = TagSyntax("longcat", _JSON | _GLM, tags=_spelled("longcat_"))
 INTERNLM: Final = TagSyntax("internlm", _JSON, tags=TagSpelling(
     ("<|action_start|><|plugin|>", "<|action_start|> <|plugin|>"), "<|action_end|>"))
 IQUEST: Final = TagSyntax("iquest", _GLM, tags=TagSpelling(("<iquest_tool_call>",), "</iquest_tool_call>"))
-HY3: Final = TagSyntax("hy3", _GLM, tags=_hunyuan("", "<tool_sep>"))
-HY3_OPENSOURCE: Final = TagSyntax("hy3", _GLM, tags=_hunyuan(":opensource", "<tool_sep:opensource>"))
-HY4: Final = TagSyntax("hy4", _GLM, tags=_hunyuan(":6124c78e", ""))
-K2_HORIZON: Final = TagSyntax("k2-horizon", _GLM, tags=TagSpelling(
-    ("<ifm|tool_call>",), "</ifm|tool_call>", key=("<ifm|arg_key>", "</ifm|arg_key>"),
-    value=("<ifm|arg_value>", "</ifm|arg_value>"), kind=("<ifm|arg_type>", "</ifm|arg_type>"),
-    block=("<ifm|tool_calls>", "</ifm|tool_calls>")))  # fmt: skip
+HY3: Final = TagSyntax("hy3", _GLM, tags=_spelled("", "", "<tool_sep>", block="tool_calls"))
+HY3_OPENSOURCE: Final = TagSyntax(
+    "hy3", _GLM, tags=_spelled("", ":opensource", "<tool_sep:opensource>", block="tool_calls"))
+HY4: Final = TagSyntax("hy4", _GLM, tags=_spelled("", ":6124c78e", block="tool_calls"))
+K2_HORIZON: Final = TagSyntax("k2-horizon", _GLM, tags=_spelled("ifm|", block="tool_calls", kind="arg_type"))
 
 
 class LongCatParser(TagSyntaxParser, SYNTAX=LONGCAT):
