@@ -355,7 +355,7 @@ class ChoiceRewriter(ChoiceThoughts):
     def _extra(
         self, segment: dict[str, str] | ToolCall | CallPart, source: dict[str, Any], result: ChoiceResult
     ) -> dict[str, Any]:
-        if type(segment) is ToolCall:
+        if isinstance(segment, ToolCall):
             result.calls += 1
             return self._called(segment)
         delta: dict[str, Any] = {}
