@@ -180,8 +180,7 @@ class ChoiceRewriter(ChoiceThoughts):
             think.moved(fed[1])
         if fed[0] == "reasoning":  # (as `_rewrite` reads the field: the stream's reasoning field)
             self._reasoning_field = "reasoning"
-        result = ChoiceResult()
-        return [self._extra(piece, {}, result) for piece in fed[2] if type(piece) is ToolCall]
+        return [self._called(piece) for piece in fed[2] if type(piece) is ToolCall]
 
     def _fed_text(self, choice: dict[str, Any], fed: tuple[str, str, list[Piece]]) -> list[Any] | None:
         """`fed_calls` of a lone text that came back as it was (one `Text`, nothing undecided, the
@@ -356,18 +355,23 @@ class ChoiceRewriter(ChoiceThoughts):
     def _extra(
         self, segment: dict[str, str] | ToolCall | CallPart, source: dict[str, Any], result: ChoiceResult
     ) -> dict[str, Any]:
+        if isinstance(segment, ToolCall):
+            result.calls += 1
+            return self._called(segment)
         delta: dict[str, Any] = {}
         if isinstance(segment, CallPart):
             result.calls += segment.call is not None
             delta["tool_calls"] = [segment.delta(self._call_id)]
-        elif isinstance(segment, ToolCall):
-            index = self._indexes.take()
-            result.calls += 1
-            call_id = self._call_id(index, segment)
-            delta["tool_calls"] = [tool_call_delta(index, call_id, segment.name, segment.arguments)]
         else:
             for name, text in segment.items():
                 set_text(delta, source, name, text)
+        return {"index": self.index, "delta": delta, "finish_reason": None}
+
+    def _called(self, call: ToolCall) -> dict[str, Any]:
+        """The choice that sends the complete `call`, at the next index we emit."""
+        index = self._indexes.take()
+        call_id = self._call_id(index, call)
+        delta = {"tool_calls": [tool_call_delta(index, call_id, call.name, call.arguments)]}
         return {"index": self.index, "delta": delta, "finish_reason": None}
 
 
