@@ -200,6 +200,7 @@ ALIAS_HELD = [
     pytest.param([" functions", ".rm", ":0{}"], [], id="an-undeclared-name"),
     pytest.param([" functions", ".Read", ":0{}"], [], id="a-declared-name-in-another-case"),
     pytest.param([" of", "f", "functions", ".write:", "0{}"], ["write"], id="starts-before-the-call"),
+    pytest.param([" func", 'tions.write:0{"a": 1}'], ["write"], id="a-start-of-two-words-then-the-second"),
 ]
 
 
