@@ -52,6 +52,13 @@ def harmony(name: str, arguments: Arguments, counter: int) -> str:
             f"<|message|>{json.dumps(arguments)}<|call|>")
 
 
+def harmony_stripped(name: str, arguments: Arguments, counter: int) -> str:
+    """The same with its special tokens stripped by the server (gpt-oss ids; under any id its call from
+    `=functions.NAME`, a declared tool, the text before it kept)."""
+    return (f"analysisNeed to use function {name}.assistantcommentary to=functions.{name} json"
+            f"{json.dumps(arguments)}")
+
+
 def qwen3_coder(name: str, arguments: Arguments, counter: int) -> str:
     """Qwen3-Coder's XML call, each parameter's value raw on its own lines."""
     parameters = "".join(f"<parameter={key}>\n{_raw(value)}\n</parameter>\n"
@@ -131,7 +138,8 @@ def kimi_k3_sep(name: str, arguments: Arguments, counter: int) -> str:
 
 
 LEAKS: dict[str, Callable[[str, Arguments, int], str]] = {
-    "kimi": kimi, "dsml": dsml, "harmony": harmony, "qwen3-coder": qwen3_coder, "minimax": minimax,
+    "kimi": kimi, "dsml": dsml, "harmony": harmony, "harmony-stripped": harmony_stripped,
+    "qwen3-coder": qwen3_coder, "minimax": minimax,
     "gemma4": gemma4, "mistral": mistral, "hunyuan": hunyuan, "granite": granite, "nemotron": nemotron,
     "cohere": cohere, "olmo": olmo, "glm": glm, "kimi-k3-sep": kimi_k3_sep, "llama": llama}
 WHOLE_ANSWERS = frozenset({"llama"})

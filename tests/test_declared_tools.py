@@ -149,9 +149,7 @@ def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
 
 STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", says why not under others)
     pytest.param(GEMMA_ID, "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
-    pytest.param("openai/gpt-oss-120b", "analysisUser wants the hosts file.assistantcommentary "
-                 'to=functions.read json{"path": "/etc/hosts"}', id="harmony"),
-]  # fmt: skip
+]  # (stripped harmony's call left it: read under any id from `=functions.NAME`, `test_stripped_harmony_...`)
 
 
 @pytest.mark.parametrize("cut", ["whole", "token", "character"])
@@ -159,7 +157,8 @@ STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", say
 def test_a_stripped_form_is_read_under_its_ids_only(tmp_path: Path, model: str, text: str, cut: str) -> None:
     """A stripped form (a server's `skip_special_tokens`) under an alias stays text byte for byte,
     though its call names a declared tool: reading it there costs every prose stream (a word needle).
-    (Not K3's with `<|sep|>` left: read under any id from its `<|sep|>call `, `test_k3_sep_under_any_id`.)"""
+    (Not K3's with `<|sep|>` left, read under any id from its `<|sep|>call `: `test_k3_sep_under_any_id`;
+    nor stripped harmony's call, read from `=functions.NAME`: `test_stripped_harmony_under_any_id_...`.)"""
     pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
     found = {}
     for name in (model, ALIAS):
@@ -202,6 +201,48 @@ def test_k3_sep_under_any_id(
     texts, calls, _ = settled(result.stdout_bytes)[0]
     assert [(tool, arguments) for _, tool, arguments in calls] == [(name, '{"path": "/etc/hosts"}')]
     assert texts == {"content": kept}
+    assert "undeclared-tool" not in result.stderr
+
+
+HARMONY_CALL = "analysisUser wants the hosts file.assistantcommentary to=functions.{}{}{}"
+HARMONY_KEPT = "Let me look.\nanalysisUser wants the hosts file.assistantcommentary to\nDone."
+BODY = '{"path": "/etc/hosts"}'
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character", "random"])
+@pytest.mark.parametrize(("name", "kind", "body", "with_tools", "read"), [
+    pytest.param("read", " json", BODY, True, True, id="declared"),
+    pytest.param("read", " <|constrain|>json", BODY, True, True, id="declared-constrain"),
+    pytest.param("read", "", BODY, True, True, id="declared-no-content-type"),
+    pytest.param("rm", " json", BODY, True, False, id="undeclared"),
+    pytest.param("Read", " json", BODY, True, False, id="declared-other-case"),
+    pytest.param("readme", " json", BODY, True, False, id="a-declared-name-goes-on"),
+    pytest.param("read", " json", BODY, False, False, id="without-tools"),
+    pytest.param("read", " json", '{"path": /etc/hosts}', True, False, id="invalid-json"),
+    pytest.param("read", " json", f"[{BODY}]", True, False, id="not-an-object"),
+    pytest.param("read", " json", BODY[:-1], True, False, id="cut-off"),
+])  # fmt: skip
+def test_stripped_harmony_under_any_id_where_its_call_names_a_declared_tool(
+    tmp_path: Path, name: str, kind: str, body: str, with_tools: bool, read: bool, cut: str, streamed: bool
+) -> None:
+    """gpt-oss harmony with its tokens stripped, under `gpt-4o` with the tools known: its call is read
+    from `=functions.NAME` where NAME is a tool as declared, then `json` or `<|constrain|>json` or
+    nothing, then one whole valid object; the text before it (`…assistantcommentary to`) stays text.
+    A name not declared as written, or a body that is not one valid object, stays text byte for byte,
+    with no notice (found by the declared name's bytes: an event without them is never read)."""
+    text = "Let me look.\n" + HARMONY_CALL.format(name, kind, body) + "\nDone."
+    cuts = sorted({(i * 37) % len(text) for i in range(1, 12)} - {0})
+    random = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text), "random": random}[cut]
+    args = ["--stream-arguments"] if streamed else []
+    if with_tools:
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": ALIAS, "messages": [], "tools": [READ]}))
+        args += ["--tools", str(tmp_path / "tools.json")]
+    result = invoke(args, token_stream(pieces, model=ALIAS))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    assert [(tool, arguments) for _, tool, arguments in calls] == ([CALL] if read else [])
+    assert texts == {"content": HARMONY_KEPT if read else text}
     assert "undeclared-tool" not in result.stderr
 
 

@@ -44,6 +44,7 @@ _ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but 
 _MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
 _AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
 _Spanning = tuple[tuple[re.Pattern[bytes], bytes], ...]  # (each pattern, and the byte searched before it)
+_Rests = tuple[bytes, ...]  # (`HeldStarts.rest`: what goes on into each word whose start a text ends in)
 
 
 class HeldStarts:
@@ -68,9 +69,11 @@ class HeldStarts:
         self.last_two = slice(-3, -1)
         """Where an event that ends in `tail` has its text's last two bytes."""
 
-    def rest(self, data: bytes, begin: int, close: int) -> bytes | None:
-        """What must follow for the text `data[begin:close]` (raw JSON string bytes) to go on into
-        a word its parser holds the end of, or None when it does not end in such a start."""
+    def rest(self, data: bytes, begin: int, close: int) -> _Rests | None:
+        """What may follow for the text `data[begin:close]` (raw JSON string bytes) to go on into
+        a word its parser holds the end of (each such word's rest: `=func` goes on into Kimi's
+        `functions.read:` and harmony's `=functions.write`), or None when it ends in no such start."""
+        rests: _Rests = ()
         for word, held_from in self._words:
             at = data.rfind(word[:1], max(begin, close - len(word) + 1), close)
             while at != -1:
@@ -78,11 +81,12 @@ class HeldStarts:
                 if data.startswith(word[:size], at) and (
                         size >= held_from or at == begin or data[at - 1] not in _WORD
                         or _ESCAPED.search(data, max(begin, at - 6), at) is not None):  # fmt: skip
-                    return word[size:]
+                    rests += (word[size:],)
+                    break
                 at = data.rfind(word[:1], max(begin, close - len(word) + 1), at)
-        return None
+        return rests or None
 
-    def event(self, data: bytes) -> bytes | None:
+    def event(self, data: bytes) -> _Rests | None:
         """The `rest` of the first text field of the event `data` (raw JSON) that ends in a held
         start, or None. An event shaped as the last one taught is looked at in its text alone:
         first its last two bytes (`ends`, where `tail` ends it), then the text."""
@@ -100,7 +104,7 @@ class HeldStarts:
         found = self.first(data, 0, len(data), True)
         return None if found is None else found[1]
 
-    def first(self, data: bytes, pos: int, end: int, learn: bool = False) -> tuple[int, bytes] | None:
+    def first(self, data: bytes, pos: int, end: int, learn: bool = False) -> tuple[int, _Rests] | None:
         """The first text field in `data[pos:end]` (raw JSON) that ends in a held start: where its
         string opens, and its `rest`; or None (`learn`: one event, whose shape is then learned)."""
         if not learn:
@@ -109,7 +113,7 @@ class HeldStarts:
                     break
             else:
                 return None
-        found: tuple[int, bytes] | None = None
+        found: tuple[int, _Rests] | None = None
         last = (-1, -1)
         for key in _TEXT_KEYS:
             at = data.find(key, pos, end)
@@ -138,13 +142,16 @@ class HeldStarts:
         self.tail = data[end:]
         self.last_two = slice(-2 - len(self.tail), -len(self.tail))
 
-    def goes_on(self, rest: bytes, data: bytes, begin: int, close: int) -> bool:
-        """Whether the text `data[begin:close]` may go on with `rest` (empty, a `\\u` escape at its
-        head, or a start of it): if not, the parser would let the held start go at once."""
-        head = data[begin : min(close, begin + len(rest))]
-        return rest.startswith(head) or head.startswith(b"\\u")
+    def goes_on(self, rests: _Rests, data: bytes, begin: int, close: int) -> bool:
+        """Whether the text `data[begin:close]` may go on with one of `rests` (empty, a `\\u` escape
+        at its head, or a start of it): if not, the parser would let the held start go at once."""
+        for rest in rests:
+            head = data[begin : min(close, begin + len(rest))]
+            if rest.startswith(head) or head.startswith(b"\\u"):
+                return True
+        return False
 
-    def next_goes_on(self, rest: bytes, held: bytes, data: bytes) -> bool:
+    def next_goes_on(self, rest: _Rests, held: bytes, data: bytes) -> bool:
         """Whether the event `data` (raw JSON) may go on with the start the event `held` ends in:
         another choice's event, one without a text field that cannot go on, may (the general
         path decides it); one of the same choice whose texts cannot go on, or none, may not."""
@@ -176,7 +183,7 @@ class HeldStarts:
         the caller has them."""
         return min(self._stops(literals, joined)) if literals else 0
 
-    def settle(self, values: list[bytes], rest: bytes, data: bytes | None) -> tuple[int, bool]:
+    def settle(self, values: list[bytes], rest: _Rests, data: bytes | None) -> tuple[int, bool]:
         """Of the events held raw (`values`, their data, the first's text ending in a held start, whose
         `rest` it is) and the next (`data`; None: it has none): how many held lead that pass as they
         were, and whether those after them take the general path with `data` (True: a word stands

@@ -70,7 +70,7 @@ class StreamRewriter:
         self._sought: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # by `calls_made`
         self.starts: HeldStarts | None = None
         """The starts of the format's held words (`Part.held_words`) in raw bytes; None: it declares none."""
-        self._held: tuple[list[bytes], list[bytes], bytes] | None = None
+        self._held: tuple[list[bytes], list[bytes], tuple[bytes, ...]] | None = None
         """Idle events whose texts run together end in a held start, raw (their bytes, their data, the
         first's rest of the word), until the next event shows whether the word goes on (`held_starts.py`)."""
         self._flushed = False

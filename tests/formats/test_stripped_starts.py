@@ -158,8 +158,9 @@ DECLARED = ToolSchemas.read([{"type": "function", "function": {"name": name, "pa
                              for name in ("read", "write")])  # fmt: skip
 ALIAS_FRAGMENTS = ["f", "fu", "nc", "tions", "functions", "function", ".", "read", "rea", "d", "write", "wr",
                    "ite", ":", "0", "{}", '{"a": 1}', " of", " the", "Read", "x", " ", "", "functions.read",
-                   ":1{}"]  # fmt: skip
-_DECLARED_WORD = re.compile(r"functions\.(?:read|write):")
+                   ":1{}", "=", "=f", " json", " <|constrain|>json", " to", "=functions.write"]  # fmt: skip
+"""(Stripped Kimi's `functions.NAME:` and stripped harmony's `=functions.NAME`, which share their starts.)"""
+_DECLARED_WORD = re.compile(r"functions\.(?:read|write):|=functions\.(?:read|write)")
 
 
 def _through(stream: bytes, reads: list[int], **options: bool) -> bytes:
@@ -173,14 +174,15 @@ def _through(stream: bytes, reads: list[int], **options: bool) -> bytes:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(ALIAS_FRAGMENTS), max_size=20), st.lists(st.integers(1, 400), max_size=6))
-def test_stripped_kimi_under_an_alias_settles_held_starts_as_the_general_path_reads_them(
+def test_stripped_words_under_an_alias_settle_held_starts_as_the_general_path_reads_them(
     parts: list[str], reads: list[int]
 ) -> None:
     """Under any id where the tools are known, stripped Kimi is read where `functions.NAME:` holds a
-    declared NAME (`held_starts.py`): events whose texts run together end in a start of it stay held
-    until one shows the word, then pass byte for byte or take the general path. The same bytes with
-    the accelerators on and off, the same text and calls as the whole text in one event, and where
-    no declared word stands in the text, every event byte for byte."""
+    declared NAME, stripped harmony's call where `=functions.NAME` does (`held_starts.py`): events
+    whose texts run together end in a start of one stay held until one shows the word, then pass
+    byte for byte or take the general path. The same bytes with the accelerators on and off, the
+    same text and calls as the whole text in one event, and where no declared word stands in the
+    text, every event byte for byte."""
     stream = token_stream(["Let me look.", *parts, " Done."], model=ALIAS)
     body = _through(stream, reads)
     assert body == _through(stream, reads, plain_runs=False, token_runs=False)
@@ -200,6 +202,9 @@ ALIAS_HELD = [
     pytest.param([" functions", ".rm", ":0{}"], [], id="an-undeclared-name"),
     pytest.param([" functions", ".Read", ":0{}"], [], id="a-declared-name-in-another-case"),
     pytest.param([" of", "f", "functions", ".write:", "0{}"], ["write"], id="starts-before-the-call"),
+    pytest.param([" func", 'tions.write:0{"a": 1}'], ["write"], id="a-start-of-two-words-then-the-second"),
+    pytest.param([" to", "=func", 'tions.write json{"a": 1}'], ["write"], id="harmony-across-events"),
+    pytest.param([" to", "=", "functions", ".rm", " json{}"], [], id="harmony-an-undeclared-name"),
 ]
 
 

@@ -4,7 +4,8 @@ A fake upstream answers as `gpt-4o` (a gateway's alias for a Qwen backend) with 
 message as its text, a few characters per chunk or whole: a Hermes or Qwen3-Coder call that
 names a tool the request declares comes back as a tool call; one that names no declared tool
 stays text, byte for byte. Under Kimi's own id, a stripped Kimi call must name a declared tool too.
-Kimi K3's call with only `<|sep|>` left is read under the alias from its `<|sep|>call `.
+Kimi K3's call with only `<|sep|>` left is read under the alias from its `<|sep|>call `, stripped
+harmony's call from its `=functions.NAME` where NAME is declared.
 Under a Qwen id, a whole answer of Llama's bare JSON is read as under the alias.
 """
 
@@ -35,9 +36,11 @@ JSON_MODE = '{"name": "Paris", "country": "France", "population": 2102650}'
 QWEN_ID = "Qwen/Qwen3-235B-A22B"
 K3_SEP = 'tools<|sep|>call tool="{}" index="1"<|sep|>argument key="path" type="string"<|sep|>/etc/hosts ' \
          "argument<|sep|>call<|sep|>tools<|sep|>"  # fmt: skip
-LEFT = {HY3: "\n", K3_SEP: "tools"}
+HARMONY = 'analysisUser wants the hosts file.assistantcommentary to=functions.{} json{{"path": "/etc/hosts"}}'
+LEFT = {HY3: "\n", K3_SEP: "tools", HARMONY: "analysisUser wants the hosts file.assistantcommentary to"}
 """What a call read leaves as text: Hunyuan 3's newline before its block's closer (as under its own ids);
-the word before K3's `<|sep|>call `, read from there under any id."""
+the word before K3's `<|sep|>call `, read from there under any id; stripped harmony's text before its
+`=functions.NAME`, read from there under any id."""
 
 
 def _chunk(delta: dict[str, Any], finish: str | None = None, model: str = ALIAS) -> bytes:
@@ -90,6 +93,8 @@ def echo(servers: Servers) -> str:
         pytest.param(HY3, "read", True, ALIAS, id="hy3-block-declared"),
         pytest.param(HY3, "rm", False, ALIAS, id="hy3-block-undeclared"),
         pytest.param(K3_SEP, "read", True, ALIAS, id="kimi-k3-sep"),  # (from `<|sep|>call `, any id)
+        pytest.param(HARMONY, "read", True, ALIAS, id="stripped-harmony-alias-declared"),  # (`=functions.`)
+        pytest.param(HARMONY, "rm", False, ALIAS, id="stripped-harmony-alias-undeclared"),
     ],
 )
 def test_an_alias_leaking_tag_calls(

@@ -57,6 +57,9 @@ _TAGGED: Final = (*DECLARED, QWEN, QWEN_XML, MIMO_XML, GLM, HERMES, MINIMAX_INVO
 one keeps it, and gets the whole-answer gate alone."""
 _KIMI: Final = Part("catalogue.kimi_stripped", "DeclaredKimiParser", "f", (), ((b"functions.%s:", 1),))
 """Stripped Kimi K2: read where `functions.NAME:` names a declared tool (`stream/held_starts.py`)."""
+_HARMONY: Final = Part("catalogue.harmony_stripped", "DeclaredHarmonyParser", "=", (),
+                       ((b"=functions.%s", 1),))
+"""Stripped harmony's call: read where `=functions.NAME` names a declared tool (the same way)."""
 _CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, MINIMAX_M1, HY3, HY3_OPENSOURCE, HY4, OLMO),
                    STRIPPED_KIMI: (_KIMI,)}
 """Parts whose markers begin with an added part's (DeepSeek's unprefixed `<tool_calls`, `<function_calls`;
@@ -78,7 +81,7 @@ def declared(composition: type[LazyComposition]) -> Ref:
     if any(part in composition.PARTS for part in _TAGGED):
         return Ref("catalogue.lists", "gated", composition)
     left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
-    adds = tuple(part for part in (*DECLARED, _KIMI) if part not in left_out)
+    adds = tuple(part for part in (*DECLARED, _KIMI, _HARMONY) if part not in left_out)
     attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": Ref("machines._compose", "WordLedComposed"),
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip

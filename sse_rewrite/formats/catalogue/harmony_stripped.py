@@ -11,11 +11,14 @@ syntax, and nothing else, is read: the answer *starting* with `analysis` glued t
 the special tokens' parser, and `assistantcommentary to=functions.NAME` (or `commentary
 to=functions.NAME`), an optional `json` and one whole, valid JSON object make a call (`proven`:
 anything else, or a call naming no tool the request declares (`PROSE`), stays in the reasoning).
+Under any other id where the tools are known (`declared.py`), the call alone is read from `=functions.`
+with a tool's name as declared (`DeclaredHarmonyParser`); the text before it stays text.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..machines._brackets import Quotes
 from ..machines._list_machine import ListParser
@@ -48,3 +51,11 @@ ANALYSIS: Final = LeadingReasoning(
 )  # fmt: skip
 """`analysis` at the field's very start, glued to what follows (not a lowercase letter, spacing or
 punctuation: `analysis of the data` is the answer's text)."""
+
+
+class DeclaredHarmonyParser(ListParser, PROSE=True, sniff=(), SYNTAXES=(replace(
+    HARMONY_STRIPPED, openers=(b"=functions.",), typed=named_objects, value_start=b'"}',
+    header=re.compile(r"(?P<name>[A-Za-z0-9_.\-]+?)(?:[ \t]*(?:<\|constrain\|>)?json)?[ \t]*"),
+    header_bytes=re.compile(rb"[^A-Za-z0-9_.\- \t<|>]")),)):  # fmt: skip
+    """Stripped harmony's call under any id (`declared.py`): `=functions.NAME`, the tool's name as
+    declared, `json` or `<|constrain|>json` or nothing, one whole valid object; the rest is text."""

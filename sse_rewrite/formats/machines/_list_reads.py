@@ -133,16 +133,17 @@ def mistral_calls(written: Written) -> Read:
     return found, notices
 
 
-def named_objects(written: Written) -> Read:
+def named_objects(written: Written, *tools: ToolSchemas) -> Read:
     """`NAME{…}` calls with no token of their own (Mistral v11's and stripped harmony's, left by a
     server that strips tokens): each value must be a JSON object, valid (unlike `mistral_calls`,
-    nothing marks these as calls, so anything else is text)."""
+    nothing marks these as calls, so anything else is text); with the request's `tools` (a `typed`
+    read: stripped harmony's under any id), each NAME a tool as declared (the stream found its bytes)."""
     found: list[Call] = []
     for header, value in written:
         if header is None or not value.startswith("{") or not is_json(value):
             return None
         found.append((None, header["name"], value))
-    return found, []
+    return None if tools and any(call[1] not in tools[0].names() for call in found) else (found, [])
 
 
 def gemma_calls(written: Written, tools: ToolSchemas | None = None, quote: str = GEMMA_QUOTE) -> Read:
