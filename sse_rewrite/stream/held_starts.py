@@ -49,8 +49,8 @@ _Spanning = tuple[tuple[re.Pattern[bytes], bytes], ...]  # (each pattern, and th
 class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
-    __slots__ = ("_after", "_ends_with", "_longest", "_marks", "_prefix", "_spanning", "_starts", "_words",
-                 "ends", "last_two", "named", "tail", "words")
+    __slots__ = ("_after", "_apart", "_ends_with", "_last", "_longest", "_marks", "_prefix", "_spanning",
+                 "_starts", "_words", "ends", "last_two", "named", "tail", "words")
 
     def __init__(self, words: tuple[tuple[bytes, int], ...], named: tuple[bytes, ...] = ()) -> None:
         """`words`: each word, and from how many bytes its start is held wherever it stands."""
@@ -60,6 +60,11 @@ class HeldStarts:
         """The words, whole: `unended` finds them in look-alikes (`PlainTemplate`'s searches leave them)."""
         self._marks, self.ends, self._spanning, self._starts, self._ends_with = _searches(words)
         self._longest = max(map(len, self.words))
+        self._apart = len({word[:1] for word in self.words}) == len(self.words)  # (no two share a start)
+        last = {word[-1] for word in self.words}
+        self._last = bytes(last) if len(last) == 1 and not last & _WORD else b""
+        """The byte every word ends in, where no word goes on with it (`:`, rare in prose), or none: a
+        window without it holds no word."""
         self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
         self._after = b""  # ... and the first bytes after it
         self.tail = _SEP
@@ -174,7 +179,12 @@ class HeldStarts:
         last. A start that a later text goes on with but that the word does not complete passes:
         read, its events would go out byte for byte. `joined`: the literals joined by a NUL, where
         the caller has them."""
-        return min(self._stops(literals, joined)) if literals else 0
+        if not literals:
+            return 0
+        end, last = literals[-1], self._last  # (most windows: no word's last byte, and no start at their end)
+        if last and joined and len(end) > 3 and end[-3:-1] not in self.ends and joined.find(last) == -1:
+            return len(literals)
+        return min(self._stops(literals, joined))
 
     def settle(self, values: list[bytes], rest: bytes, data: bytes | None) -> tuple[int, bool]:
         """Of the events held raw (`values`, their data, the first's text ending in a held start, whose
@@ -187,6 +197,8 @@ class HeldStarts:
             return len(values), False
         if data is None or not looks_like_object(data):
             return 0, True
+        if self._apart and len(values) == 1 and not self.next_goes_on(rest, values[0], data):
+            return 1, False  # (one start at most ends a text: its rest says it, as it did alone)
         literals: list[bytes] = []
         prefix = self._prefix or _SEP  # (no event begins with a NUL)
         for value in (*values, data):
@@ -210,8 +222,7 @@ class HeldStarts:
             found = spanning.search(joined) if joined.find(last) != -1 else None
             if found is not None:
                 first = min(first, joined.count(_SEP, 0, found.start()))
-        end = literals[-1]  # (its text ends in no two bytes a start ends in; a shorter one in no such byte)
-        if end[-3:-1] not in self.ends if len(end) > 3 else joined[-2] not in self._ends_with:
+        if literals[-1][-2] not in self._ends_with:  # (its last text ends in no byte a start ends in)
             return first, len(literals)
         index, tail = len(literals), b""
         while index and len(tail) < self._longest:

@@ -333,7 +333,7 @@ class StreamRewriter:
         assert self._held is not None
         raws = self._held[0][:upto]
         self._held = None
-        return [item for raw in raws for item in self._passed(raw)]
+        return self._passed(raws[0]) if len(raws) == 1 else [out for raw in raws for out in self._passed(raw)]
 
     def _passed(self, raw: bytes, unread: bool = True) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it
