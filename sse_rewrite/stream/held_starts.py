@@ -44,6 +44,7 @@ _ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but 
 _MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
 _AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
 _Spanning = tuple[tuple[re.Pattern[bytes], bytes], ...]  # (each pattern, and the byte searched before it)
+_Words = tuple[tuple[bytes, int], ...]  # (each word, and from how many bytes its start is held)
 
 
 class HeldStarts:
@@ -58,13 +59,9 @@ class HeldStarts:
         """(`named`: those a declared tool's name made, `held_starts`: needles too)"""
         self.words = tuple(word for word, _ in words)
         """The words, whole: `unended` finds them in look-alikes (`PlainTemplate`'s searches leave them)."""
-        self._marks, self.ends, self._spanning, self._starts, self._ends_with = _searches(words)
+        self._marks, self.ends, self._spanning, self._starts, self._ends_with, self._apart, self._last = (
+            _searches(words))  # fmt: skip
         self._longest = max(map(len, self.words))
-        self._apart = len({word[:1] for word in self.words}) == len(self.words)  # (no two share a start)
-        last = {word[-1] for word in self.words}
-        self._last = bytes(last) if len(last) == 1 and not last & _WORD else b""
-        """The byte every word ends in, where no word goes on with it (`:`, rare in prose), or none: a
-        window without it holds no word."""
         self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
         self._after = b""  # ... and the first bytes after it
         self.tail = _SEP
@@ -186,6 +183,12 @@ class HeldStarts:
             return len(literals)
         return min(self._stops(literals, joined))
 
+    def alone(self, values: list[bytes], rest: bytes, data: bytes | None) -> bool:
+        """Whether one event held (`values`, its `rest`) goes out as it was, `data` (an object) not going
+        on with it, as `next_goes_on` says where no two words share a first byte (a text ends one start)."""
+        return (self._apart and len(values) == 1 and data is not None and looks_like_object(data)
+                and not self.next_goes_on(rest, values[0], data))  # fmt: skip
+
     def settle(self, values: list[bytes], rest: bytes, data: bytes | None) -> tuple[int, bool]:
         """Of the events held raw (`values`, their data, the first's text ending in a held start, whose
         `rest` it is) and the next (`data`; None: it has none): how many held lead that pass as they
@@ -197,8 +200,6 @@ class HeldStarts:
             return len(values), False
         if data is None or not looks_like_object(data):
             return 0, True
-        if self._apart and len(values) == 1 and not self.next_goes_on(rest, values[0], data):
-            return 1, False  # (one start at most ends a text: its rest says it, as it did alone)
         literals: list[bytes] = []
         prefix = self._prefix or _SEP  # (no event begins with a NUL)
         for value in (*values, data):
@@ -241,14 +242,15 @@ class HeldStarts:
 
 
 @functools.cache
-def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning,
-                                                            tuple[bytes, ...], frozenset[int]]:  # fmt: skip
+def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning, tuple[bytes, ...],
+                                     frozenset[int], bool, bytes]:  # fmt: skip
     """What `HeldStarts` searches for `words` (made once a process): the marks every held start
     leaves in raw JSON (the word's first held bytes, or a shorter start and its closing quote:
     `fu`, `f"`); the last two bytes of every text that ends in a held start (and of a few more:
     `ends`); for look-alikes (`unended`), each word whole in one text or across several joined,
     every start of a word (the longest first, however short), and the bytes a start may end with
-    (a quote too: an empty text's)."""
+    (a quote too: an empty text's); whether no two words share a first byte (`settle`), and the byte
+    every word ends in where no word goes on with it (`unended`: a window without it holds none)."""
     marks = [word[: max(held_from, 2)] for word, held_from in words]  # (a mark of two bytes at least)
     marks += [word[:size] + b'"' for word, held_from in words for size in range(1, max(held_from, 2))]
     ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
@@ -259,7 +261,10 @@ def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], 
                      if (led := [word for word, _ in words if word[:1] == first]))  # fmt: skip
     starts = sorted({word[:size] for word, _ in words for size in range(1, len(word))}, key=len, reverse=True)
     ends_with = frozenset((0x22, *(byte for word, _ in words for byte in word[:-1])))
-    return tuple(dict.fromkeys(marks)), frozenset(ends), spanning, tuple(starts), ends_with
+    apart = len({word[:1] for word, _ in words}) == len(words)  # (no two share a first byte)
+    last = {word[-1] for word, _ in words}  # (a byte every word ends in, no word byte: `:`, rare in prose)
+    return (tuple(dict.fromkeys(marks)), frozenset(ends), spanning, tuple(starts), ends_with, apart,
+            bytes(last) if len(last) == 1 and not last & _WORD else b"")
 
 
 def _rarest(words: list[bytes]) -> bytes:
@@ -309,7 +314,14 @@ def held_starts(words: tuple[tuple[bytes, int], ...], names: list[str] | None = 
     """The `HeldStarts` of a format's declared words, or None when it declares none. A word holding
     `%s` is one word for each of the request's tool `names` (as JSON writes it: `functions.%s:`,
     `functions.read:`), none where it has none; those are the stream's needles too (`HeldStarts.named`)."""
-    named = tuple((word % orjson.dumps(name)[1:-1], held) for word, held in words if b"%s" in word
-                  for name in names or ())  # fmt: skip
-    starts = [*(word for word in words if b"%s" not in word[0]), *named]
-    return None if not starts else HeldStarts(tuple(starts), tuple(word for word, _ in named))
+    starts, named = _named(words, tuple(names or ()))
+    return HeldStarts(starts, named) if starts else None
+
+
+@functools.lru_cache(maxsize=64)
+def _named(words: _Words, names: tuple[str, ...]) -> tuple[_Words, tuple[bytes, ...]]:
+    """`held_starts`' words for `names` (made once for the names of the last requests): each word, and
+    those a name made."""
+    named = tuple((word % orjson.dumps(name)[1:-1], held) for word, held in words if word.find(b"%s") != -1
+                  for name in names)  # fmt: skip
+    return (*(word for word in words if word[0].find(b"%s") == -1), *named), tuple(word for word, _ in named)
