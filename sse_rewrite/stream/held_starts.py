@@ -220,7 +220,7 @@ class HeldStarts:
         joined = _SEP.join(literals) if joined is None else joined
         first = len(literals)
         for spanning, last in self._spanning:  # (one pass a first byte, where a word's last byte is in them)
-            found = spanning.search(joined) if joined.find(last) != -1 else None
+            found = spanning.search(joined) if not last or joined.find(last) != -1 else None
             if found is not None:
                 first = min(first, joined.count(_SEP, 0, found.start()))
         if literals[-1][-2] not in self._ends_with:  # (its last text ends in no byte a start ends in)
@@ -269,8 +269,9 @@ def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Span
 
 def _rarest(words: list[bytes]) -> bytes:
     """A byte each of `words` holds, searched before the pattern that finds them: their last, where they
-    share it (`:`, rare in prose, ends `functions.%s:`), else their first."""
-    return words[0][-1:] if len({word[-1:] for word in words}) == 1 else words[0][:1]
+    share it and no word goes on with it (`:`, rare in prose, ends `functions.%s:`), else none."""
+    last = {word[-1] for word in words}
+    return bytes(last) if len(last) == 1 and not last & _WORD else b""
 
 
 def _spanning(words: list[bytes]) -> bytes:
