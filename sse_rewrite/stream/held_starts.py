@@ -50,8 +50,8 @@ _Words = tuple[tuple[bytes, int], ...]  # (each word, and from how many bytes it
 class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
-    __slots__ = ("_after", "_apart", "_ends_with", "_last", "_longest", "_marks", "_prefix", "_spanning",
-                 "_starts", "_words", "ends", "last_two", "named", "tail", "words")
+    __slots__ = ("_after", "_apart", "_ends_with", "_firsts", "_last", "_longest", "_marks", "_prefix",
+                 "_spanning", "_starts", "_words", "ends", "last_two", "named", "tail", "words")
 
     def __init__(self, words: tuple[tuple[bytes, int], ...], named: tuple[bytes, ...] = ()) -> None:
         """`words`: each word, and from how many bytes its start is held wherever it stands."""
@@ -62,6 +62,7 @@ class HeldStarts:
         self._marks, self.ends, self._spanning, self._starts, self._ends_with, self._apart, self._last = (
             _searches(words))  # fmt: skip
         self._longest = max(map(len, self.words))
+        self._firsts = frozenset(word[0] for word in self.words)
         self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
         self._after = b""  # ... and the first bytes after it
         self.tail = _SEP
@@ -229,11 +230,9 @@ class HeldStarts:
         while index and len(tail) < self._longest:
             index -= 1
             tail = literals[index][1:-1] + tail
-        if not tail.endswith(self._starts):  # (one call for them all)
-            return first, len(literals)
-        for start in self._starts:  # (the longest first)
-            if tail.endswith(start):
-                at = len(tail) - len(start)  # (where in the look-alikes from `index` it begins)
+        starts, firsts = self._starts, self._firsts  # (a set: many names make hundreds of starts)
+        for at in range(max(0, len(tail) - self._longest + 1), len(tail)):  # (the longest start first)
+            if tail[at] in firsts and tail[at:] in starts:  # (where in the look-alikes from `index` begins)
                 while at >= len(literals[index]) - 2:
                     at -= len(literals[index]) - 2
                     index += 1
@@ -242,13 +241,13 @@ class HeldStarts:
 
 
 @functools.cache
-def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning, tuple[bytes, ...],
+def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning, frozenset[bytes],
                                      frozenset[int], bool, bytes]:  # fmt: skip
     """What `HeldStarts` searches for `words` (made once a process): the marks every held start
     leaves in raw JSON (the word's first held bytes, or a shorter start and its closing quote:
     `fu`, `f"`); the last two bytes of every text that ends in a held start (and of a few more:
     `ends`); for look-alikes (`unended`), each word whole in one text or across several joined,
-    every start of a word (the longest first, however short), and the bytes a start may end with
+    every start of a word (a set, however short), and the bytes a start may end with
     (a quote too: an empty text's); whether no two words share a first byte (`settle`), and the byte
     every word ends in where no word goes on with it (`unended`: a window without it holds none)."""
     marks = [word[: max(held_from, 2)] for word, held_from in words]  # (a mark of two bytes at least)
@@ -259,11 +258,11 @@ def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Span
     firsts = dict.fromkeys(word[:1] for word, _ in words)  # (one search a first byte)
     spanning = tuple((re.compile(_spanning(led)), _rarest(led)) for first in firsts
                      if (led := [word for word, _ in words if word[:1] == first]))  # fmt: skip
-    starts = sorted({word[:size] for word, _ in words for size in range(1, len(word))}, key=len, reverse=True)
+    starts = frozenset(word[:size] for word, _ in words for size in range(1, len(word)))
     ends_with = frozenset((0x22, *(byte for word, _ in words for byte in word[:-1])))
     apart = len({word[:1] for word, _ in words}) == len(words)  # (no two share a first byte)
     last = {word[-1] for word, _ in words}  # (a byte every word ends in, no word byte: `:`, rare in prose)
-    return (tuple(dict.fromkeys(marks)), frozenset(ends), spanning, tuple(starts), ends_with, apart,
+    return (tuple(dict.fromkeys(marks)), frozenset(ends), spanning, starts, ends_with, apart,
             bytes(last) if len(last) == 1 and not last & _WORD else b"")
 
 
