@@ -36,6 +36,11 @@ def kimi(name: str, arguments: Arguments, counter: int) -> str:
             "<|tool_call_end|><|tool_calls_section_end|>")
 
 
+def kimi_stripped(name: str, arguments: Arguments, counter: int) -> str:
+    """Kimi K2's call with its special tokens stripped by the server (`skip_special_tokens`)."""
+    return f"functions.{name}:{counter}{json.dumps(arguments)}"
+
+
 def dsml(name: str, arguments: Arguments, counter: int) -> str:
     """DeepSeek V3.2's DSML block, strings raw and other values JSON."""
     parameters = "".join(
@@ -141,6 +146,7 @@ LEAKS: dict[str, Callable[[str, Arguments, int], str]] = {
     "kimi": kimi, "dsml": dsml, "harmony": harmony, "harmony-stripped": harmony_stripped,
     "qwen3-coder": qwen3_coder, "minimax": minimax,
     "gemma4": gemma4, "mistral": mistral, "hunyuan": hunyuan, "granite": granite, "nemotron": nemotron,
-    "cohere": cohere, "olmo": olmo, "glm": glm, "kimi-k3-sep": kimi_k3_sep, "llama": llama}
+    "cohere": cohere, "olmo": olmo, "glm": glm, "kimi-k3-sep": kimi_k3_sep, "llama": llama,
+    "kimi-stripped": kimi_stripped}
 WHOLE_ANSWERS = frozenset({"llama"})
 """Syntaxes read only as a whole answer: no prose comes before their call."""

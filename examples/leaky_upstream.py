@@ -21,7 +21,8 @@ for JSON (`response_format` `json_object` or `json_schema`) is answered with JSO
 schema's required properties with the smallest value of their type (`1`, `"fake"`, …).
 `--syntax` (or the `syntax` knob) leaks the call in another family's syntax instead:
 dsml, harmony, harmony-stripped, qwen3-coder, minimax, gemma4, mistral, hunyuan, granite, nemotron,
-cohere, olmo, glm, kimi-k3-sep or llama (the call as the whole answer; examples/leaked_syntaxes.py).
+cohere, olmo, glm, kimi-k3-sep, kimi-stripped or llama (the call as the whole answer;
+examples/leaked_syntaxes.py).
 
 Test knobs, in an `x-fake` header (`knob=value,knob=value`): `status` (an error with that
 status and `retry-after: 7`), `slow-headers` (seconds before answering), `die-after` (N

@@ -45,13 +45,14 @@ _MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoni
 _AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
 _Spanning = tuple[tuple[re.Pattern[bytes], bytes], ...]  # (each pattern, and the byte searched before it)
 _Rests = tuple[bytes, ...]  # (`HeldStarts.rest`: what goes on into each word whose start a text ends in)
+_Words = tuple[tuple[bytes, int], ...]  # (each word, and from how many bytes its start is held)
 
 
 class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
-    __slots__ = ("_after", "_ends_with", "_longest", "_marks", "_prefix", "_spanning", "_starts", "_words",
-                 "ends", "last_two", "named", "tail", "words")
+    __slots__ = ("_after", "_apart", "_ends_with", "_firsts", "_last", "_longest", "_marks", "_prefix",
+                 "_spanning", "_starts", "_words", "ends", "last_two", "named", "tail", "words")
 
     def __init__(self, words: tuple[tuple[bytes, int], ...], named: tuple[bytes, ...] = ()) -> None:
         """`words`: each word, and from how many bytes its start is held wherever it stands."""
@@ -59,8 +60,10 @@ class HeldStarts:
         """(`named`: those a declared tool's name made, `held_starts`: needles too)"""
         self.words = tuple(word for word, _ in words)
         """The words, whole: `unended` finds them in look-alikes (`PlainTemplate`'s searches leave them)."""
-        self._marks, self.ends, self._spanning, self._starts, self._ends_with = _searches(words)
+        self._marks, self.ends, self._spanning, self._starts, self._ends_with, self._apart, self._last = (
+            _searches(words))  # fmt: skip
         self._longest = max(map(len, self.words))
+        self._firsts = frozenset(word[0] for word in self.words)
         self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
         self._after = b""  # ... and the first bytes after it
         self.tail = _SEP
@@ -181,7 +184,18 @@ class HeldStarts:
         last. A start that a later text goes on with but that the word does not complete passes:
         read, its events would go out byte for byte. `joined`: the literals joined by a NUL, where
         the caller has them."""
-        return min(self._stops(literals, joined)) if literals else 0
+        if not literals:
+            return 0
+        end, last = literals[-1], self._last  # (most windows: no word's last byte, and no start at their end)
+        if last and joined and len(end) > 3 and end[-3:-1] not in self.ends and joined.find(last) == -1:
+            return len(literals)
+        return min(self._stops(literals, joined))
+
+    def alone(self, values: list[bytes], rest: _Rests, data: bytes | None) -> bool:
+        """Whether one event held (`values`, its `rest`) goes out as it was, `data` (an object) not going
+        on with it, as `next_goes_on` says where no two words share a first byte (a text ends one start)."""
+        return (self._apart and len(values) == 1 and data is not None and looks_like_object(data)
+                and not self.next_goes_on(rest, values[0], data))  # fmt: skip
 
     def settle(self, values: list[bytes], rest: _Rests, data: bytes | None) -> tuple[int, bool]:
         """Of the events held raw (`values`, their data, the first's text ending in a held start, whose
@@ -214,21 +228,18 @@ class HeldStarts:
         joined = _SEP.join(literals) if joined is None else joined
         first = len(literals)
         for spanning, last in self._spanning:  # (one pass a first byte, where a word's last byte is in them)
-            found = spanning.search(joined) if joined.find(last) != -1 else None
+            found = spanning.search(joined) if not last or joined.find(last) != -1 else None
             if found is not None:
                 first = min(first, joined.count(_SEP, 0, found.start()))
-        end = literals[-1]  # (its text ends in no two bytes a start ends in; a shorter one in no such byte)
-        if end[-3:-1] not in self.ends if len(end) > 3 else joined[-2] not in self._ends_with:
+        if literals[-1][-2] not in self._ends_with:  # (its last text ends in no byte a start ends in)
             return first, len(literals)
         index, tail = len(literals), b""
         while index and len(tail) < self._longest:
             index -= 1
             tail = literals[index][1:-1] + tail
-        if not tail.endswith(self._starts):  # (one call for them all)
-            return first, len(literals)
-        for start in self._starts:  # (the longest first)
-            if tail.endswith(start):
-                at = len(tail) - len(start)  # (where in the look-alikes from `index` it begins)
+        starts, firsts = self._starts, self._firsts  # (a set: many names make hundreds of starts)
+        for at in range(max(0, len(tail) - self._longest + 1), len(tail)):  # (the longest start first)
+            if tail[at] in firsts and tail[at:] in starts:  # (where in the look-alikes from `index` begins)
                 while at >= len(literals[index]) - 2:
                     at -= len(literals[index]) - 2
                     index += 1
@@ -237,14 +248,15 @@ class HeldStarts:
 
 
 @functools.cache
-def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning,
-                                                            tuple[bytes, ...], frozenset[int]]:  # fmt: skip
+def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning, frozenset[bytes],
+                                     frozenset[int], bool, bytes]:  # fmt: skip
     """What `HeldStarts` searches for `words` (made once a process): the marks every held start
     leaves in raw JSON (the word's first held bytes, or a shorter start and its closing quote:
     `fu`, `f"`); the last two bytes of every text that ends in a held start (and of a few more:
     `ends`); for look-alikes (`unended`), each word whole in one text or across several joined,
-    every start of a word (the longest first, however short), and the bytes a start may end with
-    (a quote too: an empty text's)."""
+    every start of a word (a set, however short), and the bytes a start may end with
+    (a quote too: an empty text's); whether no two words share a first byte (`settle`), and the byte
+    every word ends in where no word goes on with it (`unended`: a window without it holds none)."""
     marks = [word[: max(held_from, 2)] for word, held_from in words]  # (a mark of two bytes at least)
     marks += [word[:size] + b'"' for word, held_from in words for size in range(1, max(held_from, 2))]
     ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
@@ -253,15 +265,19 @@ def _searches(words: tuple[tuple[bytes, int], ...]) -> tuple[tuple[bytes, ...], 
     firsts = dict.fromkeys(word[:1] for word, _ in words)  # (one search a first byte)
     spanning = tuple((re.compile(_spanning(led)), _rarest(led)) for first in firsts
                      if (led := [word for word, _ in words if word[:1] == first]))  # fmt: skip
-    starts = sorted({word[:size] for word, _ in words for size in range(1, len(word))}, key=len, reverse=True)
+    starts = frozenset(word[:size] for word, _ in words for size in range(1, len(word)))
     ends_with = frozenset((0x22, *(byte for word, _ in words for byte in word[:-1])))
-    return tuple(dict.fromkeys(marks)), frozenset(ends), spanning, tuple(starts), ends_with
+    apart = len({word[:1] for word, _ in words}) == len(words)  # (no two share a first byte)
+    last = {word[-1] for word, _ in words}  # (a byte every word ends in, no word byte: `:`, rare in prose)
+    return (tuple(dict.fromkeys(marks)), frozenset(ends), spanning, starts, ends_with, apart,
+            bytes(last) if len(last) == 1 and not last & _WORD else b"")
 
 
 def _rarest(words: list[bytes]) -> bytes:
     """A byte each of `words` holds, searched before the pattern that finds them: their last, where they
-    share it (`:`, rare in prose, ends `functions.%s:`), else their first."""
-    return words[0][-1:] if len({word[-1:] for word in words}) == 1 else words[0][:1]
+    share it and no word goes on with it (`:`, rare in prose, ends `functions.%s:`), else none."""
+    last = {word[-1] for word in words}
+    return bytes(last) if len(last) == 1 and not last & _WORD else b""
 
 
 def _spanning(words: list[bytes]) -> bytes:
@@ -305,7 +321,14 @@ def held_starts(words: tuple[tuple[bytes, int], ...], names: list[str] | None = 
     """The `HeldStarts` of a format's declared words, or None when it declares none. A word holding
     `%s` is one word for each of the request's tool `names` (as JSON writes it: `functions.%s:`,
     `functions.read:`), none where it has none; those are the stream's needles too (`HeldStarts.named`)."""
-    named = tuple((word % orjson.dumps(name)[1:-1], held) for word, held in words if b"%s" in word
-                  for name in names or ())  # fmt: skip
-    starts = [*(word for word in words if b"%s" not in word[0]), *named]
-    return None if not starts else HeldStarts(tuple(starts), tuple(word for word, _ in named))
+    starts, named = _named(words, tuple(names or ()))
+    return HeldStarts(starts, named) if starts else None
+
+
+@functools.lru_cache(maxsize=64)
+def _named(words: _Words, names: tuple[str, ...]) -> tuple[_Words, tuple[bytes, ...]]:
+    """`held_starts`' words for `names` (made once for the names of the last requests): each word, and
+    those a name made."""
+    named = tuple((word % orjson.dumps(name)[1:-1], held) for word, held in words if word.find(b"%s") != -1
+                  for name in names)  # fmt: skip
+    return (*(word for word in words if word[0].find(b"%s") == -1), *named), tuple(word for word, _ in named)

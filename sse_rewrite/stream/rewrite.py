@@ -311,11 +311,12 @@ class StreamRewriter:
         return self._count(out)
 
     def _after_start(self, raw: bytes, value: bytes | None) -> list[Output]:
-        """The event after those held raw for the start their texts end in (`held_starts.py`): those
-        the word does not go on from pass as they would have; the rest stay held with it while a
-        start runs on to its text's end, or take the general path with it (`HeldStarts.settle`)."""
+        """The event after those held raw for their texts' start (`held_starts.py`): those the word does not
+        go on from pass; the rest stay held with it, or take the general path (`HeldStarts.settle`)."""
         held, starts = self._held, self.starts
         assert held is not None and starts is not None
+        if starts.alone(held[1], held[2], value):  # (one held event, which this one does not go on from)
+            return self._release() + self._on_event(raw, value)
         (raws, values, rest), (at, read) = held, starts.settle(held[1], held[2], value)
         out = self._release(at)
         if not read and at < len(raws) and value is not None:  # (a start runs on: they stay held, with it)
@@ -323,17 +324,16 @@ class StreamRewriter:
             self._held = ([*raws[at:], raw], [*values[at:], value], rest)
             return out
         self.stats.events_in -= len(raws) - at  # (counted when held: their notices name their own numbers)
-        for index, (event, data) in enumerate(zip([*raws[at:], raw], [*values[at:], value], strict=True)):
-            out += self._on_event(event, data, read and index == 0)
-        return out
+        for index in range(at, len(raws)):
+            out += self._on_event(raws[index], values[index], index == at)
+        return out + self._on_event(raw, value)
 
     def _release(self, upto: int | None = None) -> list[Output]:
-        """The held events (those before `upto`) as they would have gone had they not ended in a
-        start (the word did not go on): idle, with OpenAI output, no needle in them, they pass unread."""
+        """The held events (before `upto`) as they would have gone had the word not gone on: unread."""
         assert self._held is not None
         raws = self._held[0][:upto]
         self._held = None
-        return [item for raw in raws for item in self._passed(raw)]
+        return self._passed(raws[0]) if len(raws) == 1 else [out for raw in raws for out in self._passed(raw)]
 
     def _passed(self, raw: bytes, unread: bool = True) -> list[Output]:
         """An event that leaves unchanged while nothing is held (`idle`), as `_send` would send it

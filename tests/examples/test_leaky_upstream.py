@@ -66,9 +66,9 @@ MODELS = {"kimi": "moonshotai/kimi-k2.5", "dsml": "deepseek/deepseek-v3.2", "har
           "hunyuan": "tencent/hunyuan-a13b-instruct", "granite": "ibm-granite/granite-3.0-8b-instruct",
           "nemotron": "nvidia/llama-3.3-nemotron-super-49b-v1", "cohere": "cohere/command-a",
           "olmo": "allenai/olmo-3-7b-instruct", "glm": "gpt-4o", "kimi-k3-sep": "moonshotai/kimi-k3",
-          "llama": "gpt-4o", "harmony-stripped": "gpt-4o"}
-"""(GLM, Llama's whole-answer JSON and stripped harmony's call under a gateway's alias: read because
-the request declares the tool they call.)"""
+          "llama": "gpt-4o", "harmony-stripped": "gpt-4o", "kimi-stripped": "gpt-4o"}
+"""(GLM, Llama's whole-answer JSON, stripped harmony's call and stripped Kimi under a gateway's alias:
+read because the request declares the tool they call.)"""
 
 
 @pytest.mark.parametrize("syntax", list(LEAKS))  # MiniMax M2 ids start inside the reasoning

@@ -71,7 +71,7 @@ DECLARED_ANSWERS: Final = ("bare calls as the whole answer (Llama's, Mistral's, 
 DECLARED_ADDS: Final = ("tool-call tags prose can contain (Hermes JSON, Qwen3-Coder XML, GLM, <tool_call>[…],"
                         " <tool_calls> holding a […] list, MiniMax M1's lines or Hunyuan 3's block, "
                         "<TOOLCALL>, <function_calls>, <function_call>, LongCat's, IQuest's, K2 Horizon's, "
-                        f"Hunyuan's), and {DECLARED_ANSWERS}")
+                        f"Hunyuan's), stripped Kimi's functions.NAME:N{{…}}, and {DECLARED_ANSWERS}")
 
 
 def declared(composition: type[LazyComposition]) -> Ref:

@@ -1,12 +1,12 @@
 """Kimi K2 with its special tokens stripped by the server, declared on the list machine
-(`machines/_list_machine.py`; Kimi model ids only).
+(`machines/_list_machine.py`; Kimi model ids, and any id where its name is a declared tool's).
 
     Let me look.functions.read:0{"path": "a.py"}functions.read:1{"path": "b.py"}
 
 Decoded with `skip_special_tokens`, the five section and call tokens vanish and the calls
 are glued to the text; sometimes one marker survives (`functions.read:8<|tool_call_argument_begin|>{…}`).
-Prose and code may write `functions.x:0{` too, so this is read only where the model id
-picks Kimi, and only what can be proven is a call (`ListSyntax.proven`): the opener
+Prose and code may write `functions.x:0{` too, so this is read only where the model id picks Kimi
+or a declared name follows it, and only what can be proven is a call (`ListSyntax.proven`): the opener
 `functions.`, a header `NAME:N` then the surviving argument marker or nothing, then one JSON
 object, a key or `}` right after its `{`, that is whole and valid. The header is the call id
 and gives the name by Kimi's rule (`kimi.kimi_call_parts`). Anything else, or a call that names no
@@ -45,13 +45,10 @@ needle for a lone `f` and one for `function` cost as much."""
 
 
 def stripped_calls(written: Written, *tools: ToolSchemas) -> tuple[list[Call], list[Notice]] | None:
-    """The block's call, or None when its object is not valid JSON (prose, then), or, with the request's
-    `tools` (`DeclaredKimiParser`), names no tool as declared (the stream finds `functions.NAME:`)."""
-    calls = []
-    for header, value in written:
-        if header is None or not is_json(value):
-            return None
-        calls.append(kimi_call_parts(OPENER + header["name"], value))
+    """The calls, or None where an object is not valid JSON (prose) or, with `tools`, a name is undeclared."""
+    if any(header is None or not is_json(value) for header, value in written):
+        return None
+    calls = [kimi_call_parts(OPENER + head["name"], value) for head, value in written if head is not None]
     return None if tools and any(call[1] not in tools[0].names() for call in calls) else (calls, [])
 
 

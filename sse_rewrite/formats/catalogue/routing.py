@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from ..syntax import ToolSyntax
 
 _TOOL_CALLS_SNIFF: Final = (b"[T", b'["')  # (`lists.TOOL_CALLS_SNIFF`, `minimax.HASH_SNIFF`)
-_FUNCTIONS_SNIFF: Final = (b"functions",)  # (`catalogue.kimi_stripped.SNIFF`)
 _NAMESPACE_SNIFF: Final = (b']"',)  # (`minimax.NAMESPACE_SNIFF`)
 _ANGLED_NAMESPACE: Final = (*ANGLE_SNIFF, *_NAMESPACE_SNIFF)
 _CALL_SNIFF: Final = (b"call:", b'c"', b'ca"', b'cal"', b'call"')  # (`lists.CALL_SNIFF`)
@@ -36,10 +35,9 @@ MARKERS_EVERYWHERE: Final = (SPECIAL_TOKENS, INVOKE_MARKERS, HARMONY, SEED, XTML
 """Syntaxes whose markers cannot occur in prose, read in every stream (docs/behaviour.md, "Formats")."""
 _BUT_INVOKE: Final = (HARMONY, SEED, XTML, LIST_MARKERS, INTERNLM)
 
-STRIPPED_KIMI: Final = Part("catalogue.kimi_stripped", "StrippedKimiParser", "f", _FUNCTIONS_SNIFF,
+STRIPPED_KIMI: Final = Part("catalogue.kimi_stripped", "StrippedKimiParser", "f", (b"functions",),
                             ((b"functions", 1),))
-"""(`kimi_stripped.KIMI_STRIPPED`: its opener's start is held from `f` anywhere; `stream/held_starts.py`
-finds them in events no needle sends)"""
+"""(`kimi_stripped.SNIFF`, `KIMI_STRIPPED`: its start is held from `f` anywhere, `stream/held_starts.py`)"""
 SEP_XTML: Final = Part("catalogue.kimi_k3", "SepXtmlParser", "t", (b"tools",), ((b"tools", 5),))
 """(`kimi_k3.SepXtmlParser`'s sniff and `HELD_FROM`: a start of `tools` where no word goes on into it)"""
 GEMMA_IDS: Final = Part("catalogue.lists", "GemmaIdsParser", "<c", (*ANGLE_SNIFF, *_CALL_SNIFF))
