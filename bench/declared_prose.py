@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Final
 
 from instructions import PRELOAD
 
@@ -39,6 +40,11 @@ PROSE = {
     "tags": "Let me look at the repository layout first. The model wraps each call in <tool_call> and closes "
             "it with </tool_call>; a block of them sits in <tool_calls> and ends with </tool_calls>.\n",
 }  # fmt: skip
+_TWO: Final = ("read", "write")
+_CLAUDE_CODE: Final = ("Task", "Bash", "Glob", "Grep", "ExitPlanMode", "Read", "Edit", "MultiEdit", "Write",
+                       "NotebookEdit", "WebFetch", "TodoWrite", "WebSearch", "BashOutput", "KillShell",
+                       "SlashCommand", "Skill", "AskUserQuestion", "EnterPlanMode", "ListMcpResources")
+"""Tool names as a coding agent declares them (Claude Code's, 20): words the stripped forms look for."""
 _COUNTED = PRELOAD + """
 import gc, itertools, re
 import orjson
@@ -49,7 +55,7 @@ from sse_rewrite.tool_schemas import ToolSchemas
 for name in FORMATS:  # (the request's variants too: their parts are imported outside the counts)
     getattr(FORMATS[name], "composition", lambda: None)()
 tools = ToolSchemas.read([{{"type": "function", "function": {{"name": name, "parameters": {{}}}}}}
-                          for name in ("read", "write")])
+                          for name in {names!r}])
 def event(token, finish=None):
     delta = {{"role": "assistant", "content": token}}
     chunk = {{"id": "gen-1", "object": "chat.completion.chunk", "created": 1, "model": {model!r},
@@ -73,9 +79,9 @@ counted(big)
 """
 
 
-def count(tree: str, prose: str, model: str, size: int) -> int:
+def count(tree: str, prose: str, model: str, size: int, names: tuple[str, ...] = _TWO) -> int:
     """The stream's instructions under `tree`'s `sse_rewrite`, the one-event stream's taken off."""
-    code = _COUNTED.format(model=model, prose=prose, size=size)
+    code = _COUNTED.format(model=model, prose=prose, size=size, names=names)
     code = f"import sys\nsys.path.insert(0, {tree!r})\n" + code
     with tempfile.TemporaryDirectory() as out:
         done = subprocess.run(
@@ -99,11 +105,14 @@ def main() -> None:
     parser.add_argument("--prose", choices=sorted(PROSE), default="plain")
     parser.add_argument("--model", default="openai/gpt-4o")
     parser.add_argument("--size-mb", type=float, default=2.7)
+    parser.add_argument("--claude-code-tools", action="store_true",
+                        help="declare Claude Code's tool names (20) instead of `read` and `write`")
     args = parser.parse_args()
     first = None
     for tree in args.trees:
         size = int(args.size_mb * (1 << 20))
-        counted = count(str(Path(tree).resolve()), PROSE[args.prose], args.model, size)
+        names = _CLAUDE_CODE if args.claude_code_tools else _TWO
+        counted = count(str(Path(tree).resolve()), PROSE[args.prose], args.model, size, names)
         first = first or counted
         print(f"{tree}: {counted / 1e6:.2f}M instructions ({counted / first - 1:+.2%})", flush=True)
 

@@ -51,7 +51,7 @@ _Words = tuple[tuple[bytes, int], ...]  # (each word, and from how many bytes it
 class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
-    __slots__ = ("_after", "_apart", "_ends_with", "_firsts", "_last", "_longest", "_marks", "_prefix",
+    __slots__ = ("_after", "_apart", "_ends_with", "_firsts", "_longest", "_marks", "_prefix", "_rares",
                  "_spanning", "_starts", "_words", "ends", "last_two", "named", "tail", "words")
 
     def __init__(self, words: tuple[tuple[bytes, int], ...], named: tuple[bytes, ...] = ()) -> None:
@@ -60,7 +60,7 @@ class HeldStarts:
         """(`named`: those a declared tool's name made, `held_starts`: needles too)"""
         self.words = tuple(word for word, _ in words)
         """The words, whole: `unended` finds them in look-alikes (`PlainTemplate`'s searches leave them)."""
-        self._marks, self.ends, self._spanning, self._starts, self._ends_with, self._apart, self._last = (
+        self._marks, self.ends, self._spanning, self._starts, self._ends_with, self._apart, self._rares = (
             _searches(words))  # fmt: skip
         self._longest = max(map(len, self.words))
         self._firsts = frozenset(word[0] for word in self.words)
@@ -186,9 +186,13 @@ class HeldStarts:
         the caller has them."""
         if not literals:
             return 0
-        end, last = literals[-1], self._last  # (most windows: no word's last byte, and no start at their end)
-        if last and joined and len(end) > 3 and end[-3:-1] not in self.ends and joined.find(last) == -1:
-            return len(literals)
+        end = literals[-1]  # (most windows: no rare byte of any word, and no start at their end)
+        if self._rares and joined and len(end) > 3 and end[-3:-1] not in self.ends:
+            for rare in self._rares:
+                if joined.find(rare) != -1:
+                    break
+            else:
+                return len(literals)
         return min(self._stops(literals, joined))
 
     def alone(self, values: list[bytes], rest: _Rests, data: bytes | None) -> bool:
@@ -249,14 +253,14 @@ class HeldStarts:
 
 @functools.cache
 def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning, frozenset[bytes],
-                                     frozenset[int], bool, bytes]:  # fmt: skip
+                                     frozenset[int], bool, tuple[bytes, ...]]:  # fmt: skip
     """What `HeldStarts` searches for `words` (made once a process): the marks every held start
     leaves in raw JSON (the word's first held bytes, or a shorter start and its closing quote:
     `fu`, `f"`); the last two bytes of every text that ends in a held start (and of a few more:
     `ends`); for look-alikes (`unended`), each word whole in one text or across several joined,
     every start of a word (a set, however short), and the bytes a start may end with
-    (a quote too: an empty text's); whether no two words share a first byte (`settle`), and the byte
-    every word ends in where no word goes on with it (`unended`: a window without it holds none)."""
+    (a quote too: an empty text's); whether no two words share a first byte (`settle`), and a rare byte
+    of each word where every word has one (`_rarest`; `unended`: a window without any holds none)."""
     marks = [word[: max(held_from, 2)] for word, held_from in words]  # (a mark of two bytes at least)
     marks += [word[:size] + b'"' for word, held_from in words for size in range(1, max(held_from, 2))]
     ends = {word[size - 2 : size] for word, _ in words for size in range(2, len(word))}
@@ -268,16 +272,19 @@ def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Span
     starts = frozenset(word[:size] for word, _ in words for size in range(1, len(word)))
     ends_with = frozenset((0x22, *(byte for word, _ in words for byte in word[:-1])))
     apart = len({word[:1] for word, _ in words}) == len(words)  # (no two share a first byte)
-    last = {word[-1] for word, _ in words}  # (a byte every word ends in, no word byte: `:`, rare in prose)
+    rares = tuple(rare for _, rare in spanning)  # (a window without any of them holds no word)
     return (tuple(dict.fromkeys(marks)), frozenset(ends), spanning, starts, ends_with, apart,
-            bytes(last) if len(last) == 1 and not last & _WORD else b"")
+            rares if all(rares) else ())
 
 
 def _rarest(words: list[bytes]) -> bytes:
     """A byte each of `words` holds, searched before the pattern that finds them: their last, where they
-    share it and no word goes on with it (`:`, rare in prose, ends `functions.%s:`), else none."""
+    share it and no word goes on with it (`:`, rare in prose, ends `functions.%s:`), else their first
+    where it is no word byte (`=` begins `=functions.%s`), else none."""
     last = {word[-1] for word in words}
-    return bytes(last) if len(last) == 1 and not last & _WORD else b""
+    if len(last) == 1 and not last & _WORD:
+        return bytes(last)
+    return words[0][:1] if words[0][0] not in _WORD else b""
 
 
 def _spanning(words: list[bytes]) -> bytes:
