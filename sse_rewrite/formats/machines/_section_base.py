@@ -210,24 +210,10 @@ class SectionBase(ScanningParser):
         return text
 
     def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
-        scan = self._scan
-        if self._state is not _ARGS or self._announced is None:
-            return "" if self.absorb((text,)) else None
-        if "<" in text or scan.cursor != scan.end or self._seen != scan.end:
-            return None
-        if scan.end - scan.start + 4 * len(text) > self._max:
-            return None
-        scan.append(text)
-        scan.cursor = self._seen = scan.end
-        sent = self._sent
-        if sent and not self._held and not self._quoted and text and not text[-1].isspace():
-            sent.append(text)  # (what `_settle` makes of it: the text itself)
-            return text
-        streamed = self._settle(text)
-        if streamed:
-            sent.append(streamed)
-        return streamed
+        """`absorb_arguments` for one text (the general path's live event: a token run asks for
+        runs, one text or more)."""
+        taken = self.absorb_arguments((text,))
+        return taken[0] if taken else None
 
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """In the announced call's arguments, the texts `absorb` would take unstreamed (those
@@ -252,7 +238,7 @@ class SectionBase(ScanningParser):
         sent = self._sent
         for text in taken:
             if sent and not self._held and not self._quoted and text and not text[-1].isspace():
-                streamed = text  # (what `_settle` makes of it, as in `absorb_argument`)
+                streamed = text  # (what `_settle` makes of it)
             else:
                 streamed = self._settle(text)  # (which asks `_sent`: each text in turn)
             if streamed:
