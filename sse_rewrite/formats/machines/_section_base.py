@@ -223,6 +223,20 @@ class SectionBase(ScanningParser):
             return [""] * self.absorb(texts)
         if scan.cursor != scan.end or self._seen != scan.end:  # (something is still to look at)
             return []
+        sent = self._sent
+        if len(texts) == 1:
+            text = texts[0]
+            if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                return []
+            scan.append(text, True)
+            self._seen = scan.end
+            if sent and not self._held and not self._quoted and text and not text[-1].isspace():
+                sent.append(text)
+                return [text]
+            streamed = self._settle(text)
+            if streamed:
+                sent.append(streamed)
+            return [streamed]
         taken = []
         size = scan.end - scan.start
         for text in texts:
@@ -235,7 +249,6 @@ class SectionBase(ScanningParser):
         scan.append(taken[0] if len(taken) == 1 else "".join(taken))
         scan.cursor = self._seen = scan.end
         settled = []
-        sent = self._sent
         for text in taken:
             if sent and not self._held and not self._quoted and text and not text[-1].isspace():
                 streamed = text  # (what `_settle` makes of it)

@@ -56,6 +56,7 @@ class ToolCallTagParser(TagCalls):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    TAGGED: ClassVar[MachineState | None] = _TAGGED
     AFTER_JSON: ClassVar[MachineState] = State.CLOSING
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
@@ -81,20 +82,6 @@ class ToolCallTagParser(TagCalls):
             scan.cursor = scan.end
             return 1
         return ScanningParser.absorb(self, texts)  # (its base's, named: a `super()` a token costs)
-
-    def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
-        """The base's, looking first for the hot state, as `absorb` does: an XML or GLM value
-        streams when it closes, so its tokens are taken unfed and stream nothing."""
-        if self._state is _TAGGED:
-            scan = self._scan
-            if len(texts) != 1 or scan.cursor != scan.end:
-                return [""] * self._absorb_tagged(texts)
-            text = texts[0]  # (`_absorb_tagged` for one text, written out, as in `absorb`)
-            if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
-                return []
-            scan.append(text, True)
-            return [""]
-        return TagCalls.absorb_arguments(self, texts)
 
     def _absorb_tagged(self, texts: Sequence[str]) -> int:
         """In an XML or GLM body (streaming or not: a value streams when it closes), the
