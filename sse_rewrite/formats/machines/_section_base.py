@@ -209,12 +209,6 @@ class SectionBase(ScanningParser):
             self._held = []
         return text
 
-    def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text (the general path's live event: a token run asks for
-        runs, one text or more)."""
-        taken = self.absorb_arguments((text,))
-        return taken[0] if taken else None
-
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """In the announced call's arguments, the texts `absorb` would take unstreamed (those
         before the first `<`): appended, and what each settles streamed (`_stream_settled`)."""

@@ -35,12 +35,6 @@ class TagStreamAbsorb(TagStreaming):
     TAGGED: ClassVar[MachineState | None] = None
     """The state inside an XML or GLM body (its values' tokens: the hot state)."""
 
-    def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text (the general path's live event: a token run asks for
-        runs, one text or more)."""
-        taken = self.absorb_arguments((text,))
-        return taken[0] if taken else None
-
     def _scanned(self, text: str) -> str | None:
         """Take a text that may close the arguments value, appended at the streamed end: read
         by the value's `JsonScanner` (which catches up over the texts taken unread, which
