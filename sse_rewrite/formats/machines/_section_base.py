@@ -209,26 +209,6 @@ class SectionBase(ScanningParser):
             self._held = []
         return text
 
-    def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
-        scan = self._scan
-        if self._state is not _ARGS or self._announced is None:
-            return "" if self.absorb((text,)) else None
-        if "<" in text or scan.cursor != scan.end or self._seen != scan.end:
-            return None
-        if scan.end - scan.start + 4 * len(text) > self._max:
-            return None
-        scan.append(text)
-        scan.cursor = self._seen = scan.end
-        sent = self._sent
-        if sent and not self._held and not self._quoted and text and not text[-1].isspace():
-            sent.append(text)  # (what `_settle` makes of it: the text itself)
-            return text
-        streamed = self._settle(text)
-        if streamed:
-            sent.append(streamed)
-        return streamed
-
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """In the announced call's arguments, the texts `absorb` would take unstreamed (those
         before the first `<`): appended, and what each settles streamed (`_stream_settled`)."""
@@ -237,6 +217,20 @@ class SectionBase(ScanningParser):
             return [""] * self.absorb(texts)
         if scan.cursor != scan.end or self._seen != scan.end:  # (something is still to look at)
             return []
+        sent = self._sent
+        if len(texts) == 1:
+            text = texts[0]
+            if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                return []
+            scan.append(text, True)
+            self._seen = scan.end
+            if sent and not self._held and not self._quoted and text and not text[-1].isspace():
+                sent.append(text)
+                return [text]
+            streamed = self._settle(text)
+            if streamed:
+                sent.append(streamed)
+            return [streamed]
         taken = []
         size = scan.end - scan.start
         for text in texts:
@@ -249,10 +243,9 @@ class SectionBase(ScanningParser):
         scan.append(taken[0] if len(taken) == 1 else "".join(taken))
         scan.cursor = self._seen = scan.end
         settled = []
-        sent = self._sent
         for text in taken:
             if sent and not self._held and not self._quoted and text and not text[-1].isspace():
-                streamed = text  # (what `_settle` makes of it, as in `absorb_argument`)
+                streamed = text  # (what `_settle` makes of it)
             else:
                 streamed = self._settle(text)  # (which asks `_sent`: each text in turn)
             if streamed:

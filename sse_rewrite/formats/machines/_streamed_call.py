@@ -51,8 +51,10 @@ class StreamedCall:
         return [""] * self.absorb(texts)
 
     def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text (see `ToolSyntax`)."""
-        return "" if self.absorb((text,)) else None
+        """`absorb_arguments` for one text (see `ToolSyntax`; the general path's live event: a
+        token run asks for runs, one text or more)."""
+        taken = self.absorb_arguments((text,))
+        return taken[0] if taken else None
 
     def _announce(self, out: list[Piece], call_id: str | None, name: str) -> None:
         """Start streaming a call whose name is known (only with `stream_arguments`); a call of a

@@ -15,7 +15,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from ._machine import ScanningParser
+from ._machine import MachineState, ScanningParser
 from ._scanner import NON_SPACE
 from ._streamed_call import settled_texts
 from ._tag_stream import HEAD_LOOKAHEAD, JSON_HEAD, NOT_STREAMED, UNDECIDED, TagStreaming
@@ -23,7 +23,7 @@ from ._tag_stream import HEAD_LOOKAHEAD, JSON_HEAD, NOT_STREAMED, UNDECIDED, Tag
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
+    from typing import ClassVar, Final
 
 _CLOSING_BRACKET: Final = re.compile(r"[}\]]")
 _HEAD_TEXTS: Final = 8  # texts matched at once before a JSON body's head shows
@@ -32,25 +32,8 @@ _HEAD_TEXTS: Final = 8  # texts matched at once before a JSON body's head shows
 class TagStreamAbsorb(TagStreaming):
     """The `absorb_argument(s)` of `ToolCallTagParser` (see module docstring)."""
 
-    def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text, without the lists (it runs once per live event)."""
-        scan = self._scan
-        if self._state is not self.JSON_BODY:
-            return "" if self._absorb_unstreamed((text,)) else None
-        if self._value_at == UNDECIDED:
-            return "" if self._keeps_head_open(text) else None
-        if self._value_at == NOT_STREAMED:
-            return "" if self._absorb_body_rest((text,)) else None
-        if self._value_at != scan.end or self._announced is None:
-            return None
-        if scan.end - scan.start + 4 * len(text) > self._max:
-            return None
-        if "}" in text or "]" in text:
-            return self._scanned(text)
-        scan.append(text)
-        self._value_at = scan.end
-        self._sent.append(text)
-        return text
+    TAGGED: ClassVar[MachineState | None] = None
+    """The state inside an XML or GLM body (its values' tokens: the hot state)."""
 
     def _scanned(self, text: str) -> str | None:
         """Take a text that may close the arguments value, appended at the streamed end: read
@@ -125,6 +108,12 @@ class TagStreamAbsorb(TagStreaming):
         GLM values, which stream when they close, included) what `absorb` takes streams nothing."""
         scan = self._scan
         if self._state is not self.JSON_BODY or self._value_at == UNDECIDED:
+            if self._state is self.TAGGED and len(texts) == 1 and scan.cursor == scan.end:
+                text = texts[0]  # (a live token of a value: `_absorb_tagged`'s, written out)
+                if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+                    return []
+                scan.append(text, True)
+                return [""]
             return [""] * self._absorb_unstreamed(texts)
         if self._value_at == NOT_STREAMED:
             return [""] * self._absorb_body_rest(texts)

@@ -197,11 +197,6 @@ class ChannelCalls(HeaderWords):
         self._state = _JSON
         return True
 
-    def absorb_argument(self, text: str) -> str | None:
-        """`absorb_arguments` for one text."""
-        taken = self.absorb_arguments((text,))
-        return taken[0] if taken else None
-
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """Streaming, in an announced call's JSON body streamed so far (no `<` held back): the
         leading texts without `<` and without a closing bracket (they can neither close the body

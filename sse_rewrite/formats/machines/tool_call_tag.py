@@ -55,6 +55,7 @@ class ToolCallTagParser(TagCalls):
     """Streaming parser for `<tool_call>` tags holding a Hermes, Qwen3-Coder or GLM body."""
 
     JSON_BODY: ClassVar[MachineState | None] = State.JSON
+    TAGGED: ClassVar[MachineState | None] = _TAGGED
     AFTER_JSON: ClassVar[MachineState] = State.CLOSING
     SPACING: ClassVar[frozenset[MachineState]] = frozenset({State.OPENED, State.CLOSING})
     BODIES: ClassVar[frozenset[Body]] = frozenset(Body)
