@@ -147,29 +147,6 @@ def test_a_block_whose_call_names_no_declared_tool_keeps_its_closer(
     assert "undeclared-tool" in result.stderr
 
 
-STRIPPED = [  # (each read under its own ids: docs/behaviour.md, "Evidence", says why not under others)
-    pytest.param(GEMMA_ID, "Let me look.\ncall:read{path:/etc/hosts}", id="gemma-4"),
-]  # (stripped harmony's call left it: read under any id from `=functions.NAME`, `test_stripped_harmony_...`)
-
-
-@pytest.mark.parametrize("cut", ["whole", "token", "character"])
-@pytest.mark.parametrize(("model", "text"), STRIPPED)
-def test_a_stripped_form_is_read_under_its_ids_only(tmp_path: Path, model: str, text: str, cut: str) -> None:
-    """A stripped form (a server's `skip_special_tokens`) under an alias stays text byte for byte,
-    though its call names a declared tool: reading it there costs every prose stream (a word needle).
-    (Not K3's with `<|sep|>` left, read under any id from its `<|sep|>call `: `test_k3_sep_under_any_id`;
-    nor stripped harmony's call, read from `=functions.NAME`: `test_stripped_harmony_under_any_id_...`.)"""
-    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
-    found = {}
-    for name in (model, ALIAS):
-        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": name, "messages": [], "tools": [READ]}))
-        result = invoke(["--tools", str(tmp_path / "tools.json")], token_stream(pieces, model=name))
-        texts, calls, _ = settled(result.stdout_bytes)[0]
-        found[name] = texts, [(tool, arguments) for _, tool, arguments in calls]
-    assert found[model][1] == [CALL]
-    assert found[ALIAS] == ({"content": text}, [])
-
-
 K3_SEP = ('Let me look.\ntools<|sep|>call tool="{}" index="1"<|sep|>argument key="path" type="string"<|sep|>'
           "/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>\nDone.")
 
@@ -243,6 +220,47 @@ def test_stripped_harmony_under_any_id_where_its_call_names_a_declared_tool(
     texts, calls, _ = settled(result.stdout_bytes)[0]
     assert [(tool, arguments) for _, tool, arguments in calls] == ([CALL] if read else [])
     assert texts == {"content": HARMONY_KEPT if read else text}
+    assert "undeclared-tool" not in result.stderr
+
+
+GEMMA_KEPT = "Let me look.\n{}\nDone."
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
+@pytest.mark.parametrize("cut", ["whole", "token", "character", "random"])
+@pytest.mark.parametrize(("before", "name", "body", "with_tools", "read"), [
+    pytest.param("", "read", "{path:/etc/hosts}", True, True, id="declared"),
+    pytest.param("", "read", '(path="/etc/hosts")', True, True, id="declared-keywords"),
+    pytest.param("the file", "read", "{path:/etc/hosts}", True, True, id="declared-glued-to-a-word"),
+    pytest.param("", "rm", "{path:/etc/hosts}", True, False, id="undeclared"),
+    pytest.param("", "Read", "{path:/etc/hosts}", True, False, id="declared-other-case"),
+    pytest.param("", "readme", "{path:/etc/hosts}", True, False, id="a-declared-name-goes-on"),
+    pytest.param("", "read", "{path:/etc/hosts}", False, False, id="without-tools"),
+    pytest.param("", "read", "{path /etc/hosts}", True, False, id="invalid"),
+    pytest.param("", "read", "(path=)", True, False, id="invalid-keywords"),
+    pytest.param("", "read", "{path:/etc/hosts}call:rm{path:/x}", True, False, id="then-an-undeclared-one"),
+    pytest.param("", "read", "{path:/etc/hosts", True, False, id="cut-off"),
+])  # fmt: skip
+def test_stripped_gemma_under_any_id_where_its_call_names_a_declared_tool(
+    tmp_path: Path, before: str, name: str, body: str, with_tools: bool, read: bool, cut: str, streamed: bool
+) -> None:
+    """Gemma 4 with its tokens stripped, under `gpt-4o` with the tools known: `call:NAME{key:value,…}`
+    or `call:NAME(key=value, …)` is read where NAME is a tool as declared and the call is whole and
+    valid, glued to a word too (as stripped Kimi's: under Gemma ids `recall:x{…}` is prose, which
+    would need every text read here). Anything else stays text byte for byte, with no notice (found
+    by the declared name's bytes: an event without them is never read)."""
+    text = GEMMA_KEPT.format(f"{before}call:{name}{body}")
+    cuts = sorted({(i * 37) % len(text) for i in range(1, 12)} - {0})
+    random = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text), "random": random}[cut]
+    args = ["--stream-arguments"] if streamed else []
+    if with_tools:
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": ALIAS, "messages": [], "tools": [READ]}))
+        args += ["--tools", str(tmp_path / "tools.json")]
+    result = invoke(args, token_stream(pieces, model=ALIAS))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    assert [(tool, arguments) for _, tool, arguments in calls] == ([CALL] if read else [])
+    assert texts == {"content": GEMMA_KEPT.format(before) if read else text}
     assert "undeclared-tool" not in result.stderr
 
 

@@ -158,9 +158,11 @@ DECLARED = ToolSchemas.read([{"type": "function", "function": {"name": name, "pa
                              for name in ("read", "write")])  # fmt: skip
 ALIAS_FRAGMENTS = ["f", "fu", "nc", "tions", "functions", "function", ".", "read", "rea", "d", "write", "wr",
                    "ite", ":", "0", "{}", '{"a": 1}', " of", " the", "Read", "x", " ", "", "functions.read",
-                   ":1{}", "=", "=f", " json", " <|constrain|>json", " to", "=functions.write"]  # fmt: skip
-"""(Stripped Kimi's `functions.NAME:` and stripped harmony's `=functions.NAME`, which share their starts.)"""
-_DECLARED_WORD = re.compile(r"functions\.(?:read|write):|=functions\.(?:read|write)")
+                   ":1{}", "=", "=f", " json", " <|constrain|>json", " to", "=functions.write", "c", "call",
+                   "call:", "cal", "l:", "{a:1}", '(a="x")', "re"]  # fmt: skip
+"""(Stripped Kimi's `functions.NAME:` and stripped harmony's `=functions.NAME`, which share their starts,
+and stripped Gemma's `call:NAME{` and `call:NAME(`.)"""
+_DECLARED_WORD = re.compile(r"functions\.(?:read|write):|=functions\.(?:read|write)|call:(?:read|write)[{(]")
 
 
 def _through(stream: bytes, reads: list[int], **options: bool) -> bytes:
@@ -178,7 +180,8 @@ def test_stripped_words_under_an_alias_settle_held_starts_as_the_general_path_re
     parts: list[str], reads: list[int]
 ) -> None:
     """Under any id where the tools are known, stripped Kimi is read where `functions.NAME:` holds a
-    declared NAME, stripped harmony's call where `=functions.NAME` does (`held_starts.py`): events
+    declared NAME, stripped harmony's call where `=functions.NAME` does, stripped Gemma's where
+    `call:NAME{` or `call:NAME(` does (`held_starts.py`): events
     whose texts run together end in a start of one stay held until one shows the word, then pass
     byte for byte or take the general path. The same bytes with the accelerators on and off, the
     same text and calls as the whole text in one event, and where no declared word stands in the
@@ -205,6 +208,10 @@ ALIAS_HELD = [
     pytest.param([" func", 'tions.write:0{"a": 1}'], ["write"], id="a-start-of-two-words-then-the-second"),
     pytest.param([" to", "=func", 'tions.write json{"a": 1}'], ["write"], id="harmony-across-events"),
     pytest.param([" to", "=", "functions", ".rm", " json{}"], [], id="harmony-an-undeclared-name"),
+    pytest.param([" c", "all", ":re", "ad{a:1}"], ["read"], id="gemma-across-events"),
+    pytest.param([" re", "call:", "write", '(a="x")'], ["write"], id="gemma-glued-keywords"),
+    pytest.param([" call", ":", "rm", "{a:1}"], [], id="gemma-an-undeclared-name"),
+    pytest.param([" call", ": it", " a day"], [], id="gemma-the-word-then-prose"),
 ]
 
 

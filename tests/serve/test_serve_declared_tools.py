@@ -5,7 +5,7 @@ message as its text, a few characters per chunk or whole: a Hermes or Qwen3-Code
 names a tool the request declares comes back as a tool call; one that names no declared tool
 stays text, byte for byte. Under Kimi's own id, a stripped Kimi call must name a declared tool too.
 Kimi K3's call with only `<|sep|>` left is read under the alias from its `<|sep|>call `, stripped
-harmony's call from its `=functions.NAME` where NAME is declared.
+harmony's call from its `=functions.NAME` where NAME is declared, stripped Gemma 4's `call:NAME{…}` so.
 Under a Qwen id, a whole answer of Llama's bare JSON is read as under the alias.
 """
 
@@ -36,6 +36,7 @@ JSON_MODE = '{"name": "Paris", "country": "France", "population": 2102650}'
 QWEN_ID = "Qwen/Qwen3-235B-A22B"
 K3_SEP = 'tools<|sep|>call tool="{}" index="1"<|sep|>argument key="path" type="string"<|sep|>/etc/hosts ' \
          "argument<|sep|>call<|sep|>tools<|sep|>"  # fmt: skip
+GEMMA = "call:{}{{path:/etc/hosts}}"
 HARMONY = 'analysisUser wants the hosts file.assistantcommentary to=functions.{} json{{"path": "/etc/hosts"}}'
 LEFT = {HY3: "\n", K3_SEP: "tools", HARMONY: "analysisUser wants the hosts file.assistantcommentary to"}
 """What a call read leaves as text: Hunyuan 3's newline before its block's closer (as under its own ids);
@@ -95,6 +96,8 @@ def echo(servers: Servers) -> str:
         pytest.param(K3_SEP, "read", True, ALIAS, id="kimi-k3-sep"),  # (from `<|sep|>call `, any id)
         pytest.param(HARMONY, "read", True, ALIAS, id="stripped-harmony-alias-declared"),  # (`=functions.`)
         pytest.param(HARMONY, "rm", False, ALIAS, id="stripped-harmony-alias-undeclared"),
+        pytest.param(GEMMA, "read", True, ALIAS, id="stripped-gemma-alias-declared"),  # (`call:NAME{`)
+        pytest.param(GEMMA, "rm", False, ALIAS, id="stripped-gemma-alias-undeclared"),
     ],
 )
 def test_an_alias_leaking_tag_calls(

@@ -13,6 +13,8 @@ from .routing import (
     DEEPSEEK_INVOKE,
     DOTS3_INVOKE,
     FUNCTIONARY,
+    FUNCTIONGEMMA_IDS,
+    GEMMA_IDS,
     GLM,
     GRANITE_20B,
     GRANITE_31,
@@ -60,10 +62,12 @@ _KIMI: Final = Part("catalogue.kimi_stripped", "DeclaredKimiParser", "f", (), ((
 _HARMONY: Final = Part("catalogue.harmony_stripped", "DeclaredHarmonyParser", "=", (),
                        ((b"=functions.%s", 1),))
 """Stripped harmony's call: read where `=functions.NAME` names a declared tool (the same way)."""
+_GEMMA: Final = Part("catalogue.lists", "DeclaredGemmaParser", "c", (), ((b"call:%s{", 1), (b"call:%s(", 1)))
+"""Stripped Gemma 4's call: read where `call:NAME{` or `call:NAME(` names a declared tool (the same way)."""
 _CLASHES: Final = {DEEPSEEK_INVOKE: (TOOL_CALLS_LIST, MINIMAX_M1, HY3, HY3_OPENSOURCE, HY4, OLMO),
-                   STRIPPED_KIMI: (_KIMI,)}
-"""Parts whose markers begin with an added part's (DeepSeek's unprefixed `<tool_calls`, `<function_calls`;
-Kimi ids' stripped `functions.`): a composition holding one leaves those out (no marker may begin another)."""
+                   STRIPPED_KIMI: (_KIMI,), GEMMA_IDS: (_GEMMA,), FUNCTIONGEMMA_IDS: (_GEMMA,)}
+"""Parts whose markers begin with an added part (DeepSeek's unprefixed `<tool_calls`, `<function_calls`; Kimi
+ids' `functions.`, Gemma ids' `call:`): a composition holding one drops them (no marker may begin another)."""
 DECLARED_SUFFIX: Final = "+declared-tools"
 DECLARED_ANSWERS: Final = ("bare calls as the whole answer (Llama's, Mistral's, [...] lists: its first "
                            "call), whose call names a declared tool")
@@ -81,7 +85,7 @@ def declared(composition: type[LazyComposition]) -> Ref:
     if any(part in composition.PARTS for part in _TAGGED):
         return Ref("catalogue.lists", "gated", composition)
     left_out = {clash for part in composition.PARTS for clash in _CLASHES.get(part, ())}
-    adds = tuple(part for part in (*DECLARED, _KIMI, _HARMONY) if part not in left_out)
+    adds = tuple(part for part in (*DECLARED, _KIMI, _HARMONY, _GEMMA) if part not in left_out)
     attributes = {"PARTS": (*composition.PARTS, *adds), "BASE": Ref("machines._compose", "WordLedComposed"),
                   "READS_ALL": composition.READS_ALL, "__module__": __name__,
                   "__doc__": f"`{composition.__name__}`, and {DECLARED_ADDS}."}  # fmt: skip

@@ -170,6 +170,12 @@ class GemmaIdsParser(ListParser, SYNTAXES=(GEMMA_STRIPPED, GEMMA_THOUGHT), sniff
     `<|channel>thought` reasoning."""
 
 
+class DeclaredGemmaParser(ListParser, PROSE=True, sniff=(), SYNTAXES=(dataclasses.replace(
+    GEMMA_STRIPPED, word_start=False, proven=True, typed=gemma_calls),)):  # fmt: skip
+    """Stripped Gemma's call under any id (`declared.py`): `call:NAME{…}` or `call:NAME(…)`, each NAME a
+    tool as declared, whole and valid; glued to a word too (as stripped Kimi's: which needs no text read)."""
+
+
 LLAMA_BARE_JSON: Final = ListSyntax(
     "Llama", (), {ord("{"): Quotes.JSON}, json_calls, again=b";", again_line=True
 )

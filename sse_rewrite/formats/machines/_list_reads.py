@@ -150,7 +150,7 @@ def gemma_calls(written: Written, tools: ToolSchemas | None = None, quote: str =
     """`call:NAME{key:value,…}` (quote tokens or not) or `NAME(key=value, …)` (Gemma 4, Olmo 3).
     With FunctionGemma's `<escape>` for its quote (`escaped_calls`), every value is raw text,
     quoted or not, typed by the tool's schema in `tools`, or guessed (JSON when it parses, else
-    a string)."""
+    a string); else, with `tools` (a `typed` read: stripped Gemma's under any id), each NAME as declared."""
     raw = quote == ESCAPE_QUOTE
     found: list[Call] = []
     for header, value in written:
@@ -171,7 +171,7 @@ def gemma_calls(written: Written, tools: ToolSchemas | None = None, quote: str =
         except NotALiteral:
             return None
         found.append((None, header["name"], arguments))
-    return found, []
+    return None if tools and not raw and any(call[1] not in tools.names() for call in found) else (found, [])
 
 
 escaped_calls: Final = functools.partial(gemma_calls, quote=ESCAPE_QUOTE)
