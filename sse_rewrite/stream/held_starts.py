@@ -43,6 +43,7 @@ _INDEX: Final = b'"index":'
 _ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but `\\u`)
 _MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
 _AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
+_RARE: Final = tuple(bytes((byte,)) for byte in b"|<>={}[]():.")  # (bytes prose seldom holds, rarest first)
 _Spanning = tuple[tuple[re.Pattern[bytes], bytes], ...]  # (each pattern, and the byte searched before it)
 _Rests = tuple[bytes, ...]  # (`HeldStarts.rest`: what goes on into each word whose start a text ends in)
 _Words = tuple[tuple[bytes, int], ...]  # (each word, and from how many bytes its start is held)
@@ -278,13 +279,12 @@ def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Span
 
 
 def _rarest(words: list[bytes]) -> bytes:
-    """A byte each of `words` holds, searched before the pattern that finds them: their last, where they
-    share it and no word goes on with it (`:`, rare in prose, ends `functions.%s:`), else their first
-    where it is no word byte (`=` begins `=functions.%s`), else none."""
-    last = {word[-1] for word in words}
-    if len(last) == 1 and not last & _WORD:
-        return bytes(last)
-    return words[0][:1] if words[0][0] not in _WORD else b""
+    """A byte each of `words` holds, searched before the pattern that finds them: the first of `_RARE`
+    they all hold (`:` in `functions.%s:` and `call:%s{`, `=` in `=functions.%s`), else none."""
+    for rare in _RARE:
+        if all(word.find(rare) != -1 for word in words):
+            return rare
+    return b""
 
 
 def _spanning(words: list[bytes]) -> bytes:
