@@ -42,6 +42,7 @@ _JOINED: Final = b'["\0]*'  # (a pattern) where a word goes on into the next tex
 _INDEX: Final = b'"index":'
 _ESCAPES: Final = b"nrtbf"  # (the letters of the escapes `_ESCAPED` finds, but `\\u`)
 _MIRROR: Final = b'"text":'  # a `reasoning_details` entry's copy of the reasoning (`deltas.py`)
+_FEW: Final = 4  # (words `rest` searches one by one; more are looked up by their starts)
 _AFTER: Final = 16  # bytes after a text's closing quote that must match the learned shape's
 _RARE: Final = tuple(bytes((byte,)) for byte in b"|<>={}[]():.")  # (bytes prose seldom holds, rarest first)
 _Spanning = tuple[tuple[re.Pattern[bytes], bytes], ...]  # (each pattern, and the byte searched before it)
@@ -77,18 +78,33 @@ class HeldStarts:
         """What may follow for the text `data[begin:close]` (raw JSON string bytes) to go on into
         a word its parser holds the end of (each such word's rest: `=func` goes on into Kimi's
         `functions.read:` and harmony's `=functions.write`), or None when it ends in no such start."""
+        if len(self._words) > _FEW:
+            return self._rest_by_starts(data, begin, close)
         rests: _Rests = ()
         for word, held_from in self._words:
             at = data.rfind(word[:1], max(begin, close - len(word) + 1), close)
             while at != -1:
                 size = close - at
-                if data.startswith(word[:size], at) and (
-                        size >= held_from or at == begin or data[at - 1] not in _WORD
-                        or _ESCAPED.search(data, max(begin, at - 6), at) is not None):  # fmt: skip
+                if data.startswith(word[:size], at) and (size >= held_from or _bounded(data, begin, at)):
                     rests += (word[size:],)
                     break
                 at = data.rfind(word[:1], max(begin, close - len(word) + 1), at)
         return rests or None
+
+    def _rest_by_starts(self, data: bytes, begin: int, close: int) -> _Rests | None:
+        """`rest` for many words (a request's tool names make three each): the text's last bytes looked
+        up in the set of every start, a size at a time, not a search a word."""
+        found: dict[int, bytes] = {}  # (by word: the rest after its shortest start the text ends in)
+        for size in range(1, min(self._longest, close - begin + 1)):
+            tail = data[close - size : close]
+            if tail not in self._starts:
+                continue
+            boundary = _bounded(data, begin, close - size)
+            for index, (word, held_from) in enumerate(self._words):
+                if index not in found and len(word) > size and word.startswith(tail) and (
+                        size >= held_from or boundary):  # fmt: skip
+                    found[index] = word[size:]
+        return tuple(found[index] for index in sorted(found)) or None
 
     def event(self, data: bytes) -> _Rests | None:
         """The `rest` of the first text field of the event `data` (raw JSON) that ends in a held
@@ -218,12 +234,17 @@ class HeldStarts:
         for value in (*values, data):
             close = value.find(b'"', len(prefix)) if value.startswith(prefix) else -1
             if close == -1 or value[close - 1] == 0x5C or not value.startswith(self._after, close):
-                literals = []
                 break
             literals.append(value[len(prefix) - 1 : close + 1])
-        if not literals or literals[-1].startswith(b'"\\u'):  # (as the one held event's next did)
-            alone = len(values) == 1 and not self.next_goes_on(rest, values[0], data)
-            return (1, False) if alone else (0, True)
+        if len(literals) <= len(values) or literals[-1].startswith(b'"\\u'):  # (`data` not read alike)
+            if len(values) > 1:  # (the start those held end in, together, if they read alike)
+                held = b"".join(literal[1:-1] for literal in literals[: len(values)])
+                rests = self.rest(held, 0, len(held)) if len(literals) >= len(values) else None
+                if rests is None:
+                    return 0, True
+                rest = rests
+            gone = not self.next_goes_on(rest, values[-1], data)
+            return (len(values), False) if gone else (0, True)
         word, start = self._stops(literals, None)
         return (word, True) if word <= start and word < len(values) else (min(start, len(values)), False)
 
@@ -296,6 +317,13 @@ def _spanning(words: list[bytes]) -> bytes:
         ends = b"" in rests  # (a word ends here: where it stands, any it begins stands too)
         branches.append(re.escape(first) + (b"" if ends else _JOINED + _spanning(rests)))
     return branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
+
+
+def _bounded(data: bytes, begin: int, at: int) -> bool:
+    """Whether a start at `at` of the text that begins at `begin` begins a word there (no word byte
+    before it, or a JSON escape no word goes on from)."""
+    return (at == begin or data[at - 1] not in _WORD
+            or _ESCAPED.search(data, max(begin, at - 6), at) is not None)  # fmt: skip
 
 
 def _choice(data: bytes) -> bytes:
