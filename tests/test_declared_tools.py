@@ -151,6 +151,23 @@ K3_SEP = ('Let me look.\ntools<|sep|>call tool="{}" index="1"<|sep|>argument key
           "/etc/hosts argument<|sep|>call<|sep|>tools<|sep|>\nDone.")
 
 
+def _read_cut(
+    tmp_path: Path, text: str, model: str, with_tools: bool, cut: str, streamed: bool
+) -> tuple[dict[str, str], list[tuple[str, str]], str]:
+    """`text` under `model`, cut as `cut` says (`random`: at every 37th character), with `read` declared
+    or no tools known: its texts, its calls (name, arguments) and the filter's stderr."""
+    cuts = sorted({(i * 37) % len(text) for i in range(1, 12)} - {0})
+    random = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    pieces = {"whole": [text], "token": tokens(text), "character": list(text), "random": random}[cut]
+    args = ["--stream-arguments"] if streamed else []
+    if with_tools:
+        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": model, "messages": [], "tools": [READ]}))
+        args += ["--tools", str(tmp_path / "tools.json")]
+    result = invoke(args, token_stream(pieces, model=model))
+    texts, calls, _ = settled(result.stdout_bytes)[0]
+    return texts, [(tool, arguments) for _, tool, arguments in calls], result.stderr
+
+
 @pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
 @pytest.mark.parametrize("cut", ["whole", "token", "character", "random"])
 @pytest.mark.parametrize(("model", "name", "with_tools", "kept"), [
@@ -166,19 +183,9 @@ def test_k3_sep_under_any_id(
     """Kimi K3's XTML with only `<|sep|>` left is read under any id from its distinctive `<|sep|>call `
     (a special token spelled out, which prose cannot hold: whatever the call names), the word `tools`
     before it kept as text (it went out before `<|sep|>` came); under Kimi ids as before, `tools` read."""
-    text = K3_SEP.format(name)
-    cuts = sorted({(i * 37) % len(text) for i in range(1, 12)} - {0})
-    random = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-    pieces = {"whole": [text], "token": tokens(text), "character": list(text), "random": random}[cut]
-    args = ["--stream-arguments"] if streamed else []
-    if with_tools:
-        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": model, "messages": [], "tools": [READ]}))
-        args += ["--tools", str(tmp_path / "tools.json")]
-    result = invoke(args, token_stream(pieces, model=model))
-    texts, calls, _ = settled(result.stdout_bytes)[0]
-    assert [(tool, arguments) for _, tool, arguments in calls] == [(name, '{"path": "/etc/hosts"}')]
-    assert texts == {"content": kept}
-    assert "undeclared-tool" not in result.stderr
+    texts, calls, stderr = _read_cut(tmp_path, K3_SEP.format(name), model, with_tools, cut, streamed)
+    assert (texts, calls) == ({"content": kept}, [(name, '{"path": "/etc/hosts"}')])
+    assert "undeclared-tool" not in stderr
 
 
 HARMONY_CALL = "analysisUser wants the hosts file.assistantcommentary to=functions.{}{}{}"
@@ -209,18 +216,9 @@ def test_stripped_harmony_under_any_id_where_its_call_names_a_declared_tool(
     A name not declared as written, or a body that is not one valid object, stays text byte for byte,
     with no notice (found by the declared name's bytes: an event without them is never read)."""
     text = "Let me look.\n" + HARMONY_CALL.format(name, kind, body) + "\nDone."
-    cuts = sorted({(i * 37) % len(text) for i in range(1, 12)} - {0})
-    random = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-    pieces = {"whole": [text], "token": tokens(text), "character": list(text), "random": random}[cut]
-    args = ["--stream-arguments"] if streamed else []
-    if with_tools:
-        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": ALIAS, "messages": [], "tools": [READ]}))
-        args += ["--tools", str(tmp_path / "tools.json")]
-    result = invoke(args, token_stream(pieces, model=ALIAS))
-    texts, calls, _ = settled(result.stdout_bytes)[0]
-    assert [(tool, arguments) for _, tool, arguments in calls] == ([CALL] if read else [])
-    assert texts == {"content": HARMONY_KEPT if read else text}
-    assert "undeclared-tool" not in result.stderr
+    texts, calls, stderr = _read_cut(tmp_path, text, ALIAS, with_tools, cut, streamed)
+    assert (texts, calls) == (({"content": HARMONY_KEPT}, [CALL]) if read else ({"content": text}, []))
+    assert "undeclared-tool" not in stderr
 
 
 GEMMA_KEPT = "Let me look.\n{}\nDone."
@@ -250,18 +248,10 @@ def test_stripped_gemma_under_any_id_where_its_call_names_a_declared_tool(
     would need every text read here). Anything else stays text byte for byte, with no notice (found
     by the declared name's bytes: an event without them is never read)."""
     text = GEMMA_KEPT.format(f"{before}call:{name}{body}")
-    cuts = sorted({(i * 37) % len(text) for i in range(1, 12)} - {0})
-    random = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-    pieces = {"whole": [text], "token": tokens(text), "character": list(text), "random": random}[cut]
-    args = ["--stream-arguments"] if streamed else []
-    if with_tools:
-        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": ALIAS, "messages": [], "tools": [READ]}))
-        args += ["--tools", str(tmp_path / "tools.json")]
-    result = invoke(args, token_stream(pieces, model=ALIAS))
-    texts, calls, _ = settled(result.stdout_bytes)[0]
-    assert [(tool, arguments) for _, tool, arguments in calls] == ([CALL] if read else [])
-    assert texts == {"content": GEMMA_KEPT.format(before) if read else text}
-    assert "undeclared-tool" not in result.stderr
+    texts, calls, stderr = _read_cut(tmp_path, text, ALIAS, with_tools, cut, streamed)
+    kept = GEMMA_KEPT.format(before)
+    assert (texts, calls) == (({"content": kept}, [CALL]) if read else ({"content": text}, []))
+    assert "undeclared-tool" not in stderr
 
 
 OWN_IDS = [  # (a stripped form under its own ids: `model`, then the answer with the call's name left out)
@@ -294,18 +284,12 @@ def test_a_stripped_call_under_its_ids_must_name_a_declared_tool(
     that names no declared tool stays text, byte for byte, with a notice (`PROSE`): stripped Kimi's,
     K3's and Gemma 4's in the answer (K3's section around it too), stripped harmony's in the reasoning."""
     text = template.format(name)
-    pieces = {"whole": [text], "token": tokens(text), "character": list(text)}[cut]
-    args = ["--stream-arguments"] if streamed else []
-    if with_tools:
-        (tmp_path / "tools.json").write_bytes(orjson.dumps({"model": model, "messages": [], "tools": [READ]}))
-        args += ["--tools", str(tmp_path / "tools.json")]
-    result = invoke(args, token_stream(pieces, model=model))
-    texts, calls, _ = settled(result.stdout_bytes)[0]
-    assert [(tool, arguments) for _, tool, arguments in calls] == expected
+    texts, calls, stderr = _read_cut(tmp_path, text, model, with_tools, cut, streamed)
+    assert calls == expected
     if not expected:
         field = "reasoning_content" if text.startswith("analysis") else "content"
         assert texts == {field: text.removeprefix("analysis")}
-    assert ("undeclared-tool" in result.stderr) == (not expected)
+    assert ("undeclared-tool" in stderr) == (not expected)
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["calls-whole", "stream-arguments"])
