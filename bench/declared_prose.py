@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Final
 
-from instructions import PRELOAD
+from instructions import PRELOAD, compiled
 
 PROSE = {
     "plain": "Let me look at the repository layout first, then run the failing test and read the "
@@ -110,6 +110,7 @@ def main() -> None:
     args = parser.parse_args()
     first = None
     for tree in args.trees:
+        compiled(str(Path(tree).resolve()))
         size = int(args.size_mb * (1 << 20))
         names = _CLAUDE_CODE if args.claude_code_tools else _TWO
         counted = count(str(Path(tree).resolve()), PROSE[args.prose], args.model, size, names)
