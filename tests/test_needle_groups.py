@@ -12,9 +12,10 @@ from sse_rewrite.stream.fast.needles import NeedleIndex
 from sse_rewrite.stream.needle_groups import as_text, grouped, holds_any
 
 NEEDLES = [b"<", b"<think>", b"\\u003", b"[T", b'["', b'"stop"', b'"tool_calls"', b"call:", b'c"', b'ca"',
-           b"functions", b"", "é".encode()]
+           b"functions", b"", "é".encode(), b"functions.read:", b"functions.write:", b"functions.Task:",
+           b"functions.r", b"cal\"", b"call\"", b"=functions.read", b"call:read{"]
 FRAGMENTS = [b"[", b"T", b'"', b"<", b"think>", b"\\u003c", b"c", b"a", b"ll:", b"stop", b"x", b"\n",
-             "é".encode()]
+             "é".encode(), b"functions.", b"read:", b"write", b"Task:", b"=", b"{"]
 
 
 def test_needles_that_share_their_first_byte_become_one_pattern() -> None:
@@ -42,7 +43,7 @@ def test_the_needle_index_finds_grouped_needles_as_a_fresh_search_would(
 
 
 @given(
-    needles=st.lists(st.sampled_from(NEEDLES), min_size=1, max_size=8).map(tuple),
+    needles=st.lists(st.sampled_from(NEEDLES), min_size=1, max_size=14).map(tuple),
     data=st.lists(st.sampled_from([*FRAGMENTS, b"\xff", b"\xe2\x82"]), max_size=30).map(b"".join),
 )
 def test_the_general_path_finds_a_needle_in_an_events_text_as_each_needles_search_would(
@@ -50,3 +51,11 @@ def test_the_general_path_finds_a_needle_in_an_events_text_as_each_needles_searc
 ) -> None:
     text = data.decode("utf-8", "replace")  # (the data the decoder gives as text)
     assert holds_any(data, as_text(needles)) == any(needle.decode() in text for needle in needles)
+
+
+def test_needles_that_begin_alike_are_looked_for_by_their_lead_and_none_is_dropped() -> None:
+    names = (b"functions.read:", b"functions.write:", b"functions.Task:", b"functions.Bash:")
+    texts = as_text((b"call:", b'cal"', b'call"', *names))
+    assert texts[:3] == ("call:", 'cal"', 'call"')  # (three alike: each looked for)
+    assert texts[3] == "functions." and texts[3].needles == tuple(name.decode() for name in names)  # type: ignore[attr-defined]
+    assert holds_any(b'"functions.Bash:0{"', texts) and not holds_any(b'"functions.Edit:0{"', texts)

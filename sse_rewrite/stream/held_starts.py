@@ -54,7 +54,7 @@ class HeldStarts:
     """The starts of the declared words that a parser holds at a text's end, found in raw JSON."""
 
     __slots__ = ("_after", "_apart", "_ends_with", "_firsts", "_longest", "_marks", "_prefix", "_rares",
-                 "_spanning", "_starts", "_words", "ends", "last_two", "named", "tail", "words")
+                 "_spanning", "_starts", "_tails", "_words", "ends", "last_two", "named", "tail", "words")
 
     def __init__(self, words: tuple[tuple[bytes, int], ...], named: tuple[bytes, ...] = ()) -> None:
         """`words`: each word, and from how many bytes its start is held wherever it stands."""
@@ -62,10 +62,10 @@ class HeldStarts:
         """(`named`: those a declared tool's name made, `held_starts`: needles too)"""
         self.words = tuple(word for word, _ in words)
         """The words, whole: `unended` finds them in look-alikes (`PlainTemplate`'s searches leave them)."""
-        self._marks, self.ends, self._spanning, self._starts, self._ends_with, self._apart, self._rares = (
-            _searches(words))  # fmt: skip
+        (self._marks, self.ends, self._spanning, self._starts, self._tails, self._ends_with, self._apart,
+         self._rares) = _searches(words)
         self._longest = max(map(len, self.words))
-        self._firsts = frozenset(word[0] for word in self.words)
+        self._firsts = tuple(dict.fromkeys(word[:1] for word in self.words))
         self._prefix: bytes | None = None  # the learned shape: the bytes before the text...
         self._after = b""  # ... and the first bytes after it
         self.tail = _SEP
@@ -92,18 +92,21 @@ class HeldStarts:
         return rests or None
 
     def _rest_by_starts(self, data: bytes, begin: int, close: int) -> _Rests | None:
-        """`rest` for many words (a request's tool names make three each): the text's last bytes looked
-        up in the set of every start, a size at a time, not a search a word."""
+        """`rest` for many words (a request's tool names make three each): where the text's last bytes
+        hold a first byte, what follows looked up in the set of every start, not a search a word."""
         found: dict[int, bytes] = {}  # (by word: the rest after its shortest start the text ends in)
-        for size in range(1, min(self._longest, close - begin + 1)):
-            tail = data[close - size : close]
-            if tail not in self._starts:
-                continue
-            boundary = _bounded(data, begin, close - size)
-            for index, (word, held_from) in enumerate(self._words):
-                if index not in found and len(word) > size and word.startswith(tail) and (
-                        size >= held_from or boundary):  # fmt: skip
-                    found[index] = word[size:]
+        lowest = max(begin, close - self._longest + 1)
+        for first in self._firsts:
+            at = data.rfind(first, lowest, close)
+            while at != -1:
+                start = data[at:close]
+                if start in self._starts:
+                    boundary = _bounded(data, begin, at)
+                    for index, (word, held_from) in enumerate(self._words):
+                        if index not in found and len(word) > len(start) and word.startswith(start) and (
+                                len(start) >= held_from or boundary):  # fmt: skip
+                            found[index] = word[len(start) :]
+                at = data.rfind(first, lowest, at)
         return tuple(found[index] for index in sorted(found)) or None
 
     def event(self, data: bytes) -> _Rests | None:
@@ -195,22 +198,31 @@ class HeldStarts:
 
     def unended(self, literals: list[bytes], joined: bytes | None = None) -> int:
         """How many of the look-alikes of `literals` (JSON strings, quotes included: their texts,
-        `PlainRuns`) lead before the first that the general path must read: where a declared word
-        begins that stands whole in their texts run together (in one text or across several:
-        `_spanning`), or where a start of one begins that the texts after it go on with to the
-        last. A start that a later text goes on with but that the word does not complete passes:
-        read, its events would go out byte for byte. `joined`: the literals joined by a NUL, where
-        the caller has them."""
+        `PlainRuns`) lead before the first that the general path must read: the first of `stops`."""
+        return min(self.stops(literals, joined))
+
+    def stops(self, literals: list[bytes], joined: bytes | None = None) -> tuple[int, int]:
+        """Where in the look-alikes of `literals` a declared word begins that stands whole in their
+        texts run together (in one text or across several: `_spanning`), and where a start of one
+        begins that the texts after it go on with to the last (each `len(literals)`: none). A start
+        that a later text goes on with but that the word does not complete passes: read, its events
+        would go out byte for byte. `joined`: the literals joined by a NUL, where the caller has them."""
         if not literals:
-            return 0
-        end = literals[-1]  # (most windows: no rare byte of any word, and no start at their end)
-        if self._rares and joined and len(end) > 3 and end[-3:-1] not in self.ends:
+            return 0, 0
+        if self._rares and joined:  # (most windows: no rare byte of any word, so no word whole in them)
             for rare in self._rares:
                 if joined.find(rare) != -1:
                     break
             else:
-                return len(literals)
-        return min(self._stops(literals, joined))
+                end = literals[-1]
+                return len(literals), len(literals) if self._unstarted(end) else self._start(literals)
+        joined = _SEP.join(literals) if joined is None else joined
+        first = len(literals)
+        for spanning, last in self._spanning:  # (one pass a first byte, where a word's last byte is in them)
+            found = spanning.search(joined) if not last or joined.find(last) != -1 else None
+            if found is not None:
+                first = min(first, joined.count(_SEP, 0, found.start()))
+        return first, self._start(literals)
 
     def alone(self, values: list[bytes], rest: _Rests, data: bytes | None) -> bool:
         """Whether one event held (`values`, its `rest`) goes out as it was, `data` (an object) not going
@@ -245,37 +257,47 @@ class HeldStarts:
                 rest = rests
             gone = not self.next_goes_on(rest, values[-1], data)
             return (len(values), False) if gone else (0, True)
-        word, start = self._stops(literals, None)
+        word, start = self.stops(literals)
         return (word, True) if word <= start and word < len(values) else (min(start, len(values)), False)
 
-    def _stops(self, literals: list[bytes], joined: bytes | None) -> tuple[int, int]:
-        """Where in `literals` (`unended`'s) a word whole begins first, and where a start that runs to
-        the last text's end begins (`len(literals)`: none)."""
-        joined = _SEP.join(literals) if joined is None else joined
-        first = len(literals)
-        for spanning, last in self._spanning:  # (one pass a first byte, where a word's last byte is in them)
-            found = spanning.search(joined) if not last or joined.find(last) != -1 else None
-            if found is not None:
-                first = min(first, joined.count(_SEP, 0, found.start()))
+    def _unstarted(self, end: bytes) -> bool:
+        """Whether the literal `end` surely ends in no start, whatever the texts before it: its last
+        three bytes end no start of three or more, nor its last two or one a start; a text of two bytes
+        ends in no two bytes of a word (`ends`); a shorter one in no byte a start ends with."""
+        if len(end) > 4:
+            return end[-4:-1] not in self._tails and end[-3:-1] not in self._starts and (
+                end[-2:-1] not in self._firsts)  # fmt: skip
+        if len(end) == 4:
+            return end[-3:-1] not in self.ends
+        return len(end) == 3 and end[-2] not in self._ends_with
+
+    def _start(self, literals: list[bytes]) -> int:
+        """Where in `literals` a start of a word begins that runs to the last text's end
+        (`len(literals)`: none)."""
         if literals[-1][-2] not in self._ends_with:  # (its last text ends in no byte a start ends in)
-            return first, len(literals)
+            return len(literals)
         index, tail = len(literals), b""
         while index and len(tail) < self._longest:
             index -= 1
             tail = literals[index][1:-1] + tail
-        starts, firsts = self._starts, self._firsts  # (a set: many names make hundreds of starts)
-        for at in range(max(0, len(tail) - self._longest + 1), len(tail)):  # (the longest start first)
-            if tail[at] in firsts and tail[at:] in starts:  # (where in the look-alikes from `index` begins)
-                while at >= len(literals[index]) - 2:
-                    at -= len(literals[index]) - 2
-                    index += 1
-                return first, index
-        return first, len(literals)
+        lowest = max(0, len(tail) - self._longest + 1)
+        at = len(tail)
+        for first in self._firsts:  # (the longest start first: a set holds every start, however short)
+            found = tail.find(first, lowest, at)
+            while found != -1 and tail[found:] not in self._starts:
+                found = tail.find(first, found + 1, at)
+            at = at if found == -1 else found
+        if at == len(tail):
+            return len(literals)
+        while at >= len(literals[index]) - 2:  # (where in the look-alikes from `index` it begins)
+            at -= len(literals[index]) - 2
+            index += 1
+        return index
 
 
 @functools.cache
 def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Spanning, frozenset[bytes],
-                                     frozenset[int], bool, tuple[bytes, ...]]:  # fmt: skip
+                                     frozenset[bytes], frozenset[int], bool, tuple[bytes, ...]]:  # fmt: skip
     """What `HeldStarts` searches for `words` (made once a process): the marks every held start
     leaves in raw JSON (the word's first held bytes, or a shorter start and its closing quote:
     `fu`, `f"`); the last two bytes of every text that ends in a held start (and of a few more:
@@ -292,10 +314,11 @@ def _searches(words: _Words) -> tuple[tuple[bytes, ...], frozenset[bytes], _Span
     spanning = tuple((re.compile(_spanning(led)), _rarest(led)) for first in firsts
                      if (led := [word for word, _ in words if word[:1] == first]))  # fmt: skip
     starts = frozenset(word[:size] for word, _ in words for size in range(1, len(word)))
+    tails = frozenset(start[-3:] for start in starts if len(start) >= 3)
     ends_with = frozenset((0x22, *(byte for word, _ in words for byte in word[:-1])))
     apart = len({word[:1] for word, _ in words}) == len(words)  # (no two share a first byte)
-    rares = tuple(rare for _, rare in spanning)  # (a window without any of them holds no word)
-    return (tuple(dict.fromkeys(marks)), frozenset(ends), spanning, starts, ends_with, apart,
+    rares = tuple(dict.fromkeys(rare for _, rare in spanning))  # (a window without any holds no word)
+    return (tuple(dict.fromkeys(marks)), frozenset(ends), spanning, starts, tails, ends_with, apart,
             rares if all(rares) else ())
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
 from sse_rewrite.rewrite_options import RewriteOptions
+from sse_rewrite.stream.fast.plain_runs import PlainRuns
 from sse_rewrite.stream.rewrite import StreamRewriter
 from sse_rewrite.tool_schemas import ToolSchemas
 from tests.chunking import (
@@ -229,3 +230,27 @@ def test_stripped_kimi_under_an_alias_is_held_over_events_while_a_declared_word_
         assert body == stream
     final = openai_final(body, chunk=7).choices[0]
     assert [call.function.name for call in final.message.tool_calls or []] == names
+
+
+@pytest.mark.parametrize("last", [" done.", ' functions.read:0{"a": 1}'], ids=["prose", "then-a-call"])
+def test_a_run_of_look_alikes_reads_on_past_a_start_at_its_windows_end(
+    monkeypatch: pytest.MonkeyPatch, last: str
+) -> None:
+    """Prose where every other token ends in a start of a declared word (` of`: Kimi's `functions.NAME:`
+    is held from its `f`) passes as one run of look-alikes: a window that ends in such a start is read
+    on by the next window, from the start's look-alike, rather than handed to the general path (which
+    then began a new run after it, every 31 events). The same bytes as with the accelerators off, and
+    a call after the prose is still read."""
+    runs = []
+    look_alikes = PlainRuns._look_alikes
+    monkeypatch.setattr(PlainRuns, "_look_alikes",
+                        lambda self, *args: runs.append(1) or look_alikes(self, *args))  # fmt: skip
+    stream = token_stream(["Let me look.", *[" word", " of"] * 200, last], model=ALIAS)
+    body = _through(stream, [])
+    assert len(runs) <= 2
+    assert body == _through(stream, [], plain_runs=False, token_runs=False)
+    final = openai_final(body, chunk=7).choices[0]
+    called = "{" in last
+    assert [call.function.name for call in final.message.tool_calls or []] == (["read"] if called else [])
+    if not called:
+        assert body == stream

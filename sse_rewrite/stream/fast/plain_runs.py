@@ -119,7 +119,8 @@ class PlainRuns:
             literals, whole = template.template.literals(data, pos, cut)
             hits = Hits(template, literals)
             starts = self._stream.starts  # (the look-alikes that may pass, at most: `held_starts.py`)
-            unended = len(literals) if starts is None else starts.unended(literals, hits.joined)
+            word, held = (len(literals),) * 2 if starts is None else starts.stops(literals, hits.joined)
+            unended = min(word, held)
             clear = 0 if exposed else min(hits.first(0), unended)
             while clear < unended and self._quotes_read(template, literals[clear], unread + clear,
                                                         hits.hard(clear)):  # fmt: skip
@@ -132,7 +133,8 @@ class PlainRuns:
             pos = cut if whole and clear == len(literals) else pos + template.span(literals[:clear])
             events += clear
             unread += clear
-            if clear < len(literals) or not whole:
+            on = 0 < clear == held < word and whole and cut < stop  # (a held start ends the window: the
+            if (clear < len(literals) or not whole) and not on:  # next, from its look-alike, reads on)
                 break
             window *= 2
         return Taken([data[start:pos]], pos, events, events, unread) if pos > start else None
