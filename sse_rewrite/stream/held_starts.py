@@ -222,7 +222,7 @@ class HeldStarts:
             found = spanning.search(joined) if not last or joined.find(last) != -1 else None
             if found is not None:
                 first = min(first, joined.count(_SEP, 0, found.start()))
-        return first, self._start(literals)
+        return first, len(literals) if self._unstarted(literals[-1]) else self._start(literals)
 
     def alone(self, values: list[bytes], rest: _Rests, data: bytes | None) -> bool:
         """Whether one event held (`values`, its `rest`) goes out as it was, `data` (an object) not going
