@@ -345,6 +345,36 @@ def test_stripped_harmony_analysis_tokens_move_on_unfed(monkeypatch: pytest.Monk
     assert fed <= len(words) // 4
 
 
+STRIPPED_HARMONY_TURN = [
+    "analysis", "Let ", "me l", "ook ", "at t", "he r", "epos", "itor", "y la", "yout", ".", "assistant",
+    "commentary", " to", "=functions", ".bash", " json", '{"co', "mman", 'd":"',
+    *(f" x{n}" for n in range(30)), '"}', "assistant", "commentary", " to", "=functions", ".read_file",
+    " json", '{"pa', 'th":', '"a"', "}",
+]  # fmt: skip
+
+
+def test_stripped_harmony_call_bodies_are_absorbed_not_fed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stripped harmony's call after analysis tokens moved on (`moved_on`): the opener's first word, fed,
+    ends the moved run, and the call's body is absorbed (`take_run`), not fed a token at a time inside
+    the moved run: the runs feed its reader no more than the general path does, and the bytes are its."""
+    from sse_rewrite.formats.catalogue.harmony_stripped import StrippedAnalysisParser
+
+    data, method = _content_stream(STRIPPED_HARMONY_TURN * 4), StrippedAnalysisParser.feed
+    fed, outputs = [0, 0], []
+
+    def counted(self: StrippedAnalysisParser, text: str) -> Any:
+        fed[len(outputs)] += 1
+        return method(self, text)
+
+    monkeypatch.setattr(StrippedAnalysisParser, "feed", counted)
+    for on in (False, True):
+        rewriter = StreamRewriter(RewriteOptions(plain_runs=on, token_runs=on))
+        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
+    assert outputs[0] == outputs[1]
+    assert outputs[1].count(b'"tool_calls"') == 8
+    assert fed[1] <= fed[0]
+
+
 K3_TURN = [
     "Let me look.", "<|open|>", "tools", "<|sep|>", "<|open|>", "call", " tool", '="', "bash", '"', "<|sep|>",
     "<|open|>", "argument", " key", '="', "command", '"', " type", '="', "string", '"', "<|sep|>", "ls",
@@ -360,6 +390,7 @@ STRIPPED_KIMI_TURN = [
 @pytest.mark.parametrize(("model", "turn"), [
     pytest.param("moonshotai/kimi-k3", K3_TURN, id="kimi-k3"),
     pytest.param("moonshotai/kimi-k2", STRIPPED_KIMI_TURN, id="stripped-kimi"),
+    pytest.param("openai/gpt-oss-120b", STRIPPED_HARMONY_TURN, id="stripped-harmony"),
 ])  # fmt: skip
 @pytest.mark.parametrize("switches", SWITCHES[1:])
 def test_k3_and_stripped_kimi_turns_in_runs_are_the_general_paths(

@@ -56,7 +56,10 @@ class ChoiceThoughts(ChoiceState):
             if parser.undecided or not parser.pending or (pieces and not reasoning_whole(pieces, text)):
                 self._fed = ("content", text, pieces)
                 break
-            moved.append(text if pieces else "")
+            if not pieces:  # (it went into syntax, a call's opener: `take_run` reads on, absorbing its body)
+                moved.append("")
+                break
+            moved.append(text)
         return moved
 
     def thought(self, choice: dict[str, Any]) -> dict[str, Any] | None:
