@@ -375,6 +375,30 @@ def test_stripped_harmony_call_bodies_are_absorbed_not_fed(monkeypatch: pytest.M
     assert fed[1] <= fed[0]
 
 
+def test_stripped_harmony_analysis_ending_in_a_marker_start_stays_in_the_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """A stripped analysis token ending in a start of a marker (`y la`: `assistant…`) sends the text before
+    it, and the next (`yout`) sends it with the start (`ayout`), in the runs (`moved_on`, `reasoning_text`),
+    neither through the general path; the bytes are its."""
+    data, read, on_event = _content_stream(STRIPPED_HARMONY_TURN * 4), [], StreamRewriter._on_event
+
+    def counted(self: StreamRewriter, raw: bytes, value: bytes | None, *args: Any) -> Any:
+        chunk = orjson.loads(value) if value and value[:1] == b"{" else {"choices": [{"delta": {}}]}
+        read.append(chunk["choices"][0]["delta"].get("content"))
+        return on_event(self, raw, value, *args)
+
+    outputs = []
+    for on in (False, True):
+        if on:  # (the events the general path reads with the runs on)
+            monkeypatch.setattr(StreamRewriter, "_on_event", counted)
+        rewriter = StreamRewriter(RewriteOptions(plain_runs=on, token_runs=on))
+        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
+    assert outputs[0] == outputs[1]
+    assert b'"reasoning_content":"y l"' in outputs[1] and b'"reasoning_content":"ayout"' in outputs[1]
+    assert "y la" not in read and "yout" not in read
+
+
 K3_TURN = [
     "Let me look.", "<|open|>", "tools", "<|sep|>", "<|open|>", "call", " tool", '="', "bash", '"', "<|sep|>",
     "<|open|>", "argument", " key", '="', "command", '"', " type", '="', "string", '"', "<|sep|>", "ls",

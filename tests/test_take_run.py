@@ -1,8 +1,9 @@
 """`ChoiceState.take_run`: the token runs' absorbs and feeds ahead of one run in one call, against
 the same run asked one call a text (`absorb_texts`, as `ChoiceState` had it, then `feed_ahead` on
 the text it declined, in turn), over the think-block shapes (MiniMax M2 without a block and after
-one, GLM in a block and in its own reasoning field) and random cuts of their texts and of the
-stream's reads: the same bytes, the same notices, and the general path's."""
+one, GLM in a block and in its own reasoning field), stripped harmony's analysis and calls, and
+random cuts of their texts and of the stream's reads: the same bytes, the same notices, and the
+general path's."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from sse_rewrite.stream.choice_state import ChoiceState
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.fuzzing import pieces
 
-GLM, MINIMAX = "z-ai/glm-4.7", "minimax/minimax-m2.1"
+GLM, MINIMAX, GPT_OSS = "z-ai/glm-4.7", "minimax/minimax-m2.1", "openai/gpt-oss-120b"
 THOUGHT = ["Let ", "me l", "ook", " é", '"', "\\", "\n", "`x`", "|", " ok", "[", "]"]
 MINIMAX_CALL = ["<minimax:tool_call>", "\n", "<invoke", " name", '="', "bash", '">', "\n", "<parameter",
                 " name", '="', "cmd", '">', "ls", " -la", " src", "/", " && ", "echo", " ok", "</parameter>",
@@ -26,6 +27,8 @@ MINIMAX_CALL = ["<minimax:tool_call>", "\n", "<invoke", " name", '="', "bash", '
 GLM_CALL = ["<tool_call>", "bash", "\n", "<arg_key>", "cmd", "</arg_key>", "\n", "<arg_value>", "ls",
             " -la", "</arg_value>", "\n", "<arg_key>", "n", "</arg_key>", "\n", "<arg_value>", "1",
             "</arg_value>", "\n", "</tool_call>"]
+HARMONY_CALL = ["assistant", "commentary", " to", "=functions", ".bash", " json", '{"cmd"', ': "ls', ' -la"',
+                "}"]
 SHAPES = {  # model, field, texts
     "minimax-no-block": (MINIMAX, "content", [*THOUGHT, *MINIMAX_CALL, *THOUGHT, *MINIMAX_CALL, "Done."]),
     "minimax-block": (MINIMAX, "content", [*THOUGHT, "</think>", "\n\n", *THOUGHT, *MINIMAX_CALL * 2]),
@@ -33,6 +36,8 @@ SHAPES = {  # model, field, texts
     "glm-block": (GLM, "content", [*THOUGHT, *GLM_CALL, "</think>", *THOUGHT, *GLM_CALL * 2]),
     "glm-own-field": (GLM, "reasoning_content", [*THOUGHT, *GLM_CALL, *THOUGHT, *GLM_CALL * 2]),
     "glm-own-field-empty-texts": (GLM, "reasoning_content", [*GLM_CALL[:5], "", *GLM_CALL[5:], "", "x"]),
+    "stripped-harmony": (GPT_OSS, "content", ["analysis", *THOUGHT, "y la", "yout", *HARMONY_CALL, *THOUGHT,
+                                              "a", "c", "assi", *HARMONY_CALL, "Done."]),
 }
 
 

@@ -27,7 +27,7 @@ from .choice_thoughts import ChoiceThoughts, hands_back
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
-from .fed_pieces import reasoning_whole
+from .fed_pieces import reasoning_text
 from .streamed_calls import CallPart
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -128,11 +128,13 @@ class ChoiceRewriter(ChoiceThoughts):
         return [("content", Notice("stranded-answer", note)), *([("content", Text(text))] if text else [])]
 
     def moved(self, choice: dict[str, Any]) -> dict[str, Any] | None:
-        """What `rewrite` makes of `choice` when its content, fed ahead, all went to the reasoning
-        field (harmony's analysis channel) and nothing else in it needs sending: that one field's
+        """What `rewrite` makes of `choice` when its content, fed ahead, went to the reasoning field
+        (harmony's analysis channel; a marker's start held or released with it: `reasoning_text`)
+        and nothing else in it needs sending: that one field's
         choice, without the plan; else None (then `rewrite` runs, as it would have)."""
         fed = self._fed
-        if fed is None or fed[0] != "content" or not reasoning_whole(fed[2], fed[1]) or self._undecided.runs:
+        if fed is None or fed[0] != "content" or (text := reasoning_text(fed[2])) is None \
+                or self._undecided.runs:
             return None
         parser = self._parsers["content"]
         if parser.undecided or not parser.pending:
@@ -143,7 +145,7 @@ class ChoiceRewriter(ChoiceThoughts):
         if not carries_nothing(choice, self._role_seen, ("content",)):
             return None
         self._fed = None
-        return self.moved_choice(fed[1])
+        return self.moved_choice(text)
 
     @property
     def fed_answered(self) -> bool:

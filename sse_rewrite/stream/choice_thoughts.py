@@ -17,7 +17,7 @@ from .choice_state import ChoiceState
 from .chunks import moved_choice, thought_choice
 from .deltas import lone_text
 from .events import Text
-from .fed_pieces import reasoning_whole
+from .fed_pieces import reasoning_text
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
 TYPE_CHECKING = False
@@ -35,9 +35,10 @@ class ChoiceThoughts(ChoiceState):
         return moved_choice(self.index, self._reasoning_field, text)
 
     def moved_on(self, texts: Sequence[str]) -> list[str]:
-        """After `moved` sent a fed content text to the reasoning field whole (harmony's analysis
-        channel): the leading `texts` that go there whole too, each fed as `feed_ahead` would
-        ("" for one that sends nothing). It stops before a text with a `<` (a marker, for
+        """After `moved` sent a fed content text to the reasoning field (harmony's analysis channel):
+        what the leading `texts` that go there send, each fed as `feed_ahead` would (a text, or less
+        or more where a marker's start is held or released: `reasoning_text`); it stops after one that
+        sends nothing ("", a call's opener). It stops before a text with a `<` (a marker, for
         `feed_ahead`), and at a fed text that does anything else: that one waits in `_fed`, and
         `moved` declines it, as it would have after `feed_ahead` (a text the content's reasoning
         markers would split too: `ContentThinking.passes`)."""
@@ -53,13 +54,14 @@ class ChoiceThoughts(ChoiceState):
                 moved.append(text)
                 continue
             pieces = parser.feed(text)
-            if parser.undecided or not parser.pending or (pieces and not reasoning_whole(pieces, text)):
+            reasoning = reasoning_text(pieces)  # (the text, or less or more: a marker's start held, released)
+            if parser.undecided or not parser.pending or (pieces and reasoning is None):
                 self._fed = ("content", text, pieces)
                 break
-            if not pieces:  # (it went into syntax, a call's opener: `take_run` reads on, absorbing its body)
+            if reasoning is None:  # (into syntax, a call's opener: `take_run` reads on, absorbs its body)
                 moved.append("")
                 break
-            moved.append(text)
+            moved.append(reasoning)
         return moved
 
     def thought(self, choice: dict[str, Any]) -> dict[str, Any] | None:
