@@ -60,12 +60,11 @@ class ChoiceRewriter(ChoiceThoughts):
             self._undecided.decide("content", [Markup(split.tag)], 0)
         elif split.lead:  # they were text, which continues the content
             self._account("content", self._parser("content").feed(split.lead), lead)
-        answer = None if split.stranded is None else self._stranded(split.stranded)
         if split.choice is None or (split.tail and self._make_parser is not None):
             # unchanged, or changed only by a tag start at the end, for which the event may be
             # held whole (not without a parser, `--format none`: then it goes out without them)
-            return self._rewrite(choice, False, lead, split.tail, answer)
-        result = self._rewrite(split.choice, True, lead, answer=answer)
+            return self._rewrite(choice, False, lead, split.tail, split.stranded)
+        result = self._rewrite(split.choice, True, lead, stranded=split.stranded)
         if result.choice is None and not result.emptied:  # kept as given: the split alone changed it
             result.choice = split.choice
             result.blank = carries_nothing(split.choice, result.role_seen)
@@ -112,15 +111,23 @@ class ChoiceRewriter(ChoiceThoughts):
     def _stranded(self, stranded: Stranded) -> list[Item]:
         """The answer the reasoning field got (docs/behaviour.md, "Think tags"), to be sent again in
         `content`: its text as the reasoning's parser left it (its calls were made there), and a
-        notice; past the section cap, the notice alone."""
+        notice; past the section cap, the notice alone. Asked once the choice's parsers are flushed:
+        what that parser gave back as it read is the text (`ContentThinking.answer`), where it read
+        the moved text alone; else a fresh parser reads it again."""
         if stranded.text is None:
             note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
                     f"{stranded.size} bytes of reasoning may be its answer, too long to send again")
             return [("content", Notice("stranded-answer", note))]
         text = stranded.text
+        assert self._think is not None  # (only a split strands an answer)
         if self._make_parser is not None:
             parser, self._spare = self._spare or self._make_parser(), None
-            if not hands_back(parser, text):  # (else: no marker may begin in it, read or not)
+            answer = self._think.answer(text)
+            if hands_back(parser, text):  # (no marker may begin in it, read or not)
+                pass
+            elif answer is not None:
+                text = answer
+            else:
                 pieces = [*parser.feed(text), *parser.flush(True)]
                 text = "".join(piece.text for piece in pieces if type(piece) is Text)
         note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
@@ -177,7 +184,7 @@ class ChoiceRewriter(ChoiceThoughts):
         self._fed = None
         if moved:
             assert think is not None
-            think.moved(fed[1])
+            think.moved(fed[1], fed[2])
         if fed[0] == "reasoning":  # (as `_rewrite` reads the field: the stream's reasoning field)
             self._reasoning_field = "reasoning"
         return [self._called(piece) for piece in fed[2] if type(piece) is ToolCall]
@@ -199,11 +206,11 @@ class ChoiceRewriter(ChoiceThoughts):
         return []
 
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
-                 tail: int = 0, answer: list[Item] | None = None) -> ChoiceResult:
+                 tail: int = 0, stranded: Stranded | None = None) -> ChoiceResult:
         """Rewrite `choice` (`moved`: its content was split by `--think`). `lead`: pieces of held
         content decided as text; `tail`: characters at the end of the content that `--think`
         holds as a tag start (kept from the parser; the event is held whole for them if it can);
-        `answer`: a stranded answer, sent after everything else the choice says (`_stranded`)."""
+        `stranded`: a stranded answer, sent after everything else the choice says (`_stranded`)."""
         delta = choice.get("delta")
         if type(delta) is not dict:
             delta = {}
@@ -245,7 +252,8 @@ class ChoiceRewriter(ChoiceThoughts):
             if tail and self._think is not None:
                 self._think.held_whole(tail)
             return self._hold(choice, result, own, items)
-        return self._rebuild(choice, delta, scanned, items, result, answer or [])
+        answer = self._stranded(stranded) if stranded is not None else []  # (its parsers flushed)
+        return self._rebuild(choice, delta, scanned, items, result, answer)
 
     def flush(self) -> ChoiceResult:
         """End of stream: everything the parsers still hold, as extra choice objects."""
@@ -272,6 +280,8 @@ class ChoiceRewriter(ChoiceThoughts):
         added to the field, see `UndecidedText.decide`)."""
         parser = self._parsers.get(name)
         held = (0 if parser is None else parser.undecided) + after
+        if self._think is not None and name == self._think.field:  # (the stranded answer's text)
+            self._think.answered(pieces)
         kept, entry = self._undecided.decide(name, pieces, held, fresh)
         parts = kept if self._streamed is None else self._streamed.parts(name, kept)
         for piece in parts:  # harmony's reasoning channel read in `content` goes to the reasoning field

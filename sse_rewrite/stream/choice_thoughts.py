@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..formats import ToolSyntax
+    from .events import Piece
 
 
 class ChoiceThoughts(ChoiceState):
@@ -142,7 +143,7 @@ class ChoiceThoughts(ChoiceState):
             parser.feed(text)  # (handed back whole: no lead in it)
             if field == "reasoning":
                 self._reasoning_field = field
-        think.moved(text)
+        think.moved(text, () if parser is None else (Text(text),))
         return count
 
     def _thinks(self, text: str, held: bool = False) -> str | None:
@@ -158,6 +159,7 @@ class ChoiceThoughts(ChoiceState):
         if content is not None and content.pending and not content.undecided:
             return None  # (inside a call: `split` leaves the content as it is)
         field, moved = think.field, text
+        pieces: list[Piece] = []  # (what the reasoning parser gave back for it, kept: `moved`)
         if self._make_parser is not None:  # (`--format none`: no parser reads the reasoning)
             self._read_on()
             self._last_field = field
@@ -176,7 +178,7 @@ class ChoiceThoughts(ChoiceState):
                 self._undecided.decide(field, pieces, parser.undecided, len(text))  # (no owner: as sent)
             if field == "reasoning":
                 self._reasoning_field = field
-        think.moved(text)
+        think.moved(text, pieces)
         return moved
 
 
