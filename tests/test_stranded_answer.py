@@ -279,8 +279,9 @@ _LEAKS = [
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["z-ai/glm-5.3", "minimax/minimax-m2.5"]), st.lists(st.sampled_from(_LEAKS), max_size=6),
-       st.lists(st.integers(min_value=1), max_size=10), st.booleans(), st.sampled_from(["stop", "tool_calls"]))
+@given(st.sampled_from(["z-ai/glm-5.3", "minimax/minimax-m2.5"]),
+       st.lists(st.sampled_from(_LEAKS), max_size=6), st.lists(st.integers(min_value=1), max_size=10),
+       st.booleans(), st.sampled_from(["stop", "tool_calls"]))
 def test_the_answer_kept_as_read_is_the_answer_read_again(
     model: str, parts: list[str], points: list[int], fast: bool, finish: str
 ) -> None:

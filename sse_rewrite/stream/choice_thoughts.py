@@ -143,7 +143,7 @@ class ChoiceThoughts(ChoiceState):
             parser.feed(text)  # (handed back whole: no lead in it)
             if field == "reasoning":
                 self._reasoning_field = field
-        think.moved(text, () if parser is None else (Text(text),))
+        think.moved(text, () if parser is None else None)
         return count
 
     def _thinks(self, text: str, held: bool = False) -> str | None:
@@ -159,7 +159,7 @@ class ChoiceThoughts(ChoiceState):
         if content is not None and content.pending and not content.undecided:
             return None  # (inside a call: `split` leaves the content as it is)
         field, moved = think.field, text
-        pieces: list[Piece] = []  # (what the reasoning parser gave back for it, kept: `moved`)
+        pieces: list[Piece] | None = []  # (what the reasoning parser gave back, for `moved`)
         if self._make_parser is not None:  # (`--format none`: no parser reads the reasoning)
             self._read_on()
             self._last_field = field
@@ -176,6 +176,8 @@ class ChoiceThoughts(ChoiceState):
                     self._fed = (field, text, pieces)
                     return None
                 self._undecided.decide(field, pieces, parser.undecided, len(text))  # (no owner: as sent)
+            else:
+                pieces = None  # (given back whole: `moved` keeps the text itself)
             if field == "reasoning":
                 self._reasoning_field = field
         think.moved(text, pieces)

@@ -207,12 +207,17 @@ class ContentThinking:
             size *= 2
         return end - start
 
-    def moved(self, text: str, pieces: Sequence[Piece] = ()) -> None:
+    def moved(self, text: str, pieces: Sequence[Piece] | None = ()) -> None:
         """`split`'s bookkeeping for a `text` that `moves`: kept for the stranded-answer rule, and
-        the `pieces` the reasoning field's parser gave back for it, if any (`answered`)."""
+        the `pieces` the reasoning field's parser gave back for it, if any (`answered`; None: the
+        text itself, whole, as a run no marker may begin in is)."""
         if self.tags.assumed:
             self._keep(text)
-            if pieces:
+            answer = self._answer
+            if answer is not None and pieces is None:  # (most moved texts: no call for them)
+                answer.append(text)
+                self._read += len(text)
+            elif pieces:
                 self.answered(pieces)
         else:
             self._moved, self._moved_size, self._answer = [], 0, None
