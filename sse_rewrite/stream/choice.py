@@ -111,23 +111,20 @@ class ChoiceRewriter(ChoiceThoughts):
     def _stranded(self, stranded: Stranded) -> list[Item]:
         """The answer the reasoning field got (docs/behaviour.md, "Think tags"), to be sent again in
         `content`: its text as the reasoning's parser left it (its calls were made there), and a
-        notice; past the section cap, the notice alone. Asked once the choice's parsers are flushed:
-        what that parser gave back as it read is the text (`ContentThinking.answer`), where it read
-        the moved text alone; else a fresh parser reads it again."""
+        notice; past the section cap, the notice alone. Where that parser read the moved text alone,
+        the text it gave back as it read (`ContentThinking.answer`); else a fresh parser's read."""
         if stranded.text is None:
             note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
                     f"{stranded.size} bytes of reasoning may be its answer, too long to send again")
             return [("content", Notice("stranded-answer", note))]
-        text = stranded.text
-        assert self._think is not None  # (only a split strands an answer)
-        if self._make_parser is not None:
+        text, think = stranded.text, self._think
+        if self._make_parser is not None and think is not None:  # (only a split strands an answer)
             parser, self._spare = self._spare or self._make_parser(), None
-            answer = self._think.answer(text)
-            if hands_back(parser, text):  # (no marker may begin in it, read or not)
-                pass
-            elif answer is not None:
-                text = answer
-            else:
+            read = not hands_back(parser, text)  # (else: no marker may begin in it, read or not)
+            kept = think.answer(text) if read else None
+            if kept is not None:
+                text = kept
+            elif read:
                 pieces = [*parser.feed(text), *parser.flush(True)]
                 text = "".join(piece.text for piece in pieces if type(piece) is Text)
         note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
@@ -252,8 +249,7 @@ class ChoiceRewriter(ChoiceThoughts):
             if tail and self._think is not None:
                 self._think.held_whole(tail)
             return self._hold(choice, result, own, items)
-        answer = self._stranded(stranded) if stranded is not None else []  # (its parsers flushed)
-        return self._rebuild(choice, delta, scanned, items, result, answer)
+        return self._rebuild(choice, delta, scanned, items, result, stranded)
 
     def flush(self) -> ChoiceResult:
         """End of stream: everything the parsers still hold, as extra choice objects."""
@@ -306,10 +302,10 @@ class ChoiceRewriter(ChoiceThoughts):
 
     def _rebuild(
         self, choice: dict[str, Any], delta: dict[str, Any], scanned: dict[str, str],
-        items: list[Item], result: ChoiceResult, answer: list[Item],
+        items: list[Item], result: ChoiceResult, stranded: Stranded | None,
     ) -> ChoiceResult:
-        """`choice` with its texts, calls and finish as `items` make them; `answer` (a stranded
-        answer, `_stranded`) in a chunk of its own after them, which takes the finish."""
+        """`choice` with its texts, calls and finish as `items` make them; a `stranded` answer
+        (`_stranded`, its parsers flushed) in a chunk of its own after them, which takes the finish."""
         new_delta = dict(delta)
         changed = self._indexes.remap_native(new_delta)
         legacy = None
@@ -319,8 +315,8 @@ class ChoiceRewriter(ChoiceThoughts):
             changed = True
             result.calls += legacy >= 0
         head, tail, result.notices = split_pieces(items)
-        if answer:
-            answer_head, _, notices = split_pieces(answer)
+        if stranded is not None:
+            answer_head, _, notices = split_pieces(self._stranded(stranded))
             result.notices += notices
             tail += [{"content": "".join(texts)} for texts in answer_head.values()]
         for name, value in scanned.items():
