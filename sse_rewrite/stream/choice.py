@@ -276,8 +276,8 @@ class ChoiceRewriter(ChoiceThoughts):
         added to the field, see `UndecidedText.decide`)."""
         parser = self._parsers.get(name)
         held = (0 if parser is None else parser.undecided) + after
-        if self._think is not None and name == self._think.field:  # (the stranded answer's text)
-            self._think.answered(pieces)
+        if (think := self._think) is not None and think.answering is not None and name == think.field:
+            think.answered(pieces)  # (a stranded answer's text)
         kept, entry = self._undecided.decide(name, pieces, held, fresh)
         parts = kept if self._streamed is None else self._streamed.parts(name, kept)
         for piece in parts:  # harmony's reasoning channel read in `content` goes to the reasoning field

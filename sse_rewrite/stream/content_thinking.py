@@ -98,7 +98,7 @@ class Split:
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_answer", "_cap", "_field", "_moved", "_moved_size", "_owed", "_read", "tags")
+    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "_read", "answering", "tags")
 
     def __init__(self, markers: MarkerSet, cap: int = DEFAULT_MAX_SECTION_BYTES) -> None:
         self.tags = ThinkSplitter(markers=markers)
@@ -108,7 +108,9 @@ class ContentThinking:
         self._cap = cap
         self._moved: list[str] | None = []  # moved while `tags.assumed` (None: past the cap)
         self._moved_size = 0  # its UTF-8 bytes
-        self._answer: list[str] | None = []  # the text the reasoning parser gave back of it (`answered`)
+        self.answering: list[str] | None = []
+        """The text the reasoning field's parser gave back of what moved on the assumption (`answered`),
+        the stranded answer's; None where it is not known (read only)."""
         self._read = 0  # the characters of the pieces it gave back (its raw spans): all it read, once flushed
 
     @property
@@ -135,7 +137,7 @@ class ContentThinking:
             for name in _REASONING_FIELDS:  # (as `split` reads them)
                 if type(delta.get(name)) is str and delta[name]:
                     self.tags.provider_reasons()
-                    self._answer = None  # (the reasoning parser reads the provider's text too)
+                    self.answering = None  # (the reasoning parser reads the provider's text too)
                     if name == "reasoning":
                         self._field = name
             return True
@@ -213,20 +215,20 @@ class ContentThinking:
         text itself, whole, as a run no marker may begin in is)."""
         if self.tags.assumed:
             self._keep(text)
-            answer = self._answer
+            answer = self.answering
             if answer is not None and pieces is None:  # (most moved texts: no call for them)
                 answer.append(text)
                 self._read += len(text)
             elif pieces:
                 self.answered(pieces)
         else:
-            self._moved, self._moved_size, self._answer = [], 0, None
+            self._moved, self._moved_size, self.answering = [], 0, None
 
     def answered(self, pieces: Sequence[Piece]) -> None:
         """The reasoning field's parser gave back `pieces` while the reasoning is assumed: their text
         is what it left of the moved text as text (the stranded answer, `answer`), and their text and
         raw spans count the characters it read (the pieces re-join to its input)."""
-        answer = self._answer
+        answer = self.answering
         if answer is None:
             return
         for piece in pieces:
@@ -238,15 +240,15 @@ class ContentThinking:
             elif type(piece) is Reasoning:  # (sent in the reasoning field, as the parser's text is not)
                 self._read += len(piece.text)
             elif type(piece) is not Notice:  # (a streamed call's parts: no raw span to count)
-                self._answer = None
+                self.answering = None
                 return
 
     def answer(self, text: str) -> str | None:
         """The stranded answer `text` as the reasoning field's parser left it, flushed (`answered`),
         when that parser read it all and nothing else: its pieces span as many characters, and no
-        provider's reasoning came (else None: a fresh parser must read it again). Starts anew."""
-        answer, read = self._answer, self._read
-        self._answer, self._read = [], 0
+        provider's reasoning came (else None: a fresh parser must read it again)."""
+        answer, read = self.answering, self._read
+        self.answering, self._read = None, 0  # (a choice strands once)
         return "".join(answer) if answer is not None and read == len(text) else None
 
     def passes(self, name: str, text: str) -> bool:
@@ -262,7 +264,7 @@ class ContentThinking:
             return False
         if name == "reasoning":  # (what `split` notes of such a delta)
             self._field = name
-        self._answer = None  # (its parser reads the provider's text: `answered`)
+        self.answering = None  # (its parser reads the provider's text: `answered`)
         return True
 
     def split(self, choice: dict[str, Any], in_call: bool = False,
@@ -281,7 +283,7 @@ class ContentThinking:
         for name in _REASONING_FIELDS:
             if type(delta.get(name)) is str and delta[name]:
                 self.tags.provider_reasons()
-                self._answer = None  # (the reasoning parser reads the provider's text too: `answered`)
+                self.answering = None  # (the reasoning parser reads the provider's text too: `answered`)
                 if name == "reasoning":
                     self._field = name
         content = delta.get("content")
@@ -324,7 +326,7 @@ class ContentThinking:
     def _strand(self, pieces: list[Text | Thought | Markup], finish: object) -> Stranded | None:
         """Keep what moved on the assumption alone; at a normal finish still on it, that text."""
         if not self.tags.assumed:
-            self._moved, self._moved_size, self._answer = [], 0, None  # a tag came: the reasoning was real
+            self._moved, self._moved_size, self.answering = [], 0, None  # a tag came: the reasoning was real
             return None
         for piece in pieces:
             if type(piece) is Thought:
@@ -340,7 +342,7 @@ class ContentThinking:
         """Keep text moved on the assumption alone, up to the cap (past it, its size alone)."""
         self._moved_size += len(text.encode())
         if self._moved_size > self._cap:
-            self._moved = self._answer = None
+            self._moved = self.answering = None
         elif self._moved is not None:
             self._moved.append(text)
 
