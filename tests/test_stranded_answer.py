@@ -9,6 +9,7 @@ token per chunk and at random cuts.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.body import rewrite_completion
+from sse_rewrite.stream.content_thinking import ContentThinking
 from sse_rewrite.stream.events import Notice
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.chunking import chunk_event, cut, token_stream
@@ -220,3 +222,80 @@ def test_a_stranded_answer_no_marker_may_begin_in_is_unread(
     answer = "".join(tokens)
     assert openai_seen(body)[:2] == (answer, answer)
     assert asked == [not read]
+
+
+@contextlib.contextmanager
+def texts_fed() -> Iterator[list[list[str]]]:
+    """While open, the texts fed to each parser a stream's format makes, a list a parser."""
+    from sse_rewrite.stream import stream_format
+
+    fed: list[list[str]] = []
+    factory = stream_format._parser_factory
+
+    def counted(*args: Any) -> Any:
+        make = factory(*args)
+
+        def made() -> Any:
+            parser, texts = make(), []
+            fed.append(texts)
+            feed = parser.feed
+            parser.feed = lambda text: texts.append(text) or feed(text)
+            return parser
+        return made
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stream_format, "_parser_factory", counted)
+        yield fed
+
+
+@pytest.mark.parametrize(("model", "tokens", "answer"), [
+    pytest.param("z-ai/glm-5.3", ["Let me check.", *CALL, " Done."], "Let me check. Done.", id="glm"),
+    pytest.param("minimax/minimax-m2.5", ["Let me", " check.", *(
+        '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n'
+        "</invoke>\n</minimax:tool_call>"), " Done."], "Let me check. Done.", id="minimax-m2"),
+])
+def test_a_stranded_answer_is_what_the_reasoning_parser_left_not_read_again(
+    model: str, tokens: list[str], answer: str
+) -> None:
+    # (that parser read the moved text alone: the text it gave back is the answer, kept as it went,
+    # `ContentThinking.answer`; no parser reads the whole answer again)
+    with texts_fed() as fed:
+        body, notices = rewritten(token_stream(tokens, model=model))
+    assert openai_seen(body)[:3] == (answer, answer, [("get_weather", {"city": "Paris"})])
+    assert [n.code for n in notices] == ["stranded-answer"]
+    assert all("".join(tokens) not in texts for texts in fed)
+
+
+def _without_ids(body: bytes) -> bytes:
+    """`body` with its call ids blanked (each stream makes its own)."""
+    return re.sub(rb'"id": ?"[^"]*"', b'"id":""', body)
+
+
+_LEAKS = [
+    "Let me check.", "a < b", CALL, " Done.",
+    '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>\n'
+    "</minimax:tool_call>", "<invoke", "</tool_call>", "<arg_key>x", "`<tool_call>`\n",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["z-ai/glm-5.3", "minimax/minimax-m2.5"]),
+       st.lists(st.sampled_from(_LEAKS), max_size=6), st.lists(st.integers(min_value=1), max_size=10),
+       st.booleans(), st.sampled_from(["stop", "tool_calls"]))
+def test_the_answer_kept_as_read_is_the_answer_read_again(
+    model: str, parts: list[str], points: list[int], fast: bool, finish: str
+) -> None:
+    # (differential: the text the reasoning field's parser gave back, against a fresh parser's read,
+    # at random token cuts and read cuts, the fast paths on and off)
+    text = "".join(parts) or "x"
+    tokens = [p for p in cut(text, [p % len(text) for p in points]) if p]
+    stream = token_stream(tokens, finish=finish, model=model)
+    cuts = sorted({p % len(stream) for p in points} - {0})
+    options = {"plain_runs": fast, "token_runs": fast}
+    kept = rewritten(stream, cuts, **options)
+    answer = ContentThinking.answer
+    with pytest.MonkeyPatch.context() as patch:  # (it declines: a fresh parser reads the answer again)
+        patch.setattr(ContentThinking, "answer", lambda self, text: (answer(self, text), None)[1])
+        again = rewritten(stream, cuts, **options)
+    assert _without_ids(kept[0]) == _without_ids(again[0])
+    assert kept[1] == again[1]

@@ -27,7 +27,7 @@ from .choice_thoughts import ChoiceThoughts, hands_back
 from .chunks import tool_call_delta
 from .deltas import carries_nothing, lone_text, scanned_fields, set_text, split_pieces
 from .events import Markup, Notice, Piece, Reasoning, Text, ToolCall
-from .fed_pieces import reasoning_text
+from .fed_pieces import calls_only, reasoning_text
 from .streamed_calls import CallPart
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -60,12 +60,11 @@ class ChoiceRewriter(ChoiceThoughts):
             self._undecided.decide("content", [Markup(split.tag)], 0)
         elif split.lead:  # they were text, which continues the content
             self._account("content", self._parser("content").feed(split.lead), lead)
-        answer = None if split.stranded is None else self._stranded(split.stranded)
         if split.choice is None or (split.tail and self._make_parser is not None):
             # unchanged, or changed only by a tag start at the end, for which the event may be
             # held whole (not without a parser, `--format none`: then it goes out without them)
-            return self._rewrite(choice, False, lead, split.tail, answer)
-        result = self._rewrite(split.choice, True, lead, answer=answer)
+            return self._rewrite(choice, False, lead, split.tail, split.stranded)
+        result = self._rewrite(split.choice, True, lead, stranded=split.stranded)
         if result.choice is None and not result.emptied:  # kept as given: the split alone changed it
             result.choice = split.choice
             result.blank = carries_nothing(split.choice, result.role_seen)
@@ -112,15 +111,20 @@ class ChoiceRewriter(ChoiceThoughts):
     def _stranded(self, stranded: Stranded) -> list[Item]:
         """The answer the reasoning field got (docs/behaviour.md, "Think tags"), to be sent again in
         `content`: its text as the reasoning's parser left it (its calls were made there), and a
-        notice; past the section cap, the notice alone."""
+        notice; past the section cap, the notice alone. Where that parser read the moved text alone,
+        the text it gave back as it read (`ContentThinking.answer`); else a fresh parser's read."""
         if stranded.text is None:
             note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
                     f"{stranded.size} bytes of reasoning may be its answer, too long to send again")
             return [("content", Notice("stranded-answer", note))]
-        text = stranded.text
-        if self._make_parser is not None:
+        text, think = stranded.text, self._think
+        if self._make_parser is not None and think is not None:  # (only a split strands an answer)
             parser, self._spare = self._spare or self._make_parser(), None
-            if not hands_back(parser, text):  # (else: no marker may begin in it, read or not)
+            read = not hands_back(parser, text)  # (else: no marker may begin in it, read or not)
+            kept = think.answer(text) if read else None
+            if kept is not None:
+                text = kept
+            elif read:
                 pieces = [*parser.feed(text), *parser.flush(True)]
                 text = "".join(piece.text for piece in pieces if type(piece) is Text)
         note = (f"the choice finished without the {stranded.closer} its prompt was assumed to open: its "
@@ -157,7 +161,7 @@ class ChoiceRewriter(ChoiceThoughts):
         pieces = fed[2]
         if len(pieces) == 1 and type(pieces[0]) is Text:
             return pieces[0].text == fed[1]
-        return _calls_only(pieces)
+        return calls_only(pieces)
 
     def fed_calls(self, choice: dict[str, Any]) -> list[dict[str, Any]] | None:
         """What `rewrite` makes of `choice` when its one text, fed ahead, made only calls (and
@@ -169,7 +173,7 @@ class ChoiceRewriter(ChoiceThoughts):
         fed = self._fed
         if fed is None or self._streamed is not None or self._undecided.runs:
             return None
-        if not _calls_only(fed[2]):
+        if not calls_only(fed[2]):
             return self._fed_text(choice, fed)
         found = lone_text(choice, self._role_seen)
         think = self._think
@@ -179,7 +183,7 @@ class ChoiceRewriter(ChoiceThoughts):
         self._fed = None
         if moved:
             assert think is not None
-            think.moved(fed[1])
+            think.moved(fed[1], fed[2])
         if fed[0] == "reasoning":  # (as `_rewrite` reads the field: the stream's reasoning field)
             self._reasoning_field = "reasoning"
         return [self._called(piece) for piece in fed[2] if type(piece) is ToolCall]
@@ -201,11 +205,11 @@ class ChoiceRewriter(ChoiceThoughts):
         return []
 
     def _rewrite(self, choice: dict[str, Any], moved: bool, lead: list[Item] | None = None,
-                 tail: int = 0, answer: list[Item] | None = None) -> ChoiceResult:
+                 tail: int = 0, stranded: Stranded | None = None) -> ChoiceResult:
         """Rewrite `choice` (`moved`: its content was split by `--think`). `lead`: pieces of held
         content decided as text; `tail`: characters at the end of the content that `--think`
         holds as a tag start (kept from the parser; the event is held whole for them if it can);
-        `answer`: a stranded answer, sent after everything else the choice says (`_stranded`)."""
+        `stranded`: a stranded answer, sent after everything else the choice says (`_stranded`)."""
         delta = choice.get("delta")
         if type(delta) is not dict:
             delta = {}
@@ -247,7 +251,7 @@ class ChoiceRewriter(ChoiceThoughts):
             if tail and self._think is not None:
                 self._think.held_whole(tail)
             return self._hold(choice, result, own, items)
-        return self._rebuild(choice, delta, scanned, items, result, answer or [])
+        return self._rebuild(choice, delta, scanned, items, result, stranded)
 
     def flush(self) -> ChoiceResult:
         """End of stream: everything the parsers still hold, as extra choice objects."""
@@ -274,6 +278,8 @@ class ChoiceRewriter(ChoiceThoughts):
         added to the field, see `UndecidedText.decide`)."""
         parser = self._parsers.get(name)
         held = (0 if parser is None else parser.undecided) + after
+        if (think := self._think) is not None and think.answering is not None and name == think.field:
+            think.answered(pieces)  # (a stranded answer's text)
         kept, entry = self._undecided.decide(name, pieces, held, fresh)
         parts = kept if self._streamed is None else self._streamed.parts(name, kept)
         for piece in parts:  # harmony's reasoning channel read in `content` goes to the reasoning field
@@ -298,10 +304,10 @@ class ChoiceRewriter(ChoiceThoughts):
 
     def _rebuild(
         self, choice: dict[str, Any], delta: dict[str, Any], scanned: dict[str, str],
-        items: list[Item], result: ChoiceResult, answer: list[Item],
+        items: list[Item], result: ChoiceResult, stranded: Stranded | None,
     ) -> ChoiceResult:
-        """`choice` with its texts, calls and finish as `items` make them; `answer` (a stranded
-        answer, `_stranded`) in a chunk of its own after them, which takes the finish."""
+        """`choice` with its texts, calls and finish as `items` make them; a `stranded` answer
+        (`_stranded`, its parsers flushed) in a chunk of its own after them, which takes the finish."""
         new_delta = dict(delta)
         changed = self._indexes.remap_native(new_delta)
         legacy = None
@@ -311,8 +317,8 @@ class ChoiceRewriter(ChoiceThoughts):
             changed = True
             result.calls += legacy >= 0
         head, tail, result.notices = split_pieces(items)
-        if answer:
-            answer_head, _, notices = split_pieces(answer)
+        if stranded is not None:
+            answer_head, _, notices = split_pieces(self._stranded(stranded))
             result.notices += notices
             tail += [{"content": "".join(texts)} for texts in answer_head.values()]
         for name, value in scanned.items():
@@ -375,17 +381,6 @@ class ChoiceRewriter(ChoiceThoughts):
         call_id = self._call_id(index, call)
         delta = {"tool_calls": [tool_call_delta(index, call_id, call.name, call.arguments)]}
         return {"index": self.index, "delta": delta, "finish_reason": None}
-
-
-def _calls_only(pieces: list[Piece]) -> bool:
-    """Whether the pieces are calls and markup, a call among them."""
-    called = False
-    for piece in pieces:
-        if type(piece) is ToolCall:
-            called = True
-        elif type(piece) is not Markup:
-            return False
-    return called
 
 
 def _markup_only(items: list[Item]) -> bool:

@@ -228,7 +228,7 @@ class ChoiceState:
         self._fed = None
         if fed[0] == "reasoning":
             self._reasoning_field = "reasoning"
-        think.moved(text)
+        think.moved(text, fed[2])
         return True
 
     def _feeds_moved(self, text: str) -> bool:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..formats import ToolSyntax
+    from .events import Piece
 
 
 class ChoiceThoughts(ChoiceState):
@@ -147,7 +148,7 @@ class ChoiceThoughts(ChoiceState):
             parser.feed(text)  # (handed back whole: no lead in it)
             if field == "reasoning":
                 self._reasoning_field = field
-        think.moved(text)
+        think.moved(text, () if parser is None else None)
         return count
 
     def _thinks(self, text: str, held: bool = False) -> str | None:
@@ -163,6 +164,7 @@ class ChoiceThoughts(ChoiceState):
         if content is not None and content.pending and not content.undecided:
             return None  # (inside a call: `split` leaves the content as it is)
         field, moved = think.field, text
+        pieces: list[Piece] | None = []  # (what the reasoning parser gave back, for `moved`)
         if self._make_parser is not None:  # (`--format none`: no parser reads the reasoning)
             self._read_on()
             self._last_field = field
@@ -179,9 +181,11 @@ class ChoiceThoughts(ChoiceState):
                     self._fed = (field, text, pieces)
                     return None
                 self._undecided.decide(field, pieces, parser.undecided, len(text))  # (no owner: as sent)
+            else:
+                pieces = None  # (given back whole: `moved` keeps the text itself)
             if field == "reasoning":
                 self._reasoning_field = field
-        think.moved(text)
+        think.moved(text, pieces)
         return moved
 
 

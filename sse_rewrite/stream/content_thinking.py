@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from ..formats.machines._scanner import DEFAULT_MAX_SECTION_BYTES
-from .events import Markup, Text
+from .events import Markup, Notice, Reasoning, Text, ToolCall
 from .think import ThinkSplitter, Thought
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any, Final
 
     from ..formats import ToolSyntax
+    from .events import Piece
     from .think_markers import MarkerSet
 
     Words = tuple[tuple[str, ...], tuple[str, ...]]
@@ -97,7 +98,7 @@ class Split:
 class ContentThinking:
     """One choice's `--think` state: a `ThinkSplitter` over its `content`, and the reasoning field."""
 
-    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "tags")
+    __slots__ = ("_cap", "_field", "_moved", "_moved_size", "_owed", "_read", "answering", "tags")
 
     def __init__(self, markers: MarkerSet, cap: int = DEFAULT_MAX_SECTION_BYTES) -> None:
         self.tags = ThinkSplitter(markers=markers)
@@ -107,6 +108,10 @@ class ContentThinking:
         self._cap = cap
         self._moved: list[str] | None = []  # moved while `tags.assumed` (None: past the cap)
         self._moved_size = 0  # its UTF-8 bytes
+        self.answering: list[str] | None = []
+        """The text the reasoning field's parser gave back of what moved on the assumption (`answered`),
+        the stranded answer's; None where it is not known (read only)."""
+        self._read = 0  # the characters of the pieces it gave back (its raw spans): all it read, once flushed
 
     @property
     def held(self) -> int:
@@ -132,6 +137,7 @@ class ContentThinking:
             for name in _REASONING_FIELDS:  # (as `split` reads them)
                 if type(delta.get(name)) is str and delta[name]:
                     self.tags.provider_reasons()
+                    self.answering = None  # (the reasoning parser reads the provider's text too)
                     if name == "reasoning":
                         self._field = name
             return True
@@ -203,12 +209,47 @@ class ContentThinking:
             size *= 2
         return end - start
 
-    def moved(self, text: str) -> None:
-        """`split`'s bookkeeping for a `text` that `moves`: kept for the stranded-answer rule."""
+    def moved(self, text: str, pieces: Sequence[Piece] | None = ()) -> None:
+        """`split`'s bookkeeping for a `text` that `moves`: kept for the stranded-answer rule, and
+        the `pieces` the reasoning field's parser gave back for it, if any (`answered`; None: the
+        text itself, whole, as a run no marker may begin in is)."""
         if self.tags.assumed:
             self._keep(text)
+            answer = self.answering
+            if answer is not None and pieces is None:  # (most moved texts: no call for them)
+                answer.append(text)
+                self._read += len(text)
+            elif pieces:
+                self.answered(pieces)
         else:
-            self._moved, self._moved_size = [], 0
+            self._moved, self._moved_size, self.answering = [], 0, None
+
+    def answered(self, pieces: Sequence[Piece]) -> None:
+        """The reasoning field's parser gave back `pieces` while the reasoning is assumed: their text
+        is what it left of the moved text as text (the stranded answer, `answer`), and their text and
+        raw spans count the characters it read (the pieces re-join to its input)."""
+        answer = self.answering
+        if answer is None:
+            return
+        for piece in pieces:
+            if type(piece) is Text:
+                answer.append(piece.text)
+                self._read += len(piece.text)
+            elif type(piece) is Markup or type(piece) is ToolCall:
+                self._read += len(piece.raw)
+            elif type(piece) is Reasoning:  # (sent in the reasoning field, as the parser's text is not)
+                self._read += len(piece.text)
+            elif type(piece) is not Notice:  # (a streamed call's parts: no raw span to count)
+                self.answering = None
+                return
+
+    def answer(self, text: str) -> str | None:
+        """The stranded answer `text` as the reasoning field's parser left it, flushed (`answered`),
+        when that parser read it all and nothing else: its pieces span as many characters, and no
+        provider's reasoning came (else None: a fresh parser must read it again)."""
+        answer, read = self.answering, self._read
+        self.answering, self._read = None, 0  # (a choice strands once)
+        return "".join(answer) if answer is not None and read == len(text) else None
 
     def passes(self, name: str, text: str) -> bool:
         """Whether `split` would leave a delta of this one text in field `name` (and no finish)
@@ -223,6 +264,7 @@ class ContentThinking:
             return False
         if name == "reasoning":  # (what `split` notes of such a delta)
             self._field = name
+        self.answering = None  # (its parser reads the provider's text: `answered`)
         return True
 
     def split(self, choice: dict[str, Any], in_call: bool = False,
@@ -241,6 +283,7 @@ class ContentThinking:
         for name in _REASONING_FIELDS:
             if type(delta.get(name)) is str and delta[name]:
                 self.tags.provider_reasons()
+                self.answering = None  # (the reasoning parser reads the provider's text too: `answered`)
                 if name == "reasoning":
                     self._field = name
         content = delta.get("content")
@@ -283,7 +326,7 @@ class ContentThinking:
     def _strand(self, pieces: list[Text | Thought | Markup], finish: object) -> Stranded | None:
         """Keep what moved on the assumption alone; at a normal finish still on it, that text."""
         if not self.tags.assumed:
-            self._moved, self._moved_size = [], 0  # a tag came: the reasoning was real
+            self._moved, self._moved_size, self.answering = [], 0, None  # a tag came: the reasoning was real
             return None
         for piece in pieces:
             if type(piece) is Thought:
@@ -299,7 +342,7 @@ class ContentThinking:
         """Keep text moved on the assumption alone, up to the cap (past it, its size alone)."""
         self._moved_size += len(text.encode())
         if self._moved_size > self._cap:
-            self._moved = None
+            self._moved = self.answering = None
         elif self._moved is not None:
             self._moved.append(text)
 

@@ -3,12 +3,13 @@
 `ChoiceState` feeds a parser a text ahead of its chunk's rewrite (`feed_ahead`, `absorb`) and asks
 these of the pieces it gets back: all syntax (`markup_only`), all reasoning (`reasoning_whole`, or
 with a marker's start held back or released with it: `reasoning_text`),
-or more of a streamed call's arguments (`streams_only`; its end: `StreamedCalls.ended`).
+or more of a streamed call's arguments (`streams_only`; its end: `StreamedCalls.ended`), or whole calls
+(`calls_only`).
 """
 
 from __future__ import annotations
 
-from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning
+from .events import ArgumentsDelta, CallStart, Markup, Piece, Reasoning, ToolCall
 
 
 def reasoning_whole(pieces: list[Piece], text: str) -> bool:
@@ -36,3 +37,14 @@ def streams_only(pieces: list[Piece]) -> bool:
         if type(piece) is not ArgumentsDelta and type(piece) is not CallStart:
             return False
     return True
+
+
+def calls_only(pieces: list[Piece]) -> bool:
+    """Whether the pieces are calls and markup, a call among them."""
+    called = False
+    for piece in pieces:
+        if type(piece) is ToolCall:
+            called = True
+        elif type(piece) is not Markup:
+            return False
+    return called
