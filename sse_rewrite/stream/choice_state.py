@@ -277,6 +277,23 @@ class ChoiceState:
             parts.append((entry[0], taken[0]))
         return len(taken)
 
+    def absorb_live(self, name: str, text: str) -> tuple[int, str] | str | None:
+        """`absorb_streamed` of a live event's one text (`TokenRuns.take_one`), without its lists:
+        the argument part it streams, `""` when taken streaming nothing (an XML value's token), None
+        when not taken (as `absorb_streamed` declines: the caller feeds it ahead)."""
+        parser, streamed, think = self._parsers.get(name), self._streamed, self._think
+        if streamed is None or parser is None or self._undecided.runs:
+            return None
+        if (think is not None and think.tags.busy and not think.passes(name, "")) or self._fed:
+            return None
+        self._last_field = name
+        taken = parser.absorb_argument(text) if text else None
+        if not taken:
+            return taken
+        entry = streamed.open[name]
+        entry[1] += len(taken)
+        return entry[0], taken
+
     def feed_ahead(self, name: str, text: str, parts: list[Part] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of
         but not this text (a marker, most likely). True when it leaves nothing to send,

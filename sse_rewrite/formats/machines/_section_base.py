@@ -15,7 +15,6 @@ are held back, because the final arguments are trimmed. An announced call takes 
 
 from __future__ import annotations
 
-import bisect
 import enum
 import itertools
 import re
@@ -107,16 +106,9 @@ class SectionBase(ScanningParser):
         state = self._state
         if state is _ARGS:
             joined = "".join(texts)
-            if "<" in joined:  # the texts that end before the first `<` (`in` first: no `find` a token)
-                if len(texts) == 1:
-                    return 0
-                marker = joined.find("<")
-                texts = texts[: bisect.bisect_right(list(itertools.accumulate(map(len, texts))), marker)]
-                if not texts:
-                    return 0
-                joined = joined[: sum(map(len, texts))]
-            # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one
-            if scan.end - scan.start + 4 * len(joined) > self._max:  # (else those within it)
+            # 4 bytes a character bound the UTF-8 size: within the cap as a whole means within it one by one;
+            # else the texts before the first `<`, within the cap (`in` first: no search a token)
+            if "<" in joined or scan.end - scan.start + 4 * len(joined) > self._max:
                 texts = settled_texts(texts, scan.end - scan.start, self._max, _ARGUMENT_STOPS)
                 joined = "".join(texts)
             # Nothing is left to search: the ARGS step catches the JSON string state (`_json`) up
@@ -209,6 +201,25 @@ class SectionBase(ScanningParser):
             self._held = []
         return text
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` of one text, without the lists (a live event's): taken when it holds
+        no `<`, appended, and what it settles streamed."""
+        scan = self._scan
+        if self._state is not _ARGS or self._announced is None:
+            return "" if self.absorb((text,)) else None
+        if scan.cursor != scan.end or self._seen != scan.end or "<" in text \
+                or scan.end - scan.start + 4 * len(text) > self._max:  # fmt: skip
+            return None
+        scan.append(text, True)
+        self._seen, sent = scan.end, self._sent
+        if sent and not self._held and not self._quoted and text and not text[-1].isspace():
+            sent.append(text)
+            return text
+        streamed = self._settle(text)
+        if streamed:
+            sent.append(streamed)
+        return streamed
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """In the announced call's arguments, the texts `absorb` would take unstreamed (those
         before the first `<`): appended, and what each settles streamed (`_stream_settled`)."""
@@ -217,27 +228,7 @@ class SectionBase(ScanningParser):
             return [""] * self.absorb(texts)
         if scan.cursor != scan.end or self._seen != scan.end:  # (something is still to look at)
             return []
-        sent = self._sent
-        if len(texts) == 1:
-            text = texts[0]
-            if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
-                return []
-            scan.append(text, True)
-            self._seen = scan.end
-            if sent and not self._held and not self._quoted and text and not text[-1].isspace():
-                sent.append(text)
-                return [text]
-            streamed = self._settle(text)
-            if streamed:
-                sent.append(streamed)
-            return [streamed]
-        taken = []
-        size = scan.end - scan.start
-        for text in texts:
-            size += 4 * len(text)  # (at most this many UTF-8 bytes: `feed` applies the cap)
-            if "<" in text or size > self._max:
-                break
-            taken.append(text)
+        sent, taken = self._sent, settled_texts(texts, scan.end - scan.start, self._max, _ARGUMENT_STOPS)
         if not taken:
             return []
         scan.append(taken[0] if len(taken) == 1 else "".join(taken))

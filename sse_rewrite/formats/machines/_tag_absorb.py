@@ -100,6 +100,18 @@ class TagStreamAbsorb(TagStreaming):
                 return taken + ScanningParser._absorb_around_body(self, texts[taken:])
         return taken
 
+    def absorb_argument(self, text: str) -> str | None:
+        """`absorb_arguments` of one text (a live event's): an XML or GLM value's token (the hot
+        state) is `_absorb_tagged`'s, written out, and streams nothing."""
+        scan = self._scan
+        if self._state is not self.TAGGED or scan.cursor != scan.end:
+            taken = self.absorb_arguments((text,))
+            return taken[0] if taken else None
+        if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
+            return None
+        scan.append(text, True)
+        return ""
+
     def absorb_arguments(self, texts: Sequence[str]) -> list[str]:
         """JSON: inside the streamed arguments value, texts without a closing bracket are
         appended (the scanners catch up when they next look), the others read first
@@ -108,12 +120,6 @@ class TagStreamAbsorb(TagStreaming):
         GLM values, which stream when they close, included) what `absorb` takes streams nothing."""
         scan = self._scan
         if self._state is not self.JSON_BODY or self._value_at == UNDECIDED:
-            if self._state is self.TAGGED and len(texts) == 1 and scan.cursor == scan.end:
-                text = texts[0]  # (a live token of a value: `_absorb_tagged`'s, written out)
-                if "<" in text or scan.end - scan.start + 4 * len(text) > self._max:
-                    return []
-                scan.append(text, True)
-                return [""]
             return [""] * self._absorb_unstreamed(texts)
         if self._value_at == NOT_STREAMED:
             return [""] * self._absorb_body_rest(texts)

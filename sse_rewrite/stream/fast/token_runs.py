@@ -122,8 +122,16 @@ class TokenRuns:
         self._left = None
         parts: list[Part] | None = None
         if self._stream.streams_arguments:
+            part = rewriter.absorb_live(self._field, token)  # (the one token, without the run's lists)
+            if part is not None:  # taken: its part goes out (`_sent`), or nothing ("": an XML value's)
+                chunk, example = self._chunk, self._example
+                if isinstance(part, str) or chunk is None:
+                    return Taken([], len(data), 1, 0)
+                if example is None:
+                    return Taken(self._stream.send_parts(chunk, self._choice, [part]), len(data), 1, 0)
+                return Taken(self._stream.send_parts(chunk, self._choice, [part], *example), len(data), 1, 0)
             streamed: list[Part] = []
-            done, parts = self._stream_parts(rewriter, [token], streamed, out), streamed
+            done, parts = self._stream_parts(rewriter, [token], streamed, out, 0), streamed
         else:
             done = self._absorb(rewriter, [token], out, data)
         if out or not done:
@@ -254,14 +262,16 @@ class TokenRuns:
         return {**chunk, "choices": [rewriter.thought_choice(chunk["choices"][0], text)]}
 
     def _stream_parts(
-        self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[Part], out: list[Output]
+        self, rewriter: ChoiceRewriter, tokens: list[str], parts: list[Part], out: list[Output],
+        count: int | None = None,
     ) -> int:  # fmt: skip
         """`_absorb`, streaming arguments: how many of the leading `tokens` the call takes,
         leaving nothing to send but the argument parts they stream (added to `parts`), or
         the chunks of text moved to the reasoning field (added to `out`, after the parts
-        before them)."""
+        before them). `count`: how many the call absorbed already (`take_one`: none)."""
         field = self._field
-        count = rewriter.absorb_streamed(field, tokens, parts)
+        if count is None:
+            count = rewriter.absorb_streamed(field, tokens, parts)
         while count < len(tokens):
             if rewriter.feed_ahead(field, tokens[count], parts):
                 count += 1

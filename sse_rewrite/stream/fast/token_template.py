@@ -45,7 +45,6 @@ _PROBE: Final = "\x00probe"
 _PLAIN: Final = rb'[^"\\\x00-\x1f]*+'  # string bytes that need no escape (`*+`: no backtracking)
 STRING: Final = rb'"' + _PLAIN + rb"(?:\\[^\x00-\x1f]" + _PLAIN + rb')*+"'
 """One JSON string literal, quotes included (a pattern)."""
-_STRING: Final = re.compile(STRING)
 
 
 class TokenRun:
@@ -159,7 +158,7 @@ class TokenTemplate:
             return None
         if self._slots == 1:
             literal = data[len(self._head) : len(data) - len(self._tail)]
-            if _STRING.fullmatch(literal) is None:
+            if literal[:1] != b'"' or literal[-1:] != b'"':  # (then only one string literal decodes)
                 return None
         else:
             event = self._slotted.fullmatch(data)
