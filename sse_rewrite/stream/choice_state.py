@@ -89,6 +89,15 @@ class ChoiceState:
         return False
 
     @property
+    def declines(self) -> bool:
+        """True while `absorb` declines any text, so the general path would `rewrite` the next
+        event: characters are held undecided (their events held whole), or a text was fed ahead
+        and no busy think block may take it as moved markup."""
+        if self._undecided.runs:
+            return True
+        return self._fed is not None and not (self._think is not None and self._think.tags.busy)
+
+    @property
     def exposed(self) -> bool:
         """True while some field's quote state is `Quotes.exposed`: no event may pass unread."""
         for quotes in self._quotes.values():  # noqa: SIM110 (a loop, not any(): asked of idle events)
