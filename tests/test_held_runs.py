@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sse_rewrite.stream.choice import ChoiceRewriter
 from sse_rewrite.stream.rewrite import RewriteOptions, StreamRewriter
 from tests.fuzzing import pieces
 
@@ -91,3 +92,20 @@ def test_a_later_calls_held_header_is_not_decoded_by_the_general_path(
     read = b"".join(decoded)
     assert read.count(b'"functions"') == 1  # (the first, after prose: held from the idle stream)
     assert b'".read_file"' not in read
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_text_fed_ahead_and_held_whole_skips_the_plan(monkeypatch: pytest.MonkeyPatch, on: bool) -> None:
+    """`functions`, fed ahead and all of it held undecided after prose or a call, is held whole
+    without the plan (`ChoiceState.held_whole`), on either path; `.bash`, which decides it, is planned."""
+    planned: list[object] = []
+    full = ChoiceRewriter._rewrite
+
+    def spy(self: ChoiceRewriter, choice: dict[str, Any], *args: Any, **kwargs: Any) -> object:
+        planned.append(choice["delta"].get("content"))
+        return full(self, choice, *args, **kwargs)
+
+    monkeypatch.setattr(ChoiceRewriter, "_rewrite", spy)
+    rewritten(stream(*STREAMS["stripped-kimi"]), [], on)
+    assert "functions" not in planned
+    assert ".read_file" in planned

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
+from .choice_result import ChoiceResult
 from .deltas import lone_text, scanned_fields
 from .events import Piece, ToolCall
 from .fed_pieces import markup_only, reasoning_whole, streams_only
@@ -90,12 +91,25 @@ class ChoiceState:
 
     @property
     def declines(self) -> bool:
-        """True while `absorb` declines any text, so the general path would `rewrite` the next
-        event: characters are held undecided (their events held whole), or a text was fed ahead
-        and no busy think block may take it as moved markup."""
-        if self._undecided.runs:
-            return True
-        return self._fed is not None and not (self._think is not None and self._think.tags.busy)
+        """True while `absorb` declines any text, so the general path would `rewrite` the next event:
+        characters held undecided (their events held whole), or a text fed ahead out of a busy think block."""
+        busy = self._think is not None and self._think.tags.busy  # (then it may take it as moved markup)
+        return bool(self._undecided.runs) or (self._fed is not None and not busy)
+
+    def held_whole(self, choice: dict[str, Any]) -> ChoiceResult | None:
+        """What `_rewrite` makes of a choice whose one content text, fed ahead, its parser left all
+        undecided after held events only (`UndecidedText.held_whole`): the event held whole, as
+        `ChoiceRewriter._hold` holds it, without the plan; else None (then `_rewrite` runs)."""
+        fed = self._fed
+        if fed is None or fed[2] or fed[0] != "content" or lone_text(choice, self._role_seen) != fed[:2]:
+            return None
+        own = self._undecided.held_whole("content", self._parsers["content"].undecided, len(fed[1]))
+        if own is None:
+            return None
+        self._fed, self._last_field = None, "content"
+        result = ChoiceResult(notices=[], role_seen=self._role_seen, source=choice, undecided=own[1])
+        own[0] = result
+        return result
 
     @property
     def exposed(self) -> bool:
