@@ -48,7 +48,9 @@ class ChoiceRewriter(ChoiceThoughts):
         """Rewrite one incoming choice object (under `--think`, its content split first)."""
         self._read_on()
         if self._think is None or self._think.quiet(choice):
-            return self._rewrite(choice, False)
+            fed = self._fed  # (a text fed ahead and held whole: the plan has nothing to do, `held_whole`)
+            held = None if fed is None or fed[2] else self.held_whole(choice)
+            return self._rewrite(choice, False) if held is None else held
         parser = self._parsers.get("content")  # inside a call: pending, and not for a marker's start
         in_call = parser is not None and parser.pending and not parser.undecided
         split = self._think.split(choice, in_call, None if self._make_parser is None else self._reader_ahead)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .call_indexes import CallIndexes
+from .choice_result import ChoiceResult
 from .deltas import lone_text, scanned_fields
 from .events import Piece, ToolCall
 from .fed_pieces import markup_only, reasoning_whole, streams_only
@@ -87,6 +88,28 @@ class ChoiceState:
             if parser.watching:
                 return True
         return False
+
+    @property
+    def declines(self) -> bool:
+        """True while `absorb` declines any text, so the general path would `rewrite` the next event:
+        characters held undecided (their events held whole), or a text fed ahead out of a busy think block."""
+        busy = self._think is not None and self._think.tags.busy  # (then it may take it as moved markup)
+        return bool(self._undecided.runs) or (self._fed is not None and not busy)
+
+    def held_whole(self, choice: dict[str, Any]) -> ChoiceResult | None:
+        """What `_rewrite` makes of a choice whose one content text, fed ahead, its parser left all
+        undecided after held events only (`UndecidedText.held_whole`): the event held whole, as
+        `ChoiceRewriter._hold` holds it, without the plan; else None (then `_rewrite` runs)."""
+        fed = self._fed
+        if fed is None or fed[2] or fed[0] != "content" or lone_text(choice, self._role_seen) != fed[:2]:
+            return None
+        own = self._undecided.held_whole("content", self._parsers["content"].undecided, len(fed[1]))
+        if own is None:
+            return None
+        self._fed, self._last_field = None, "content"
+        result = ChoiceResult(notices=[], role_seen=self._role_seen, source=choice, undecided=own[1])
+        own[0] = result
+        return result
 
     @property
     def exposed(self) -> bool:
@@ -256,43 +279,6 @@ class ChoiceState:
         self._last_field = field
         self._fed = (field, text, self._parser(field).feed(text))
         return True
-
-    def absorb_streamed(self, name: str, texts: Sequence[str], parts: list[Part]) -> int:
-        """`take_run`'s absorb, streaming arguments (`ToolSyntax.absorb_arguments`): how many texts
-        it took; the argument parts they stream are added to `parts`."""
-        parser, streamed, think = self._parsers.get(name), self._streamed, self._think
-        if streamed is None or parser is None or self._undecided.runs:  # (None: no streaming, never asked)
-            return 0
-        if (think is not None and think.tags.busy and not think.passes(name, "")) or self._fed:
-            return 0  # (`_splits`, inlined: once per live token)
-        if "" in texts:
-            texts = texts[: list(texts).index("")]
-        self._last_field = name
-        taken = parser.absorb_arguments(texts)
-        if len(taken) != 1:
-            streamed.add(name, taken, parts)
-        elif taken[0]:  # (a live token: `StreamedCalls.add` inlined, as in `absorb`; an XML value's is "")
-            entry = streamed.open[name]
-            entry[1] += len(taken[0])
-            parts.append((entry[0], taken[0]))
-        return len(taken)
-
-    def absorb_live(self, name: str, text: str) -> tuple[int, str] | str | None:
-        """`absorb_streamed` of a live event's one text (`TokenRuns.take_one`), without its lists:
-        the argument part it streams, `""` when taken streaming nothing (an XML value's token), None
-        when not taken (as `absorb_streamed` declines: the caller feeds it ahead)."""
-        parser, streamed, think = self._parsers.get(name), self._streamed, self._think
-        if streamed is None or parser is None or self._undecided.runs:
-            return None
-        if (think is not None and think.tags.busy and not think.passes(name, "")) or self._fed:
-            return None
-        self._last_field = name
-        taken = parser.absorb_argument(text) if text else None
-        if not taken:
-            return taken
-        entry = streamed.open[name]
-        entry[1] += len(taken)
-        return entry[0], taken
 
     def feed_ahead(self, name: str, text: str, parts: list[Part] | None = None) -> bool:
         """Feed the field `name` the text of the next event, one `absorb` took the like of

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .choice_state import ChoiceState
+from .choice_streaming import ChoiceStreaming
 from .chunks import moved_choice, thought_choice
 from .deltas import lone_text
 from .events import Text
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from .events import Piece
 
 
-class ChoiceThoughts(ChoiceState):
-    """`ChoiceState` and the short way for content moved to the reasoning field (see module docstring)."""
+class ChoiceThoughts(ChoiceStreaming):
+    """`ChoiceStreaming` and the short way for content moved to the reasoning field (see module docstring)."""
 
     def moved_choice(self, text: str) -> dict[str, Any]:
         """The choice that sends `text` of the content to the reasoning field (harmony's analysis)."""

@@ -78,6 +78,19 @@ class UndecidedText:
         runs.append(entry)
         return kept, entry
 
+    def held_whole(self, name: str, undecided: int, fresh: int) -> Entry | None:
+        """`decide` of a feed that handed back no piece, when its `fresh` characters are all left
+        undecided and every run before them, of this field only, is a held event's: then its
+        event may be held whole, as `may_hold` would find; their new run (owner None). Else None,
+        deciding nothing."""
+        runs = self.runs.get(name, [])
+        if len(self.runs) > bool(runs) or any(entry[0] is None for entry in runs):
+            return None
+        held = sum(entry[1] for entry in runs)
+        if undecided - min(held, undecided - min(undecided, fresh)) != fresh:  # (`decide`'s new run)
+            return None
+        return self.decide(name, [], undecided, fresh)[1]
+
     def may_hold(self, scanned: dict[str, str], own: list[tuple[str, Entry]], items: list[Any]) -> bool:
         """Whether an event may be held whole: its undecided characters (`own`, by field) are all
         that would change in it (`items`: its `(field, piece)`s), and no character of a rebuilt

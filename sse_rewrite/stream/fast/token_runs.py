@@ -179,10 +179,16 @@ class TokenRuns:
             if rewriter.fed_answered:  # (calls, or the text as it was: never moved nor a thought, so first)
                 if self._called(event if isinstance(event, bytes) else event(count), tokens[count], out):
                     return count + 1  # (the run ends there: the choices were recounted, idle or not)
+            elif self._moved(tokens, count, out) or self._thoughts(tokens, count, out):
+                count = rewriter.take_run(self._field, tokens, count + self._moved_count)
+                continue
+            raw = event if isinstance(event, bytes) else event(count)
+            held = self._rewritten(rewriter, raw, tokens[count], out)
+            if held is None:
                 break
-            if not (self._moved(tokens, count, out) or self._thoughts(tokens, count, out)):
-                break
-            count = rewriter.take_run(self._field, tokens, count + self._moved_count)
+            if not held:
+                return count + 1  # (it sent something, or the stream stopped pending: the run ends there)
+            count = rewriter.take_run(self._field, tokens, count + 1)
         return count
 
     def _called(self, raw: bytes, token: str, out: list[Output]) -> bool:
@@ -200,6 +206,23 @@ class TokenRuns:
             return False
         out += self._stream.send(planned)
         return True
+
+    def _rewritten(self, rewriter: ChoiceRewriter, raw: bytes, token: str, out: list[Output]) -> bool | None:
+        """After the choice declined `token`, of the look-alike `raw`, while it declines any text
+        (`ChoiceState.declines`: held characters, or a text fed ahead), so that `absorbed` would
+        too: the event rewritten as the general path would (`StreamChoices.rewrite`), of the
+        learned chunk with `token` in its slots, not decoded (as `_called`), sent to `out` (most
+        often nothing: its text held, as stripped Kimi's `functions` and `.NAME` are). True when
+        nothing went out and the stream still waits inside syntax (the run goes on), False when
+        the run ends there; None: not rewritten (the general path's)."""
+        learned = self._chunk
+        if learned is None or not rewriter.declines:
+            return None
+        choices = self._stream.choices
+        choice = with_texts(learned["choices"][0], {self._field: token})
+        sent = self._stream.send(choices.rewrite(raw, {**learned, "choices": [choice]}))
+        out += sent
+        return not sent and choices.pending and not choices.awaiting
 
     def _moved(
         self, tokens: list[str], count: int, out: list[Output], parts: list[Part] | None = None
