@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ...stream.events import Notice, Piece, Reasoning, Text
 from ._json import JsonScanner
 from ._orphans import OrphanClosers, Surroundings
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, plain_leads, scan_text
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable, plain_leads, scan_text
 from ._streamed_call import StreamedCall, unrecovered
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -285,6 +285,20 @@ class ScanningParser(StreamedCall, OrphanClosers):
             return False
         self._around.text(text)
         return True
+
+    def absorb_held(self, texts: Sequence[str]) -> int:
+        """In TEXT, where a marker's start is held from the cursor: how many of the leading texts leave it
+        only a start (`MarkerScanner.match`), appended (`feed` would hold them, handing nothing back)."""
+        scan = self._scan
+        if self._state is not self.TEXT or scan.cursor != scan.start or scan.start == scan.end:
+            return 0
+        for taken, text in enumerate(texts):
+            end = scan.end
+            scan.append(text)
+            if scan.match(scan.cursor, self.OPENERS) is not NEED_MORE:
+                scan.cut_back(end)
+                return taken
+        return len(texts)
 
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""

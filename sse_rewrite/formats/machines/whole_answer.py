@@ -154,8 +154,8 @@ class WholeAnswerParser:
     def absorb(self, texts: Sequence[str]) -> int:
         """`INNER`'s, once the answer went to it, or a reasoning `reader`'s (inside a call);
         nothing is absorbed while the answer is held."""
-        if self._reader is not None:
-            return self._reader.absorb(texts)
+        if self._reader is not None:  # (and texts that go on with a marker's start it holds: `absorb_held`)
+            return self._reader.absorb(texts) or self._reader.absorb_held(texts)
         return 0 if self._held is not None else self._inner.absorb(texts)
 
     def absorb_reasoning(self, text: str) -> bool:
