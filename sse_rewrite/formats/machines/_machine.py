@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ...stream.events import Notice, Piece, Reasoning, Text
 from ._json import JsonScanner
 from ._orphans import OrphanClosers, Surroundings
-from ._scanner import DEFAULT_MAX_SECTION_BYTES, NEED_MORE, MarkerScanner, MarkerTable, plain_leads, scan_text
+from ._scanner import DEFAULT_MAX_SECTION_BYTES, MarkerScanner, MarkerTable, plain_leads, scan_text
 from ._streamed_call import StreamedCall, unrecovered
 
 # typing is imported for type checkers only: it costs start-up time (see entry.py)
@@ -295,7 +295,8 @@ class ScanningParser(StreamedCall, OrphanClosers):
         for taken, text in enumerate(texts):
             end = scan.end
             scan.append(text)
-            if scan.match(scan.cursor, self.OPENERS) is not NEED_MORE:
+            found = scan.match(scan.cursor, self.OPENERS)
+            if found is None or type(found) is tuple:  # (a whole marker or none; `NEED_MORE`, a start)
                 scan.cut_back(end)
                 return taken
         return len(texts)
