@@ -380,7 +380,7 @@ def test_stripped_harmony_call_header_words_a_held_start_goes_on_with_are_absorb
 ) -> None:  # fmt: skip
     """Stripped harmony's call header after `assistant` (a start of its opener, held): its words that leave
     the held text only a start (`commentary`, ` to`, `=functions`) are absorbed in the runs
-    (`ScanningParser.absorb_held`), not fed to the reader; the word that completes the opener is fed, and
+    (`whole_answer._absorb_held`), not fed to the reader; the word that completes the opener is fed, and
     the bytes are the general path's."""
     from sse_rewrite.formats.catalogue.harmony_stripped import StrippedAnalysisParser
 

@@ -286,21 +286,6 @@ class ScanningParser(StreamedCall, OrphanClosers):
         self._around.text(text)
         return True
 
-    def absorb_held(self, texts: Sequence[str]) -> int:
-        """In TEXT, where a marker's start is held from the cursor: how many of the leading texts leave it
-        only a start (`MarkerScanner.match`), appended (`feed` would hold them, handing nothing back)."""
-        scan = self._scan
-        if self._state is not self.TEXT or scan.cursor != scan.start or scan.start == scan.end:
-            return 0
-        for taken, text in enumerate(texts):
-            end = scan.end
-            scan.append(text)
-            found = scan.match(scan.cursor, self.OPENERS)
-            if found is None or type(found) is tuple:  # (a whole marker or none; `NEED_MORE`, a start)
-                scan.cut_back(end)
-                return taken
-        return len(texts)
-
     def _absorb_around_body(self, texts: Sequence[str]) -> int:
         """`absorb` outside the JSON body: in a `SPACING` state, the leading texts of JSON spacing alone."""
         if self._state not in self.SPACING:
