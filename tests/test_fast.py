@@ -375,6 +375,32 @@ def test_stripped_harmony_call_bodies_are_absorbed_not_fed(monkeypatch: pytest.M
     assert fed[1] <= fed[0]
 
 
+def test_stripped_harmony_call_header_words_a_held_start_goes_on_with_are_absorbed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """Stripped harmony's call header after `assistant` (a start of its opener, held): its words that leave
+    the held text only a start (`commentary`, ` to`, `=functions`) are absorbed in the runs
+    (`whole_answer._absorb_held`), not fed to the reader; the word that completes the opener is fed, and
+    the bytes are the general path's."""
+    from sse_rewrite.formats.catalogue.harmony_stripped import StrippedAnalysisParser
+
+    data, method, fed = _content_stream(STRIPPED_HARMONY_TURN * 4), StrippedAnalysisParser.feed, []
+
+    def counted(self: StrippedAnalysisParser, text: str) -> Any:
+        fed.append(text)
+        return method(self, text)
+
+    monkeypatch.setattr(StrippedAnalysisParser, "feed", counted)
+    outputs = []
+    for on in (False, True):
+        fed.clear()
+        rewriter = StreamRewriter(RewriteOptions(plain_runs=on, token_runs=on))
+        outputs.append(b"".join(rewriter.feed(data) + rewriter.flush()))
+    assert outputs[0] == outputs[1]
+    assert outputs[1].count(b'"tool_calls"') == 8
+    assert {"commentary", " to", "=functions"}.isdisjoint(fed) and ".bash" in fed
+
+
 def test_stripped_harmony_analysis_ending_in_a_marker_start_stays_in_the_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip

@@ -38,6 +38,10 @@ SHAPES = {  # model, field, texts
     "glm-own-field-empty-texts": (GLM, "reasoning_content", [*GLM_CALL[:5], "", *GLM_CALL[5:], "", "x"]),
     "stripped-harmony": (GPT_OSS, "content", ["analysis", *THOUGHT, "y la", "yout", *HARMONY_CALL, *THOUGHT,
                                               "a", "c", "assi", *HARMONY_CALL, "Done."]),
+    "stripped-harmony-held-header": (GPT_OSS, "content", [  # (held starts that go on, and one that stops)
+        "analysis", *THOUGHT, "assistant", "comm", "entary", " t", "o=", "functio", "n", *THOUGHT,
+        "commentary", " to", "=functions", ".bash", '{"cmd": 1}', "assistant", "commentary", " to",
+        "=functions.", "x", "{}"]),
 }
 
 

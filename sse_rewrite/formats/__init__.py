@@ -85,10 +85,10 @@ tag syntaxes prose can contain where a composition reads none of its own."""
 
 _NAMED: Final[dict[str, type[ToolSyntax] | Ref]] = {
     "kimi": Ref("catalogue.kimi", "KimiParser"),
-    "hermes": Ref("catalogue.hermes", "HermesParser"),
-    "qwen3-coder": Ref("catalogue.qwen_xml", "QwenXmlParser"),
+    "hermes": Ref("catalogue.tool_call", "HermesParser"),
+    "qwen3-coder": Ref("catalogue.tool_call", "QwenXmlParser"),
     "deepseek": Ref("catalogue.deepseek", "DeepSeekParser"),
-    "glm": Ref("catalogue.glm", "GlmParser"),
+    "glm": Ref("catalogue.tool_call", "GlmParser"),
     "dsml": Ref("catalogue.dsml", "DsmlParser"),
     "minimax": Ref("catalogue.minimax_format", "MiniMaxFormat"),
     "harmony": Ref("catalogue.channels", "HarmonyParser"),

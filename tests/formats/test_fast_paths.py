@@ -15,10 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sse_rewrite.formats import FORMATS
-from sse_rewrite.formats.catalogue.hermes import HermesParser
 from sse_rewrite.formats.catalogue.kimi import KimiParser
-from sse_rewrite.formats.catalogue.qwen_xml import QwenParser
 from sse_rewrite.formats.catalogue.special_tokens import SpecialTokensParser
+from sse_rewrite.formats.catalogue.tool_call import HermesParser, QwenParser
 from sse_rewrite.formats.machines._compose import ComposedParser
 from sse_rewrite.formats.syntax import ToolSyntax
 from sse_rewrite.stream.events import Piece, ToolCall

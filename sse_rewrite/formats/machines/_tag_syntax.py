@@ -9,8 +9,8 @@ A syntax declares the bodies it reads inside its tags (any other body means the 
 prose), its spelling (`_tag_spelling.TagSpelling`: the tags, GLM's key and value tags, a
 name separator, a block around the calls, the JSON arguments key) and whether a bare
 `<function=NAME>` opens a call. The machine is `tool_call_tag.ToolCallTagParser`; a parser
-of the family is one `SYNTAX` line (`catalogue/hermes.py`, `qwen_xml.py`, `glm.py`,
-`tags.py`), read by `TagSyntaxParser`.
+of the family is one `SYNTAX` line (`catalogue/tool_call.py`, `tags.py`), read by
+`TagSyntaxParser`.
 """
 
 from __future__ import annotations

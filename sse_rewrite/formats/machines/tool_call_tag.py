@@ -1,7 +1,7 @@
 """The `<tool_call>...</tool_call>` machine shared by Hermes JSON, Qwen3-Coder XML and GLM bodies.
 
 The syntaxes differ in the body after the opener (`{`, `<function=`, a bare name); each
-format module (`hermes`, `qwen_xml`, `glm`) names the bodies it accepts, read by
+declaration (`catalogue/tool_call.py`) names the bodies it accepts, read by
 `tool_call_bodies`. `ToolCallTagParser` itself accepts all three.
 
 Theory of operation

@@ -154,8 +154,8 @@ class WholeAnswerParser:
     def absorb(self, texts: Sequence[str]) -> int:
         """`INNER`'s, once the answer went to it, or a reasoning `reader`'s (inside a call);
         nothing is absorbed while the answer is held."""
-        if self._reader is not None:
-            return self._reader.absorb(texts)
+        if self._reader is not None:  # (and texts that go on with a marker's start it holds: `_absorb_held`)
+            return self._reader.absorb(texts) or _absorb_held(self._reader, texts)
         return 0 if self._held is not None else self._inner.absorb(texts)
 
     def absorb_reasoning(self, text: str) -> bool:
@@ -325,6 +325,22 @@ def _named_by(held: bytearray, head: tuple[bytes, ...], end: bytes, tools: ToolS
         return bool(name) and held.startswith(end, found.end()) and tools.declares(name)  # type: ignore[union-attr]
     # (a bare word that begins no declared tool's name is prose: released at once)
     return None if head or any(tool.lower().startswith(name) for tool in tools.names()) else False
+
+
+def _absorb_held(reader: ListParser, texts: Sequence[str]) -> int:
+    """In the reader's TEXT, where a marker's start is held from its cursor: how many of the leading texts
+    leave it only a start (`MarkerScanner.match`), appended (`feed` would hold them, handing nothing back)."""
+    scan = reader._scan
+    if reader._state is not reader.TEXT or scan.cursor != scan.start or scan.start == scan.end:
+        return 0
+    for taken, text in enumerate(texts):
+        end = scan.end
+        scan.append(text)
+        found = scan.match(scan.cursor, reader.OPENERS)
+        if found is None or type(found) is tuple:  # (a whole marker or none; `NEED_MORE`, a start)
+            scan.cut_back(end)
+            return taken
+    return len(texts)
 
 
 def _as_reasoning(pieces: list[Piece]) -> list[Piece]:
