@@ -214,15 +214,14 @@ class HeldStarts:
                 if joined.find(rare) != -1:
                     break
             else:
-                end = literals[-1]
-                return len(literals), len(literals) if self._unstarted(end) else self._start(literals)
+                return len(literals), self._start(literals)
         joined = _SEP.join(literals) if joined is None else joined
         first = len(literals)
         for spanning, last in self._spanning:  # (one pass a first byte, where a word's last byte is in them)
             found = spanning.search(joined) if not last or joined.find(last) != -1 else None
             if found is not None:
                 first = min(first, joined.count(_SEP, 0, found.start()))
-        return first, len(literals) if self._unstarted(literals[-1]) else self._start(literals)
+        return first, self._start(literals)
 
     def alone(self, values: list[bytes], rest: _Rests, data: bytes | None) -> bool:
         """Whether one event held (`values`, its `rest`) goes out as it was, `data` (an object) not going
@@ -273,8 +272,9 @@ class HeldStarts:
 
     def _start(self, literals: list[bytes]) -> int:
         """Where in `literals` a start of a word begins that runs to the last text's end
-        (`len(literals)`: none)."""
-        if literals[-1][-2] not in self._ends_with:  # (its last text ends in no byte a start ends in)
+        (`len(literals)`: none): most end in none, as their last bytes say (`_unstarted`)."""
+        end = literals[-1]
+        if self._unstarted(end) or end[-2] not in self._ends_with:  # (or in no byte a start ends in)
             return len(literals)
         index, tail = len(literals), b""
         while index and len(tail) < self._longest:
