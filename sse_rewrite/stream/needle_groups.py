@@ -93,6 +93,6 @@ def holds_any(data: bytes, needles: tuple[str, ...]) -> bool:
     path's search; a search in the bytes costs more)."""
     text = data.decode("utf-8", "replace")
     for needle in needles:  # (a loop, not any(): this runs once per event)
-        if needle in text and (type(needle) is str or any(led in text for led in needle.needles)):  # type: ignore[attr-defined]
+        if needle in text and (type(needle) is str or any(member in text for member in needle.needles)):  # type: ignore[attr-defined]
             return True
     return False
